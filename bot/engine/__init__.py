@@ -1,0 +1,55 @@
+"""The rules of Tute: pure, synchronous and deterministic (RULES.md, REFEREE.md).
+
+Nothing here imports discord or aiosqlite; randomness comes in as a ``random.Random``.
+"""
+
+from .actions import Action, IllegalActionError, Kind, action_from_json
+from .cards import CODES, SUIT_NAMES, SUITS, code, parse_card, parse_suit
+from .deal import Deal, shuffle_deal
+from .game import Game, Payout, arrastrado_payout, experience, plato_deposit, settle_bet
+from .options import Options, OptionError, Scoring, StockDuty, Variant, parse_options
+from .record import Record, RecordError, parse_record, record_of, replay
+from .round import Cante, Contract, End, Exchange, Phase, Result, Round, Trick
+from .view import SeatView, seat_view
+
+__all__ = [
+    "CODES",
+    "SUITS",
+    "SUIT_NAMES",
+    "Action",
+    "Cante",
+    "Contract",
+    "Deal",
+    "End",
+    "Exchange",
+    "Game",
+    "IllegalActionError",
+    "Kind",
+    "OptionError",
+    "Options",
+    "Payout",
+    "Phase",
+    "Record",
+    "RecordError",
+    "Result",
+    "Round",
+    "Scoring",
+    "SeatView",
+    "StockDuty",
+    "Trick",
+    "Variant",
+    "action_from_json",
+    "arrastrado_payout",
+    "code",
+    "experience",
+    "parse_card",
+    "parse_options",
+    "parse_record",
+    "parse_suit",
+    "plato_deposit",
+    "record_of",
+    "replay",
+    "seat_view",
+    "settle_bet",
+    "shuffle_deal",
+]

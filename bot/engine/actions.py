@@ -1,0 +1,178 @@
+"""Actions a seat can take, and the refusal of an illegal one.
+
+Actions are interned: ``Action.play(seat, card)`` always returns the same object, so the
+hot path of a playout allocates nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import Any, ClassVar, Final
+
+from .cards import CODES, N_CARDS, SUITS, parse_card, parse_suit
+
+
+class Kind(IntEnum):
+    """Kinds of action, in the order the referee lists them."""
+
+    PLAY = 0
+    SING = 1
+    TUTE = 2
+    EXCHANGE = 3
+    CAPOTE = 4
+    CLAIM = 5
+    RESIGN = 6
+    BID = 7
+    PASS = 8
+
+
+KIND_KEYS: Final = {
+    Kind.PLAY: "play",
+    Kind.SING: "sing",
+    Kind.TUTE: "tute",
+    Kind.EXCHANGE: "exchange",
+    Kind.CAPOTE: "capote",
+    Kind.CLAIM: "claim",
+    Kind.RESIGN: "resign",
+    Kind.BID: "bid",
+    Kind.PASS: "pass",
+}
+_KIND_BY_KEY: Final = {key: kind for kind, key in KIND_KEYS.items()}
+
+MIN_BID: Final = 101
+MAX_BID: Final = 230
+MAX_SEATS: Final = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One action: ``arg`` is the card for a play, the suit for a sing, the points of a bid."""
+
+    seat: int
+    kind: Kind
+    arg: int = -1
+    sort_key: tuple[int, int, int] = field(default=(0, 0, 0), compare=False, repr=False)
+
+    _table: ClassVar[dict[tuple[int, int, int], Action]] = {}
+
+    @staticmethod
+    def of(seat: int, kind: Kind, arg: int = -1) -> Action:
+        found = Action._table.get((seat, kind, arg))
+        if found is None:
+            raise ValueError(f"no such action: seat {seat}, {kind.name.lower()} {arg}")
+        return found
+
+    @staticmethod
+    def play(seat: int, card: int) -> Action:
+        return _PLAYS[seat][card]
+
+    @staticmethod
+    def sing(seat: int, suit: int) -> Action:
+        return Action.of(seat, Kind.SING, suit)
+
+    @staticmethod
+    def simple(seat: int, kind: Kind) -> Action:
+        """tute, exchange, capote, claim, resign or pass."""
+        return Action.of(seat, kind)
+
+    @staticmethod
+    def bid(seat: int, points: int) -> Action:
+        return Action.of(seat, Kind.BID, points)
+
+    @property
+    def card(self) -> int:
+        return self.arg
+
+    @property
+    def suit(self) -> int:
+        return self.arg
+
+    def to_json(self) -> dict[str, Any]:
+        key = KIND_KEYS[self.kind]
+        value: Any
+        if self.kind is Kind.PLAY:
+            value = CODES[self.arg]
+        elif self.kind is Kind.SING:
+            value = SUITS[self.arg]
+        elif self.kind is Kind.BID:
+            value = self.arg
+        else:
+            value = True
+        return {"seat": self.seat, key: value}
+
+    def __str__(self) -> str:
+        data = self.to_json()
+        key = KIND_KEYS[self.kind]
+        value = data[key]
+        return f"seat {self.seat} {key}" + ("" if value is True else f" {value}")
+
+
+def _sort_key(seat: int, kind: Kind, arg: int) -> tuple[int, int, int]:
+    if kind is Kind.PLAY:
+        # strongest first; equal strengths in suit order O, C, E, B
+        return (seat, kind, (9 - arg % 10) * 4 + arg // 10)
+    if kind is Kind.BID:
+        return (seat, kind, arg)
+    return (seat, kind, max(arg, 0))
+
+
+def _intern(seat: int, kind: Kind, arg: int = -1) -> Action:
+    action = Action(seat, kind, arg, _sort_key(seat, kind, arg))
+    Action._table[(seat, kind, arg)] = action  # pyright: ignore[reportPrivateUsage]
+    return action
+
+
+_PLAYS: Final = tuple(
+    tuple(_intern(seat, Kind.PLAY, c) for c in range(N_CARDS)) for seat in range(MAX_SEATS)
+)
+for _seat in range(MAX_SEATS):
+    for _suit in range(4):
+        _intern(_seat, Kind.SING, _suit)
+    for _kind in (Kind.TUTE, Kind.EXCHANGE, Kind.CAPOTE, Kind.CLAIM, Kind.RESIGN, Kind.PASS):
+        _intern(_seat, _kind)
+    for _points in range(MIN_BID, MAX_BID + 1):
+        _intern(_seat, Kind.BID, _points)
+
+
+class ActionFormatError(ValueError):
+    """A JSON action that is not of the record format."""
+
+
+def action_from_json(data: Any) -> Action:
+    """Read ``{"seat": 0, "play": "1O"}`` and its kin (REFEREE.md)."""
+    if not isinstance(data, dict):
+        raise ActionFormatError("an action must be an object")
+    seat = data.get("seat")  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < MAX_SEATS:
+        raise ActionFormatError(f"action {data!r} needs a seat number")
+    keys = [k for k in data if k != "seat"]  # pyright: ignore[reportUnknownVariableType]
+    if len(keys) != 1 or keys[0] not in _KIND_BY_KEY:
+        raise ActionFormatError(f"action {data!r} must have exactly one of: {', '.join(_KIND_BY_KEY)}")
+    key: str = keys[0]  # pyright: ignore[reportUnknownVariableType]
+    kind = _KIND_BY_KEY[key]
+    value: Any = data[key]
+    try:
+        if kind is Kind.PLAY:
+            return Action.play(seat, parse_card(value))
+        if kind is Kind.SING:
+            return Action.sing(seat, parse_suit(value))
+    except ValueError as exc:
+        raise ActionFormatError(f"action {data!r}: {exc}") from None
+    if kind is Kind.BID:
+        if isinstance(value, bool) or not isinstance(value, int) or not MIN_BID <= value <= MAX_BID:
+            raise ActionFormatError(f"a bid is a number of points from {MIN_BID} to {MAX_BID}")
+        return Action.bid(seat, value)
+    if value is not True:
+        raise ActionFormatError(f"action {data!r}: {key} takes the value true")
+    return Action.simple(seat, kind)
+
+
+class IllegalActionError(ValueError):
+    """An action the rules do not allow now. ``reason`` is a stable code, ``params`` its data;
+    ``str()`` says why in words."""
+
+    def __init__(self, reason: str, message: str, **params: Any) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.params = params

@@ -1,0 +1,179 @@
+"""A game over several rounds, and the pure settlement of chips and experience.
+
+A "round" is what RULES.md's option ``rounds`` counts: one deal in arrastrado, individual
+and pairs; in habanero one game to the target, which may take several deals.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from .deal import shuffle_deal
+from .options import Options, Variant
+from .round import End, Result, Round
+
+BANK_RAKE_PERCENT = 25
+PLATO_STAKE = 100
+
+
+@dataclass(slots=True)
+class Game:
+    """Rounds won per side, the dealer, the habanero carry, and the plato pot."""
+
+    variant: Variant
+    options: Options = field(default_factory=Options)
+    dealer: int = 0
+    rounds_won: list[int] = field(default_factory=list[int])
+    carry: tuple[int, int] | None = None
+    results: list[Result] = field(default_factory=list[Result])
+    deals_in_round: int = 0
+    pot: int = 0
+
+    def __post_init__(self) -> None:
+        if not self.rounds_won:
+            self.rounds_won = [0] * (2 if self.variant is Variant.PAIRS else self.variant.players)
+
+    @property
+    def players(self) -> int:
+        return self.variant.players
+
+    @property
+    def winner(self) -> int | None:
+        """The side that has won the game, or None while it goes on."""
+        for side, won in enumerate(self.rounds_won):
+            if won >= self.options.rounds:
+                return side
+        return None
+
+    @property
+    def finished(self) -> bool:
+        return self.winner is not None
+
+    def new_round(self, rng: random.Random) -> Round:
+        """Shuffle and deal the next deal (the dealer is already set)."""
+        if self.finished:
+            raise ValueError("the game is over")
+        return Round(shuffle_deal(self.variant, self.options, self.dealer, rng, self.carry))
+
+    def end_round(self, round_: Round) -> Result:
+        """Score a finished deal: count the round, carry habanero points, rotate the dealer."""
+        result = round_.result
+        if result is None:
+            raise ValueError("the deal is not over")
+        self.results.append(result)
+        self.deals_in_round += 1
+        if result.winner is None:
+            # habanero: nobody reached the target; the scores go on to the next deal
+            self.carry = (result.scores[0], result.scores[1])
+        else:
+            self.rounds_won[result.winner] += 2 if result.double else 1
+            self.carry = None
+            self.deals_in_round = 0
+        self.dealer = (self.dealer + 1) % self.players
+        return result
+
+
+# ---------------------------------------------------------------------- settlement
+
+
+@dataclass(frozen=True, slots=True)
+class Payout:
+    """Chip movements: ``seats`` per seat (+ receives, - pays), ``bank`` the bank's take,
+    ``pot`` the change of the plato pot. They always add up to zero."""
+
+    seats: tuple[int, ...]
+    bank: int = 0
+    pot: int = 0
+
+
+def settle_bet(
+    bet: int, sides: tuple[tuple[int, ...], ...], winner: int, humans: frozenset[int]
+) -> Payout:
+    """Every human stakes ``bet``; the winning side's humans share the pot less the bank's
+    25%. What cannot be shared evenly, and a pot won by robots alone, goes to the bank."""
+    n = sum(len(s) for s in sides)
+    deltas = [-bet if seat in humans else 0 for seat in range(n)]
+    pot = bet * len(humans)
+    rake = pot * BANK_RAKE_PERCENT // 100
+    prize = pot - rake
+    takers = [seat for seat in sides[winner] if seat in humans]
+    bank = rake
+    if takers:
+        share = prize // len(takers)
+        for seat in takers:
+            deltas[seat] += share
+        bank += prize - share * len(takers)
+    else:
+        bank += prize
+    return Payout(tuple(deltas), bank=bank)
+
+
+def plato_deposit(players: int, pot: int) -> Payout:
+    """When the pot is empty (and when the table starts) every player puts in 100."""
+    if pot > 0:
+        return Payout((0,) * players)
+    return Payout((-PLATO_STAKE,) * players, pot=PLATO_STAKE * players)
+
+
+def arrastrado_payout(result: Result, pot: int = 0) -> Payout:
+    """Arrastrado payments of one deal (seeds/001): the winner takes 100 from each opponent,
+    200 with 101 points or more; a tute 200 from each; every cante its 20 or 40 from each
+    opponent; with the plato, a contract made takes 200 from each and the pot, a contract
+    failed pays 200 to each and as much again as the pot holds into it."""
+    n = len(result.sides)
+    deltas = [0] * n
+
+    def pay(payer: int, payee: int, amount: int) -> None:
+        deltas[payer] -= amount
+        deltas[payee] += amount
+
+    for seat in range(n):
+        for other in range(n):
+            if other != seat and result.cantes[seat]:
+                pay(other, seat, result.cantes[seat])
+    pot_change = 0
+    contract = result.contract
+    if contract is not None:
+        made = bool(result.contract_made)
+        if result.end is End.TUTE:
+            made = result.winner == contract.seat
+        for other in range(n):
+            if other != contract.seat:
+                if made:
+                    pay(other, contract.seat, 200)
+                else:
+                    pay(contract.seat, other, 200)
+        if made:
+            deltas[contract.seat] += pot
+            pot_change = -pot
+        else:
+            deltas[contract.seat] -= pot
+            pot_change = pot
+    elif result.winner is not None:
+        winner = result.winner
+        if result.end is End.TUTE:
+            amount = 200
+        else:
+            amount = 200 if result.scores[winner] >= 101 else 100
+        for other in range(n):
+            if other != winner:
+                pay(other, winner, amount)
+    return Payout(tuple(deltas), pot=pot_change)
+
+
+def experience(
+    variant: Variant, options: Options, winner: int, sides: tuple[tuple[int, ...], ...]
+) -> tuple[int, ...]:
+    """Experience per seat for a finished competitive game: the winner 10 x players (shared
+    by a pair), each loser 5, and everybody +10 per round beyond the first."""
+    n = variant.players
+    if not options.competitive:
+        return (0,) * n
+    bonus = 10 * (options.rounds - 1)
+    xp = [5 + bonus] * n
+    winners = sides[winner]
+    for seat in winners:
+        xp[seat] = 10 * n // len(winners) + bonus
+    return tuple(xp)
+

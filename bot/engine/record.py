@@ -1,0 +1,127 @@
+"""Game records (REFEREE.md): one deal and its actions as JSON, written and read back."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .actions import Action, ActionFormatError, IllegalActionError, action_from_json
+from .cards import CODES, CardError, parse_card
+from .deal import Deal, DealError, check_deal
+from .options import OptionError, Variant, parse_options
+from .round import Round
+
+
+class RecordError(ValueError):
+    """Input that is not a valid game record; the message names the problem."""
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    deal: Deal
+    actions: tuple[Action, ...]
+
+
+def record_of(round_: Round) -> dict[str, Any]:
+    """The game record of a deal as played so far."""
+    deal = round_.deal
+    data: dict[str, Any] = {"variant": deal.variant.value}
+    options = deal.options.to_dict()
+    if options:
+        data["options"] = options
+    data["dealer"] = deal.dealer
+    data["hands"] = [[CODES[c] for c in hand] for hand in deal.hands]
+    data["turned"] = CODES[deal.turned]
+    if deal.variant is Variant.HABANERO:
+        data["stock"] = [CODES[c] for c in deal.stock]
+    if deal.carry is not None:
+        data["carry"] = list(deal.carry)
+    data["actions"] = [a.to_json() for a in round_.actions]
+    return data
+
+
+def parse_record(data: Any) -> Record:
+    """Read a record; anything that is not of the format raises RecordError."""
+    if not isinstance(data, dict):
+        raise RecordError("a record must be a JSON object")
+    known = {"variant", "options", "dealer", "hands", "turned", "stock", "carry", "actions"}
+    unknown = sorted(set(data) - known)  # pyright: ignore[reportUnknownArgumentType]
+    if unknown:
+        raise RecordError(f"unknown field {unknown[0]!r}")
+    try:
+        variant = Variant(data.get("variant"))
+    except ValueError:
+        raise RecordError(
+            "variant must be one of " + ", ".join(v.value for v in Variant)
+        ) from None
+    try:
+        options = parse_options(variant, data.get("options"))  # pyright: ignore[reportUnknownArgumentType]
+    except OptionError as exc:
+        raise RecordError(str(exc)) from None
+    dealer = data.get("dealer")
+    if isinstance(dealer, bool) or not isinstance(dealer, int):
+        raise RecordError("dealer must be a seat number")
+    hands_raw = data.get("hands")
+    if not isinstance(hands_raw, list) or not all(isinstance(h, list) for h in hands_raw):  # pyright: ignore[reportUnknownVariableType]
+        raise RecordError("hands must be a list of lists of card codes")
+    try:
+        hands = tuple(tuple(_card(c) for c in hand) for hand in hands_raw)  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
+        turned = _card(data.get("turned"))
+        stock_raw = data.get("stock", [])
+        if not isinstance(stock_raw, list):
+            raise RecordError("stock must be a list of card codes")
+        stock = tuple(_card(c) for c in stock_raw)  # pyright: ignore[reportUnknownVariableType]
+    except CardError as exc:
+        raise RecordError(str(exc)) from None
+    if "stock" in data and variant is not Variant.HABANERO:
+        raise RecordError("only habanero has a stock")
+    carry = _carry(data.get("carry"))
+    deal = Deal(variant, options, dealer, hands, turned, stock, carry)
+    try:
+        check_deal(deal)
+    except DealError as exc:
+        raise RecordError(str(exc)) from None
+    actions_raw = data.get("actions", [])
+    if not isinstance(actions_raw, list):
+        raise RecordError("actions must be a list")
+    try:
+        actions = tuple(action_from_json(a) for a in actions_raw)  # pyright: ignore[reportUnknownVariableType]
+    except ActionFormatError as exc:
+        raise RecordError(str(exc)) from None
+    return Record(deal, actions)
+
+
+def _card(value: Any) -> int:
+    if not isinstance(value, str):
+        raise RecordError(f"{value!r} is not a card code")
+    return parse_card(value)
+
+
+def _carry(value: Any) -> tuple[int, int] | None:
+    if value is None:
+        return None
+    if (
+        not isinstance(value, list)
+        or len(value) != 2  # pyright: ignore[reportUnknownArgumentType]
+        or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value)  # pyright: ignore[reportUnknownVariableType]
+    ):
+        raise RecordError("carry must be two scores, one per side")
+    return (int(value[0]), int(value[1]))  # pyright: ignore[reportUnknownArgumentType]
+
+
+@dataclass(slots=True)
+class Replay:
+    round: Round
+    applied: int
+    error: IllegalActionError | None
+
+
+def replay(record: Record) -> Replay:
+    """Apply a record's actions in order, stopping at the first illegal one."""
+    round_ = Round(record.deal, check=False)
+    for index, action in enumerate(record.actions):
+        try:
+            round_.apply(action)
+        except IllegalActionError as exc:
+            return Replay(round_, index, exc)
+    return Replay(round_, len(record.actions), None)

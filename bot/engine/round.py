@@ -1,0 +1,780 @@
+"""One deal of Tute being played: legal actions, apply, tricks, cantes and the result.
+
+Hands are 40-bit ints (see ``cards``); the hot path of a playout (``legal_actions`` then
+``apply`` of a play) is a handful of bit operations and allocates only the trick record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum, IntEnum
+from typing import Final
+
+from .actions import MAX_BID, MIN_BID, Action, IllegalActionError, Kind
+from .cards import (
+    CODES,
+    HIGHER,
+    KING,
+    KINGS_MASK,
+    KNIGHTS_MASK,
+    PAIR_MASK,
+    POINTS,
+    RANK_OF,
+    SUIT_MASK,
+    SUIT_NAMES,
+    SUIT_OF,
+    SUITS,
+    card,
+    cards_of,
+    display_order,
+    mask_of,
+)
+from .deal import Deal, check_deal
+from .options import Options, Scoring, StockDuty, Variant
+
+LAST_TRICK_BONUS: Final = 10
+EXCHANGE_BY_SEVEN: Final = frozenset({1, 3, 12, 11, 10})
+EXCHANGE_BY_TWO: Final = frozenset({4, 5, 6, 7})
+
+
+class Phase(IntEnum):
+    AUCTION = 0
+    PLAY = 1
+    FINISHED = 2
+
+
+class End(str, Enum):
+    CARDS = "cards"
+    TUTE = "tute"
+    CAPOTE = "capote"
+    CLAIM = "claim"
+    RESIGN = "resign"
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    leader: int
+    cards: tuple[int, ...]
+    winner: int
+
+    def seat_of(self, index: int, players: int) -> int:
+        return (self.leader + index) % players
+
+
+@dataclass(frozen=True, slots=True)
+class Cante:
+    seat: int
+    suit: int
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    seat: int
+    gave: int
+    took: int
+
+
+@dataclass(frozen=True, slots=True)
+class Contract:
+    seat: int
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How a deal ended; per-side lists follow ``sides``. ``winner`` is a side index, or None
+    where the deal decides nothing on its own (habanero when nobody reached the target)."""
+
+    end: End
+    sides: tuple[tuple[int, ...], ...]
+    card_points: tuple[int, ...]
+    cantes: tuple[int, ...]
+    last_trick: int | None
+    scores: tuple[int, ...]
+    winner: int | None
+    double: bool = False
+    by_seat: int | None = None
+    contract: Contract | None = None
+    contract_made: bool | None = None
+
+    def to_json(self) -> dict[str, object]:
+        data: dict[str, object] = {
+            "end": self.end.value,
+            "sides": [list(s) for s in self.sides],
+            "card_points": list(self.card_points),
+            "cantes": list(self.cantes),
+            "last_trick": self.last_trick,
+            "scores": list(self.scores),
+            "winner": self.winner,
+        }
+        if self.double:
+            data["double"] = True
+        if self.contract is not None:
+            data["contract"] = {
+                "seat": self.contract.seat,
+                "points": self.contract.points,
+                "made": self.contract_made,
+            }
+        return data
+
+
+def sides_of(variant: Variant) -> tuple[tuple[int, ...], ...]:
+    if variant is Variant.PAIRS:
+        return ((0, 2), (1, 3))
+    return tuple((s,) for s in range(variant.players))
+
+
+# Plays are looked up, not built: one tuple of interned actions per seat, suit and the
+# 10-bit slice of the play mask for that suit, strongest card first; filled lazily.
+_PLAY_TABLE: list[tuple[Action, ...] | None] = [None] * (4 * 4 * 1024)
+
+
+def _play_chunk(seat: int, suit: int, chunk: int) -> tuple[Action, ...]:
+    index = (seat * 4 + suit) * 1024 + chunk
+    found = _PLAY_TABLE[index]
+    if found is None:
+        found = tuple(
+            Action.play(seat, suit * 10 + bit) for bit in range(9, -1, -1) if chunk >> bit & 1
+        )
+        _PLAY_TABLE[index] = found
+    return found
+
+
+def deal_winner(
+    variant: Variant,
+    options: Options,
+    scores: Sequence[int],
+    last: int,
+    sang: Sequence[frozenset[int]],
+    trick_sides: Sequence[int],
+) -> int | None:
+    """The side that wins a deal played to its last card, or None (habanero, nobody at the
+    target). ``sang``: the cante values each side sang; ``trick_sides``: who won each trick."""
+    if options.scoring is Scoring.SIXTY_FIVE:
+        # everything is decided from the side of the last ten: 65 (65-65 goes to it),
+        # 75 if it sang a 20, 85 if it sang the 40
+        bar = 85 if 40 in sang[last] else 75 if 20 in sang[last] else 65
+        return last if scores[last] >= bar else 1 - last
+    candidates = list(range(len(scores)))
+    if variant is Variant.HABANERO:
+        candidates = [side for side in candidates if scores[side] >= options.target]
+        if not candidates:
+            return None
+    top = max(scores[s] for s in candidates)
+    tied = [s for s in candidates if scores[s] == top]
+    for side in reversed(trick_sides):  # a tie goes to the tied side that won the later trick
+        if side in tied:
+            return side
+    return tied[0]
+
+
+class Round:
+    """The state of one deal. Build it with ``Round(deal)``; it is rebuilt from a record
+    by replaying its actions."""
+
+    __slots__ = (
+        "_pm",
+        "actions",
+        "auction_count",
+        "best_card",
+        "best_seat",
+        "cante_points",
+        "cantes",
+        "capote_open",
+        "capote_seat",
+        "card_points",
+        "contract",
+        "deal",
+        "exchanges",
+        "hands",
+        "high_bid",
+        "high_bidder",
+        "leader",
+        "lost40",
+        "n",
+        "options",
+        "phase",
+        "result",
+        "sang",
+        "side_of",
+        "sides",
+        "stock",
+        "sung_mask",
+        "table_card",
+        "trick",
+        "tricks",
+        "trump",
+        "turn",
+        "turned",
+        "variant",
+        "window_seat",
+        "window_side",
+        "window_used",
+    )
+
+    def __init__(self, deal: Deal, *, check: bool = True) -> None:
+        if check:
+            check_deal(deal)
+        self.deal = deal
+        self.variant = deal.variant
+        self.options = deal.options.resolved(deal.variant)
+        self.n = deal.variant.players
+        self.sides = sides_of(deal.variant)
+        self.side_of = tuple(i for s in range(self.n) for i, side in enumerate(self.sides) if s in side)
+        self.hands = [mask_of(h) for h in deal.hands]
+        self.trump = SUIT_OF[deal.turned]
+        # the card under the stock (habanero) or on the table (arrastrado, 40 cards);
+        # -1 once drawn, taken, or where it belongs to the dealer's hand
+        self.turned = -1 if deal.turned_in_hand else deal.turned
+        self.stock = list(reversed(deal.stock))  # pop() draws the next card
+        self.table_card = -1
+        self.leader = (deal.dealer + 1) % self.n
+        self.turn = self.leader
+        self.trick: list[int] = []
+        self.best_card = -1
+        self.best_seat = -1
+        self.tricks: list[Trick] = []
+        self.card_points = [0] * len(self.sides)
+        self.cante_points = [0] * len(self.sides)
+        self.cantes: list[Cante] = []
+        self.sung_mask = 0
+        self.lost40 = [False] * self.n
+        self.sang = [False] * self.n
+        self.window_side = -1
+        self.window_seat = -1
+        self.window_used = False
+        self.capote_open = False
+        self.capote_seat = -1
+        self.exchanges: list[Exchange] = []
+        self.high_bid = 0
+        self.high_bidder = -1
+        self.auction_count = 0
+        self.contract: Contract | None = None
+        self.actions: list[Action] = []
+        self.result: Result | None = None
+        self._pm = -1
+        if self.variant is Variant.ARRASTRADO and self.turned >= 0:
+            self._arrastrado_exchange()
+        self.phase = Phase.AUCTION if self.options.plato else Phase.PLAY
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def finished(self) -> bool:
+        return self.phase is Phase.FINISHED
+
+    @property
+    def stock_left(self) -> int:
+        """Cards still to draw, the turned card included (habanero)."""
+        if self.variant is not Variant.HABANERO:
+            return 0
+        return len(self.stock) + (1 if self.turned >= 0 else 0)
+
+    @property
+    def turned_card(self) -> int:
+        """The card that named trumps (after any exchange in habanero)."""
+        return self.turned if self.turned >= 0 else self.deal.turned
+
+    def trick_seats(self) -> list[tuple[int, int]]:
+        """The current trick as (seat, card) pairs."""
+        return [((self.leader + i) % self.n, c) for i, c in enumerate(self.trick)]
+
+    def hand(self, seat: int) -> list[int]:
+        return display_order(cards_of(self.hands[seat]))
+
+    def side_score(self, side: int) -> int:
+        """A side's points so far: card points, cantes (unless sixty-five) and carry."""
+        score = self.card_points[side]
+        if self.options.scoring is not Scoring.SIXTY_FIVE:
+            score += self.cante_points[side]
+        if self.deal.carry is not None:
+            score += self.deal.carry[side]
+        return score
+
+    def copy(self) -> Round:
+        new = Round.__new__(Round)
+        for name in Round.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.hands = self.hands[:]
+        new.stock = self.stock[:]
+        new.trick = self.trick[:]
+        new.tricks = self.tricks[:]
+        new.card_points = self.card_points[:]
+        new.cante_points = self.cante_points[:]
+        new.cantes = self.cantes[:]
+        new.lost40 = self.lost40[:]
+        new.sang = self.sang[:]
+        new.exchanges = self.exchanges[:]
+        new.actions = self.actions[:]
+        return new
+
+    # ------------------------------------------------------------- legality
+
+    def play_mask(self) -> int:
+        """The cards the seat on turn may play now (0 outside the play phase)."""
+        if self.phase is not Phase.PLAY:
+            return 0
+        seat = self.turn
+        hand = self.hands[seat]
+        trick = self.trick
+        if not trick:
+            return hand
+        if self.stock_left:
+            duty = self.options.stock_duty
+            if duty is StockDuty.FREE:
+                return hand
+            if duty is StockDuty.TRUMP:
+                trumps = hand & SUIT_MASK[self.trump]
+                return trumps if SUIT_OF[trick[0]] == self.trump and trumps else hand
+        return self._full_duty(seat, hand)
+
+    def _full_duty(self, seat: int, hand: int) -> int:
+        led = SUIT_OF[self.trick[0]]
+        trump = self.trump
+        best = self.best_card
+        best_is_trump = SUIT_OF[best] == trump
+        follow = hand & SUIT_MASK[led]
+        if follow:
+            if led == trump or not best_is_trump:
+                if not self.options.beat_partner and self._partner_holds(seat):
+                    return follow
+                return follow & HIGHER[best] or follow
+            return follow
+        trumps = hand & SUIT_MASK[trump]
+        if trumps:
+            if not best_is_trump:
+                return trumps
+            higher = trumps & HIGHER[best]
+            if higher:
+                return higher
+            return trumps if self.options.undertrump else hand
+        return hand
+
+    def _partner_holds(self, seat: int) -> bool:
+        return self.best_seat != seat and self.side_of[self.best_seat] == self.side_of[seat]
+
+    def legal_actions(self) -> list[Action]:
+        """Every action any seat may take now: the plays of the seat on turn first, then
+        cantes, tute, exchange, capote, claim, resign for whoever may make them."""
+        phase = self.phase
+        if phase is not Phase.PLAY:
+            return self._auction_actions() if phase is Phase.AUCTION else []
+        m = self._pm
+        if m < 0:
+            m = self._pm = self.play_mask()
+        seat = self.turn
+        acts: list[Action] = []
+        for suit in range(4):
+            chunk = m >> (10 * suit) & 1023
+            if chunk:
+                acts += _play_chunk(seat, suit, chunk)
+        if self.window_side >= 0 or self.options.scoring is Scoring.SIXTY_FIVE:
+            acts += self._declarations()
+        return acts
+
+    def _auction_actions(self) -> list[Action]:
+        seat = self.turn
+        acts = [Action.bid(seat, p) for p in range(max(MIN_BID, self.high_bid + 1), MAX_BID + 1)]
+        acts.append(Action.simple(seat, Kind.PASS))
+        return acts
+
+    def _declarations(self) -> list[Action]:
+        acts: list[Action] = []
+        if self.window_side >= 0:
+            for seat in self.sides[self.window_side]:
+                acts += [Action.sing(seat, s) for s in range(4) if self._why_not_sing(seat, s) is None]
+                if self._why_not_tute(seat) is None:
+                    acts.append(Action.simple(seat, Kind.TUTE))
+            if self._why_not_exchange(self.window_seat) is None:
+                acts.append(Action.simple(self.window_seat, Kind.EXCHANGE))
+            if self.capote_open:
+                acts += [Action.simple(seat, Kind.CAPOTE) for seat in range(self.n)]
+            if self._claims_allowed():
+                acts.append(Action.simple(self.window_seat, Kind.CLAIM))
+        if self.options.scoring is Scoring.SIXTY_FIVE:
+            acts += [
+                Action.simple(seat, Kind.RESIGN)
+                for seat in range(self.n)
+                if self.card_points[self.side_of[seat]] < 10
+            ]
+        return acts
+
+    def _cante_window_reason(self, seat: int) -> str | None:
+        if self.window_side < 0 or self.side_of[seat] != self.window_side:
+            return "only the side that has just won a trick may declare, before the next card"
+        if self.window_used:
+            return "one cante per trick won"
+        if self.variant is Variant.HABANERO and not self.stock_left:
+            return "no cante once the stock is empty"
+        return None
+
+    def _why_not_sing(self, seat: int, suit: int) -> str | None:
+        reason = self._cante_window_reason(seat)
+        if reason:
+            return reason
+        if self.sung_mask >> suit & 1:
+            return f"{SUIT_NAMES[suit]} has already been sung"
+        if self.hands[seat] & PAIR_MASK[suit] != PAIR_MASK[suit]:
+            return f"seat {seat} does not hold the king and the knight of {SUIT_NAMES[suit]}"
+        if suit == self.trump and self.lost40[seat]:
+            return f"seat {seat} sang a 20 while holding the 40, and lost the 40"
+        return None
+
+    def _why_not_tute(self, seat: int) -> str | None:
+        if not self.options.allow_tute:
+            return "tute is not allowed at this table"
+        reason = self._cante_window_reason(seat)
+        if reason:
+            return reason
+        if self.sang[seat]:
+            return f"seat {seat} has sung a cante and can no longer declare tute"
+        hand = self.hands[seat]
+        if hand & KINGS_MASK != KINGS_MASK and hand & KNIGHTS_MASK != KNIGHTS_MASK:
+            return f"seat {seat} holds neither the four kings nor the four knights"
+        return None
+
+    def _why_not_exchange(self, seat: int) -> str | None:
+        if self.variant is not Variant.HABANERO:
+            return "the exchange is made by hand only in habanero"
+        if not self.options.exchange:
+            return "the exchange is off at this table"
+        if self.turned < 0:
+            return "the turned card is no longer under the stock"
+        if self.window_side < 0 or seat != self.window_seat:
+            return "only the winner of the last trick may exchange, before leading"
+        if self._exchange_card(seat) < 0:
+            rank = RANK_OF[self.turned]
+            needed = 7 if rank in EXCHANGE_BY_SEVEN else 2
+            if rank not in EXCHANGE_BY_SEVEN and rank not in EXCHANGE_BY_TWO:
+                return f"the turned {CODES[self.turned]} cannot be exchanged"
+            return f"seat {seat} does not hold the {needed} of trumps"
+        return None
+
+    def _exchange_card(self, seat: int) -> int:
+        """The trump 7 or 2 this seat may give for the turned card, or -1."""
+        rank = RANK_OF[self.turned]
+        if rank in EXCHANGE_BY_SEVEN:
+            mine = card(7, self.trump)
+        elif rank in EXCHANGE_BY_TWO:
+            mine = card(2, self.trump)
+        else:
+            return -1
+        return mine if self.hands[seat] >> mine & 1 else -1
+
+    def _claims_allowed(self) -> bool:
+        return (
+            self.variant is Variant.HABANERO
+            and self.options.scoring is Scoring.MOST
+            and self.deal.carry is not None
+            and self.window_side >= 0
+        )
+
+    # ---------------------------------------------------------------- apply
+
+    def apply(self, action: Action) -> None:
+        """Apply a legal action; anything else raises IllegalActionError saying why."""
+        if action.kind is Kind.PLAY and self.phase is Phase.PLAY:
+            seat = action.seat
+            c = action.arg
+            if seat != self.turn:
+                raise self._refuse_turn(seat)
+            m = self._pm
+            if m < 0:
+                m = self.play_mask()
+            if not m >> c & 1:
+                raise self._refuse_play(seat, c)
+            self._pm = -1
+            self.hands[seat] ^= 1 << c
+            self.actions.append(action)
+            self.window_side = -1
+            self.capote_open = False
+            trick = self.trick
+            if trick:
+                best = self.best_card
+                if SUIT_OF[c] == SUIT_OF[best]:
+                    if c > best:
+                        self.best_card = c
+                        self.best_seat = seat
+                elif SUIT_OF[c] == self.trump:
+                    self.best_card = c
+                    self.best_seat = seat
+            else:
+                self.best_card = c
+                self.best_seat = seat
+            trick.append(c)
+            if len(trick) < self.n:
+                self.turn = seat + 1 if seat + 1 < self.n else 0
+            else:
+                self._close_trick()
+            return
+        self._apply_other(action)
+
+    def _close_trick(self) -> None:
+        trick = self.trick
+        winner = self.best_seat
+        side = self.side_of[winner]
+        self.card_points[side] += sum([POINTS[c] for c in trick])
+        self.tricks.append(Trick(self.leader, tuple(trick), winner))
+        self.trick = []
+        self.leader = self.turn = winner
+        if self.capote_seat >= 0 and self.side_of[self.capote_seat] != side:
+            self._finish(End.CAPOTE, winner=side, by_seat=self.capote_seat)
+            return
+        if not self.hands[winner]:
+            self._finish_cards()
+            return
+        if self.variant is Variant.HABANERO and self.stock_left:
+            self._draw(winner)
+        self.window_side = side
+        self.window_seat = winner
+        self.window_used = False
+
+    def _draw(self, winner: int) -> None:
+        for seat in (winner, 1 - winner):
+            if self.stock:
+                drawn = self.stock.pop()
+            else:
+                drawn = self.turned
+                self.turned = -1
+            self.hands[seat] |= 1 << drawn
+        if not self.stock_left and self.options.capote:
+            self.capote_open = True
+
+    def _apply_other(self, action: Action) -> None:
+        kind = action.kind
+        seat = action.seat
+        if self.phase is Phase.FINISHED:
+            raise IllegalActionError("finished", "the deal is over")
+        if not 0 <= seat < self.n:
+            raise IllegalActionError("no_seat", f"there is no seat {seat} in {self.variant.value}")
+        if self.phase is Phase.AUCTION:
+            if kind not in (Kind.BID, Kind.PASS):
+                raise IllegalActionError("auction", "the bidding for the pot comes first")
+            if seat != self.turn:
+                raise self._refuse_turn(seat)
+            self._bid(action)
+            return
+        if kind is Kind.PLAY:  # only reached outside the play phase
+            raise IllegalActionError("not_now", "no card can be played now")
+        if kind in (Kind.BID, Kind.PASS):
+            raise IllegalActionError("no_auction", "there is no bidding now")
+        if action not in self._declarations():
+            raise IllegalActionError(kind.name.lower(), self._why_not(action), seat=seat)
+        self._pm = -1
+        self.actions.append(action)
+        if kind is Kind.SING:
+            self._sing(seat, action.arg)
+        elif kind is Kind.TUTE:
+            self.window_used = True
+            self._finish(End.TUTE, winner=self.side_of[seat], by_seat=seat)
+        elif kind is Kind.EXCHANGE:
+            mine = self._exchange_card(seat)
+            self.hands[seat] ^= (1 << mine) | (1 << self.turned)
+            self.exchanges.append(Exchange(seat, mine, self.turned))
+            self.turned = mine
+        elif kind is Kind.CAPOTE:
+            self.capote_seat = seat
+            self.capote_open = False
+        elif kind is Kind.CLAIM:
+            side = self.side_of[seat]
+            made = self.side_score(side) >= self.options.target
+            self._finish(End.CLAIM, winner=side if made else 1 - side, by_seat=seat)
+        elif kind is Kind.RESIGN:
+            side = self.side_of[seat]
+            self._finish(End.RESIGN, winner=1 - side, by_seat=seat)
+
+    def _why_not(self, action: Action) -> str:
+        seat, kind = action.seat, action.kind
+        if kind is Kind.SING:
+            return f"seat {seat} cannot sing {SUIT_NAMES[action.arg]}: " + (
+                self._why_not_sing(seat, action.arg) or "not now"
+            )
+        if kind is Kind.TUTE:
+            return f"seat {seat} cannot declare tute: " + (self._why_not_tute(seat) or "not now")
+        if kind is Kind.EXCHANGE:
+            return f"seat {seat} cannot exchange: " + (self._why_not_exchange(seat) or "not now")
+        if kind is Kind.CAPOTE:
+            if self.variant is not Variant.HABANERO or not self.options.capote:
+                return "capote is not played at this table"
+            if self.capote_seat >= 0:
+                return f"seat {self.capote_seat} has already announced capote"
+            return "capote is announced right after the last draw, before the next lead"
+        if kind is Kind.CLAIM:
+            if self.variant is not Variant.HABANERO or self.options.scoring is not Scoring.MOST:
+                return "claiming the target exists only in habanero"
+            if self.deal.carry is None:
+                return "the target can be claimed from the second deal on"
+            return "only a player who has just won a trick may claim, before the next card"
+        if kind is Kind.RESIGN:
+            if self.options.scoring is not Scoring.SIXTY_FIVE:
+                return "resigning exists only with sixty-five scoring"
+            return f"seat {seat}'s side has 10 points or more and cannot resign"
+        return "not now"
+
+    def _sing(self, seat: int, suit: int) -> None:
+        side = self.side_of[seat]
+        points = 40 if suit == self.trump else 20
+        if points == 20:
+            pair = PAIR_MASK[self.trump]
+            if self.hands[seat] & pair == pair:
+                self.lost40[seat] = True
+        self.sung_mask |= 1 << suit
+        self.sang[seat] = True
+        self.window_used = True
+        self.cante_points[side] += points
+        self.cantes.append(Cante(seat, suit, points))
+
+    def _bid(self, action: Action) -> None:
+        if action.kind is Kind.BID:
+            if action.arg <= self.high_bid:
+                raise IllegalActionError(
+                    "bid_low", f"a bid must be above the last bid of {self.high_bid}", bid=action.arg
+                )
+            self.high_bid = action.arg
+            self.high_bidder = action.seat
+        self.actions.append(action)
+        self.auction_count += 1
+        if self.auction_count < self.n:
+            self.turn = (self.turn + 1) % self.n
+            return
+        if self.high_bidder >= 0:
+            self.contract = Contract(self.high_bidder, self.high_bid)
+        self.turn = self.leader
+        self.phase = Phase.PLAY
+
+    def _arrastrado_exchange(self) -> None:
+        """With 40 cards the turned card lies on the table; the holder of the trump 7 (or 2)
+        takes it as the deal ends and leaves the 7 (or 2) there, out of play."""
+        turned = self.turned
+        self.table_card = turned
+        self.turned = -1
+        if not self.options.exchange:
+            return
+        rank = RANK_OF[turned]
+        if rank in EXCHANGE_BY_SEVEN:
+            mine = card(7, self.trump)
+        elif rank in EXCHANGE_BY_TWO:
+            mine = card(2, self.trump)
+        else:
+            return
+        for seat in range(self.n):
+            if self.hands[seat] >> mine & 1:
+                self.hands[seat] ^= (1 << mine) | (1 << turned)
+                self.exchanges.append(Exchange(seat, mine, turned))
+                self.table_card = mine
+                return
+
+    # --------------------------------------------------------------- refusals
+
+    def _refuse_turn(self, seat: int) -> IllegalActionError:
+        if self.phase is Phase.FINISHED:
+            return IllegalActionError("finished", "the deal is over")
+        if not 0 <= seat < self.n:
+            return IllegalActionError("no_seat", f"there is no seat {seat} in {self.variant.value}")
+        if self.phase is Phase.AUCTION:
+            return IllegalActionError(
+                "not_your_turn", f"it is seat {self.turn}'s turn to bid", turn=self.turn
+            )
+        return IllegalActionError("not_your_turn", f"it is seat {self.turn}'s turn", turn=self.turn)
+
+    def _refuse_play(self, seat: int, c: int) -> IllegalActionError:
+        code = CODES[c]
+        if not self.hands[seat] >> c & 1:
+            return IllegalActionError("not_in_hand", f"seat {seat} does not hold {code}", card=c)
+        led = SUIT_OF[self.trick[0]]
+        trump_name = SUIT_NAMES[self.trump]
+        hand = self.hands[seat]
+        follow = hand & SUIT_MASK[led]
+        best = CODES[self.best_card]
+        if self.stock_left and self.options.stock_duty is StockDuty.TRUMP:
+            return IllegalActionError(
+                "must_answer_trump",
+                f"seat {seat} must answer the trump led with a trump ({trump_name})",
+                card=c,
+            )
+        if follow and SUIT_OF[c] != led:
+            return IllegalActionError(
+                "must_follow", f"seat {seat} must follow {SUIT_NAMES[led]}", card=c, suit=led
+            )
+        if follow:
+            return IllegalActionError(
+                "must_beat",
+                f"seat {seat} must beat {best} with a higher {SUIT_NAMES[led]}",
+                card=c,
+                beat=self.best_card,
+            )
+        trumps = hand & SUIT_MASK[self.trump]
+        if SUIT_OF[self.best_card] == self.trump and trumps & HIGHER[self.best_card]:
+            return IllegalActionError(
+                "must_overtrump",
+                f"seat {seat} has no {SUIT_NAMES[led]} and must beat {best} with a higher {trump_name}",
+                card=c,
+                beat=self.best_card,
+            )
+        return IllegalActionError(
+            "must_trump",
+            f"seat {seat} has no {SUIT_NAMES[led]} and must play a trump ({trump_name})",
+            card=c,
+        )
+
+    # ----------------------------------------------------------------- result
+
+    def _finish_cards(self) -> None:
+        last = self.side_of[self.tricks[-1].winner]
+        if self.capote_seat >= 0:
+            self._finish(End.CAPOTE, winner=self.side_of[self.capote_seat], by_seat=self.capote_seat, last=last)
+            return
+        scores = self._scores(last)
+        self._finish(End.CARDS, winner=self._winner_by_points(scores, last), last=last)
+
+    def _scores(self, last: int | None) -> list[int]:
+        scores = [self.side_score(side) for side in range(len(self.sides))]
+        if last is not None:
+            scores[last] += LAST_TRICK_BONUS
+        return scores
+
+    def _winner_by_points(self, scores: list[int], last: int) -> int | None:
+        sang = [
+            frozenset(c.points for c in self.cantes if self.side_of[c.seat] == side)
+            for side in range(len(self.sides))
+        ]
+        trick_sides = [self.side_of[t.winner] for t in self.tricks]
+        return deal_winner(self.variant, self.options, scores, last, sang, trick_sides)
+
+    def _finish(self, end: End, *, winner: int | None, by_seat: int | None = None, last: int | None = None) -> None:
+        scores = self._scores(last)
+        double = (
+            self.options.scoring is Scoring.SIXTY_FIVE
+            and winner is not None
+            and scores[winner] > 101
+        )
+        contract_made: bool | None = None
+        if self.contract is not None:
+            contract_made = scores[self.side_of[self.contract.seat]] >= self.contract.points
+        self.result = Result(
+            end=end,
+            sides=self.sides,
+            card_points=tuple(self.card_points),
+            cantes=tuple(self.cante_points),
+            last_trick=last,
+            scores=tuple(scores),
+            winner=winner,
+            double=double,
+            by_seat=by_seat,
+            contract=self.contract,
+            contract_made=contract_made,
+        )
+        self.phase = Phase.FINISHED
+        self.window_side = -1
+        self.capote_open = False
+        self._pm = -1
+
+    # ----------------------------------------------------------------- display
+
+    def describe_trump(self) -> str:
+        return f"{SUIT_NAMES[self.trump]} ({SUITS[self.trump]})"
+
+    def king_of_trumps(self) -> int:
+        return card(KING, self.trump)

@@ -1,0 +1,128 @@
+"""The duty when playing a card (RULES.md "Playing a card: the duty"), case by case."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.engine import IllegalActionError, Options, StockDuty, Variant
+
+from .helpers import build, legal_plays, play
+
+# Individual and pairs: seat 0 leads (dealer 3), trumps are bastos (the dealer holds 2B).
+# Each case: the cards played before the tested seat, its whole hand, the legal plays.
+FULL_DUTY = [
+    ("beat the led card when you can", ["3O"], "1O 12O 4O 1C 5B 6C 7C 10C 11C 12C", {"1O"}),
+    ("follow low when you cannot beat", ["1O"], "3O 4O 1C 5B 6C 7C 10C 11C 12C 3C", {"3O", "4O"}),
+    ("beat the highest of the led suit", ["10O", "3O"], "12O 1O 4C 5C 6C 7C 10C 11C 12C 3C", {"1O"}),
+    ("follow freely once someone trumped", ["3O", "4B"], "1O 4O 5B 6C 7C 10C 11C 12C 3C 1C", {"1O", "4O"}),
+    ("no led suit: any trump when none is down", ["3O"], "1C 5B 7B 6C 7C 10C 11C 12C 3C 4C", {"5B", "7B"}),
+    ("no led suit: overtrump when a trump is down", ["3O", "5B"], "1C 4B 7B 6C 7C 10C 11C 12C 3C 5C", {"7B"}),
+    ("trumps led: beat the highest trump", ["5B"], "4B 7B 1O 6C 7C 10C 11C 12C 3C 5C", {"7B"}),
+    ("trumps led: any trump when none beats", ["1B"], "4B 7B 1O 6C 7C 10C 11C 12C 3C 5C", {"4B", "7B"}),
+    ("nothing of either: any card", ["3O"], "1C 6C 7C 10C 11C 12C 3C 5C 4C 1E", "ALL"),
+]
+
+
+@pytest.mark.parametrize("variant", [Variant.INDIVIDUAL, Variant.PAIRS])
+@pytest.mark.parametrize(("name", "before", "hand", "expected"), FULL_DUTY, ids=[c[0] for c in FULL_DUTY])
+def test_full_duty(variant: Variant, name: str, before: list[str], hand: str, expected: set[str] | str) -> None:
+    tested = len(before)
+    hands = {seat: card for seat, card in enumerate(before)}
+    hands[tested] = hand
+    round_ = build(variant, hands, "2B", dealer=3)
+    play(round_, *before)
+    assert round_.turn == tested
+    legal = legal_plays(round_)
+    assert legal == (set(hand.split()) if expected == "ALL" else expected), name
+
+
+def test_cannot_overtrump_frees_you_by_default() -> None:
+    round_ = build(Variant.INDIVIDUAL, {0: "3O", 1: "7B", 2: "4B 1C 6C 7C 10C 11C 12C 3C 5C 4C"}, "2B", dealer=3)
+    play(round_, "3O", "7B")
+    assert legal_plays(round_) == {"4B", "1C", "6C", "7C", "10C", "11C", "12C", "3C", "5C", "4C"}
+
+
+def test_undertrump_option_forces_a_lower_trump() -> None:
+    options = Options(undertrump=True)
+    hands = {0: "3O", 1: "7B", 2: "4B 1C 6C 7C 10C 11C 12C 3C 5C 4C"}
+    round_ = build(Variant.INDIVIDUAL, hands, "2B", dealer=3, options=options)
+    play(round_, "3O", "7B")
+    assert legal_plays(round_) == {"4B"}
+
+
+@pytest.mark.parametrize(("beat_partner", "expected"), [(True, {"1O"}), (False, {"1O", "2O"})])
+def test_beat_partner_option(beat_partner: bool, expected: set[str]) -> None:
+    # seat 0 leads 3O, seat 1 plays 4O: partner 0 holds the trick when seat 2 plays
+    options = Options(beat_partner=beat_partner)
+    hands = {0: "3O", 1: "4O", 2: "1O 2O 1C 6C 7C 10C 11C 12C 3C 5C"}
+    round_ = build(Variant.PAIRS, hands, "2B", dealer=3, options=options)
+    play(round_, "3O", "4O")
+    assert legal_plays(round_) == expected
+
+
+def test_beat_partner_off_still_beats_an_opponent() -> None:
+    options = Options(beat_partner=False)
+    hands = {0: "4O", 1: "3O", 2: "1O 2O 1C 6C 7C 10C 11C 12C 3C 5C"}
+    round_ = build(Variant.PAIRS, hands, "2B", dealer=3, options=options)
+    play(round_, "4O", "3O")
+    assert legal_plays(round_) == {"1O"}
+
+
+def test_arrastrado_full_duty_with_three() -> None:
+    # trumps bastos (7B turned on the table: the holder of the 2B... no, of the 7B? the turned
+    # card is a 7, so the holder of the 2B takes it); seat 1 has no oros and must trump
+    hand1 = "1C 4B 6B 6C 7C 10C 11C 12C 3C 5C 4C 1E 3E"
+    round_ = build(Variant.ARRASTRADO, {0: "3O", 1: hand1}, "7B", dealer=2)
+    play(round_, "3O")
+    assert legal_plays(round_) == {"4B", "6B"}
+    play(round_, "6B")
+    hand2 = round_.hand(2)
+    assert round_.turn == 2 and len(hand2) == 13
+
+
+def test_illegal_card_is_refused_with_the_rule_in_words() -> None:
+    round_ = build(Variant.INDIVIDUAL, {0: "3O", 1: "1O 4O 1C 5B 6C 7C 10C 11C 12C 3C"}, "2B", dealer=3)
+    play(round_, "3O")
+    with pytest.raises(IllegalActionError, match="must beat 3O with a higher oros") as err:
+        play(round_, "4O")
+    assert err.value.reason == "must_beat"
+    with pytest.raises(IllegalActionError, match="must follow oros"):
+        play(round_, "1C")
+    with pytest.raises(IllegalActionError, match="does not hold 1E"):
+        play(round_, "1E")
+
+
+def test_overtrump_refusal_names_the_trump() -> None:
+    hands = {0: "3O", 1: "5B", 2: "1C 4B 7B 6C 7C 10C 11C 12C 3C 5C"}
+    round_ = build(Variant.INDIVIDUAL, hands, "2B", dealer=3)
+    play(round_, "3O", "5B")
+    with pytest.raises(IllegalActionError, match="must beat 5B with a higher bastos"):
+        play(round_, "4B")
+
+
+def test_not_your_turn() -> None:
+    round_ = build(Variant.INDIVIDUAL, {1: "1O"}, "2B", dealer=3)
+    from bot.engine import Action, parse_card
+
+    with pytest.raises(IllegalActionError, match="seat 0's turn") as err:
+        round_.apply(Action.play(1, parse_card("1O")))
+    assert err.value.reason == "not_your_turn"
+
+
+# Habanero, seat 1 leads (dealer 0), trumps oros (turned 4O under the stock)
+@pytest.mark.parametrize(
+    ("duty", "led", "hand", "expected"),
+    [
+        (StockDuty.FREE, "1O", "3O 1C 2C 4C 5C 6C 7C 10C", "ALL"),
+        (StockDuty.FREE, "1C", "3C 2C 4B 5B 6B 7B 10B 11B", "ALL"),
+        (StockDuty.TRUMP, "5O", "3O 12O 2C 4C 5C 6C 7C 10C", {"3O", "12O"}),
+        (StockDuty.TRUMP, "5O", "1C 2C 4C 5C 6C 7C 10C 11C", "ALL"),
+        (StockDuty.TRUMP, "5C", "3C 12O 2B 4B 5B 6B 7B 10B", "ALL"),
+        (StockDuty.FULL, "5C", "3C 2C 12O 4B 5B 6B 7B 10B", {"3C"}),
+        (StockDuty.FULL, "5C", "12O 2B 4B 5B 6B 7B 10B 11B", {"12O"}),
+    ],
+)
+def test_habanero_stock_duty(duty: StockDuty, led: str, hand: str, expected: set[str] | str) -> None:
+    round_ = build(Variant.HABANERO, {1: led, 0: hand}, "4O", dealer=0, options=Options(stock_duty=duty))
+    play(round_, led)
+    assert legal_plays(round_) == (set(hand.split()) if expected == "ALL" else expected)
