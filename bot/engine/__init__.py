@@ -7,7 +7,7 @@ from .actions import Action, IllegalActionError, Kind, action_from_json
 from .cards import CODES, SUIT_NAMES, SUITS, code, parse_card, parse_suit
 from .deal import Deal, shuffle_deal
 from .game import Game, Payout, arrastrado_payout, experience, plato_deposit, settle_bet
-from .options import Options, OptionError, Scoring, StockDuty, Variant, parse_options
+from .options import OptionError, Options, Scoring, StockDuty, Variant, parse_options
 from .record import Record, RecordError, parse_record, record_of, replay
 from .round import Cante, Contract, End, Exchange, Phase, Result, Round, Trick
 from .view import SeatView, seat_view

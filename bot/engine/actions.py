@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, cast
 
 from .cards import CODES, N_CARDS, SUITS, parse_card, parse_suit
 
@@ -143,12 +143,15 @@ def action_from_json(data: Any) -> Action:
     """Read ``{"seat": 0, "play": "1O"}`` and its kin (REFEREE.md)."""
     if not isinstance(data, dict):
         raise ActionFormatError("an action must be an object")
+    data = cast(dict[str, Any], data)
     seat = data.get("seat")  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < MAX_SEATS:
         raise ActionFormatError(f"action {data!r} needs a seat number")
     keys = [k for k in data if k != "seat"]  # pyright: ignore[reportUnknownVariableType]
     if len(keys) != 1 or keys[0] not in _KIND_BY_KEY:
-        raise ActionFormatError(f"action {data!r} must have exactly one of: {', '.join(_KIND_BY_KEY)}")
+        raise ActionFormatError(
+            f"action {data!r} must have exactly one of: {', '.join(_KIND_BY_KEY)}"
+        )
     key: str = keys[0]  # pyright: ignore[reportUnknownVariableType]
     kind = _KIND_BY_KEY[key]
     value: Any = data[key]

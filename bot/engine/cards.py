@@ -66,7 +66,9 @@ def parse_card(code: str) -> int:
     """Parse a card code such as ``1O``, ``12b`` or ``7E`` (case-insensitive)."""
     found = _BY_CODE.get(code.strip().upper()) if isinstance(code, str) else None  # pyright: ignore[reportUnnecessaryIsInstance]
     if found is None:
-        raise CardError(f"{code!r} is not a card: write the rank (1-7, 10-12) then the suit (O, C, E, B)")
+        raise CardError(
+            f"{code!r} is not a card: write the rank (1-7, 10-12) then the suit (O, C, E, B)"
+        )
     return found
 
 
@@ -109,9 +111,12 @@ def iter_cards(mask: int) -> Iterator[int]:
         mask ^= low
 
 
+_DISPLAY_KEY: Final = tuple(SUIT_OF[c] * 10 + 9 - c % 10 for c in range(N_CARDS))
+
+
 def display_order(cards: Iterable[int]) -> list[int]:
     """Cards as a hand is shown: suits O, C, E, B, strongest first inside a suit."""
-    return sorted(cards, key=lambda c: (SUIT_OF[c], -c))
+    return sorted(cards, key=_DISPLAY_KEY.__getitem__)
 
 
 def strength_order(cards: Iterable[int]) -> list[int]:

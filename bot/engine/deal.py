@@ -36,6 +36,9 @@ class Deal:
         return any(self.turned in hand for hand in self.hands)
 
 
+_DECKS: dict[int, tuple[int, ...]] = {m: tuple(cards_of(m)) for m in (FULL_DECK, DECK36)}
+
+
 def deck_mask(variant: Variant, options: Options) -> int:
     return DECK36 if variant is Variant.ARRASTRADO and options.deck == 36 else FULL_DECK
 
@@ -65,7 +68,7 @@ def shuffle_deal(
 ) -> Deal:
     """Shuffle with ``rng`` and deal one card at a time from the seat after the dealer."""
     n = variant.players
-    deck = cards_of(deck_mask(variant, options))
+    deck = list(_DECKS[deck_mask(variant, options)])
     rng.shuffle(deck)
     size = hand_size(variant, options)
     hands: list[list[int]] = [[] for _ in range(n)]
@@ -127,4 +130,6 @@ def check_deal(deal: Deal) -> None:
     if seen != expected:
         missing = bin(expected & ~seen).count("1")
         extra = bin(seen & ~expected).count("1")
-        raise DealError(f"the deal must hold the deck exactly once ({missing} missing, {extra} extra)")
+        raise DealError(
+            f"the deal must hold the deck exactly once ({missing} missing, {extra} extra)"
+        )

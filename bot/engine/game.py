@@ -152,10 +152,8 @@ def arrastrado_payout(result: Result, pot: int = 0) -> Payout:
             pot_change = pot
     elif result.winner is not None:
         winner = result.winner
-        if result.end is End.TUTE:
-            amount = 200
-        else:
-            amount = 200 if result.scores[winner] >= 101 else 100
+        big = result.end is End.TUTE or result.scores[winner] >= 101
+        amount = 200 if big else 100
         for other in range(n):
             if other != winner:
                 pay(other, winner, amount)
@@ -176,4 +174,3 @@ def experience(
     for seat in winners:
         xp[seat] = 10 * n // len(winners) + bonus
     return tuple(xp)
-

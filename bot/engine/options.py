@@ -73,6 +73,8 @@ class Options:
 
     def resolved(self, variant: Variant) -> Options:
         """The same options with the variant's default filled in for ``allow_tute``."""
+        if self.allow_tute is not None:
+            return self
         return replace(self, allow_tute=self.tute_allowed(variant))
 
     def to_dict(self, only_changed: bool = True) -> dict[str, Any]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from .actions import Action, ActionFormatError, IllegalActionError, action_from_json
 from .cards import CODES, CardError, parse_card
@@ -44,6 +44,7 @@ def parse_record(data: Any) -> Record:
     """Read a record; anything that is not of the format raises RecordError."""
     if not isinstance(data, dict):
         raise RecordError("a record must be a JSON object")
+    data = cast(dict[str, Any], data)
     known = {"variant", "options", "dealer", "hands", "turned", "stock", "carry", "actions"}
     unknown = sorted(set(data) - known)  # pyright: ignore[reportUnknownArgumentType]
     if unknown:
@@ -51,9 +52,7 @@ def parse_record(data: Any) -> Record:
     try:
         variant = Variant(data.get("variant"))
     except ValueError:
-        raise RecordError(
-            "variant must be one of " + ", ".join(v.value for v in Variant)
-        ) from None
+        raise RecordError("variant must be one of " + ", ".join(v.value for v in Variant)) from None
     try:
         options = parse_options(variant, data.get("options"))  # pyright: ignore[reportUnknownArgumentType]
     except OptionError as exc:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum, IntEnum
-from typing import Final
+from typing import Final, NamedTuple
 
 from .actions import MAX_BID, MIN_BID, Action, IllegalActionError, Kind
 from .cards import (
@@ -34,6 +34,7 @@ from .deal import Deal, check_deal
 from .options import Options, Scoring, StockDuty, Variant
 
 LAST_TRICK_BONUS: Final = 10
+_KNIGHT_STRENGTH: Final = card(11, 0)
 EXCHANGE_BY_SEVEN: Final = frozenset({1, 3, 12, 11, 10})
 EXCHANGE_BY_TWO: Final = frozenset({4, 5, 6, 7})
 
@@ -52,8 +53,7 @@ class End(str, Enum):
     RESIGN = "resign"
 
 
-@dataclass(frozen=True, slots=True)
-class Trick:
+class Trick(NamedTuple):
     leader: int
     cards: tuple[int, ...]
     winner: int
@@ -126,19 +126,28 @@ def sides_of(variant: Variant) -> tuple[tuple[int, ...], ...]:
     return tuple((s,) for s in range(variant.players))
 
 
+_SIDE_OF: Final = {
+    v: tuple(i for s in range(v.players) for i, side in enumerate(sides_of(v)) if s in side)
+    for v in Variant
+}
+
+
+_PLAY_PHASE: Final = Phase.PLAY
+_PLAY: Final = Kind.PLAY
+_HABANERO: Final = Variant.HABANERO
+_SIXTY_FIVE: Final = Scoring.SIXTY_FIVE
+
 # Plays are looked up, not built: one tuple of interned actions per seat, suit and the
 # 10-bit slice of the play mask for that suit, strongest card first; filled lazily.
-_PLAY_TABLE: list[tuple[Action, ...] | None] = [None] * (4 * 4 * 1024)
+_PLAY_TABLE: list[tuple[Action, ...]] = [()] * (4 * 4 * 1024)
 
 
-def _play_chunk(seat: int, suit: int, chunk: int) -> tuple[Action, ...]:
-    index = (seat * 4 + suit) * 1024 + chunk
-    found = _PLAY_TABLE[index]
-    if found is None:
-        found = tuple(
-            Action.play(seat, suit * 10 + bit) for bit in range(9, -1, -1) if chunk >> bit & 1
-        )
-        _PLAY_TABLE[index] = found
+def _play_chunk(index: int) -> tuple[Action, ...]:
+    seat, suit, chunk = index >> 12, index >> 10 & 3, index & 1023
+    found = tuple(
+        Action.play(seat, suit * 10 + bit) for bit in range(9, -1, -1) if chunk >> bit & 1
+    )
+    _PLAY_TABLE[index] = found
     return found
 
 
@@ -188,6 +197,7 @@ class Round:
         "contract",
         "deal",
         "exchanges",
+        "finished",
         "hands",
         "high_bid",
         "high_bidder",
@@ -203,6 +213,7 @@ class Round:
         "stock",
         "sung_mask",
         "table_card",
+        "to_draw",
         "trick",
         "tricks",
         "trump",
@@ -222,16 +233,18 @@ class Round:
         self.options = deal.options.resolved(deal.variant)
         self.n = deal.variant.players
         self.sides = sides_of(deal.variant)
-        self.side_of = tuple(i for s in range(self.n) for i, side in enumerate(self.sides) if s in side)
+        self.side_of = _SIDE_OF[deal.variant]
         self.hands = [mask_of(h) for h in deal.hands]
         self.trump = SUIT_OF[deal.turned]
         # the card under the stock (habanero) or on the table (arrastrado, 40 cards);
         # -1 once drawn, taken, or where it belongs to the dealer's hand
         self.turned = -1 if deal.turned_in_hand else deal.turned
         self.stock = list(reversed(deal.stock))  # pop() draws the next card
+        self.to_draw = len(self.stock) + 1 if self.variant is Variant.HABANERO else 0
+        self.finished = False
         self.table_card = -1
         self.leader = (deal.dealer + 1) % self.n
-        self.turn = self.leader
+        self.turn: int = self.leader
         self.trick: list[int] = []
         self.best_card = -1
         self.best_seat = -1
@@ -262,15 +275,9 @@ class Round:
     # ------------------------------------------------------------------ queries
 
     @property
-    def finished(self) -> bool:
-        return self.phase is Phase.FINISHED
-
-    @property
     def stock_left(self) -> int:
         """Cards still to draw, the turned card included (habanero)."""
-        if self.variant is not Variant.HABANERO:
-            return 0
-        return len(self.stock) + (1 if self.turned >= 0 else 0)
+        return self.to_draw
 
     @property
     def turned_card(self) -> int:
@@ -321,7 +328,7 @@ class Round:
         trick = self.trick
         if not trick:
             return hand
-        if self.stock_left:
+        if self.to_draw:
             duty = self.options.stock_duty
             if duty is StockDuty.FREE:
                 return hand
@@ -358,19 +365,27 @@ class Round:
     def legal_actions(self) -> list[Action]:
         """Every action any seat may take now: the plays of the seat on turn first, then
         cantes, tute, exchange, capote, claim, resign for whoever may make them."""
-        phase = self.phase
-        if phase is not Phase.PLAY:
-            return self._auction_actions() if phase is Phase.AUCTION else []
+        if self.phase is not _PLAY_PHASE:
+            return self._auction_actions() if self.phase is Phase.AUCTION else []
         m = self._pm
         if m < 0:
             m = self._pm = self.play_mask()
-        seat = self.turn
+        base = self.turn << 12
+        table = _PLAY_TABLE
         acts: list[Action] = []
-        for suit in range(4):
-            chunk = m >> (10 * suit) & 1023
-            if chunk:
-                acts += _play_chunk(seat, suit, chunk)
-        if self.window_side >= 0 or self.options.scoring is Scoring.SIXTY_FIVE:
+        x = m & 1023
+        if x:
+            acts += table[base | x] or _play_chunk(base | x)
+        x = m >> 10 & 1023
+        if x:
+            acts += table[base | 1024 | x] or _play_chunk(base | 1024 | x)
+        x = m >> 20 & 1023
+        if x:
+            acts += table[base | 2048 | x] or _play_chunk(base | 2048 | x)
+        x = m >> 30
+        if x:
+            acts += table[base | 3072 | x] or _play_chunk(base | 3072 | x)
+        if self.window_side >= 0 or self.options.scoring is _SIXTY_FIVE:
             acts += self._declarations()
         return acts
 
@@ -381,19 +396,40 @@ class Round:
         return acts
 
     def _declarations(self) -> list[Action]:
+        """The declarations open now; the ``_why_not_*`` methods explain a refusal and
+        must agree with this."""
         acts: list[Action] = []
-        if self.window_side >= 0:
-            for seat in self.sides[self.window_side]:
-                acts += [Action.sing(seat, s) for s in range(4) if self._why_not_sing(seat, s) is None]
-                if self._why_not_tute(seat) is None:
-                    acts.append(Action.simple(seat, Kind.TUTE))
-            if self._why_not_exchange(self.window_seat) is None:
-                acts.append(Action.simple(self.window_seat, Kind.EXCHANGE))
-            if self.capote_open:
-                acts += [Action.simple(seat, Kind.CAPOTE) for seat in range(self.n)]
-            if self._claims_allowed():
-                acts.append(Action.simple(self.window_seat, Kind.CLAIM))
-        if self.options.scoring is Scoring.SIXTY_FIVE:
+        side = self.window_side
+        if side >= 0:
+            habanero = self.variant is _HABANERO
+            if not self.window_used and (not habanero or self.to_draw):
+                allow_tute = self.options.allow_tute
+                for seat in self.sides[side]:
+                    hand = self.hands[seat]
+                    pairs = hand >> 1 & hand & KNIGHTS_MASK  # a knight whose king is held too
+                    if pairs:
+                        for suit in range(4):
+                            if (
+                                pairs >> (suit * 10 + _KNIGHT_STRENGTH) & 1
+                                and not self.sung_mask >> suit & 1
+                                and not (suit == self.trump and self.lost40[seat])
+                            ):
+                                acts.append(Action.sing(seat, suit))
+                    if (
+                        allow_tute
+                        and not self.sang[seat]
+                        and (hand & KINGS_MASK == KINGS_MASK or hand & KNIGHTS_MASK == KNIGHTS_MASK)
+                    ):
+                        acts.append(Action.simple(seat, Kind.TUTE))
+            if habanero:
+                seat = self.window_seat
+                if self.options.exchange and self.turned >= 0 and self._exchange_card(seat) >= 0:
+                    acts.append(Action.simple(seat, Kind.EXCHANGE))
+                if self.capote_open:
+                    acts += [Action.simple(s, Kind.CAPOTE) for s in range(self.n)]
+                if self.options.scoring is Scoring.MOST and self.deal.carry is not None:
+                    acts.append(Action.simple(seat, Kind.CLAIM))
+        if self.options.scoring is _SIXTY_FIVE:
             acts += [
                 Action.simple(seat, Kind.RESIGN)
                 for seat in range(self.n)
@@ -406,7 +442,7 @@ class Round:
             return "only the side that has just won a trick may declare, before the next card"
         if self.window_used:
             return "one cante per trick won"
-        if self.variant is Variant.HABANERO and not self.stock_left:
+        if self.variant is Variant.HABANERO and not self.to_draw:
             return "no cante once the stock is empty"
         return None
 
@@ -463,19 +499,11 @@ class Round:
             return -1
         return mine if self.hands[seat] >> mine & 1 else -1
 
-    def _claims_allowed(self) -> bool:
-        return (
-            self.variant is Variant.HABANERO
-            and self.options.scoring is Scoring.MOST
-            and self.deal.carry is not None
-            and self.window_side >= 0
-        )
-
     # ---------------------------------------------------------------- apply
 
     def apply(self, action: Action) -> None:
         """Apply a legal action; anything else raises IllegalActionError saying why."""
-        if action.kind is Kind.PLAY and self.phase is Phase.PLAY:
+        if action.kind is _PLAY and self.phase is _PLAY_PHASE:
             seat = action.seat
             c = action.arg
             if seat != self.turn:
@@ -488,21 +516,21 @@ class Round:
             self._pm = -1
             self.hands[seat] ^= 1 << c
             self.actions.append(action)
-            self.window_side = -1
-            self.capote_open = False
             trick = self.trick
             if trick:
                 best = self.best_card
-                if SUIT_OF[c] == SUIT_OF[best]:
+                if c // 10 == best // 10:
                     if c > best:
                         self.best_card = c
                         self.best_seat = seat
-                elif SUIT_OF[c] == self.trump:
+                elif c // 10 == self.trump:
                     self.best_card = c
                     self.best_seat = seat
-            else:
+            else:  # a lead closes the windows for declarations
                 self.best_card = c
                 self.best_seat = seat
+                self.window_side = -1
+                self.capote_open = False
             trick.append(c)
             if len(trick) < self.n:
                 self.turn = seat + 1 if seat + 1 < self.n else 0
@@ -525,7 +553,7 @@ class Round:
         if not self.hands[winner]:
             self._finish_cards()
             return
-        if self.variant is Variant.HABANERO and self.stock_left:
+        if self.to_draw:
             self._draw(winner)
         self.window_side = side
         self.window_seat = winner
@@ -539,7 +567,8 @@ class Round:
                 drawn = self.turned
                 self.turned = -1
             self.hands[seat] |= 1 << drawn
-        if not self.stock_left and self.options.capote:
+        self.to_draw -= 2
+        if not self.to_draw and self.options.capote:
             self.capote_open = True
 
     def _apply_other(self, action: Action) -> None:
@@ -630,7 +659,9 @@ class Round:
         if action.kind is Kind.BID:
             if action.arg <= self.high_bid:
                 raise IllegalActionError(
-                    "bid_low", f"a bid must be above the last bid of {self.high_bid}", bid=action.arg
+                    "bid_low",
+                    f"a bid must be above the last bid of {self.high_bid}",
+                    bid=action.arg,
                 )
             self.high_bid = action.arg
             self.high_bidder = action.seat
@@ -688,7 +719,7 @@ class Round:
         hand = self.hands[seat]
         follow = hand & SUIT_MASK[led]
         best = CODES[self.best_card]
-        if self.stock_left and self.options.stock_duty is StockDuty.TRUMP:
+        if self.to_draw and self.options.stock_duty is StockDuty.TRUMP:
             return IllegalActionError(
                 "must_answer_trump",
                 f"seat {seat} must answer the trump led with a trump ({trump_name})",
@@ -724,7 +755,12 @@ class Round:
     def _finish_cards(self) -> None:
         last = self.side_of[self.tricks[-1].winner]
         if self.capote_seat >= 0:
-            self._finish(End.CAPOTE, winner=self.side_of[self.capote_seat], by_seat=self.capote_seat, last=last)
+            self._finish(
+                End.CAPOTE,
+                winner=self.side_of[self.capote_seat],
+                by_seat=self.capote_seat,
+                last=last,
+            )
             return
         scores = self._scores(last)
         self._finish(End.CARDS, winner=self._winner_by_points(scores, last), last=last)
@@ -743,7 +779,9 @@ class Round:
         trick_sides = [self.side_of[t.winner] for t in self.tricks]
         return deal_winner(self.variant, self.options, scores, last, sang, trick_sides)
 
-    def _finish(self, end: End, *, winner: int | None, by_seat: int | None = None, last: int | None = None) -> None:
+    def _finish(
+        self, end: End, *, winner: int | None, by_seat: int | None = None, last: int | None = None
+    ) -> None:
         scores = self._scores(last)
         double = (
             self.options.scoring is Scoring.SIXTY_FIVE
@@ -767,6 +805,7 @@ class Round:
             contract_made=contract_made,
         )
         self.phase = Phase.FINISHED
+        self.finished = True
         self.window_side = -1
         self.capote_open = False
         self._pm = -1

@@ -39,8 +39,15 @@ def build(
             hand.append(rest.pop(0))
     if variant is Variant.HABANERO:
         stock_cards += rest
-    deal = Deal(variant, options, dealer, tuple(tuple(h) for h in given), turned_card,
-                tuple(stock_cards), carry)
+    deal = Deal(
+        variant,
+        options,
+        dealer,
+        tuple(tuple(h) for h in given),
+        turned_card,
+        tuple(stock_cards),
+        carry,
+    )
     return Round(deal)
 
 

@@ -24,7 +24,10 @@ def _with_illegal(r: Round) -> dict[str, object]:
             legal = {a.arg for a in replayed.legal_actions() if a.kind is Kind.PLAY}
             wrong = [c for c in replayed.hand(action.seat) if c not in legal]
             if wrong:
-                record["actions"] = record["actions"][:i] + [Action.play(action.seat, wrong[0]).to_json()]
+                record["actions"] = [
+                    *record["actions"][:i],
+                    Action.play(action.seat, wrong[0]).to_json(),
+                ]
                 return record
         replayed.apply(action)
     return record

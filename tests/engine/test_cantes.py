@@ -8,7 +8,7 @@ from bot.engine import Action, End, IllegalActionError, Kind, Options, Variant, 
 
 from .helpers import build, do, legal_of, legal_plays, play, sing
 
-O, C, E, B = 0, 1, 2, 3
+OROS, C, E, B = 0, 1, 2, 3
 
 
 def habanero(hand1: str, hand0: str = "", turned: str = "4O", **kw: object) -> object:
@@ -20,7 +20,7 @@ def test_sing_20_and_40_after_winning_a_trick() -> None:
     assert legal_of(r, Kind.SING) == set()  # nobody has won a trick yet
     play(r, "1B", "2B")
     assert r.tricks[-1].winner == 1
-    assert legal_of(r, Kind.SING) == {(1, C), (1, O)}
+    assert legal_of(r, Kind.SING) == {(1, C), (1, OROS)}
     sing(r, 1, "O")
     assert r.cante_points == [0, 40]
     assert legal_of(r, Kind.SING) == set()  # one cante per trick won
@@ -50,7 +50,7 @@ def test_forty_first_rule() -> None:
     hands = {0: "1E 3E 12O 11O 12C 11C", 1: "2E 6E", 2: "4E 7E", 3: "5E 10E"}
     r = build(Variant.INDIVIDUAL, hands, "2O", dealer=3)
     play(r, "1E", "2E", "4E", "5E")
-    assert legal_of(r, Kind.SING) == {(0, O), (0, C)}
+    assert legal_of(r, Kind.SING) == {(0, OROS), (0, C)}
     sing(r, 0, "C")  # a 20 while holding the 40: the 40 is lost
     assert r.cante_points[0] == 20
     play(r, "3E", "6E", "7E", "10E")
@@ -62,13 +62,15 @@ def test_forty_first_rule() -> None:
 
 def test_habanero_forty_completed_by_drawing_may_still_be_sung() -> None:
     # seat 1 holds 12O and sings the 20 of copas; it then draws 11O and may sing the 40
-    r = build(Variant.HABANERO, {1: "1B 3B 12O 12C 11C", 0: "2B 4B"}, "4O", dealer=0, stock="5E 6E 11O")
+    r = build(
+        Variant.HABANERO, {1: "1B 3B 12O 12C 11C", 0: "2B 4B"}, "4O", dealer=0, stock="5E 6E 11O"
+    )
     play(r, "1B", "2B")
     sing(r, 1, "C")
     play(r, "3B", "4B")
     # draws: 5E to seat 1, 6E to seat 0 after trick 1; 11O to seat 1 after trick 2
     assert r.hands[1] >> parse_card("11O") & 1
-    assert (1, O) in legal_of(r, Kind.SING)
+    assert (1, OROS) in legal_of(r, Kind.SING)
     sing(r, 1, "O")
     assert r.cante_points[1] == 60
 
@@ -79,7 +81,9 @@ def test_no_cante_once_the_stock_is_empty() -> None:
         plays = sorted(legal_plays(r) - {"12C", "11C"})
         play(r, plays[0])
     r2 = r.copy()
-    while not r2.finished and not (r2.trick == [] and r2.window_side == 1 and r2.hands[1] >> parse_card("12C") & 1):
+    while not r2.finished and not (
+        r2.trick == [] and r2.window_side == 1 and r2.hands[1] >> parse_card("12C") & 1
+    ):
         plays = sorted(legal_plays(r2) - {"12C", "11C"}) or sorted(legal_plays(r2))
         play(r2, plays[0])
     assert legal_of(r2, Kind.SING) == set()
@@ -89,7 +93,7 @@ def test_pairs_partner_may_sing_one_per_side() -> None:
     hands = {0: "1E 12O 11O", 1: "2E 12E", 2: "4E 12C 11C 12B 11B", 3: "5E 11E"}
     r = build(Variant.PAIRS, hands, "2O", dealer=3)
     play(r, "1E", "2E", "4E", "5E")
-    assert legal_of(r, Kind.SING) == {(0, O), (2, C), (2, B)}
+    assert legal_of(r, Kind.SING) == {(0, OROS), (2, C), (2, B)}
     sing(r, 2, "B")
     assert r.cante_points == [20, 0]
     assert legal_of(r, Kind.SING) == set()
@@ -129,14 +133,27 @@ def test_tute_not_after_a_cante_and_not_in_habanero_by_default() -> None:
     h = build(Variant.HABANERO, {1: "1B 12O 12C 12E 12B", 0: "2B"}, "4O", dealer=0)
     play(h, "1B", "2B")
     assert legal_of(h, Kind.TUTE) == set()
-    h2 = build(Variant.HABANERO, {1: "1B 12O 12C 12E 12B", 0: "2B"}, "4O", dealer=0, options=Options(allow_tute=True))
+    h2 = build(
+        Variant.HABANERO,
+        {1: "1B 12O 12C 12E 12B", 0: "2B"},
+        "4O",
+        dealer=0,
+        options=Options(allow_tute=True),
+    )
     play(h2, "1B", "2B")
     assert legal_of(h2, Kind.TUTE) == {(1, -1)}
 
 
 @pytest.mark.parametrize(
     ("turned", "mine", "ok"),
-    [("1O", "7O", True), ("10O", "7O", True), ("5O", "2O", True), ("7O", "2O", True), ("5O", "7O", False), ("1O", "2O", False)],
+    [
+        ("1O", "7O", True),
+        ("10O", "7O", True),
+        ("5O", "2O", True),
+        ("7O", "2O", True),
+        ("5O", "7O", False),
+        ("1O", "2O", False),
+    ],
 )
 def test_habanero_exchange(turned: str, mine: str, ok: bool) -> None:
     r = build(Variant.HABANERO, {1: f"1B {mine}", 0: "2B"}, turned, dealer=0)
@@ -150,7 +167,9 @@ def test_habanero_exchange(turned: str, mine: str, ok: bool) -> None:
 
 
 def test_habanero_exchange_off_and_after_the_turned_card_is_drawn() -> None:
-    r = build(Variant.HABANERO, {1: "1B 7O", 0: "2B"}, "1O", dealer=0, options=Options(exchange=False))
+    r = build(
+        Variant.HABANERO, {1: "1B 7O", 0: "2B"}, "1O", dealer=0, options=Options(exchange=False)
+    )
     play(r, "1B", "2B")
     assert legal_of(r, Kind.EXCHANGE) == set()
     with pytest.raises(IllegalActionError, match="exchange is off"):
@@ -244,7 +263,7 @@ def test_bid_and_pass_in_plato() -> None:
     r = build(Variant.ARRASTRADO, {}, "1B", dealer=2, options=Options(plato=True))
     assert r.turn == 0
     with pytest.raises(IllegalActionError, match="bidding for the pot comes first"):
-        play(r, r.hand(0)[0] and "1O")
+        play(r, "1O")
     r.apply(Action.bid(0, 101))
     with pytest.raises(IllegalActionError, match="above the last bid"):
         r.apply(Action.bid(1, 101))

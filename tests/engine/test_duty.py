@@ -13,21 +13,50 @@ from .helpers import build, legal_plays, play
 FULL_DUTY = [
     ("beat the led card when you can", ["3O"], "1O 12O 4O 1C 5B 6C 7C 10C 11C 12C", {"1O"}),
     ("follow low when you cannot beat", ["1O"], "3O 4O 1C 5B 6C 7C 10C 11C 12C 3C", {"3O", "4O"}),
-    ("beat the highest of the led suit", ["10O", "3O"], "12O 1O 4C 5C 6C 7C 10C 11C 12C 3C", {"1O"}),
-    ("follow freely once someone trumped", ["3O", "4B"], "1O 4O 5B 6C 7C 10C 11C 12C 3C 1C", {"1O", "4O"}),
-    ("no led suit: any trump when none is down", ["3O"], "1C 5B 7B 6C 7C 10C 11C 12C 3C 4C", {"5B", "7B"}),
-    ("no led suit: overtrump when a trump is down", ["3O", "5B"], "1C 4B 7B 6C 7C 10C 11C 12C 3C 5C", {"7B"}),
+    (
+        "beat the highest of the led suit",
+        ["10O", "3O"],
+        "12O 1O 4C 5C 6C 7C 10C 11C 12C 3C",
+        {"1O"},
+    ),
+    (
+        "follow freely once someone trumped",
+        ["3O", "4B"],
+        "1O 4O 5B 6C 7C 10C 11C 12C 3C 1C",
+        {"1O", "4O"},
+    ),
+    (
+        "no led suit: any trump when none is down",
+        ["3O"],
+        "1C 5B 7B 6C 7C 10C 11C 12C 3C 4C",
+        {"5B", "7B"},
+    ),
+    (
+        "no led suit: overtrump when a trump is down",
+        ["3O", "5B"],
+        "1C 4B 7B 6C 7C 10C 11C 12C 3C 5C",
+        {"7B"},
+    ),
     ("trumps led: beat the highest trump", ["5B"], "4B 7B 1O 6C 7C 10C 11C 12C 3C 5C", {"7B"}),
-    ("trumps led: any trump when none beats", ["1B"], "4B 7B 1O 6C 7C 10C 11C 12C 3C 5C", {"4B", "7B"}),
+    (
+        "trumps led: any trump when none beats",
+        ["1B"],
+        "4B 7B 1O 6C 7C 10C 11C 12C 3C 5C",
+        {"4B", "7B"},
+    ),
     ("nothing of either: any card", ["3O"], "1C 6C 7C 10C 11C 12C 3C 5C 4C 1E", "ALL"),
 ]
 
 
 @pytest.mark.parametrize("variant", [Variant.INDIVIDUAL, Variant.PAIRS])
-@pytest.mark.parametrize(("name", "before", "hand", "expected"), FULL_DUTY, ids=[c[0] for c in FULL_DUTY])
-def test_full_duty(variant: Variant, name: str, before: list[str], hand: str, expected: set[str] | str) -> None:
+@pytest.mark.parametrize(
+    ("name", "before", "hand", "expected"), FULL_DUTY, ids=[c[0] for c in FULL_DUTY]
+)
+def test_full_duty(
+    variant: Variant, name: str, before: list[str], hand: str, expected: set[str] | str
+) -> None:
     tested = len(before)
-    hands = {seat: card for seat, card in enumerate(before)}
+    hands = dict(enumerate(before))
     hands[tested] = hand
     round_ = build(variant, hands, "2B", dealer=3)
     play(round_, *before)
@@ -37,7 +66,12 @@ def test_full_duty(variant: Variant, name: str, before: list[str], hand: str, ex
 
 
 def test_cannot_overtrump_frees_you_by_default() -> None:
-    round_ = build(Variant.INDIVIDUAL, {0: "3O", 1: "7B", 2: "4B 1C 6C 7C 10C 11C 12C 3C 5C 4C"}, "2B", dealer=3)
+    round_ = build(
+        Variant.INDIVIDUAL,
+        {0: "3O", 1: "7B", 2: "4B 1C 6C 7C 10C 11C 12C 3C 5C 4C"},
+        "2B",
+        dealer=3,
+    )
     play(round_, "3O", "7B")
     assert legal_plays(round_) == {"4B", "1C", "6C", "7C", "10C", "11C", "12C", "3C", "5C", "4C"}
 
@@ -81,7 +115,9 @@ def test_arrastrado_full_duty_with_three() -> None:
 
 
 def test_illegal_card_is_refused_with_the_rule_in_words() -> None:
-    round_ = build(Variant.INDIVIDUAL, {0: "3O", 1: "1O 4O 1C 5B 6C 7C 10C 11C 12C 3C"}, "2B", dealer=3)
+    round_ = build(
+        Variant.INDIVIDUAL, {0: "3O", 1: "1O 4O 1C 5B 6C 7C 10C 11C 12C 3C"}, "2B", dealer=3
+    )
     play(round_, "3O")
     with pytest.raises(IllegalActionError, match="must beat 3O with a higher oros") as err:
         play(round_, "4O")
@@ -122,7 +158,11 @@ def test_not_your_turn() -> None:
         (StockDuty.FULL, "5C", "12O 2B 4B 5B 6B 7B 10B 11B", {"12O"}),
     ],
 )
-def test_habanero_stock_duty(duty: StockDuty, led: str, hand: str, expected: set[str] | str) -> None:
-    round_ = build(Variant.HABANERO, {1: led, 0: hand}, "4O", dealer=0, options=Options(stock_duty=duty))
+def test_habanero_stock_duty(
+    duty: StockDuty, led: str, hand: str, expected: set[str] | str
+) -> None:
+    round_ = build(
+        Variant.HABANERO, {1: led, 0: hand}, "4O", dealer=0, options=Options(stock_duty=duty)
+    )
     play(round_, led)
     assert legal_plays(round_) == (set(hand.split()) if expected == "ALL" else expected)

@@ -15,12 +15,12 @@ from bot.engine import (
     Options,
     Round,
     Scoring,
+    SeatView,
     StockDuty,
     Variant,
     parse_record,
     record_of,
     replay,
-    SeatView,
     seat_view,
     shuffle_deal,
 )
@@ -110,11 +110,19 @@ def play_random_game(variant: Variant, options: Options, seed: int, carry: bool)
     rng = random.Random(seed)
     dealer = rng.randrange(variant.players)
     has_carry = carry and variant is Variant.HABANERO and options.scoring is Scoring.MOST
-    deal = shuffle_deal(variant, options, dealer, rng, (rng.randrange(100), rng.randrange(100)) if has_carry else None)
+    deal = shuffle_deal(
+        variant,
+        options,
+        dealer,
+        rng,
+        (rng.randrange(100), rng.randrange(100)) if has_carry else None,
+    )
     r = Round(deal)
-    deck_points = sum(POINTS[c] for h in deal.hands for c in h) + POINTS[deal.turned] * (
-        not deal.turned_in_hand
-    ) + sum(POINTS[c] for c in deal.stock)
+    deck_points = (
+        sum(POINTS[c] for h in deal.hands for c in h)
+        + POINTS[deal.turned] * (not deal.turned_in_hand)
+        + sum(POINTS[c] for c in deal.stock)
+    )
     assert deck_points == 120
     steps = 0
     while not r.finished:
@@ -169,15 +177,22 @@ def test_random_games_keep_the_invariants(index: int, seed: int, carry: bool) ->
     played = [c for t in r.tricks for c in t.cards]
     assert len(played) == len(set(played)), "every card is played at most once"
     if result.end.value == "cards":
-        in_play = len(r.deal.hands) * len(r.deal.hands[0]) + len(r.deal.stock) + (
-            0 if r.deal.turned_in_hand else 1
-        ) - (1 if variant is Variant.ARRASTRADO and r.options.deck == 40 else 0)
+        in_play = (
+            len(r.deal.hands) * len(r.deal.hands[0])
+            + len(r.deal.stock)
+            + (0 if r.deal.turned_in_hand else 1)
+            - (1 if variant is Variant.ARRASTRADO and r.options.deck == 40 else 0)
+        )
         assert len(played) == in_play, "every card is played once"
         out = r.table_card if r.table_card >= 0 else None
         out_points = POINTS[out] if out is not None else 0
         assert sum(result.card_points) + out_points == 120
         assert result.last_trick is not None
-        base = [result.card_points[s] + (0 if options.scoring is Scoring.SIXTY_FIVE else result.cantes[s]) for s in range(len(result.sides))]
+        base = [
+            result.card_points[s]
+            + (0 if options.scoring is Scoring.SIXTY_FIVE else result.cantes[s])
+            for s in range(len(result.sides))
+        ]
         if r.deal.carry:
             base = [b + c for b, c in zip(base, r.deal.carry, strict=True)]
         base[result.last_trick] += 10

@@ -19,7 +19,9 @@ GOLDEN = sorted((Path(__file__).parent / "golden").glob("*.json"))
 def referee(stdin: str) -> subprocess.CompletedProcess[str]:
     command = shutil.which("tute-referee")
     argv = [command] if command else [sys.executable, "-m", "bot.engine.referee"]
-    return subprocess.run(argv, input=stdin, capture_output=True, text=True, timeout=60, check=False)
+    return subprocess.run(
+        argv, input=stdin, capture_output=True, text=True, timeout=60, check=False
+    )
 
 
 def test_there_are_golden_records_of_every_variant() -> None:

@@ -86,7 +86,9 @@ def test_sixty_five_scores_leave_out_cantes_and_double_over_101() -> None:
 def test_resign_under_ten_points() -> None:
     from bot.engine import Action, Kind
 
-    r = build(Variant.PAIRS, {0: "1E", 1: "2E", 2: "3E", 3: "4E"}, "2O", dealer=3, options=SIXTY_FIVE)
+    r = build(
+        Variant.PAIRS, {0: "1E", 1: "2E", 2: "3E", 3: "4E"}, "2O", dealer=3, options=SIXTY_FIVE
+    )
     resigners = {a.seat for a in r.legal_actions() if a.kind is Kind.RESIGN}
     assert resigners == {0, 1, 2, 3}
     play(r, "1E", "2E", "3E", "4E")  # 21 points to side 0
@@ -146,16 +148,44 @@ def test_sixty_five_double_counts_two_rounds() -> None:
     assert doubles > 0
 
 
-def _result(end: End, scores: list[int], cantes: list[int], winner: int, contract: Contract | None = None, made: bool | None = None) -> Result:
-    return Result(end, ((0,), (1,), (2,)), tuple(scores), tuple(cantes), 2, tuple(scores), winner,
-                  contract=contract, contract_made=made)
+def _result(
+    end: End,
+    scores: list[int],
+    cantes: list[int],
+    winner: int,
+    contract: Contract | None = None,
+    made: bool | None = None,
+) -> Result:
+    return Result(
+        end,
+        ((0,), (1,), (2,)),
+        tuple(scores),
+        tuple(cantes),
+        2,
+        tuple(scores),
+        winner,
+        contract=contract,
+        contract_made=made,
+    )
 
 
 def test_arrastrado_payments() -> None:
-    assert arrastrado_payout(_result(End.CARDS, [90, 30, 10], [0, 0, 0], 0)).seats == (200, -100, -100)
-    assert arrastrado_payout(_result(End.CARDS, [101, 20, 9], [0, 0, 0], 0)).seats == (400, -200, -200)
+    assert arrastrado_payout(_result(End.CARDS, [90, 30, 10], [0, 0, 0], 0)).seats == (
+        200,
+        -100,
+        -100,
+    )
+    assert arrastrado_payout(_result(End.CARDS, [101, 20, 9], [0, 0, 0], 0)).seats == (
+        400,
+        -200,
+        -200,
+    )
     # seat 1 sang a 40 and a 20: 60 from each opponent
-    assert arrastrado_payout(_result(End.CARDS, [90, 80, 10], [0, 60, 0], 0)).seats == (200 - 60, -100 + 120, -100 - 60)
+    assert arrastrado_payout(_result(End.CARDS, [90, 80, 10], [0, 60, 0], 0)).seats == (
+        200 - 60,
+        -100 + 120,
+        -100 - 60,
+    )
     assert arrastrado_payout(_result(End.TUTE, [10, 0, 0], [0, 0, 0], 0)).seats == (400, -200, -200)
 
 
@@ -163,9 +193,13 @@ def test_plato_contract_made_and_failed() -> None:
     deposit = plato_deposit(3, 0)
     assert deposit.seats == (-100, -100, -100) and deposit.pot == 300
     assert plato_deposit(3, 300).pot == 0
-    made = arrastrado_payout(_result(End.CARDS, [120, 10, 0], [0, 0, 0], 0, Contract(0, 110), True), pot=300)
+    made = arrastrado_payout(
+        _result(End.CARDS, [120, 10, 0], [0, 0, 0], 0, Contract(0, 110), True), pot=300
+    )
     assert made.seats == (400 + 300, -200, -200) and made.pot == -300
-    failed = arrastrado_payout(_result(End.CARDS, [100, 30, 0], [0, 0, 0], 0, Contract(0, 110), False), pot=300)
+    failed = arrastrado_payout(
+        _result(End.CARDS, [100, 30, 0], [0, 0, 0], 0, Contract(0, 110), False), pot=300
+    )
     assert failed.seats == (-400 - 300, 200, 200) and failed.pot == 300
     for payout in (made, failed):
         assert sum(payout.seats) + payout.pot + payout.bank == 0
@@ -188,4 +222,9 @@ def test_experience() -> None:
     assert experience(Variant.ARRASTRADO, MOST, 2, ((0,), (1,), (2,))) == (5, 5, 30)
     assert experience(Variant.PAIRS, MOST, 1, ((0, 2), (1, 3))) == (5, 20, 5, 20)
     assert experience(Variant.PAIRS, Options(rounds=3), 1, ((0, 2), (1, 3))) == (25, 40, 25, 40)
-    assert experience(Variant.PAIRS, Options(competitive=False), 1, ((0, 2), (1, 3))) == (0, 0, 0, 0)
+    assert experience(Variant.PAIRS, Options(competitive=False), 1, ((0, 2), (1, 3))) == (
+        0,
+        0,
+        0,
+        0,
+    )
