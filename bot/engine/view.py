@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .actions import Action
-from .cards import CODES, KING, KNIGHT, card
+from .actions import Action, Kind
+from .cards import CODES, KING, KNIGHT, PAIR_MASK, SUIT_OF, card, cards_of, mask_of
+from .deal import Deal
 from .options import Options, Variant
 from .round import Cante, Contract, Exchange, Phase, Result, Round, Trick
 
@@ -51,6 +53,16 @@ class SeatView:
     high_bid: int
     high_bidder: int | None
     contract: Contract | None
+    window_side: int | None
+    """The side that has just won a trick and may declare before the next card."""
+    window_seat: int | None
+    window_used: bool
+    """That side has already sung (or declared) after this trick."""
+    capote_open: bool
+    sang: tuple[bool, ...]
+    """Which seats have sung a cante (they can no longer declare tute)."""
+    lost40: bool
+    """This seat sang a 20 while holding the 40, and lost the 40."""
     legal: tuple[Action, ...]
     """The actions this seat may take now."""
     history: tuple[Action, ...]
@@ -130,7 +142,85 @@ def seat_view(round_: Round, seat: int) -> SeatView:
         high_bid=round_.high_bid,
         high_bidder=round_.high_bidder if round_.high_bidder >= 0 else None,
         contract=round_.contract,
+        window_side=round_.window_side if round_.window_side >= 0 else None,
+        window_seat=round_.window_seat if round_.window_side >= 0 else None,
+        window_used=round_.window_used,
+        capote_open=round_.capote_open,
+        sang=tuple(round_.sang),
+        lost40=round_.lost40[seat],
         legal=tuple(a for a in round_.legal_actions() if a.seat == seat),
         history=tuple(round_.actions),
         result=round_.result,
     )
+
+
+def determinize(view: SeatView, hands: Sequence[Iterable[int]], stock: Sequence[int] = ()) -> Round:
+    """A full state consistent with ``view``: the other seats hold ``hands`` (the viewer's
+    own entry is ignored: it keeps its real hand) and ``stock`` is the face-down stock, next
+    card to draw first. For robots that search over the cards they cannot see."""
+    r = Round.__new__(Round)
+    variant = view.variant
+    held = [mask_of(h) for h in hands]
+    held[view.seat] = mask_of(view.hand)
+    turned_under_stock = variant is Variant.HABANERO and view.stock_left > 0
+    r.deal = Deal(
+        variant,
+        view.options,
+        view.dealer,
+        tuple(tuple(cards_of(m)) for m in held),
+        view.turned,
+        tuple(stock),
+        view.carry,
+    )
+    r.variant = variant
+    r.options = view.options
+    r.n = view.players
+    r.sides = view.sides
+    r.side_of = tuple(next(i for i, side in enumerate(view.sides) if s in side) for s in range(r.n))
+    r.hands = held
+    r.trump = view.trump
+    r.turned = view.turned if turned_under_stock else -1
+    r.stock = list(reversed(stock))
+    r.to_draw = view.stock_left
+    r.finished = view.phase is Phase.FINISHED
+    r.table_card = view.table_card if view.table_card is not None else -1
+    r.leader = view.leader
+    r.turn = view.turn
+    r.trick = [c for _, c in view.trick]
+    r.best_card = r.best_seat = -1
+    for seat, c in view.trick:
+        best = r.best_card
+        if (
+            best < 0
+            or (SUIT_OF[c] == SUIT_OF[best] and c > best)
+            or (SUIT_OF[c] == view.trump and SUIT_OF[best] != view.trump)
+        ):
+            r.best_card, r.best_seat = c, seat
+    r.tricks = list(view.tricks)
+    r.card_points = list(view.card_points)
+    r.cante_points = list(view.cante_points)
+    r.cantes = list(view.cantes)
+    r.sung_mask = sum(1 << c.suit for c in view.cantes)
+    pair40 = PAIR_MASK[view.trump]
+    r.lost40 = [
+        view.lost40
+        if s == view.seat
+        else any(c.seat == s and c.points == 20 for c in view.cantes) and held[s] & pair40 == pair40
+        for s in range(r.n)
+    ]
+    r.sang = list(view.sang)
+    r.window_side = view.window_side if view.window_side is not None else -1
+    r.window_seat = view.window_seat if view.window_seat is not None else -1
+    r.window_used = view.window_used
+    r.capote_open = view.capote_open
+    r.capote_seat = view.capote_seat if view.capote_seat is not None else -1
+    r.exchanges = list(view.exchanges)
+    r.high_bid = view.high_bid
+    r.high_bidder = view.high_bidder if view.high_bidder is not None else -1
+    r.auction_count = sum(1 for a in view.history if a.kind in (Kind.BID, Kind.PASS))
+    r.contract = view.contract
+    r.actions = list(view.history)
+    r.result = view.result
+    r.phase = view.phase
+    r._pm = -1  # pyright: ignore[reportPrivateUsage]
+    return r
