@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from .deal import shuffle_deal
+from .deal import Deal, shuffle_deal
 from .options import Options, Variant
 from .round import End, Result, Round
 
@@ -50,11 +50,14 @@ class Game:
     def finished(self) -> bool:
         return self.winner is not None
 
-    def new_round(self, rng: random.Random) -> Round:
+    def deal_for(self, rng: random.Random) -> Deal:
         """Shuffle and deal the next deal (the dealer is already set)."""
         if self.finished:
             raise ValueError("the game is over")
-        return Round(shuffle_deal(self.variant, self.options, self.dealer, rng, self.carry))
+        return shuffle_deal(self.variant, self.options, self.dealer, rng, self.carry)
+
+    def new_round(self, rng: random.Random) -> Round:
+        return Round(self.deal_for(rng))
 
     def end_round(self, round_: Round) -> Result:
         """Score a finished deal: count the round, carry habanero points, rotate the dealer."""

@@ -1,0 +1,59 @@
+"""Start-up: ``tute-bot`` (or ``python -m bot``) reads the settings and runs the bot."""
+
+import argparse
+import logging
+import sys
+from collections.abc import Sequence
+
+import discord
+
+from bot.client import TuteBot
+from bot.config import ConfigError, load_config
+
+EXIT_CONFIG_ERROR = 2
+EXIT_UNREACHABLE = 1
+
+log = logging.getLogger("bot")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="tute-bot",
+        description=(
+            "Run the Tute bot: it hosts games of Tute, the Spanish card game, on Discord. "
+            "Settings come from the environment or a .env file (see .env.example)."
+        ),
+    )
+    parser.parse_args(argv)
+
+    try:
+        config = load_config()
+    except ConfigError as error:
+        print(f"tute-bot: {error}", file=sys.stderr)
+        return EXIT_CONFIG_ERROR
+
+    discord.utils.setup_logging(level=config.log_level, root=True)
+    log.debug("Settings: %r", config)
+    bot = TuteBot(config)
+    try:
+        # Logging is set up above, so discord.py must not install a handler of its own.
+        bot.run(config.token, log_handler=None)
+    except discord.LoginFailure:
+        print(
+            "tute-bot: Discord refused the token in DISCORD_TOKEN: copy it again from the Bot "
+            "page of your application in the Discord Developer Portal (reset it if needed).",
+            file=sys.stderr,
+        )
+        return EXIT_CONFIG_ERROR
+    except OSError as error:
+        # Only the first connection gets here: once logged in, discord.py reconnects by itself.
+        print(
+            f"tute-bot: could not reach Discord ({error}): check the network and try again.",
+            file=sys.stderr,
+        )
+        return EXIT_UNREACHABLE
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,138 @@
+"""The bot: start-up (translator, cogs, command sync) and the one error path."""
+
+import logging
+import pkgutil
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import cogs
+from bot.config import Config
+from bot.i18n import DEFAULT_LANGUAGE, language_of, t
+
+log = logging.getLogger(__name__)
+
+
+def catalog_str(key: str) -> app_commands.locale_str:
+    """A command name or description from the catalog: English in the command itself, the other
+    languages supplied at sync time by :class:`CatalogTranslator`."""
+    return app_commands.locale_str(t(key, DEFAULT_LANGUAGE), key=key)
+
+
+class CatalogTranslator(app_commands.Translator):
+    """Localizes every :func:`catalog_str` (command names and descriptions) from the catalog."""
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        key = string.extras.get("key")
+        language = language_of(locale.value)
+        if not isinstance(key, str) or language == DEFAULT_LANGUAGE:
+            return None
+        return t(key, language)
+
+
+async def answer_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
+    """The one error path for commands, views and buttons: log the traceback, then tell the user
+    ephemerally, in their language, that something went wrong."""
+    log.error(
+        "Error while handling %s for user %s",
+        _describe(interaction),
+        interaction.user.id,
+        exc_info=error,
+    )
+    message = t("errors.generic", interaction.locale.value)
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(message, ephemeral=True)
+        else:
+            await interaction.response.send_message(message, ephemeral=True)
+    except discord.HTTPException:
+        # Expired interaction or Discord outage: the log above is all that can be done.
+        log.warning("Could not tell user %s about the error", interaction.user.id, exc_info=True)
+
+
+def _describe(interaction: discord.Interaction[Any]) -> str:
+    if interaction.command is not None:
+        return f"/{interaction.command.qualified_name}"
+    custom_id = interaction.data.get("custom_id") if interaction.data else None
+    if custom_id is not None:
+        return f"component {custom_id!r}"
+    return f"{interaction.type.name} interaction"
+
+
+class TuteTree(app_commands.CommandTree["TuteBot"]):
+    """The command tree; every slash-command error goes through :func:`answer_error`."""
+
+    async def on_error(
+        self, interaction: discord.Interaction["TuteBot"], error: app_commands.AppCommandError, /
+    ) -> None:
+        await answer_error(interaction, error)
+
+
+def cog_module_names() -> list[str]:
+    """The extension modules of the ``cogs`` package: every module whose name does not start
+    with an underscore (those are helpers shared by the cogs, such as ``cogs._base``)."""
+    return sorted(
+        info.name
+        for info in pkgutil.iter_modules(cogs.__path__, f"{cogs.__name__}.")
+        if not info.ispkg and not info.name.rpartition(".")[2].startswith("_")
+    )
+
+
+class TuteBot(commands.Bot):
+    """The Discord client. It asks for no privileged intent: everything goes through
+    interactions (slash commands and buttons), so it never reads members or message text."""
+
+    def __init__(self, config: Config) -> None:
+        super().__init__(
+            # Prefix commands are not used; a mention is the only prefix that needs no
+            # message-content intent.
+            command_prefix=commands.when_mentioned,
+            help_command=None,
+            intents=discord.Intents.default(),
+            tree_cls=TuteTree,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+        )
+        self.config = config
+
+    async def setup_hook(self) -> None:
+        # Order matters: resources the cogs use are opened first, the cogs load next (their
+        # setup() may use those resources), and the command tree is synced last, once every
+        # cog has added its commands.
+        await self.tree.set_translator(CatalogTranslator())
+        await self._load_cogs()
+        await self._sync_commands()
+
+    async def _load_cogs(self) -> None:
+        loaded: list[str] = []
+        for name in cog_module_names():
+            try:
+                await self.load_extension(name)
+            except commands.ExtensionError:
+                log.exception("Could not load cog %s; starting without it", name)
+            else:
+                loaded.append(name)
+        log.info("Loaded cogs: %s", ", ".join(loaded) or "none")
+
+    async def _sync_commands(self) -> None:
+        guild_id = self.config.dev_guild_id
+        try:
+            if guild_id is None:
+                synced = await self.tree.sync()
+                where = "globally"
+            else:
+                guild = discord.Object(guild_id)
+                self.tree.copy_global_to(guild=guild)
+                synced = await self.tree.sync(guild=guild)
+                where = f"to server {guild_id}"
+        except discord.HTTPException:
+            # The commands synced last time keep working, so this is not worth stopping for.
+            log.exception("Could not sync the slash commands")
+            return
+        log.info("Synced %d slash commands %s", len(synced), where)

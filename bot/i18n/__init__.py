@@ -1,0 +1,37 @@
+"""The message catalog: every text a Discord user reads, in English and Spanish (Spain).
+
+Messages are looked up by id (``errors.generic``) and filled with ``str.format`` parameters.
+This package imports only the standard library, so any layer may use it; the app-command
+translator that feeds it to Discord lives in ``bot.client``.
+"""
+
+from typing import Final, Literal, get_args
+
+from bot.i18n import en, es
+
+Language = Literal["en", "es"]
+
+LANGUAGES: Final[tuple[Language, ...]] = get_args(Language)
+DEFAULT_LANGUAGE: Final[Language] = "en"
+
+CATALOGS: Final[dict[Language, dict[str, str]]] = {"en": en.MESSAGES, "es": es.MESSAGES}
+
+
+def language_of(locale: str | None) -> Language:
+    """The catalog language for a Discord locale (``es-ES``, ``es-419``, ``en-US``...) or a
+    language code (``es``, ``en``): Spanish for any Spanish locale, English otherwise."""
+    if locale is not None and locale.split("-", 1)[0].strip().lower() == "es":
+        return "es"
+    return DEFAULT_LANGUAGE
+
+
+def t(key: str, locale: str | None = None, /, **params: object) -> str:
+    """The message ``key`` in the language of ``locale``, filled with ``params``.
+
+    A message missing from the Spanish catalog falls back to English; a key missing from
+    both raises ``KeyError``, since it is a bug in the caller.
+    """
+    template = CATALOGS[language_of(locale)].get(key)
+    if template is None:
+        template = CATALOGS[DEFAULT_LANGUAGE][key]
+    return template.format(**params)

@@ -1,0 +1,71 @@
+"""The ``/tute`` command group. Every Tute command is a subcommand of it: add the next ones
+(``/tute new``, ``/tute rules``...) as methods of :class:`Tute`, with their names and
+descriptions in the catalog under ``commands.tute.<name>.name`` and ``.description``."""
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import TuteBot, catalog_str
+from bot.i18n import t
+
+AnyCommand = app_commands.Command[Any, ..., Any]
+
+
+class Tute(
+    commands.GroupCog,
+    group_name=catalog_str("commands.tute.name"),
+    group_description=catalog_str("commands.tute.description"),
+):
+    def __init__(self, bot: TuteBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(
+        name=catalog_str("commands.tute.about.name"),
+        description=catalog_str("commands.tute.about.description"),
+    )
+    async def about(self, interaction: discord.Interaction[TuteBot]) -> None:
+        """What the bot is and the commands it offers, for the user alone."""
+        await interaction.response.send_message(
+            embed=self.about_embed(interaction.locale.value), ephemeral=True
+        )
+
+    def about_embed(self, locale: str) -> discord.Embed:
+        embed = discord.Embed(
+            title=t("about.title", locale),
+            description=t("about.description", locale),
+            colour=discord.Colour.dark_green(),
+        )
+        lines = [
+            t(
+                "about.command_line",
+                locale,
+                command=localized_path(command, locale),
+                description=t(f"{catalog_key(command)}.description", locale),
+            )
+            for command in self.walk_app_commands()
+            if isinstance(command, app_commands.Command)
+        ]
+        embed.add_field(name=t("about.commands", locale), value="\n".join(lines), inline=False)
+        return embed
+
+
+def catalog_key(command: AnyCommand | app_commands.Group) -> str:
+    """The catalog prefix of a command: ``commands.tute.about`` for ``/tute about``."""
+    return "commands." + command.qualified_name.replace(" ", ".")
+
+
+def localized_path(command: AnyCommand, locale: str) -> str:
+    """How the user types the command in their language: ``tute acerca-de`` in Spanish."""
+    names: list[str] = []
+    node: AnyCommand | app_commands.Group | None = command
+    while node is not None:
+        names.append(t(f"{catalog_key(node)}.name", locale))
+        node = node.parent
+    return " ".join(reversed(names))
+
+
+async def setup(bot: TuteBot) -> None:
+    await bot.add_cog(Tute(bot))
