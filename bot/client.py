@@ -11,6 +11,7 @@ from discord.ext import commands
 import cogs
 from bot.config import Config
 from bot.i18n import DEFAULT_LANGUAGE, language_of, t
+from bot.storage import Database, open_database
 
 log = logging.getLogger(__name__)
 
@@ -100,14 +101,26 @@ class TuteBot(commands.Bot):
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
         )
         self.config = config
+        self.db: Database | None = None
 
     async def setup_hook(self) -> None:
         # Order matters: resources the cogs use are opened first, the cogs load next (their
         # setup() may use those resources), and the command tree is synced last, once every
         # cog has added its commands.
         await self.tree.set_translator(CatalogTranslator())
+        self.db = await open_database(self.config.prepare_db_path())
         await self._load_cogs()
         await self._sync_commands()
+
+    async def close(self) -> None:
+        """Stop the table clocks (keeping each turn's time left), then the database."""
+        tables = getattr(self, "tables", None)
+        if tables is not None:
+            await tables.suspend()
+        await super().close()
+        if self.db is not None:
+            await self.db.close()
+            self.db = None
 
     async def _load_cogs(self) -> None:
         loaded: list[str] = []

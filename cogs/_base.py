@@ -2,13 +2,20 @@
 
 import functools
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
 from bot.client import answer_error
 
 ItemT = TypeVar("ItemT", bound=discord.ui.Item[Any])
+
+if TYPE_CHECKING:
+    from discord.ext.commands import Cog as CommandsMixin
+else:
+    # A plain class at run time: the Tute GroupCog it is mixed into is the Cog. The type
+    # checker sees a Cog, as the app_commands decorators expect of a method's owner.
+    CommandsMixin = object
 
 
 class BaseView(discord.ui.View):

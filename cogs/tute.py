@@ -10,11 +10,15 @@ from discord.ext import commands
 
 from bot.client import TuteBot, catalog_str
 from bot.i18n import t
+from cogs._standings import StandingsCommands
+from cogs._tables import TablesCommands, start_tables
 
 AnyCommand = app_commands.Command[Any, ..., Any]
 
 
 class Tute(
+    StandingsCommands,
+    TablesCommands,
     commands.GroupCog,
     group_name=catalog_str("commands.tute.name"),
     group_description=catalog_str("commands.tute.description"),
@@ -68,4 +72,5 @@ def localized_path(command: AnyCommand, locale: str) -> str:
 
 
 async def setup(bot: TuteBot) -> None:
+    await start_tables(bot)
     await bot.add_cog(Tute(bot))

@@ -1,7 +1,9 @@
 """Shared fixtures: a real TuteBot for SimCord, and a world to play it in."""
 
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,13 +14,20 @@ from simcord import ChannelHandle, GuildHandle, MemberActor
 from bot.client import TuteBot
 from bot.config import Config
 
-TEST_CONFIG = Config(token="not-a-real-token")
+TEST_CONFIG = Config(token="not-a-real-token", db_path=Path(tempfile.mkdtemp()) / "tute.db")
+"""For tests that build a bot outside a fixture: its database is in a temporary folder."""
 
 
 @pytest.fixture
-def simcord_bot() -> TuteBot:
+def test_config(tmp_path: Path) -> Config:
+    """A configuration whose database is a fresh SQLite file of the test's own."""
+    return Config(token="not-a-real-token", db_path=tmp_path / "tute.db")
+
+
+@pytest.fixture
+def simcord_bot(test_config: Config) -> TuteBot:
     """The bot SimCord's ``simcord_env`` fixture starts: the real one, setup_hook and all."""
-    return TuteBot(TEST_CONFIG)
+    return TuteBot(test_config)
 
 
 @dataclass

@@ -7,14 +7,17 @@ translator that feeds it to Discord lives in ``bot.client``.
 
 from typing import Final, Literal, get_args
 
-from bot.i18n import en, es
+from bot.i18n import en, es, tables_en, tables_es
 
 Language = Literal["en", "es"]
 
 LANGUAGES: Final[tuple[Language, ...]] = get_args(Language)
 DEFAULT_LANGUAGE: Final[Language] = "en"
 
-CATALOGS: Final[dict[Language, dict[str, str]]] = {"en": en.MESSAGES, "es": es.MESSAGES}
+CATALOGS: Final[dict[Language, dict[str, str]]] = {
+    "en": {**en.MESSAGES, **tables_en.MESSAGES},
+    "es": {**es.MESSAGES, **tables_es.MESSAGES},
+}
 
 
 def language_of(locale: str | None) -> Language:

@@ -1,0 +1,265 @@
+"""Duplicate matches between robot levels.
+
+Each deal is played once per seating with the same cards (habanero: the same sequence of
+deals of one game to the target), robot A taking each side in turn, so the luck of the
+cards cancels out. For each duplicate deal A beats B when it won more of its games than
+B did with the same cards, or as many with a better total point margin (equal in both: a
+half). Printed: that rate and A's rate of games won, each with a 95% Wilson interval, the
+mean points per deal of each side (habanero: without the carry), and the decision times of
+each level over the calls that had a choice to make.
+
+Run: ``python benchmarks/robots.py [--deals N] [--variant habanero|pairs|...]
+[--a hard --b normal] [--budget 0.4] [--processes 2] [--seed 1] [--options JSON]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+import time
+from dataclasses import dataclass, field
+from multiprocessing import Pool
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot.ai import Level, choose_action
+from bot.engine import (
+    Action,
+    Game,
+    Options,
+    Round,
+    Variant,
+    parse_options,
+    seat_view,
+    shuffle_deal,
+)
+from bot.engine.round import sides_of
+
+MAX_DEALS_PER_GAME = 30
+
+
+@dataclass
+class Tally:
+    games: int = 0
+    wins: int = 0
+    deals: int = 0
+    points_a: float = 0.0
+    points_b: float = 0.0
+    both: int = 0
+    split: int = 0
+    neither: int = 0
+    duplicate: float = 0.0
+    """Duplicate deals A did better on: won more of its games, or as many with a better
+    total point margin (a tie in both counts a half)."""
+    boards: int = 0
+    times: dict[str, list[float]] = field(default_factory=dict[str, list[float]])
+
+    def add(self, other: Tally) -> None:
+        self.games += other.games
+        self.wins += other.wins
+        self.deals += other.deals
+        self.points_a += other.points_a
+        self.points_b += other.points_b
+        self.both += other.both
+        self.split += other.split
+        self.neither += other.neither
+        self.duplicate += other.duplicate
+        self.boards += other.boards
+        for level, times in other.times.items():
+            self.times.setdefault(level, []).extend(times)
+
+
+@dataclass(frozen=True)
+class Match:
+    variant: Variant
+    options: Options
+    a: Level
+    b: Level
+    budget: float
+    seed: int
+
+
+def seatings(variant: Variant) -> list[tuple[int, ...]]:
+    """The seats robot A takes in each run of a deal: one side each time."""
+    sides = sides_of(variant)
+    return [sides[k] for k in range(len(sides))]
+
+
+def play_game(
+    match: Match, deal_seed: int, a_seats: tuple[int, ...], tally: Tally
+) -> tuple[bool, int]:
+    """One game (a round in RULES.md's sense) from the seeded deals: whether A won it, and
+    A's final score minus the best other side's."""
+    variant = match.variant
+    game = Game(variant, match.options, dealer=deal_seed % variant.players)
+    levels = [match.a if seat in a_seats else match.b for seat in range(variant.players)]
+    rngs = [random.Random(f"robot-{deal_seed}-{seat}") for seat in range(variant.players)]
+    a_sides = {i for i, side in enumerate(sides_of(variant)) if side[0] in a_seats}
+    deals = 0
+    margin = 0
+    while not game.finished:
+        deal_rng = random.Random(f"deal-{deal_seed}-{deals}")
+        carry = game.carry
+        r = Round(shuffle_deal(variant, match.options, game.dealer, deal_rng, carry))
+        play_deal(r, levels, rngs, match.budget, tally)
+        result = game.end_round(r)
+        deals += 1
+        tally.deals += 1
+        a_best = max(result.scores[x] for x in a_sides)
+        b_best = max(x for i, x in enumerate(result.scores) if i not in a_sides)
+        margin = a_best - b_best
+        for side, score in enumerate(result.scores):
+            own = score - (carry[side] if carry is not None else 0)
+            if side in a_sides:
+                tally.points_a += own / len(a_sides)
+            else:
+                tally.points_b += own / (len(result.scores) - len(a_sides))
+        if deals >= MAX_DEALS_PER_GAME and not game.finished:
+            raise RuntimeError(f"deal {deal_seed}: no winner after {deals} deals")
+    tally.games += 1
+    won = game.winner in a_sides
+    tally.wins += won
+    return won, margin
+
+
+def play_deal(
+    r: Round, levels: list[Level], rngs: list[random.Random], budget: float, tally: Tally
+) -> None:
+    """Ask the robots until the deal ends: seats off turn may declare first."""
+    steps = 0
+    while not r.finished:
+        steps += 1
+        if steps > 1000:
+            raise RuntimeError("a deal did not end")
+        acted = False
+        off_turn = sorted({a.seat for a in r.legal_actions() if a.seat != r.turn})
+        for seat in off_turn:
+            action = _ask(r, seat, levels[seat], rngs[seat], budget, tally)
+            if action is not None:
+                r.apply(action)
+                acted = True
+                break
+        if acted:
+            continue
+        action = _ask(r, r.turn, levels[r.turn], rngs[r.turn], budget, tally)
+        if action is None:
+            raise RuntimeError(f"seat {r.turn} is on turn and did nothing")
+        r.apply(action)
+
+
+def _ask(
+    r: Round, seat: int, level: Level, rng: random.Random, budget: float, tally: Tally
+) -> Action | None:
+    view = seat_view(r, seat)
+    start = time.perf_counter()
+    action = choose_action(view, level, rng, budget)
+    elapsed = time.perf_counter() - start
+    if len(view.legal) > 1:
+        tally.times.setdefault(level.value, []).append(elapsed)
+    if action is not None and action not in view.legal:
+        raise RuntimeError(f"{level.value} chose {action}, not a legal action")
+    return action
+
+
+def run_deal(job: tuple[Match, int]) -> Tally:
+    match, deal_seed = job
+    tally = Tally()
+    games = [play_game(match, deal_seed, seats, tally) for seats in seatings(match.variant)]
+    won = [w for w, _ in games]
+    wins = sum(won)
+    margin = sum(m for _, m in games)
+    expected = len(games) / len(sides_of(match.variant))
+    if wins != expected:
+        tally.duplicate += 1.0 if wins > expected else 0.0
+    else:
+        tally.duplicate += 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
+    tally.boards += 1
+    if all(won):
+        tally.both += 1
+    elif any(won):
+        tally.split += 1
+    else:
+        tally.neither += 1
+    return tally
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return centre - half, centre + half
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def report(match: Match, tally: Tally, deals: int, elapsed: float) -> str:
+    low, high = wilson(tally.wins, tally.games)
+    rate = tally.wins / tally.games if tally.games else 0.0
+    d_low, d_high = wilson(tally.duplicate, tally.boards)
+    d_rate = tally.duplicate / tally.boards if tally.boards else 0.0
+    lines = [
+        f"{match.variant.value} {json.dumps(match.options.to_dict())}: "
+        f"{match.a.value} (A) vs {match.b.value} (B), {deals} duplicate deals, "
+        f"{tally.games} games, {tally.deals} deals played, {elapsed:.0f} s",
+        f"  A beats B on {tally.duplicate:g}/{tally.boards} duplicate deals = {d_rate:.1%}"
+        f"  (95% Wilson {d_low:.1%} - {d_high:.1%})",
+        f"  A wins {tally.wins}/{tally.games} games = {rate:.1%}  (95% Wilson {low:.1%} - {high:.1%})",
+        f"  duplicate deals: A won every game {tally.both}, some {tally.split}, none {tally.neither}",
+        f"  mean points per deal: A {tally.points_a / max(1, tally.deals):.1f}, "
+        f"B {tally.points_b / max(1, tally.deals):.1f}",
+    ]
+    for level, times in sorted(tally.times.items()):
+        lines.append(
+            f"  {level:<6} decisions {len(times):>7}: p50 {percentile(times, 0.5) * 1000:7.1f} ms"
+            f"  p99 {percentile(times, 0.99) * 1000:7.1f} ms  max {max(times) * 1000:7.1f} ms"
+        )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--deals", type=int, default=100, help="duplicate deals")
+    parser.add_argument("--variant", default="pairs", choices=[v.value for v in Variant])
+    parser.add_argument("--a", default="hard", choices=[lv.value for lv in Level])
+    parser.add_argument("--b", default="normal", choices=[lv.value for lv in Level])
+    parser.add_argument("--budget", type=float, default=0.4, help="seconds per hard decision")
+    parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1, help="first deal seed")
+    parser.add_argument("--options", default="{}", help='table options as JSON, e.g. {"deck": 36}')
+    args = parser.parse_args()
+    variant = Variant(args.variant)
+    match = Match(
+        variant,
+        parse_options(variant, json.loads(args.options)),
+        Level(args.a),
+        Level(args.b),
+        args.budget,
+        args.seed,
+    )
+    jobs = [(match, args.seed + i) for i in range(args.deals)]
+    total = Tally()
+    start = time.perf_counter()
+    done = 0
+    with Pool(args.processes) as pool:
+        for tally in pool.imap_unordered(run_deal, jobs):
+            total.add(tally)
+            done += 1
+            if done % 50 == 0 and done < args.deals:
+                print(report(match, total, done, time.perf_counter() - start), flush=True)
+    print(report(match, total, done, time.perf_counter() - start), flush=True)
+
+
+if __name__ == "__main__":
+    main()

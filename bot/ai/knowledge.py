@@ -1,0 +1,261 @@
+"""What a seat can infer from its view, and full deals sampled consistent with it.
+
+Everything here reads a ``SeatView`` only: the seat's own hand and what the table saw.
+From the tricks it infers which cards a seat cannot hold (a seat that did not follow the
+led suit has none of it; one that did not beat when the duty made it beat has nothing
+higher), and it places the cards shown by cantes, exchanges and the turned card.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from bot.engine.cards import HIGHER, SUIT_MASK, SUIT_OF, cards_of, mask_of
+from bot.engine.deal import deck_mask, hand_size
+from bot.engine.options import StockDuty, Variant
+from bot.engine.round import Round
+from bot.engine.view import SeatView, determinize
+
+
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    """What ``seat`` knows of where the cards are.
+
+    ``unseen``: cards in other hands or in the face-down stock, place unknown.
+    ``known[s]``: cards certainly in seat ``s``'s hand (the seat's own hand for itself).
+    ``void[s]``: cards seat ``s`` certainly does not hold now.
+    ``limits[s]``: ``(mask, most)``: seat ``s`` holds at most ``most`` unseen cards of
+    ``mask`` (habanero: what it lacked before drawing more cards).
+    ``hidden[s]``: how many unseen cards seat ``s`` holds.
+    ``stock_hidden``: face-down stock cards (habanero)."""
+
+    seat: int
+    players: int
+    played: int
+    unseen: int
+    known: tuple[int, ...]
+    void: tuple[int, ...]
+    limits: tuple[tuple[tuple[int, int], ...], ...]
+    hidden: tuple[int, ...]
+    stock_hidden: int
+
+    def possible(self, seat: int) -> int:
+        """Cards ``seat`` may hold: its known cards and the unseen ones it does not lack."""
+        return self.known[seat] | (self.unseen & ~self.void[seat])
+
+
+def _initial_draw(view: SeatView) -> int:
+    if view.variant is not Variant.HABANERO:
+        return 0
+    deck = deck_mask(view.variant, view.options).bit_count()
+    return deck - view.players * hand_size(view.variant, view.options)
+
+
+def all_tricks(view: SeatView) -> list[tuple[int, tuple[int, ...]]]:
+    """(leader, cards) of every trick so far, the one on the table last."""
+    out = [(t.leader, t.cards) for t in view.tricks]
+    if view.trick:
+        out.append((view.trick[0][0], tuple(c for _, c in view.trick)))
+    return out
+
+
+def _constraints(view: SeatView) -> list[tuple[int, int, int]]:
+    """(seat, mask it lacked, trick index) from the duty in force at each play."""
+    out: list[tuple[int, int, int]] = []
+    n = view.players
+    trump = view.trump
+    trumps = SUIT_MASK[trump]
+    options = view.options
+    side_of = _side_of(view)
+    initial = _initial_draw(view)
+    for index, (leader, cards) in enumerate(all_tricks(view)):
+        if view.variant is Variant.HABANERO and initial - 2 * index > 0:
+            duty = options.stock_duty
+        else:
+            duty = StockDuty.FULL
+        if duty is StockDuty.FREE or not cards:
+            continue
+        led = SUIT_OF[cards[0]]
+        best, best_seat = cards[0], leader
+        for k in range(1, len(cards)):
+            seat = (leader + k) % n
+            c = cards[k]
+            suit = SUIT_OF[c]
+            if duty is StockDuty.TRUMP:
+                if led == trump and suit != trump:
+                    out.append((seat, trumps, index))
+            else:
+                best_is_trump = SUIT_OF[best] == trump
+                if suit == led:
+                    partner_holds = best_seat != seat and side_of[best_seat] == side_of[seat]
+                    must_beat = led == trump or not best_is_trump
+                    if must_beat and not (partner_holds and not options.beat_partner) and c < best:
+                        out.append((seat, HIGHER[best], index))
+                else:
+                    out.append((seat, SUIT_MASK[led], index))
+                    if suit == trump:
+                        if best_is_trump and c < best:
+                            out.append((seat, HIGHER[best], index))
+                    elif not best_is_trump:
+                        out.append((seat, trumps, index))
+                    else:
+                        out.append((seat, trumps if options.undertrump else HIGHER[best], index))
+            if (suit == SUIT_OF[best] and c > best) or (suit == trump and SUIT_OF[best] != trump):
+                best, best_seat = c, seat
+    return out
+
+
+def _side_of(view: SeatView) -> tuple[int, ...]:
+    return tuple(
+        next(i for i, side in enumerate(view.sides) if s in side) for s in range(view.players)
+    )
+
+
+def infer(view: SeatView) -> Knowledge:
+    """Everything the seat can tell about the cards it cannot see."""
+    n = view.players
+    me = view.seat
+    mine = mask_of(view.hand)
+    played = 0
+    for _, cards in all_tricks(view):
+        played |= mask_of(cards)
+    out = 0
+    if view.table_card is not None:
+        out |= 1 << view.table_card
+    habanero = view.variant is Variant.HABANERO
+    if habanero and view.stock_left > 0:
+        out |= 1 << view.turned  # face up under the stock, drawn last
+    known = [0] * n
+    known[me] = mine
+    for seat, c in view.shown:
+        if seat != me and not (played | mine) >> c & 1:
+            known[seat] |= 1 << c
+    known_all = 0
+    for seat in range(n):
+        if seat != me:
+            known_all |= known[seat]
+    unseen = deck_mask(view.variant, view.options) & ~mine & ~played & ~out & ~known_all
+    hidden = [0 if s == me else max(0, view.hand_sizes[s] - known[s].bit_count()) for s in range(n)]
+    stock_hidden = max(0, view.stock_left - 1) if habanero else 0
+    void = [0] * n
+    limits: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+    initial = _initial_draw(view)
+    done = len(view.tricks)
+    for seat, mask, index in _constraints(view):
+        if seat == me:
+            continue
+        drawn = 0
+        if habanero:
+            # cards drawn by this seat after that trick may be of the suit it lacked then
+            drawn = sum(1 for j in range(index, done) if initial - 2 * j > 0)
+        if drawn == 0:
+            void[seat] |= mask
+        else:
+            limits[seat].append((mask, drawn))
+    # when every unseen card is placed, they are known (habanero once the stock is empty)
+    others = [s for s in range(n) if s != me and hidden[s]]
+    if stock_hidden == 0 and len(others) == 1:
+        known[others[0]] |= unseen
+        hidden[others[0]] = 0
+        unseen = 0
+    for seat in range(n):
+        void[seat] &= ~known[seat]
+    return Knowledge(
+        seat=me,
+        players=n,
+        played=played,
+        unseen=unseen,
+        known=tuple(known),
+        void=tuple(void),
+        limits=tuple(tuple(x) for x in limits),
+        hidden=tuple(hidden),
+        stock_hidden=stock_hidden,
+    )
+
+
+def _fits_limits(hand: int, limits: tuple[tuple[int, int], ...]) -> bool:
+    return all((hand & mask).bit_count() <= most for mask, most in limits)
+
+
+def sample_hands(know: Knowledge, rng: random.Random) -> tuple[list[int], list[int]]:
+    """Hidden cards dealt at random consistent with ``know``: the hand mask of every seat
+    (the viewer's own included) and the face-down stock, next card first."""
+    n = know.players
+    me = know.seat
+    pool = cards_of(know.unseen)
+    rng.shuffle(pool)
+    hands = list(know.known)
+    others = [s for s in range(n) if s != me and know.hidden[s]]
+    constrained = any(know.void[s] or know.limits[s] for s in others)
+    if not constrained:
+        i = 0
+        for s in others:
+            k = know.hidden[s]
+            hands[s] |= mask_of(pool[i : i + k])
+            i += k
+        return hands, pool[i:]
+    for _ in range(40):
+        dealt = _deal_constrained(know, pool, rng)
+        if dealt is not None:
+            hand_masks, stock = dealt
+            for s in others:
+                hands[s] |= hand_masks[s]
+            return hands, stock
+        rng.shuffle(pool)
+    # the inferences contradict each other (a seat broke no rule we know of): drop them
+    i = 0
+    for s in others:
+        k = know.hidden[s]
+        hands[s] |= mask_of(pool[i : i + k])
+        i += k
+    return hands, pool[i:]
+
+
+def _deal_constrained(
+    know: Knowledge, pool: list[int], rng: random.Random
+) -> tuple[list[int], list[int]] | None:
+    """Deal the shuffled pool: the most constrained cards first, each to a seat that may
+    take it, chosen in proportion to the room left; None on a dead end."""
+    n = know.players
+    me = know.seat
+    room = [0 if s == me else know.hidden[s] for s in range(n)]
+    stock_room = know.stock_hidden
+    takers: list[tuple[int, int, list[int]]] = []
+    for c in pool:
+        seats = [s for s in range(n) if room[s] and not know.void[s] >> c & 1]
+        takers.append((len(seats), c, seats))
+    takers.sort(key=lambda t: t[0])  # stable: the shuffle breaks ties at random
+    hands = [0] * n
+    stock: list[int] = []
+    for _, c, seats in takers:
+        total = stock_room
+        for s in seats:
+            total += room[s]
+        if total <= 0:
+            return None
+        pick = rng.randrange(total)
+        if pick < stock_room:
+            stock.append(c)
+            stock_room -= 1
+            continue
+        pick -= stock_room
+        chosen = -1
+        for s in seats:
+            if pick < room[s]:
+                chosen = s
+                break
+            pick -= room[s]
+        hands[chosen] |= 1 << c
+        room[chosen] -= 1
+    for s in range(n):
+        if s != me and not _fits_limits(hands[s], know.limits[s]):
+            return None
+    rng.shuffle(stock)
+    return hands, stock
+
+
+def sample_world(view: SeatView, know: Knowledge, rng: random.Random) -> Round:
+    """A full deal consistent with the view, ready to be played on."""
+    hands, stock = sample_hands(know, rng)
+    return determinize(view, [cards_of(h) for h in hands], stock)

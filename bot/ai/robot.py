@@ -1,0 +1,68 @@
+"""The robots' one entry point: the action a seat takes now, from its own view only."""
+
+from __future__ import annotations
+
+import random
+from enum import Enum
+
+from bot.engine.actions import Action, Kind
+from bot.engine.round import Phase
+from bot.engine.view import SeatView
+
+from .heuristic import normal_bid, normal_card, wanted_declaration
+from .knowledge import infer
+from .search import capote_sweeps, hard_action
+
+
+class Level(str, Enum):
+    """How well a robot plays. EASY: a random legal card, though it still sings, exchanges
+    and declares. NORMAL: one look at the trick, with what it remembers of the cards played
+    and the suits each seat has shown it lacks. HARD: search over the deals that agree with
+    its view, exact once habanero's stock is empty."""
+
+    EASY = "easy"
+    NORMAL = "normal"
+    HARD = "hard"
+
+
+def choose_action(
+    view: SeatView, level: Level, rng: random.Random, budget: float = 0.4
+) -> Action | None:
+    """The action this seat takes now, always one of ``view.legal``; None when it has
+    nothing to do (no legal action, or only declarations it does not want, such as a
+    resignation or a capote it cannot make while another seat is to play).
+
+    Declarations come first: call again until the seat plays a card or returns None.
+    ``budget`` bounds the thinking time in seconds (the hard level uses it)."""
+    if not view.legal:
+        return None
+    if level is Level.HARD:
+        return hard_action(view, rng, budget)
+    if level is Level.NORMAL:
+        return _normal_action(view)
+    return _easy_action(view, rng)
+
+
+def _easy_action(view: SeatView, rng: random.Random) -> Action | None:
+    if view.phase is Phase.AUCTION:
+        return next(a for a in view.legal if a.kind is Kind.PASS)
+    declaration = wanted_declaration(view)
+    if declaration is not None:
+        return declaration
+    plays = [a for a in view.legal if a.kind is Kind.PLAY]
+    return rng.choice(plays) if plays else None
+
+
+def _normal_action(view: SeatView) -> Action | None:
+    if view.phase is Phase.AUCTION:
+        return normal_bid(view)
+    know = infer(view)
+    announce = next((a for a in view.legal if a.kind is Kind.CAPOTE), None)
+    if announce is not None and not know.unseen and capote_sweeps(view, know, float("inf")):
+        return announce
+    declaration = wanted_declaration(view)
+    if declaration is not None:
+        return declaration
+    if not any(a.kind is Kind.PLAY for a in view.legal):
+        return None
+    return Action.play(view.seat, normal_card(view, know))

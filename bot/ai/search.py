@@ -1,0 +1,338 @@
+"""The hard robot: search over the cards it cannot see.
+
+Each sample is a full deal consistent with everything public (cards played, cantes shown,
+suits a seat has shown it lacks, the turned card, hand sizes, the stock), built with
+``determinize``. Every candidate play is tried on the same samples and played out by the
+heuristic policy; the best average result wins. Habanero once the stock is empty is
+solved exactly, and capote is announced only when the exact search proves it.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from typing import Final
+
+from bot.engine.actions import Action, Kind
+from bot.engine.cards import HIGHER, POINTS, card, mask_of
+from bot.engine.options import Variant
+from bot.engine.round import Phase, Round
+from bot.engine.view import SeatView
+
+from .heuristic import (
+    normal_card,
+    playout_card,
+    playout_declaration,
+    wanted_declaration,
+)
+from .knowledge import Knowledge, infer, sample_world
+from .solver import CapoteSolver, OutOfTime, PointsSolver, follow_mask, follower_wins
+
+MARGIN_WEIGHT: Final = 0.35
+"""How much the point margin counts next to the result (a win is 1)."""
+MAX_WORLDS: Final = 2000
+MIN_WORLDS: Final = 16
+"""Sampled deals before a candidate may be dropped as clearly worse."""
+PRUNE_SIGMAS: Final = 3.0
+PRUNE_MARGIN: Final = 0.02
+
+_PLAY: Final = Kind.PLAY
+
+clock: Callable[[], float] = time.perf_counter
+"""The time source of the search budget (a test may replace it with a counter)."""
+
+
+# --------------------------------------------------------------------- playouts
+
+
+def playout(r: Round) -> None:
+    """Play a full state to the end with the heuristic policy for every seat."""
+    while not r.finished:
+        if r.phase is Phase.AUCTION:
+            r.apply(Action.simple(r.turn, Kind.PASS))
+            continue
+        if r.window_side >= 0:
+            acts = r.legal_actions()
+            if acts[-1].kind is not _PLAY:
+                declaration = playout_declaration(r, acts)
+                if declaration is not None:
+                    r.apply(declaration)
+                    continue
+        m = r.play_mask()
+        seat = r.turn
+        c = playout_card(r, m) if m & m - 1 else m.bit_length() - 1
+        r.apply(Action.play(seat, c))
+
+
+def outcome_value(r: Round, side: int) -> float:
+    """The worth of a finished deal for ``side``: the result, with the margin as the
+    tie-breaker; a habanero deal that decides nothing is worth its lead in the carry."""
+    result = r.result
+    assert result is not None
+    scores = result.scores
+    mine = scores[side]
+    other = max(scores[s] for s in range(len(scores)) if s != side)
+    return _value(result.winner, result.double, side, mine - other)
+
+
+def _value(winner: int | None, double: bool, side: int, margin: int) -> float:
+    if winner is None:
+        return 0.8 * math.tanh(margin / 50.0)
+    won = 1.0 if winner == side else -1.0
+    if double:
+        won *= 1.5
+    return won + MARGIN_WEIGHT * math.tanh(margin / 60.0)
+
+
+# ------------------------------------------------------------- exact endgame
+
+
+def _two_hands(view: SeatView, know: Knowledge) -> tuple[int, int, int]:
+    me = view.seat
+    other = 1 - me
+    mine = mask_of(view.hand)
+    theirs = know.known[other] | know.unseen
+    return me, mine, theirs
+
+
+def capote_sweeps(view: SeatView, know: Knowledge, deadline: float) -> bool:
+    """Habanero with both hands known: whether this seat takes every remaining trick."""
+    me, mine, theirs = _two_hands(view, know)
+    solver = CapoteSolver(view.trump, deadline)
+    try:
+        if view.trick:
+            seat, led = view.trick[0]
+            if seat == me:
+                return solver.lead_sweeps(mine | 1 << led, theirs, led)
+            return any(
+                solver.answer_sweeps(mine, theirs, led, d)
+                for d in _bits(follow_mask(mine, led, view.trump))
+            )
+        if view.turn == me:
+            return solver.sweep_leading(mine, theirs)
+        return solver.sweep_following(mine, theirs)
+    except OutOfTime:
+        return False
+
+
+def _bits(mask: int) -> list[int]:
+    out: list[int] = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def exact_play(view: SeatView, know: Knowledge, deadline: float) -> int | None:
+    """Habanero, stock empty: the best card by exact search, or None out of time. With the
+    total fixed, the most points is also the best result (the target, the carry)."""
+    _, mine, theirs = _two_hands(view, know)
+    if view.capote_seat is not None:
+        return _capote_play(view, mine, theirs, deadline)
+    solver = PointsSolver(view.trump, deadline)
+    try:
+        if view.trick:
+            values = solver.follow_values(mine, theirs, view.trick[0][1])
+        else:
+            values = solver.lead_values(mine, theirs)
+    except OutOfTime:
+        return None
+    return max(values, key=lambda c: (values[c], -(c % 10), -c))
+
+
+def _capote_play(view: SeatView, mine: int, theirs: int, deadline: float) -> int | None:
+    """A capote is on: its announcer keeps every trick if it can, the other seat breaks it."""
+    solver = CapoteSolver(view.trump, deadline)
+    trump = view.trump
+    announcer = view.capote_seat == view.seat
+    try:
+        if view.trick:
+            led = view.trick[0][1]
+            for d in _bits(follow_mask(mine, led, trump)):
+                if announcer:
+                    if solver.answer_sweeps(mine, theirs, led, d):
+                        return d
+                elif follower_wins(led, d, trump) or not solver.sweep_leading(
+                    theirs, mine ^ (1 << d)
+                ):
+                    return d
+            return None
+        for c in _bits(mine):
+            if announcer:
+                if solver.lead_sweeps(mine, theirs, c):
+                    return c
+            elif not _other_sweeps_after(solver, mine, theirs, c, trump):
+                return c
+    except OutOfTime:
+        return None
+    return None
+
+
+def _other_sweeps_after(solver: CapoteSolver, mine: int, theirs: int, c: int, trump: int) -> bool:
+    """After this seat leads ``c``, the other hand can still take every trick."""
+    rest = mine ^ (1 << c)
+    return any(
+        solver.answer_sweeps(theirs, rest, c, d) for d in _bits(follow_mask(theirs, c, trump))
+    )
+
+
+# ------------------------------------------------------------------- sampling
+
+
+def distinct_cards(cards: list[int], hand: int, gone: int, special: int = 0) -> dict[int, int]:
+    """Each card mapped to the weakest card it is equivalent to: same suit, same points,
+    and every card ranked between them is in the hand or out of play (``special`` cards,
+    such as a trump 7 that may be exchanged, are equivalent to none)."""
+    out: dict[int, int] = {}
+    previous = -1
+    for c in sorted(cards):
+        if (
+            previous >= 0
+            and not (special >> c | special >> previous) & 1
+            and previous // 10 == c // 10
+            and POINTS[previous] == POINTS[c]
+            and not (HIGHER[previous] & ~HIGHER[c - 1] & ~(1 << c)) & ~(hand | gone)
+        ):
+            out[c] = out[previous]
+        else:
+            out[c] = c
+        previous = c
+    return out
+
+
+def sample_values(
+    view: SeatView,
+    know: Knowledge,
+    candidates: list[Action],
+    rng: random.Random,
+    deadline: float,
+    max_worlds: int = MAX_WORLDS,
+) -> list[float]:
+    """The mean playout value of each candidate over the same sampled deals. A candidate
+    clearly worse than the best on the deals so far is dropped (its value becomes minus
+    infinity), leaving the time to the close ones; the search stops when one is left."""
+    side = view.my_side
+    values: list[list[float]] = [[] for _ in candidates]
+    active = list(range(len(candidates)))
+    worlds = 0
+    while worlds < max_worlds:
+        world = sample_world(view, know, rng)
+        for i in active:
+            r = world.copy()
+            r.apply(candidates[i])
+            playout(r)
+            values[i].append(outcome_value(r, side))
+        worlds += 1
+        if clock() > deadline:
+            break
+        if worlds >= MIN_WORLDS and worlds % 4 == 0:
+            active = _survivors(values, active)
+            if len(active) == 1:
+                break
+    alive = set(active)
+    return [sum(v) / len(v) if i in alive else -math.inf for i, v in enumerate(values)]
+
+
+def _survivors(values: list[list[float]], active: list[int]) -> list[int]:
+    """The candidates not clearly worse than the best: the mean loss to it on the same
+    deals stays within three standard errors."""
+    n = len(values[active[0]])
+    best = max(active, key=lambda i: sum(values[i]))
+    top = values[best]
+    keep: list[int] = []
+    for i in active:
+        if i == best:
+            keep.append(i)
+            continue
+        diffs = [top[w] - values[i][w] for w in range(n)]
+        mean = sum(diffs) / n
+        spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1))
+        if mean <= PRUNE_MARGIN or mean <= PRUNE_SIGMAS * spread / math.sqrt(n):
+            keep.append(i)
+    return keep
+
+
+def _capote(view: SeatView, know: Knowledge, deadline: float) -> Action | None:
+    announce = next((a for a in view.legal if a.kind is Kind.CAPOTE), None)
+    if announce is None or know.unseen or know.stock_hidden:
+        return None
+    return announce if capote_sweeps(view, know, deadline) else None
+
+
+def hard_bid(view: SeatView, rng: random.Random, deadline: float) -> Action:
+    """Plato auction: bid the lowest contract when the playouts make it often enough."""
+    passing = next(a for a in view.legal if a.kind is Kind.PASS)
+    bids = [a for a in view.legal if a.kind is Kind.BID]
+    if not bids:
+        return passing
+    lowest = min(bids, key=lambda a: a.arg)
+    know = infer(view)
+    side = view.my_side
+    made = worlds = 0
+    while worlds < 200:
+        r = sample_world(view, know, rng)
+        while r.phase is Phase.AUCTION:
+            r.apply(Action.simple(r.turn, Kind.PASS))
+        playout(r)
+        result = r.result
+        assert result is not None
+        made += result.scores[side] >= lowest.arg
+        worlds += 1
+        if clock() > deadline:
+            break
+    return lowest if worlds >= 8 and made >= 0.6 * worlds else passing
+
+
+def hard_action(view: SeatView, rng: random.Random, budget: float) -> Action | None:
+    """The hard robot's action: declarations by rule (capote only when proven), then the
+    play with the best average over sampled deals, or the exact best once habanero's
+    stock is empty. Thinks for at most about ``budget`` seconds."""
+    start = clock()
+    deadline = start + max(0.0, budget) * 0.85
+    legal = view.legal
+    if not legal:
+        return None
+    if view.phase is Phase.AUCTION:
+        return hard_bid(view, rng, deadline)
+    know = infer(view)
+    if view.variant is Variant.HABANERO:
+        announce = _capote(view, know, start + max(0.0, budget) * 0.4)
+        if announce is not None:
+            return announce
+    declaration = wanted_declaration(view)
+    if declaration is not None:
+        return declaration
+    plays = [a for a in legal if a.kind is _PLAY]
+    if not plays:
+        return None
+    resign = None
+    if view.options.rounds > 1:  # resigning saves the second round of a win over 101
+        resign = next((a for a in legal if a.kind is Kind.RESIGN), None)
+    if len(plays) == 1 and resign is None:
+        return plays[0]
+    if view.variant is Variant.HABANERO and not know.unseen and not know.stock_hidden:
+        c = exact_play(view, know, start + max(0.0, budget) * 0.9)
+        if c is not None:
+            return Action.play(view.seat, c)
+    gone = know.played | (1 << view.table_card if view.table_card is not None else 0)
+    special = 0
+    if view.variant is Variant.HABANERO and view.stock_left and view.options.exchange:
+        special = 1 << card(7, view.trump) | 1 << card(2, view.trump)
+    cards = distinct_cards([a.arg for a in plays], mask_of(view.hand), gone, special)
+    preferred = normal_card(view, know)
+    first = Action.play(view.seat, cards.get(preferred, preferred))
+    others = dict.fromkeys(c for c in cards.values() if c != first.arg)
+    candidates = [first] + [Action.play(view.seat, c) for c in others]
+    if len(candidates) == 1 and resign is None:
+        return first
+    means = sample_values(view, know, candidates, rng, deadline)
+    best = 0
+    for i in range(1, len(candidates)):
+        if means[i] > means[best] + 1e-9:
+            best = i
+    if resign is not None and means[best] < -1.05:
+        return resign
+    return candidates[best]

@@ -1,0 +1,188 @@
+"""Exact play of a two-hand endgame with both hands known (habanero once the stock is empty).
+
+Under full duty the follower must follow suit and beat the led card when it can, else
+trump, else play anything. Values are the card points still to win plus the 10 of the
+last trick; with the total fixed, more points for one hand is never worse for it, so the
+best points are also the best chance of reaching the target.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Final
+
+from bot.engine.cards import HIGHER, POINTS, SUIT_MASK
+
+LAST_TRICK: Final = 10
+_CHECK_EVERY: Final = 1024
+
+
+class OutOfTime(Exception):
+    """The solver ran past its deadline."""
+
+
+def follow_mask(hand: int, led: int, trump: int) -> int:
+    """What a follower may play on ``led`` under full duty, two hands."""
+    follow = hand & SUIT_MASK[led // 10]
+    if follow:
+        return follow & HIGHER[led] or follow
+    trumps = hand & SUIT_MASK[trump]
+    return trumps or hand
+
+
+def follower_wins(c: int, d: int, trump: int) -> bool:
+    ds = d // 10
+    cs = c // 10
+    return (ds == cs and d > c) or (ds == trump and cs != trump)
+
+
+def _bits_strong_first(mask: int) -> list[int]:
+    out: list[int] = []
+    while mask:
+        top = mask.bit_length() - 1
+        out.append(top)
+        mask ^= 1 << top
+    return out
+
+
+def mask_points(mask: int) -> int:
+    total = 0
+    while mask:
+        low = mask & -mask
+        total += POINTS[low.bit_length() - 1]
+        mask ^= low
+    return total
+
+
+class PointsSolver:
+    """Best points for the hand to lead, by memoised minimax; one instance per position."""
+
+    def __init__(self, trump: int, deadline: float) -> None:
+        self.trump = trump
+        self.deadline = deadline
+        self.memo: dict[tuple[int, int], int] = {}
+        self.nodes = 0
+
+    def lead(self, lead_hand: int, follow_hand: int, remaining: int) -> int:
+        """Points the leader takes from here, ``remaining`` being every point still to win
+        (the 10 of the last trick included)."""
+        if not lead_hand:
+            return remaining
+        key = (lead_hand, follow_hand)
+        found = self.memo.get(key)
+        if found is not None:
+            return found
+        self.nodes += 1
+        if not self.nodes % _CHECK_EVERY and time.perf_counter() > self.deadline:
+            raise OutOfTime
+        trump = self.trump
+        best = -1
+        for c in _bits_strong_first(lead_hand):
+            worst = 1 << 30
+            rest_lead = lead_hand ^ (1 << c)
+            pc = POINTS[c]
+            for d in _bits_strong_first(follow_mask(follow_hand, c, trump)):
+                pts = pc + POINTS[d]
+                after = remaining - pts
+                rest_follow = follow_hand ^ (1 << d)
+                if follower_wins(c, d, trump):
+                    value = after - self.lead(rest_follow, rest_lead, after)
+                else:
+                    value = pts + self.lead(rest_lead, rest_follow, after)
+                if value < worst:
+                    worst = value
+                    if worst <= best:
+                        break
+            if worst > best:
+                best = worst
+        self.memo[key] = best
+        return best
+
+    def lead_values(self, lead_hand: int, follow_hand: int) -> dict[int, int]:
+        """For each card the leader may lead: the points the leader then takes."""
+        remaining = mask_points(lead_hand | follow_hand) + LAST_TRICK
+        out: dict[int, int] = {}
+        trump = self.trump
+        for c in _bits_strong_first(lead_hand):
+            worst = 1 << 30
+            rest_lead = lead_hand ^ (1 << c)
+            for d in _bits_strong_first(follow_mask(follow_hand, c, trump)):
+                pts = POINTS[c] + POINTS[d]
+                after = remaining - pts
+                rest_follow = follow_hand ^ (1 << d)
+                if follower_wins(c, d, trump):
+                    value = after - self.lead(rest_follow, rest_lead, after)
+                else:
+                    value = pts + self.lead(rest_lead, rest_follow, after)
+                worst = min(worst, value)
+            out[c] = worst
+        return out
+
+    def follow_values(self, follow_hand: int, lead_hand: int, led: int) -> dict[int, int]:
+        """For each legal answer to ``led``: the points the follower then takes (the led
+        card is already out of ``lead_hand``)."""
+        remaining = mask_points(lead_hand | follow_hand) + POINTS[led] + LAST_TRICK
+        out: dict[int, int] = {}
+        for d in _bits_strong_first(follow_mask(follow_hand, led, self.trump)):
+            pts = POINTS[led] + POINTS[d]
+            after = remaining - pts
+            rest_follow = follow_hand ^ (1 << d)
+            if follower_wins(led, d, self.trump):
+                out[d] = pts + self.lead(rest_follow, lead_hand, after)
+            else:
+                out[d] = after - self.lead(lead_hand, rest_follow, after)
+        return out
+
+
+class CapoteSolver:
+    """Whether one hand can take every remaining trick (capote)."""
+
+    def __init__(self, trump: int, deadline: float) -> None:
+        self.trump = trump
+        self.deadline = deadline
+        self.memo: dict[tuple[int, int], bool] = {}
+        self.nodes = 0
+
+    def sweep_leading(self, mine: int, other: int) -> bool:
+        """``mine`` leads and must win every trick."""
+        if not mine:
+            return True
+        key = (mine, other)
+        found = self.memo.get(key)
+        if found is not None:
+            return found
+        self.nodes += 1
+        if not self.nodes % _CHECK_EVERY and time.perf_counter() > self.deadline:
+            raise OutOfTime
+        result = any(self.lead_sweeps(mine, other, c) for c in _bits_strong_first(mine))
+        self.memo[key] = result
+        return result
+
+    def lead_sweeps(self, mine: int, other: int, c: int) -> bool:
+        """Leading ``c`` keeps every trick whatever the other hand answers."""
+        rest = mine ^ (1 << c)
+        for d in _bits_strong_first(follow_mask(other, c, self.trump)):
+            if follower_wins(c, d, self.trump):
+                return False
+            if not self.sweep_leading(rest, other ^ (1 << d)):
+                return False
+        return True
+
+    def answer_sweeps(self, mine: int, other_rest: int, led: int, d: int) -> bool:
+        """Answering ``led`` with ``d`` wins this trick and every later one."""
+        if not follower_wins(led, d, self.trump):
+            return False
+        return self.sweep_leading(mine ^ (1 << d), other_rest)
+
+    def sweep_following(self, mine: int, other: int) -> bool:
+        """The other hand leads now; ``mine`` must win this trick and every later one."""
+        if not mine:
+            return True
+        for c in _bits_strong_first(other):
+            rest = other ^ (1 << c)
+            if not any(
+                self.answer_sweeps(mine, rest, c, d)
+                for d in _bits_strong_first(follow_mask(mine, c, self.trump))
+            ):
+                return False
+        return True

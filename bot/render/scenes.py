@@ -1,0 +1,132 @@
+"""What the pictures show: small frozen dataclasses filled by the caller.
+
+The renderer never sees the game engine. An adapter builds these scenes from one seat's
+view of the table. Every piece of text arrives already translated and formatted; the
+renderer only adds card codes and numbers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """One place at the table."""
+
+    name: str
+    """The player's display name (characters the font lacks are left out)."""
+    is_turn: bool = False
+    """True for the seat whose turn it is: its place is highlighted."""
+    is_robot: bool = False
+    """True when a robot plays this seat: a small robot head is drawn before the name."""
+    team: int | None = None
+    """0 or 1 in a game of pairs (the place gets its team's colour), None otherwise."""
+    points: int | None = None
+    """Points to show at the place, or None to show none."""
+    cards_left: int = 0
+    """Cards in the hand; other players' hands are drawn as that many card backs."""
+    note: str = ""
+    """A short line under the name (e.g. who dealt, a cante just sung), or empty."""
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreLine:
+    """One line of the score panel: a label on the left, a value on the right."""
+
+    label: str
+    value: str
+    team: int | None = None
+    """Team index, for a dot in the team's colour before the label."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableLabels:
+    """Captions on the table picture, translated by the caller; empty ones are not drawn."""
+
+    trump: str = ""
+    stock: str = ""
+    last_trick: str = ""
+    scores: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class TableScene:
+    """The table in play as one seat (or a spectator) sees it."""
+
+    seats: tuple[SeatInfo, ...]
+    """Two, three or four seats, indexed as in the game (seat 0 first)."""
+    trump_suit: str
+    """Suit letter of trumps: ``"O"``, ``"C"``, ``"E"`` or ``"B"``."""
+    trick: tuple[tuple[int, str], ...] = ()
+    """The trick on the table as ``(seat, card code)`` in the order played."""
+    turned: str | None = None
+    """The turned card, face up (under the stock while there is one), or None."""
+    stock_left: int = 0
+    """Cards left in the stock (0: no stock is drawn)."""
+    scores: tuple[ScoreLine, ...] = ()
+    """Lines of the score panel, top to bottom."""
+    viewer_seat: int | None = None
+    """The seat drawn at the bottom, whose hand is not shown as backs; None: seat 0 at the
+    bottom and every hand shown as backs (a spectator's view)."""
+    trick_winner: int | None = None
+    """Seat whose card wins the trick on the table (a complete trick), highlighted."""
+    last_trick: tuple[tuple[int, str], ...] = ()
+    """The previous trick, drawn small in a corner, as ``(seat, card code)``."""
+    last_trick_winner: int | None = None
+    """Seat that won the previous trick: its card in the corner is highlighted."""
+    labels: TableLabels = field(default_factory=TableLabels)
+
+
+@dataclass(frozen=True, slots=True)
+class HandScene:
+    """One player's hand, in the order the caller wants it shown."""
+
+    cards: tuple[str, ...]
+    playable: frozenset[str] | None = None
+    """Codes of the cards that may be played now; the others are dimmed. None: all may."""
+    trump_suit: str | None = None
+    """When given, the codes of trump cards under the hand are drawn in gold."""
+    show_codes: bool = True
+    """Write each card's code under it."""
+
+
+@dataclass(frozen=True, slots=True)
+class SideSummary:
+    """What one side (a player, or a pair) made in a round."""
+
+    names: str
+    """The side's name(s), formatted by the caller (e.g. ``"Ana & Luis"``)."""
+    cards: tuple[str, ...] = ()
+    """Cards taken in tricks, in any order (they are shown as dealt out, small)."""
+    cantes: tuple[tuple[str, int], ...] = ()
+    """Cantes sung, as ``(suit letter, points)``: 20, or 40 in trumps."""
+    card_points: int = 0
+    last_ten: bool = False
+    """True when the side took the last trick (10 points)."""
+    total: int = 0
+    won: bool = False
+    team: int | None = None
+    """Team index, for the side's colour."""
+
+
+@dataclass(frozen=True, slots=True)
+class SummaryLabels:
+    """Captions of the summary, translated by the caller; empty ones are not drawn."""
+
+    card_points: str = ""
+    cantes: str = ""
+    last_ten: str = ""
+    total: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SummaryScene:
+    """The end of a round: each side's cards, cantes and points."""
+
+    sides: tuple[SideSummary, ...]
+    title_lines: tuple[str, ...] = ()
+    """Lines written above the sides (e.g. who won, the game score)."""
+    trump_suit: str | None = None
+    """Trumps of the round, shown beside the title when given."""
+    labels: SummaryLabels = field(default_factory=SummaryLabels)

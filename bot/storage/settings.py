@@ -1,0 +1,115 @@
+"""A server's settings: starting chips, the daily grant, the default turn time, the language of
+public messages, how hands are delivered, who may open tables, and how many may be open."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Final, Literal, get_args
+
+import aiosqlite
+
+from .db import Database
+
+Language = Literal["en", "es"]
+HandDelivery = Literal["dm", "ephemeral"]
+
+LANGUAGES: Final[tuple[str, ...]] = get_args(Language)
+HAND_DELIVERIES: Final[tuple[str, ...]] = get_args(HandDelivery)
+
+# Bounds a server may choose within (the schema's CHECKs are the looser, last line).
+MAX_CHIPS_SETTING: Final = 1_000_000
+TURN_TIME_RANGE: Final = (10, 3600)
+MAX_TABLES_RANGE: Final = (1, 50)
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSettings:
+    """What a server has chosen; a server that never chose gets these defaults."""
+
+    starting_chips: int = 1000
+    daily_grant: int = 100
+    turn_time: int = 60
+    language: Language = "en"
+    hand_delivery: HandDelivery = "dm"
+    opener_role_id: int | None = None  # None: every member may open tables
+    max_tables: int = 10
+
+
+DEFAULT_SETTINGS: Final = GuildSettings()
+SETTING_NAMES: Final[tuple[str, ...]] = tuple(f.name for f in dataclasses.fields(GuildSettings))
+
+
+class InvalidSetting(ValueError):
+    """A setting got a value it cannot take; ``name`` says which one."""
+
+    def __init__(self, name: str, value: object, reason: str) -> None:
+        super().__init__(f"{name} = {value!r}: {reason}")
+        self.name = name
+        self.value = value
+        self.reason = reason
+
+
+def _whole(name: str, value: object, low: int, high: int) -> int:
+    # bool is an int subclass, but True chips is a bug in the caller
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise InvalidSetting(name, value, "must be a whole number")
+    if not low <= value <= high:
+        raise InvalidSetting(name, value, f"must be between {low} and {high}")
+    return value
+
+
+def validate(name: str, value: object) -> object:
+    """The value ``name`` would be stored with, or :class:`InvalidSetting`."""
+    if name in ("starting_chips", "daily_grant"):
+        return _whole(name, value, 0, MAX_CHIPS_SETTING)
+    if name == "turn_time":
+        return _whole(name, value, *TURN_TIME_RANGE)
+    if name == "max_tables":
+        return _whole(name, value, *MAX_TABLES_RANGE)
+    if name == "language":
+        if value not in LANGUAGES:
+            raise InvalidSetting(name, value, f"must be one of {', '.join(LANGUAGES)}")
+        return value
+    if name == "hand_delivery":
+        if value not in HAND_DELIVERIES:
+            raise InvalidSetting(name, value, f"must be one of {', '.join(HAND_DELIVERIES)}")
+        return value
+    if name == "opener_role_id":
+        if value is None:
+            return None
+        return _whole(name, value, 1, 2**63 - 1)
+    raise InvalidSetting(name, value, "is not a setting")
+
+
+async def get_settings(source: Database | aiosqlite.Connection, guild_id: int) -> GuildSettings:
+    """The server's settings; the defaults when it never changed any."""
+    sql = f"SELECT {', '.join(SETTING_NAMES)} FROM guild_settings WHERE guild_id = ?"
+    if isinstance(source, Database):
+        row = await source.fetchone(sql, (guild_id,))
+    else:
+        async with source.execute(sql, (guild_id,)) as cursor:
+            row = await cursor.fetchone()
+    if row is None:
+        return DEFAULT_SETTINGS
+    return GuildSettings(**dict(zip(SETTING_NAMES, tuple(row), strict=True)))
+
+
+async def update_settings(
+    conn: aiosqlite.Connection, guild_id: int, **changes: Any
+) -> GuildSettings:
+    """Change some settings (validated all together first: one bad value changes nothing) and
+    return the server's settings after the change. Pass ``conn`` from ``db.transaction()``."""
+    checked = {name: validate(name, value) for name, value in changes.items()}
+    if not checked:
+        return await get_settings(conn, guild_id)
+    # The column names come from SETTING_NAMES (validate refuses any other), never from input.
+    names = list(checked)
+    await conn.execute(
+        f"INSERT INTO guild_settings (guild_id, {', '.join(names)})"
+        f" VALUES (?{', ?' * len(names)})"
+        f" ON CONFLICT (guild_id) DO UPDATE SET"
+        f" {', '.join(f'{n} = excluded.{n}' for n in names)}",
+        (guild_id, *checked.values()),
+    )
+    return await get_settings(conn, guild_id)

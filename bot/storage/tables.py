@@ -1,0 +1,146 @@
+"""Tables in play: their state, the write-ahead action log of each deal, and the game
+records of finished deals."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import aiosqlite
+
+from .db import Database
+
+OPEN_STATUSES = ("lobby", "playing")
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+    variant: str
+    status: str
+    state: str
+    created_at: float
+    updated_at: float
+
+
+_COLUMNS = "id, guild_id, channel_id, host_id, variant, status, state, created_at, updated_at"
+
+
+def _row(row: aiosqlite.Row) -> TableRow:
+    return TableRow(*tuple(row))
+
+
+async def create_table(
+    conn: aiosqlite.Connection,
+    *,
+    guild_id: int,
+    channel_id: int,
+    host_id: int,
+    variant: str,
+    status: str,
+    state: str,
+    now: float,
+) -> int:
+    cursor = await conn.execute(
+        "INSERT INTO tables (guild_id, channel_id, host_id, variant, status, state, created_at,"
+        " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (guild_id, channel_id, host_id, variant, status, state, now, now),
+    )
+    table_id = cursor.lastrowid
+    await cursor.close()
+    assert table_id is not None
+    return table_id
+
+
+async def save_table(
+    conn: aiosqlite.Connection, table_id: int, *, host_id: int, status: str, state: str, now: float
+) -> None:
+    await conn.execute(
+        "UPDATE tables SET host_id = ?, status = ?, state = ?, updated_at = ? WHERE id = ?",
+        (host_id, status, state, now, table_id),
+    )
+
+
+async def load_table(db: Database, table_id: int) -> TableRow | None:
+    row = await db.fetchone(f"SELECT {_COLUMNS} FROM tables WHERE id = ?", (table_id,))
+    return _row(row) if row else None
+
+
+async def open_tables(db: Database, guild_id: int | None = None) -> list[TableRow]:
+    """Tables in the lobby or in play, oldest first (of one server, or of all)."""
+    if guild_id is None:
+        rows = await db.fetchall(
+            f"SELECT {_COLUMNS} FROM tables WHERE status IN (?, ?) ORDER BY id", OPEN_STATUSES
+        )
+    else:
+        rows = await db.fetchall(
+            f"SELECT {_COLUMNS} FROM tables WHERE status IN (?, ?) AND guild_id = ? ORDER BY id",
+            (*OPEN_STATUSES, guild_id),
+        )
+    return [_row(r) for r in rows]
+
+
+async def append_action(
+    conn: aiosqlite.Connection, table_id: int, deal_no: int, seq: int, action: str
+) -> None:
+    """Log one action; (table, deal, seq) is unique, so an action is never written twice."""
+    await conn.execute(
+        "INSERT INTO actions (table_id, deal_no, seq, action) VALUES (?, ?, ?, ?)",
+        (table_id, deal_no, seq, action),
+    )
+
+
+async def deal_actions(db: Database, table_id: int, deal_no: int) -> list[str]:
+    rows = await db.fetchall(
+        "SELECT action FROM actions WHERE table_id = ? AND deal_no = ? ORDER BY seq",
+        (table_id, deal_no),
+    )
+    return [r[0] for r in rows]
+
+
+async def save_deal(
+    conn: aiosqlite.Connection,
+    *,
+    table_id: int,
+    deal_no: int,
+    guild_id: int,
+    record: str,
+    players: Iterable[tuple[int, int]],
+    finished_at: float | None,
+) -> None:
+    """Store a deal's record (``players``: (seat, user id) of the humans seated)."""
+    await conn.execute(
+        "INSERT INTO deals (table_id, deal_no, guild_id, record, finished_at) VALUES (?, ?, ?, ?, ?)"
+        " ON CONFLICT (table_id, deal_no) DO UPDATE SET record = excluded.record,"
+        " finished_at = excluded.finished_at",
+        (table_id, deal_no, guild_id, record, finished_at),
+    )
+    await conn.execute(
+        "DELETE FROM deal_players WHERE table_id = ? AND deal_no = ?", (table_id, deal_no)
+    )
+    await conn.executemany(
+        "INSERT INTO deal_players (table_id, deal_no, seat, user_id) VALUES (?, ?, ?, ?)",
+        [(table_id, deal_no, seat, user_id) for seat, user_id in players],
+    )
+
+
+async def deal_record(db: Database, table_id: int, deal_no: int) -> str | None:
+    row = await db.fetchone(
+        "SELECT record FROM deals WHERE table_id = ? AND deal_no = ?", (table_id, deal_no)
+    )
+    return row[0] if row else None
+
+
+async def last_finished_record(db: Database, guild_id: int, user_id: int) -> str | None:
+    """The record of the member's last finished deal in this server."""
+    row = await db.fetchone(
+        "SELECT d.record FROM deals d JOIN deal_players p"
+        " ON p.table_id = d.table_id AND p.deal_no = d.deal_no"
+        " WHERE p.user_id = ? AND d.guild_id = ? AND d.finished_at IS NOT NULL"
+        " ORDER BY d.finished_at DESC, d.table_id DESC, d.deal_no DESC LIMIT 1",
+        (user_id, guild_id),
+    )
+    return row[0] if row else None

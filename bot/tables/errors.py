@@ -1,0 +1,15 @@
+"""Refusals the table service gives a user: a catalog key and its parameters."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class TableError(Exception):
+    """Something a user asked that the table cannot do. ``key`` names the message in the
+    catalog (``tables.errors.<key>``); ``params`` fill it."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params

@@ -1,0 +1,249 @@
+"""A table: where it lives, who sits, its options, the game's progress and its clocks.
+
+Everything here is plain data that round-trips through JSON; the deal in play is rebuilt
+from the table's seed and its action log (the log is the source of truth).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import asdict, dataclass, field
+from enum import Enum
+from typing import Any
+
+from bot.engine import Game, Options, Round, Variant, parse_options
+from bot.engine.game import Payout
+
+
+class Status(str, Enum):
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    FINISHED = "finished"
+    CLOSED = "closed"
+    CANCELLED = "cancelled"
+
+    @property
+    def is_open(self) -> bool:
+        return self in (Status.LOBBY, Status.PLAYING)
+
+
+ROBOT_LEVELS = ("easy", "normal", "hard")
+DEFAULT_ROBOT = "hard"
+STAND_IN_ROBOT = "normal"
+"""The level that plays for a player whose time ran out, or who left."""
+
+
+@dataclass(slots=True)
+class Seat:
+    """A seat: a member (``user_id``) or a robot (``user_id`` None). A member who left or
+    is away has a robot standing in (``robot`` set)."""
+
+    name: str
+    user_id: int | None = None
+    robot: str | None = None
+    away: bool = False
+    left: bool = False
+    missed: int = 0
+    dm_channel_id: int | None = None
+    dm_message_id: int | None = None
+    dm_closed: bool = False
+    locale: str = "en"
+    """The member's Discord language, for their DMs."""
+
+    @property
+    def is_robot(self) -> bool:
+        return self.user_id is None
+
+    @property
+    def human(self) -> bool:
+        """A member who is present and plays for themself."""
+        return self.user_id is not None and not self.left
+
+    @property
+    def robot_plays(self) -> bool:
+        """A robot decides this seat's actions (a robot seat, or a stand-in)."""
+        return self.user_id is None or self.left or self.away
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """Something that happened, for the table's log: a catalog key and its parameters."""
+
+    key: str
+    params: dict[str, Any] = field(default_factory=dict[str, Any])
+
+
+LOG_LENGTH = 6
+
+
+@dataclass(slots=True)
+class Table:
+    id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+    variant: Variant
+    options: Options
+    language: str
+    created_at: float
+    seats: list[Seat | None]
+    status: Status = Status.LOBBY
+    thread_id: int | None = None
+    message_id: int | None = None
+    """The lobby message, in the channel."""
+    play_message_id: int | None = None
+    """The table's message while it plays (in its thread, or in the channel)."""
+    invited: list[int] = field(default_factory=list[int])
+    hand_delivery: str = "dm"
+    """"dm": each hand by direct message; "ephemeral": players open it with My hand."""
+    seed: int = 0
+    deal_no: int = 0
+    lobby_deadline: float = 0.0
+    turn_deadline: float | None = None
+    turn_seat: int | None = None
+    turn_left: float | None = None
+    """Seconds that were left on the clock when the bot stopped (resumed on restart)."""
+    cancel_votes: list[int] = field(default_factory=list[int])
+    stakes: dict[int, int] = field(default_factory=dict[int, int])
+    log: list[LogEntry] = field(default_factory=list[LogEntry])
+    summary: dict[str, Any] | None = None
+    """The last finished deal, for the round summary."""
+    winner: int | None = None
+    game: Game | None = None
+    round: Round | None = None
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def players(self) -> int:
+        return self.variant.players
+
+    @property
+    def where_id(self) -> int:
+        """The channel the table plays in: its thread, or the channel itself."""
+        return self.thread_id or self.channel_id
+
+    def robot_number(self) -> int:
+        return sum(1 for s in self.seats if s is not None and s.is_robot) + 1
+
+    def seat_of(self, user_id: int) -> int | None:
+        for i, seat in enumerate(self.seats):
+            if seat is not None and seat.user_id == user_id and not seat.left:
+                return i
+        return None
+
+    def humans(self) -> list[int]:
+        return [s.user_id for s in self.seats if s is not None and s.human and s.user_id]
+
+    def free_seats(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s is None]
+
+    def team_of(self, seat: int) -> int | None:
+        return seat % 2 if self.variant is Variant.PAIRS else None
+
+    def deal_rng(self) -> random.Random:
+        """The shuffle of this deal: the same table seed and deal number give the same deal."""
+        return random.Random(f"{self.seed}:{self.deal_no}")
+
+    def add_log(self, key: str, **params: Any) -> None:
+        self.log.append(LogEntry(key, params))
+        del self.log[:-LOG_LENGTH]
+
+    # ------------------------------------------------------------ persistence
+
+    def state_json(self) -> str:
+        """Everything but the actions of the deal in play (those are the log)."""
+        game = self.game
+        data: dict[str, Any] = {
+            "options": self.options.to_dict(),
+            "language": self.language,
+            "created_at": self.created_at,
+            "seats": [None if s is None else asdict(s) for s in self.seats],
+            "thread_id": self.thread_id,
+            "message_id": self.message_id,
+            "play_message_id": self.play_message_id,
+            "invited": self.invited,
+            "hand_delivery": self.hand_delivery,
+            "seed": self.seed,
+            "deal_no": self.deal_no,
+            "lobby_deadline": self.lobby_deadline,
+            "turn_deadline": self.turn_deadline,
+            "turn_seat": self.turn_seat,
+            "turn_left": self.turn_left,
+            "cancel_votes": self.cancel_votes,
+            "stakes": {str(k): v for k, v in self.stakes.items()},
+            "log": [{"key": e.key, "params": e.params} for e in self.log],
+            "summary": self.summary,
+            "winner": self.winner,
+            "game": None
+            if game is None
+            else {
+                "dealer": game.dealer,
+                "rounds_won": game.rounds_won,
+                "carry": game.carry,
+                "deals_in_round": game.deals_in_round,
+                "pot": game.pot,
+            },
+        }
+        return json.dumps(data, separators=(",", ":"))
+
+    @classmethod
+    def from_state(
+        cls,
+        *,
+        table_id: int,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        variant: str,
+        status: str,
+        state: str,
+    ) -> Table:
+        data = json.loads(state)
+        v = Variant(variant)
+        table = cls(
+            id=table_id,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host_id=host_id,
+            variant=v,
+            options=parse_options(v, data["options"]),
+            language=data["language"],
+            created_at=data["created_at"],
+            seats=[None if s is None else Seat(**s) for s in data["seats"]],
+            status=Status(status),
+            thread_id=data["thread_id"],
+            message_id=data["message_id"],
+            play_message_id=data["play_message_id"],
+            invited=list(data["invited"]),
+            hand_delivery=data.get("hand_delivery", "dm"),
+            seed=data["seed"],
+            deal_no=data["deal_no"],
+            lobby_deadline=data["lobby_deadline"],
+            turn_deadline=data["turn_deadline"],
+            turn_seat=data["turn_seat"],
+            turn_left=data["turn_left"],
+            cancel_votes=list(data["cancel_votes"]),
+            stakes={int(k): v for k, v in data["stakes"].items()},
+            log=[LogEntry(e["key"], e["params"]) for e in data["log"]],
+            summary=data["summary"],
+            winner=data["winner"],
+        )
+        game = data["game"]
+        if game is not None:
+            carry = game["carry"]
+            table.game = Game(
+                v,
+                table.options,
+                dealer=game["dealer"],
+                rounds_won=list(game["rounds_won"]),
+                carry=None if carry is None else (carry[0], carry[1]),
+                deals_in_round=game["deals_in_round"],
+                pot=game["pot"],
+            )
+        return table
+
+
+def payout_to_dict(payout: Payout) -> dict[str, Any]:
+    return {"seats": list(payout.seats), "bank": payout.bank, "pot": payout.pot}

@@ -1,0 +1,231 @@
+"""Chips, standings and experience of a table, as ledger and statistics operations that the
+service runs inside the same transaction as the table's new state.
+
+Only competitive tables move chips and count standings. Robots own no chips: the bank plays
+their side of every payment.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+import aiosqlite
+
+from bot.engine import End, Round, Variant, arrastrado_payout, experience
+from bot.engine.game import BANK_RAKE_PERCENT, PLATO_STAKE
+from bot.storage import Database, standings
+from bot.storage.settings import get_settings
+
+from .model import Table
+
+Op = Callable[[aiosqlite.Connection, Table, float], Awaitable[None]]
+
+
+@dataclass(slots=True)
+class Settlement:
+    """Operations to run, in order, in the table's save transaction."""
+
+    ops: list[Op] = field(default_factory=list[Op])
+
+    def merge(self, other: Settlement) -> Settlement:
+        return Settlement([*self.ops, *other.ops])
+
+    async def apply(self, conn: aiosqlite.Connection, table: Table, now: float) -> None:
+        for op in self.ops:
+            await op(conn, table, now)
+
+
+def sides_of(table: Table) -> tuple[tuple[int, ...], ...]:
+    if table.variant is Variant.PAIRS:
+        return ((0, 2), (1, 3))
+    return tuple((s,) for s in range(table.players))
+
+
+def members_of(table: Table) -> dict[int, int]:
+    """seat -> user id of every member who sat in this game (leavers included)."""
+    return {i: s.user_id for i, s in enumerate(table.seats) if s is not None and s.user_id}
+
+
+async def chips_of(db: Database, guild_id: int, user_id: int, now: float) -> int:
+    """A member's chips; a member seen for the first time gets the starting chips."""
+    settings = await get_settings(db, guild_id)
+    async with db.transaction() as conn:
+        await standings.ensure_member(conn, guild_id, user_id, settings.starting_chips, now)
+    return await standings.balance(db, guild_id, user_id)
+
+
+async def _ensure(conn: aiosqlite.Connection, table: Table, now: float) -> None:
+    settings = await get_settings(conn, table.guild_id)
+    for user_id in members_of(table).values():
+        await standings.ensure_member(conn, table.guild_id, user_id, settings.starting_chips, now)
+
+
+def stake_table(table: Table, *, deal_only: bool = False) -> Settlement:
+    """At the start every member stakes the bet (all or nobody). At each deal of an
+    arrastrado table with the plato, when the pot is empty every player puts 100 in (the bank
+    for robots; a member short of chips puts in what they have)."""
+    settlement = Settlement()
+    if not table.options.competitive:
+        return settlement
+    bet = table.options.bet
+    if not deal_only:
+        settlement.ops.append(_ensure)
+        if bet > 0:
+            for user_id in members_of(table).values():
+                table.stakes[user_id] = bet
+
+            async def hold(conn: aiosqlite.Connection, t: Table, now: float) -> None:
+                await standings.hold_stakes(conn, t.guild_id, t.id, dict(t.stakes), now)
+
+            settlement.ops.append(hold)
+    if table.options.plato:
+
+        async def fill(conn: aiosqlite.Connection, t: Table, now: float) -> None:
+            if await standings.table_pot(conn, t.id) > 0:
+                return
+            seats = members_of(t)
+            for seat in range(t.players):
+                payer = seats.get(seat) if not _robot(t, seat) else None
+                await standings.pot_deposit(
+                    conn, t.guild_id, t.id, payer, PLATO_STAKE, now, cap=True
+                )
+
+        settlement.ops.append(fill)
+    return settlement
+
+
+def _robot(table: Table, seat: int) -> bool:
+    occupant = table.seats[seat]
+    return occupant is None or occupant.user_id is None
+
+
+def settle_deal(table: Table, round_: Round) -> Settlement:
+    """After a deal: arrastrado payments (and the plato), and the members' round counts."""
+    result = round_.result
+    assert result is not None
+    settlement = Settlement()
+    if not table.options.competitive:
+        return settlement
+    seats = members_of(table)
+    stats: dict[int, dict[str, int]] = {}
+    for seat, user_id in seats.items():
+        entry: dict[str, int] = {}
+        if result.winner is not None:  # a habanero deal short of the target is no round yet
+            entry["rounds_played"] = 1
+            if round_.side_of[seat] == result.winner:
+                entry["rounds_won"] = 2 if result.double else 1
+        sung = sum(1 for c in round_.cantes if c.seat == seat)
+        if sung:
+            entry["cantes"] = sung
+        if result.end is End.TUTE and result.by_seat == seat:
+            entry["tutes"] = 1
+        if entry:
+            stats[user_id] = entry
+    if table.variant is Variant.ARRASTRADO:
+        settlement.ops.append(_arrastrado(result_seats=seats, round_=round_))
+
+    async def record(conn: aiosqlite.Connection, t: Table, now: float) -> None:
+        for user_id, entry in stats.items():
+            await standings.add_stats(conn, t.guild_id, user_id, **entry)
+
+    settlement.ops.append(record)
+    return settlement
+
+
+def _arrastrado(result_seats: dict[int, int], round_: Round) -> Op:
+    result = round_.result
+    assert result is not None
+
+    async def pay(conn: aiosqlite.Connection, t: Table, now: float) -> None:
+        pot = await standings.table_pot(conn, t.id)
+        payout = arrastrado_payout(result, pot=pot)
+        deltas: dict[int | None, int] = {}
+        seats = list(payout.seats)
+        contract = result.contract
+        if contract is not None and payout.pot:
+            contractor = None if _robot(t, contract.seat) else result_seats.get(contract.seat)
+            if payout.pot < 0:  # made: the contractor takes the pot
+                await standings.pot_take(conn, t.guild_id, t.id, contractor, now)
+            else:  # failed: as much again into the pot
+                await standings.pot_deposit(
+                    conn, t.guild_id, t.id, contractor, payout.pot, now, cap=True
+                )
+            seats[contract.seat] += payout.pot
+        for seat, delta in enumerate(seats):
+            account = None if _robot(t, seat) else result_seats.get(seat)
+            deltas[account] = deltas.get(account, 0) + delta
+        deltas = {a: d for a, d in deltas.items() if d}
+        if deltas:
+            await standings.settle_payments(conn, t.guild_id, t.id, deltas, now)
+
+    return pay
+
+
+def settle_game(table: Table) -> Settlement:
+    """The end of the game: the stakes (less the bank's 25%) to the winning side's members
+    still seated, the plato pot back to whoever put it in; games and experience."""
+    settlement = Settlement()
+    if not table.options.competitive or table.winner is None:
+        return settlement
+    sides = sides_of(table)
+    winners = sides[table.winner]
+    seats = members_of(table)
+    xp = experience(table.variant, table.options, table.winner, sides)
+
+    async def finish(conn: aiosqlite.Connection, t: Table, now: float) -> None:
+        state = await standings.table_state(conn, t.id)
+        stakes = sum(state.stakes.values()) + state.forfeited
+        takers = [seats[s] for s in winners if s in seats and not t.seats[s].left]  # type: ignore[union-attr]
+        payouts: dict[int | None, int] = {}
+        rake = stakes * BANK_RAKE_PERCENT // 100
+        if takers:
+            share = (stakes - rake) // len(takers)
+            for user_id in takers:
+                payouts[user_id] = share
+            rake = stakes - share * len(takers)
+        else:
+            rake = stakes
+        for account, amount in state.pot.items():
+            payouts[account] = payouts.get(account, 0) + amount
+        if state.held:
+            await standings.release_table(conn, t.guild_id, t.id, payouts, rake, now)
+        for seat, user_id in seats.items():
+            await standings.add_stats(
+                conn,
+                t.guild_id,
+                user_id,
+                xp=xp[seat],
+                games_played=1,
+                games_won=int(seat in winners),
+            )
+
+    settlement.ops.append(finish)
+    return settlement
+
+
+def settle_forfeit(table: Table, user_id: int) -> Settlement:
+    """A member leaves mid-game: their stake stays in the table for the winners."""
+    settlement = Settlement()
+    if not table.options.competitive or user_id not in table.stakes:
+        return settlement
+
+    async def forfeit(conn: aiosqlite.Connection, t: Table, now: float) -> None:
+        await standings.forfeit_stake(conn, t.guild_id, t.id, user_id, now)
+
+    settlement.ops.append(forfeit)
+    return settlement
+
+
+def settle_refund(table: Table) -> Settlement:
+    """A cancelled game: every stake back to its member, the pot to whoever put it in, the
+    stakes of those who left to the bank. Nothing is scored."""
+    settlement = Settlement()
+    if not table.options.competitive:
+        return settlement
+
+    async def refund(conn: aiosqlite.Connection, t: Table, now: float) -> None:
+        await standings.refund_table(conn, t.guild_id, t.id, now)
+
+    settlement.ops.append(refund)
+    return settlement

@@ -1,0 +1,154 @@
+"""Pictures of a table, a hand and a deal's summary: the render scenes filled from the
+service's ``Table``, as Discord files with alt text for screen readers."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import discord
+
+from bot.engine import CODES, SUITS, Kind
+from bot.i18n import t
+from bot.render import (
+    HandScene,
+    ScoreLine,
+    SeatInfo,
+    SideSummary,
+    SummaryLabels,
+    SummaryScene,
+    TableLabels,
+    TableScene,
+    render_hand,
+    render_summary,
+    render_table,
+)
+from bot.tables.model import Status, Table
+
+from . import _table_ui as ui
+
+TABLE_FILE = "table.png"
+HAND_FILE = "hand.png"
+SUMMARY_FILE = "summary.png"
+
+
+def _file(png: bytes, name: str, description: str) -> discord.File:
+    return discord.File(io.BytesIO(png), filename=name, description=description[:1000])
+
+
+def _plain_name(table: Table, seat: int, lang: str) -> str:
+    occupant = table.seats[seat]
+    if occupant is not None and occupant.is_robot:
+        return t("tables.robot_short", lang, number=occupant.name.partition(":")[2] or "1")
+    return occupant.name if occupant is not None else "?"
+
+
+def table_picture(table: Table, lang: str) -> discord.File | None:
+    """The table in play seen from above, for everybody (no hand is shown)."""
+    round_ = table.round
+    if round_ is None or table.status is not Status.PLAYING:
+        return None
+    sizes = [h.bit_count() for h in round_.hands]
+    seats = tuple(
+        SeatInfo(
+            name=_plain_name(table, i, lang),
+            is_turn=i == round_.turn,
+            is_robot=bool(s is not None and s.robot_plays),
+            team=table.team_of(i),
+            points=round_.card_points[round_.side_of[i]] if table.team_of(i) is None else None,
+            cards_left=sizes[i],
+        )
+        for i, s in enumerate(table.seats)
+    )
+    last = round_.tricks[-1] if round_.tricks else None
+    scores = tuple(
+        ScoreLine(
+            label=" & ".join(_plain_name(table, s, lang) for s in side),
+            value=str(round_.side_score(i)),
+            team=i if len(side) > 1 else None,
+        )
+        for i, side in enumerate(round_.sides)
+    )
+    turned = (
+        round_.turned
+        if round_.turned >= 0
+        else (round_.table_card if round_.table_card >= 0 else None)
+    )
+    scene = TableScene(
+        seats=seats,
+        trump_suit=SUITS[round_.trump],
+        trick=tuple((seat, CODES[card]) for seat, card in round_.trick_seats()),
+        turned=CODES[turned] if turned is not None else None,
+        stock_left=round_.stock_left,
+        scores=scores,
+        last_trick=tuple(((last.leader + i) % round_.n, CODES[c]) for i, c in enumerate(last.cards))
+        if last
+        else (),
+        last_trick_winner=last.winner if last else None,
+        labels=TableLabels(
+            trump=t("pictures.trump", lang),
+            stock=t("pictures.stock", lang),
+            last_trick=t("tables.last_trick", lang),
+            scores=t("tables.scores", lang),
+        ),
+    )
+    alt = t(
+        "pictures.table_alt",
+        lang,
+        trick=ui.trick_line(table, round_, lang),
+        trump=ui.suit_text(round_.trump, lang),
+    )
+    return _file(render_table(scene), TABLE_FILE, alt)
+
+
+def hand_picture(table: Table, seat: int, lang: str) -> discord.File | None:
+    """One player's hand in order, the cards they cannot play now dimmed."""
+    round_ = table.round
+    if round_ is None or table.status is not Status.PLAYING:
+        return None
+    hand = round_.hand(seat)
+    if not hand:
+        return None
+    playable = frozenset(
+        CODES[a.arg] for a in round_.legal_actions() if a.seat == seat and a.kind is Kind.PLAY
+    )
+    scene = HandScene(
+        cards=tuple(CODES[c] for c in hand), playable=playable, trump_suit=SUITS[round_.trump]
+    )
+    alt = t("pictures.hand_alt", lang, cards=" ".join(ui.card_text(c) for c in hand))
+    return _file(render_hand(scene), HAND_FILE, alt)
+
+
+def summary_picture(table: Table, summary: dict[str, Any], lang: str) -> discord.File:
+    """A finished deal: the cards each side took, the cantes shown, the points."""
+    result = summary["result"]
+    cantes: list[list[int]] = summary["cantes"]
+    sides: list[SideSummary] = []
+    for i, side in enumerate(result["sides"]):
+        sides.append(
+            SideSummary(
+                names=" & ".join(_plain_name(table, s, lang) for s in side),
+                cards=tuple(CODES[c] for c in summary["taken"][i]),
+                cantes=tuple(
+                    (SUITS[suit], points) for seat, suit, points in cantes if seat in side
+                ),
+                card_points=result["card_points"][i],
+                last_ten=result["last_trick"] == i,
+                total=result["scores"][i],
+                won=result["winner"] == i,
+                team=i if len(side) > 1 else None,
+            )
+        )
+    scene = SummaryScene(
+        sides=tuple(sides),
+        title_lines=(t("summary.title", lang, deal=summary["deal_no"] + 1, id=table.id),),
+        trump_suit=SUITS[summary["trump"]],
+        labels=SummaryLabels(
+            card_points=t("pictures.card_points", lang),
+            cantes=t("tables.cantes", lang),
+            last_ten=t("pictures.last_ten", lang),
+            total=t("pictures.total", lang),
+        ),
+    )
+    alt = t("pictures.summary_alt", lang, deal=summary["deal_no"] + 1)
+    return _file(render_summary(scene), SUMMARY_FILE, alt)

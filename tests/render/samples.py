@@ -1,0 +1,132 @@
+"""Example scenes, for previews, tests and the benchmark.
+
+``python -m tests.render.samples DIR`` writes every sample picture as a PNG into ``DIR``.
+The captions here stand in for what the caller's message catalog provides.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from bot.render.scenes import (
+    HandScene,
+    ScoreLine,
+    SeatInfo,
+    SideSummary,
+    SummaryLabels,
+    SummaryScene,
+    TableLabels,
+    TableScene,
+)
+from bot.render.symbols import ALL_CARDS
+
+SAMPLE_TABLE_LABELS = TableLabels(
+    trump="Triunfo", stock="Mazo", last_trick="Última baza", scores="Puntos"
+)
+SAMPLE_SUMMARY_LABELS = SummaryLabels(
+    card_points="Puntos de cartas", cantes="Cantes", last_ten="Diez de últimas", total="Total"
+)
+
+
+def table_four() -> TableScene:
+    """Four players in pairs, three cards in the trick, the fourth player to play."""
+    return TableScene(
+        seats=(
+            SeatInfo("Ana", cards_left=7, team=0, note="Mano"),
+            SeatInfo("Paco", is_robot=True, cards_left=7, team=1),
+            SeatInfo("José María", cards_left=7, team=0),
+            SeatInfo("Lucía", cards_left=8, team=1, is_turn=True),
+        ),
+        trump_suit="C",
+        trick=((0, "12O"), (1, "1O"), (2, "3O")),
+        turned="7C",
+        scores=(ScoreLine("Ana & José María", "34", 0), ScoreLine("Paco & Lucía", "22", 1)),
+        viewer_seat=0,
+        last_trick=((3, "4B"), (0, "10B"), (1, "2C"), (2, "11B")),
+        last_trick_winner=1,
+        labels=SAMPLE_TABLE_LABELS,
+    )
+
+
+def table_two() -> TableScene:
+    """Habanero: two players, the stock with the turned card under it."""
+    return TableScene(
+        seats=(
+            SeatInfo("Ana", cards_left=8, points=42, is_turn=True),
+            SeatInfo("Paco", is_robot=True, cards_left=7, points=31),
+        ),
+        trump_suit="E",
+        trick=((1, "11E"),),
+        turned="7E",
+        stock_left=17,
+        scores=(ScoreLine("Ana", "42"), ScoreLine("Paco", "31")),
+        viewer_seat=0,
+        last_trick=((0, "1B"), (1, "5B")),
+        last_trick_winner=0,
+        labels=SAMPLE_TABLE_LABELS,
+    )
+
+
+def table_three() -> TableScene:
+    """Arrastrado: three players, a complete trick whose winner is highlighted."""
+    return TableScene(
+        seats=(
+            SeatInfo("Ana", cards_left=9),
+            SeatInfo("Paco", is_robot=True, cards_left=9),
+            SeatInfo("Lucía", cards_left=9, note="Canta 20"),
+        ),
+        trump_suit="B",
+        trick=((1, "3C"), (2, "12C"), (0, "2B")),
+        turned="4B",
+        viewer_seat=None,
+        trick_winner=0,
+        labels=SAMPLE_TABLE_LABELS,
+    )
+
+
+def hand_ten() -> HandScene:
+    """Ten cards, three of them playable (the led suit must be followed)."""
+    return HandScene(
+        cards=("1O", "3O", "12O", "7C", "11C", "12C", "2E", "10E", "5B", "12B"),
+        playable=frozenset({"1O", "3O", "12O"}),
+        trump_suit="C",
+    )
+
+
+def summary_pairs() -> SummaryScene:
+    """The end of a round of pairs."""
+    first = ("1O", "3O", "12O", "11O", "7O", "1C", "3C", "10C", "6C", "12E", "11E", "2E")
+    first += ("1B", "3B", "12B", "10B", "5B", "4B", "7B", "2B")
+    second = tuple(card for card in ALL_CARDS if card not in first)
+    return SummaryScene(
+        sides=(
+            SideSummary("Ana & José María", first, (("C", 40), ("O", 20)), 78, True, 148, True, 0),
+            SideSummary("Paco & Lucía", second, (), 42, False, 42, False, 1),
+        ),
+        title_lines=("Ana & José María ganan la ronda", "Partida: 1 - 0"),
+        trump_suit="C",
+        labels=SAMPLE_SUMMARY_LABELS,
+    )
+
+
+def main(argv: list[str]) -> int:
+    from bot.render import render_hand, render_summary, render_table
+
+    out = Path(argv[0] if argv else ".")
+    out.mkdir(parents=True, exist_ok=True)
+    pictures = {
+        "table_four.png": render_table(table_four()),
+        "table_two.png": render_table(table_two()),
+        "table_three.png": render_table(table_three()),
+        "hand_ten.png": render_hand(hand_ten()),
+        "summary_pairs.png": render_summary(summary_pairs()),
+    }
+    for name, data in pictures.items():
+        (out / name).write_bytes(data)
+        print(f"{out / name}: {len(data)} bytes")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,100 @@
+"""Migrations on a real file: from nothing, and from every earlier version."""
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from bot.storage import open_database
+from bot.storage import standings as st
+from bot.storage.db import Database, migration_scripts
+
+TABLES = {"guild_settings", "tables", "actions", "deals", "deal_players", "members", "ledger"}
+LATEST = len(migration_scripts())
+
+
+async def schema_objects(db: Database, kind: str) -> set[str]:
+    rows = await db.fetchall(
+        "SELECT name FROM sqlite_master WHERE type = ? AND name NOT LIKE 'sqlite_%'", (kind,)
+    )
+    return {row[0] for row in rows}
+
+
+async def test_an_empty_file_gets_every_migration(db_path: Path) -> None:
+    assert not await asyncio.to_thread(db_path.exists)
+
+    db = await open_database(db_path)
+    try:
+        assert await db.schema_version() == LATEST >= 2
+        assert await schema_objects(db, "table") == TABLES
+        assert {"ledger_by_movement", "members_by_xp"} <= await schema_objects(db, "index")
+        assert (await db.fetchone("PRAGMA journal_mode"))[0] == "wal"  # type: ignore[index]
+    finally:
+        await db.close()
+    assert await asyncio.to_thread(db_path.is_file)
+
+
+async def test_opening_again_applies_nothing(db_path: Path) -> None:
+    db = await open_database(db_path)
+    async with db.transaction() as conn:
+        await st.ensure_member(conn, 1, 10, 1000, 0.0)
+    await db.close()
+
+    db = await open_database(db_path)
+    try:
+        assert await db.schema_version() == LATEST
+        assert await db.migrate() == LATEST
+        assert await st.balance(db, 1, 10) == 1000
+    finally:
+        await db.close()
+
+
+@pytest.mark.parametrize("start", range(1, LATEST))
+async def test_every_earlier_version_migrates_to_the_latest(db_path: Path, start: int) -> None:
+    db = await open_database(db_path, migrate=False)
+    try:
+        assert await db.schema_version() == 0
+        assert await db.migrate(target=start) == start
+        assert await db.schema_version() == start
+        assert await schema_objects(db, "table") == TABLES
+        # Rows written by the version-1 bot (no movement numbers yet): a starting grant, and
+        # a stake held by a table.
+        async with db.transaction() as conn:
+            await conn.execute("INSERT INTO members (guild_id, user_id) VALUES (1, 10)")
+            await conn.executemany(
+                "INSERT INTO ledger (guild_id, account, user_id, table_id, kind, amount,"
+                " created_at) VALUES (?, ?, ?, ?, ?, ?, 0)",
+                [
+                    (1, "member", 10, None, "start", 1000),
+                    (1, "member", 10, 7, "stake", -100),
+                    (1, "table", None, 7, "stake", 100),
+                ],
+            )
+
+        assert await db.migrate() == LATEST
+
+        assert await db.schema_version() == LATEST
+        assert await st.balance(db, 1, 10) == 900
+        assert await st.table_held(db, 7) == 100
+        assert (await st.table_state(db, 7)).stakes == {10: 100}
+        audit = await st.audit(db, 1)
+        assert (audit.members, audit.tables, audit.granted) == (900, 100, 1000)
+        # Old rows have no movement number: they count in the totals, not movement by movement.
+        assert audit.balanced
+        # New movements are numbered and balanced.
+        async with db.transaction() as conn:
+            await st.refund_table(conn, 1, 7, 1.0)
+        assert await st.balance(db, 1, 10) == 1000
+    finally:
+        await db.close()
+
+
+async def test_migrating_to_a_target_stops_there(db_path: Path) -> None:
+    db = await open_database(db_path, migrate=False)
+    try:
+        assert await db.migrate(target=1) == 1
+        assert "ledger_by_movement" not in await schema_objects(db, "index")
+        columns = {row[1] for row in await db.fetchall("PRAGMA table_info(ledger)")}
+        assert "movement" not in columns
+    finally:
+        await db.close()

@@ -1,0 +1,84 @@
+"""A server's settings: defaults, changes, validation."""
+
+from pathlib import Path
+
+import pytest
+
+from bot.storage import Database, open_database
+from bot.storage.settings import (
+    DEFAULT_SETTINGS,
+    GuildSettings,
+    InvalidSetting,
+    get_settings,
+    update_settings,
+)
+
+
+async def test_a_server_that_never_chose_gets_the_defaults(db: Database) -> None:
+    settings = await get_settings(db, 1)
+
+    assert settings == GuildSettings() == DEFAULT_SETTINGS
+    assert (settings.starting_chips, settings.daily_grant, settings.turn_time) == (1000, 100, 60)
+    assert (settings.language, settings.hand_delivery) == ("en", "dm")
+    assert (settings.opener_role_id, settings.max_tables) == (None, 10)
+
+
+async def test_changes_are_kept_per_server_and_survive_a_restart(
+    db: Database, db_path: Path
+) -> None:
+    async with db.transaction() as conn:
+        changed = await update_settings(conn, 1, starting_chips=500, language="es")
+    async with db.transaction() as conn:
+        changed = await update_settings(conn, 1, opener_role_id=42, hand_delivery="ephemeral")
+
+    assert changed == GuildSettings(
+        starting_chips=500, language="es", opener_role_id=42, hand_delivery="ephemeral"
+    )
+    assert await get_settings(db, 2) == DEFAULT_SETTINGS
+    await db.close()
+    reopened = await open_database(db_path)
+    try:
+        assert await get_settings(reopened, 1) == changed
+    finally:
+        await reopened.close()
+
+
+async def test_the_opener_role_can_go_back_to_everyone(db: Database) -> None:
+    async with db.transaction() as conn:
+        await update_settings(conn, 1, opener_role_id=42)
+        settings = await update_settings(conn, 1, opener_role_id=None)
+
+    assert settings.opener_role_id is None
+
+
+async def test_no_changes_reads_the_settings(db: Database) -> None:
+    async with db.transaction() as conn:
+        assert await update_settings(conn, 1) == DEFAULT_SETTINGS
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("starting_chips", -1),
+        ("starting_chips", 1_000_001),
+        ("starting_chips", "500"),
+        ("starting_chips", True),
+        ("daily_grant", -5),
+        ("turn_time", 9),
+        ("turn_time", 3601),
+        ("language", "fr"),
+        ("hand_delivery", "email"),
+        ("opener_role_id", 0),
+        ("max_tables", 0),
+        ("max_tables", 51),
+        ("colour", "green"),
+    ],
+)
+async def test_a_bad_value_changes_nothing(db: Database, name: str, value: object) -> None:
+    good = {"max_tables": 5} if name != "max_tables" else {"daily_grant": 5}
+    with pytest.raises(InvalidSetting) as raised:
+        async with db.transaction() as conn:
+            await update_settings(conn, 1, **good, **{name: value})
+
+    assert raised.value.name == name
+    assert await get_settings(db, 1) == DEFAULT_SETTINGS

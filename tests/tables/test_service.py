@@ -1,0 +1,151 @@
+"""The table service without Discord: a real SQLite file, a recording presenter."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.engine import Action, Kind, Options, SeatView, Variant
+from bot.storage import Database, open_database, standings
+from bot.tables.errors import TableError
+from bot.tables.model import Status, Table
+from bot.tables.service import Announcement, TableService
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.calls: list[tuple[int, list[str]]] = []
+
+    async def refresh(
+        self, table: Table, *, skip_seat: int | None = None, announce: list[Announcement]
+    ) -> None:
+        self.calls.append((table.id, [a.key for a in announce]))
+
+
+def first_robot(view: SeatView, level: str, rng: random.Random, budget: float) -> Action | None:
+    plays = [a for a in view.legal if a.kind in (Kind.PLAY, Kind.PASS)]
+    return plays[0] if plays and view.turn == view.seat else None
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
+    database = await open_database(tmp_path / "t.db")
+    yield database
+    await database.close()
+
+
+async def settle(service: TableService, table: Table) -> None:
+    """Let the robots' clock tasks run until a human is to act or the game ends."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 30
+    while loop.time() < deadline:
+        await asyncio.sleep(0.001)
+        if service.lock(table.id).locked():
+            continue
+        timer = service._timers.get(table.id)  # pyright: ignore[reportPrivateUsage]
+        if not table.status.is_open or table.round is None:
+            if timer is None:
+                return
+            continue
+        round_ = table.round
+        seat = table.seats[round_.turn]
+        if seat is not None and not seat.robot_plays and not round_.finished:
+            return
+    raise AssertionError("the robots never stopped")
+
+
+async def play_out(service: TableService, table: Table, rng: random.Random) -> None:
+    while True:
+        await settle(service, table)
+        if table.status is not Status.PLAYING:
+            break
+        round_ = table.round
+        assert round_ is not None
+        seat = round_.turn
+        occupant = table.seats[seat]
+        assert occupant is not None and occupant.user_id is not None
+        legal = [
+            a
+            for a in round_.legal_actions()
+            if a.seat == seat and a.kind in (Kind.PLAY, Kind.BID, Kind.PASS)
+        ]
+        await service.act(
+            table.id,
+            occupant.user_id,
+            rng.choice(legal),
+            deal_no=table.deal_no,
+            trick_no=len(round_.tricks),
+        )
+
+
+@pytest.mark.parametrize("variant", list(Variant))
+async def test_a_whole_game_with_humans_and_robots(db: Database, variant: Variant) -> None:
+    recorder = Recorder()
+    service = TableService(db, recorder, clock=Clock(), robot_delay=0, robot=first_robot)
+    table = await service.open_table(
+        guild_id=1,
+        channel_id=2,
+        host_id=10,
+        host_name="Ana",
+        variant=variant,
+        options=Options(),
+        language="es",
+    )
+    if variant.players > 2:
+        await service.join(table.id, 11, "Bea")
+    await service.start(table.id, 10)
+    assert table.status is Status.PLAYING and all(s is not None for s in table.seats)
+    await play_out(service, table, random.Random(1))
+    assert table.status is Status.FINISHED and table.winner is not None
+    assert any("tables.announce.game_over" in keys for _, keys in recorder.calls) or table.summary
+    stats = await standings.member_stats(db, 1, 10)
+    assert stats is not None and stats.games_played == 1
+
+
+async def test_lobby_rules(db: Database) -> None:
+    service = TableService(db, Recorder(), clock=Clock(), robot_delay=0, robot=first_robot)
+    table = await service.open_table(
+        guild_id=1,
+        channel_id=2,
+        host_id=10,
+        host_name="Ana",
+        variant=Variant.PAIRS,
+        options=Options(private=True),
+        language="en",
+        invited=[11],
+    )
+    with pytest.raises(TableError) as err:
+        await service.join(table.id, 12, "Cid")
+    assert err.value.key == "not_invited"
+    await service.join(table.id, 11, "Bea", team=0)
+    assert table.seat_of(11) == 2
+    with pytest.raises(TableError) as err:
+        await service.start(table.id, 11)
+    assert err.value.key == "host_only"
+    with pytest.raises(TableError) as err:
+        await service.open_table(
+            guild_id=1,
+            channel_id=2,
+            host_id=10,
+            host_name="Ana",
+            variant=Variant.HABANERO,
+            options=Options(),
+            language="en",
+        )
+    assert err.value.key == "already_hosting"
+    await service.leave(table.id, 10)
+    assert table.host_id == 11 and table.status is Status.LOBBY
+    await service.leave(table.id, 11)
+    assert table.status is Status.CLOSED
