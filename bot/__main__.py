@@ -4,6 +4,7 @@ import argparse
 import logging
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 import discord
 
@@ -24,7 +25,23 @@ def main(argv: Sequence[str] | None = None) -> int:
             "Settings come from the environment or a .env file (see .env.example)."
         ),
     )
-    parser.parse_args(argv)
+    parser.add_argument(
+        "--sandbox",
+        action="store_true",
+        help=(
+            "try the bot without Discord and without a token: it plays in a simulated Discord "
+            "server shown in your browser (needs the sandbox extra: pip install -e '.[sandbox]')"
+        ),
+    )
+    parser.add_argument(
+        "--screenshot",
+        metavar="DIR",
+        type=Path,
+        help="with --sandbox: play a short game against a robot and save pictures of it in DIR",
+    )
+    args = parser.parse_args(argv)
+    if args.sandbox or args.screenshot is not None:
+        return run_sandbox(args.screenshot)
 
     try:
         config = load_config()
@@ -53,6 +70,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return EXIT_UNREACHABLE
     return 0
+
+
+def run_sandbox(screenshot_dir: Path | None) -> int:
+    """``--sandbox``: SimCord stands in for Discord, so no token is read."""
+    try:
+        from bot import sandbox
+    except ModuleNotFoundError as error:
+        print(
+            f"tute-bot: the sandbox needs {error.name}, which is not installed: "
+            'pip install -e ".[sandbox]"',
+            file=sys.stderr,
+        )
+        return EXIT_CONFIG_ERROR
+    return sandbox.main(screenshot_dir=screenshot_dir)
 
 
 if __name__ == "__main__":

@@ -220,11 +220,19 @@ def sample_values(
     worlds = 0
     while worlds < max_worlds:
         world = sample_world(view, know, rng)
+        done = 0
         for i in active:
             r = world.copy()
             r.apply(candidates[i])
             playout(r)
             values[i].append(outcome_value(r, side))
+            done += 1
+            if worlds and done < len(active) and clock() > deadline:
+                break
+        if done < len(active):  # out of time halfway: that deal counts for none
+            for i in active[:done]:
+                values[i].pop()
+            break
         worlds += 1
         if clock() > deadline:
             break

@@ -1,0 +1,557 @@
+"""The sandbox: play the real bot in a browser, with no Discord application and no token.
+
+``tute-bot --sandbox`` runs the real :class:`~bot.client.TuteBot` (its cogs, its database)
+against SimCord, a simulated Discord, and serves a Discord-like page on 127.0.0.1: one server,
+one ``#tute`` channel, you and three friends whose seats you take by switching the viewer. The
+SQLite file (``data/sandbox.db``) is kept between runs, so the standings and a game left
+half-way are still there next time.
+
+``tute-bot --sandbox --screenshot DIR`` plays a short scripted game against a robot instead and
+saves pictures of it, taken with the system's Chromium.
+
+Time: SimCord's clock only moves when told to. The sandbox's clock ticks it along with real
+time, and the tables' waits (a robot's pause, a turn's clock, a lobby's expiry) are declared to
+SimCord as waits on that clock, so a click in the page is answered at once and each robot play
+comes a moment later, as on Discord.
+
+SimCord 3.2 and the table service have no public way to do four things the sandbox needs, so
+it reaches into their internals for them (each place says so):
+
+- start the simulated clock at the real date and name the bot, through ``env.backend``;
+- put the table service's waits on the simulated clock, by wrapping its timer coroutine;
+- keep a click in the page from overlapping the clock's tick, by wrapping the preview's
+  action entry point (SimCord refuses two operations at once);
+- take screenshots with the system Chromium, by replacing the screenshot browser launcher
+  (SimCord would download a browser of its own).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import logging
+import os
+import shutil
+import sqlite3
+import sys
+import tempfile
+import time
+import types
+import webbrowser
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Final
+
+import discord
+import simcord
+from simcord.preview import Preview
+
+from bot.client import TuteBot
+from bot.config import Config
+from bot.i18n import t
+from bot.storage.settings import update_settings
+from bot.tables.model import Status, Table
+from bot.tables.service import TableService
+
+log = logging.getLogger(__name__)
+
+SANDBOX_DB_PATH: Final = Path("data") / "sandbox.db"
+SERVER_ID: Final = 1_300_000_000_000_000_001
+"""Pinned, like the members' ids (made in the same order every run): the standings in the
+SQLite file belong to these ids."""
+SERVER_NAME: Final = "Tute sandbox"
+CHANNEL_NAME: Final = "tute"
+BOT_NAME: Final = "Tute"
+YOU: Final = "You"
+FRIENDS: Final = ("Lola", "Paco", "Rocío")
+
+ROBOT_DELAY: Final = 1.0
+"""Seconds a robot waits before it plays, so a person can follow the game."""
+THINK_BUDGET: Final = 0.3
+"""Seconds a robot may think per decision."""
+SETTLE_TIMEOUT: Final = 5.0
+"""Real seconds SimCord gives the bot to finish what a click (or a tick) set off."""
+TICK: Final = 0.2
+"""Real seconds between two moves of the simulated clock."""
+
+CHROMIUM_ARGS: Final = (
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--no-first-run",
+)
+SCREENSHOT_FILES: Final = ("lobby.png", "trick.png", "hand.png", "summary.png")
+PAGE_SIZE: Final = (600, 1200)
+"""The page's size for the screenshots (the served page fits the browser window)."""
+
+
+@dataclass(slots=True)
+class Sandbox:
+    """A running sandbox: the simulated Discord, the bot in it, and the page on loopback."""
+
+    env: simcord.Env
+    bot: TuteBot
+    server: simcord.GuildHandle
+    channel: simcord.ChannelHandle
+    you: simcord.MemberActor
+    friends: tuple[simcord.MemberActor, ...]
+    preview: Preview
+    clock: SandboxClock
+    resumed: tuple[int, ...]
+    """The games of an earlier run that go on in this one (their table ids)."""
+
+    @property
+    def url(self) -> str:
+        """The page's address: loopback only, and a secret (it lets anyone act in the page)."""
+        return self.preview.url
+
+    @property
+    def tables(self) -> TableService:
+        return _service_of(self.bot)
+
+
+class SandboxClock:
+    """Moves SimCord's clock along with real time, so turn clocks, robots' waits and lobby
+    expiry happen as they would on Discord (SimCord's time only moves when told to)."""
+
+    def __init__(self, env: simcord.Env, preview: Preview, *, tick: float = TICK) -> None:
+        self.env = env
+        self.preview = preview
+        self.tick = tick
+        self._gate = asyncio.Lock()
+        self._published = len(env.http_requests)
+        self._task: asyncio.Task[None] | None = None
+        self._serialize_page_actions()
+
+    def _serialize_page_actions(self) -> None:
+        # SimCord internals: the preview's server hands every action of the page to
+        # Preview._action. SimCord refuses an action while another operation (a clock tick)
+        # runs, and the page would show it as failed, so actions and ticks take turns.
+        act: Callable[[str | None, Any], Awaitable[dict[str, Any]]] = self.preview._action
+
+        async def action_after_tick(context_id: str | None, body: Any) -> dict[str, Any]:
+            async with self._gate:
+                try:
+                    return await act(context_id, body)
+                finally:
+                    # The acting page is already up to date: no republishing for it.
+                    self._published = len(self.env.http_requests)
+
+        self.preview._action = action_after_tick
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name="sandbox-clock")
+
+    async def stop(self) -> None:
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+
+    async def _run(self) -> None:
+        last = time.monotonic()  # real time: this runs outside the bot
+        while True:
+            await asyncio.sleep(self.tick)
+            async with self._gate:
+                now = time.monotonic()
+                try:
+                    await self.env.advance_time(now - last)
+                except simcord.SetupError:
+                    # Another SimCord operation is running (a script's click): next tick.
+                    continue
+                except Exception:
+                    # Most likely the bot took longer than SETTLE_TIMEOUT: what it did is kept
+                    # and the rest settles with the next operation. The clock goes on.
+                    log.warning("The sandbox's clock could not move on", exc_info=True)
+                last = now
+                if len(self.env.http_requests) != self._published:
+                    # The bot changed something on its own (a robot played, a clock ran
+                    # out): show it in the open pages.
+                    try:
+                        await self.preview.refresh()
+                    except simcord.SetupError:
+                        continue
+                    self._published = len(self.env.http_requests)
+
+
+def sandbox_bot(db_path: Path, *, robot_delay: float, think_budget: float) -> TuteBot:
+    """The real bot with its own database; SimCord needs no token."""
+    bot = TuteBot(Config(token="", db_path=db_path))
+    # Read by start_tables when the cog loads.
+    bot.robot_delay = robot_delay  # type: ignore[attr-defined]
+    bot.think_budget = think_budget  # type: ignore[attr-defined]
+    return bot
+
+
+@asynccontextmanager
+async def open_sandbox(
+    db_path: Path = SANDBOX_DB_PATH,
+    *,
+    robot_delay: float = ROBOT_DELAY,
+    think_budget: float = THINK_BUDGET,
+    settle_timeout: float = SETTLE_TIMEOUT,
+    page_size: tuple[int, int] = PAGE_SIZE,
+) -> AsyncIterator[Sandbox]:
+    """Start the bot in a simulated Discord and serve its page; stop both at the end.
+
+    The clock is not started: call ``sandbox.clock.start()`` to let time run. With a
+    ``robot_delay`` of 0, robots play at once, within the click that gave them the turn.
+    """
+    bot = sandbox_bot(db_path, robot_delay=robot_delay, think_budget=think_budget)
+    # Bot errors are answered and logged by the bot's own error path; the sandbox goes on.
+    env = simcord.Env(bot, settle_timeout=settle_timeout, check_errors=False)
+    server, channel, you, friends = _build_world(env)
+    _start_clock_now(env)
+    # SimCord internals: the bot account is "TestBot" unless renamed before start.
+    env.backend.bot_user.name = BOT_NAME
+    clock_scope = env.time_context()
+    clock_scope.__enter__()
+    try:
+        await env.start()
+        _wait_on_the_simulated_clock(env, _service_of(bot))
+        resumed = await _prepare_server(bot)
+        async with env.preview(
+            channel,
+            viewers=[you, *friends],
+            layout="channel",
+            display="responsive",
+            width=page_size[0],
+            height=page_size[1],
+        ) as preview:
+            clock = SandboxClock(env, preview)
+            try:
+                yield Sandbox(env, bot, server, channel, you, friends, preview, clock, resumed)
+            finally:
+                await clock.stop()
+    finally:
+        try:
+            # Stops the table clocks (keeping each turn's time left) and closes the database.
+            await bot.close()
+        finally:
+            try:
+                await env.shutdown()
+            finally:
+                clock_scope.__exit__(None, None, None)
+
+
+def _service_of(bot: TuteBot) -> TableService:
+    service = getattr(bot, "tables", None)
+    if not isinstance(service, TableService):
+        raise RuntimeError("the table service is not running")
+    return service
+
+
+def _wait_on_the_simulated_clock(env: simcord.Env, service: TableService) -> None:
+    """Declare the tables' waits to SimCord as waits on its clock.
+
+    A plain ``asyncio.sleep`` in the bot is waited out in real time by whatever SimCord
+    operation is running (a click would not be answered until the robots had played) when it
+    is shorter than SETTLE_TIMEOUT, and is left to a real-time fallback otherwise. Declared,
+    a wait ends only when the sandbox's clock reaches it: the click is answered at once, and
+    the tick that reaches the robot's turn plays it and shows it in the page.
+    """
+    # Table service internals: TableService._wake(table_id, delay) sleeps, then runs the
+    # table's timer. The sleep is done here, on SimCord's clock, and the service's own
+    # _wake runs the timer (with its error handling) after no further wait.
+    wake: Callable[[int, float], Awaitable[None]] = service._wake
+
+    async def wake_on_the_clock(table_id: int, delay: float) -> None:
+        if delay > 0:
+            await env.external_wait(asyncio.sleep(delay), reason="the table's clock")
+        await wake(table_id, 0)
+
+    service._wake = wake_on_the_clock
+
+
+def _build_world(
+    env: simcord.Env,
+) -> tuple[
+    simcord.GuildHandle,
+    simcord.ChannelHandle,
+    simcord.MemberActor,
+    tuple[simcord.MemberActor, ...],
+]:
+    """The server, its channel and its members, made in the same order every run (so with
+    the same ids) and before the bot starts, so the games it restores find their channel."""
+    server = env.create_guild(SERVER_NAME, id=SERVER_ID)
+    # The page shows one channel and cannot enter threads, so tables play in the channel:
+    # nobody here may make threads, the bot included.
+    no_threads = discord.PermissionOverwrite(
+        create_public_threads=False, create_private_threads=False
+    )
+    channel = server.create_text_channel(
+        CHANNEL_NAME,
+        overwrites={server.default_role: no_threads},
+        topic="Open a table with /tute new",
+    )
+    you = server.add_member(env.create_user(YOU.lower(), global_name=YOU))
+    friends = tuple(
+        server.add_member(env.create_user(_username(name), global_name=name)) for name in FRIENDS
+    )
+    return server, channel, you, friends
+
+
+def _username(name: str) -> str:
+    return name.lower().replace("í", "i")
+
+
+def _start_clock_now(env: simcord.Env) -> None:
+    """SimCord's clock starts on 2026-01-01; move it to now, so the page shows real dates and
+    the daily chips and turn clocks agree with the runs before this one."""
+    behind = (datetime.now(UTC) - env.now()).total_seconds()
+    if behind > 0:
+        # SimCord internals: advance_time needs a running bot; the backend's clock does not.
+        env.backend.advance_clock(behind)
+
+
+async def _prepare_server(bot: TuteBot) -> tuple[int, ...]:
+    """Hands come as a message only you can see, in the channel (the page shows one channel,
+    no DMs). A lobby left open by an earlier run is closed (its message is gone); a game in
+    play goes on: the bot shows its table again in the channel."""
+    db = bot.db
+    assert db is not None
+    async with db.transaction() as conn:
+        await update_settings(conn, SERVER_ID, hand_delivery="ephemeral")
+    service = _service_of(bot)
+    resumed: list[int] = []
+    for table in list(service.tables.values()):
+        if table.guild_id != SERVER_ID:
+            continue
+        if table.status is Status.LOBBY:
+            await service.close(table.id, table.host_id)
+        elif table.status is Status.PLAYING:
+            resumed.append(table.id)
+    return tuple(resumed)
+
+
+# --------------------------------------------------------------------------- serving
+
+
+async def serve(db_path: Path = SANDBOX_DB_PATH) -> None:
+    """Run the sandbox until the page ends the session or Ctrl-C."""
+    async with open_sandbox(db_path) as sandbox:
+        sandbox.clock.start()
+        print(f"Tute sandbox: the real bot, in a simulated Discord server ({db_path}).")
+        if sandbox.resumed:
+            games = ", ".join(f"#{table_id}" for table_id in sandbox.resumed)
+            print(f"Games from the last run go on in #{CHANNEL_NAME}: table {games}.")
+        print("Open this page in a browser on this computer (keep the address to yourself):")
+        print(f"    {sandbox.url}", flush=True)
+        print(
+            f"Type /tute new in the message box to open a table. Switch 'Viewing as' to "
+            f"{', '.join(FRIENDS)} to take more seats. Stop with Ctrl-C.",
+            flush=True,
+        )
+        if await asyncio.to_thread(open_in_browser, sandbox.url):
+            print("(Opened in your browser.)", flush=True)
+        await sandbox.preview.wait_closed()
+        print("The page ended the session.")
+
+
+def open_in_browser(url: str) -> bool:
+    """Open the page with the system's browser, when there is a desktop to show it on."""
+    if os.environ.get("CI"):
+        return False
+    if sys.platform.startswith("linux") and not (
+        os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+    ):
+        # No desktop: webbrowser would fall back to a text browser in this terminal.
+        return False
+    try:
+        return webbrowser.open(url, new=2)
+    except webbrowser.Error:
+        return False
+
+
+# ------------------------------------------------------------------------ screenshots
+
+
+def find_chromium() -> Path | None:
+    """The system's Chromium (Debian's package installs /usr/bin/chromium)."""
+    for name in ("chromium", "chromium-browser"):
+        found = shutil.which(name)
+        if found:
+            return Path(found)
+    return None
+
+
+def use_chromium(preview: Preview, chromium: Path) -> None:
+    """Take the preview's screenshots with this Chromium."""
+    # SimCord internals: the screenshot manager launches Playwright's own browser, which
+    # must be downloaded first; launch the system's instead.
+    manager = preview._capture_manager
+
+    async def ensure_browser(self: Any) -> Any:
+        if self._browser is not None:
+            return self._browser
+        from playwright.async_api import async_playwright
+
+        try:
+            self._playwright = await async_playwright().start()
+            self._browser = await self._playwright.chromium.launch(
+                executable_path=str(chromium), args=list(CHROMIUM_ARGS), headless=True
+            )
+        except BaseException as error:
+            await self.close()
+            raise simcord.SetupError(f"could not start {chromium}: {error}") from error
+        return self._browser
+
+    manager._ensure_browser = types.MethodType(ensure_browser, manager)
+
+
+async def take_screenshots(sandbox: Sandbox, out_dir: Path, chromium: Path) -> list[Path]:
+    """Play a habanero game, you against a robot, through SimCord's actors, and save the
+    lobby, a trick in play (the robot has led, your turn), your hand then, and the first
+    deal's summary, as the PNG files of SCREENSHOT_FILES."""
+    use_chromium(sandbox.preview, chromium)
+    await asyncio.to_thread(out_dir.mkdir, parents=True, exist_ok=True)
+    env, you, channel = sandbox.env, sandbox.you, sandbox.channel
+    saved: dict[str, Path] = {}
+
+    async def shoot(name: str, target: Any) -> None:
+        path = out_dir / name
+        await sandbox.preview.screenshot(path, viewer=you, target=target, layout="message")
+        saved[name] = path
+
+    new = await you.slash(channel, "tute new", variant="habanero")
+    lobby = new.response
+    assert lobby is not None
+    table_id = int(button_id(lobby.message, ":start").split(":")[2])
+    await you.click(lobby, custom_id=button_id(lobby.message, ":robot"))
+    await shoot("lobby.png", lobby)
+    await you.click(lobby, custom_id=button_id(lobby.message, ":start"))
+    table = sandbox.tables.get(table_id)
+    for _ in range(400):
+        if "summary.png" not in saved and (summary := summary_message(channel, table)):
+            await shoot("summary.png", summary)
+        if len(saved) == len(SCREENSHOT_FILES) or table.status is not Status.PLAYING:
+            break
+        round_ = table.round
+        assert round_ is not None
+        occupant = table.seats[round_.turn]
+        if occupant is None or occupant.robot_plays:
+            await env.advance_time(10)  # a robot still waits on the clock: let it play
+            continue
+        play = table_message(channel, table)
+        hand = (await you.click(play, custom_id=button_id(play, ":hand"))).response
+        assert hand is not None
+        if "trick.png" not in saved and len(round_.trick) == 1:
+            await shoot("trick.png", play)
+            await shoot("hand.png", hand)
+        await you.click(hand, custom_id=hand_choice(hand.message))
+    return [saved[name] for name in SCREENSHOT_FILES if name in saved]
+
+
+def button_id(message: discord.Message, suffix: str) -> str:
+    """The custom id of the message's button whose id ends with ``suffix``."""
+    for custom_id in _button_ids(message, enabled_only=False):
+        if custom_id.endswith(suffix):
+            return custom_id
+    raise LookupError(f"no button {suffix!r} on message {message.id}")
+
+
+def hand_choice(message: discord.Message) -> str:
+    """A card to play from a hand (the first one allowed), or else a declaration."""
+    choices = [c for c in _button_ids(message, enabled_only=True) if c.startswith("tute:h:")]
+    cards = [c for c in choices if c.rsplit(":", 1)[1][0].isdigit()]
+    if cards:
+        return cards[0]
+    if choices:
+        return choices[0]
+    raise LookupError(f"nothing to play in hand message {message.id}")
+
+
+def _button_ids(message: discord.Message, *, enabled_only: bool) -> Iterable[str]:
+    for row in message.components:
+        for child in getattr(row, "children", ()):
+            if isinstance(child, discord.Button) and child.custom_id:
+                if enabled_only and child.disabled:
+                    continue
+                yield child.custom_id
+
+
+def table_message(channel: simcord.ChannelHandle, table: Table) -> discord.Message:
+    """The table's message, as it is now."""
+    for message in reversed(channel.history()):
+        if message.id == table.play_message_id:
+            return message
+    raise LookupError(f"table {table.id} has no message in #{channel.name}")
+
+
+def summary_message(channel: simcord.ChannelHandle, table: Table) -> discord.Message | None:
+    """The summary of the table's first deal, posted when the deal ended."""
+    title = t("summary.title", table.language, deal=1, id=table.id)
+    for message in reversed(channel.history()):
+        if any(embed.title == title for embed in message.embeds):
+            return message
+    return None
+
+
+async def screenshots(out_dir: Path, chromium: Path, *, think_budget: float = 0.1) -> list[Path]:
+    """A sandbox of its own for the pictures: a temporary database, robots without delay."""
+    with tempfile.TemporaryDirectory(prefix="tute-sandbox-") as folder:
+        async with open_sandbox(
+            Path(folder) / "sandbox.db", robot_delay=0, think_budget=think_budget
+        ) as sandbox:
+            return await take_screenshots(sandbox, out_dir, chromium)
+
+
+# ----------------------------------------------------------------------------- entry
+
+EXIT_FAILED = 1
+EXIT_MISSING = 2
+
+
+def main(*, db_path: Path = SANDBOX_DB_PATH, screenshot_dir: Path | None = None) -> int:
+    """``tute-bot --sandbox [--screenshot DIR]``. 0 when it ran (and the person stopped it),
+    1 when it failed, 2 when something it needs is not installed."""
+    if screenshot_dir is not None:
+        return _main_screenshots(screenshot_dir)
+    discord.utils.setup_logging(level=logging.WARNING, root=True)
+    try:
+        asyncio.run(serve(db_path))
+    except KeyboardInterrupt:
+        print(f"\nSandbox stopped; games and standings are kept in {db_path}.")
+    except (simcord.SetupError, sqlite3.Error, OSError) as error:
+        print(f"tute-bot: the sandbox could not run ({db_path}): {error}", file=sys.stderr)
+        return EXIT_FAILED
+    return 0
+
+
+def _main_screenshots(out_dir: Path) -> int:
+    chromium = find_chromium()
+    if chromium is None:
+        print(
+            "tute-bot: the screenshots need Chromium, which is not installed: "
+            "apt-get install chromium",
+            file=sys.stderr,
+        )
+        return EXIT_MISSING
+    if importlib.util.find_spec("playwright") is None:
+        print(
+            "tute-bot: the screenshots need Playwright, which is not installed: "
+            'pip install -e ".[sandbox]"',
+            file=sys.stderr,
+        )
+        return EXIT_MISSING
+    discord.utils.setup_logging(level=logging.WARNING, root=True)
+    print(f"Playing a game against a robot; pictures by {chromium} go to {out_dir}.", flush=True)
+    try:
+        saved = asyncio.run(screenshots(out_dir, chromium))
+    except KeyboardInterrupt:
+        print("\nStopped.", file=sys.stderr)
+        return EXIT_FAILED
+    except simcord.SetupError as error:
+        print(f"tute-bot: the screenshots failed: {error}", file=sys.stderr)
+        return EXIT_FAILED
+    for path in saved:
+        print(f"Saved {path}")
+    if len(saved) != len(SCREENSHOT_FILES):
+        print("tute-bot: the game ended before every picture could be taken.", file=sys.stderr)
+        return EXIT_FAILED
+    return 0

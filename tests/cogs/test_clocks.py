@@ -1,0 +1,139 @@
+"""Turn clocks, absent players and restarts, end to end through SimCord."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+import pytest
+import simcord
+
+from bot.client import TuteBot
+from bot.config import Config
+from bot.tables.model import Status, Table
+
+
+def fast_bot(config: Config) -> TuteBot:
+    bot = TuteBot(config)
+    bot.robot_delay = 0  # type: ignore[attr-defined]
+    bot.think_budget = 0.02  # type: ignore[attr-defined]
+    return bot
+
+
+@pytest.fixture
+def simcord_bot(test_config: Config) -> TuteBot:
+    return fast_bot(test_config)
+
+
+def custom_ids(message: discord.Message) -> list[tuple[str, bool]]:
+    return [
+        (child.custom_id, child.disabled)
+        for row in message.components
+        for child in getattr(row, "children", [])
+        if isinstance(child, discord.Button) and child.custom_id
+    ]
+
+
+def enabled_cards(message: discord.Message) -> list[str]:
+    return [
+        cid
+        for cid, disabled in custom_ids(message)
+        if cid.startswith("tute:h:") and not disabled and cid.rsplit(":", 1)[1][0].isdigit()
+    ]
+
+
+def the_table(env: simcord.Env) -> Table:
+    tables = env.bot.tables.tables  # type: ignore[attr-defined]
+    return next(iter(tables.values()))
+
+
+async def open_habanero(env: simcord.Env, world: Any, bob: Any = None, **options: Any) -> Any:
+    """alice opens a habanero table; bob sits down, or else a robot; alice starts."""
+    alice = world.member
+    lobby = (await alice.slash(world.channel, "tute new", variant="habanero", **options)).response
+    ops = {cid.rsplit(":", 1)[1]: cid for cid, _ in custom_ids(lobby.message)}
+    if bob is not None:
+        await bob.click(lobby, custom_id=ops["join"])
+    else:
+        await alice.click(lobby, custom_id=ops["robot"])
+    await alice.click(lobby, custom_id=ops["start"])
+    return lobby
+
+
+@pytest.mark.simcord(settle_timeout=3)
+async def test_time_runs_out_then_a_robot_takes_the_seat_until_im_back(
+    simcord_env: simcord.Env, world: Any
+) -> None:
+    env = simcord_env
+    bob = world.guild.add_member(env.create_user("bob"))
+    await open_habanero(env, world, bob=bob, turn_time=30)
+    table = the_table(env)
+    round_ = table.round
+    assert round_ is not None
+    alice_seat = table.seat_of(world.member.id)
+    bob_seat = table.seat_of(bob.id)
+    assert alice_seat is not None and bob_seat is not None
+    seat = table.seats[alice_seat]
+    assert seat is not None
+
+    async def bob_plays() -> None:
+        hand = bob.user.dm_channel.history()[-1]
+        await bob.user.click(hand, custom_id=enabled_cards(hand)[0])
+
+    for missed in (1, 2):
+        if round_.turn == bob_seat:
+            await bob_plays()
+        assert round_.turn == alice_seat and table.turn_deadline is not None
+        plays_before = len(round_.actions)
+        await env.advance_time(29)
+        assert len(round_.actions) == plays_before, "the clock has not run out yet"
+        await env.advance_time(2)
+        assert len(round_.actions) > plays_before, "the game played for the absent player"
+        assert seat.missed == missed
+    # two turns in a row ran out: a robot takes the seat until alice is back
+    assert seat.away and seat.robot_plays
+    thread = next(t for t in world.channel.threads)
+    table_message = next(
+        m for m in thread.history() if any(cid.startswith("tute:t:") for cid, _ in custom_ids(m))
+    )
+    back = next(cid for cid, _ in custom_ids(table_message) if cid.endswith(":back"))
+    reply = await world.member.click(table_message, custom_id=back)
+    assert reply.response is not None and reply.response.ephemeral
+    assert not seat.away and seat.missed == 0
+
+
+@pytest.mark.simcord(settle_timeout=3)
+async def test_a_restart_mid_game_keeps_the_game_and_its_buttons(
+    simcord_env: simcord.Env, world: Any, test_config: Config
+) -> None:
+    env = simcord_env
+    alice = world.member
+    await open_habanero(env, world)
+    dm = alice.user.dm_channel
+    before = the_table(env)
+    assert before.round is not None
+    for _ in range(2):
+        hand = dm.history()[-1]
+        await alice.user.click(hand, custom_id=enabled_cards(hand)[0])
+    if before.round.trick:  # alice answered the robot's lead: she leads the next trick
+        hand = dm.history()[-1]
+        await alice.user.click(hand, custom_id=enabled_cards(hand)[0])
+    actions_before = list(before.round.actions)
+    tricks_before = len(before.round.tricks)
+    old_hand = dm.history()[-1]
+
+    await env.restart_bot(fast_bot(test_config))
+
+    after = the_table(env)
+    assert after is not before and after.round is not None
+    assert list(after.round.actions) == actions_before, "the deal is rebuilt from the action log"
+    assert len(after.round.tricks) == tricks_before
+    # the hand message sent before the restart still plays
+    for _ in range(200):
+        hand = dm.history()[-1]
+        cards = enabled_cards(hand)
+        if not cards:
+            break
+        await alice.user.click(hand, custom_id=cards[0])
+    assert old_hand.id == dm.history()[-1].id, "the same DM message is edited, not replaced"
+    assert the_table(env).status is Status.FINISHED

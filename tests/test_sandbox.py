@@ -1,0 +1,364 @@
+"""The sandbox: a whole game played through the page's own HTTP API, as the browser plays it;
+the standings and a game in play kept between runs; the clock and the robots' pause; the
+command itself; the screenshots."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+import uuid
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+import simcord
+
+from bot import sandbox as sandbox_module
+from bot.__main__ import main
+from bot.i18n import t
+from bot.sandbox import (
+    ROBOT_DELAY,
+    SCREENSHOT_FILES,
+    SERVER_ID,
+    Sandbox,
+    find_chromium,
+    open_sandbox,
+)
+from bot.storage.settings import get_settings
+from bot.storage.standings import member_stats
+from bot.tables.model import Status
+from cogs._table_ui import seat_name
+
+pytest.importorskip("markdown_it", reason="the sandbox's page needs simcord[preview]")
+
+ROOT = Path(__file__).resolve().parents[1]
+
+FAST = {"robot_delay": 0, "think_budget": 0.02}
+"""Robots play at once (within the click that gives them the turn) and think briefly."""
+
+
+class PreviewPage:
+    """One page of the sandbox's preview, driven through the HTTP API its browser page uses:
+    open a page as a member, run slash commands, click buttons, focus a message."""
+
+    def __init__(self, session: aiohttp.ClientSession, url: str) -> None:
+        self.session = session
+        self.base, self.capability = url.split("/#")
+        self.state: dict[str, Any] = {}
+        self.sequence = 0
+
+    def _headers(self) -> dict[str, str]:
+        headers = {"X-Simcord-Capability": self.capability}
+        if self.state:
+            headers["X-Simcord-Context"] = self.state["context"]["id"]
+        return headers
+
+    async def open(self, viewer: simcord.MemberActor) -> None:
+        async with self.session.post(
+            f"{self.base}/api/pages", json={"viewer_id": str(viewer.id)}, headers=self._headers()
+        ) as response:
+            assert response.status == 200, await response.text()
+            self.state = await response.json()
+        self.sequence = 0
+
+    async def read(self) -> None:
+        async with self.session.get(f"{self.base}/api/state", headers=self._headers()) as response:
+            assert response.status == 200, await response.text()
+            self.state = await response.json()
+
+    async def act(self, kind: str, **fields: Any) -> dict[str, Any]:
+        """One action; it must be admitted and settle. The page is read again after it."""
+        self.sequence += 1
+        body = {
+            "protocol_version": 3,
+            "sequence": self.sequence,
+            "request_id": str(uuid.uuid4()),
+            "generation": self.state["context"]["generation"],
+            "bot_generation": self.state["botGeneration"],
+            "published_revision": self.state["publishedRevision"],
+            "kind": kind,
+            **fields,
+        }
+        async with self.session.post(
+            f"{self.base}/api/action", json=body, headers=self._headers()
+        ) as response:
+            assert response.status == 200, await response.text()
+            receipt = await response.json()
+        assert not receipt["rejected"], receipt
+        assert receipt["settlement"] == "settled", receipt
+        await self.read()
+        return receipt
+
+    async def command(self, invocation: str, **options: Any) -> int:
+        """Run a slash command from the composer; the id of the bot's answer."""
+        async with self.session.get(f"{self.base}/api/commands", headers=self._headers()) as r:
+            catalog = await r.json()
+        entry = next(e for e in catalog["entries"] if e["invocation"] == invocation)
+        receipt = await self.act(
+            "run_command",
+            command_id=entry["commandId"],
+            path=entry["path"],
+            schema_fingerprint=entry["schemaFingerprint"],
+            options=options,
+        )
+        return int(receipt["outcomes"][0]["messageId"])
+
+    def message(self, message_id: int) -> dict[str, Any] | None:
+        return self.state["messages"].get(str(message_id))
+
+    async def show(self, message_id: int) -> dict[str, Any]:
+        """The message as this page shows it, bringing it into the page's window first."""
+        if self.message(message_id) is None:
+            await self.act("focus", target_id=str(message_id))
+        message = self.message(message_id)
+        assert message is not None, f"message {message_id} is not visible"
+        return message
+
+    async def click(self, message_id: int, custom_id: str) -> dict[str, Any]:
+        message = await self.show(message_id)
+        button = next(b for b in buttons(message) if b["custom_id"] == custom_id)
+        assert not button["disabled"], button
+        return await self.act("click", target_id=str(message_id), control_key=button["control_key"])
+
+    def bot_messages(self) -> list[dict[str, Any]]:
+        """The page's messages from the bot, oldest first."""
+        messages = [self.state["messages"][str(i)] for i in self.state["timeline"]]
+        return [m for m in messages if m["author"].get("bot")]
+
+
+def buttons(message: dict[str, Any]) -> list[dict[str, Any]]:
+    return [button for row in message["components"] for button in row.get("components", [])]
+
+
+def button_ending(message: dict[str, Any], suffix: str) -> str:
+    return next(b["custom_id"] for b in buttons(message) if b["custom_id"].endswith(suffix))
+
+
+def card_to_play(hand: dict[str, Any]) -> str | None:
+    """The first card the hand allows (a card's code starts with its rank), else a
+    declaration; None when nothing is enabled."""
+    enabled = [
+        b["custom_id"]
+        for b in buttons(hand)
+        if b["custom_id"].startswith("tute:h:") and not b["disabled"]
+    ]
+    cards = [c for c in enabled if c.rsplit(":", 1)[1][0].isdigit()]
+    return (cards or enabled or [None])[0]
+
+
+async def play_habanero(box: Sandbox, page: PreviewPage) -> int:
+    """Open a habanero table from the composer, seat a robot, start, and play every turn of
+    the person from the "My hand" message until the game ends. The table's id. (The lowest
+    target, 30 points, keeps the game to a deal or two.)"""
+    lobby_id = await page.command("tute new", variant="habanero", target="30")
+    lobby = await page.show(lobby_id)
+    assert lobby["embeds"][0]["title"].startswith("Habanero")
+    table_id = int(button_ending(lobby, ":start").split(":")[2])
+    await page.click(lobby_id, button_ending(lobby, ":robot"))
+    await page.click(lobby_id, button_ending(await page.show(lobby_id), ":start"))
+    table = box.tables.get(table_id)
+    assert table.status is Status.PLAYING and table.thread_id is None  # plays in #tute
+    play_id = table.play_message_id
+    assert play_id is not None
+    for _ in range(400):
+        if table.status is not Status.PLAYING:
+            break
+        round_ = table.round
+        assert round_ is not None
+        seat = table.seats[round_.turn]
+        if seat is None or seat.robot_plays:
+            await asyncio.sleep(0.1)  # a robot waits on the clock (a partner's cante)
+            continue
+        receipt = await page.click(play_id, f"tute:t:{table_id}:hand")
+        hand_id = int(receipt["outcomes"][0]["messageId"])
+        hand = await page.show(hand_id)
+        assert hand["ephemeral"] is True
+        choice = card_to_play(hand)
+        assert choice is not None, hand
+        await page.click(hand_id, choice)
+    return table_id
+
+
+async def test_a_whole_game_through_the_page(tmp_path: Path) -> None:
+    async with (
+        open_sandbox(tmp_path / "sandbox.db", **FAST) as box,
+        aiohttp.ClientSession() as session,
+    ):
+        assert box.url.startswith("http://127.0.0.1:")
+        settings = await get_settings(box.tables.db, SERVER_ID)
+        assert settings.hand_delivery == "ephemeral"
+        box.clock.start()  # time runs, and the page's clicks take turns with its ticks
+        page = PreviewPage(session, box.url)
+        await page.open(box.you)
+        table_id = await play_habanero(box, page)
+
+        table = box.tables.get(table_id)
+        assert table.status is Status.FINISHED and table.winner is not None
+        await page.read()
+        game_over = t("summary.game_over", table.language, id=table_id)
+        shown = [
+            embed
+            for message in page.bot_messages()
+            for embed in message["embeds"]
+            if embed.get("title") == game_over
+        ]
+        assert shown, "the page shows no game-over message"
+        winner = table.seats[table.winner]
+        assert seat_name(winner, table.language) in shown[-1]["description"]
+        # No DM was ever sent: hands came as messages only their owner sees.
+        assert not any(r.path == "/users/@me/channels" for r in box.env.http_requests)
+
+
+async def test_standings_and_ids_are_kept_between_runs(tmp_path: Path) -> None:
+    db = tmp_path / "sandbox.db"
+    async with open_sandbox(db, **FAST) as box, aiohttp.ClientSession() as session:
+        you_id = box.you.id
+        page = PreviewPage(session, box.url)
+        await page.open(box.you)
+        await page.command("tute daily")
+        first = await member_stats(box.tables.db, SERVER_ID, you_id)
+        assert first is not None
+    async with open_sandbox(db, **FAST) as box:
+        assert box.you.id == you_id
+        again = await member_stats(box.tables.db, SERVER_ID, you_id)
+        assert again is not None and again.balance == first.balance
+        assert again.last_daily == first.last_daily
+
+
+async def test_a_lobby_left_open_is_closed_and_a_game_goes_on(tmp_path: Path) -> None:
+    db = tmp_path / "sandbox.db"
+    async with open_sandbox(db, **FAST) as box, aiohttp.ClientSession() as session:
+        page = PreviewPage(session, box.url)
+        await page.open(box.you)
+        lobby_id = await page.command("tute new", variant="habanero")
+        await page.click(lobby_id, button_ending(await page.show(lobby_id), ":start"))
+        await page.open(box.friends[0])
+        await page.command("tute new", variant="habanero")
+        playing, waiting = sorted(box.tables.tables)
+    async with open_sandbox(db, **FAST) as box:
+        assert box.resumed == (playing,)
+        assert box.tables.get(waiting).status is Status.CLOSED
+        table = box.tables.get(playing)
+        assert table.status is Status.PLAYING
+        # Its table is shown again in the channel, with the "My hand" button.
+        await box.env.settle()
+        message = next(m for m in box.channel.history() if m.id == table.play_message_id)
+        assert any(
+            c.custom_id == f"tute:t:{playing}:hand"
+            for row in message.components
+            for c in getattr(row, "children", [])
+        )
+
+
+async def test_a_robot_plays_a_moment_after_the_click(tmp_path: Path) -> None:
+    """The click is answered at once; the robot's pause runs on the sandbox's clock, and the
+    tick that ends it plays the robot's card and shows it in the page."""
+    async with (
+        open_sandbox(tmp_path / "sandbox.db", robot_delay=ROBOT_DELAY, think_budget=0.02) as box,
+        aiohttp.ClientSession() as session,
+    ):
+        box.clock.start()
+        page = PreviewPage(session, box.url)
+        await page.open(box.you)
+        lobby_id = await page.command("tute new", variant="habanero")
+        await page.click(lobby_id, button_ending(await page.show(lobby_id), ":start"))
+        table = next(iter(box.tables.tables.values()))
+        round_ = table.round
+        assert round_ is not None and round_.turn == 0  # you lead the first trick
+        assert table.play_message_id is not None
+        receipt = await page.click(table.play_message_id, f"tute:t:{table.id}:hand")
+        hand_id = int(receipt["outcomes"][0]["messageId"])
+        card = card_to_play(await page.show(hand_id))
+        assert card is not None
+        await page.click(hand_id, card)
+        clicked = time.monotonic()
+        assert len(round_.trick) == 1 and round_.turn == 1  # the robot has not played yet
+        revision = page.state["publishedRevision"]
+        for _ in range(50):
+            await asyncio.sleep(0.05)
+            if round_.tricks:
+                break
+        assert len(round_.tricks) == 1, "the robot did not play"
+        assert time.monotonic() - clicked >= ROBOT_DELAY * 0.7
+        await asyncio.sleep(0.3)
+        await page.read()
+        assert page.state["publishedRevision"] > revision  # the page was told
+
+
+async def test_the_clock_follows_real_time(tmp_path: Path) -> None:
+    async with open_sandbox(tmp_path / "sandbox.db", **FAST) as box:
+        start = box.env.now()
+        box.clock.start()
+        await asyncio.sleep(0.6)
+        await box.clock.stop()
+        moved = (box.env.now() - start).total_seconds()
+        assert 0.3 <= moved <= 1.5
+
+
+def test_the_command_serves_the_page_until_ctrl_c(tmp_path: Path) -> None:
+    """``tute-bot --sandbox`` with no token: it prints the page's loopback address, the page
+    answers, and Ctrl-C stops it cleanly, keeping its database."""
+    environ = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "TUTE_"))}
+    environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), environ.get("PYTHONPATH")]))
+    environ["CI"] = "1"  # no browser to open here
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot", "--sandbox"],
+        cwd=tmp_path,
+        env=environ,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    watchdog = threading.Timer(60, process.kill)
+    watchdog.start()
+    try:
+        assert process.stdout is not None
+        url = None
+        for line in process.stdout:
+            if found := re.search(r"http://127\.0\.0\.1:\d+/#\S+", line):
+                url = found.group()
+                break
+        assert url is not None, "no address printed"
+        with urllib.request.urlopen(url.partition("#")[0], timeout=10) as response:
+            assert response.status == 200
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=30)
+    finally:
+        watchdog.cancel()
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 0, err
+    assert "Traceback" not in err
+    assert "Sandbox stopped" in out
+    assert (tmp_path / "data" / "sandbox.db").is_file()
+
+
+@pytest.mark.skipif(
+    find_chromium() is None, reason="the screenshots need Chromium: apt-get install chromium"
+)
+async def test_the_screenshots_are_saved(tmp_path: Path) -> None:
+    pytest.importorskip("playwright", reason="the screenshots need simcord[screenshot]")
+    chromium = find_chromium()
+    assert chromium is not None
+    out = tmp_path / "shots"
+    saved = await sandbox_module.screenshots(out, chromium, think_budget=0.02)
+    assert [path.name for path in saved] == list(SCREENSHOT_FILES)
+    for path in saved:
+        assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", path
+
+
+def test_without_chromium_the_screenshots_say_what_to_install(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    monkeypatch.setattr(sandbox_module.shutil, "which", lambda name: None)
+    assert main(["--sandbox", "--screenshot", str(tmp_path)]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "apt-get install chromium" in error
