@@ -13,7 +13,7 @@ import io
 import json
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
@@ -35,7 +35,7 @@ from bot.engine.options import check_options
 from bot.i18n import language_of, t
 from bot.storage import tables as table_repo
 from bot.tables.errors import TableError
-from bot.tables.model import Status, Table
+from bot.tables.model import Seat, Status, Table
 from bot.tables.service import Announcement, TableService
 
 from . import _table_pictures as pictures
@@ -85,6 +85,21 @@ def _error_params(error: TableError, interaction: discord.Interaction[Any]) -> d
 
 # ----------------------------------------------------------------------- buttons
 
+
+async def run_button(
+    interaction: discord.Interaction[Any],
+    run: Callable[[discord.Interaction[Any]], Awaitable[None]],
+) -> None:
+    """Every table button: a refusal is a short ephemeral explanation, anything else goes
+    through the one error path."""
+    try:
+        await run(interaction)
+    except TableError as error:
+        await refuse(interaction, error)
+    except Exception as error:
+        await answer_error(interaction, error)
+
+
 LOBBY_OPS = ("join", "team0", "team1", "leave", "robot", "unrobot", "start", "close")
 
 
@@ -125,12 +140,7 @@ class LobbyButton(
         return cls(int(match["tid"]), match["op"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            await self._run(interaction)
-        except TableError as error:
-            await refuse(interaction, error)
-        except Exception as error:
-            await answer_error(interaction, error)
+        await run_button(interaction, self._run)
 
     async def _run(self, interaction: discord.Interaction[Any]) -> None:
         service = service_of(interaction.client)
@@ -204,12 +214,7 @@ class TableButton(
         return cls(int(match["tid"]), match["op"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            await self._run(interaction)
-        except TableError as error:
-            await refuse(interaction, error)
-        except Exception as error:
-            await answer_error(interaction, error)
+        await run_button(interaction, self._run)
 
     async def _run(self, interaction: discord.Interaction[Any]) -> None:
         service = service_of(interaction.client)
@@ -281,12 +286,7 @@ class HandButton(
         return cls(int(match["tid"]), int(match["deal"]), int(match["trick"]), match["code"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            await self._run(interaction)
-        except TableError as error:
-            await refuse(interaction, error)
-        except Exception as error:
-            await answer_error(interaction, error)
+        await run_button(interaction, self._run)
 
     async def _run(self, interaction: discord.Interaction[Any]) -> None:
         service = service_of(interaction.client)
@@ -381,6 +381,41 @@ def _digest(payload: dict[str, Any]) -> str:
     if isinstance(view, discord.ui.View):
         parts.append(json.dumps(view.to_components(), sort_keys=True))
     return hashlib.sha1("|".join(parts).encode()).hexdigest()
+
+
+def _hand_digest(payload: dict[str, Any], *, away: bool) -> str:
+    """What a hand lets its player do: its buttons, where a disabled button's trick does not
+    count (it cannot be clicked). A DM is edited only when this changes (or the player goes
+    away or comes back), not each time a card is played elsewhere: the table shows that."""
+    view = payload.get("view")
+    embed = payload.get("embed")
+    colour = embed.colour if isinstance(embed, discord.Embed) else None
+    parts = [f"{away}|{colour}"]
+    if isinstance(view, discord.ui.View):
+        for row in view.to_components():
+            for button in row.get("components", []):
+                custom_id = str(button.get("custom_id", ""))
+                if button.get("disabled"):
+                    table_id, deal, _trick, code = custom_id.split(":")[2:6]
+                    custom_id = f"{table_id}:{deal}:{code}"
+                parts.append(f"{custom_id}|{button.get('label')}|{button.get('style')}")
+    return hashlib.sha1("\n".join(parts).encode()).hexdigest()
+
+
+def _wait_for_robot(table: Table, seat: Seat, payload: dict[str, Any]) -> bool:
+    """Whether a hand the player cannot use now may wait for the robot about to play: the
+    refresh after that play shows it (one edit instead of two; a habanero draw, a new deal)."""
+    round_ = table.round
+    if table.status is not Status.PLAYING or round_ is None or round_.finished or seat.away:
+        return False
+    on_turn = table.seats[round_.turn]
+    if on_turn is None or not on_turn.robot_plays:
+        return False
+    view = payload.get("view")
+    return not (
+        isinstance(view, discord.ui.View)
+        and any(not getattr(item, "disabled", True) for item in view.children)
+    )
 
 
 class DiscordPresenter:
@@ -566,7 +601,9 @@ class DiscordPresenter:
                 )
         payload: dict[str, Any] = {"embed": ui.hand_embed(table, seat, lang), "view": view}
         if remember:
-            self._digests[(table.id, f"hand{seat}")] = _digest(payload)
+            occupant = table.seats[seat]
+            away = occupant is not None and occupant.away
+            self._digests[(table.id, f"hand{seat}")] = _hand_digest(payload, away=away)
         if picture:
             add_picture(payload, pictures.hand_picture(table, seat, lang), pictures.HAND_FILE)
         return payload
@@ -583,8 +620,12 @@ class DiscordPresenter:
         try:
             await self._public(table)
             await self._hands(table, skip_seat)
-            for item in announce or []:
-                await self._announce(table, item)
+            items = list(announce or [])
+            for i, item in enumerate(items):
+                if item.key == "tables.announce.game_over" and i and _is_summary(items[i - 1]):
+                    continue  # shown with the summary of the last deal
+                final = i + 1 < len(items) and items[i + 1].key == "tables.announce.game_over"
+                await self._announce(table, item, with_result=final)
         except Exception:
             log.exception("Could not show table %s", table.id)
 
@@ -595,9 +636,11 @@ class DiscordPresenter:
         key: tuple[int, str],
         payload: dict[str, Any],
         picture: Callable[[], tuple[discord.File | None, str]] | None = None,
+        digest: str | None = None,
     ) -> bool:
-        """Edit a message, unless it already shows this (the picture is drawn only then)."""
-        digest = _digest(payload)
+        """Edit a message, unless it already shows this (the picture is drawn only then);
+        ``digest`` says what counts as a change (by default, everything it shows)."""
+        digest = digest or _digest(payload)
         if self._digests.get(key) == digest:
             return True
         if picture is not None:
@@ -633,6 +676,11 @@ class DiscordPresenter:
         ):
             return
         await self._open_play_message(table, self.table_payload(table))
+        if table.message_id is not None and table.thread_id is not None:
+            # the lobby now links to the game's thread
+            lang = table.language
+            payload = {"embed": ui.lobby_embed(table, lang), "view": self._lobby_view(table, lang)}
+            await self._edit(table.channel_id, table.message_id, (table.id, "lobby"), payload)
 
     async def _open_play_message(self, table: Table, payload: dict[str, Any]) -> None:
         """At the start: the game's own thread when the bot may make one (a private one
@@ -694,6 +742,9 @@ class DiscordPresenter:
             lang = language_of(seat.locale)
             payload = self.hand_payload(table, seat_no, lang, remember=False, picture=False)
             key = (table.id, f"hand{seat_no}")
+            digest = _hand_digest(payload, away=seat.away)
+            if seat.dm_message_id is not None and _wait_for_robot(table, seat, payload):
+                continue
             if (
                 seat.dm_message_id is not None
                 and seat.dm_channel_id is not None
@@ -703,6 +754,7 @@ class DiscordPresenter:
                     key,
                     payload,
                     functools.partial(_hand_picture, table, seat_no, lang),
+                    digest,
                 )
             ):
                 continue
@@ -710,8 +762,8 @@ class DiscordPresenter:
             if table.status is not Status.PLAYING:
                 continue
             try:
-                user = self.bot.get_user(seat.user_id) or await self.bot.fetch_user(seat.user_id)
-                channel = user.dm_channel or await user.create_dm()
+                # by id: no need to fetch the user first (one call less per player)
+                channel = await self.bot.create_dm(discord.Object(seat.user_id))
                 message = await channel.send(**as_new_message(payload))
             except discord.Forbidden:
                 await service.set_dm(
@@ -720,7 +772,7 @@ class DiscordPresenter:
                 table = service.get(table.id)
                 await self._edit_public_only(table)
                 continue
-            self._digests[key] = _digest(payload)
+            self._digests[key] = digest
             await service.set_dm(
                 table.id, seat_no, channel_id=channel.id, message_id=message.id, closed=False
             )
@@ -735,19 +787,28 @@ class DiscordPresenter:
                 lambda: (pictures.table_picture(table, table.language), pictures.TABLE_FILE),
             )
 
-    async def _announce(self, table: Table, item: Announcement) -> None:
+    async def _announce(
+        self, table: Table, item: Announcement, *, with_result: bool = False
+    ) -> None:
+        """Post an announcement; the last deal's summary carries the game's result with it
+        (one message)."""
         lang = table.language
         where = self.bot.get_partial_messageable(table.where_id)
-        if item.key == "tables.announce.deal_over":
+        if _is_summary(item):
             summary = item.params["summary"]
             embed = ui.summary_embed(table, summary, lang)
             picture = pictures.summary_picture(table, summary, lang)
             embed.set_image(url=f"attachment://{pictures.SUMMARY_FILE}")
-            await where.send(embed=embed, file=picture)
+            embeds = [embed, ui.game_over_embed(table, lang)] if with_result else [embed]
+            await where.send(embeds=embeds, file=picture)
         elif item.key == "tables.announce.game_over":
             await where.send(embed=ui.game_over_embed(table, lang))
         else:
             await where.send(t(item.key, lang, **item.params))
+
+
+def _is_summary(item: Announcement) -> bool:
+    return item.key == "tables.announce.deal_over"
 
 
 def presenter_of(client: discord.Client) -> DiscordPresenter:
