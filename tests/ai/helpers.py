@@ -1,0 +1,57 @@
+"""Play deals and games between robots, checking every answer against the view."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from bot.ai import Level, choose_action
+from bot.engine import Action, Game, Options, Round, Variant, seat_view, shuffle_deal
+
+
+def ask(r: Round, seat: int, level: Level, rng: random.Random, budget: float) -> Action | None:
+    view = seat_view(r, seat)
+    action = choose_action(view, level, rng, budget)
+    if action is not None:
+        assert action in view.legal, f"{level.value} chose {action}, not in the view's legal"
+    return action
+
+
+def play_deal(
+    r: Round, levels: Sequence[Level], rngs: Sequence[random.Random], budget: float = 0.02
+) -> None:
+    """Ask the robots until the deal ends; seats off turn may declare first, the seat on
+    turn must always do something."""
+    steps = 0
+    while not r.finished:
+        steps += 1
+        assert steps < 600, "the deal does not end"
+        acted = False
+        for seat in sorted({a.seat for a in r.legal_actions() if a.seat != r.turn}):
+            action = ask(r, seat, levels[seat], rngs[seat], budget)
+            if action is not None:
+                r.apply(action)
+                acted = True
+                break
+        if acted:
+            continue
+        action = ask(r, r.turn, levels[r.turn], rngs[r.turn], budget)
+        assert action is not None, f"seat {r.turn} is on turn and does nothing"
+        r.apply(action)
+
+
+def play_game(
+    variant: Variant, options: Options, levels: Sequence[Level], seed: int, budget: float = 0.02
+) -> Game:
+    """A whole game (several deals in habanero) between the given levels."""
+    rng = random.Random(seed)
+    rngs = [random.Random(seed * 10 + seat) for seat in range(variant.players)]
+    game = Game(variant, options, dealer=seed % variant.players)
+    deals = 0
+    while not game.finished:
+        r = Round(shuffle_deal(variant, options, game.dealer, rng, game.carry))
+        play_deal(r, levels, rngs, budget)
+        game.end_round(r)
+        deals += 1
+        assert deals < 40, "the game does not end"
+    return game
