@@ -1,0 +1,323 @@
+"""REST calls the bot makes to Discord while a table plays, through SimCord with the real bot.
+
+Whole games of each variant, humans and robots together: the humans click an enabled card
+of their hand (in their DMs), now and then a declaration; the robots play on their clocks.
+Every call to Discord is in SimCord's request log, so:
+
+- a human play costs the calls made while the bot handles that click (the interaction's
+  answer counts as one);
+- the robots play in the clock tasks, after the click is answered: the calls made between
+  two clicks go to the robots, shared among the robot actions taken in between;
+- a deal (a round) costs every call from its first action to its summary; the start (the
+  thread, the table message, the first hands by DM) is counted apart.
+
+A play that ends a deal also posts the deal's summary (with the final result at the end, and
+the lobby's new status): the largest count is shown for those plays apart from the others.
+Targets, over all the games: at most 3 calls per human card play (on average, and at most for
+a play that ends no deal), on average at most 1.5 per robot play.
+
+Run: ``python benchmarks/discord_rest.py [--games N] [--seed S] [--budget SECONDS]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import random
+import statistics
+import sys
+import tempfile
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import discord
+import simcord
+
+from bot.client import TuteBot
+from bot.config import Config
+from bot.engine import Kind, Round
+from bot.tables import service as service_module
+from bot.tables.model import Status, Table
+from bot.tables.service import DECLARE_GRACE, TableService
+
+HUMAN_TARGET = 3.0
+ROBOT_TARGET = 1.5
+ROBOT_DELAY = 10.0
+"""Seconds of SimCord's virtual clock a robot waits: longer than the time a click may take
+to settle, so the robots only move when the benchmark lets the time pass."""
+SETTLE_TIMEOUT = 3.0
+
+SETUPS: dict[str, tuple[int, int]] = {
+    # variant: (humans, robots)
+    "habanero": (2, 0),
+    "arrastrado": (2, 1),
+    "individual": (2, 2),
+    "pairs": (2, 2),
+}
+HABANERO_WITH_A_ROBOT = ("habanero", (1, 1))
+
+
+@dataclass
+class Tally:
+    human_plays: list[int] = field(default_factory=list[int])
+    last_plays: list[int] = field(default_factory=list[int])
+    """Of those, the plays that ended a deal (they also post its summary)."""
+    declarations: list[int] = field(default_factory=list[int])
+    robot_calls: int = 0
+    robot_actions: int = 0
+    deals: list[int] = field(default_factory=list[int])
+    start: list[int] = field(default_factory=list[int])
+    by_route: Counter[str] = field(default_factory=Counter[str])
+
+    def add(self, other: Tally) -> None:
+        self.human_plays += other.human_plays
+        self.last_plays += other.last_plays
+        self.declarations += other.declarations
+        self.robot_calls += other.robot_calls
+        self.robot_actions += other.robot_actions
+        self.deals += other.deals
+        self.start += other.start
+        self.by_route.update(other.by_route)
+
+
+def _route(entry: Any) -> str:
+    """A request's route with the ids taken out, to see where the calls go."""
+    parts = [
+        "{id}" if part.isdigit() or part.startswith("simcord_") else part
+        for part in entry.path.split("/")
+    ]
+    return f"{entry.method} {'/'.join(parts)}"
+
+
+def _enabled(message: discord.Message) -> list[str]:
+    """The custom ids of the buttons one can click."""
+    return [
+        child.custom_id
+        for row in message.components
+        for child in getattr(row, "children", [])
+        if isinstance(child, discord.Button) and child.custom_id and not child.disabled
+    ]
+
+
+class Game:
+    """One table from ``/tute new`` to the final result, counting calls as it goes."""
+
+    def __init__(self, env: simcord.Env, humans: list[simcord.MemberActor], rng: random.Random):
+        self.env = env
+        self.humans = humans
+        self.rng = rng
+        self.tally = Tally()
+
+    @property
+    def service(self) -> TableService:
+        return self.env.bot.tables  # type: ignore[attr-defined,no-any-return]
+
+    @property
+    def table(self) -> Table:
+        return next(iter(self.service.tables.values()))
+
+    def mark(self) -> int:
+        return len(self.env.http_requests)
+
+    def count(self, since: int) -> int:
+        calls = self.env.http_requests[since:]
+        self.tally.by_route.update(_route(c) for c in calls)
+        return len(calls)
+
+    async def open(self, channel: simcord.ChannelHandle, variant: str, robots: int) -> None:
+        host = self.humans[0]
+        lobby = (await host.slash(channel, "tute new", variant=variant, rounds=1)).response
+        assert lobby is not None
+
+        def op(name: str) -> str:
+            return next(c for c in _enabled(lobby.message) if c.endswith(name))
+
+        for i, member in enumerate(self.humans[1:], start=1):
+            await member.click(
+                lobby, custom_id=op(f":team{i % 2}" if variant == "pairs" else ":join")
+            )
+        for _ in range(robots):
+            await host.click(lobby, custom_id=op(":robot"))
+        since = self.mark()
+        await host.click(lobby, custom_id=op(":start"))
+        self.tally.start.append(self.count(since))
+
+    def human_at(self, seat: int) -> simcord.MemberActor | None:
+        occupant = self.table.seats[seat]
+        if occupant is None or occupant.robot_plays:
+            return None
+        return next(m for m in self.humans if m.id == occupant.user_id)
+
+    def to_act(self) -> tuple[simcord.MemberActor, bool] | None:
+        """The human to click now, and whether they may only declare."""
+        round_ = self.table.round
+        assert round_ is not None
+        legal = round_.legal_actions()
+        on_turn = self.human_at(round_.turn)
+        if on_turn is not None and any(a.kind is Kind.PLAY for a in legal):
+            return on_turn, False
+        for action in legal:
+            if action.kind in (Kind.SING, Kind.EXCHANGE, Kind.TUTE):
+                member = self.human_at(action.seat)
+                if member is not None:
+                    return member, True
+        return None
+
+    async def click(self, member: simcord.MemberActor, declare_only: bool) -> bool:
+        """One click in the member's DM; False when they let a declaration pass."""
+        seat = self.table.seat_of(member.id)
+        assert seat is not None
+        occupant = self.table.seats[seat]
+        assert occupant is not None
+        hand = next(m for m in member.user.dm_channel.history() if m.id == occupant.dm_message_id)
+        enabled = [c for c in _enabled(hand) if c.startswith("tute:h:")]
+        cards = [c for c in enabled if c.rsplit(":", 1)[1][0].isdigit()]
+        declarations = [c for c in enabled if c.rsplit(":", 1)[1][0] in "sxt"]
+        if declarations and self.rng.random() < 0.5:
+            chosen, tally = self.rng.choice(declarations), self.tally.declarations
+        elif cards and not declare_only:
+            chosen, tally = self.rng.choice(cards), self.tally.human_plays
+        else:
+            return False
+        since, deal = self.mark(), self.table.deal_no
+        result = await member.user.click(hand, custom_id=chosen)
+        assert result.acknowledged
+        calls = self.count(since)
+        tally.append(calls)
+        if tally is self.tally.human_plays and (
+            self.table.deal_no != deal or self.table.status is not Status.PLAYING
+        ):
+            self.tally.last_plays.append(calls)
+        return True
+
+    async def play(self) -> None:
+        """Click for the humans and let the time pass for the robots, to the end."""
+        deal_start = robot_since = self.mark()
+        deal_no = 0
+        for _ in range(2000):
+            table = self.table
+            if table.deal_no != deal_no or table.status is not Status.PLAYING:
+                now = self.mark()
+                self.tally.deals.append(now - deal_start)
+                deal_start, deal_no = now, table.deal_no
+            if table.status is not Status.PLAYING:
+                break
+            actor = self.to_act()
+            if actor is not None:
+                # the robots' share since the last click
+                self.tally.robot_calls += self.count(robot_since)
+                clicked = await self.click(*actor)
+                robot_since = self.mark()
+                if clicked:
+                    continue
+            round_before = self.table.round
+            before = len(round_before.actions) if round_before else 0
+            await self.env.advance_time(ROBOT_DELAY + DECLARE_GRACE + 0.1)
+            self.tally.robot_actions += self._robot_actions(round_before, before)
+        else:
+            raise RuntimeError("the game did not end")
+        self.tally.robot_calls += self.count(robot_since)
+
+    def _robot_actions(self, round_before: Round | None, before: int) -> int:
+        """The robot actions taken since (the deal may have changed in between)."""
+        table = self.table
+        done = round_before.actions[before:] if round_before is not None else []
+        if table.round is not None and table.round is not round_before:
+            done = done + table.round.actions
+        return sum(1 for a in done if (s := table.seats[a.seat]) is not None and s.robot_plays)
+
+
+async def one_game(
+    variant: str, humans: int, robots: int, seed: int, budget: float, db: Path
+) -> Tally:
+    bot = TuteBot(Config(token="not-a-real-token", db_path=db))
+    bot.think_budget = budget  # type: ignore[attr-defined]
+    bot.robot_delay = ROBOT_DELAY  # type: ignore[attr-defined]
+    # the same deals for the same seed
+    service_module.secrets = SimpleNamespace(randbits=lambda _: seed)  # type: ignore[assignment]
+    try:
+        async with simcord.run(bot, settle_timeout=SETTLE_TIMEOUT) as env:
+            guild = env.create_guild("Casino")
+            channel = guild.create_text_channel("tute")
+            members = [
+                guild.add_member(env.create_user(name))
+                for name in ("alice", "bob", "carol")[:humans]
+            ]
+            await env.settle()
+            game = Game(env, members, random.Random(seed))
+            await game.open(channel, variant, robots)
+            await game.play()
+            assert game.table.status is Status.FINISHED
+            return game.tally
+    finally:
+        # SimCord detaches the bot without closing it: close its database (and its thread)
+        if bot.db is not None:
+            await bot.db.close()
+
+
+def _mean(values: list[int]) -> float:
+    return statistics.fmean(values) if values else 0.0
+
+
+def report(name: str, tally: Tally) -> bool:
+    """One line of figures; True when the targets are met. A play that ends a deal also posts
+    its summary (and at the end the result, and the lobby's new status): those plays are
+    shown apart, and the target for the largest count is on the other plays."""
+    human = _mean(tally.human_plays)
+    others = list(tally.human_plays)
+    for calls in tally.last_plays:
+        others.remove(calls)
+    worst = max(others, default=0)
+    robot = tally.robot_calls / tally.robot_actions if tally.robot_actions else 0.0
+    ok = human <= HUMAN_TARGET and worst <= HUMAN_TARGET and robot <= ROBOT_TARGET
+    print(
+        f"{name:<22} human card play: mean {human:.2f} max {worst}"
+        f" ({len(tally.human_plays)} plays; ending a deal: max {max(tally.last_plays, default='-')})"
+        f" | declaration: mean {_mean(tally.declarations):.2f}"
+        f" ({len(tally.declarations)}) | robot play: {robot:.2f}"
+        f" ({tally.robot_calls} calls / {tally.robot_actions} actions)"
+        f" | per deal: {_mean(tally.deals):.1f} ({len(tally.deals)} deals)"
+        f" | start: {_mean(tally.start):.1f}"
+        f"  {'ok' if ok else 'MISSED'}"
+    )
+    return ok
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=3, help="games per setup")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--budget", type=float, default=0.02, help="robot thinking time")
+    parser.add_argument("--routes", action="store_true", help="print the calls by route")
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.WARNING)
+    setups = [*SETUPS.items(), HABANERO_WITH_A_ROBOT]
+    total = Tally()
+    with tempfile.TemporaryDirectory() as folder:
+        for index, (variant, (humans, robots)) in enumerate(setups):
+            tally = Tally()
+            for game in range(args.games):
+                db = Path(folder) / f"{variant}-{index}-{game}.db"
+                seed = args.seed * 1000 + index * 100 + game
+                tally.add(asyncio.run(one_game(variant, humans, robots, seed, args.budget, db)))
+            report(f"{variant} {humans}h+{robots}r", tally)
+            total.add(tally)
+    ok = report("all", total)
+    if args.routes:
+        for route, count in total.by_route.most_common():
+            print(f"{count:6d}  {route}")
+    print(
+        f"targets (over all the games): at most {HUMAN_TARGET:g} calls per human card play, "
+        f"at most {ROBOT_TARGET:g} per robot play on average"
+    )
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
