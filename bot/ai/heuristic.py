@@ -23,8 +23,10 @@ from bot.engine.cards import (
     POINTS,
     RANK_OF,
     SUIT_MASK,
+    beats,
     card,
     mask_of,
+    trick_best,
 )
 from bot.engine.options import Scoring, StockDuty, Variant
 from bot.engine.round import EXCHANGE_BY_SEVEN, EXCHANGE_BY_TWO, Round
@@ -120,12 +122,6 @@ class Situation:
     swap_gain: float
 
 
-def _beats(c: int, best: int, trump: int) -> bool:
-    s = c // 10
-    b = best // 10
-    return (s == b and c > best) or (s == trump and b != trump)
-
-
 def _p_beat(b: Beliefs, seat: int, x: int, led: int, trump: int, duty: int) -> float:
     """The chance that ``seat``, still to play, can beat ``x`` holding the trick."""
     trumps = SUIT_MASK[trump]
@@ -209,7 +205,7 @@ def choose_card(st: Situation, b: Beliefs) -> int:
         # who holds the trick once c is down
         if not pos:
             hc, hs, lead_suit = c, seat, suit
-        elif _beats(c, st.best, trump):
+        elif beats(c, st.best, trump):
             hc, hs, lead_suit = c, seat, led
         else:
             hc, hs, lead_suit = st.best, st.best_seat, led
@@ -345,7 +341,7 @@ def playout_card(r: Round, legal: int) -> int:
         suit = c // 10
         if not pos:
             hc, hs, lead_suit = c, seat, suit
-        elif (suit == best // 10 and c > best) or (suit == trump and best // 10 != trump):
+        elif beats(c, best, trump):
             hc, hs, lead_suit = c, seat, led
         else:
             hc, hs, lead_suit = best, best_seat, led
@@ -432,10 +428,7 @@ def view_situation(view: SeatView) -> Situation:
         if a.kind is Kind.PLAY:
             legal |= 1 << a.arg
     trick = [c for _, c in view.trick]
-    best, best_seat = -1, -1
-    for s, c in view.trick:
-        if best < 0 or _beats(c, best, view.trump):
-            best, best_seat = c, s
+    best_seat, best = trick_best(view.trick, view.trump)
     side_of = tuple(
         next(i for i, side in enumerate(view.sides) if s in side) for s in range(view.players)
     )

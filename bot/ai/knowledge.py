@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from bot.engine.cards import HIGHER, SUIT_MASK, SUIT_OF, cards_of, mask_of
+from bot.engine.cards import HIGHER, SUIT_MASK, SUIT_OF, beats, cards_of, mask_of
 from bot.engine.deal import deck_mask, hand_size
 from bot.engine.options import StockDuty, Variant
 from bot.engine.round import Round
@@ -101,7 +101,7 @@ def _constraints(view: SeatView) -> list[tuple[int, int, int]]:
                         out.append((seat, trumps, index))
                     else:
                         out.append((seat, trumps if options.undertrump else HIGHER[best], index))
-            if (suit == SUIT_OF[best] and c > best) or (suit == trump and SUIT_OF[best] != trump):
+            if beats(c, best, trump):
                 best, best_seat = c, seat
     return out
 

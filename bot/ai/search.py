@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Final
 
 from bot.engine.actions import Action, Kind
-from bot.engine.cards import HIGHER, POINTS, card, mask_of
+from bot.engine.cards import HIGHER, POINTS, beats, card, mask_of
 from bot.engine.options import Variant
 from bot.engine.round import Phase, Round
 from bot.engine.view import SeatView
@@ -28,7 +28,7 @@ from .heuristic import (
     wanted_declaration,
 )
 from .knowledge import Knowledge, infer, sample_world
-from .solver import CapoteSolver, OutOfTime, PointsSolver, follow_mask, follower_wins
+from .solver import CapoteSolver, OutOfTime, PointsSolver, follow_mask
 
 MARGIN_WEIGHT: Final = 0.35
 """How much the point margin counts next to the result (a win is 1)."""
@@ -155,9 +155,7 @@ def _capote_play(view: SeatView, mine: int, theirs: int, deadline: float) -> int
                 if announcer:
                     if solver.answer_sweeps(mine, theirs, led, d):
                         return d
-                elif follower_wins(led, d, trump) or not solver.sweep_leading(
-                    theirs, mine ^ (1 << d)
-                ):
+                elif beats(d, led, trump) or not solver.sweep_leading(theirs, mine ^ (1 << d)):
                     return d
             return None
         for c in _bits(mine):

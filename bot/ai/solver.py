@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from typing import Final
 
-from bot.engine.cards import HIGHER, POINTS, SUIT_MASK
+from bot.engine.cards import HIGHER, POINTS, SUIT_MASK, beats, mask_points
 
 LAST_TRICK: Final = 10
 _CHECK_EVERY: Final = 1024
@@ -30,12 +30,6 @@ def follow_mask(hand: int, led: int, trump: int) -> int:
     return trumps or hand
 
 
-def follower_wins(c: int, d: int, trump: int) -> bool:
-    ds = d // 10
-    cs = c // 10
-    return (ds == cs and d > c) or (ds == trump and cs != trump)
-
-
 def _bits_strong_first(mask: int) -> list[int]:
     out: list[int] = []
     while mask:
@@ -43,15 +37,6 @@ def _bits_strong_first(mask: int) -> list[int]:
         out.append(top)
         mask ^= 1 << top
     return out
-
-
-def mask_points(mask: int) -> int:
-    total = 0
-    while mask:
-        low = mask & -mask
-        total += POINTS[low.bit_length() - 1]
-        mask ^= low
-    return total
 
 
 class PointsSolver:
@@ -85,7 +70,7 @@ class PointsSolver:
                 pts = pc + POINTS[d]
                 after = remaining - pts
                 rest_follow = follow_hand ^ (1 << d)
-                if follower_wins(c, d, trump):
+                if beats(d, c, trump):
                     value = after - self.lead(rest_follow, rest_lead, after)
                 else:
                     value = pts + self.lead(rest_lead, rest_follow, after)
@@ -110,7 +95,7 @@ class PointsSolver:
                 pts = POINTS[c] + POINTS[d]
                 after = remaining - pts
                 rest_follow = follow_hand ^ (1 << d)
-                if follower_wins(c, d, trump):
+                if beats(d, c, trump):
                     value = after - self.lead(rest_follow, rest_lead, after)
                 else:
                     value = pts + self.lead(rest_lead, rest_follow, after)
@@ -127,7 +112,7 @@ class PointsSolver:
             pts = POINTS[led] + POINTS[d]
             after = remaining - pts
             rest_follow = follow_hand ^ (1 << d)
-            if follower_wins(led, d, self.trump):
+            if beats(d, led, self.trump):
                 out[d] = pts + self.lead(rest_follow, lead_hand, after)
             else:
                 out[d] = after - self.lead(lead_hand, rest_follow, after)
@@ -162,7 +147,7 @@ class CapoteSolver:
         """Leading ``c`` keeps every trick whatever the other hand answers."""
         rest = mine ^ (1 << c)
         for d in _bits_strong_first(follow_mask(other, c, self.trump)):
-            if follower_wins(c, d, self.trump):
+            if beats(d, c, self.trump):
                 return False
             if not self.sweep_leading(rest, other ^ (1 << d)):
                 return False
@@ -170,7 +155,7 @@ class CapoteSolver:
 
     def answer_sweeps(self, mine: int, other_rest: int, led: int, d: int) -> bool:
         """Answering ``led`` with ``d`` wins this trick and every later one."""
-        if not follower_wins(led, d, self.trump):
+        if not beats(d, led, self.trump):
             return False
         return self.sweep_leading(mine ^ (1 << d), other_rest)
 

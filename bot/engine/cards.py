@@ -125,4 +125,26 @@ def strength_order(cards: Iterable[int]) -> list[int]:
 
 
 def mask_points(mask: int) -> int:
-    return sum(POINTS[c] for c in iter_cards(mask))
+    total = 0
+    while mask:
+        low = mask & -mask
+        total += POINTS[low.bit_length() - 1]
+        mask ^= low
+    return total
+
+
+def beats(c: int, best: int, trump: int) -> bool:
+    """Whether ``c``, played after ``best`` in a trick, takes it over: a higher card of the
+    same suit, or a trump on a card that is not one."""
+    suit = c // 10
+    best_suit = best // 10
+    return (suit == best_suit and c > best) or (suit == trump and best_suit != trump)
+
+
+def trick_best(trick: Iterable[tuple[int, int]], trump: int) -> tuple[int, int]:
+    """(seat, card) holding a trick of (seat, card) plays so far; (-1, -1) if it is empty."""
+    best_seat, best = -1, -1
+    for seat, c in trick:
+        if best < 0 or beats(c, best, trump):
+            best_seat, best = seat, c
+    return best_seat, best

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .actions import Action, Kind
-from .cards import CODES, KING, KNIGHT, PAIR_MASK, SUIT_OF, card, cards_of, mask_of
+from .cards import CODES, KING, KNIGHT, PAIR_MASK, card, cards_of, mask_of, trick_best
 from .deal import Deal
 from .options import Options, Variant
 from .round import Cante, Contract, Exchange, Phase, Result, Round, Trick
@@ -187,15 +187,7 @@ def determinize(view: SeatView, hands: Sequence[Iterable[int]], stock: Sequence[
     r.leader = view.leader
     r.turn = view.turn
     r.trick = [c for _, c in view.trick]
-    r.best_card = r.best_seat = -1
-    for seat, c in view.trick:
-        best = r.best_card
-        if (
-            best < 0
-            or (SUIT_OF[c] == SUIT_OF[best] and c > best)
-            or (SUIT_OF[c] == view.trump and SUIT_OF[best] != view.trump)
-        ):
-            r.best_card, r.best_seat = c, seat
+    r.best_seat, r.best_card = trick_best(view.trick, view.trump)
     r.tricks = list(view.tricks)
     r.card_points = list(view.card_points)
     r.cante_points = list(view.cante_points)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.engine import IllegalActionError, Options, StockDuty, Variant
+from bot.engine.cards import parse_card, parse_suit, trick_best
 
 from .helpers import build, legal_plays, play
 
@@ -166,3 +167,26 @@ def test_habanero_stock_duty(
     )
     play(round_, led)
     assert legal_plays(round_) == (set(hand.split()) if expected == "ALL" else expected)
+
+
+@pytest.mark.parametrize(
+    ("trick", "trump", "holder"),
+    [
+        # (cards in play order, trump suit letter, index of the card holding the trick)
+        (["4O"], "B", 0),
+        (["4O", "1O"], "B", 1),  # the ace beats the four of its suit
+        (["3O", "12O"], "B", 0),  # the three beats the king
+        (["1O", "2B"], "B", 1),  # any trump beats a card that is not one
+        (["2B", "1O"], "B", 0),  # a card of another suit never beats a trump
+        (["1O", "2C", "1E"], "B", 0),  # discards of other suits do not take the trick
+        (["1O", "2B", "4B", "3O"], "B", 2),  # the higher trump holds
+        (["5E", "6E", "7E", "3E"], "E", 3),  # trump led: highest trump
+    ],
+)
+def test_who_holds_a_trick(trick: list[str], trump: str, holder: int) -> None:
+    seat_cards = [(seat, parse_card(code)) for seat, code in enumerate(trick)]
+    assert trick_best(seat_cards, parse_suit(trump)) == seat_cards[holder]
+
+
+def test_an_empty_trick_has_no_holder() -> None:
+    assert trick_best([], 0) == (-1, -1)
