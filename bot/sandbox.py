@@ -255,17 +255,11 @@ def _wait_on_the_simulated_clock(env: simcord.Env, service: TableService) -> Non
     a wait ends only when the sandbox's clock reaches it: the click is answered at once, and
     the tick that reaches the robot's turn plays it and shows it in the page.
     """
-    # Table service internals: TableService._wake(table_id, delay) sleeps, then runs the
-    # table's timer. The sleep is done here, on SimCord's clock, and the service's own
-    # _wake runs the timer (with its error handling) after no further wait.
-    wake: Callable[[int, float], Awaitable[None]] = service._wake
 
-    async def wake_on_the_clock(table_id: int, delay: float) -> None:
-        if delay > 0:
-            await env.external_wait(asyncio.sleep(delay), reason="the table's clock")
-        await wake(table_id, 0)
+    async def sleep_on_the_clock(delay: float) -> None:
+        await env.external_wait(asyncio.sleep(delay), reason="the table's clock")
 
-    service._wake = wake_on_the_clock
+    service.sleep = sleep_on_the_clock
 
 
 def _build_world(

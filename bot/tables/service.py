@@ -13,7 +13,7 @@ import json
 import logging
 import random
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -102,6 +102,7 @@ class TableService:
         lobby_timeout: float = LOBBY_TIMEOUT,
         think_budget: float = 0.4,
         robot: Robot | None = None,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self.db = db
         self.presenter = presenter
@@ -110,6 +111,8 @@ class TableService:
         self.lobby_timeout = lobby_timeout
         self.think_budget = think_budget
         self.robot: Robot = robot or default_robot
+        # how the tables' clocks wait; the sandbox waits on its simulated clock instead
+        self.sleep = sleep
         self.tables: dict[int, Table] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._timers: dict[int, asyncio.Task[None]] = {}
@@ -713,7 +716,8 @@ class TableService:
 
     async def _wake(self, table_id: int, delay: float) -> None:
         try:
-            await asyncio.sleep(delay)
+            if delay > 0:
+                await self.sleep(delay)
             await self._on_timer(table_id)
         except asyncio.CancelledError:
             raise
