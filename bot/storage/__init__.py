@@ -1,6 +1,6 @@
 """Everything a server keeps, in SQLite: the one aiosqlite connection, numbered SQL
 migrations applied at start-up, and repository functions. No SQL lives anywhere else."""
 
-from .db import Database, open_database
+from .db import Database, Statement, open_database
 
-__all__ = ["Database", "open_database"]
+__all__ = ["Database", "Statement", "open_database"]

@@ -1,5 +1,8 @@
 """Tables in play: their state, the write-ahead action log of each deal, and the game
-records of finished deals."""
+records of finished deals.
+
+A statement both paths need is built once, by a pure function: the transaction helpers run it
+on the transaction's connection, ``save_progress`` hands it to the group commit."""
 
 from __future__ import annotations
 
@@ -8,7 +11,7 @@ from dataclasses import dataclass
 
 import aiosqlite
 
-from .db import Database
+from .db import Database, Statement
 
 OPEN_STATUSES = ("lobby", "playing")
 
@@ -55,12 +58,20 @@ async def create_table(
     return table_id
 
 
+def table_state_statement(
+    table_id: int, *, host_id: int, status: str, state: str, now: float
+) -> Statement:
+    return (
+        "UPDATE tables SET host_id = ?, status = ?, state = ?, updated_at = ? WHERE id = ?",
+        (host_id, status, state, now, table_id),
+    )
+
+
 async def save_table(
     conn: aiosqlite.Connection, table_id: int, *, host_id: int, status: str, state: str, now: float
 ) -> None:
     await conn.execute(
-        "UPDATE tables SET host_id = ?, status = ?, state = ?, updated_at = ? WHERE id = ?",
-        (host_id, status, state, now, table_id),
+        *table_state_statement(table_id, host_id=host_id, status=status, state=state, now=now)
     )
 
 
@@ -83,13 +94,39 @@ async def open_tables(db: Database, guild_id: int | None = None) -> list[TableRo
     return [_row(r) for r in rows]
 
 
+def action_statement(table_id: int, deal_no: int, seq: int, action: str) -> Statement:
+    """Log one action; (table, deal, seq) is unique, so an action is never written twice."""
+    return (
+        "INSERT INTO actions (table_id, deal_no, seq, action) VALUES (?, ?, ?, ?)",
+        (table_id, deal_no, seq, action),
+    )
+
+
 async def append_action(
     conn: aiosqlite.Connection, table_id: int, deal_no: int, seq: int, action: str
 ) -> None:
-    """Log one action; (table, deal, seq) is unique, so an action is never written twice."""
-    await conn.execute(
-        "INSERT INTO actions (table_id, deal_no, seq, action) VALUES (?, ?, ?, ?)",
-        (table_id, deal_no, seq, action),
+    await conn.execute(*action_statement(table_id, deal_no, seq, action))
+
+
+async def save_progress(
+    db: Database,
+    table_id: int,
+    *,
+    deal_no: int,
+    actions: Iterable[tuple[int, str]],
+    host_id: int,
+    status: str,
+    state: str,
+    now: float,
+) -> None:
+    """A table's new actions (``(seq, action)``, written ahead) and its new state, as one
+    atomic unit of the group commit; returns once committed. For saves that move no chips
+    and write no deal record."""
+    await db.write(
+        [
+            *(action_statement(table_id, deal_no, seq, action) for seq, action in actions),
+            table_state_statement(table_id, host_id=host_id, status=status, state=state, now=now),
+        ]
     )
 
 
