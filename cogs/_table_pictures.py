@@ -32,7 +32,8 @@ HAND_FILE = "hand.png"
 SUMMARY_FILE = "summary.png"
 
 
-def _file(png: bytes, name: str, description: str) -> discord.File:
+def as_file(png: bytes, name: str, description: str) -> discord.File:
+    """A picture as a file to attach, with its alt text (Discord keeps 1024 characters)."""
     return discord.File(io.BytesIO(png), filename=name, description=description[:1000])
 
 
@@ -98,7 +99,7 @@ def table_picture(table: Table, lang: str) -> discord.File | None:
         trick=ui.trick_line(table, round_, lang),
         trump=ui.suit_text(round_.trump, lang),
     )
-    return _file(render_table(scene), TABLE_FILE, alt)
+    return as_file(render_table(scene), TABLE_FILE, alt)
 
 
 def hand_picture(table: Table, seat: int, lang: str) -> discord.File | None:
@@ -116,27 +117,45 @@ def hand_picture(table: Table, seat: int, lang: str) -> discord.File | None:
         cards=tuple(CODES[c] for c in hand), playable=playable, trump_suit=SUITS[round_.trump]
     )
     alt = t("pictures.hand_alt", lang, cards=" ".join(ui.card_text(c) for c in hand))
-    return _file(render_hand(scene), HAND_FILE, alt)
+    if playable and len(playable) < len(hand):
+        shown = " ".join(ui.card_text(c) for c in hand if CODES[c] in playable)
+        alt += " " + t("pictures.hand_alt_playable", lang, cards=shown)
+    return as_file(render_hand(scene), HAND_FILE, alt)
 
 
-def summary_picture(table: Table, summary: dict[str, Any], lang: str) -> discord.File:
-    """A finished deal: the cards each side took, the cantes shown, the points."""
+def summary_png(table: Table, summary: dict[str, Any], lang: str) -> tuple[bytes, str]:
+    """A finished deal: the cards each side took, the cantes shown, the points; and its alt
+    text, which says the points in words."""
     result = summary["result"]
     cantes: list[list[int]] = summary["cantes"]
     sides: list[SideSummary] = []
+    said: list[str] = []
     for i, side in enumerate(result["sides"]):
+        names = " & ".join(_plain_name(table, s, lang) for s in side)
+        last_ten = result["last_trick"] == i
         sides.append(
             SideSummary(
-                names=" & ".join(_plain_name(table, s, lang) for s in side),
+                names=names,
                 cards=tuple(CODES[c] for c in summary["taken"][i]),
                 cantes=tuple(
                     (SUITS[suit], points) for seat, suit, points in cantes if seat in side
                 ),
                 card_points=result["card_points"][i],
-                last_ten=result["last_trick"] == i,
+                last_ten=last_ten,
                 total=result["scores"][i],
                 won=result["winner"] == i,
                 team=i if len(side) > 1 else None,
+            )
+        )
+        said.append(
+            t(
+                "pictures.summary_side_alt",
+                lang,
+                names=names,
+                total=result["scores"][i],
+                cards=result["card_points"][i],
+                cantes=result["cantes"][i],
+                last=10 if last_ten else 0,
             )
         )
     scene = SummaryScene(
@@ -150,5 +169,5 @@ def summary_picture(table: Table, summary: dict[str, Any], lang: str) -> discord
             total=t("pictures.total", lang),
         ),
     )
-    alt = t("pictures.summary_alt", lang, deal=summary["deal_no"] + 1)
-    return _file(render_summary(scene), SUMMARY_FILE, alt)
+    alt = t("pictures.summary_alt", lang, deal=summary["deal_no"] + 1, sides="; ".join(said))
+    return render_summary(scene), alt

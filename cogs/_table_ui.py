@@ -13,7 +13,6 @@ import discord
 
 from bot.engine import CODES, SUITS, Kind, Round, Variant
 from bot.engine.actions import Action
-from bot.engine.cards import SUIT_OF
 from bot.i18n import t
 from bot.render.symbols import SUIT_SYMBOLS, card_label
 from bot.tables.model import Seat, Status, Table
@@ -89,12 +88,7 @@ def lobby_embed(table: Table, lang: str) -> discord.Embed:
         if table.seat_of(table.host_id) is not None
         else None
     )
-    embed.description = t(
-        f"tables.lobby.status.{status.value}",
-        lang,
-        host=seat_name(host, lang),
-        thread=_thread_link(table),
-    )
+    embed.description = lobby_status(table, seat_name(host, lang), lang)
     seats: list[str] = []
     for i, seat in enumerate(table.seats):
         team = table.team_of(i)
@@ -111,8 +105,32 @@ def lobby_embed(table: Table, lang: str) -> discord.Embed:
     return embed
 
 
-def _thread_link(table: Table) -> str:
-    return f"<#{table.thread_id}>" if table.thread_id else ""
+def lobby_status(table: Table, host: str, lang: str) -> str:
+    """What the lobby says: how to sit down, where the game plays, or how it ended."""
+    status = table.status
+    if status is Status.PLAYING:
+        if table.thread_id:
+            return t("tables.lobby.status.playing", lang, thread=f"<#{table.thread_id}>")
+        link = game_link(table)
+        if link:
+            return t("tables.lobby.status.playing_here", lang, link=link)
+        return t("tables.lobby.status.starting", lang)
+    text = t(f"tables.lobby.status.{status.value}", lang, host=host)
+    if status is Status.FINISHED and table.winner is not None and table.game is not None:
+        text += "\n" + winner_line(table, table.winner, lang)
+    return text
+
+
+def game_link(table: Table) -> str:
+    """Where to follow the game: its thread, or else the table message in the channel."""
+    if table.thread_id:
+        return f"https://discord.com/channels/{table.guild_id}/{table.thread_id}"
+    if table.play_message_id:
+        return (
+            f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/"
+            f"{table.play_message_id}"
+        )
+    return ""
 
 
 def _deadline(table: Table) -> str:
@@ -163,13 +181,7 @@ def table_embed(table: Table, lang: str) -> discord.Embed:
     colour = GOLD if status is Status.PLAYING else GREY
     embed = discord.Embed(title=variant_title(table, lang), colour=colour)
     if round_ is None or status is not Status.PLAYING:
-        embed.description = t(f"tables.play.status.{status.value}", lang)
-        if table.winner is not None and table.game is not None:
-            embed.description += "\n" + winner_line(table, table.winner, lang)
-        embed.add_field(
-            name=t("tables.log", lang), value=log_text(table, lang) or "-", inline=False
-        )
-        return embed
+        return _ended_embed(table, embed, lang)
     lines = [turned_line(round_, lang)]
     if round_.phase.name == "AUCTION":
         lines.append(
@@ -242,8 +254,40 @@ def table_embed(table: Table, lang: str) -> discord.Embed:
     logs = log_text(table, lang)
     if logs:
         embed.add_field(name=t("tables.log", lang), value=logs, inline=False)
-    embed.set_footer(text=t("tables.play.footer", lang, deal=table.deal_no + 1))
+    delivery = "dm" if table.hand_delivery == "dm" else "ephemeral"
+    embed.set_footer(text=t(f"tables.play.footer.{delivery}", lang, deal=table.deal_no + 1))
     return embed
+
+
+def _ended_embed(table: Table, embed: discord.Embed, lang: str) -> discord.Embed:
+    """The table once it no longer plays: the result of a finished game (the winner, the
+    rounds each side won), or why it stopped; then what happened last."""
+    status = table.status
+    embed.description = t(f"tables.play.status.{status.value}", lang)
+    game = table.game
+    if status is Status.FINISHED:
+        embed.title = t("summary.game_over", lang, id=table.id)
+        embed.colour = GOLD
+    if table.winner is not None and game is not None:
+        embed.description += "\n" + winner_line(table, table.winner, lang)
+    if status is Status.FINISHED and game is not None:
+        lines = [
+            t("summary.rounds_line", lang, names=_names(table, seats, lang), rounds=rounds)
+            for seats, rounds in zip(_sides(table), game.rounds_won, strict=False)
+        ]
+        embed.add_field(name=t("summary.rounds", lang), value="\n".join(lines), inline=False)
+    embed.add_field(name=t("tables.log", lang), value=log_text(table, lang) or "-", inline=False)
+    return embed
+
+
+def _sides(table: Table) -> tuple[tuple[int, ...], ...]:
+    if table.variant is Variant.PAIRS:
+        return ((0, 2), (1, 3))
+    return tuple((s,) for s in range(table.players))
+
+
+def _names(table: Table, seats: tuple[int, ...], lang: str) -> str:
+    return " & ".join(seat_name(table.seats[s], lang) for s in seats)
 
 
 def _points(card: int) -> int:
@@ -273,9 +317,9 @@ def log_text(table: Table, lang: str, last: int = 4) -> str:
 
 
 def winner_line(table: Table, side: int, lang: str) -> str:
-    seats = ((0, 2), (1, 3))[side] if table.variant is Variant.PAIRS else (side,)
-    names = " & ".join(seat_name(table.seats[s], lang) for s in seats)
-    return t("tables.winner", lang, names=names)
+    seats = _sides(table)[side]
+    key = "tables.winner" if len(seats) == 1 else "tables.winners"
+    return t(key, lang, names=_names(table, seats, lang))
 
 
 # ------------------------------------------------------------------------ the hand
@@ -298,7 +342,10 @@ def action_label(action: Action, round_: Round, lang: str) -> str:
 
 
 def hand_embed(table: Table, seat: int, lang: str) -> discord.Embed:
-    """What one player sees of their hand: cards, trump, the trick, whose turn."""
+    """The words around one player's hand (the picture shows the cards, the buttons play
+    them): trumps, and only what stays true until the hand is edited again: the trick and the
+    clock when it is their turn (the hand is edited when the turn comes to them), a
+    declaration they may make, or that a robot plays for them."""
     round_ = table.round
     embed = discord.Embed(
         title=t(
@@ -308,102 +355,79 @@ def hand_embed(table: Table, seat: int, lang: str) -> discord.Embed:
     )
     if round_ is None or table.status is not Status.PLAYING:
         embed.description = t(f"tables.play.status.{table.status.value}", lang)
+        if table.winner is not None and table.game is not None:
+            embed.description += "\n" + winner_line(table, table.winner, lang)
         embed.colour = GREY
         return embed
-    hand = round_.hand(seat)
-    by_suit: dict[int, list[str]] = {}
-    for card in hand:
-        by_suit.setdefault(SUIT_OF[card], []).append(card_text(card))
-    cards = "\n".join(f"{' '.join(v)}" for v in by_suit.values()) or t("hand.no_cards", lang)
-    lines = [turned_line(round_, lang), "", cards, ""]
-    lines.append(
-        t("tables.trick", lang, number=len(round_.tricks) + 1)
-        + ": "
-        + trick_line(table, round_, lang)
-    )
+    line = t("hand.trumps", lang, suit=suit_text(round_.trump, lang))
+    if round_.variant is Variant.HABANERO:
+        stock = (
+            t("tables.stock", lang, count=round_.stock_left)
+            if round_.stock_left
+            else t("tables.stock_empty", lang)
+        )
+        line += " · " + stock
+    lines = [line]
+    if not round_.hand(seat):
+        lines.append(t("hand.no_cards", lang))
     mine = [a for a in round_.legal_actions() if a.seat == seat]
-    if round_.turn == seat and any(a.kind in (Kind.PLAY, Kind.BID, Kind.PASS) for a in mine):
-        lines.append(t("hand.your_turn", lang, clock=_deadline(table)))
-    elif mine and not any(a.kind is Kind.RESIGN for a in mine):
-        lines.append(t("hand.you_may_declare", lang))
-    else:
-        lines.append(t("hand.waiting", lang, name=seat_name(table.seats[round_.turn], lang)))
     occupant = table.seats[seat]
-    if occupant is not None and occupant.away:
+    if occupant is not None and occupant.robot_plays:
         lines.append(t("hand.away", lang))
+    elif round_.turn == seat and any(a.kind in (Kind.PLAY, Kind.BID, Kind.PASS) for a in mine):
+        if round_.trick:
+            number = len(round_.tricks) + 1
+            trick = trick_line(table, round_, lang)
+            lines.append(f"{t('tables.trick', lang, number=number)}: {trick}")
+        lines.append(t("hand.your_turn", lang, clock=_deadline(table)))
+    elif any(a.kind is not Kind.RESIGN for a in mine):
+        lines.append(t("hand.you_may_declare", lang))
     embed.description = "\n".join(lines)
     embed.set_footer(text=t("hand.footer", lang, deal=table.deal_no + 1))
     return embed
 
 
 def summary_embed(table: Table, summary: dict[str, Any], lang: str) -> discord.Embed:
-    """A finished deal: points per side, cantes, the last ten, the winner."""
+    """A finished deal in a few short lines: how it ended, then each side's points (the
+    rounds won are on the table above it). The picture shows the cards each side took, the
+    cantes and the sums; its alt text says them in words."""
     result = summary["result"]
     names: list[str] = summary["names"]
     embed = discord.Embed(
         title=t("summary.title", lang, deal=summary["deal_no"] + 1, id=table.id), colour=GOLD
     )
+    sides: list[list[int]] = result["sides"]
 
     def side_names(side: int) -> str:
-        return " & ".join(_display(names[s], table.seats[s], lang) for s in result["sides"][side])
+        return " & ".join(_display(names[s], table.seats[s], lang) for s in sides[side])
 
-    for side in range(len(result["sides"])):
-        value = t(
-            "summary.side",
-            lang,
-            cards=result["card_points"][side],
-            cantes=result["cantes"][side],
-            last=10 if result["last_trick"] == side else 0,
-            total=result["scores"][side],
-            rounds=summary["rounds_won"][side],
-        )
-        taken = summary["taken"][side]
-        if taken:
-            value += "\n" + " ".join(card_text(c) for c in taken if _points(c))
-        embed.add_field(name=side_names(side), value=value, inline=True)
     winner = result["winner"]
-    end = result["end"]
     if winner is None:
-        embed.description = t("summary.no_winner", lang, target=table.options.target)
+        lines = [t("summary.no_winner", lang, target=table.options.target)]
     else:
-        embed.description = t(f"summary.end.{end}", lang, names=side_names(winner))
+        number = "one" if len(sides[winner]) == 1 else "many"
+        lines = [t(f"summary.end.{number}.{result['end']}", lang, names=side_names(winner))]
         if result.get("double"):
-            embed.description += "\n" + t("summary.double", lang)
+            lines.append(t("summary.double", lang))
     if "contract" in result:
         contract = result["contract"]
         key = "summary.contract_made" if contract["made"] else "summary.contract_failed"
-        embed.description += "\n" + t(
-            key,
-            lang,
-            name=_display(names[contract["seat"]], table.seats[contract["seat"]], lang),
-            points=contract["points"],
+        lines.append(
+            t(
+                key,
+                lang,
+                name=_display(names[contract["seat"]], table.seats[contract["seat"]], lang),
+                points=contract["points"],
+            )
         )
+    lines.append("")
+    lines += [
+        t("summary.side", lang, names=side_names(side), total=result["scores"][side])
+        for side in range(len(sides))
+    ]
+    embed.description = "\n".join(lines)
     return embed
 
 
 def _display(name: str, seat: Seat | None, lang: str) -> str:
     return seat_name(seat, lang) if seat is not None else name
-
-
-def game_over_embed(table: Table, lang: str) -> discord.Embed:
-    embed = discord.Embed(title=t("summary.game_over", lang, id=table.id), colour=GOLD)
-    if table.winner is not None:
-        embed.description = winner_line(table, table.winner, lang)
-    game = table.game
-    if game is not None:
-        sides = (
-            ((0, 2), (1, 3))
-            if table.variant is Variant.PAIRS
-            else tuple((s,) for s in range(table.players))
-        )
-        lines = [
-            t(
-                "summary.rounds_line",
-                lang,
-                names=" & ".join(seat_name(table.seats[s], lang) for s in seats),
-                rounds=game.rounds_won[i],
-            )
-            for i, seats in enumerate(sides)
-        ]
-        embed.add_field(name=t("summary.rounds", lang), value="\n".join(lines), inline=False)
-    return embed

@@ -13,8 +13,8 @@ import io
 import json
 import logging
 import re
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, cast
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar, Self, cast
 
 import discord
 from discord import app_commands
@@ -86,48 +86,46 @@ def _error_params(error: TableError, interaction: discord.Interaction[Any]) -> d
 # ----------------------------------------------------------------------- buttons
 
 
-async def run_button(
-    interaction: discord.Interaction[Any],
-    run: Callable[[discord.Interaction[Any]], Awaitable[None]],
-) -> None:
-    """Every table button: a refusal is a short ephemeral explanation, anything else goes
-    through the one error path."""
-    try:
-        await run(interaction)
-    except TableError as error:
-        await refuse(interaction, error)
-    except Exception as error:
-        await answer_error(interaction, error)
+class TuteButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tute:(?!)"):
+    """A button of a table, its custom_id ``tute:<kind>:<table id>:<part>:...``.
 
+    Each subclass names its kind and its parts (with the pattern each must match) in its class
+    line; this base makes the custom_id, parses it back when a click arrives (after a restart
+    too: the formats never change) and answers refusals and errors. The subclass only says
+    what a click does, in ``run``.
+    """
 
-LOBBY_OPS = ("join", "team0", "team1", "leave", "robot", "unrobot", "start", "close")
+    kind: ClassVar[str]
+    part_names: ClassVar[tuple[str, ...]]
 
+    def __init_subclass__(cls, *, kind: str, parts: dict[str, str]) -> None:
+        cls.kind = kind
+        cls.part_names = tuple(parts)
+        fields = "".join(f":(?P<{name}>{pattern})" for name, pattern in parts.items())
+        super().__init_subclass__(template=rf"tute:{kind}:(?P<tid>\d+){fields}")
 
-class LobbyButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"tute:l:(?P<tid>\d+):(?P<op>[a-z0-9]+)",
-):
     def __init__(
         self,
         table_id: int,
-        op: str,
-        *,
+        *parts: int | str,
         label: str = "",
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
         disabled: bool = False,
         row: int | None = None,
     ) -> None:
+        if len(parts) != len(self.part_names):
+            raise TypeError(f"{type(self).__name__} takes the parts {self.part_names}")
+        self.table_id = table_id
+        self.parts = tuple(str(part) for part in parts)
         super().__init__(
             discord.ui.Button(
-                label=label or op,
+                label=label or self.parts[-1],
                 style=style,
-                custom_id=f"tute:l:{table_id}:{op}",
+                custom_id=":".join(("tute", self.kind, str(table_id), *self.parts)),
                 disabled=disabled,
                 row=row,
             )
         )
-        self.table_id = table_id
-        self.op = op
 
     @classmethod
     async def from_custom_id(
@@ -136,13 +134,34 @@ class LobbyButton(
         item: discord.ui.Button[Any],
         match: re.Match[str],
         /,
-    ) -> LobbyButton:
-        return cls(int(match["tid"]), match["op"])
+    ) -> Self:
+        return cls(int(match["tid"]), *(match[name] for name in cls.part_names))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await run_button(interaction, self._run)
+        """A refusal is a short ephemeral explanation; anything else goes through the one
+        error path."""
+        try:
+            await self.run(interaction)
+        except TableError as error:
+            await refuse(interaction, error)
+        except Exception as error:
+            await answer_error(interaction, error)
 
-    async def _run(self, interaction: discord.Interaction[Any]) -> None:
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        raise NotImplementedError
+
+
+LOBBY_OPS = ("join", "team0", "team1", "leave", "robot", "unrobot", "start", "close")
+
+
+class LobbyButton(TuteButton, kind="l", parts={"op": "[a-z0-9]+"}):
+    """A button of the lobby: ``tute:l:<table id>:<op>``."""
+
+    @property
+    def op(self) -> str:
+        return self.parts[0]
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
         service = service_of(interaction.client)
         user = interaction.user
         name = user.display_name
@@ -177,57 +196,29 @@ class LobbyButton(
         await presenter.refresh(table, announce=outcome.announce)
 
 
-TABLE_OPS = ("hand", "back", "cancel", "leave")
+TABLE_OPS = ("hand", "refresh", "back", "cancel", "leave")
 
 
-class TableButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tute:t:(?P<tid>\d+):(?P<op>[a-z]+)"
-):
-    def __init__(
-        self,
-        table_id: int,
-        op: str,
-        *,
-        label: str = "",
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        disabled: bool = False,
-    ) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label or op,
-                style=style,
-                custom_id=f"tute:t:{table_id}:{op}",
-                disabled=disabled,
-            )
-        )
-        self.table_id = table_id
-        self.op = op
+class TableButton(TuteButton, kind="t", parts={"op": "[a-z]+"}):
+    """A button of the table in play (``tute:t:<table id>:<op>``), or the refresh button of
+    a hand shown as an ephemeral message."""
 
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Button[Any],
-        match: re.Match[str],
-        /,
-    ) -> TableButton:
-        return cls(int(match["tid"]), match["op"])
+    @property
+    def op(self) -> str:
+        return self.parts[0]
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await run_button(interaction, self._run)
-
-    async def _run(self, interaction: discord.Interaction[Any]) -> None:
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
         service = service_of(interaction.client)
         presenter = presenter_of(interaction.client)
         user = interaction.user
         table = service.get(self.table_id)
-        if self.op == "hand":
+        if self.op in ("hand", "refresh"):
             seat = table.seat_of(user.id)
             if seat is None:
                 raise TableError("not_seated")
-            lang = locale_of(interaction)
-            payload = presenter.hand_payload(table, seat, lang, remember=False)
-            await interaction.response.send_message(**as_new_message(payload), ephemeral=True)
+            await presenter.show_ephemeral_hand(
+                interaction, table, seat, locale_of(interaction), edit=self.op == "refresh"
+            )
             return
         if self.op == "back":
             outcome = await service.im_back(self.table_id, user.id)
@@ -244,51 +235,26 @@ class TableButton(
 
 
 class HandButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"tute:h:(?P<tid>\d+):(?P<deal>\d+):(?P<trick>\d+):(?P<code>[A-Za-z0-9]+)",
+    TuteButton,
+    kind="h",
+    parts={"deal": r"\d+", "trick": r"\d+", "code": "[A-Za-z0-9]+"},
 ):
-    """A card or a declaration in a player's hand (DM or ephemeral)."""
+    """A card or a declaration in a player's hand (DM or ephemeral):
+    ``tute:h:<table id>:<deal>:<trick>:<code>``, the deal and trick it was drawn for."""
 
-    def __init__(
-        self,
-        table_id: int,
-        deal_no: int,
-        trick_no: int,
-        code: str,
-        *,
-        label: str = "",
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        disabled: bool = False,
-        row: int | None = None,
-    ) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label or code,
-                style=style,
-                custom_id=f"tute:h:{table_id}:{deal_no}:{trick_no}:{code}",
-                disabled=disabled,
-                row=row,
-            )
-        )
-        self.table_id = table_id
-        self.deal_no = deal_no
-        self.trick_no = trick_no
-        self.code = code
+    @property
+    def deal_no(self) -> int:
+        return int(self.parts[0])
 
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Button[Any],
-        match: re.Match[str],
-        /,
-    ) -> HandButton:
-        return cls(int(match["tid"]), int(match["deal"]), int(match["trick"]), match["code"])
+    @property
+    def trick_no(self) -> int:
+        return int(self.parts[1])
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await run_button(interaction, self._run)
+    @property
+    def code(self) -> str:
+        return self.parts[2]
 
-    async def _run(self, interaction: discord.Interaction[Any]) -> None:
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
         service = service_of(interaction.client)
         presenter = presenter_of(interaction.client)
         table = service.get(self.table_id)
@@ -301,10 +267,13 @@ class HandButton(
         )
         table = outcome.table
         lang = locale_of(interaction)
-        in_dm = interaction.guild_id is None
-        payload = presenter.hand_payload(table, seat, lang, remember=in_dm)
-        await interaction.response.edit_message(**payload)
-        await presenter.refresh(table, skip_seat=seat if in_dm else None, announce=outcome.announce)
+        if interaction.guild_id is None:
+            # the DM holding the hand: the answer shows it, the refresh need not edit it again
+            await interaction.response.edit_message(**presenter.hand_payload(table, seat, lang))
+            skip: int | None = seat
+        else:
+            skip = await presenter.answer_ephemeral_hand(interaction, table, seat, lang)
+        await presenter.refresh(table, skip_seat=skip, announce=outcome.announce)
 
 
 def encode_action(action: Action) -> str:
@@ -350,19 +319,26 @@ def decode_action(seat: int, code: str) -> Action:
 
 # ---------------------------------------------------------------------- presenter
 
+SHOWN_IN_THE_TABLE = frozenset({"tables.announce.deal_over", "tables.announce.game_over"})
+"""Announcements the table message shows itself: the last deal's summary rides along with
+the table (under it) until the next deal ends, and the final result is the table's last
+state. A message of their own would cost a call more on the play that ends a deal."""
 
-def _hand_picture(table: Table, seat: int, lang: str) -> tuple[discord.File | None, str]:
-    return pictures.hand_picture(table, seat, lang), pictures.HAND_FILE
+Attach = Callable[[dict[str, Any]], None]
+"""Draws a payload's pictures into it (only once the payload is known to be sent)."""
 
 
-def add_picture(payload: dict[str, Any], picture: discord.File | None, name: str) -> None:
-    """Show a picture as the embed's image (the embed's text stays for screen readers)."""
-    embed = payload["embed"]
-    if picture is None:
-        payload["attachments"] = []
-        return
-    embed.set_image(url=f"attachment://{name}")
-    payload["attachments"] = [picture]
+def attach(
+    payload: dict[str, Any], pictures_: list[tuple[discord.Embed, discord.File | None]]
+) -> None:
+    """Show each picture as its embed's image (the embed's text and the picture's alt text
+    stay for screen readers); the message keeps these files and no other."""
+    files: list[discord.File] = []
+    for embed, picture in pictures_:
+        if picture is not None:
+            embed.set_image(url=f"attachment://{picture.filename}")
+            files.append(picture)
+    payload["attachments"] = files
 
 
 def as_new_message(payload: dict[str, Any]) -> dict[str, Any]:
@@ -372,12 +348,16 @@ def as_new_message(payload: dict[str, Any]) -> dict[str, Any]:
     return new
 
 
-def _digest(payload: dict[str, Any]) -> str:
+def _embeds(payload: dict[str, Any]) -> list[discord.Embed]:
+    if "embeds" in payload:
+        return list(payload["embeds"])
     embed = payload.get("embed")
+    return [embed] if isinstance(embed, discord.Embed) else []
+
+
+def _digest(payload: dict[str, Any]) -> str:
     view = payload.get("view")
-    parts = [
-        json.dumps(embed.to_dict(), sort_keys=True) if isinstance(embed, discord.Embed) else ""
-    ]
+    parts = [json.dumps([e.to_dict() for e in _embeds(payload)], sort_keys=True)]
     if isinstance(view, discord.ui.View):
         parts.append(json.dumps(view.to_components(), sort_keys=True))
     return hashlib.sha1("|".join(parts).encode()).hexdigest()
@@ -386,45 +366,100 @@ def _digest(payload: dict[str, Any]) -> str:
 def _hand_digest(payload: dict[str, Any], *, away: bool) -> str:
     """What a hand lets its player do: its buttons, where a disabled button's trick does not
     count (it cannot be clicked). A DM is edited only when this changes (or the player goes
-    away or comes back), not each time a card is played elsewhere: the table shows that."""
+    away or comes back), not each time a card is played elsewhere: the table shows that, and
+    the hand's text says only what stays true until its buttons change."""
     view = payload.get("view")
-    embed = payload.get("embed")
-    colour = embed.colour if isinstance(embed, discord.Embed) else None
+    colour = next((e.colour for e in _embeds(payload)), None)
     parts = [f"{away}|{colour}"]
     if isinstance(view, discord.ui.View):
         for row in view.to_components():
             for button in row.get("components", []):
                 custom_id = str(button.get("custom_id", ""))
-                if button.get("disabled"):
+                if button.get("disabled") and custom_id.startswith("tute:h:"):
                     table_id, deal, _trick, code = custom_id.split(":")[2:6]
                     custom_id = f"{table_id}:{deal}:{code}"
                 parts.append(f"{custom_id}|{button.get('label')}|{button.get('style')}")
     return hashlib.sha1("\n".join(parts).encode()).hexdigest()
 
 
-def _wait_for_robot(table: Table, seat: Seat, payload: dict[str, Any]) -> bool:
-    """Whether a hand the player cannot use now may wait for the robot about to play: the
-    refresh after that play shows it (one edit instead of two; a habanero draw, a new deal)."""
-    round_ = table.round
-    if table.status is not Status.PLAYING or round_ is None or round_.finished or seat.away:
-        return False
-    on_turn = table.seats[round_.turn]
-    if on_turn is None or not on_turn.robot_plays:
-        return False
+def _has_buttons(payload: dict[str, Any]) -> bool:
     view = payload.get("view")
-    return not (
-        isinstance(view, discord.ui.View)
-        and any(not getattr(item, "disabled", True) for item in view.children)
+    return isinstance(view, discord.ui.View) and any(
+        isinstance(item, HandButton) for item in view.children
     )
 
 
+def _usable(payload: dict[str, Any]) -> bool:
+    view = payload.get("view")
+    return isinstance(view, discord.ui.View) and any(
+        isinstance(item, HandButton) and not item.item.disabled for item in view.children
+    )
+
+
+def robot_plays_next(table: Table) -> bool:
+    """Whether a robot is on turn and plays in a moment (after the service's robot delay; no
+    human may sing first, which would make it wait longer). What there is to show may wait
+    for that play: the table message then shows both in one edit (a run of plays, one
+    edit), and a hand its player cannot use now is edited once, after it."""
+    round_ = table.round
+    if (
+        table.status is not Status.PLAYING
+        or round_ is None
+        or round_.finished
+        or table.play_message_id is None
+    ):
+        return False
+    occupant = table.seats[round_.turn]
+    if occupant is None or not occupant.robot_plays:
+        return False
+    legal = round_.legal_actions()
+    for action in legal:
+        declarer = table.seats[action.seat]
+        if (
+            action.kind in (Kind.SING, Kind.TUTE)
+            and declarer is not None
+            and not declarer.robot_plays
+        ):
+            return False
+    return any(a.seat == round_.turn and a.kind in (Kind.PLAY, Kind.BID, Kind.PASS) for a in legal)
+
+
+def _wait_for_robot(table: Table, seat: Seat, payload: dict[str, Any]) -> bool:
+    """Whether a hand the player cannot use now may wait for the robot about to play: the
+    refresh after that play shows it (one edit instead of two; a habanero draw, a new deal)."""
+    if seat.away or _usable(payload):
+        return False
+    return robot_plays_next(table)
+
+
+def summary_pictured(table: Table) -> bool:
+    """Whether the last deal's summary under the table shows its picture: until the first
+    trick of the next deal is over, and at the end. Its few lines stay through the deal."""
+    round_ = table.round
+    return table.status is not Status.PLAYING or round_ is None or not round_.tricks
+
+
+def delivered_by_dm(table: Table, seat: int) -> bool:
+    """Whether the seat's hand lives in its player's DMs (else in ephemeral messages)."""
+    occupant = table.seats[seat]
+    return table.hand_delivery == "dm" and occupant is not None and not occupant.dm_closed
+
+
 class DiscordPresenter:
-    """Keeps a table's messages in step: the lobby or table message (edited in place, only
-    when it changes), each player's hand in their DMs, and announcements."""
+    """Keeps a table's messages in step: the lobby and the table message (edited in place,
+    only when they change; the table carries the last deal's summary), each player's hand in
+    their DMs or in their last ephemeral hand, and the other announcements."""
 
     def __init__(self, bot: discord.Client) -> None:
         self.bot = bot
         self._digests: dict[tuple[int, str], str] = {}
+        self._buttons_shown: dict[tuple[int, int], bool] = {}
+        """Whether the hand last shown to a seat had buttons (cards or declarations)."""
+        self._ephemeral: dict[tuple[int, int], discord.Interaction[Any]] = {}
+        """The last interaction that showed a seat its hand as an ephemeral message: its
+        token edits that message for 15 minutes."""
+        self._summaries: dict[int, tuple[tuple[int, str], bytes, str]] = {}
+        """The last summary picture of each table, drawn once: (deal, language), PNG, alt."""
 
     # payloads -------------------------------------------------------------
 
@@ -440,36 +475,23 @@ class DiscordPresenter:
     def _lobby_view(self, table: Table, lang: str) -> discord.ui.View:
         view = discord.ui.View(timeout=None)
         if table.status is not Status.LOBBY:
-            if table.thread_id and table.status is Status.PLAYING:
-                view.add_item(
-                    discord.ui.Button(
-                        label=t("tables.btn.follow", lang),
-                        url=f"https://discord.com/channels/{table.guild_id}/{table.thread_id}",
-                    )
-                )
+            link = ui.game_link(table)
+            if link and table.status is Status.PLAYING:
+                view.add_item(discord.ui.Button(label=t("tables.btn.follow", lang), url=link))
             return view
         full = not table.free_seats()
         if table.variant is Variant.PAIRS:
-            view.add_item(
-                LobbyButton(
-                    table.id,
-                    "team0",
-                    label=t("tables.btn.team", lang, team="A"),
-                    style=discord.ButtonStyle.success,
-                    disabled=full,
-                    row=0,
+            for team in (0, 1):
+                view.add_item(
+                    LobbyButton(
+                        table.id,
+                        f"team{team}",
+                        label=t("tables.btn.team", lang, team="AB"[team]),
+                        style=discord.ButtonStyle.success,
+                        disabled=full,
+                        row=0,
+                    )
                 )
-            )
-            view.add_item(
-                LobbyButton(
-                    table.id,
-                    "team1",
-                    label=t("tables.btn.team", lang, team="B"),
-                    style=discord.ButtonStyle.success,
-                    disabled=full,
-                    row=0,
-                )
-            )
         else:
             view.add_item(
                 LobbyButton(
@@ -516,6 +538,8 @@ class DiscordPresenter:
         return view
 
     def table_payload(self, table: Table, *, picture: bool = True) -> dict[str, Any]:
+        """The table message: the table now (in play, or its end), then the last deal's
+        summary while there is one."""
         lang = table.language
         view = discord.ui.View(timeout=None)
         if table.status is Status.PLAYING:
@@ -545,19 +569,54 @@ class DiscordPresenter:
                     style=discord.ButtonStyle.danger,
                 )
             )
-        payload: dict[str, Any] = {"embed": ui.table_embed(table, lang), "view": view}
+        embeds = [ui.table_embed(table, lang)]
+        if table.summary is not None:
+            embeds.append(ui.summary_embed(table, table.summary, lang))
+        payload: dict[str, Any] = {"embeds": embeds, "view": view}
         if picture:
-            add_picture(payload, pictures.table_picture(table, lang), pictures.TABLE_FILE)
+            self._table_pictures(table, payload)
         return payload
 
+    def _table_pictures(self, table: Table, payload: dict[str, Any]) -> None:
+        lang = table.language
+        embeds: list[discord.Embed] = payload["embeds"]
+        shown = [(embeds[0], pictures.table_picture(table, lang))]
+        if table.summary is not None and len(embeds) > 1 and summary_pictured(table):
+            shown.append((embeds[1], self._summary_picture(table, table.summary, lang)))
+        attach(payload, shown)
+
+    def _summary_picture(self, table: Table, summary: dict[str, Any], lang: str) -> discord.File:
+        """The summary's picture, drawn once per deal (the table message carries it along
+        through the next deal)."""
+        key = (int(summary["deal_no"]), lang)
+        cached = self._summaries.get(table.id)
+        if cached is None or cached[0] != key:
+            png, alt = pictures.summary_png(table, summary, lang)
+            cached = (key, png, alt)
+            self._summaries[table.id] = cached
+        _, png, alt = cached
+        return pictures.as_file(png, pictures.SUMMARY_FILE, alt)
+
     def hand_payload(
-        self, table: Table, seat: int, lang: str, *, remember: bool = True, picture: bool = True
+        self,
+        table: Table,
+        seat: int,
+        lang: str,
+        *,
+        remember: bool = True,
+        picture: bool = True,
+        ephemeral: bool = False,
     ) -> dict[str, Any]:
-        """A player's hand: one button per card in order, the legal ones enabled, then the
-        declarations they may make now."""
+        """A player's hand: its picture, one button per card in order (the legal ones
+        enabled), then the declarations they may make now; an ephemeral hand has a refresh
+        button too. ``remember``: this is now the hand the seat sees (no edit needed)."""
         view = discord.ui.View(timeout=None)
         round_ = table.round
         if round_ is not None and table.status is Status.PLAYING:
+            if ephemeral:
+                view.add_item(
+                    TableButton(table.id, "refresh", label=t("tables.btn.refresh", lang), row=4)
+                )
             legal = [a for a in round_.legal_actions() if a.seat == seat]
             occupant = table.seats[seat]
             if occupant is not None and occupant.robot_plays:
@@ -583,7 +642,7 @@ class DiscordPresenter:
             if any(a.kind is Kind.BID for a in others):
                 bids = [a for a in others if a.kind is Kind.BID][::10][:4]
                 others = bids + [a for a in others if a.kind is Kind.PASS]
-            for action in others[:10]:
+            for action in others[:9]:
                 style = (
                     discord.ButtonStyle.danger
                     if action.kind is Kind.RESIGN
@@ -604,9 +663,50 @@ class DiscordPresenter:
             occupant = table.seats[seat]
             away = occupant is not None and occupant.away
             self._digests[(table.id, f"hand{seat}")] = _hand_digest(payload, away=away)
+            self._buttons_shown[(table.id, seat)] = _has_buttons(payload)
         if picture:
-            add_picture(payload, pictures.hand_picture(table, seat, lang), pictures.HAND_FILE)
+            self._hand_picture(table, seat, lang, payload)
         return payload
+
+    @staticmethod
+    def _hand_picture(table: Table, seat: int, lang: str, payload: dict[str, Any]) -> None:
+        attach(payload, [(payload["embed"], pictures.hand_picture(table, seat, lang))])
+
+    # ephemeral hands -------------------------------------------------------
+
+    async def show_ephemeral_hand(
+        self,
+        interaction: discord.Interaction[Any],
+        table: Table,
+        seat: int,
+        lang: str,
+        *,
+        edit: bool,
+    ) -> None:
+        """Answer "My hand" with the hand as a message only its player sees (or, for its
+        refresh button, edit that message). When the seat has no DM for its hand, this is
+        where the hand lives: the refresh after each play keeps it up to date."""
+        by_dm = delivered_by_dm(table, seat)
+        payload = self.hand_payload(table, seat, lang, remember=not by_dm, ephemeral=True)
+        if edit:
+            await interaction.response.edit_message(**payload)
+        else:
+            await interaction.response.send_message(**as_new_message(payload), ephemeral=True)
+        if not by_dm:
+            self._ephemeral[(table.id, seat)] = interaction
+
+    async def answer_ephemeral_hand(
+        self, interaction: discord.Interaction[Any], table: Table, seat: int, lang: str
+    ) -> int | None:
+        """Answer a click in an ephemeral hand by showing the hand as it now is; the seat
+        whose hand the refresh need not show again (None: its DM still needs it)."""
+        by_dm = delivered_by_dm(table, seat)
+        payload = self.hand_payload(table, seat, lang, remember=not by_dm, ephemeral=True)
+        await interaction.response.edit_message(**payload)
+        if by_dm:
+            return None
+        self._ephemeral[(table.id, seat)] = interaction
+        return seat
 
     # refresh --------------------------------------------------------------
 
@@ -618,16 +718,25 @@ class DiscordPresenter:
         announce: list[Announcement] | None = None,
     ) -> None:
         try:
-            await self._public(table)
+            if not robot_plays_next(table):
+                # else the robot's play, a moment from now, shows this too, in one edit
+                await self._public(table)
             await self._hands(table, skip_seat)
-            items = list(announce or [])
-            for i, item in enumerate(items):
-                if item.key == "tables.announce.game_over" and i and _is_summary(items[i - 1]):
-                    continue  # shown with the summary of the last deal
-                final = i + 1 < len(items) and items[i + 1].key == "tables.announce.game_over"
-                await self._announce(table, item, with_result=final)
+            for item in announce or []:
+                if item.key not in SHOWN_IN_THE_TABLE:
+                    await self._announce(table, item)
         except Exception:
             log.exception("Could not show table %s", table.id)
+        if not table.status.is_open:
+            self._forget(table.id)
+
+    def _forget(self, table_id: int) -> None:
+        """A table that no longer plays: nothing of it to keep in step any more."""
+        stores: list[dict[Any, Any]] = [self._digests, self._buttons_shown, self._ephemeral]
+        for store in stores:
+            for key in [k for k in store if k[0] == table_id]:
+                del store[key]
+        self._summaries.pop(table_id, None)
 
     async def _edit(
         self,
@@ -635,16 +744,16 @@ class DiscordPresenter:
         message_id: int,
         key: tuple[int, str],
         payload: dict[str, Any],
-        picture: Callable[[], tuple[discord.File | None, str]] | None = None,
+        pictures_: Attach | None = None,
         digest: str | None = None,
     ) -> bool:
-        """Edit a message, unless it already shows this (the picture is drawn only then);
+        """Edit a message, unless it already shows this (the pictures are drawn only then);
         ``digest`` says what counts as a change (by default, everything it shows)."""
         digest = digest or _digest(payload)
         if self._digests.get(key) == digest:
             return True
-        if picture is not None:
-            add_picture(payload, *picture())
+        if pictures_ is not None:
+            pictures_(payload)
         try:
             await (
                 self.bot.get_partial_messageable(channel_id)
@@ -657,27 +766,26 @@ class DiscordPresenter:
         return True
 
     async def _public(self, table: Table) -> None:
-        if table.message_id is not None:
-            lang = table.language
-            payload = {"embed": ui.lobby_embed(table, lang), "view": self._lobby_view(table, lang)}
-            await self._edit(table.channel_id, table.message_id, (table.id, "lobby"), payload)
+        await self._lobby(table)
         if table.status is Status.LOBBY or (
             table.play_message_id is None and table.status is not Status.PLAYING
         ):
             return
-        lang = table.language
         payload = self.table_payload(table, picture=False)
         if table.play_message_id is not None and await self._edit(
             table.where_id,
             table.play_message_id,
             (table.id, "table"),
             payload,
-            lambda: (pictures.table_picture(table, lang), pictures.TABLE_FILE),
+            functools.partial(self._table_pictures, table),
         ):
             return
         await self._open_play_message(table, self.table_payload(table))
-        if table.message_id is not None and table.thread_id is not None:
-            # the lobby now links to the game's thread
+        # the lobby now links to the game
+        await self._lobby(table)
+
+    async def _lobby(self, table: Table) -> None:
+        if table.message_id is not None:
             lang = table.language
             payload = {"embed": ui.lobby_embed(table, lang), "view": self._lobby_view(table, lang)}
             await self._edit(table.channel_id, table.message_id, (table.id, "lobby"), payload)
@@ -733,49 +841,86 @@ class DiscordPresenter:
     async def _hands(self, table: Table, skip_seat: int | None) -> None:
         if table.status is Status.LOBBY:
             return
-        service = service_of(self.bot)
         for seat_no, seat in enumerate(table.seats):
             if seat is None or seat.user_id is None or seat.left or seat_no == skip_seat:
                 continue
-            if seat.dm_closed or table.hand_delivery != "dm":
+            by_dm = delivered_by_dm(table, seat_no)
+            shown = self._buttons_shown.get((table.id, seat_no))
+            if table.status is Status.FINISHED and shown is False:
+                # nothing left in it to see or click: the table shows the end
                 continue
-            lang = language_of(seat.locale)
-            payload = self.hand_payload(table, seat_no, lang, remember=False, picture=False)
-            key = (table.id, f"hand{seat_no}")
-            digest = _hand_digest(payload, away=seat.away)
-            if seat.dm_message_id is not None and _wait_for_robot(table, seat, payload):
-                continue
-            if (
-                seat.dm_message_id is not None
-                and seat.dm_channel_id is not None
-                and await self._edit(
-                    seat.dm_channel_id,
-                    seat.dm_message_id,
-                    key,
-                    payload,
-                    functools.partial(_hand_picture, table, seat_no, lang),
-                    digest,
-                )
-            ):
-                continue
-            add_picture(payload, pictures.hand_picture(table, seat_no, lang), pictures.HAND_FILE)
-            if table.status is not Status.PLAYING:
-                continue
-            try:
-                # by id: no need to fetch the user first (one call less per player)
-                channel = await self.bot.create_dm(discord.Object(seat.user_id))
-                message = await channel.send(**as_new_message(payload))
-            except discord.Forbidden:
-                await service.set_dm(
-                    table.id, seat_no, channel_id=None, message_id=None, closed=True
-                )
-                table = service.get(table.id)
-                await self._edit_public_only(table)
-                continue
-            self._digests[key] = digest
-            await service.set_dm(
-                table.id, seat_no, channel_id=channel.id, message_id=message.id, closed=False
+            if by_dm:
+                await self._dm_hand(table, seat_no, seat)
+            else:
+                await self._ephemeral_hand(table, seat_no, seat)
+
+    async def _dm_hand(self, table: Table, seat_no: int, seat: Seat) -> None:
+        """The hand in the player's DMs: edited when what it offers changes, sent the first
+        time; a player whose DMs are closed is told on the table to use My hand."""
+        service = service_of(self.bot)
+        lang = language_of(seat.locale)
+        payload = self.hand_payload(table, seat_no, lang, remember=False, picture=False)
+        key = (table.id, f"hand{seat_no}")
+        digest = _hand_digest(payload, away=seat.away)
+        if seat.dm_message_id is not None and _wait_for_robot(table, seat, payload):
+            return
+        if (
+            seat.dm_message_id is not None
+            and seat.dm_channel_id is not None
+            and await self._edit(
+                seat.dm_channel_id,
+                seat.dm_message_id,
+                key,
+                payload,
+                functools.partial(self._hand_picture, table, seat_no, lang),
+                digest,
             )
+        ):
+            self._buttons_shown[(table.id, seat_no)] = _has_buttons(payload)
+            return
+        if table.status is not Status.PLAYING:
+            return
+        self._hand_picture(table, seat_no, lang, payload)
+        try:
+            # by id: no need to fetch the user first (one call less per player)
+            channel = await self.bot.create_dm(discord.Object(seat.user_id or 0))
+            message = await channel.send(**as_new_message(payload))
+        except discord.Forbidden:
+            await service.set_dm(table.id, seat_no, channel_id=None, message_id=None, closed=True)
+            await self._edit_public_only(service.get(table.id))
+            return
+        self._digests[key] = digest
+        self._buttons_shown[(table.id, seat_no)] = _has_buttons(payload)
+        await service.set_dm(
+            table.id, seat_no, channel_id=channel.id, message_id=message.id, closed=False
+        )
+
+    async def _ephemeral_hand(self, table: Table, seat_no: int, seat: Seat) -> None:
+        """The hand the player last opened with My hand (or clicked in), edited through that
+        interaction while its token lasts (15 minutes); after that, its refresh button."""
+        interaction = self._ephemeral.get((table.id, seat_no))
+        if interaction is None:
+            return
+        if interaction.is_expired():
+            del self._ephemeral[(table.id, seat_no)]
+            return
+        lang = language_of(seat.locale)
+        payload = self.hand_payload(
+            table, seat_no, lang, remember=False, picture=False, ephemeral=True
+        )
+        key = (table.id, f"hand{seat_no}")
+        digest = _hand_digest(payload, away=seat.away)
+        if self._digests.get(key) == digest or _wait_for_robot(table, seat, payload):
+            return
+        self._hand_picture(table, seat_no, lang, payload)
+        try:
+            await interaction.edit_original_response(**payload)
+        except discord.HTTPException:
+            # gone, or its token ran out: the player opens a new one with My hand
+            self._ephemeral.pop((table.id, seat_no), None)
+            return
+        self._digests[key] = digest
+        self._buttons_shown[(table.id, seat_no)] = _has_buttons(payload)
 
     async def _edit_public_only(self, table: Table) -> None:
         if table.play_message_id is not None:
@@ -784,31 +929,14 @@ class DiscordPresenter:
                 table.play_message_id,
                 (table.id, "table"),
                 self.table_payload(table, picture=False),
-                lambda: (pictures.table_picture(table, table.language), pictures.TABLE_FILE),
+                functools.partial(self._table_pictures, table),
             )
 
-    async def _announce(
-        self, table: Table, item: Announcement, *, with_result: bool = False
-    ) -> None:
-        """Post an announcement; the last deal's summary carries the game's result with it
-        (one message)."""
-        lang = table.language
+    async def _announce(self, table: Table, item: Announcement) -> None:
+        """A message of its own in the table's channel (the lobby closing, the game
+        cancelled...)."""
         where = self.bot.get_partial_messageable(table.where_id)
-        if _is_summary(item):
-            summary = item.params["summary"]
-            embed = ui.summary_embed(table, summary, lang)
-            picture = pictures.summary_picture(table, summary, lang)
-            embed.set_image(url=f"attachment://{pictures.SUMMARY_FILE}")
-            embeds = [embed, ui.game_over_embed(table, lang)] if with_result else [embed]
-            await where.send(embeds=embeds, file=picture)
-        elif item.key == "tables.announce.game_over":
-            await where.send(embed=ui.game_over_embed(table, lang))
-        else:
-            await where.send(t(item.key, lang, **item.params))
-
-
-def _is_summary(item: Announcement) -> bool:
-    return item.key == "tables.announce.deal_over"
+        await where.send(t(item.key, table.language, **item.params))
 
 
 def presenter_of(client: discord.Client) -> DiscordPresenter:

@@ -33,6 +33,7 @@ from bot.tables import service as service_module
 from bot.tables.model import Status, Table
 from bot.tables.service import DECLARE_GRACE, TableService
 from cogs import _table_ui as ui
+from cogs._tables import HandButton, LobbyButton, TableButton
 from tests.conftest import World
 
 
@@ -365,6 +366,14 @@ class Audit:
             m for m in player.member.user.dm_channel.history() if m.id == occupant.dm_message_id
         )
         assert sorted(hand_cards(dm)) == sorted(round_.hand(seat)), "the DM shows the hand"
+        # the cards show once, in the picture (its alt text names them) and on the buttons
+        held = set(round_.hand(seat))
+        (embed,) = dm.embeds
+        assert not cards_in(embed.description or "") & held, "the text does not list them"
+        if held:
+            assert embed.image.url == "attachment://hand.png"
+            (picture,) = dm.attachments
+            assert cards_in(picture.description or "") == held
         legal = {a.arg for a in round_.legal_actions() if a.seat == seat and a.kind is Kind.PLAY}
         enabled = {card_of(b) for b in hand_buttons(dm) if not b.disabled} - {None}
         assert enabled == (set() if occupant.robot_plays else legal), "the legal cards are enabled"
@@ -412,6 +421,8 @@ class Driver:
     clicks: int = 0
     declared: list[str] = field(default_factory=list[str])
     """The declarations clicked, by code (``sO``: sing oros, ``x``: exchange...)."""
+    summaries: set[int] = field(default_factory=set[int])
+    """The deals whose summary the table message has shown."""
 
     def __post_init__(self) -> None:
         self.audit = Audit(self.env, self.world, self.players)
@@ -433,24 +444,41 @@ class Driver:
         )
 
     def check_table_message(self) -> None:
-        """The table in the thread shows the state of play: trick, turn, scores."""
+        """The table in the thread shows the state of play: trick, turn, scores; under it,
+        the last deal's summary, until the next deal ends."""
         table = self.table
+        round_ = table.round
         shown = self.table_message()
         expected = ui.table_embed(table, table.language)
-        (embed,) = shown.embeds
+        embed, *under = shown.embeds
+        if table.summary is None:
+            assert not under
+        else:
+            (summary,) = under
+            deal = table.summary["deal_no"]
+            assert summary.title == t("summary.title", table.language, deal=deal + 1, id=table.id)
+            # its picture until the first trick of the next deal is over
+            if table.status is Status.PLAYING and round_ is not None and round_.tricks:
+                assert not summary.image.url
+            else:
+                assert summary.image.url == "attachment://summary.png"
+            assert not summary.fields, "the summary is a few short lines, no columns"
+            self.summaries.add(deal)
+        assert embed.title == expected.title
         assert embed.description == expected.description
         assert [(f.name, f.value) for f in embed.fields] == [
             (f.name, f.value) for f in expected.fields
         ]
-        round_ = table.round
         if round_ is not None and table.status is Status.PLAYING:
             name = ui.seat_name(table.seats[round_.turn], table.language)
             assert name in (embed.description or "")
             for _, card in round_.trick_seats():
                 assert ui.card_text(card) in embed.fields[0].value  # type: ignore[operator]
 
-    async def hand_message(self, player: Player) -> Message:
-        """Where the player's hand is now: their DM, or a fresh "My hand" reply."""
+    async def hand_message(self, player: Player, *, fresh: bool = False) -> Message:
+        """Where the player's hand is now: their DM; or, for a player without one, the hand
+        they opened with "My hand", which follows the game by itself (``fresh``: open
+        another)."""
         table = self.table
         seat = self.audit.seat_of(player.member)
         round_ = table.round
@@ -461,6 +489,15 @@ class Driver:
             return next(
                 m for m in player.member.user.dm_channel.history() if m.id == occupant.dm_message_id
             )
+        if player.ephemerals and not fresh:
+            reply = player.ephemerals[-1]
+            assert sorted(hand_cards(reply)) == sorted(round_.hand(seat)), "it shows the hand"
+            legal = {
+                a.arg for a in round_.legal_actions() if a.seat == seat and a.kind is Kind.PLAY
+            }
+            enabled = {card_of(b) for b in hand_buttons(reply) if not b.disabled} - {None}
+            assert enabled == legal, "the ephemeral hand is up to date"
+            return reply
         result = await player.member.click(
             self.table_message(), custom_id=op_button(self.table_message(), "hand")
         )
@@ -472,11 +509,21 @@ class Driver:
         return reply
 
     async def click(self, player: Player, message: Message, button: Btn) -> None:
+        """One click in a hand. The robots play at once here (no delay): what the click and
+        their plays after it show on the table is one edit of the table message."""
+        before = len(self.env.http_requests)
         if channel_of(message) == player.member.user.dm_channel.id:
             result = await player.member.user.click(message, custom_id=button.custom_id)
         else:
             result = await player.member.click(message, custom_id=button.custom_id)
         self.clicks += 1
+        table_message = f"/messages/{self.table.play_message_id}"
+        edits = [
+            call
+            for call in self.env.http_requests[before:]
+            if call.method == "PATCH" and call.path.endswith(table_message)
+        ]
+        assert len(edits) <= 1, "one edit of the table for the click and the robots' run"
         assert result.acknowledged
         reply = result.response
         assert reply is not None and reply.id == message.id, "the hand is edited in place"
@@ -532,25 +579,29 @@ class Driver:
         return self.table
 
     def check_end(self) -> None:
-        """A summary per deal, the final result with its winner, every hand closed."""
+        """Each deal's summary shown in the table message, which ends on the final result
+        with its winner over the last summary; no message of their own; every hand closed."""
         table = self.table
         assert table.status is Status.FINISHED, table.status
         assert table.winner is not None
         lang = table.language
-        thread = thread_of(self.world, table).history()
-        summaries = [
-            m for m in thread if m.embeds and m.embeds[0].image.url == "attachment://summary.png"
-        ]
-        assert len(summaries) == table.deal_no + 1
-        for number, message in enumerate(summaries, start=1):
-            assert message.embeds[0].title == t("summary.title", lang, deal=number, id=table.id)
-        # the last summary carries the final result
-        final = thread[-1].embeds[-1]
-        assert thread[-1].id == summaries[-1].id and len(thread[-1].embeds) == 2
+        self.check_table_message()
+        assert self.summaries == set(range(table.deal_no + 1))
+        final, last = self.table_message().embeds
         assert final.title == t("summary.game_over", lang, id=table.id)
         assert ui.winner_line(table, table.winner, lang) in (final.description or "")
-        assert "Winner" in (final.description or "") or lang != "en"
-        self.check_table_message()
+        assert last.title == t("summary.title", lang, deal=table.deal_no + 1, id=table.id)
+        # one winner "wins", two partners "win"
+        pair = table.variant is Variant.PAIRS
+        if lang == "en":
+            assert ("Winners: " if pair else "Winner: ") in (final.description or "")
+            outcome = (last.description or "").splitlines()[0]
+            if "round" in outcome:
+                assert outcome.endswith(" win the round." if pair else " wins the round.")
+        thread = thread_of(self.world, table).history()
+        bot_id = self.env.bot.user.id  # type: ignore[union-attr]
+        said = [m.id for m in thread if m.author.id == bot_id]
+        assert said == [table.play_message_id], "the table message is the thread's only one"
         for player in self.players:
             if player.dm_open:
                 (dm,) = player.member.user.dm_channel.history()
@@ -662,7 +713,9 @@ async def test_arrastrado_with_dms_closed(
     driver.audit.check()
     await driver.play()
     driver.check_end()
-    assert len(driver.players[1].ephemerals) >= 13, "bob played from his ephemeral hand"
+    # bob opened his hand once: it followed the game, every turn, to the end
+    (hand,) = driver.players[1].ephemerals
+    assert hand.flags.ephemeral and not hand_buttons(hand), "it ends with the game"
     assert not bob.user.dm_channel.history(), "no DM ever reached bob"
 
 
@@ -727,8 +780,8 @@ async def test_refusals_while_playing(
     # alice is on turn: her "My hand" reply offers every card; she keeps two of them
     spare = driver.players[0]
     spare.dm_open = False
-    first = await driver.hand_message(spare)
-    second = await driver.hand_message(spare)
+    first = await driver.hand_message(spare, fresh=True)
+    second = await driver.hand_message(spare, fresh=True)
     spare.dm_open = True
 
     # bob's cards are disabled in his DM: a click sent anyway is not his turn
@@ -959,3 +1012,122 @@ async def test_rules_tables_and_history(
     assert answer["result"]["winner"] is not None
     none = (await bob.slash(channel, "tute history")).response
     assert none is not None and none.content == t("history.none", "en")
+
+
+@pytest.mark.simcord(settle_timeout=3)
+async def test_a_table_in_its_channel_with_hands_as_ephemeral_messages(
+    simcord_env: simcord.Env, table_seed: Callable[[int], None]
+) -> None:
+    """A server that deals the hands as ephemeral messages, in a channel where nobody may
+    make threads: the lobby links to the table below it, the table says to click My hand
+    (no word of DMs), and the one hand alice opens follows the game by itself; its refresh
+    button redraws it in place."""
+    env = simcord_env
+    table_seed(8)
+    guild = env.create_guild("Casino")
+    no_threads = discord.PermissionOverwrite(
+        create_public_threads=False, create_private_threads=False
+    )
+    channel = guild.create_text_channel("tute", overwrites={guild.default_role: no_threads})
+    alice = guild.add_member(env.create_user("alice"))
+    await env.settle()
+    async with env.bot.db.transaction() as conn:  # type: ignore[attr-defined]
+        await update_settings(conn, guild.id, hand_delivery="ephemeral")
+    lobby = await open_table(env, World(guild, channel, alice), "habanero", [alice], robots=1)
+    table = the_table(env)
+    assert table.thread_id is None and table.play_message_id is not None
+
+    link = f"https://discord.com/channels/{guild.id}/{channel.id}/{table.play_message_id}"
+    (status,) = lobby.embeds
+    assert status.description == t("tables.lobby.status.playing_here", "en", link=link)
+    (follow,) = [b for row in lobby.components for b in row["components"] if b.get("url")]
+    assert follow["url"] == link
+
+    def table_message() -> discord.Message:
+        return next(m for m in channel.history() if m.id == table.play_message_id)
+
+    footer = table_message().embeds[0].footer.text or ""
+    assert footer == t("tables.play.footer.ephemeral", "en", deal=1)
+    assert "DM" not in footer and "My hand" in footer
+
+    opened = await alice.click(table_message(), custom_id=op_button(table_message(), "hand"))
+    hand = opened.response
+    assert hand is not None and hand.ephemeral
+    round_ = table.round
+    assert round_ is not None
+    seat = table.seat_of(alice.id)
+    for _ in range(60):
+        if table.status is not Status.PLAYING:
+            break
+        if round_.turn != seat:
+            await env.advance_time(DECLARE_GRACE + 1)
+            continue
+        # alice's turn: the hand she opened shows it, without her asking again
+        assert sorted(hand_cards(hand)) == sorted(round_.hand(seat or 0))
+        legal = {a.arg for a in round_.legal_actions() if a.seat == seat and a.kind is Kind.PLAY}
+        cards = [b for b in hand_buttons(hand) if not b.disabled and card_of(b) is not None]
+        assert {card_of(b) for b in cards} == legal
+        played = await alice.click(hand, custom_id=cards[0].custom_id)
+        assert played.response is not None and played.response.id == hand.id
+    else:
+        raise AssertionError("the game did not end")
+    assert table.status is Status.FINISHED
+    assert not alice.user.dm_channel.history(), "no DM"
+
+    # a hand opened before another one falls behind; its refresh button redraws it in place
+    await open_table(env, World(guild, channel, alice), "habanero", [alice], robots=1)
+    tables = service_of(env).tables
+    table = tables[max(tables)]
+    round_ = table.round
+    seat = table.seat_of(alice.id)
+    assert round_ is not None and seat is not None
+
+    async def open_hand() -> simcord.ResponseMessage:
+        message = next(m for m in channel.history() if m.id == table.play_message_id)
+        reply = (await alice.click(message, custom_id=op_button(message, "hand"))).response
+        assert reply is not None and reply.ephemeral
+        return reply
+
+    while round_.turn != seat:
+        await env.advance_time(DECLARE_GRACE + 1)
+    older, newer = await open_hand(), await open_hand()
+    card = next(b for b in hand_buttons(newer) if not b.disabled)
+    await alice.click(newer, custom_id=card.custom_id)
+    while round_.turn != seat:
+        await env.advance_time(DECLARE_GRACE + 1)
+    assert card_of(card) in hand_cards(older), "the older hand fell behind"
+    redrawn = await alice.click(older, custom_id=op_button(older, "refresh"))
+    assert redrawn.response is not None and redrawn.response.id == older.id
+    assert sorted(hand_cards(older)) == sorted(round_.hand(seat))
+    legal = {a.arg for a in round_.legal_actions() if a.seat == seat and a.kind is Kind.PLAY}
+    assert {card_of(b) for b in hand_buttons(older) if not b.disabled} - {None} == legal
+
+
+async def test_buttons_keep_the_custom_ids_they_were_posted_with() -> None:
+    """The three kinds of table button share one base; their custom_ids are as they always
+    were, so a button posted long ago still parses into the same table, op, deal and trick."""
+    posted = {
+        "tute:l:7:team1": (LobbyButton, ("team1",)),
+        "tute:t:7:hand": (TableButton, ("hand",)),
+        "tute:h:7:2:13:12O": (HandButton, ("2", "13", "12O")),
+        "tute:h:7:0:0:sC": (HandButton, ("0", "0", "sC")),
+    }
+    interaction: Any = None
+    for custom_id, (kind, parts) in posted.items():
+        matches = [
+            k
+            for k in (LobbyButton, TableButton, HandButton)
+            if k.__discord_ui_compiled_template__.fullmatch(custom_id)
+        ]
+        assert matches == [kind], custom_id
+        match = kind.__discord_ui_compiled_template__.fullmatch(custom_id)
+        assert match is not None
+        button = await kind.from_custom_id(interaction, discord.ui.Button(), match)
+        assert (button.table_id, button.parts, button.custom_id) == (7, parts, custom_id)
+        assert kind(7, *parts).custom_id == custom_id
+    hand = HandButton(7, 2, 13, "12O", label="12🪙", disabled=True)
+    assert (hand.deal_no, hand.trick_no, hand.code) == (2, 13, "12O")
+    assert hand.item.label == "12🪙" and hand.item.disabled
+    assert LobbyButton(7, "start").op == "start" and TableButton(7, "back").op == "back"
+    with pytest.raises(TypeError):
+        HandButton(7, "12O")
