@@ -1,11 +1,12 @@
 """Shared fixtures: a real TuteBot for SimCord, and a world to play it in."""
 
 import tempfile
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 import simcord
 import simcord.interactions
@@ -13,6 +14,7 @@ from simcord import ChannelHandle, GuildHandle, MemberActor
 
 from bot.client import TuteBot
 from bot.config import Config
+from bot.storage import Database
 
 TEST_CONFIG = Config(token="not-a-real-token", db_path=Path(tempfile.mkdtemp()) / "tute.db")
 """For tests that build a bot outside a fixture: its database is in a temporary folder."""
@@ -28,6 +30,39 @@ def test_config(tmp_path: Path) -> Config:
 def simcord_bot(test_config: Config) -> TuteBot:
     """The bot SimCord's ``simcord_env`` fixture starts: the real one, setup_hook and all."""
     return TuteBot(test_config)
+
+
+@pytest.fixture
+async def simcord_env(simcord_env: simcord.Env) -> AsyncIterator[simcord.Env]:
+    """SimCord's environment (its own fixture, wrapped), whose bots close their database.
+
+    SimCord stops a bot without calling its ``close()``, so its aiosqlite connection (and
+    that connection's thread) would outlive the test. Here the database of a bot that
+    ``env.restart_bot`` replaces is closed at once (that process would be gone; its
+    ``close()`` would save its tables' stale state over the new bot's), and so is the one a
+    bot restarted as itself opened before (``setup_hook`` opens another). The last bot is
+    closed at the end of the test as the bot stops in production: its clocks keep each
+    turn's time left, then its database closes."""
+    env = simcord_env
+    restart = env.restart_bot
+
+    async def restart_bot(bot: discord.Client | None = None) -> None:
+        old: Database | None = getattr(env.bot, "db", None)
+        await restart(bot)
+        if old is not None and getattr(env.bot, "db", None) is not old:
+            await old.close()
+
+    env.restart_bot = restart_bot  # type: ignore[method-assign]
+    try:
+        yield env
+    finally:
+        bot = env.bot
+        if isinstance(bot, TuteBot) and bot.db is not None:
+            db = bot.db
+            try:
+                await bot.close()
+            finally:
+                await db.close()  # already closed unless close() failed before it
 
 
 @dataclass

@@ -705,6 +705,19 @@ async def leaderboard_size(source: Source, guild_id: int, by: Board) -> int:
     return await _scalar(source, f"SELECT COUNT(*) FROM ({_board_values(by)})", (guild_id,))
 
 
+async def finished_records(source: Source, table_id: int, before: int) -> list[str]:
+    """The game records (JSON) of a table's finished deals numbered below ``before``, in
+    order: a game's rounds, cantes and tutes are counted from them when the game ends, so
+    that a cancelled game counts for nothing."""
+    rows = await _fetchall(
+        source,
+        "SELECT record FROM deals WHERE table_id = ? AND deal_no < ?"
+        " AND finished_at IS NOT NULL ORDER BY deal_no",
+        (table_id, before),
+    )
+    return [str(r[0]) for r in rows]
+
+
 async def member_stats(source: Source, guild_id: int, user_id: int) -> MemberStats | None:
     """A member's standing in this server, or None for a member never seen here."""
     row = await _fetchone(

@@ -34,6 +34,7 @@ from bot.engine.cards import POINTS
 from bot.engine.game import Game
 from bot.storage import Database
 from bot.storage import tables as repo
+from bot.storage.standings import InsufficientChips
 
 from .errors import TableError
 from .model import DEFAULT_ROBOT, ROBOT_LEVELS, STAND_IN_ROBOT, Seat, Status, Table
@@ -167,16 +168,19 @@ class TableService:
         return restored
 
     async def suspend(self) -> None:
-        """Stop the clocks before the bot stops, keeping each turn's time left."""
+        """Stop the clocks before the bot stops, keeping each turn's time left.
+
+        A change under way (robots in the middle of their moves) is let finish and saved
+        first: under the table's lock, so that nothing moves once this returns and the turn
+        it leads to keeps its clock too."""
         self._closing = True
-        now = self.clock()
         for table in list(self.tables.values()):
-            timer = self._timers.pop(table.id, None)
-            if timer is not None:
-                timer.cancel()
-            if table.status is Status.PLAYING and table.turn_deadline is not None:
-                async with self.lock(table.id):
-                    table.turn_left = max(table.turn_deadline - now, 0.0)
+            async with self.lock(table.id):
+                timer = self._timers.pop(table.id, None)
+                if timer is not None:
+                    timer.cancel()
+                if table.status is Status.PLAYING and table.turn_deadline is not None:
+                    table.turn_left = max(table.turn_deadline - self.clock(), 0.0)
                     await self._save(table)
 
     # ------------------------------------------------------------------ lobby
@@ -340,6 +344,13 @@ class TableService:
                     table.status = Status.CANCELLED
                     table.round = None
                     announce.append(Announcement("tables.announce.abandoned"))
+                elif table.cancel_votes and set(table.humans()) <= set(table.cancel_votes):
+                    # everyone still at the table had voted to cancel: now it is agreed
+                    settlement = settlement.merge(settle_refund(table))
+                    table.status = Status.CANCELLED
+                    table.round = None
+                    table.add_log("tables.log.cancelled")
+                    announce.append(Announcement("tables.announce.cancelled"))
                 await self._save(table, settlement=settlement)
                 self._schedule(table)
             if not table.status.is_open:
@@ -391,16 +402,31 @@ class TableService:
         async with self.lock(table_id):
             table = self._lobby(table_id)
             self._host_only(table, user_id)
-            for i in table.free_seats():
-                table.seats[i] = Seat(name=f"robot:{table.robot_number()}", robot=DEFAULT_ROBOT)
             for uid in table.humans():
                 await self._check_chips(table, uid)
+            lobby = table.state_json()
+            for i in table.free_seats():
+                table.seats[i] = Seat(name=f"robot:{table.robot_number()}", robot=DEFAULT_ROBOT)
             table.status = Status.PLAYING
             table.game = Game(table.variant, table.options, dealer=table.players - 1)
             table.add_log("tables.log.started")
             settlement = stake_table(table)
             self._deal(table)
-            await self._save(table, settlement=settlement, new_deal=True)
+            try:
+                await self._save(table, settlement=settlement, new_deal=True)
+            except InsufficientChips as short:
+                # another table took a member's chips since the check: nothing was saved,
+                # and the table stays in the lobby as it was
+                self.tables[table_id] = Table.from_state(
+                    table_id=table.id,
+                    guild_id=table.guild_id,
+                    channel_id=table.channel_id,
+                    host_id=table.host_id,
+                    variant=table.variant.value,
+                    status=Status.LOBBY.value,
+                    state=lobby,
+                )
+                raise TableError("no_chips", bet=table.options.bet, chips=short.available) from None
             self._schedule(table)
             return Outcome(table)
 
@@ -630,9 +656,23 @@ class TableService:
         finished_deal: Round | None = None,
         new_deal: bool = False,
     ) -> None:
-        """One transaction: the actions (write-ahead), the deal records, the chips and the
+        """One atomic write: the actions (write-ahead), the deal records, the chips and the
         table's state, so a crash at any point loses or duplicates nothing."""
         now = self.clock()
+        if finished_deal is None and not new_deal and (settlement is None or not settlement.ops):
+            # A play (or a lobby change) writes only actions and state, with no reads: the
+            # group commit takes it, shared with the other tables saving at the same time.
+            await repo.save_progress(
+                self.db,
+                table.id,
+                deal_no=table.deal_no,
+                actions=[(seq, json.dumps(action.to_json())) for seq, action in actions or ()],
+                host_id=table.host_id,
+                status=table.status.value,
+                state=table.state_json(),
+                now=now,
+            )
+            return
         async with self.db.transaction() as conn:
             if actions:
                 deal_no = table.deal_no - (1 if finished_deal is not None and new_deal else 0)

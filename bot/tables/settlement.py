@@ -2,17 +2,21 @@
 service runs inside the same transaction as the table's new state.
 
 Only competitive tables move chips and count standings. Robots own no chips: the bank plays
-their side of every payment.
+their side of every payment, and of a member's once they have left (a robot took the seat).
+A game's standings are counted once, when it ends: a cancelled game counts for nothing, and
+a member who left has forfeited it (played and lost, nothing else).
 """
 
 from __future__ import annotations
 
+import json
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 import aiosqlite
 
-from bot.engine import End, Round, Variant, arrastrado_payout, experience
+from bot.engine import End, Round, Variant, arrastrado_payout, experience, parse_record, replay
 from bot.engine.game import BANK_RAKE_PERCENT, PLATO_STAKE
 from bot.storage import Database, standings
 from bot.storage.settings import get_settings
@@ -96,41 +100,42 @@ def stake_table(table: Table, *, deal_only: bool = False) -> Settlement:
 
 
 def _robot(table: Table, seat: int) -> bool:
+    """A seat that plays with the bank's chips: a robot's, or a member's who left."""
     occupant = table.seats[seat]
-    return occupant is None or occupant.user_id is None
+    return occupant is None or occupant.user_id is None or occupant.left
 
 
 def settle_deal(table: Table, round_: Round) -> Settlement:
-    """After a deal: arrastrado payments (and the plato), and the members' round counts."""
+    """After a deal: arrastrado payments (and the plato). Its rounds, cantes and tutes are
+    counted with the game's, when the game ends."""
+    settlement = Settlement()
+    if table.options.competitive and table.variant is Variant.ARRASTRADO:
+        settlement.ops.append(_arrastrado(result_seats=members_of(table), round_=round_))
+    return settlement
+
+
+def _deal_stats(round_: Round, seat: int) -> Counter[str]:
+    """What one finished deal counts for the member in ``seat``."""
     result = round_.result
     assert result is not None
-    settlement = Settlement()
-    if not table.options.competitive:
-        return settlement
-    seats = members_of(table)
-    stats: dict[int, dict[str, int]] = {}
-    for seat, user_id in seats.items():
-        entry: dict[str, int] = {}
-        if result.winner is not None:  # a habanero deal short of the target is no round yet
-            entry["rounds_played"] = 1
-            if round_.side_of[seat] == result.winner:
-                entry["rounds_won"] = 2 if result.double else 1
-        sung = sum(1 for c in round_.cantes if c.seat == seat)
-        if sung:
-            entry["cantes"] = sung
-        if result.end is End.TUTE and result.by_seat == seat:
-            entry["tutes"] = 1
-        if entry:
-            stats[user_id] = entry
-    if table.variant is Variant.ARRASTRADO:
-        settlement.ops.append(_arrastrado(result_seats=seats, round_=round_))
+    counts = Counter[str]()
+    if result.winner is not None:  # a habanero deal short of the target is no round yet
+        counts["rounds_played"] = 1
+        if round_.side_of[seat] == result.winner:
+            counts["rounds_won"] = 2 if result.double else 1
+    counts["cantes"] = sum(1 for c in round_.cantes if c.seat == seat)
+    if result.end is End.TUTE and result.by_seat == seat:
+        counts["tutes"] = 1
+    return counts
 
-    async def record(conn: aiosqlite.Connection, t: Table, now: float) -> None:
-        for user_id, entry in stats.items():
-            await standings.add_stats(conn, t.guild_id, user_id, **entry)
 
-    settlement.ops.append(record)
-    return settlement
+async def _game_deals(conn: aiosqlite.Connection, table: Table, last: Round) -> list[Round]:
+    """Every deal of the game, finished: the earlier ones replayed from their records."""
+    deals: list[Round] = []
+    for record in await standings.finished_records(conn, table.id, table.deal_no):
+        deals.append(replay(parse_record(json.loads(record))).round)
+    deals.append(last)
+    return deals
 
 
 def _arrastrado(result_seats: dict[int, int], round_: Round) -> Op:
@@ -163,15 +168,19 @@ def _arrastrado(result_seats: dict[int, int], round_: Round) -> Op:
 
 
 def settle_game(table: Table) -> Settlement:
-    """The end of the game: the stakes (less the bank's 25%) to the winning side's members
-    still seated, the plato pot back to whoever put it in; games and experience."""
+    """The end of the game (its last deal is ``table.round``): the stakes (less the bank's
+    25%) to the winning side's members still seated, the plato pot back to whoever put it
+    in; the game's standings. A member who left counts the game as played and lost."""
     settlement = Settlement()
     if not table.options.competitive or table.winner is None:
         return settlement
+    last = table.round
+    assert last is not None and last.result is not None
     sides = sides_of(table)
     winners = sides[table.winner]
     seats = members_of(table)
     xp = experience(table.variant, table.options, table.winner, sides)
+    loser_xp = min(xp)  # there is always a losing side
 
     async def finish(conn: aiosqlite.Connection, t: Table, now: float) -> None:
         state = await standings.table_state(conn, t.id)
@@ -190,7 +199,12 @@ def settle_game(table: Table) -> Settlement:
             payouts[account] = payouts.get(account, 0) + amount
         if state.held:
             await standings.release_table(conn, t.guild_id, t.id, payouts, rake, now)
+        deals = await _game_deals(conn, t, last)
         for seat, user_id in seats.items():
+            if t.seats[seat].left:  # type: ignore[union-attr]
+                await standings.add_stats(conn, t.guild_id, user_id, xp=loser_xp, games_played=1)
+                continue
+            counts = sum((_deal_stats(deal, seat) for deal in deals), Counter[str]())
             await standings.add_stats(
                 conn,
                 t.guild_id,
@@ -198,6 +212,7 @@ def settle_game(table: Table) -> Settlement:
                 xp=xp[seat],
                 games_played=1,
                 games_won=int(seat in winners),
+                **counts,
             )
 
     settlement.ops.append(finish)

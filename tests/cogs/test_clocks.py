@@ -102,38 +102,70 @@ async def test_time_runs_out_then_a_robot_takes_the_seat_until_im_back(
     assert not seat.away and seat.missed == 0
 
 
+def table_message(world: Any) -> discord.Message:
+    """The table's message in its thread, with the table's buttons."""
+    thread = next(t for t in world.channel.threads)
+    return next(
+        m for m in thread.history() if any(cid.startswith("tute:t:") for cid, _ in custom_ids(m))
+    )
+
+
 @pytest.mark.simcord(settle_timeout=3)
-async def test_a_restart_mid_game_keeps_the_game_and_its_buttons(
+async def test_a_restart_mid_trick_keeps_the_game_its_buttons_and_the_time_left(
     simcord_env: simcord.Env, world: Any, test_config: Config
 ) -> None:
     env = simcord_env
     alice = world.member
-    await open_habanero(env, world)
+    await open_habanero(env, world, turn_time=60)
     dm = alice.user.dm_channel
     before = the_table(env)
-    assert before.round is not None
-    for _ in range(2):
+    round_ = before.round
+    seat = before.seat_of(alice.id)
+    assert round_ is not None and seat is not None
+    # alice plays until the robot wins a trick and leads the next: its card is on the table
+    for _ in range(20):
+        if round_.turn == seat and round_.trick:
+            break
         hand = dm.history()[-1]
         await alice.user.click(hand, custom_id=enabled_cards(hand)[0])
-    if before.round.trick:  # alice answered the robot's lead: she leads the next trick
-        hand = dm.history()[-1]
-        await alice.user.click(hand, custom_id=enabled_cards(hand)[0])
-    actions_before = list(before.round.actions)
-    tricks_before = len(before.round.tricks)
+    assert round_.turn == seat and len(round_.trick) == 1, "mid-trick, alice to answer"
+    trick = list(round_.trick)
+    actions_before = list(round_.actions)
     old_hand = dm.history()[-1]
+    old_cards = enabled_cards(old_hand)
+    old_table = table_message(world)
+    my_hand = next(cid for cid, _ in custom_ids(old_table) if cid.endswith(":hand"))
+    assert old_cards and before.turn_deadline is not None
 
+    await env.advance_time(25)  # alice thinks for 25 of her 60 seconds
+    assert list(round_.actions) == actions_before
+    await env.bot.close()  # the bot stops: each turn's clock keeps the time left
     await env.restart_bot(fast_bot(test_config))
 
     after = the_table(env)
     assert after is not before and after.round is not None
-    assert list(after.round.actions) == actions_before, "the deal is rebuilt from the action log"
-    assert len(after.round.tricks) == tricks_before
-    # the hand message sent before the restart still plays
+    assert list(after.round.actions) == actions_before, "the deal is rebuilt from its log"
+    assert list(after.round.trick) == trick, "the robot's card is still on the table"
+    assert after.round.turn == seat
+    assert after.turn_deadline is not None
+    with env.time_context():
+        left = after.turn_deadline - discord.utils.utcnow().timestamp()
+    assert left == pytest.approx(35, abs=1), "the clock resumed with the time left, not 60"
+    await env.advance_time(33)
+    assert list(after.round.actions) == actions_before, "the time has not run out yet"
+
+    # the buttons posted before the restart work: the table's in the thread...
+    reply = await alice.click(old_table, custom_id=my_hand)
+    assert reply.response is not None and reply.response.ephemeral
+    assert set(enabled_cards(reply.response.message)) == set(old_cards)
+    # ... and the hand's in the DMs, which plays the card and finishes the game
+    await alice.user.click(old_hand, custom_id=old_cards[0])
+    assert len(after.round.actions) > len(actions_before)
     for _ in range(200):
         hand = dm.history()[-1]
+        assert hand.id == old_hand.id, "the same DM message is edited, not replaced"
         cards = enabled_cards(hand)
         if not cards:
             break
         await alice.user.click(hand, custom_id=cards[0])
-    assert old_hand.id == dm.history()[-1].id, "the same DM message is edited, not replaced"
     assert the_table(env).status is Status.FINISHED
