@@ -459,6 +459,22 @@ async def forfeit_stake(
     return stake
 
 
+async def _payable(
+    conn: aiosqlite.Connection, guild_id: int, payer: Account, amount: int, *, cap: bool
+) -> int:
+    """What ``payer`` can pay of ``amount``: all of it (the bank always can), or, for a
+    member short of chips, what they have with ``cap`` and :class:`InsufficientChips`
+    without."""
+    if payer is None:
+        return amount
+    available = await balance(conn, guild_id, payer)
+    if available >= amount:
+        return amount
+    if not cap:
+        raise InsufficientChips(payer, amount, available)
+    return available
+
+
 async def pot_deposit(
     conn: aiosqlite.Connection,
     guild_id: int,
@@ -473,12 +489,7 @@ async def pot_deposit(
     A member short of chips raises :class:`InsufficientChips`, or with ``cap`` puts in what
     they have. Returns what went in."""
     _positive("amount", amount)
-    if payer is not None:
-        available = await balance(conn, guild_id, payer)
-        if available < amount:
-            if not cap:
-                raise InsufficientChips(payer, amount, available)
-            amount = available
+    amount = await _payable(conn, guild_id, payer, amount, cap=cap)
     if amount == 0:
         return 0
     await _post(
@@ -586,12 +597,7 @@ async def transfer(
     if from_user == to_user:
         raise LedgerError("a transfer needs two different accounts")
     _positive("amount", amount)
-    if from_user is not None:
-        available = await balance(conn, guild_id, from_user)
-        if available < amount:
-            if not cap:
-                raise InsufficientChips(from_user, amount, available)
-            amount = available
+    amount = await _payable(conn, guild_id, from_user, amount, cap=cap)
     if amount == 0:
         return 0
     await _post(
