@@ -196,6 +196,30 @@ class LobbyButton(TuteButton, kind="l", parts={"op": "[a-z0-9]+"}):
         await presenter.refresh(table, announce=outcome.announce)
 
 
+NEW_OPTIONS = (
+    "variant",
+    "rounds",
+    "bet",
+    "turn_time",
+    "competitive",
+    "private",
+    "spectators",
+    "allow_tute",
+    "stock_duty",
+    "beat_partner",
+    "undertrump",
+    "exchange",
+    "capote",
+    "target",
+    "scoring",
+    "deck",
+    "plato",
+    "invite",
+    "invite2",
+    "invite3",
+)
+"""The options of ``/tute new``, each named and described in the catalog."""
+
 TABLE_OPS = ("hand", "refresh", "back", "cancel", "leave")
 
 
@@ -974,59 +998,9 @@ class TablesCommands(CommandsMixin):
         ],
     )
     @app_commands.describe(
-        **{
-            name: catalog_str(f"options.{name}.description")
-            for name in (
-                "variant",
-                "rounds",
-                "bet",
-                "turn_time",
-                "competitive",
-                "private",
-                "spectators",
-                "allow_tute",
-                "stock_duty",
-                "beat_partner",
-                "undertrump",
-                "exchange",
-                "capote",
-                "target",
-                "scoring",
-                "deck",
-                "plato",
-                "invite",
-                "invite2",
-                "invite3",
-            )
-        }
+        **{name: catalog_str(f"options.{name}.description") for name in NEW_OPTIONS}
     )
-    @app_commands.rename(
-        **{
-            name: catalog_str(f"options.{name}.name")
-            for name in (
-                "variant",
-                "rounds",
-                "bet",
-                "turn_time",
-                "competitive",
-                "private",
-                "spectators",
-                "allow_tute",
-                "stock_duty",
-                "beat_partner",
-                "undertrump",
-                "exchange",
-                "capote",
-                "target",
-                "scoring",
-                "deck",
-                "plato",
-                "invite",
-                "invite2",
-                "invite3",
-            )
-        }
-    )
+    @app_commands.rename(**{name: catalog_str(f"options.{name}.name") for name in NEW_OPTIONS})
     async def new(
         self,
         interaction: discord.Interaction[TuteBot],

@@ -1,11 +1,14 @@
 """Shared fixtures: a real TuteBot for SimCord, and a world to play it in."""
 
+import gc
 import tempfile
+import warnings
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import aiosqlite
 import discord
 import pytest
 import simcord
@@ -99,3 +102,13 @@ def set_locale(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], None]:
         monkeypatch.setattr(simcord.interactions, "base_payload", base_payload)
 
     return set_to
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Stop the thread of any database connection a test left open: aiosqlite's threads
+    are not daemons, so one left running would keep the test run from ever exiting."""
+    del session, exitstatus
+    for found in gc.get_objects():
+        if isinstance(found, aiosqlite.Connection) and found._connection is not None:  # pyright: ignore[reportPrivateUsage]
+            warnings.warn(f"a test left {found!r} open", ResourceWarning, stacklevel=1)
+            found.stop()

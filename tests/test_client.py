@@ -180,10 +180,15 @@ async def test_a_cog_that_fails_to_load_is_logged_and_skipped(
         bot.client, "cog_module_names", lambda: ["broken_cog", "cogs.missing", "cogs.tute"]
     )
 
-    async with simcord.run(TuteBot(TEST_CONFIG)) as env:
-        channel = env.create_guild().create_text_channel("tute")
-        member = env.guild.add_member(env.create_user("bob"))
-        result = await member.slash(channel, "tute about")
+    tute_bot = TuteBot(TEST_CONFIG)
+    try:
+        async with simcord.run(tute_bot) as env:
+            channel = env.create_guild().create_text_channel("tute")
+            member = env.guild.add_member(env.create_user("bob"))
+            result = await member.slash(channel, "tute about")
+    finally:
+        if tute_bot.db is not None:
+            await tute_bot.db.close()
 
     assert result.ephemeral
     failures = [r for r in caplog.records if r.message.startswith("Could not load cog")]
@@ -196,7 +201,8 @@ async def test_a_cog_that_fails_to_load_is_logged_and_skipped(
 
 async def test_with_a_dev_guild_the_commands_are_synced_to_it_only() -> None:
     dev_guild_id = 1_000_000_000_000_000_001
-    env = simcord.Env(TuteBot(Config(token="x", dev_guild_id=dev_guild_id)))
+    bot = TuteBot(Config(token="x", dev_guild_id=dev_guild_id, db_path=TEST_CONFIG.db_path))
+    env = simcord.Env(bot)
     env.create_guild("Dev", id=dev_guild_id)
     await env.start()
     try:
@@ -204,3 +210,5 @@ async def test_with_a_dev_guild_the_commands_are_synced_to_it_only() -> None:
         assert env.backend.find_command("tute", None, type=1) is None
     finally:
         await env.shutdown()
+        if bot.db is not None:
+            await bot.db.close()
