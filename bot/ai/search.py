@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Final
 
 from bot.engine.actions import Action, Kind
-from bot.engine.cards import HIGHER, POINTS, beats, card, mask_of
+from bot.engine.cards import HIGHER, POINTS, beats, card, cards_of, mask_of
 from bot.engine.options import Variant
 from bot.engine.round import Phase, Round
 from bot.engine.view import SeatView
@@ -108,22 +108,13 @@ def capote_sweeps(view: SeatView, know: Knowledge, deadline: float) -> bool:
                 return solver.lead_sweeps(mine | 1 << led, theirs, led)
             return any(
                 solver.answer_sweeps(mine, theirs, led, d)
-                for d in _bits(follow_mask(mine, led, view.trump))
+                for d in cards_of(follow_mask(mine, led, view.trump))
             )
         if view.turn == me:
             return solver.sweep_leading(mine, theirs)
         return solver.sweep_following(mine, theirs)
     except OutOfTime:
         return False
-
-
-def _bits(mask: int) -> list[int]:
-    out: list[int] = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def exact_play(view: SeatView, know: Knowledge, deadline: float) -> int | None:
@@ -151,14 +142,14 @@ def _capote_play(view: SeatView, mine: int, theirs: int, deadline: float) -> int
     try:
         if view.trick:
             led = view.trick[0][1]
-            for d in _bits(follow_mask(mine, led, trump)):
+            for d in cards_of(follow_mask(mine, led, trump)):
                 if announcer:
                     if solver.answer_sweeps(mine, theirs, led, d):
                         return d
                 elif beats(d, led, trump) or not solver.sweep_leading(theirs, mine ^ (1 << d)):
                     return d
             return None
-        for c in _bits(mine):
+        for c in cards_of(mine):
             if announcer:
                 if solver.lead_sweeps(mine, theirs, c):
                     return c
@@ -173,7 +164,7 @@ def _other_sweeps_after(solver: CapoteSolver, mine: int, theirs: int, c: int, tr
     """After this seat leads ``c``, the other hand can still take every trick."""
     rest = mine ^ (1 << c)
     return any(
-        solver.answer_sweeps(theirs, rest, c, d) for d in _bits(follow_mask(theirs, c, trump))
+        solver.answer_sweeps(theirs, rest, c, d) for d in cards_of(follow_mask(theirs, c, trump))
     )
 
 
