@@ -36,7 +36,7 @@ from bot.i18n import language_of, t
 from bot.storage import tables as table_repo
 from bot.tables.errors import TableError
 from bot.tables.model import Seat, Status, Table
-from bot.tables.service import Announcement, TableService
+from bot.tables.service import Announcement, LostTable, TableService
 
 from . import _table_pictures as pictures
 from . import _table_ui as ui
@@ -474,8 +474,10 @@ class DiscordPresenter:
     only when they change; the table carries the last deal's summary), each player's hand in
     their DMs or in their last ephemeral hand, and the other announcements."""
 
-    def __init__(self, bot: discord.Client) -> None:
+    def __init__(self, bot: discord.Client, *, language: str = "en") -> None:
         self.bot = bot
+        self.language = language
+        """The language of messages that no table's own language covers."""
         self._digests: dict[tuple[int, str], str] = {}
         self._buttons_shown: dict[tuple[int, int], bool] = {}
         """Whether the hand last shown to a seat had buttons (cards or declarations)."""
@@ -963,6 +965,26 @@ class DiscordPresenter:
         await where.send(t(item.key, table.language, **item.params))
 
 
+    async def table_lost(self, lost: LostTable) -> None:
+        """A table that could not be restored: its players are told where it played, with
+        the chips each got back."""
+        lang = self.language
+        if lost.refunded:
+            refunds = ", ".join(
+                t("tables.refund_line", lang, name=f"<@{uid}>", chips=chips)
+                for uid, chips in lost.refunded.items()
+            )
+            text = t("tables.announce.lost_refunds", lang, table=lost.table_id, refunds=refunds)
+        else:
+            text = t("tables.announce.lost", lang, table=lost.table_id)
+        await self.bot.get_partial_messageable(lost.channel_id).send(
+            text,
+            allowed_mentions=discord.AllowedMentions(
+                users=[discord.Object(uid) for uid in lost.refunded]
+            ),
+        )
+
+
 def presenter_of(client: discord.Client) -> DiscordPresenter:
     return cast(DiscordPresenter, service_of(client).presenter)
 
@@ -1188,7 +1210,7 @@ async def start_tables(bot: TuteBot) -> TableService:
     existing = getattr(bot, "tables", None)
     if isinstance(existing, TableService):
         return existing
-    presenter = DiscordPresenter(bot)
+    presenter = DiscordPresenter(bot, language=bot.config.language)
     service = TableService(
         bot.db,  # type: ignore[attr-defined]
         presenter,

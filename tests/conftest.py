@@ -3,7 +3,7 @@
 import gc
 import tempfile
 import warnings
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,6 +18,7 @@ from simcord import ChannelHandle, GuildHandle, MemberActor
 from bot.client import TuteBot
 from bot.config import Config
 from bot.storage import Database
+from tests.tables._play import keep_ended
 
 TEST_CONFIG = Config(token="not-a-real-token", db_path=Path(tempfile.mkdtemp()) / "tute.db")
 """For tests that build a bot outside a fixture: its database is in a temporary folder."""
@@ -66,6 +67,15 @@ async def simcord_env(simcord_env: simcord.Env) -> AsyncIterator[simcord.Env]:
                 await bot.close()
             finally:
                 await db.close()  # already closed unless close() failed before it
+
+
+@pytest.fixture(autouse=True)
+def keep_ended_tables() -> Iterator[None]:
+    """Tables the service releases at their end stay visible to the test that played them
+    (``tests.tables._play.tables_of``)."""
+    undo = keep_ended()
+    yield
+    undo()
 
 
 @dataclass

@@ -36,6 +36,7 @@ from bot.storage.settings import get_settings
 from bot.storage.standings import member_stats
 from bot.tables.model import Status
 from cogs._table_ui import seat_name
+from tests.tables._play import table_of
 
 pytest.importorskip("markdown_it", reason="the sandbox's page needs simcord[preview]")
 
@@ -164,7 +165,7 @@ async def play_habanero(box: Sandbox, page: PreviewPage) -> int:
     table_id = int(button_ending(lobby, ":start").split(":")[2])
     await page.click(lobby_id, button_ending(lobby, ":robot"))
     await page.click(lobby_id, button_ending(await page.show(lobby_id), ":start"))
-    table = box.tables.get(table_id)
+    table = table_of(box.tables, table_id)
     assert table.status is Status.PLAYING and table.thread_id is None  # plays in #tute
     play_id = table.play_message_id
     assert play_id is not None
@@ -200,7 +201,7 @@ async def test_a_whole_game_through_the_page(tmp_path: Path) -> None:
         await page.open(box.you)
         table_id = await play_habanero(box, page)
 
-        table = box.tables.get(table_id)
+        table = table_of(box.tables, table_id)
         assert table.status is Status.FINISHED and table.winner is not None
         await page.read()
         game_over = t("summary.game_over", table.language, id=table_id)
@@ -245,8 +246,8 @@ async def test_a_lobby_left_open_is_closed_and_a_game_goes_on(tmp_path: Path) ->
         playing, waiting = sorted(box.tables.tables)
     async with open_sandbox(db, **FAST) as box:
         assert box.resumed == (playing,)
-        assert box.tables.get(waiting).status is Status.CLOSED
-        table = box.tables.get(playing)
+        assert table_of(box.tables, waiting).status is Status.CLOSED
+        table = table_of(box.tables, playing)
         assert table.status is Status.PLAYING
         # Its table is shown again in the channel, with the "My hand" button.
         await box.env.settle()

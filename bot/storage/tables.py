@@ -75,6 +75,13 @@ async def save_table(
     )
 
 
+async def set_status(conn: aiosqlite.Connection, table_id: int, *, status: str, now: float) -> None:
+    """Change a table's status alone (its state may be unreadable)."""
+    await conn.execute(
+        "UPDATE tables SET status = ?, updated_at = ? WHERE id = ?", (status, now, table_id)
+    )
+
+
 async def load_table(db: Database, table_id: int) -> TableRow | None:
     row = await db.fetchone(f"SELECT {_COLUMNS} FROM tables WHERE id = ?", (table_id,))
     return _row(row) if row else None

@@ -13,3 +13,11 @@ class TableError(Exception):
         super().__init__(key)
         self.key = key
         self.params = params
+
+
+class SaveFailed(TableError):
+    """The database refused a change (a full disk, a locked file...): nothing of it was
+    kept, in the database or in memory, and the user may try again."""
+
+    def __init__(self) -> None:
+        super().__init__("save_failed")

@@ -104,6 +104,9 @@ class Table:
     turn_seat: int | None = None
     turn_left: float | None = None
     """Seconds that were left on the clock when the bot stopped (resumed on restart)."""
+    paused_until: float | None = None
+    """Every member at the table is away: nothing moves until one is back; at this time
+    the game is cancelled (stakes back)."""
     cancel_votes: list[int] = field(default_factory=list[int])
     stakes: dict[int, int] = field(default_factory=dict[int, int])
     log: list[LogEntry] = field(default_factory=list[LogEntry])
@@ -135,6 +138,16 @@ class Table:
 
     def humans(self) -> list[int]:
         return [s.user_id for s in self.seats if s is not None and s.human and s.user_id]
+
+    def present(self) -> list[int]:
+        """Members at the table who play their own cards (not away, not gone)."""
+        return [
+            s.user_id for s in self.seats if s is not None and s.human and not s.away and s.user_id
+        ]
+
+    def all_away(self) -> bool:
+        """Members sit at the table, and every one of them is away."""
+        return bool(self.humans()) and not self.present()
 
     def free_seats(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if s is None]
@@ -171,6 +184,7 @@ class Table:
             "turn_deadline": self.turn_deadline,
             "turn_seat": self.turn_seat,
             "turn_left": self.turn_left,
+            "paused_until": self.paused_until,
             "cancel_votes": self.cancel_votes,
             "stakes": {str(k): v for k, v in self.stakes.items()},
             "log": [{"key": e.key, "params": e.params} for e in self.log],
@@ -224,6 +238,7 @@ class Table:
             turn_deadline=data["turn_deadline"],
             turn_seat=data["turn_seat"],
             turn_left=data["turn_left"],
+            paused_until=data.get("paused_until"),
             cancel_votes=list(data["cancel_votes"]),
             stakes={int(k): v for k, v in data["stakes"].items()},
             log=[LogEntry(e["key"], e["params"]) for e in data["log"]],

@@ -9,11 +9,12 @@ Nothing here imports discord: the adapter passes ids and names in and renders wh
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import random
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -36,11 +37,12 @@ from bot.storage import Database
 from bot.storage import tables as repo
 from bot.storage.standings import InsufficientChips
 
-from .errors import TableError
+from .errors import SaveFailed, TableError
 from .model import DEFAULT_ROBOT, ROBOT_LEVELS, STAND_IN_ROBOT, Seat, Status, Table
 from .settlement import (
     Settlement,
     chips_of,
+    refund_damaged,
     settle_deal,
     settle_forfeit,
     settle_game,
@@ -55,6 +57,11 @@ ROBOT_DELAY = 1.2
 DECLARE_GRACE = 4.0
 """Extra seconds a robot waits to lead while a human partner may still sing."""
 AWAY_AFTER_MISSES = 2
+IDLE_TIMEOUT = 15 * 60.0
+"""How long a game waits, paused, for one of its members to come back."""
+RETRY_FIRST = 1.0
+RETRY_MOST = 60.0
+"""A clock whose save failed tries again after 1 s, 2 s, 4 s... at most a minute apart."""
 
 
 @dataclass(slots=True)
@@ -74,12 +81,27 @@ def default_robot(view: SeatView, level: str, rng: random.Random, budget: float)
     return choose_action(view, Level(level), rng, budget)
 
 
+@dataclass(frozen=True, slots=True)
+class LostTable:
+    """A table that could not be restored after a start (a damaged row, a log that does not
+    replay): set aside as cancelled, its stakes returned. Its players are told where it
+    played."""
+
+    table_id: int
+    guild_id: int
+    channel_id: int
+    refunded: dict[int, int]
+    """user id -> chips given back."""
+
+
 class Presenter(Protocol):
     """What shows a table to people (the Discord adapter, or a test double)."""
 
     async def refresh(
         self, table: Table, *, skip_seat: int | None = None, announce: list[Announcement]
     ) -> None: ...
+
+    async def table_lost(self, lost: LostTable) -> None: ...
 
 
 @dataclass(slots=True)
@@ -92,6 +114,16 @@ class Outcome:
     announce: list[Announcement] = field(default_factory=list[Announcement])
 
 
+@dataclass(frozen=True, slots=True)
+class _Saved:
+    """A table as its last successful save left it: what a failed change goes back to."""
+
+    host_id: int
+    status: str
+    state: str
+    actions: tuple[Action, ...]
+
+
 class TableService:
     def __init__(
         self,
@@ -101,6 +133,7 @@ class TableService:
         clock: Callable[[], float],
         robot_delay: float = ROBOT_DELAY,
         lobby_timeout: float = LOBBY_TIMEOUT,
+        idle_timeout: float = IDLE_TIMEOUT,
         think_budget: float = 0.4,
         robot: Robot | None = None,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
@@ -110,13 +143,18 @@ class TableService:
         self.clock = clock
         self.robot_delay = robot_delay
         self.lobby_timeout = lobby_timeout
+        self.idle_timeout = idle_timeout
         self.think_budget = think_budget
         self.robot: Robot = robot or default_robot
         # how the tables' clocks wait; the sandbox waits on its simulated clock instead
         self.sleep = sleep
         self.tables: dict[int, Table] = {}
         self._locks: dict[int, asyncio.Lock] = {}
+        self._guild_locks: dict[int, asyncio.Lock] = {}
         self._timers: dict[int, asyncio.Task[None]] = {}
+        self._saved: dict[int, _Saved] = {}
+        self._retries: dict[int, int] = {}
+        """Failed saves in a row of a table's clock: its next try waits longer."""
         # robots that chose not to declare out of turn, per table: (actions so far, seats)
         self._declined: dict[int, tuple[int, set[int]]] = {}
         self._closing = False
@@ -135,55 +173,168 @@ class TableService:
     def open_tables(self, guild_id: int) -> list[Table]:
         return [t for t in self.tables.values() if t.guild_id == guild_id and t.status.is_open]
 
+    @contextlib.asynccontextmanager
+    async def _change(self, table_id: int) -> AsyncIterator[Table]:
+        """The table, under its lock, for a change that ends with a save. If anything fails
+        once the change has begun (the save above all), the table goes back to what its last
+        save left: memory never runs ahead of the log. A refusal (a ``TableError`` raised
+        before anything changed) leaves it alone."""
+        async with self.lock(table_id):
+            table = self.get(table_id)
+            try:
+                yield table
+            except TableError as error:
+                if isinstance(error, SaveFailed):
+                    self._rollback(table)
+                raise
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                self._rollback(table)
+                raise
+
+    def _remember(self, table: Table, state: str) -> None:
+        round_ = table.round
+        self._saved[table.id] = _Saved(
+            host_id=table.host_id,
+            status=table.status.value,
+            state=state,
+            actions=tuple(round_.actions) if round_ is not None else (),
+        )
+
+    def _rollback(self, table: Table) -> None:
+        """Put the table back as its last save left it (in place: whoever holds it sees
+        the change), keeping only where its messages live, which no game rule reads."""
+        saved = self._saved.get(table.id)
+        if saved is None:
+            return
+        restored = Table.from_state(
+            table_id=table.id,
+            guild_id=table.guild_id,
+            channel_id=table.channel_id,
+            host_id=saved.host_id,
+            variant=table.variant.value,
+            status=saved.status,
+            state=saved.state,
+        )
+        if restored.status is Status.PLAYING and restored.game is not None:
+            restored.round = Round(restored.game.deal_for(restored.deal_rng()))
+            for action in saved.actions:
+                restored.round.apply(action)
+        restored.message_id = table.message_id
+        restored.play_message_id = table.play_message_id
+        restored.thread_id = table.thread_id
+        for now, before in zip(restored.seats, table.seats, strict=True):
+            if now is not None and before is not None and now.user_id == before.user_id:
+                now.dm_channel_id = before.dm_channel_id
+                now.dm_message_id = before.dm_message_id
+                now.dm_closed = before.dm_closed
+        for name in Table.__slots__:  # pyright: ignore[reportAttributeAccessIssue]
+            setattr(table, name, getattr(restored, name))
+        self._declined.pop(table.id, None)
+        log.warning("Table %s went back to its last save", table.id)
+
+    def _release(self, table: Table) -> None:
+        """A table that no longer plays leaves memory (its buttons answer "gone")."""
+        if table.status.is_open:
+            return
+        self._stop(table)
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+        lock = self._locks.get(table.id)
+        if lock is not None and not lock.locked():
+            del self._locks[table.id]
+        for store in (self._saved, self._retries, self._declined):
+            store.pop(table.id, None)
+
     # --------------------------------------------------------------- restore
 
     async def restore(self) -> list[Table]:
         """Load every open table after a start: rebuild its deal from the log, resume its
-        clocks with the time that was left."""
+        clocks with the time that was left. A table that cannot be rebuilt is set aside
+        (cancelled, stakes back, its players told) and the others are restored."""
         restored: list[Table] = []
         for row in await repo.open_tables(self.db):
-            table = Table.from_state(
-                table_id=row.id,
-                guild_id=row.guild_id,
-                channel_id=row.channel_id,
-                host_id=row.host_id,
-                variant=row.variant,
-                status=row.status,
-                state=row.state,
-            )
-            if table.status is Status.PLAYING and table.game is not None:
-                table.round = Round(table.game.deal_for(table.deal_rng()))
-                for raw in await repo.deal_actions(self.db, table.id, table.deal_no):
-                    table.round.apply(_action(raw))
-            now = self.clock()
-            if table.status is Status.PLAYING and table.turn_seat is not None:
-                left = table.turn_left
-                if left is None and table.turn_deadline is not None:
-                    left = max(table.turn_deadline - row.updated_at, 0.0)
-                table.turn_deadline = now + (left if left is not None else table.options.turn_time)
-                table.turn_left = None
-            self.tables[table.id] = table
-            self._schedule(table)
+            try:
+                table = await self._restore_one(row)
+            except Exception:
+                log.exception("Table %s could not be restored: setting it aside", row.id)
+                await self._set_aside(row)
+                continue
             restored.append(table)
         return restored
+
+    async def _restore_one(self, row: repo.TableRow) -> Table:
+        table = Table.from_state(
+            table_id=row.id,
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            host_id=row.host_id,
+            variant=row.variant,
+            status=row.status,
+            state=row.state,
+        )
+        if table.status is Status.PLAYING:
+            if table.game is None:
+                raise ValueError("a table in play without its game")
+            table.round = Round(table.game.deal_for(table.deal_rng()))
+            for raw in await repo.deal_actions(self.db, table.id, table.deal_no):
+                table.round.apply(_action(raw))
+        now = self.clock()
+        if table.status is Status.PLAYING and table.turn_seat is not None:
+            left = table.turn_left
+            if left is None and table.turn_deadline is not None:
+                left = max(table.turn_deadline - row.updated_at, 0.0)
+            table.turn_deadline = now + (left if left is not None else table.options.turn_time)
+            table.turn_left = None
+        self.tables[table.id] = table
+        self._remember(table, row.state)
+        self._schedule(table)
+        return table
+
+    async def _set_aside(self, row: repo.TableRow) -> None:
+        now = self.clock()
+        try:
+            async with self.db.transaction() as conn:
+                refunded = await refund_damaged(conn, row.guild_id, row.id, now)
+                await repo.set_status(conn, row.id, status=Status.CANCELLED.value, now=now)
+        except Exception:
+            log.exception("Table %s could not be set aside either", row.id)
+            return
+        lost = LostTable(row.id, row.guild_id, row.channel_id, refunded)
+        try:
+            await self.presenter.table_lost(lost)
+        except Exception:
+            log.exception("Could not tell the players of table %s", row.id)
 
     async def suspend(self) -> None:
         """Stop the clocks before the bot stops, keeping each turn's time left.
 
         A change under way (robots in the middle of their moves) is let finish and saved
         first: under the table's lock, so that nothing moves once this returns and the turn
-        it leads to keeps its clock too."""
+        it leads to keeps its clock too. Every table at once: their saves share batches."""
         self._closing = True
-        for table in list(self.tables.values()):
-            async with self.lock(table.id):
-                timer = self._timers.pop(table.id, None)
-                if timer is not None:
-                    timer.cancel()
-                if table.status is Status.PLAYING and table.turn_deadline is not None:
-                    table.turn_left = max(table.turn_deadline - self.clock(), 0.0)
-                    await self._save(table)
+        results = await asyncio.gather(
+            *(self._suspend_one(table) for table in list(self.tables.values())),
+            return_exceptions=True,
+        )
+        for result in results:
+            if isinstance(result, BaseException):
+                log.error("A table's clock could not be kept", exc_info=result)
+
+    async def _suspend_one(self, table: Table) -> None:
+        async with self.lock(table.id):
+            timer = self._timers.pop(table.id, None)
+            if timer is not None:
+                timer.cancel()
+            if table.status is Status.PLAYING and table.turn_deadline is not None:
+                table.turn_left = max(table.turn_deadline - self.clock(), 0.0)
+                await self._save(table)
 
     # ------------------------------------------------------------------ lobby
+
+    def _guild_lock(self, guild_id: int) -> asyncio.Lock:
+        return self._guild_locks.setdefault(guild_id, asyncio.Lock())
 
     async def open_table(
         self,
@@ -200,44 +351,65 @@ class TableService:
         host_locale: str = "en",
         hand_delivery: str = "dm",
     ) -> Table:
-        for other in self.open_tables(guild_id):
-            if other.host_id == host_id:
-                raise TableError("already_hosting", table=other.id)
-        if len(self.open_tables(guild_id)) >= max_tables:
-            raise TableError("too_many_tables", limit=max_tables)
-        now = self.clock()
-        seats: list[Seat | None] = [None] * variant.players
-        seats[0] = Seat(name=host_name, user_id=host_id, locale=host_locale)
-        table = Table(
-            id=0,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            host_id=host_id,
-            variant=variant,
-            options=options,
-            language=language,
-            created_at=now,
-            seats=seats,
-            invited=sorted(set(invited or [])),
-            hand_delivery=hand_delivery,
-            seed=secrets.randbits(62),
-            lobby_deadline=now + self.lobby_timeout,
-        )
-        table.add_log("tables.log.opened", name=host_name)
-        async with self.db.transaction() as conn:
-            table.id = await repo.create_table(
-                conn,
+        # one opening at a time per server: the checks hold while the table is written
+        async with self._guild_lock(guild_id):
+            for other in self.open_tables(guild_id):
+                if other.host_id == host_id:
+                    raise TableError("already_hosting", table=other.id)
+            if len(self.open_tables(guild_id)) >= max_tables:
+                raise TableError("too_many_tables", limit=max_tables)
+            now = self.clock()
+            seats: list[Seat | None] = [None] * variant.players
+            seats[0] = Seat(name=host_name, user_id=host_id, locale=host_locale)
+            table = Table(
+                id=0,
                 guild_id=guild_id,
                 channel_id=channel_id,
                 host_id=host_id,
-                variant=variant.value,
-                status=table.status.value,
-                state=table.state_json(),
-                now=now,
+                variant=variant,
+                options=options,
+                language=language,
+                created_at=now,
+                seats=seats,
+                invited=sorted(set(invited or [])),
+                hand_delivery=hand_delivery,
+                seed=secrets.randbits(62),
+                lobby_deadline=now + self.lobby_timeout,
             )
-        self.tables[table.id] = table
-        self._schedule(table)
-        return table
+            table.add_log("tables.log.opened", name=host_name)
+            state = table.state_json()
+            try:
+                async with self.db.transaction() as conn:
+                    table.id = await repo.create_table(
+                        conn,
+                        guild_id=guild_id,
+                        channel_id=channel_id,
+                        host_id=host_id,
+                        variant=variant.value,
+                        status=table.status.value,
+                        state=state,
+                        now=now,
+                    )
+            except Exception as error:
+                log.error("Could not open a table in server %s", guild_id, exc_info=error)
+                raise SaveFailed from error
+            self.tables[table.id] = table
+            self._remember(table, state)
+            self._schedule(table)
+            return table
+
+    async def discard(self, table_id: int) -> None:
+        """A lobby nobody could see (its message was never posted): closed at once."""
+        try:
+            async with self._change(table_id) as table:
+                if table.status is not Status.LOBBY:
+                    return
+                table.status = Status.CLOSED
+                table.add_log("tables.log.closed")
+                await self._save(table)
+        except TableError:
+            return
+        self._release(table)
 
     async def set_messages(
         self,
@@ -247,16 +419,19 @@ class TableService:
         play_message_id: int | None = None,
         thread_id: int | None = None,
     ) -> None:
-        """Remember where the table's public messages live."""
+        """Remember where the table's public messages live. Kept in memory even when the
+        save fails (it goes with the table's next save)."""
         async with self.lock(table_id):
-            table = self.get(table_id)
+            table = self.tables.get(table_id)
+            if table is None:
+                return
             if message_id is not None:
                 table.message_id = message_id
             if play_message_id is not None:
                 table.play_message_id = play_message_id
             if thread_id is not None:
                 table.thread_id = thread_id
-            await self._save(table)
+            await self._save_quietly(table)
 
     async def set_dm(
         self,
@@ -269,14 +444,24 @@ class TableService:
     ) -> None:
         """Remember a player's hand message in their DMs, or that their DMs are closed."""
         async with self.lock(table_id):
-            table = self.get(table_id)
+            table = self.tables.get(table_id)
+            if table is None:
+                return
             occupant = table.seats[seat]
             if occupant is None:
                 return
             occupant.dm_channel_id = channel_id
             occupant.dm_message_id = message_id
             occupant.dm_closed = closed
+            await self._save_quietly(table)
+
+    async def _save_quietly(self, table: Table) -> None:
+        if not table.status.is_open:
+            return
+        try:
             await self._save(table)
+        except SaveFailed:
+            return
 
     async def join(
         self,
@@ -287,8 +472,8 @@ class TableService:
         team: int | None = None,
         locale: str = "en",
     ) -> Outcome:
-        async with self.lock(table_id):
-            table = self._lobby(table_id)
+        async with self._change(table_id) as table:
+            self._in_lobby(table)
             if table.options.private and user_id != table.host_id and user_id not in table.invited:
                 raise TableError("not_invited")
             current = table.seat_of(user_id)
@@ -307,17 +492,35 @@ class TableService:
             await self._save(table)
             return Outcome(table)
 
-    async def leave(self, table_id: int, user_id: int) -> Outcome:
-        async with self.lock(table_id):
-            table = self.get(table_id)
+    def leave_terms(self, table_id: int, user_id: int) -> tuple[str, int]:
+        """What leaving would do now, for the question before it: ``(case, stake)``.
+        ``lobby``: just the seat; ``robot``: a robot plays on, the stake is lost;
+        ``end``: nobody is left, the game ends and the stake goes to the bank."""
+        table = self.get(table_id)
+        seat = table.seat_of(user_id)
+        if seat is None or not table.status.is_open:
+            raise TableError("not_seated")
+        if table.status is Status.LOBBY:
+            return "lobby", 0
+        stake = table.stakes.get(user_id, 0) if table.options.competitive else 0
+        others = [uid for uid in table.humans() if uid != user_id]
+        return ("robot" if others else "end"), stake
+
+    async def leave(self, table_id: int, user_id: int, *, lobby: bool = False) -> Outcome:
+        """Leave the table. ``lobby``: the click came from the lobby, and a game that has
+        started since is not left from there (that would forfeit the stake unasked)."""
+        async with self._change(table_id) as table:
             seat = table.seat_of(user_id)
+            if lobby and table.status is not Status.LOBBY:
+                raise TableError("already_started")
             if seat is None or not table.status.is_open:
                 raise TableError("not_seated")
-            name = table.seats[seat].name  # type: ignore[union-attr]
+            occupant = table.seats[seat]
+            assert occupant is not None
             announce: list[Announcement] = []
             if table.status is Status.LOBBY:
                 table.seats[seat] = None
-                table.add_log("tables.log.left", name=name)
+                table.add_log("tables.log.left", name=occupant.name)
                 if user_id == table.host_id:
                     humans = table.humans()
                     if humans:
@@ -328,40 +531,63 @@ class TableService:
                         announce.append(Announcement("tables.announce.closed_empty"))
                 await self._save(table)
             else:
-                occupant = table.seats[seat]
-                assert occupant is not None
-                occupant.left = True
-                occupant.robot = STAND_IN_ROBOT
-                table.add_log("tables.log.left_playing", name=name)
-                if user_id in table.cancel_votes:
-                    table.cancel_votes.remove(user_id)
-                if user_id == table.host_id and table.humans():
-                    table.host_id = table.humans()[0]
-                settlement = settle_forfeit(table, user_id)
-                if not table.humans():
-                    # nobody is left to play with: the game ends here, the stakes are lost
-                    settlement = settlement.merge(settle_refund(table))
-                    table.status = Status.CANCELLED
-                    table.round = None
-                    announce.append(Announcement("tables.announce.abandoned"))
-                elif table.cancel_votes and set(table.humans()) <= set(table.cancel_votes):
-                    # everyone still at the table had voted to cancel: now it is agreed
-                    settlement = settlement.merge(settle_refund(table))
-                    table.status = Status.CANCELLED
-                    table.round = None
-                    table.add_log("tables.log.cancelled")
-                    announce.append(Announcement("tables.announce.cancelled"))
+                settlement = self._leave_game(table, seat, user_id, announce)
                 await self._save(table, settlement=settlement)
-                self._schedule(table)
-            if not table.status.is_open:
-                self._stop(table)
+            self._after_change(table)
             return Outcome(table, announce=announce)
+
+    def _leave_game(
+        self, table: Table, seat: int, user_id: int, announce: list[Announcement]
+    ) -> Settlement:
+        occupant = table.seats[seat]
+        assert occupant is not None
+        occupant.left = True
+        occupant.robot = STAND_IN_ROBOT
+        if user_id in table.cancel_votes:
+            table.cancel_votes.remove(user_id)
+        if user_id == table.host_id and table.humans():
+            table.host_id = table.humans()[0]
+        stake = table.stakes.get(user_id, 0) if table.options.competitive else 0
+        settlement = settle_forfeit(table, user_id)
+        if not table.humans():
+            # nobody is left to play with: the game ends here; the leaver's stake goes to
+            # the bank (a forfeit), anyone else's comes back
+            settlement = settlement.merge(settle_refund(table))
+            self._end_game(table, Status.CANCELLED)
+            table.add_log("tables.log.abandoned", name=occupant.name)
+            key = "tables.announce.abandoned" + ("_stake" if stake else "")
+            announce.append(Announcement(key, {"name": occupant.name, "stake": stake}))
+            return settlement
+        key = "tables.log.left_playing" + ("_stake" if stake else "")
+        table.add_log(key, name=occupant.name, stake=stake)
+        if table.cancel_votes and set(table.humans()) <= set(table.cancel_votes):
+            # everyone still at the table had voted to cancel: now it is agreed
+            settlement = settlement.merge(settle_refund(table))
+            self._cancel(table, announce)
+        else:
+            self._update_pause(table, announce)
+        return settlement
+
+    def _cancel(self, table: Table, announce: list[Announcement]) -> None:
+        self._end_game(table, Status.CANCELLED)
+        table.add_log("tables.log.cancelled")
+        announce.append(Announcement("tables.announce.cancelled"))
+
+    @staticmethod
+    def _end_game(table: Table, status: Status) -> None:
+        """The game is over: finished (its last deal stays, for the settlement and the
+        view) or cancelled (the deal in play is dropped)."""
+        table.status = status
+        if status is not Status.FINISHED:
+            table.round = None
+        table.turn_seat = table.turn_deadline = None
+        table.paused_until = None
 
     async def add_robot(
         self, table_id: int, user_id: int, level: str = DEFAULT_ROBOT, seat: int | None = None
     ) -> Outcome:
-        async with self.lock(table_id):
-            table = self._lobby(table_id)
+        async with self._change(table_id) as table:
+            self._in_lobby(table)
             self._host_only(table, user_id)
             if level not in ROBOT_LEVELS:
                 raise TableError("bad_level")
@@ -376,8 +602,8 @@ class TableService:
             return Outcome(table)
 
     async def remove_robot(self, table_id: int, user_id: int) -> Outcome:
-        async with self.lock(table_id):
-            table = self._lobby(table_id)
+        async with self._change(table_id) as table:
+            self._in_lobby(table)
             self._host_only(table, user_id)
             robots = [i for i, s in enumerate(table.seats) if s is not None and s.is_robot]
             if not robots:
@@ -388,23 +614,22 @@ class TableService:
             return Outcome(table)
 
     async def close(self, table_id: int, user_id: int) -> Outcome:
-        async with self.lock(table_id):
-            table = self._lobby(table_id)
+        async with self._change(table_id) as table:
+            self._in_lobby(table)
             self._host_only(table, user_id)
             table.status = Status.CLOSED
             table.add_log("tables.log.closed")
             await self._save(table)
-            self._stop(table)
+            self._after_change(table)
             return Outcome(table, announce=[Announcement("tables.announce.closed_by_host")])
 
     async def start(self, table_id: int, user_id: int) -> Outcome:
         """Fill the empty seats with robots, take the stakes and deal."""
-        async with self.lock(table_id):
-            table = self._lobby(table_id)
+        async with self._change(table_id) as table:
+            self._in_lobby(table)
             self._host_only(table, user_id)
             for uid in table.humans():
                 await self._check_chips(table, uid)
-            lobby = table.state_json()
             for i in table.free_seats():
                 table.seats[i] = Seat(name=f"robot:{table.robot_number()}", robot=DEFAULT_ROBOT)
             table.status = Status.PLAYING
@@ -417,17 +642,9 @@ class TableService:
             except InsufficientChips as short:
                 # another table took a member's chips since the check: nothing was saved,
                 # and the table stays in the lobby as it was
-                self.tables[table_id] = Table.from_state(
-                    table_id=table.id,
-                    guild_id=table.guild_id,
-                    channel_id=table.channel_id,
-                    host_id=table.host_id,
-                    variant=table.variant.value,
-                    status=Status.LOBBY.value,
-                    state=lobby,
-                )
+                self._rollback(table)
                 raise TableError("no_chips", bet=table.options.bet, chips=short.available) from None
-            self._schedule(table)
+            self._after_change(table)
             return Outcome(table)
 
     # ------------------------------------------------------------------ play
@@ -437,8 +654,7 @@ class TableService:
     ) -> Outcome:
         """A member's action from a button: refused when it comes from an earlier trick, when
         it is not theirs to take, or when the rules do not allow it."""
-        async with self.lock(table_id):
-            table = self.get(table_id)
+        async with self._change(table_id) as table:
             round_ = table.round
             if table.status is not Status.PLAYING or round_ is None:
                 raise TableError("not_playing")
@@ -454,7 +670,7 @@ class TableService:
             if occupant.away:
                 raise TableError("away")
             try:
-                round_.apply(action)
+                self._apply(table, round_, action)
             except IllegalActionError as exc:
                 raise TableError(f"illegal.{exc.reason}", **_illegal_params(exc)) from None
             occupant.missed = 0
@@ -462,8 +678,7 @@ class TableService:
             return Outcome(table, seat=seat, announce=announce)
 
     async def im_back(self, table_id: int, user_id: int) -> Outcome:
-        async with self.lock(table_id):
-            table = self.get(table_id)
+        async with self._change(table_id) as table:
             seat = table.seat_of(user_id)
             if seat is None or table.status is not Status.PLAYING:
                 raise TableError("not_seated")
@@ -475,15 +690,29 @@ class TableService:
             occupant.missed = 0
             occupant.robot = None
             table.add_log("tables.log.back", name=occupant.name)
+            announce: list[Announcement] = []
+            self._update_pause(table, announce)
             self._start_clock(table)
             await self._save(table)
-            self._schedule(table)
-            return Outcome(table, seat=seat)
+            self._after_change(table)
+            return Outcome(table, seat=seat, announce=announce)
+
+    def vote_terms(self, table_id: int, user_id: int) -> tuple[int, int]:
+        """What a vote to cancel would do now: ``(votes still missing after it, stake)``."""
+        table = self.get(table_id)
+        if table.status is not Status.PLAYING:
+            raise TableError("not_playing")
+        if table.seat_of(user_id) is None:
+            raise TableError("not_seated")
+        if user_id in table.cancel_votes:
+            raise TableError("already_voted")
+        missing = len(set(table.humans()) - set(table.cancel_votes) - {user_id})
+        stake = table.stakes.get(user_id, 0) if table.options.competitive else 0
+        return missing, stake
 
     async def vote_cancel(self, table_id: int, user_id: int) -> Outcome:
         """Cancel by agreement: every human at the table votes yes; robots do not vote."""
-        async with self.lock(table_id):
-            table = self.get(table_id)
+        async with self._change(table_id) as table:
             if table.status is not Status.PLAYING:
                 raise TableError("not_playing")
             if table.seat_of(user_id) is None:
@@ -501,22 +730,25 @@ class TableService:
             announce: list[Announcement] = []
             settlement = Settlement()
             if set(table.humans()) <= set(table.cancel_votes):
-                table.status = Status.CANCELLED
-                table.round = None
-                table.add_log("tables.log.cancelled")
                 settlement = settle_refund(table)
-                announce.append(Announcement("tables.announce.cancelled"))
-                self._stop(table)
+                self._cancel(table, announce)
             await self._save(table, settlement=settlement)
+            self._after_change(table)
             return Outcome(table, announce=announce)
 
     # --------------------------------------------------------------- internals
 
-    def _lobby(self, table_id: int) -> Table:
-        table = self.get(table_id)
+    def _after_change(self, table: Table) -> None:
+        """Once saved: the table's clock for what comes next, or out of memory if it ended."""
+        if table.status.is_open:
+            self._schedule(table)
+        else:
+            self._release(table)
+
+    @staticmethod
+    def _in_lobby(table: Table) -> None:
         if table.status is not Status.LOBBY:
             raise TableError("not_lobby")
-        return table
 
     @staticmethod
     def _host_only(table: Table, user_id: int) -> None:
@@ -557,12 +789,38 @@ class TableService:
             table.turn_seat = seat
             table.turn_deadline = self.clock() + table.options.turn_time
 
+    def _update_pause(self, table: Table, announce: list[Announcement]) -> None:
+        """Pause the game when every member at the table is away (no robot plays their
+        cards for them unseen); resume it when one is back."""
+        if table.status is not Status.PLAYING:
+            table.paused_until = None
+            return
+        if table.all_away():
+            if table.paused_until is None:
+                table.paused_until = self.clock() + self.idle_timeout
+                table.add_log("tables.log.paused")
+                announce.append(
+                    Announcement(
+                        "tables.announce.paused",
+                        {
+                            "minutes": round(self.idle_timeout / 60),
+                            "until": int(table.paused_until),
+                        },
+                    )
+                )
+        elif table.paused_until is not None:
+            table.paused_until = None
+            table.add_log("tables.log.resumed")
+
+    def _apply(self, table: Table, round_: Round, action: Action) -> None:
+        """Apply an action to the deal and log it: each event once, as it happens."""
+        round_.apply(action)
+        self._log_action(table, round_, action)
+
     async def _after_action(self, table: Table, actions: list[Action]) -> list[Announcement]:
-        """Log what was done, save it (write-ahead), and move the game on."""
+        """Save what was done (write-ahead) and move the game on."""
         round_ = table.round
         assert round_ is not None
-        for action in actions:
-            self._log_action(table, round_, action)
         announce: list[Announcement] = []
         settlement = Settlement()
         deal_over = round_.finished
@@ -573,6 +831,7 @@ class TableService:
             previous = table.turn_seat
             if previous != round_.turn or table.turn_deadline is None:
                 self._start_clock(table)
+            self._update_pause(table, announce)
         await self._save(
             table,
             actions=list(enumerate(actions, start=first_seq)),
@@ -580,10 +839,7 @@ class TableService:
             finished_deal=round_ if deal_over else None,
             new_deal=deal_over and table.status is Status.PLAYING,
         )
-        if not table.status.is_open:
-            self._stop(table)
-        else:
-            self._schedule(table)
+        self._after_change(table)
         return announce
 
     def _log_action(self, table: Table, round_: Round, action: Action) -> None:
@@ -636,8 +892,7 @@ class TableService:
         announce = [Announcement("tables.announce.deal_over", {"summary": summary})]
         if game.finished:
             table.winner = game.winner
-            table.status = Status.FINISHED
-            table.turn_seat = table.turn_deadline = None
+            self._end_game(table, Status.FINISHED)
             settlement = settlement.merge(settle_game(table))
             announce.append(Announcement("tables.announce.game_over", {"winner": game.winner}))
             table.add_log("tables.log.game_over")
@@ -657,7 +912,28 @@ class TableService:
         new_deal: bool = False,
     ) -> None:
         """One atomic write: the actions (write-ahead), the deal records, the chips and the
-        table's state, so a crash at any point loses or duplicates nothing."""
+        table's state, so a crash at any point loses or duplicates nothing. A write the
+        database refuses raises :class:`SaveFailed` (a lack of chips stays itself: the
+        start tells it apart)."""
+        state = table.state_json()
+        try:
+            await self._write(table, state, actions, settlement, finished_deal, new_deal)
+        except (InsufficientChips, asyncio.CancelledError):
+            raise
+        except Exception as error:
+            log.error("Table %s could not be saved", table.id, exc_info=error)
+            raise SaveFailed from error
+        self._remember(table, state)
+
+    async def _write(
+        self,
+        table: Table,
+        state: str,
+        actions: list[tuple[int, Action]] | None,
+        settlement: Settlement | None,
+        finished_deal: Round | None,
+        new_deal: bool,
+    ) -> None:
         now = self.clock()
         if finished_deal is None and not new_deal and (settlement is None or not settlement.ops):
             # A play (or a lobby change) writes only actions and state, with no reads: the
@@ -669,7 +945,7 @@ class TableService:
                 actions=[(seq, json.dumps(action.to_json())) for seq, action in actions or ()],
                 host_id=table.host_id,
                 status=table.status.value,
-                state=table.state_json(),
+                state=state,
                 now=now,
             )
             return
@@ -708,7 +984,7 @@ class TableService:
                 table.id,
                 host_id=table.host_id,
                 status=table.status.value,
-                state=table.state_json(),
+                state=state,
                 now=now,
             )
 
@@ -727,15 +1003,17 @@ class TableService:
         if timer is not None and timer is not asyncio.current_task():
             timer.cancel()
 
-    def _schedule(self, table: Table) -> None:
-        """One timer per table: the lobby's expiry, a robot's move, or a human's turn."""
+    def _schedule(self, table: Table, *, delay: float | None = None) -> None:
+        """One timer per table: the lobby's expiry, a robot's move, a human's turn, the end
+        of a pause; or, after a failed save, the next try (``delay``)."""
         if self._closing:
             return
         self._stop(table)
-        when = self._next_wake(table)
-        if when is None:
-            return
-        delay = max(when - self.clock(), 0.0)
+        if delay is None:
+            when = self._next_wake(table)
+            if when is None:
+                return
+            delay = max(when - self.clock(), 0.0)
         self._timers[table.id] = asyncio.create_task(
             self._wake(table.id, delay), name=f"table-{table.id}-clock"
         )
@@ -747,6 +1025,8 @@ class TableService:
         round_ = table.round
         if table.status is not Status.PLAYING or round_ is None or round_.finished:
             return None
+        if table.paused_until is not None:
+            return table.paused_until
         if self._robot_to_act(table, round_) is not None:
             delay = self.robot_delay
             if self._human_may_declare(table, round_):
@@ -763,42 +1043,73 @@ class TableService:
             raise
         except Exception:
             log.exception("The clock of table %s failed", table_id)
+            self._retry_later(table_id)
+
+    def _retry_later(self, table_id: int) -> None:
+        """The clock's change could not be made (its save failed): the table is as it was;
+        try again a little later, and later still after each failure."""
+        table = self.tables.get(table_id)
+        if table is None or not table.status.is_open:
+            return
+        tries = self._retries.get(table_id, 0) + 1
+        self._retries[table_id] = tries
+        self._schedule(table, delay=min(RETRY_FIRST * 2 ** (tries - 1), RETRY_MOST))
 
     async def _on_timer(self, table_id: int) -> None:
-        announce: list[Announcement] = []
-        async with self.lock(table_id):
-            table = self.tables.get(table_id)
-            if table is None or not table.status.is_open:
+        if self._closing or table_id not in self.tables:
+            return
+        async with self._change(table_id) as table:
+            if not table.status.is_open:
                 return
             self._timers.pop(table_id, None)
-            now = self.clock()
-            if table.status is Status.LOBBY:
-                if now + 0.001 < table.lobby_deadline:
-                    self._schedule(table)
-                    return
-                table.status = Status.CLOSED
-                table.add_log("tables.log.expired")
-                await self._save(table)
-                announce.append(
-                    Announcement(
-                        "tables.announce.expired", {"minutes": int(self.lobby_timeout // 60)}
-                    )
-                )
-            else:
-                round_ = table.round
-                assert round_ is not None
-                if self._robot_to_act(table, round_) is not None:
-                    announce = await self._robots_play(table)
-                elif table.turn_deadline is not None and now + 0.001 >= table.turn_deadline:
-                    announce = await self._time_out(table)
-                else:
-                    self._schedule(table)
-                    return
-        await self.presenter.refresh(table, announce=announce)
+            announce = await self._timer_change(table)
+            if announce is None:
+                return
+        self._retries.pop(table_id, None)
+        try:
+            await self.presenter.refresh(table, announce=announce)
+        except Exception:
+            log.exception("Could not show table %s", table_id)
+
+    async def _timer_change(self, table: Table) -> list[Announcement] | None:
+        """What the table's clock does now (None: nothing yet, the timer is set again)."""
+        now = self.clock()
+        if table.status is Status.LOBBY:
+            if now + 0.001 < table.lobby_deadline:
+                self._schedule(table)
+                return None
+            table.status = Status.CLOSED
+            table.add_log("tables.log.expired")
+            await self._save(table)
+            self._after_change(table)
+            minutes = int(self.lobby_timeout // 60)
+            return [Announcement("tables.announce.expired", {"minutes": minutes})]
+        round_ = table.round
+        assert round_ is not None
+        if table.paused_until is not None:
+            if now + 0.001 < table.paused_until:
+                self._schedule(table)
+                return None
+            announce: list[Announcement] = []
+            self._end_game(table, Status.CANCELLED)
+            table.add_log("tables.log.idle_cancelled")
+            announce.append(Announcement("tables.announce.idle_cancelled"))
+            await self._save(table, settlement=settle_refund(table))
+            self._after_change(table)
+            return announce
+        if self._robot_to_act(table, round_) is not None:
+            return await self._robots_play(table)
+        if table.turn_deadline is not None and now + 0.001 >= table.turn_deadline:
+            return await self._time_out(table)
+        self._schedule(table)
+        return None
 
     def _robot_to_act(self, table: Table, round_: Round) -> int | None:
         """A seat played by a robot that has something to do now: the seat on turn first,
-        then a robot that may declare out of turn (a partner's cante, capote)."""
+        then a robot that may declare out of turn (a partner's cante, capote). None while
+        the game is paused."""
+        if table.paused_until is not None:
+            return None
         legal = round_.legal_actions()
         seats = {a.seat for a in legal if a.kind is not Kind.RESIGN}
         turn = round_.turn
@@ -852,7 +1163,7 @@ class TableService:
                 seats = known[1] if known and known[0] == count else set[int]()
                 self._declined[table.id] = (count, seats | {seat})
                 continue
-            round_.apply(action)
+            self._apply(table, round_, action)
             done.append(action)
             if len(round_.tricks) > tricks_at_start and not round_.trick:
                 break
@@ -897,7 +1208,7 @@ class TableService:
             action = await self._robot_choice(table, round_, seat, STAND_IN_ROBOT)
             if action is None:
                 break
-            round_.apply(action)
+            self._apply(table, round_, action)
             done.append(action)
         table.turn_deadline = None
         return await self._after_action(table, done)

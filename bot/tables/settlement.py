@@ -244,3 +244,12 @@ def settle_refund(table: Table) -> Settlement:
 
     settlement.ops.append(refund)
     return settlement
+
+
+async def refund_damaged(
+    conn: aiosqlite.Connection, guild_id: int, table_id: int, now: float
+) -> dict[int, int]:
+    """A table that cannot be played on (it could not be restored): whatever it holds goes
+    back as in a cancelled game, from the ledger alone. Returns member -> chips back."""
+    back = await standings.refund_table(conn, guild_id, table_id, now)
+    return {account: amount for account, amount in back.items() if account is not None}

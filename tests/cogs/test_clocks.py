@@ -11,6 +11,7 @@ import simcord
 from bot.client import TuteBot
 from bot.config import Config
 from bot.tables.model import Status, Table
+from tests.tables._play import tables_of
 
 
 def fast_bot(config: Config) -> TuteBot:
@@ -43,8 +44,7 @@ def enabled_cards(message: discord.Message) -> list[str]:
 
 
 def the_table(env: simcord.Env) -> Table:
-    tables = env.bot.tables.tables  # type: ignore[attr-defined]
-    return next(iter(tables.values()))
+    return next(iter(tables_of(env.bot.tables).values()))  # type: ignore[attr-defined]
 
 
 async def open_habanero(env: simcord.Env, world: Any, bob: Any = None, **options: Any) -> Any:

@@ -35,6 +35,7 @@ from bot.tables.service import DECLARE_GRACE, TableService
 from cogs import _table_ui as ui
 from cogs._tables import HandButton, LobbyButton, TableButton
 from tests.conftest import World
+from tests.tables._play import tables_of
 
 
 @pytest.fixture
@@ -85,8 +86,7 @@ async def test_habanero_against_a_robot(simcord_env: simcord.Env, world: Any) ->
         if not cards:
             break
         await alice.user.click(hand, custom_id=cards[0])
-    tables = env.bot.tables  # type: ignore[attr-defined]
-    table = next(iter(tables.tables.values()))
+    table = next(iter(tables_of(env.bot.tables).values()))  # type: ignore[attr-defined]
     assert table.status.value == "finished", table.status
 
 
@@ -206,7 +206,7 @@ def service_of(env: simcord.Env) -> TableService:
 
 
 def the_table(env: simcord.Env) -> Table:
-    return next(iter(service_of(env).tables.values()))
+    return next(iter(tables_of(service_of(env)).values()))
 
 
 def public_known(round_: Round) -> set[int]:
@@ -1076,7 +1076,7 @@ async def test_a_table_in_its_channel_with_hands_as_ephemeral_messages(
 
     # a hand opened before another one falls behind; its refresh button redraws it in place
     await open_table(env, World(guild, channel, alice), "habanero", [alice], robots=1)
-    tables = service_of(env).tables
+    tables = tables_of(service_of(env))
     table = tables[max(tables)]
     round_ = table.round
     seat = table.seat_of(alice.id)

@@ -27,7 +27,7 @@ import time
 from bot.storage import Database, open_database, standings
 from bot.tables.model import Status
 
-from ._play import GUILD, Habits, Players, Timers, make_service
+from ._play import GUILD, Habits, Players, Timers, keep_ended, make_service, table_of
 
 USERS = list(range(201, 209))
 LANES = 3
@@ -82,7 +82,7 @@ async def lane(players: Players, table_id: int | None, forever: bool) -> None:
     """One table after another: play it to its end, open the next."""
     while True:
         if table_id is not None:
-            if players.service.get(table_id).status is Status.LOBBY:
+            if table_of(players.service, table_id).status is Status.LOBBY:
                 table_id = await players.start(table_id)
             if table_id is not None:
                 await players.play_out(table_id)
@@ -93,6 +93,7 @@ async def lane(players: Players, table_id: int | None, forever: bool) -> None:
 
 
 async def run(path: str, seed: int, mode: str) -> None:
+    keep_ended()
     rng = random.Random(seed)
     secrets.randbits = rng.getrandbits  # the tables' shuffles, from the seed too
     db = await open_database(path)

@@ -18,7 +18,7 @@ from bot.engine import Action, Kind, Options, SeatView, Variant, parse_options
 from bot.storage import Database
 from bot.tables.errors import TableError
 from bot.tables.model import Status, Table
-from bot.tables.service import Announcement, TableService
+from bot.tables.service import Announcement, LostTable, TableService
 
 GUILD = 1
 CHANNEL = 2
@@ -36,6 +36,9 @@ class NullPresenter:
     async def refresh(
         self, table: Table, *, skip_seat: int | None = None, announce: list[Announcement]
     ) -> None:
+        return None
+
+    async def table_lost(self, lost: LostTable) -> None:
         return None
 
 
@@ -228,15 +231,21 @@ class Players:
         host = rng.choice(hosts)
         variant = rng.choice(self.variants)
         options = random_options(variant, rng, self.bets)
-        table = await self.service.open_table(
-            guild_id=self.guild_id,
-            channel_id=CHANNEL,
-            host_id=host,
-            host_name=f"user{host}",
-            variant=variant,
-            options=options,
-            language="en",
-        )
+        try:
+            table = await self.service.open_table(
+                guild_id=self.guild_id,
+                channel_id=CHANNEL,
+                host_id=host,
+                host_name=f"user{host}",
+                variant=variant,
+                options=options,
+                language="en",
+            )
+        except TableError as refusal:
+            # another lane's table for the same host was opened while this one waited
+            if refusal.key != "already_hosting":
+                raise
+            return None
         seen = self.seen[table.id] = Seen(table.id, variant, options)
         others = [u for u in self.users if u != host]
         rng.shuffle(others)
@@ -249,7 +258,7 @@ class Players:
         return await self.start(table.id, seen)
 
     async def start(self, table_id: int, seen: Seen | None = None) -> int | None:
-        table = self.service.get(table_id)
+        table = table_of(self.service, table_id)
         rng = self.rng
         if rng.random() < 0.5 and table.free_seats():
             await self.service.add_robot(table_id, table.host_id, rng.choice(("easy", "normal")))
@@ -281,7 +290,7 @@ class Players:
         card, a cante, a bid..., now and then leaving or a vote to cancel. False once the
         table is over."""
         await self.timers.quiet(self.service, [table_id])
-        table = self.service.get(table_id)
+        table = table_of(self.service, table_id)
         if table.status is Status.LOBBY:
             await self.start(table_id)
             return self._open(table_id)
@@ -335,7 +344,7 @@ class Players:
             seen.voted.append(user)
 
     def _open(self, table_id: int) -> bool:
-        return self.service.get(table_id).status.is_open
+        return table_of(self.service, table_id).status.is_open
 
     async def play_out(self, table_id: int) -> None:
         """Play a table to its end."""
@@ -353,3 +362,35 @@ def make_service(db: Database, timers: Timers, clock: Callable[[], float]) -> Ta
         robot=instant_robot,
         sleep=timers.sleep,
     )
+
+
+def keep_ended(cls: type[TableService] = TableService) -> Callable[[], None]:
+    """Make the service keep each table it releases from memory in ``service.ended``, so
+    that a test can still look at how a game ended. Returns what undoes it."""
+    release = cls._release  # pyright: ignore[reportPrivateUsage]
+
+    def keeping(self: TableService, table: Table) -> None:
+        if not table.status.is_open:
+            self.__dict__.setdefault("ended", {})[table.id] = table
+        release(self, table)
+
+    cls._release = keeping  # type: ignore[method-assign]
+
+    def undo() -> None:
+        cls._release = release  # type: ignore[method-assign]
+
+    return undo
+
+
+def tables_of(service: TableService) -> dict[int, Table]:
+    """Every table the service holds or has released (see :func:`keep_ended`)."""
+    ended: dict[int, Table] = service.__dict__.get("ended", {})
+    return {**ended, **service.tables}
+
+
+def table_of(service: TableService, table_id: int) -> Table:
+    """A table the service holds, or one it released at its end."""
+    found = tables_of(service).get(table_id)
+    if found is None:
+        raise KeyError(table_id)
+    return found

@@ -33,10 +33,11 @@ from bot.engine import Kind, Variant, parse_options
 from bot.storage import Database, open_database, standings
 from bot.storage import tables as repo
 from bot.storage.settings import update_settings
+from bot.tables.errors import SaveFailed
 from bot.tables.model import Status
 
 from ._checks import check_all
-from ._play import CHANNEL, GUILD, Clock, Habits, Players, Timers, make_service
+from ._play import CHANNEL, GUILD, Clock, Habits, Players, Timers, make_service, table_of
 
 ROOT = Path(__file__).resolve().parents[2]
 KILLS = 8
@@ -236,7 +237,7 @@ async def test_a_save_that_fails_at_any_statement_leaves_nothing_half_done(
         at = 0
         while True:
             at += 1
-            table = service.get(table_id)
+            table = table_of(service, table_id)
             round_ = table.round
             assert round_ is not None
             card = next(
@@ -244,6 +245,8 @@ async def test_a_save_that_fails_at_any_statement_leaves_nothing_half_done(
             )
             user = table.seats[card.seat].user_id  # type: ignore[union-attr]
             assert user is not None
+            played = len(round_.actions)
+            cause: BaseException | None = None
             fail = FailAt(at)
             await fail.install(db)
             try:
@@ -251,12 +254,18 @@ async def test_a_save_that_fails_at_any_statement_leaves_nothing_half_done(
                     table_id, user, card, deal_no=table.deal_no, trick_no=len(round_.tricks)
                 )
                 saved = True
-            except sqlite3.OperationalError:  # "interrupted"
+            except SaveFailed as refused:
+                cause = refused.__cause__
                 saved = False
             finally:
                 await FailAt.remove(db)
             if saved:
                 break
+            assert isinstance(cause, sqlite3.OperationalError)  # "interrupted"
+            # nothing changed in memory either: the card is still in the hand, on turn
+            same = table_of(service, table_id)
+            assert same.round is not None and len(same.round.actions) == played
+            assert card in same.round.legal_actions() and same.status is Status.PLAYING
             assert fail.failed is not None, "a statement failed that was not made to"
             failed.append(fail.failed.split()[0].upper())
             assert await dump(db) == before, f"statement {at} ({fail.failed}) left a trace"
@@ -274,7 +283,7 @@ async def test_a_save_that_fails_at_any_statement_leaves_nothing_half_done(
         if cards_left == 1:  # the deal's record, the chips, the standings: many statements
             assert len(failed) > 15 and {"DELETE", "SELECT"} <= set(failed), failed
 
-        table = service.get(table_id)
+        table = table_of(service, table_id)
         assert table.status is (Status.FINISHED if rounds == 1 == cards_left else Status.PLAYING)
         (stored,) = await check_all(db, GUILD)
         assert sorted(stored.results) == ([0] if cards_left == 1 else []), "recorded once"

@@ -13,7 +13,7 @@ from bot.engine import Action, Kind, Options, SeatView, Variant
 from bot.storage import Database, open_database, standings
 from bot.tables.errors import TableError
 from bot.tables.model import Status, Table
-from bot.tables.service import Announcement, TableService
+from bot.tables.service import Announcement, LostTable, TableService
 
 
 class Recorder:
@@ -24,6 +24,9 @@ class Recorder:
         self, table: Table, *, skip_seat: int | None = None, announce: list[Announcement]
     ) -> None:
         self.calls.append((table.id, [a.key for a in announce]))
+
+    async def table_lost(self, lost: LostTable) -> None:
+        return None
 
 
 def first_robot(view: SeatView, level: str, rng: random.Random, budget: float) -> Action | None:

@@ -29,7 +29,7 @@ from bot.tables.model import STAND_IN_ROBOT, Status, Table
 from bot.tables.service import TableService
 
 from ._checks import Stored, check_all, check_ledger, side_of
-from ._play import CHANNEL, GUILD, Clock, Players, Seen, Timers, make_service
+from ._play import CHANNEL, GUILD, Clock, Players, Seen, Timers, make_service, table_of
 
 USERS = [101, 102, 103, 104, 105, 106]
 STARTING = MAX_CHIPS_SETTING
@@ -87,7 +87,7 @@ class Server:
 
     async def step(self) -> None:
         rng = self.rng
-        self.playing = [t for t in self.playing if self.service.get(t).status.is_open]
+        self.playing = [t for t in self.playing if table_of(self.service, t).status.is_open]
         roll = rng.random()
         if roll < 0.03:
             await self.restart()
@@ -131,7 +131,7 @@ class Server:
 
     async def finish(self) -> None:
         for table_id in list(self.service.tables):
-            if self.service.get(table_id).status.is_open:
+            if table_of(self.service, table_id).status.is_open:
                 await self.players.play_out(table_id)
         await self.timers.quiet(self.service)
         await self.service.suspend()
@@ -339,7 +339,7 @@ async def test_a_start_that_loses_a_members_chips_to_another_table_stays_in_the_
         service = make_service(db, timers, Clock())
         first = await open_bet_table(service, 11, [10])
         second = await open_bet_table(service, 12, [10])
-        lobby = Snapshot.of(service.get(first))
+        lobby = Snapshot.of(table_of(service, first))
 
         checking = service_module.chips_of
         checked = asyncio.Event()
@@ -361,7 +361,7 @@ async def test_a_start_that_loses_a_members_chips_to_another_table_stays_in_the_
             await starting
         assert refusal.value.key == "no_chips"
 
-        table = service.get(first)
+        table = table_of(service, first)
         assert Snapshot.of(table) == lobby, "the table is in its lobby as it was"
         assert table.free_seats() == [2, 3], "nobody (no robot) took a seat"
         assert (await repo.load_table(db, first)).status == "lobby"  # type: ignore[union-attr]
@@ -373,7 +373,7 @@ async def test_a_start_that_loses_a_members_chips_to_another_table_stays_in_the_
         async with db.transaction() as conn:
             await standings.grant(conn, GUILD, 10, 100, "admin", 0.0)
         await service.start(first, 11)
-        assert service.get(first).status is Status.PLAYING
+        assert table_of(service, first).status is Status.PLAYING
         assert (await standings.table_state(db, first)).stakes == {10: 100, 11: 100}
     finally:
         await timers.stop()
@@ -394,7 +394,7 @@ async def test_when_the_only_member_who_had_not_voted_leaves_the_game_is_cancell
         await service.start(table_id, 21)
         await service.vote_cancel(table_id, 21)
         await service.vote_cancel(table_id, 22)
-        assert service.get(table_id).status is Status.PLAYING
+        assert table_of(service, table_id).status is Status.PLAYING
         outcome = await service.leave(table_id, 23)
         assert outcome.table.status is Status.CANCELLED
         assert "tables.announce.cancelled" in [a.key for a in outcome.announce]
