@@ -109,8 +109,12 @@ class TuteBot(commands.Bot):
         # cog has added its commands.
         await self.tree.set_translator(CatalogTranslator())
         self.db = await open_database(self.config.prepare_db_path())
-        await self._load_cogs()
-        await self._sync_commands()
+        if await self._load_cogs():
+            await self._sync_commands()
+        else:
+            # a sync now would take the failed cog's commands away from every server:
+            # Discord keeps the commands synced last time, and they answer once it loads
+            log.error("Not syncing the slash commands: a cog failed to load")
 
     async def close(self) -> None:
         """Stop the table clocks (keeping each turn's time left), then the database."""
@@ -122,16 +126,20 @@ class TuteBot(commands.Bot):
             await self.db.close()
             self.db = None
 
-    async def _load_cogs(self) -> None:
+    async def _load_cogs(self) -> bool:
+        """Load every cog; whether all of them loaded."""
         loaded: list[str] = []
+        failed = False
         for name in cog_module_names():
             try:
                 await self.load_extension(name)
             except commands.ExtensionError:
                 log.exception("Could not load cog %s; starting without it", name)
+                failed = True
             else:
                 loaded.append(name)
         log.info("Loaded cogs: %s", ", ".join(loaded) or "none")
+        return not failed
 
     async def _sync_commands(self) -> None:
         guild_id = self.config.dev_guild_id

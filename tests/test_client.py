@@ -169,34 +169,43 @@ def test_no_privileged_intent_is_asked_for() -> None:
     assert not intents.message_content
 
 
-async def test_a_cog_that_fails_to_load_is_logged_and_skipped(
+async def test_a_cog_that_fails_to_load_is_logged_and_the_commands_stay(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
+    """A start whose cog fails to load syncs nothing: Discord keeps the commands of the last
+    good start (a sync would send a tree without them and take /tute from every server)."""
     (tmp_path / "broken_cog.py").write_text(
         "async def setup(bot):\n    raise RuntimeError('broken on purpose')\n"
     )
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setattr(
-        bot.client, "cog_module_names", lambda: ["broken_cog", "cogs.missing", "cogs.tute"]
-    )
-
-    tute_bot = TuteBot(TEST_CONFIG)
+    config = Config(token="not-a-real-token", db_path=tmp_path / "tute.db")
+    first = TuteBot(config)
+    second = TuteBot(config)
     try:
-        async with simcord.run(tute_bot) as env:
+        async with simcord.run(first) as env:
             channel = env.create_guild().create_text_channel("tute")
             member = env.guild.add_member(env.create_user("bob"))
-            result = await member.slash(channel, "tute about")
+            assert env.backend.find_command("tute", None) is not None
+            synced = dict(env.backend.commands.get(None, {}))
+            monkeypatch.setattr(
+                bot.client, "cog_module_names", lambda: ["broken_cog", "cogs.missing"]
+            )
+            await env.restart_bot(second)
+            assert env.backend.commands.get(None, {}) == synced, "the commands stay as synced"
+            assert not second.cogs, "the bot runs without its cogs"
+            assert env.backend.visible_commands(user_id=member.id, channel_id=channel.id)
     finally:
-        if tute_bot.db is not None:
-            await tute_bot.db.close()
+        for one in (first, second):
+            if one.db is not None:
+                await one.db.close()
 
-    assert result.ephemeral
     failures = [r for r in caplog.records if r.message.startswith("Could not load cog")]
     assert [r.message for r in failures] == [
         "Could not load cog broken_cog; starting without it",
         "Could not load cog cogs.missing; starting without it",
     ]
     assert all(r.exc_info for r in failures)
+    assert any("Not syncing the slash commands" in r.message for r in caplog.records)
 
 
 async def test_with_a_dev_guild_the_commands_are_synced_to_it_only() -> None:
