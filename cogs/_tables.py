@@ -7,13 +7,15 @@ and the trick it was drawn for), and the callback asks the service.
 
 from __future__ import annotations
 
+import asyncio
+import datetime
 import functools
 import hashlib
 import io
 import json
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, ClassVar, Self, cast
 
 import discord
@@ -70,6 +72,18 @@ async def refuse(interaction: discord.Interaction[Any], error: TableError) -> No
         await interaction.followup.send(text, ephemeral=True)
     else:
         await interaction.response.send_message(text, ephemeral=True)
+
+
+async def answered(interaction: discord.Interaction[Any], answer: Awaitable[Any]) -> bool:
+    """Send a click's answer; False when Discord did not take it (the click's token ran out,
+    10062, or an outage). What the click did is saved and stands: the caller shows it by
+    other means (the table's refresh), never undoes it."""
+    try:
+        await answer
+    except discord.HTTPException as error:
+        log.warning("Could not answer %s's click (%s)", interaction.user.id, error)
+        return False
+    return True
 
 
 def _error_params(error: TableError, interaction: discord.Interaction[Any]) -> dict[str, Any]:
@@ -175,7 +189,7 @@ class LobbyButton(TuteButton, kind="l", parts={"op": "[a-z0-9]+"}):
                 self.table_id, user.id, name, team=int(op[-1]), locale=locale_of(interaction)
             )
         elif op == "leave":
-            outcome = await service.leave(self.table_id, user.id)
+            outcome = await service.leave(self.table_id, user.id, lobby=True)
         elif op == "robot":
             outcome = await service.add_robot(self.table_id, user.id)
         elif op == "unrobot":
@@ -190,9 +204,11 @@ class LobbyButton(TuteButton, kind="l", parts={"op": "[a-z0-9]+"}):
         presenter = presenter_of(interaction.client)
         if table.play_message_id is None:
             # the lobby message is the one clicked: answer by editing it
-            await interaction.response.edit_message(**presenter.lobby_payload(table))
+            answer = interaction.response.edit_message(**presenter.lobby_payload(table))
+            if not await answered(interaction, answer):
+                presenter.forget_lobby(table.id)
         else:
-            await interaction.response.defer()
+            await answered(interaction, interaction.response.defer())
         await presenter.refresh(table, announce=outcome.announce)
 
 
@@ -244,18 +260,58 @@ class TableButton(TuteButton, kind="t", parts={"op": "[a-z]+"}):
                 interaction, table, seat, locale_of(interaction), edit=self.op == "refresh"
             )
             return
+        lang = locale_of(interaction)
+        if self.op in ("leave", "cancel"):
+            # one more click, once the player has read what it does to their stake
+            await interaction.response.send_message(
+                self._question(service, user.id, lang),
+                view=self._confirm_view(lang),
+                ephemeral=True,
+            )
+            return
         if self.op == "back":
             outcome = await service.im_back(self.table_id, user.id)
-        elif self.op == "cancel":
+            done = "tables.done.back"
+        elif self.op == "cancelok":
             outcome = await service.vote_cancel(self.table_id, user.id)
-        elif self.op == "leave":
+            ended = not outcome.table.status.is_open
+            done = "tables.done.cancelled" if ended else "tables.done.cancel"
+        elif self.op == "leaveok":
             outcome = await service.leave(self.table_id, user.id)
+            ended = not outcome.table.status.is_open
+            done = "tables.done.leave_end" if ended else "tables.done.leave"
         else:
             raise TableError("stale")
-        await interaction.response.send_message(
-            t(f"tables.done.{self.op}", locale_of(interaction)), ephemeral=True
-        )
+        if self.op == "back":
+            answer = interaction.response.send_message(t(done, lang), ephemeral=True)
+        else:  # the question's message becomes the answer
+            answer = interaction.response.edit_message(content=t(done, lang), view=None)
+        await answered(interaction, answer)
         await presenter.refresh(outcome.table, announce=outcome.announce)
+
+    def _question(self, service: TableService, user_id: int, lang: str) -> str:
+        if self.op == "leave":
+            case, stake = service.leave_terms(self.table_id, user_id)
+            key = f"tables.confirm.leave.{case}" + ("_stake" if stake else "")
+            return t(key, lang, stake=stake)
+        missing, stake = service.vote_terms(self.table_id, user_id)
+        key = "tables.confirm.cancel" if missing else "tables.confirm.cancel_last"
+        text = t(key, lang, missing=missing)
+        if stake:
+            text += t("tables.confirm.cancel_stake", lang, stake=stake)
+        return text
+
+    def _confirm_view(self, lang: str) -> discord.ui.View:
+        view = discord.ui.View(timeout=None)
+        view.add_item(
+            TableButton(
+                self.table_id,
+                f"{self.op}ok",
+                label=t(f"tables.btn.confirm_{self.op}", lang),
+                style=discord.ButtonStyle.danger,
+            )
+        )
+        return view
 
 
 class HandButton(
@@ -293,8 +349,11 @@ class HandButton(
         lang = locale_of(interaction)
         if interaction.guild_id is None:
             # the DM holding the hand: the answer shows it, the refresh need not edit it again
-            await interaction.response.edit_message(**presenter.hand_payload(table, seat, lang))
+            answer = interaction.response.edit_message(**presenter.hand_payload(table, seat, lang))
             skip: int | None = seat
+            if not await answered(interaction, answer):
+                presenter.forget_hand(table.id, seat)
+                skip = None
         else:
             skip = await presenter.answer_ephemeral_hand(interaction, table, seat, lang)
         await presenter.refresh(table, skip_seat=skip, announce=outcome.announce)
@@ -347,6 +406,19 @@ SHOWN_IN_THE_TABLE = frozenset({"tables.announce.deal_over", "tables.announce.ga
 """Announcements the table message shows itself: the last deal's summary rides along with
 the table (under it) until the next deal ends, and the final result is the table's last
 state. A message of their own would cost a call more on the play that ends a deal."""
+
+RETRY_AFTER = (5.0, 30.0, 120.0, 600.0)
+"""Seconds before showing a table again after Discord failed to take a change."""
+UNKNOWN_CHANNEL = 10003
+TOO_OLD_TO_EDIT = 30046
+MOVE_ON_AFTER = datetime.timedelta(minutes=50)
+"""Discord limits edits of messages older than an hour: the table moves to a fresh one
+before that."""
+
+
+def _too_old(message_id: int) -> bool:
+    return discord.utils.utcnow() - discord.utils.snowflake_time(message_id) > MOVE_ON_AFTER
+
 
 Attach = Callable[[dict[str, Any]], None]
 """Draws a payload's pictures into it (only once the payload is known to be sent)."""
@@ -431,6 +503,7 @@ def robot_plays_next(table: Table) -> bool:
         or round_ is None
         or round_.finished
         or table.play_message_id is None
+        or table.paused_until is not None
     ):
         return False
     occupant = table.seats[round_.turn]
@@ -456,13 +529,6 @@ def _wait_for_robot(table: Table, seat: Seat, payload: dict[str, Any]) -> bool:
     return robot_plays_next(table)
 
 
-def summary_pictured(table: Table) -> bool:
-    """Whether the last deal's summary under the table shows its picture: until the first
-    trick of the next deal is over, and at the end. Its few lines stay through the deal."""
-    round_ = table.round
-    return table.status is not Status.PLAYING or round_ is None or not round_.tricks
-
-
 def delivered_by_dm(table: Table, seat: int) -> bool:
     """Whether the seat's hand lives in its player's DMs (else in ephemeral messages)."""
     occupant = table.seats[seat]
@@ -484,6 +550,16 @@ class DiscordPresenter:
         self._ephemeral: dict[tuple[int, int], discord.Interaction[Any]] = {}
         """The last interaction that showed a seat its hand as an ephemeral message: its
         token edits that message for 15 minutes."""
+        self._away_shown: dict[int, frozenset[int]] = {}
+        """The seats the table message last showed away (an I'm back to show at once)."""
+        self._message_deal: dict[int, int] = {}
+        """The deal each table message shows: a new deal gets a new message."""
+        self._pending: dict[int, list[Announcement]] = {}
+        """Announcements Discord did not take, sent with the next refresh."""
+        self._retries: dict[int, int] = {}
+        self._retry_tasks: dict[int, asyncio.Task[None]] = {}
+        self._told: set[tuple[int, int]] = set()
+        """(table, error code) of the permission problems the host was told of."""
         self._summaries: dict[int, tuple[tuple[int, str], bytes, str]] = {}
         """The last summary picture of each table, drawn once: (deal, language), PNG, alt."""
 
@@ -564,8 +640,8 @@ class DiscordPresenter:
         return view
 
     def table_payload(self, table: Table, *, picture: bool = True) -> dict[str, Any]:
-        """The table message: the table now (in play, or its end), then the last deal's
-        summary while there is one."""
+        """The table message: the table now (in play, or its end, with the last deal's
+        summary under it)."""
         lang = table.language
         view = discord.ui.View(timeout=None)
         if table.status is Status.PLAYING:
@@ -596,7 +672,9 @@ class DiscordPresenter:
                 )
             )
         embeds = [ui.table_embed(table, lang)]
-        if table.summary is not None:
+        if table.summary is not None and table.status is not Status.PLAYING:
+            # the game's end: its last deal under the table (each deal before it stays as
+            # the summary in its own message, above)
             embeds.append(ui.summary_embed(table, table.summary, lang))
         payload: dict[str, Any] = {"embeds": embeds, "view": view}
         if picture:
@@ -607,13 +685,12 @@ class DiscordPresenter:
         lang = table.language
         embeds: list[discord.Embed] = payload["embeds"]
         shown = [(embeds[0], pictures.table_picture(table, lang))]
-        if table.summary is not None and len(embeds) > 1 and summary_pictured(table):
+        if table.summary is not None and len(embeds) > 1:
             shown.append((embeds[1], self._summary_picture(table, table.summary, lang)))
         attach(payload, shown)
 
     def _summary_picture(self, table: Table, summary: dict[str, Any], lang: str) -> discord.File:
-        """The summary's picture, drawn once per deal (the table message carries it along
-        through the next deal)."""
+        """The summary's picture, drawn once per deal."""
         key = (int(summary["deal_no"]), lang)
         cached = self._summaries.get(table.id)
         if cached is None or cached[0] != key:
@@ -638,13 +715,24 @@ class DiscordPresenter:
         button too. ``remember``: this is now the hand the seat sees (no edit needed)."""
         view = discord.ui.View(timeout=None)
         round_ = table.round
+        occupant = table.seats[seat]
+        if occupant is not None and occupant.left:
+            # the hand's last word, with nothing left to click
+            gone: dict[str, Any] = {
+                "embed": discord.Embed(description=t("tables.hand.left", lang), colour=ui.GREY),
+                "view": view,
+                "attachments": [],
+            }
+            if remember:
+                self._digests[(table.id, f"hand{seat}")] = _hand_digest(gone, away=False)
+                self._buttons_shown[(table.id, seat)] = False
+            return gone
         if round_ is not None and table.status is Status.PLAYING:
             if ephemeral:
                 view.add_item(
                     TableButton(table.id, "refresh", label=t("tables.btn.refresh", lang), row=4)
                 )
             legal = [a for a in round_.legal_actions() if a.seat == seat]
-            occupant = table.seats[seat]
             if occupant is not None and occupant.robot_plays:
                 legal = []
             playable = {a.arg for a in legal if a.kind is Kind.PLAY}
@@ -686,7 +774,6 @@ class DiscordPresenter:
                 )
         payload: dict[str, Any] = {"embed": ui.hand_embed(table, seat, lang), "view": view}
         if remember:
-            occupant = table.seats[seat]
             away = occupant is not None and occupant.away
             self._digests[(table.id, f"hand{seat}")] = _hand_digest(payload, away=away)
             self._buttons_shown[(table.id, seat)] = _has_buttons(payload)
@@ -696,6 +783,10 @@ class DiscordPresenter:
 
     @staticmethod
     def _hand_picture(table: Table, seat: int, lang: str, payload: dict[str, Any]) -> None:
+        occupant = table.seats[seat]
+        if occupant is not None and occupant.left:
+            payload["attachments"] = []
+            return
         attach(payload, [(payload["embed"], pictures.hand_picture(table, seat, lang))])
 
     # ephemeral hands -------------------------------------------------------
@@ -728,7 +819,9 @@ class DiscordPresenter:
         whose hand the refresh need not show again (None: its DM still needs it)."""
         by_dm = delivered_by_dm(table, seat)
         payload = self.hand_payload(table, seat, lang, remember=not by_dm, ephemeral=True)
-        await interaction.response.edit_message(**payload)
+        if not await answered(interaction, interaction.response.edit_message(**payload)):
+            self.forget_hand(table.id, seat)
+            return None
         if by_dm:
             return None
         self._ephemeral[(table.id, seat)] = interaction
@@ -743,18 +836,107 @@ class DiscordPresenter:
         skip_seat: int | None = None,
         announce: list[Announcement] | None = None,
     ) -> None:
-        try:
-            if not robot_plays_next(table):
-                # else the robot's play, a moment from now, shows this too, in one edit
-                await self._public(table)
-            await self._hands(table, skip_seat)
-            for item in announce or []:
-                if item.key not in SHOWN_IN_THE_TABLE:
-                    await self._announce(table, item)
-        except Exception:
-            log.exception("Could not show table %s", table.id)
+        """Bring every message of the table in step, each on its own: a call Discord refuses
+        touches only its own message (a closed DM, a deleted thread, a missing permission),
+        and one that may work later (a 5xx, a rate limit) is tried again a little later."""
+        pending = self._pending.pop(table.id, [])
+        announce = pending + [a for a in announce or [] if a.key not in SHOWN_IN_THE_TABLE]
+        ok = True
+        if self._public_changes(table):
+            ok &= await self._step(table, "table", self._public(table))
+        if table.status is not Status.LOBBY:
+            for seat_no, seat in enumerate(table.seats):
+                if seat is None or seat.user_id is None or seat_no == skip_seat:
+                    continue
+                ok &= await self._step(table, "hand", self._hand(table, seat_no, seat))
+        for item in announce:
+            if not await self._step(table, "announce", self._announce(table, item)):
+                self._pending.setdefault(table.id, []).append(item)
+                ok = False
+        if not ok:
+            self._retry_later(table)
+            return
+        self._retries.pop(table.id, None)
         if not table.status.is_open:
             self._forget(table.id)
+
+    async def _step(self, table: Table, what: str, work: Awaitable[None]) -> bool:
+        """Run one message's update; False when it failed in a way worth another try."""
+        try:
+            await work
+        except discord.Forbidden as error:
+            await self._missing_permission(table, what, error)
+        except discord.HTTPException as error:
+            if error.status >= 500 or error.status == 429:
+                log.warning("Table %s: Discord failed its %s (%s)", table.id, what, error)
+                return False
+            log.warning("Table %s: Discord refused its %s (%s)", table.id, what, error)
+        except Exception:
+            log.exception("Could not show the %s of table %s", what, table.id)
+        return True
+
+    def _retry_later(self, table: Table) -> None:
+        """Show the table again after a while (5 s, 30 s, 2 min...): what did not change is
+        not sent again, what failed is."""
+        task = self._retry_tasks.get(table.id)
+        if task is not None and not task.done():
+            return
+        tries = self._retries.get(table.id, 0)
+        if tries >= len(RETRY_AFTER):
+            log.error("Table %s: giving up showing it until its next change", table.id)
+            self._retries.pop(table.id, None)
+            return
+        self._retries[table.id] = tries + 1
+        self._retry_tasks[table.id] = asyncio.get_running_loop().create_task(
+            self._retry(table, RETRY_AFTER[tries]), name=f"table-{table.id}-redraw"
+        )
+
+    async def _retry(self, table: Table, delay: float) -> None:
+        await service_of(self.bot).sleep(delay)
+        self._retry_tasks.pop(table.id, None)
+        current = service_of(self.bot).tables.get(table.id, table)
+        await self.refresh(current)
+
+    async def _missing_permission(self, table: Table, what: str, error: discord.Forbidden) -> None:
+        """The bot may not do something in the table's channel: the host is told once (in
+        the channel, where an admin can see it too); what else works goes on."""
+        if what == "hand":
+            return  # a closed DM is handled by the hand itself
+        log.warning("Table %s: no permission for its %s (%s)", table.id, what, error)
+        told = (table.id, error.code)
+        if told in self._told:
+            return
+        self._told.add(told)
+        text = t(
+            "tables.missing_permissions",
+            table.language,
+            host=f"<@{table.host_id}>",
+            channel=f"<#{table.where_id}>",
+        )
+        try:
+            await self.bot.get_partial_messageable(table.channel_id).send(
+                text,
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(table.host_id)]),
+            )
+        except discord.HTTPException:
+            log.warning("Table %s: could not tell its host about permissions", table.id)
+
+    def _public_changes(self, table: Table) -> bool:
+        """Whether the public messages are edited now. Not when a robot plays in a moment
+        (its play shows this too, in one edit), unless a seat went away or came back: the
+        table must show I'm back at once, whoever plays next."""
+        away = frozenset(i for i, s in enumerate(table.seats) if s is not None and s.away)
+        if self._away_shown.get(table.id, frozenset()) != away:
+            return True
+        return not robot_plays_next(table)
+
+    def forget_hand(self, table_id: int, seat: int) -> None:
+        """A hand shown in an answer that did not reach Discord: the next refresh sends it."""
+        self._digests.pop((table_id, f"hand{seat}"), None)
+        self._buttons_shown.pop((table_id, seat), None)
+
+    def forget_lobby(self, table_id: int) -> None:
+        self._digests.pop((table_id, "lobby"), None)
 
     def _forget(self, table_id: int) -> None:
         """A table that no longer plays: nothing of it to keep in step any more."""
@@ -762,7 +944,9 @@ class DiscordPresenter:
         for store in stores:
             for key in [k for k in store if k[0] == table_id]:
                 del store[key]
-        self._summaries.pop(table_id, None)
+        for single in (self._summaries, self._away_shown, self._message_deal, self._retries):
+            single.pop(table_id, None)
+        self._told = {told for told in self._told if told[0] != table_id}
 
     async def _edit(
         self,
@@ -772,61 +956,135 @@ class DiscordPresenter:
         payload: dict[str, Any],
         pictures_: Attach | None = None,
         digest: str | None = None,
-    ) -> bool:
+    ) -> None:
         """Edit a message, unless it already shows this (the pictures are drawn only then);
         ``digest`` says what counts as a change (by default, everything it shows)."""
         digest = digest or _digest(payload)
         if self._digests.get(key) == digest:
-            return True
+            return
         if pictures_ is not None:
             pictures_(payload)
-        try:
-            await (
-                self.bot.get_partial_messageable(channel_id)
-                .get_partial_message(message_id)
-                .edit(**payload)
-            )
-        except discord.NotFound:
-            return False
+        await (
+            self.bot.get_partial_messageable(channel_id)
+            .get_partial_message(message_id)
+            .edit(**payload)
+        )
         self._digests[key] = digest
-        return True
 
     async def _public(self, table: Table) -> None:
-        await self._lobby(table)
+        await self._step(table, "lobby", self._lobby(table))
         if table.status is Status.LOBBY or (
             table.play_message_id is None and table.status is not Status.PLAYING
         ):
             return
-        payload = self.table_payload(table, picture=False)
-        if table.play_message_id is not None and await self._edit(
-            table.where_id,
-            table.play_message_id,
-            (table.id, "table"),
-            payload,
-            functools.partial(self._table_pictures, table),
-        ):
+        if table.play_message_id is None:
+            await self._open_play_message(table)
+        else:
+            shown = self._message_deal.setdefault(table.id, table.deal_no)
+            if shown != table.deal_no or _too_old(table.play_message_id):
+                await self._move_on(table, shown)
+            else:
+                await self._edit_table(table)
+        self._away_shown[table.id] = frozenset(
+            i for i, s in enumerate(table.seats) if s is not None and s.away
+        )
+
+    async def _edit_table(self, table: Table) -> None:
+        """Edit the table message; one Discord lost (deleted, its thread gone) or can no
+        longer edit (older than an hour) is posted again."""
+        assert table.play_message_id is not None
+        try:
+            await self._edit(
+                table.where_id,
+                table.play_message_id,
+                (table.id, "table"),
+                self.table_payload(table, picture=False),
+                functools.partial(self._table_pictures, table),
+            )
+        except discord.NotFound as error:
+            log.warning("Table %s: its message is gone (%s); posting it again", table.id, error)
+            if error.code == UNKNOWN_CHANNEL and table.thread_id is not None:
+                # the thread was deleted: the game goes on in the channel
+                table.thread_id = None
+                await service_of(self.bot).set_messages(table.id, thread_id=0)
+            await self._open_play_message(table)
+        except discord.HTTPException as error:
+            if error.code != TOO_OLD_TO_EDIT:
+                raise
+            await self._move_on(table, self._message_deal.get(table.id, table.deal_no))
+
+    async def _move_on(self, table: Table, shown_deal: int) -> None:
+        """A fresh table message: for each new deal, and before Discord stops letting the
+        bot edit the old one (an hour). The old one stays as that deal's summary."""
+        old = table.play_message_id
+        await self._open_play_message(table)
+        if old is None:
             return
-        await self._open_play_message(table, self.table_payload(table))
-        # the lobby now links to the game
-        await self._lobby(table)
+        lang = table.language
+        summary = table.summary
+        payload: dict[str, Any] = {"view": None, "attachments": []}
+        if summary is not None and int(summary["deal_no"]) == shown_deal:
+            embed = ui.summary_embed(table, summary, lang)
+            payload["embeds"] = [embed]
+            attach(payload, [(embed, self._summary_picture(table, summary, lang))])
+        else:
+            payload["embeds"] = [
+                discord.Embed(
+                    description=t("tables.moved_on", lang, deal=shown_deal + 1, id=table.id),
+                    colour=ui.GREEN,
+                )
+            ]
+        try:
+            await (
+                self.bot.get_partial_messageable(table.where_id)
+                .get_partial_message(old)
+                .edit(**payload)
+            )
+        except discord.HTTPException as error:
+            # the game is shown in its new message all the same
+            log.info("Table %s: its old message stays as it was (%s)", table.id, error)
 
     async def _lobby(self, table: Table) -> None:
         if table.message_id is not None:
             lang = table.language
             payload = {"embed": ui.lobby_embed(table, lang), "view": self._lobby_view(table, lang)}
-            await self._edit(table.channel_id, table.message_id, (table.id, "lobby"), payload)
+            try:
+                await self._edit(table.channel_id, table.message_id, (table.id, "lobby"), payload)
+            except discord.NotFound:
+                log.info("Table %s: its lobby message is gone", table.id)
 
-    async def _open_play_message(self, table: Table, payload: dict[str, Any]) -> None:
+    async def _open_play_message(self, table: Table) -> None:
         """At the start: the game's own thread when the bot may make one (a private one
-        when spectators are off), else the channel; then the table message there."""
+        when spectators are off), else the channel; then the table message there. Later: a
+        fresh table message where the game plays."""
         service = service_of(self.bot)
+        first = table.play_message_id is None
         thread_id = table.thread_id
-        if thread_id is None:
+        if thread_id is None and first:
             thread_id = await self._make_thread(table)
+        payload = self.table_payload(table)
         where = self.bot.get_partial_messageable(thread_id or table.channel_id)
-        message = await where.send(**as_new_message(payload))
+        try:
+            message = await where.send(**as_new_message(payload))
+        except discord.NotFound:
+            if thread_id is None:
+                raise
+            # the thread is gone: the game goes on in the channel
+            log.warning("Table %s: its thread is gone; playing on in the channel", table.id)
+            thread_id = None
+            table.thread_id = None
+            payload = self.table_payload(table)
+            message = await self.bot.get_partial_messageable(table.channel_id).send(
+                **as_new_message(payload)
+            )
         self._digests[(table.id, "table")] = _digest(payload)
-        await service.set_messages(table.id, play_message_id=message.id, thread_id=thread_id)
+        self._message_deal[table.id] = table.deal_no
+        await service.set_messages(
+            table.id, play_message_id=message.id, thread_id=thread_id if thread_id else 0
+        )
+        if first:
+            # the lobby now links to the game
+            await self._step(table, "lobby", self._lobby(table))
 
     async def _make_thread(self, table: Table) -> int | None:
         channel = self.bot.get_channel(table.channel_id)
@@ -855,34 +1113,33 @@ class DiscordPresenter:
             thread = await channel.create_thread(
                 name=name, type=discord.ChannelType.private_thread, invitable=False
             )
-            for user_id in table.humans():
-                await thread.add_user(discord.Object(user_id))
-            return thread.id
         except discord.HTTPException:
             log.info("Table %s plays in its channel: no thread could be made", table.id)
             if not table.options.spectators:
                 await channel.send(t("tables.no_private_thread", table.language))
             return None
+        for user_id in table.humans():
+            try:
+                await thread.add_user(discord.Object(user_id))
+            except discord.HTTPException:
+                # the others are in; this player still gets their hand, and can be added
+                log.warning("Table %s: could not add %s to its thread", table.id, user_id)
+        return thread.id
 
-    async def _hands(self, table: Table, skip_seat: int | None) -> None:
-        if table.status is Status.LOBBY:
+    async def _hand(self, table: Table, seat_no: int, seat: Seat) -> None:
+        shown = self._buttons_shown.get((table.id, seat_no))
+        if (seat.left or table.status is not Status.PLAYING) and shown is False:
+            # nothing left in it to see or click: the table shows the rest
             return
-        for seat_no, seat in enumerate(table.seats):
-            if seat is None or seat.user_id is None or seat.left or seat_no == skip_seat:
-                continue
-            by_dm = delivered_by_dm(table, seat_no)
-            shown = self._buttons_shown.get((table.id, seat_no))
-            if table.status is Status.FINISHED and shown is False:
-                # nothing left in it to see or click: the table shows the end
-                continue
-            if by_dm:
-                await self._dm_hand(table, seat_no, seat)
-            else:
-                await self._ephemeral_hand(table, seat_no, seat)
+        if delivered_by_dm(table, seat_no):
+            await self._dm_hand(table, seat_no, seat)
+        else:
+            await self._ephemeral_hand(table, seat_no, seat)
 
     async def _dm_hand(self, table: Table, seat_no: int, seat: Seat) -> None:
         """The hand in the player's DMs: edited when what it offers changes, sent the first
-        time; a player whose DMs are closed is told on the table to use My hand."""
+        time (or again, if the message is gone). A player whose DMs are closed, or who blocks
+        the bot mid-game, gets the hand under My hand, and the table says so."""
         service = service_of(self.bot)
         lang = language_of(seat.locale)
         payload = self.hand_payload(table, seat_no, lang, remember=False, picture=False)
@@ -890,30 +1147,33 @@ class DiscordPresenter:
         digest = _hand_digest(payload, away=seat.away)
         if seat.dm_message_id is not None and _wait_for_robot(table, seat, payload):
             return
-        if (
-            seat.dm_message_id is not None
-            and seat.dm_channel_id is not None
-            and await self._edit(
-                seat.dm_channel_id,
-                seat.dm_message_id,
-                key,
-                payload,
-                functools.partial(self._hand_picture, table, seat_no, lang),
-                digest,
-            )
-        ):
-            self._buttons_shown[(table.id, seat_no)] = _has_buttons(payload)
-            return
-        if table.status is not Status.PLAYING:
-            return
-        self._hand_picture(table, seat_no, lang, payload)
         try:
+            if seat.dm_message_id is not None and seat.dm_channel_id is not None:
+                try:
+                    await self._edit(
+                        seat.dm_channel_id,
+                        seat.dm_message_id,
+                        key,
+                        payload,
+                        functools.partial(self._hand_picture, table, seat_no, lang),
+                        digest,
+                    )
+                except discord.NotFound:
+                    log.info("Table %s: the hand of seat %s is gone", table.id, seat_no)
+                else:
+                    self._buttons_shown[(table.id, seat_no)] = _has_buttons(payload)
+                    return
+            if table.status is not Status.PLAYING or seat.left:
+                return
+            self._hand_picture(table, seat_no, lang, payload)
             # by id: no need to fetch the user first (one call less per player)
             channel = await self.bot.create_dm(discord.Object(seat.user_id or 0))
             message = await channel.send(**as_new_message(payload))
         except discord.Forbidden:
             await service.set_dm(table.id, seat_no, channel_id=None, message_id=None, closed=True)
-            await self._edit_public_only(service.get(table.id))
+            self.forget_hand(table.id, seat_no)
+            if table.status is Status.PLAYING and table.play_message_id is not None:
+                await self._step(table, "table", self._edit_table(table))
             return
         self._digests[key] = digest
         self._buttons_shown[(table.id, seat_no)] = _has_buttons(payload)
@@ -948,22 +1208,11 @@ class DiscordPresenter:
         self._digests[key] = digest
         self._buttons_shown[(table.id, seat_no)] = _has_buttons(payload)
 
-    async def _edit_public_only(self, table: Table) -> None:
-        if table.play_message_id is not None:
-            await self._edit(
-                table.where_id,
-                table.play_message_id,
-                (table.id, "table"),
-                self.table_payload(table, picture=False),
-                functools.partial(self._table_pictures, table),
-            )
-
     async def _announce(self, table: Table, item: Announcement) -> None:
-        """A message of its own in the table's channel (the lobby closing, the game
-        cancelled...)."""
+        """A message of its own where the table plays (the lobby closing, the game paused or
+        cancelled...): a new message, so that it notifies."""
         where = self.bot.get_partial_messageable(table.where_id)
         await where.send(t(item.key, table.language, **item.params))
-
 
     async def table_lost(self, lost: LostTable) -> None:
         """A table that could not be restored: its players are told where it played, with
@@ -1112,11 +1361,17 @@ class TablesCommands(CommandsMixin):
         presenter = presenter_of(interaction.client)
         payload = presenter.lobby_payload(table)
         mentions = " ".join(f"<@{uid}>" for uid in invited)
-        callback = await interaction.response.send_message(
-            content=t("tables.invited", table.language, mentions=mentions) if invited else None,
-            allowed_mentions=discord.AllowedMentions(users=True),
-            **payload,
-        )
+        try:
+            callback = await interaction.response.send_message(
+                content=t("tables.invited", table.language, mentions=mentions) if invited else None,
+                allowed_mentions=discord.AllowedMentions(users=True),
+                **payload,
+            )
+        except discord.HTTPException as error:
+            # nobody can see this lobby (the command's token ran out, 10062...): no table
+            log.warning("Table %s: its lobby could not be shown (%s); closing it", table.id, error)
+            await service.discard(table.id)
+            return
         resource = callback.resource
         if isinstance(resource, discord.InteractionMessage):
             await service.set_messages(table.id, message_id=resource.id)
@@ -1220,7 +1475,12 @@ async def start_tables(bot: TuteBot) -> TableService:
     )
     bot.tables = service  # type: ignore[attr-defined]
     bot.add_dynamic_items(LobbyButton, TableButton, HandButton)
-    restored = await service.restore()
+    try:
+        restored = await service.restore()
+    except Exception:
+        # the commands stay; the tables in the database come back at the next start
+        log.exception("Could not restore the open tables")
+        restored = []
     for table in restored:
         bot.loop.create_task(presenter.refresh(table))
     return service

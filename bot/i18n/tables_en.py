@@ -325,7 +325,7 @@ MESSAGES: Final[dict[str, str]] = {
     "tables.done.cancelled": "The game is cancelled.",
     "tables.hand.left": "You left this game.",
     "tables.hand.over": "This game is over.",
-    "tables.missing_permissions": "{host}: I am missing permissions in this channel ({what}), so part of the table cannot be shown. An admin can give them back; the game goes on meanwhile.",
+    "tables.missing_permissions": "{host}: I am missing permissions in {channel} (to send or edit messages, embed links or attach files), so part of the table cannot be shown there. An admin can give them back; the game goes on meanwhile.",
     "tables.play.paused": "⏸️ Paused: everyone is away. Click **I'm back** to play on; the game is cancelled <t:{until}:R> if nobody does.",
-    "tables.deal_message": "Deal {deal} · table #{id}",
+    "tables.moved_on": "Deal {deal} of table #{id} goes on in a fresh message below.",
 }

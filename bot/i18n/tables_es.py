@@ -327,7 +327,7 @@ MESSAGES: Final[dict[str, str]] = {
     "tables.done.cancelled": "La partida queda anulada.",
     "tables.hand.left": "Has dejado esta partida.",
     "tables.hand.over": "Esta partida ha terminado.",
-    "tables.missing_permissions": "{host}: me faltan permisos en este canal ({what}), así que parte de la mesa no se puede mostrar. Un admin puede devolvérmelos; mientras, la partida sigue.",
+    "tables.missing_permissions": "{host}: me faltan permisos en {channel} (para enviar o editar mensajes, insertar enlaces o adjuntar archivos), así que parte de la mesa no se puede mostrar ahí. Un admin puede devolvérmelos; mientras, la partida sigue.",
     "tables.play.paused": "⏸️ En pausa: todos están ausentes. Pulsa **Ya estoy** para seguir; la partida se anula <t:{until}:R> si nadie lo hace.",
-    "tables.deal_message": "Mano {deal} · mesa #{id}",
+    "tables.moved_on": "La mano {deal} de la mesa #{id} sigue en un mensaje nuevo, más abajo.",
 }

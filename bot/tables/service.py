@@ -430,7 +430,7 @@ class TableService:
             if play_message_id is not None:
                 table.play_message_id = play_message_id
             if thread_id is not None:
-                table.thread_id = thread_id
+                table.thread_id = thread_id or None  # 0: its thread is gone
             await self._save_quietly(table)
 
     async def set_dm(
@@ -1093,7 +1093,8 @@ class TableService:
             announce: list[Announcement] = []
             self._end_game(table, Status.CANCELLED)
             table.add_log("tables.log.idle_cancelled")
-            announce.append(Announcement("tables.announce.idle_cancelled"))
+            minutes = round(self.idle_timeout / 60)
+            announce.append(Announcement("tables.announce.idle_cancelled", {"minutes": minutes}))
             await self._save(table, settlement=settle_refund(table))
             self._after_change(table)
             return announce
