@@ -125,6 +125,7 @@ class Game:
         edit shows it with the robots' plays."""
         self.interval_actions = 0
         """Robot actions since the last click."""
+        self._table: Table | None = None
 
     @property
     def service(self) -> TableService:
@@ -132,7 +133,10 @@ class Game:
 
     @property
     def table(self) -> Table:
-        return next(iter(self.service.tables.values()))
+        # kept: the service lets a table go once its game is over
+        if self._table is None:
+            self._table = next(iter(self.service.tables.values()))
+        return self._table
 
     def mark(self) -> int:
         return len(self.env.http_requests)
@@ -143,9 +147,10 @@ class Game:
         return len(calls)
 
     def edits_table(self, since: int) -> bool:
-        """Whether a call since then edited (or posted) the table message."""
-        message = self.table.play_message_id
-        return any(c.path.endswith(f"/messages/{message}") for c in self.env.http_requests[since:])
+        """Whether a call since then edited (or posted) the table message (a deal's own
+        message, or the next one)."""
+        where = f"/channels/{self.table.where_id}/messages"
+        return any(c.path.startswith(where) for c in self.env.http_requests[since:])
 
     def robots_share(self, since: int) -> None:
         """The calls since the last click go to the robots' actions taken meanwhile, but for

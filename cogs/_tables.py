@@ -412,8 +412,8 @@ RETRY_AFTER = (5.0, 30.0, 120.0, 600.0)
 UNKNOWN_CHANNEL = 10003
 TOO_OLD_TO_EDIT = 30046
 MOVE_ON_AFTER = datetime.timedelta(minutes=50)
-"""Discord limits edits of messages older than an hour: the table moves to a fresh one
-before that."""
+"""Discord limits edits of messages older than an hour (30046): the table moves to a fresh
+message before that, once in 50 minutes (one call more in that time, not one a deal)."""
 
 
 def _too_old(message_id: int) -> bool:
@@ -529,6 +529,13 @@ def _wait_for_robot(table: Table, seat: Seat, payload: dict[str, Any]) -> bool:
     return robot_plays_next(table)
 
 
+def summary_pictured(table: Table) -> bool:
+    """Whether the last deal's summary under the table shows its picture: until the first
+    trick of the next deal is over, and at the end. Its few lines stay through the deal."""
+    round_ = table.round
+    return table.status is not Status.PLAYING or round_ is None or not round_.tricks
+
+
 def delivered_by_dm(table: Table, seat: int) -> bool:
     """Whether the seat's hand lives in its player's DMs (else in ephemeral messages)."""
     occupant = table.seats[seat]
@@ -552,8 +559,6 @@ class DiscordPresenter:
         token edits that message for 15 minutes."""
         self._away_shown: dict[int, frozenset[int]] = {}
         """The seats the table message last showed away (an I'm back to show at once)."""
-        self._message_deal: dict[int, int] = {}
-        """The deal each table message shows: a new deal gets a new message."""
         self._pending: dict[int, list[Announcement]] = {}
         """Announcements Discord did not take, sent with the next refresh."""
         self._retries: dict[int, int] = {}
@@ -640,8 +645,8 @@ class DiscordPresenter:
         return view
 
     def table_payload(self, table: Table, *, picture: bool = True) -> dict[str, Any]:
-        """The table message: the table now (in play, or its end, with the last deal's
-        summary under it)."""
+        """The table message: the table now (in play, or its end), then the last deal's
+        summary while there is one."""
         lang = table.language
         view = discord.ui.View(timeout=None)
         if table.status is Status.PLAYING:
@@ -672,9 +677,7 @@ class DiscordPresenter:
                 )
             )
         embeds = [ui.table_embed(table, lang)]
-        if table.summary is not None and table.status is not Status.PLAYING:
-            # the game's end: its last deal under the table (each deal before it stays as
-            # the summary in its own message, above)
+        if table.summary is not None:
             embeds.append(ui.summary_embed(table, table.summary, lang))
         payload: dict[str, Any] = {"embeds": embeds, "view": view}
         if picture:
@@ -685,12 +688,13 @@ class DiscordPresenter:
         lang = table.language
         embeds: list[discord.Embed] = payload["embeds"]
         shown = [(embeds[0], pictures.table_picture(table, lang))]
-        if table.summary is not None and len(embeds) > 1:
+        if table.summary is not None and len(embeds) > 1 and summary_pictured(table):
             shown.append((embeds[1], self._summary_picture(table, table.summary, lang)))
         attach(payload, shown)
 
     def _summary_picture(self, table: Table, summary: dict[str, Any], lang: str) -> discord.File:
-        """The summary's picture, drawn once per deal."""
+        """The summary's picture, drawn once per deal (the table message carries it along
+        through the next deal)."""
         key = (int(summary["deal_no"]), lang)
         cached = self._summaries.get(table.id)
         if cached is None or cached[0] != key:
@@ -944,7 +948,7 @@ class DiscordPresenter:
         for store in stores:
             for key in [k for k in store if k[0] == table_id]:
                 del store[key]
-        for single in (self._summaries, self._away_shown, self._message_deal, self._retries):
+        for single in (self._summaries, self._away_shown, self._retries):
             single.pop(table_id, None)
         self._told = {told for told in self._told if told[0] != table_id}
 
@@ -979,12 +983,10 @@ class DiscordPresenter:
             return
         if table.play_message_id is None:
             await self._open_play_message(table)
+        elif _too_old(table.play_message_id):
+            await self._move_on(table)
         else:
-            shown = self._message_deal.setdefault(table.id, table.deal_no)
-            if shown != table.deal_no or _too_old(table.play_message_id):
-                await self._move_on(table, shown)
-            else:
-                await self._edit_table(table)
+            await self._edit_table(table)
         self._away_shown[table.id] = frozenset(
             i for i, s in enumerate(table.seats) if s is not None and s.away
         )
@@ -1011,29 +1013,22 @@ class DiscordPresenter:
         except discord.HTTPException as error:
             if error.code != TOO_OLD_TO_EDIT:
                 raise
-            await self._move_on(table, self._message_deal.get(table.id, table.deal_no))
+            await self._move_on(table)
 
-    async def _move_on(self, table: Table, shown_deal: int) -> None:
-        """A fresh table message: for each new deal, and before Discord stops letting the
-        bot edit the old one (an hour). The old one stays as that deal's summary."""
+    async def _move_on(self, table: Table) -> None:
+        """A fresh table message before Discord stops letting the bot edit the old one (an
+        hour): the old one keeps a line that points to the new one, and no buttons."""
         old = table.play_message_id
         await self._open_play_message(table)
         if old is None:
             return
         lang = table.language
-        summary = table.summary
-        payload: dict[str, Any] = {"view": None, "attachments": []}
-        if summary is not None and int(summary["deal_no"]) == shown_deal:
-            embed = ui.summary_embed(table, summary, lang)
-            payload["embeds"] = [embed]
-            attach(payload, [(embed, self._summary_picture(table, summary, lang))])
-        else:
-            payload["embeds"] = [
-                discord.Embed(
-                    description=t("tables.moved_on", lang, deal=shown_deal + 1, id=table.id),
-                    colour=ui.GREEN,
-                )
-            ]
+        line = t("tables.moved_on", lang, deal=table.deal_no + 1, id=table.id)
+        payload: dict[str, Any] = {
+            "embeds": [discord.Embed(description=line, colour=ui.GREY)],
+            "view": None,
+            "attachments": [],
+        }
         try:
             await (
                 self.bot.get_partial_messageable(table.where_id)
@@ -1078,7 +1073,6 @@ class DiscordPresenter:
                 **as_new_message(payload)
             )
         self._digests[(table.id, "table")] = _digest(payload)
-        self._message_deal[table.id] = table.deal_no
         await service.set_messages(
             table.id, play_message_id=message.id, thread_id=thread_id if thread_id else 0
         )

@@ -444,37 +444,26 @@ class Driver:
         )
 
     def check_table_message(self) -> None:
-        """The table in the thread shows the state of play: trick, turn, scores; at the end,
-        the last deal's summary under it. Each deal before the last has its own message
-        above, which became that deal's summary when the next deal began."""
+        """The table in the thread shows the state of play: trick, turn, scores; under it,
+        the last deal's summary, until the next deal ends."""
         table = self.table
         round_ = table.round
-        lang = table.language
-        history = thread_of(self.world, table).history()
-        shown = next(m for m in history if m.id == table.play_message_id)
-        expected = ui.table_embed(table, lang)
+        shown = self.table_message()
+        expected = ui.table_embed(table, table.language)
         embed, *under = shown.embeds
-        titles = {
-            t("summary.title", lang, deal=deal + 1, id=table.id): deal
-            for deal in range(table.deal_no + 1)
-        }
-        if table.status is Status.PLAYING:
-            assert not under, "no summary under a table in play: it is in the message above"
+        if table.summary is None:
+            assert not under
         else:
             (summary,) = under
-            assert table.summary is not None
-            assert titles[summary.title or ""] == table.summary["deal_no"]
-            assert summary.image.url == "attachment://summary.png"
+            deal = table.summary["deal_no"]
+            assert summary.title == t("summary.title", table.language, deal=deal + 1, id=table.id)
+            # its picture until the first trick of the next deal is over
+            if table.status is Status.PLAYING and round_ is not None and round_.tricks:
+                assert not summary.image.url
+            else:
+                assert summary.image.url == "attachment://summary.png"
             assert not summary.fields, "the summary is a few short lines, no columns"
-            self.summaries.add(table.summary["deal_no"])
-        bot_id = self.env.bot.user.id  # type: ignore[union-attr]
-        for earlier in history:
-            if earlier.author.id != bot_id or earlier.id == table.play_message_id:
-                continue
-            (summary,) = earlier.embeds
-            assert summary.image.url == "attachment://summary.png"
-            assert not earlier.components, "an earlier deal's message has no buttons left"
-            self.summaries.add(titles[summary.title or ""])
+            self.summaries.add(deal)
         assert embed.title == expected.title
         assert embed.description == expected.description
         assert [(f.name, f.value) for f in embed.fields] == [
@@ -612,8 +601,7 @@ class Driver:
         thread = thread_of(self.world, table).history()
         bot_id = self.env.bot.user.id  # type: ignore[union-attr]
         said = [m.id for m in thread if m.author.id == bot_id]
-        assert len(said) == table.deal_no + 1, "a message per deal, nothing else"
-        assert said[-1] == table.play_message_id, "the game ends in the last deal's message"
+        assert said == [table.play_message_id], "the table message is the thread's only one"
         for player in self.players:
             if player.dm_open:
                 (dm,) = player.member.user.dm_channel.history()
