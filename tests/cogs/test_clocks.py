@@ -10,6 +10,7 @@ import simcord
 
 from bot.client import TuteBot
 from bot.config import Config
+from bot.i18n import t
 from bot.tables.model import Status, Table
 from tests.tables._play import tables_of
 
@@ -169,3 +170,68 @@ async def test_a_restart_mid_trick_keeps_the_game_its_buttons_and_the_time_left(
             break
         await alice.user.click(hand, custom_id=cards[0])
     assert the_table(env).status is Status.FINISHED
+
+
+@pytest.mark.simcord(settle_timeout=3)
+async def test_a_table_near_an_hour_old_moves_to_a_fresh_message(
+    simcord_env: simcord.Env, world: Any
+) -> None:
+    """Discord stops the bot editing a message after an hour: before that, the table moves to
+    a new message, and the old one keeps only a line pointing to it."""
+    env = simcord_env
+    bob = world.guild.add_member(env.create_user("bob"))
+    await open_habanero(env, world, bob=bob, turn_time=3600)
+    table = the_table(env)
+    round_ = table.round
+    assert round_ is not None and table.thread_id is not None
+    first = table.play_message_id
+    thread = next(t for t in world.channel.threads)
+    players = {table.seat_of(world.member.id): world.member, table.seat_of(bob.id): bob}
+
+    async def play_one() -> None:
+        member = players[round_.turn]
+        hand = member.user.dm_channel.history()[-1]
+        await member.user.click(hand, custom_id=enabled_cards(hand)[0])
+
+    await play_one()
+    await env.advance_time(40 * 60)
+    await play_one()
+    assert table.play_message_id == first, "40 minutes old: still edited in place"
+    await env.advance_time(11 * 60)
+    await play_one()
+    assert table.play_message_id != first, "51 minutes old: a fresh message"
+    history = thread.history()
+    old = next(m for m in history if m.id == first)
+    new = next(m for m in history if m.id == table.play_message_id)
+    assert not custom_ids(old), "the old message has no buttons left"
+    (line,) = old.embeds
+    assert line.description == t("tables.moved_on", "en", deal=1, id=table.id)
+    assert any(cid.endswith(":hand") for cid, _ in custom_ids(new))
+    assert len(round_.actions) == 3
+
+
+@pytest.mark.simcord(settle_timeout=3)
+async def test_an_edit_refused_as_too_old_moves_the_table_on(
+    simcord_env: simcord.Env, world: Any
+) -> None:
+    """Discord's own word (30046) moves the table too, whatever its age."""
+    env = simcord_env
+    bob = world.guild.add_member(env.create_user("bob"))
+    await open_habanero(env, world, bob=bob)
+    table = the_table(env)
+    round_ = table.round
+    assert round_ is not None
+    first = table.play_message_id
+    members = {table.seat_of(world.member.id): world.member, table.seat_of(bob.id): bob}
+    env.inject_error(
+        "PATCH",
+        f"/channels/{table.where_id}/messages/{first}",
+        status=400,
+        code=30046,
+        message="Maximum number of edits to messages older than 1 hour reached.",
+    )
+    member = members[round_.turn]
+    hand = member.user.dm_channel.history()[-1]
+    await member.user.click(hand, custom_id=enabled_cards(hand)[0])
+    assert table.play_message_id != first
+    assert len(round_.actions) == 1
