@@ -98,7 +98,9 @@ class TuteBot(commands.Bot):
             help_command=None,
             intents=discord.Intents.default(),
             tree_cls=TuteTree,
-            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            # Ping nobody unless a message means to: the one that does (the /tute new
+            # invitation) passes its own allowed_mentions, merged over this default.
+            allowed_mentions=discord.AllowedMentions.none(),
         )
         self.config = config
         self.db: Database | None = None

@@ -1,6 +1,8 @@
-"""Pieces every cog shares: the base view and the error path for buttons."""
+"""Pieces every cog shares: the base view, the error path for buttons, and how a name a
+member chose is shown in Discord's text."""
 
 import functools
+import re
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -16,6 +18,32 @@ else:
     # A plain class at run time: the Tute GroupCog it is mixed into is the Cog. The type
     # checker sees a Cog, as the app_commands decorators expect of a method's owner.
     CommandsMixin = object
+
+
+_LINE_BREAKS = re.compile(r"[\r\n\v\f\x85\u2028\u2029]+")
+_ORDERED_LIST = re.compile(r"^(\s*\d+)\.(?=\s)")
+_STILL_LIVE = re.compile(r"\\.|([\[\]<]|:(?=//))", re.DOTALL)
+"""After ``escape_markdown``: an escape pair (kept as it is), or a character that still
+means something: a bracket of a masked link, the ``<`` of ``<@id>``, ``<#id>``, ``<t:..>``,
+or the colon of a bare link's ``://``."""
+
+
+def shown_name(name: str) -> str:
+    """A name a member chose (a display name; any text a user typed), as Discord text
+    (content, embed titles, descriptions, field values) shows it: exactly as written, with
+    nothing in it taking effect. The markdown (``**``, ``_``, ``~~``, `` ` ``, ``||``, a
+    heading, quote, list or ``-#`` at its start), masked and bare links, and mentions
+    (``<@id>``, ``@everyone``, ``@here``) are escaped; line breaks become spaces. Names
+    without any of these (``alice``, ``José``, ``Jean-Luc (away)``) come back unchanged.
+
+    Store names raw and escape them when they are put into Discord text, once. Texts that
+    show no markdown (footers, button and select labels, thread names, a picture's alt text,
+    Pillow pictures) take the raw name."""
+    text = _LINE_BREAKS.sub(" ", name)
+    text = discord.utils.escape_mentions(text)
+    text = discord.utils.escape_markdown(text, as_needed=False, ignore_links=False)
+    text = _ORDERED_LIST.sub(r"\1\\.", text)
+    return _STILL_LIVE.sub(lambda m: "\\" + m[1] if m[1] else m[0], text)
 
 
 class BaseView(discord.ui.View):

@@ -24,7 +24,7 @@ from bot.i18n import language_of, t
 from bot.storage import Database
 from bot.storage import standings as st
 from bot.storage.settings import GuildSettings, InvalidSetting, get_settings, update_settings
-from cogs._base import answers_errors
+from cogs._base import answers_errors, shown_name
 
 if TYPE_CHECKING:
     from discord.ext.commands import Cog as _CommandsMixin
@@ -360,7 +360,7 @@ def stats_embed(
     found: st.MemberStats, member: discord.User | discord.Member, lang: str
 ) -> discord.Embed:
     embed = discord.Embed(
-        title=t("standings.stats.title", lang, name=member.display_name),
+        title=t("standings.stats.title", lang, name=shown_name(member.display_name)),
         colour=discord.Colour.dark_green(),
     )
     embed.set_thumbnail(url=member.display_avatar.url)

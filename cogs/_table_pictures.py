@@ -96,7 +96,7 @@ def table_picture(table: Table, lang: str) -> discord.File | None:
     alt = t(
         "pictures.table_alt",
         lang,
-        trick=ui.trick_line(table, round_, lang),
+        trick=ui.trick_line(table, round_, lang, plain=True),
         trump=ui.suit_text(round_.trump, lang),
     )
     return as_file(render_table(scene), TABLE_FILE, alt)

@@ -1,7 +1,8 @@
 """The words and embeds of a table: lobby, the table in play, a hand, a round's summary.
 
 Pure builders over the service's ``Table``: nothing here talks to Discord, so tests and the
-presenter share them. Every text comes from the catalog.
+presenter share them. Every text comes from the catalog; the names members chose go into it
+through :func:`shown_name` (escaped: a name's markdown, links or mentions take no effect).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from bot.engine.actions import Action
 from bot.i18n import t
 from bot.render.symbols import SUIT_SYMBOLS, card_label
 from bot.tables.model import Seat, Status, Table
+from cogs._base import shown_name
 
 GREEN = discord.Colour.from_rgb(27, 94, 32)
 GOLD = discord.Colour.from_rgb(196, 138, 12)
@@ -30,13 +32,15 @@ def suit_text(suit: int, lang: str) -> str:
     return f"{SUIT_SYMBOLS[SUITS[suit]]} {t(f'suits.{SUITS[suit]}', lang)}"
 
 
-def seat_name(seat: Seat | None, lang: str) -> str:
+def seat_name(seat: Seat | None, lang: str, *, plain: bool = False) -> str:
+    """Who sits in a seat, for Discord text: a member's name escaped (:func:`shown_name`),
+    or raw where no markdown is shown (``plain``: a picture's alt text)."""
     if seat is None:
         return t("tables.empty_seat", lang)
     if seat.is_robot:
         number = seat.name.partition(":")[2] or "1"
         return t("tables.robot_name", lang, number=number, level=t(f"robots.{seat.robot}", lang))
-    name = discord.utils.escape_markdown(seat.name)
+    name = seat.name if plain else shown_name(seat.name)
     if seat.left:
         return t("tables.left_name", lang, name=name)
     if seat.away:
@@ -139,11 +143,12 @@ def _deadline(table: Table) -> str:
     return f"<t:{int(table.turn_deadline)}:R>"
 
 
-def trick_line(table: Table, round_: Round, lang: str) -> str:
+def trick_line(table: Table, round_: Round, lang: str, *, plain: bool = False) -> str:
+    """The cards on the table, each with who played it (``plain``: the names unescaped)."""
     if not round_.trick:
         return t("tables.trick.empty", lang)
     return " · ".join(
-        f"{seat_name(table.seats[seat], lang)} {card_text(card)}"
+        f"{seat_name(table.seats[seat], lang, plain=plain)} {card_text(card)}"
         for seat, card in round_.trick_seats()
     )
 
@@ -195,6 +200,8 @@ def table_embed(table: Table, lang: str) -> discord.Embed:
     else:
         turn_name = seat_name(table.seats[round_.turn], lang)
         lines.append(t("tables.turn", lang, name=turn_name, clock=_deadline(table)))
+    if table.paused_until is not None:
+        lines.append(t("tables.play.paused", lang, until=int(table.paused_until)))
     if round_.contract is not None:
         lines.append(
             t(
@@ -304,12 +311,13 @@ def log_text(table: Table, lang: str, last: int = 4) -> str:
             params["suit"] = suit_text(int(params["suit"]), lang)
         if "cards" in params:
             params["cards"] = " ".join(card_text(int(c)) for c in params["cards"])
-        if (
-            "name" in params
-            and isinstance(params["name"], str)
-            and params["name"].startswith("robot:")
-        ):
-            params["name"] = t("tables.robot_short", lang, number=params["name"].partition(":")[2])
+        name = params.get("name")
+        if isinstance(name, str):
+            params["name"] = (
+                t("tables.robot_short", lang, number=name.partition(":")[2])
+                if name.startswith("robot:")
+                else shown_name(name)
+            )
         if "level" in params:
             params["level"] = t(f"robots.{params['level']}", lang)
         lines.append("• " + t(entry.key, lang, **params))
@@ -430,4 +438,4 @@ def summary_embed(table: Table, summary: dict[str, Any], lang: str) -> discord.E
 
 
 def _display(name: str, seat: Seat | None, lang: str) -> str:
-    return seat_name(seat, lang) if seat is not None else name
+    return seat_name(seat, lang) if seat is not None else shown_name(name)

@@ -1206,7 +1206,10 @@ class DiscordPresenter:
         """A message of its own where the table plays (the lobby closing, the game paused or
         cancelled...): a new message, so that it notifies."""
         where = self.bot.get_partial_messageable(table.where_id)
-        await where.send(t(item.key, table.language, **item.params))
+        params = dict(item.params)
+        if isinstance(params.get("name"), str):
+            params["name"] = ui.shown_name(params["name"])
+        await where.send(t(item.key, table.language, **params))
 
     async def table_lost(self, lost: LostTable) -> None:
         """A table that could not be restored: its players are told where it played, with
@@ -1358,7 +1361,9 @@ class TablesCommands(CommandsMixin):
         try:
             callback = await interaction.response.send_message(
                 content=t("tables.invited", table.language, mentions=mentions) if invited else None,
-                allowed_mentions=discord.AllowedMentions(users=True),
+                allowed_mentions=discord.AllowedMentions(
+                    users=[discord.Object(uid) for uid in invited]
+                ),
                 **payload,
             )
         except discord.HTTPException as error:
