@@ -263,11 +263,12 @@ class TableButton(TuteButton, kind="t", parts={"op": "[a-z]+"}):
         lang = locale_of(interaction)
         if self.op in ("leave", "cancel"):
             # one more click, once the player has read what it does to their stake
-            await interaction.response.send_message(
+            question = interaction.response.send_message(
                 self._question(service, user.id, lang),
                 view=self._confirm_view(lang),
                 ephemeral=True,
             )
+            await answered(interaction, question)  # if lost, nothing happened: click again
             return
         if self.op == "back":
             outcome = await service.im_back(self.table_id, user.id)
@@ -810,9 +811,14 @@ class DiscordPresenter:
         by_dm = delivered_by_dm(table, seat)
         payload = self.hand_payload(table, seat, lang, remember=not by_dm, ephemeral=True)
         if edit:
-            await interaction.response.edit_message(**payload)
+            answer = interaction.response.edit_message(**payload)
         else:
-            await interaction.response.send_message(**as_new_message(payload), ephemeral=True)
+            answer = interaction.response.send_message(**as_new_message(payload), ephemeral=True)
+        if not await answered(interaction, answer):
+            # nothing was shown: the player clicks again; the refresh must not skip it
+            if not by_dm:
+                self.forget_hand(table.id, seat)
+            return
         if not by_dm:
             self._ephemeral[(table.id, seat)] = interaction
 

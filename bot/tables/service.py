@@ -831,7 +831,7 @@ class TableService:
             previous = table.turn_seat
             if previous != round_.turn or table.turn_deadline is None:
                 self._start_clock(table)
-            self._update_pause(table, announce)
+        self._update_pause(table, announce)
         await self._save(
             table,
             actions=list(enumerate(actions, start=first_seq)),
