@@ -174,12 +174,29 @@ class TableService:
         return [t for t in self.tables.values() if t.guild_id == guild_id and t.status.is_open]
 
     @contextlib.asynccontextmanager
+    async def _holding(self, table_id: int) -> AsyncIterator[None]:
+        """The table's lock. Once let go, it is forgotten if the table is not in memory (it
+        ended under it, or the click came from a table long gone): ids are never reused,
+        and whoever still waits for it finds the table gone all the same."""
+        lock = self.lock(table_id)
+        try:
+            async with lock:
+                yield
+        finally:
+            if (
+                table_id not in self.tables
+                and not lock.locked()
+                and self._locks.get(table_id) is lock
+            ):
+                del self._locks[table_id]
+
+    @contextlib.asynccontextmanager
     async def _change(self, table_id: int) -> AsyncIterator[Table]:
         """The table, under its lock, for a change that ends with a save. If anything fails
         once the change has begun (the save above all), the table goes back to what its last
         save left: memory never runs ahead of the log. A refusal (a ``TableError`` raised
         before anything changed) leaves it alone."""
-        async with self.lock(table_id):
+        async with self._holding(table_id):
             table = self.get(table_id)
             try:
                 yield table
@@ -421,7 +438,7 @@ class TableService:
     ) -> None:
         """Remember where the table's public messages live. Kept in memory even when the
         save fails (it goes with the table's next save)."""
-        async with self.lock(table_id):
+        async with self._holding(table_id):
             table = self.tables.get(table_id)
             if table is None:
                 return
@@ -443,7 +460,7 @@ class TableService:
         closed: bool,
     ) -> None:
         """Remember a player's hand message in their DMs, or that their DMs are closed."""
-        async with self.lock(table_id):
+        async with self._holding(table_id):
             table = self.tables.get(table_id)
             if table is None:
                 return
@@ -765,7 +782,12 @@ class TableService:
         """A player needs the chips of the bet to sit (checked again at the start)."""
         if table.options.bet <= 0 or not table.options.competitive:
             return
-        chips = await chips_of(self.db, table.guild_id, user_id, self.clock())
+        try:
+            # a member's first check writes their starting chips: a write like any other
+            chips = await chips_of(self.db, table.guild_id, user_id, self.clock())
+        except Exception as error:
+            log.error("The chips of %s could not be checked", user_id, exc_info=error)
+            raise SaveFailed from error
         if chips < table.options.bet:
             raise TableError("no_chips", bet=table.options.bet, chips=chips)
 
