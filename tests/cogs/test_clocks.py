@@ -235,3 +235,65 @@ async def test_an_edit_refused_as_too_old_moves_the_table_on(
     await member.user.click(hand, custom_id=enabled_cards(hand)[0])
     assert table.play_message_id != first
     assert len(round_.actions) == 1
+
+
+@pytest.mark.simcord(settle_timeout=3)
+async def test_the_last_member_away_pauses_the_game_in_sight(
+    simcord_env: simcord.Env, world: Any
+) -> None:
+    """alice, alone with a robot, lets her clock run out twice: the table shows her away
+    with I'm back at once (not after the robot's next play), says the game is paused, and
+    nothing moves until she is back; no robot plays her cards unseen."""
+    env = simcord_env
+    alice = world.member
+    await open_habanero(env, world, turn_time=30)
+    table = the_table(env)
+    round_ = table.round
+    seat_no = table.seat_of(alice.id)
+    assert round_ is not None and seat_no is not None
+    seat = table.seats[seat_no]
+    assert seat is not None
+    thread = next(t for t in world.channel.threads)
+    for _ in range(40):
+        if seat.away:
+            break
+        if round_.turn == seat_no:
+            await env.advance_time(31)
+        else:
+            await env.advance_time(5)
+    assert seat.away and table.paused_until is not None
+    shown = table_message(world)
+    assert any(cid.endswith(":back") for cid, _ in custom_ids(shown)), "I'm back, at once"
+    paused = t("tables.play.paused", "en", until=int(table.paused_until))
+    assert paused in (shown.embeds[0].description or "")
+    announced = t("tables.announce.paused", "en", minutes=15, until=int(table.paused_until))
+    assert [m.content for m in thread.history()].count(announced) == 1
+    frozen = len(round_.actions)
+    await env.advance_time(10 * 60)
+    assert len(round_.actions) == frozen, "nothing moves while everyone is away"
+    back = next(cid for cid, _ in custom_ids(shown) if cid.endswith(":back"))
+    await alice.click(shown, custom_id=back)
+    assert not seat.away and table.paused_until is None
+    assert not any(cid.endswith(":back") for cid, _ in custom_ids(table_message(world)))
+
+
+@pytest.mark.simcord(settle_timeout=3)
+async def test_a_game_nobody_comes_back_to_is_cancelled(
+    simcord_env: simcord.Env, world: Any
+) -> None:
+    env = simcord_env
+    alice = world.member
+    await open_habanero(env, world, turn_time=30)
+    table = the_table(env)
+    seat_no = table.seat_of(alice.id)
+    assert seat_no is not None
+    for _ in range(40):
+        if table.paused_until is not None:
+            break
+        await env.advance_time(31)
+    assert table.paused_until is not None
+    await env.advance_time(15 * 60 + 1)
+    assert table.status is Status.CANCELLED
+    thread = next(t for t in world.channel.threads)
+    said = t("tables.announce.idle_cancelled", "en", minutes=15)
+    assert said in [m.content for m in thread.history()]
