@@ -1,5 +1,6 @@
 """Shared fixtures: a real TuteBot for SimCord, and a world to play it in."""
 
+import asyncio
 import gc
 import tempfile
 import warnings
@@ -18,6 +19,7 @@ from simcord import ChannelHandle, GuildHandle, MemberActor
 from bot.client import TuteBot
 from bot.config import Config
 from bot.storage import Database
+from bot.tables.service import TableService
 from tests.tables._play import keep_ended
 
 TEST_CONFIG = Config(token="not-a-real-token", db_path=Path(tempfile.mkdtemp()) / "tute.db")
@@ -50,9 +52,24 @@ async def simcord_env(simcord_env: simcord.Env) -> AsyncIterator[simcord.Env]:
     env = simcord_env
     restart = env.restart_bot
 
+    async def sleep_on_the_clock(delay: float) -> None:
+        await env.external_wait(asyncio.sleep(delay), reason="the table's clock")
+
+    def clocks_on_simcord_time() -> None:
+        # as bot/sandbox.py does: a table's clock (a turn, a robot's wait, a lobby's expiry)
+        # ends only when the test moves SimCord's clock. A plain asyncio.sleep would be
+        # waited out in real time by a settle whose settle_timeout outlasts it, and fire on
+        # its own (moving SimCord's clock for every table) once a test has run that long.
+        service = getattr(env.bot, "tables", None)
+        if isinstance(service, TableService):
+            service.sleep = sleep_on_the_clock
+
+    clocks_on_simcord_time()
+
     async def restart_bot(bot: discord.Client | None = None) -> None:
         old: Database | None = getattr(env.bot, "db", None)
         await restart(bot)
+        clocks_on_simcord_time()
         if old is not None and getattr(env.bot, "db", None) is not old:
             await old.close()
 

@@ -329,8 +329,16 @@ class TableService:
 
         A change under way (robots in the middle of their moves) is let finish and saved
         first: under the table's lock, so that nothing moves once this returns and the turn
-        it leads to keeps its clock too. Every table at once: their saves share batches."""
+        it leads to keeps its clock too. Every table at once: their saves share batches.
+
+        Every clock stops first, so that no robot run starts once this has begun: a timer
+        still in ``_timers`` sleeps or waits for its table's lock (a run under way took its
+        own out when it took the lock, and is waited for below). Such a run ends quickly:
+        a search that starts from now on thinks 0 s (``_think``)."""
         self._closing = True
+        for timer in self._timers.values():
+            timer.cancel()
+        self._timers.clear()
         results = await asyncio.gather(
             *(self._suspend_one(table) for table in list(self.tables.values())),
             return_exceptions=True,
@@ -1203,7 +1211,7 @@ class TableService:
         if not legal:
             return None
         rng = _robot_rng(table, round_, seat)
-        action = await asyncio.to_thread(self.robot, view, level, rng, self.think_budget)
+        action = await asyncio.to_thread(self._think, view, level, rng)
         if action is not None and action not in legal:
             log.warning("Robot chose %s, not legal at table %s; playing another", action, table.id)
             action = None
@@ -1211,6 +1219,13 @@ class TableService:
             plays = [a for a in view.legal if a.kind in (Kind.PLAY, Kind.BID, Kind.PASS)]
             action = plays[-1] if plays else None
         return action
+
+    def _think(self, view: SeatView, level: str, rng: random.Random) -> Action | None:
+        """The robot's search, on a worker thread. Its budget is read when it starts, not
+        when it was queued: once the bot is stopping, a search still waiting for a thread
+        takes 0 s (one sampled deal), so that ``suspend`` need not wait for the queue of
+        searches of every table in the middle of a move (100 s with 1,000 of them)."""
+        return self.robot(view, level, rng, 0.0 if self._closing else self.think_budget)
 
     async def _time_out(self, table: Table) -> list[Announcement]:
         """The human on turn ran out of time: the normal robot plays for them; after two
