@@ -725,12 +725,7 @@ class TableService:
     def vote_terms(self, table_id: int, user_id: int) -> tuple[int, int]:
         """What a vote to cancel would do now: ``(votes still missing after it, stake)``."""
         table = self.get(table_id)
-        if table.status is not Status.PLAYING:
-            raise TableError("not_playing")
-        if table.seat_of(user_id) is None:
-            raise TableError("not_seated")
-        if user_id in table.cancel_votes:
-            raise TableError("already_voted")
+        self._may_vote(table, user_id)
         missing = len(set(table.humans()) - set(table.cancel_votes) - {user_id})
         stake = table.stakes.get(user_id, 0) if table.options.competitive else 0
         return missing, stake
@@ -738,12 +733,7 @@ class TableService:
     async def vote_cancel(self, table_id: int, user_id: int) -> Outcome:
         """Cancel by agreement: every human at the table votes yes; robots do not vote."""
         async with self._change(table_id) as table:
-            if table.status is not Status.PLAYING:
-                raise TableError("not_playing")
-            if table.seat_of(user_id) is None:
-                raise TableError("not_seated")
-            if user_id in table.cancel_votes:
-                raise TableError("already_voted")
+            self._may_vote(table, user_id)
             table.cancel_votes.append(user_id)
             name = self._name(table, user_id)
             table.add_log(
@@ -762,6 +752,15 @@ class TableService:
             return Outcome(table, announce=announce)
 
     # --------------------------------------------------------------- internals
+
+    @staticmethod
+    def _may_vote(table: Table, user_id: int) -> None:
+        if table.status is not Status.PLAYING:
+            raise TableError("not_playing")
+        if table.seat_of(user_id) is None:
+            raise TableError("not_seated")
+        if user_id in table.cancel_votes:
+            raise TableError("already_voted")
 
     def _after_change(self, table: Table) -> None:
         """Once saved: the table's clock for what comes next, or out of memory if it ended."""
