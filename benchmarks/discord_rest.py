@@ -274,9 +274,9 @@ class Game:
 async def one_game(
     variant: str, humans: int, robots: int, seed: int, budget: float, db: Path
 ) -> Tally:
-    bot = TuteBot(Config(token="not-a-real-token", db_path=db))
-    bot.think_budget = budget  # type: ignore[attr-defined]
-    bot.robot_delay = ROBOT_DELAY  # type: ignore[attr-defined]
+    bot = TuteBot(
+        Config(token="not-a-real-token", db_path=db, think_budget=budget, robot_delay=ROBOT_DELAY)
+    )
     # the same deals for the same seed
     service_module.secrets = SimpleNamespace(randbits=lambda _: seed)  # type: ignore[assignment]
     try:

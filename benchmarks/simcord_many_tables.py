@@ -39,6 +39,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
+import dataclasses
 import faulthandler
 import logging
 import os
@@ -179,10 +180,9 @@ def enabled_cards(message: discord.Message) -> list[str]:
 
 
 def make_bot(args: argparse.Namespace, config: Config) -> TuteBot:
-    bot = TuteBot(config)
-    bot.robot_delay = args.robot_delay  # type: ignore[attr-defined]
-    bot.think_budget = args.think_budget  # type: ignore[attr-defined]
-    return bot
+    return TuteBot(
+        dataclasses.replace(config, robot_delay=args.robot_delay, think_budget=args.think_budget)
+    )
 
 
 def service_of(bot: discord.Client) -> TableService:

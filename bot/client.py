@@ -1,5 +1,6 @@
 """The bot: start-up (translator, cogs, command sync) and the one error path."""
 
+import importlib.util
 import logging
 import pkgutil
 from typing import Any
@@ -8,10 +9,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-import cogs
 from bot.config import Config
 from bot.i18n import DEFAULT_LANGUAGE, language_of, t
 from bot.storage import Database, open_database
+from bot.tables.service import TableService
 
 log = logging.getLogger(__name__)
 
@@ -76,12 +77,18 @@ class TuteTree(app_commands.CommandTree["TuteBot"]):
         await answer_error(interaction, error)
 
 
+COGS_PACKAGE = "cogs"
+
+
 def cog_module_names() -> list[str]:
     """The extension modules of the ``cogs`` package: every module whose name does not start
     with an underscore (those are helpers shared by the cogs, such as ``cogs._base``)."""
+    # found without importing the package: the cogs import this module, not the reverse
+    spec = importlib.util.find_spec(COGS_PACKAGE)
+    folders = spec.submodule_search_locations if spec is not None else None
     return sorted(
         info.name
-        for info in pkgutil.iter_modules(cogs.__path__, f"{cogs.__name__}.")
+        for info in pkgutil.iter_modules(folders or [], f"{COGS_PACKAGE}.")
         if not info.ispkg and not info.name.rpartition(".")[2].startswith("_")
     )
 
@@ -104,6 +111,8 @@ class TuteBot(commands.Bot):
         )
         self.config = config
         self.db: Database | None = None
+        self.tables: TableService | None = None
+        """The table service; the tables cog starts it (and restores the open tables)."""
 
     async def setup_hook(self) -> None:
         # Order matters: resources the cogs use are opened first, the cogs load next (their
@@ -120,9 +129,8 @@ class TuteBot(commands.Bot):
 
     async def close(self) -> None:
         """Stop the table clocks (keeping each turn's time left), then the database."""
-        tables = getattr(self, "tables", None)
-        if tables is not None:
-            await tables.suspend()
+        if self.tables is not None:
+            await self.tables.suspend()
         await super().close()
         if self.db is not None:
             await self.db.close()

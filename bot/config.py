@@ -44,6 +44,10 @@ class Config:
     log_level: int = logging.INFO
     dev_guild_id: int | None = None
     language: Language = DEFAULT_LANGUAGE
+    robot_delay: float = 1.2
+    """Seconds a robot waits before it plays, so people can follow (TUTE_ROBOT_DELAY)."""
+    think_budget: float = 0.4
+    """Seconds a hard robot searches for one move (TUTE_THINK_BUDGET)."""
 
     def prepare_db_path(self) -> Path:
         """The database file's path, after creating its folder if it is missing."""
@@ -78,6 +82,8 @@ def load_config(
         log_level=_parse_log_level(setting("TUTE_LOG_LEVEL")),
         dev_guild_id=_parse_guild_id(setting("TUTE_DEV_GUILD_ID")),
         language=_parse_language(setting("TUTE_LANGUAGE")),
+        robot_delay=_parse_seconds("TUTE_ROBOT_DELAY", setting("TUTE_ROBOT_DELAY"), 1.2, 10.0),
+        think_budget=_parse_seconds("TUTE_THINK_BUDGET", setting("TUTE_THINK_BUDGET"), 0.4, 5.0),
     )
 
 
@@ -102,6 +108,20 @@ def _parse_guild_id(value: str | None) -> int | None:
             "or left empty."
         )
     return int(value)
+
+
+def _parse_seconds(name: str, value: str | None, default: float, most: float) -> float:
+    if value is None:
+        return default
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds <= most:
+        raise ConfigError(
+            f"{name} is {value!r}, but it must be a number of seconds, 0 to {most:g}."
+        )
+    return seconds
 
 
 def _parse_language(value: str | None) -> Language:

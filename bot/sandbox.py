@@ -181,11 +181,8 @@ class SandboxClock:
 
 def sandbox_bot(db_path: Path, *, robot_delay: float, think_budget: float) -> TuteBot:
     """The real bot with its own database; SimCord needs no token."""
-    bot = TuteBot(Config(token="", db_path=db_path))
-    # Read by start_tables when the cog loads.
-    bot.robot_delay = robot_delay  # type: ignore[attr-defined]
-    bot.think_budget = think_budget  # type: ignore[attr-defined]
-    return bot
+    config = Config(token="", db_path=db_path, robot_delay=robot_delay, think_budget=think_budget)
+    return TuteBot(config)
 
 
 @asynccontextmanager
@@ -240,10 +237,9 @@ async def open_sandbox(
 
 
 def _service_of(bot: TuteBot) -> TableService:
-    service = getattr(bot, "tables", None)
-    if not isinstance(service, TableService):
+    if bot.tables is None:
         raise RuntimeError("the table service is not running")
-    return service
+    return bot.tables
 
 
 def _wait_on_the_simulated_clock(env: simcord.Env, service: TableService) -> None:

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 from discord import app_commands
 
-from bot.client import catalog_str
-from bot.i18n import language_of, t
+from bot.client import TuteBot, catalog_str
+from bot.i18n import DEFAULT_LANGUAGE, Language, language_of, t
 from bot.storage import Database
 from bot.storage import standings as st
 from bot.storage.settings import GuildSettings, InvalidSetting, get_settings, update_settings
@@ -28,8 +28,6 @@ from cogs._base import answers_errors, shown_name
 
 if TYPE_CHECKING:
     from discord.ext.commands import Cog as _CommandsMixin
-
-    from bot.client import TuteBot
 else:
     # A plain class at run time: the Tute GroupCog it is mixed into is the Cog. The type
     # checker sees a Cog, as the app_commands decorators expect of a method's owner.
@@ -47,10 +45,17 @@ _CMD = "commands.tute"
 
 
 def database(interaction: discord.Interaction[Any]) -> Database:
-    db = getattr(interaction.client, "db", None)
-    if not isinstance(db, Database):
+    client = interaction.client
+    db = client.db if isinstance(client, TuteBot) else None
+    if db is None:
         raise RuntimeError("the database is not open")
     return db
+
+
+def bot_language(interaction: discord.Interaction[Any]) -> Language:
+    """The bot's own default for public messages (``TUTE_LANGUAGE``)."""
+    client = interaction.client
+    return client.config.language if isinstance(client, TuteBot) else DEFAULT_LANGUAGE
 
 
 def user_language(interaction: discord.Interaction[Any]) -> str:
@@ -153,7 +158,7 @@ class LeaderboardPage(
             await reply(interaction, t("standings.guild_only", user_language(interaction)))
             return
         db = database(interaction)
-        lang = (await get_settings(db, guild.id)).language
+        lang = (await get_settings(db, guild.id)).language_or(bot_language(interaction))
         embed, view = await leaderboard_message(db, guild.id, self.by, self.page, lang)
         await interaction.response.edit_message(embed=embed, view=view, allowed_mentions=NO_PINGS)
 
@@ -218,7 +223,7 @@ class StandingsCommands(_CommandsMixin):
             await reply(interaction, t("standings.guild_only", user_language(interaction)))
             return
         db = database(interaction)
-        lang = (await get_settings(db, guild.id)).language
+        lang = (await get_settings(db, guild.id)).language_or(bot_language(interaction))
         embed, view = await leaderboard_message(db, guild.id, cast(st.Board, by), 0, lang)
         await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_PINGS)
 
@@ -309,7 +314,7 @@ class StandingsCommands(_CommandsMixin):
             return
         title = "standings.config.updated" if changes else "standings.config.title"
         await interaction.response.send_message(
-            embed=settings_embed(settings, t(title, lang), lang),
+            embed=settings_embed(settings, t(title, lang), lang, bot_language(interaction)),
             ephemeral=True,
             allowed_mentions=NO_PINGS,
         )
@@ -393,7 +398,9 @@ def stats_embed(
     return embed
 
 
-def settings_embed(settings: GuildSettings, title: str, lang: str) -> discord.Embed:
+def settings_embed(
+    settings: GuildSettings, title: str, lang: str, default_language: Language
+) -> discord.Embed:
     embed = discord.Embed(title=title, colour=discord.Colour.blurple())
 
     def field(key: str, value: str) -> None:
@@ -403,7 +410,10 @@ def settings_embed(settings: GuildSettings, title: str, lang: str) -> discord.Em
     field("starting_chips", number(settings.starting_chips, lang))
     field("daily_grant", number(settings.daily_grant, lang))
     field("turn_time", t("standings.config.seconds", lang, seconds=settings.turn_time))
-    field("language", t(f"{_CMD}.config.language.{settings.language}", lang))
+    shown = t(f"{_CMD}.config.language.{settings.language_or(default_language)}", lang)
+    if settings.language is None:
+        shown = t("standings.config.default", lang, value=shown)
+    field("language", shown)
     field("hand_delivery", t(f"{_CMD}.config.hand_delivery.{settings.hand_delivery}", lang))
     field("opener_role", f"<@&{role}>" if role else t("standings.config.everyone", lang))
     field("max_tables", number(settings.max_tables, lang))

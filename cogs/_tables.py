@@ -16,12 +16,12 @@ import json
 import logging
 import re
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, ClassVar, Self, cast
+from typing import Any, ClassVar, Self, cast
 
 import discord
 from discord import app_commands
 
-from bot.client import answer_error, catalog_str
+from bot.client import TuteBot, answer_error, catalog_str
 from bot.engine import (
     Action,
     Kind,
@@ -36,6 +36,7 @@ from bot.engine import (
 from bot.engine.options import check_options
 from bot.i18n import language_of, t
 from bot.storage import tables as table_repo
+from bot.storage.settings import get_settings
 from bot.tables.errors import TableError
 from bot.tables.model import Seat, Status, Table
 from bot.tables.service import Announcement, LostTable, TableService
@@ -44,19 +45,16 @@ from . import _table_pictures as pictures
 from . import _table_ui as ui
 from ._base import CommandsMixin
 
-if TYPE_CHECKING:
-    from bot.client import TuteBot
-
 log = logging.getLogger(__name__)
 
 CARD_ROW = 5
 
 
 def service_of(client: discord.Client) -> TableService:
-    service = getattr(client, "tables", None)
+    service = client.tables if isinstance(client, TuteBot) else None
     if service is None:
         raise RuntimeError("the table service is not running")
-    return cast(TableService, service)
+    return service
 
 
 def locale_of(interaction: discord.Interaction[Any]) -> str:
@@ -1303,8 +1301,8 @@ class TablesCommands(CommandsMixin):
         lang = locale_of(interaction)
         guild = interaction.guild
         assert guild is not None
-        settings = await _guild_settings(interaction.client, guild.id)
-        role_id = getattr(settings, "opener_role_id", None)
+        settings = await get_settings(service_of(interaction.client).db, guild.id)
+        role_id = settings.opener_role_id
         member = interaction.user
         if (
             role_id
@@ -1321,7 +1319,7 @@ class TablesCommands(CommandsMixin):
             options = Options(
                 rounds=rounds,
                 bet=bet,
-                turn_time=turn_time or getattr(settings, "turn_time", 60),
+                turn_time=turn_time or settings.turn_time,
                 competitive=competitive,
                 private=private,
                 spectators=spectators,
@@ -1352,11 +1350,11 @@ class TablesCommands(CommandsMixin):
                 host_name=member.display_name,
                 variant=v,
                 options=options,
-                language=getattr(settings, "language", interaction.client.config.language),
+                language=settings.language_or(interaction.client.config.language),
                 invited=invited,
-                max_tables=getattr(settings, "max_tables", 10),
+                max_tables=settings.max_tables,
                 host_locale=lang,
-                hand_delivery=getattr(settings, "hand_delivery", "dm"),
+                hand_delivery=settings.hand_delivery,
             )
         except TableError as error:
             await refuse(interaction, error)
@@ -1457,28 +1455,21 @@ class TablesCommands(CommandsMixin):
         await interaction.response.send_message(t("history.here", lang), file=file, ephemeral=True)
 
 
-async def _guild_settings(client: discord.Client, guild_id: int) -> Any:
-    try:
-        from bot.storage.settings import get_settings
-    except ImportError:
-        return None
-    return await get_settings(service_of(client).db, guild_id)
-
-
 async def start_tables(bot: TuteBot) -> TableService:
     """Start the service (once per bot), restore open tables and show them again."""
-    existing = getattr(bot, "tables", None)
-    if isinstance(existing, TableService):
-        return existing
+    if bot.tables is not None:
+        return bot.tables
+    if bot.db is None:
+        raise RuntimeError("the database is not open")
     presenter = DiscordPresenter(bot, language=bot.config.language)
     service = TableService(
-        bot.db,  # type: ignore[attr-defined]
+        bot.db,
         presenter,
         clock=lambda: discord.utils.utcnow().timestamp(),
-        robot_delay=getattr(bot, "robot_delay", 1.2),
-        think_budget=getattr(bot, "think_budget", 0.4),
+        robot_delay=bot.config.robot_delay,
+        think_budget=bot.config.think_budget,
     )
-    bot.tables = service  # type: ignore[attr-defined]
+    bot.tables = service
     bot.add_dynamic_items(LobbyButton, TableButton, HandButton)
     try:
         restored = await service.restore()

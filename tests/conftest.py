@@ -1,6 +1,7 @@
 """Shared fixtures: a real TuteBot for SimCord, and a world to play it in."""
 
 import asyncio
+import dataclasses
 import gc
 import tempfile
 import warnings
@@ -30,6 +31,11 @@ TEST_CONFIG = Config(token="not-a-real-token", db_path=Path(tempfile.mkdtemp()) 
 def test_config(tmp_path: Path) -> Config:
     """A configuration whose database is a fresh SQLite file of the test's own."""
     return Config(token="not-a-real-token", db_path=tmp_path / "tute.db")
+
+
+def fast_bot(config: Config) -> TuteBot:
+    """The real bot whose robots play at once and think 0.02 s a move."""
+    return TuteBot(dataclasses.replace(config, robot_delay=0, think_budget=0.02))
 
 
 @pytest.fixture

@@ -83,6 +83,7 @@ MESSAGES: Final[dict[str, str]] = {
     "standings.config.invalid": "That value of {setting} is not allowed; nothing was changed.",
     "standings.config.seconds": "{seconds} s",
     "standings.config.everyone": "Everyone",
+    "standings.config.default": "{value} (the bot's default)",
     "standings.config.hint": "Change any of them with the options of /tute config.",
     "standings.daily.claimed": (
         "You collected **{amount}** chips. You now have **{balance}**. "

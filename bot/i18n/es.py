@@ -84,6 +84,7 @@ MESSAGES: Final[dict[str, str]] = {
     "standings.config.invalid": "Ese valor de {setting} no está permitido; no se ha cambiado nada.",
     "standings.config.seconds": "{seconds} s",
     "standings.config.everyone": "Todos",
+    "standings.config.default": "{value} (la del bot por defecto)",
     "standings.config.hint": "Cambia cualquiera con las opciones de /tute ajustes.",
     "standings.daily.claimed": (
         "Has recogido **{amount}** fichas. Ahora tienes **{balance}**. "

@@ -30,10 +30,15 @@ class GuildSettings:
     starting_chips: int = 1000
     daily_grant: int = 100
     turn_time: int = 60
-    language: Language = "en"
+    language: Language | None = None
+    """None: the bot's own default (``TUTE_LANGUAGE``)."""
     hand_delivery: HandDelivery = "dm"
     opener_role_id: int | None = None  # None: every member may open tables
     max_tables: int = 10
+
+    def language_or(self, default: Language) -> Language:
+        """The language of the server's public messages: its choice, else ``default``."""
+        return self.language or default
 
 
 DEFAULT_SETTINGS: Final = GuildSettings()
@@ -68,7 +73,7 @@ def validate(name: str, value: object) -> object:
     if name == "max_tables":
         return _whole(name, value, *MAX_TABLES_RANGE)
     if name == "language":
-        if value not in LANGUAGES:
+        if value is not None and value not in LANGUAGES:
             raise InvalidSetting(name, value, f"must be one of {', '.join(LANGUAGES)}")
         return value
     if name == "hand_delivery":

@@ -12,6 +12,7 @@ from bot.client import TuteBot
 from bot.config import Config
 from bot.i18n import t
 from bot.tables.model import Status, Table
+from tests.conftest import fast_bot
 from tests.tables._play import tables_of
 
 

@@ -45,7 +45,7 @@ from cogs import _table_ui as ui
 from cogs._tables import RETRY_AFTER, decode_action, delivered_by_dm
 from tests.cogs import test_tables as tables_e2e
 from tests.cogs.test_tables import Btn, add_member, buttons, channel_of, hand_buttons, op_button
-from tests.conftest import World
+from tests.conftest import World, fast_bot
 from tests.tables._play import tables_of
 
 table_seed = tables_e2e.table_seed
@@ -60,13 +60,6 @@ TINY_PNG = bytes.fromhex(
 QUICK_SETTLE = 0.002
 """Seconds between SimCord's checks of a settling bot (0.05 by default): a table's clock
 task that goes to sleep on the simulated clock would otherwise hold each click 50 ms."""
-
-
-def fast_bot(config: Config) -> TuteBot:
-    bot = TuteBot(config)
-    bot.robot_delay = 0  # type: ignore[attr-defined]
-    bot.think_budget = 0.02  # type: ignore[attr-defined]
-    return bot
 
 
 @pytest.fixture

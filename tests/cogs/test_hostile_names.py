@@ -24,7 +24,7 @@ from bot.tables.service import DECLARE_GRACE
 from cogs import _table_ui as ui
 from cogs._base import shown_name
 from cogs._standings import stats_embed
-from tests.conftest import World
+from tests.conftest import World, fast_bot
 
 HOSTILE = "[Free chips](https://evil.example) **x** @everyone <@1>"
 SHOWN = r"\[Free chips\](https\://evil.example) \*\*x\*\* @" + "\u200b" + r"everyone \<@1>"
@@ -241,10 +241,7 @@ def bot_messages(env: simcord.Env, world: World, table: Table) -> list[discord.M
 
 @pytest.fixture
 def simcord_bot(test_config: Config) -> TuteBot:
-    bot = TuteBot(test_config)
-    bot.robot_delay = 0  # type: ignore[attr-defined]
-    bot.think_budget = 0.02  # type: ignore[attr-defined]
-    return bot
+    return fast_bot(test_config)
 
 
 def op_button(message: discord.Message | simcord.ResponseMessage, op: str) -> str:

@@ -315,7 +315,7 @@ async def test_config_shows_and_changes_the_settings(server: Server) -> None:
         "starting_chips": "1,000",
         "daily_grant": "100",
         "turn_time": "60 s",
-        "language": "English",
+        "language": "English (the bot's default)",
         "hand_delivery": "Direct message",
         "opener_role": "Everyone",
         "max_tables": "10",

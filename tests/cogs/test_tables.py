@@ -9,6 +9,7 @@ never show where somebody other than its holder can see it.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import re
@@ -35,16 +36,13 @@ from bot.tables.model import Status, Table
 from bot.tables.service import DECLARE_GRACE, TableService
 from cogs import _table_ui as ui
 from cogs._tables import HandButton, LobbyButton, TableButton
-from tests.conftest import World
+from tests.conftest import World, fast_bot
 from tests.tables._play import tables_of
 
 
 @pytest.fixture
 def simcord_bot(test_config: Config) -> TuteBot:
-    bot = TuteBot(test_config)
-    bot.robot_delay = 0  # type: ignore[attr-defined]
-    bot.think_budget = 0.02  # type: ignore[attr-defined]
-    return bot
+    return fast_bot(test_config)
 
 
 def enabled_cards(message: discord.Message) -> list[str]:

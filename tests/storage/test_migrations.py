@@ -8,6 +8,7 @@ import pytest
 from bot.storage import open_database
 from bot.storage import standings as st
 from bot.storage.db import Database, migration_scripts
+from bot.storage.settings import get_settings
 
 TABLES = {"guild_settings", "tables", "actions", "deals", "deal_players", "members", "ledger"}
 LATEST = len(migration_scripts())
@@ -96,5 +97,23 @@ async def test_migrating_to_a_target_stops_there(db_path: Path) -> None:
         assert "ledger_by_movement" not in await schema_objects(db, "index")
         columns = {row[1] for row in await db.fetchall("PRAGMA table_info(ledger)")}
         assert "movement" not in columns
+    finally:
+        await db.close()
+
+
+async def test_version_3_keeps_each_servers_language_and_lets_it_be_unset(db_path: Path) -> None:
+    db = await open_database(db_path, migrate=False)
+    try:
+        assert await db.migrate(target=2) == 2
+        async with db.transaction() as conn:
+            await conn.execute("INSERT INTO guild_settings (guild_id, language) VALUES (1, 'es')")
+            await conn.execute("INSERT INTO guild_settings (guild_id, turn_time) VALUES (2, 90)")
+        assert await db.migrate() == LATEST
+        assert (await get_settings(db, 1)).language == "es"
+        kept = await get_settings(db, 2)
+        assert (kept.turn_time, kept.language) == (90, "en"), "written before: kept as it was"
+        async with db.transaction() as conn:
+            await conn.execute("INSERT INTO guild_settings (guild_id, turn_time) VALUES (3, 30)")
+        assert (await get_settings(db, 3)).language is None, "new rows leave it to the bot"
     finally:
         await db.close()

@@ -19,7 +19,8 @@ async def test_a_server_that_never_chose_gets_the_defaults(db: Database) -> None
 
     assert settings == GuildSettings() == DEFAULT_SETTINGS
     assert (settings.starting_chips, settings.daily_grant, settings.turn_time) == (1000, 100, 60)
-    assert (settings.language, settings.hand_delivery) == ("en", "dm")
+    assert (settings.language, settings.hand_delivery) == (None, "dm")
+    assert settings.language_or("es") == "es", "no choice: the bot's own default"
     assert (settings.opener_role_id, settings.max_tables) == (None, 10)
 
 
@@ -82,3 +83,17 @@ async def test_a_bad_value_changes_nothing(db: Database, name: str, value: objec
 
     assert raised.value.name == name
     assert await get_settings(db, 1) == DEFAULT_SETTINGS
+
+
+async def test_a_server_that_changed_something_else_keeps_the_bots_language(db: Database) -> None:
+    """Changing the starting chips writes the server's row: its language stays unchosen, so
+    TUTE_LANGUAGE still applies there (it used to be written as "en")."""
+    async with db.transaction() as conn:
+        changed = await update_settings(conn, 1, starting_chips=500)
+    assert changed.language is None and changed.language_or("es") == "es"
+    async with db.transaction() as conn:
+        chosen = await update_settings(conn, 1, language="en")
+    assert chosen.language_or("es") == "en", "a server's own choice wins"
+    async with db.transaction() as conn:
+        back = await update_settings(conn, 1, language=None)
+    assert back.language is None
