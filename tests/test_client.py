@@ -84,6 +84,7 @@ def original_errors(env: simcord.Env) -> list[BaseException]:
     ]
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize(("locale", "language"), [("es-ES", "es"), ("en-US", "en")])
 async def test_a_failing_command_gets_an_ephemeral_apology(
     simcord_env: simcord.Env,
@@ -104,6 +105,7 @@ async def test_a_failing_command_gets_an_ephemeral_apology(
     assert "Boom: before answering" in caplog.text  # the traceback is logged
 
 
+@pytest.mark.e2e
 async def test_a_command_failing_after_deferring_gets_an_ephemeral_apology(
     simcord_env: simcord.Env, world: World
 ) -> None:
@@ -116,6 +118,7 @@ async def test_a_command_failing_after_deferring_gets_an_ephemeral_apology(
     assert [str(error) for error in original_errors(simcord_env)] == ["after deferring"]
 
 
+@pytest.mark.e2e
 async def test_a_command_failing_after_answering_gets_an_ephemeral_followup(
     simcord_env: simcord.Env, world: World
 ) -> None:
@@ -129,6 +132,7 @@ async def test_a_command_failing_after_answering_gets_an_ephemeral_followup(
     assert [str(error) for error in original_errors(simcord_env)] == ["after answering"]
 
 
+@pytest.mark.e2e
 async def test_a_failing_view_button_gets_an_ephemeral_apology(
     simcord_env: simcord.Env, world: World, set_locale: Callable[[str], None]
 ) -> None:
@@ -145,6 +149,7 @@ async def test_a_failing_view_button_gets_an_ephemeral_apology(
     assert [str(error) for error in original_errors(simcord_env)] == ["view"]
 
 
+@pytest.mark.e2e
 async def test_a_failing_dynamic_button_gets_an_ephemeral_apology(
     world: World, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -169,6 +174,7 @@ def test_no_privileged_intent_is_asked_for() -> None:
     assert not intents.message_content
 
 
+@pytest.mark.e2e
 async def test_a_cog_that_fails_to_load_is_logged_and_the_commands_stay(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -208,6 +214,7 @@ async def test_a_cog_that_fails_to_load_is_logged_and_the_commands_stay(
     assert any("Not syncing the slash commands" in r.message for r in caplog.records)
 
 
+@pytest.mark.e2e
 async def test_with_a_dev_guild_the_commands_are_synced_to_it_only() -> None:
     dev_guild_id = 1_000_000_000_000_000_001
     bot = TuteBot(Config(token="x", dev_guild_id=dev_guild_id, db_path=TEST_CONFIG.db_path))

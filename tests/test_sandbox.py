@@ -188,6 +188,7 @@ async def play_habanero(box: Sandbox, page: PreviewPage) -> int:
     return table_id
 
 
+@pytest.mark.e2e
 async def test_a_whole_game_through_the_page(tmp_path: Path) -> None:
     async with (
         open_sandbox(tmp_path / "sandbox.db", **FAST) as box,
@@ -218,6 +219,7 @@ async def test_a_whole_game_through_the_page(tmp_path: Path) -> None:
         assert not any(r.path == "/users/@me/channels" for r in box.env.http_requests)
 
 
+@pytest.mark.e2e
 async def test_standings_and_ids_are_kept_between_runs(tmp_path: Path) -> None:
     db = tmp_path / "sandbox.db"
     async with open_sandbox(db, **FAST) as box, aiohttp.ClientSession() as session:
@@ -234,6 +236,7 @@ async def test_standings_and_ids_are_kept_between_runs(tmp_path: Path) -> None:
         assert again.last_daily == first.last_daily
 
 
+@pytest.mark.e2e
 async def test_a_lobby_left_open_is_closed_and_a_game_goes_on(tmp_path: Path) -> None:
     db = tmp_path / "sandbox.db"
     async with open_sandbox(db, **FAST) as box, aiohttp.ClientSession() as session:
@@ -259,6 +262,7 @@ async def test_a_lobby_left_open_is_closed_and_a_game_goes_on(tmp_path: Path) ->
         )
 
 
+@pytest.mark.e2e
 async def test_a_robot_plays_a_moment_after_the_click(tmp_path: Path) -> None:
     """The click is answered at once; the robot's pause runs on the sandbox's clock, and the
     tick that ends it plays the robot's card and shows it in the page."""
@@ -298,6 +302,7 @@ async def test_a_robot_plays_a_moment_after_the_click(tmp_path: Path) -> None:
         assert page.state["publishedRevision"] > revision, "the page was not told"
 
 
+@pytest.mark.e2e
 async def test_the_clock_follows_real_time(tmp_path: Path) -> None:
     async with open_sandbox(tmp_path / "sandbox.db", **FAST) as box:
         start = box.env.now()
@@ -308,6 +313,7 @@ async def test_the_clock_follows_real_time(tmp_path: Path) -> None:
         assert 0.3 <= moved <= 1.5
 
 
+@pytest.mark.e2e
 def test_the_command_serves_the_page_until_ctrl_c(tmp_path: Path) -> None:
     """``tute-bot --sandbox`` with no token: it prints the page's loopback address, the page
     answers, and Ctrl-C stops it cleanly, keeping its database."""
@@ -346,6 +352,7 @@ def test_the_command_serves_the_page_until_ctrl_c(tmp_path: Path) -> None:
     assert (tmp_path / "data" / "sandbox.db").is_file()
 
 
+@pytest.mark.e2e
 @pytest.mark.skipif(
     find_chromium() is None, reason="the screenshots need Chromium: apt-get install chromium"
 )

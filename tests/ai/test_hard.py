@@ -137,6 +137,7 @@ def test_capote_is_announced_exactly_when_it_is_certain() -> None:
     assert announced >= 3
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("variant", "budget"), [(Variant.PAIRS, 0.4), (Variant.HABANERO, 0.2)])
 def test_hard_keeps_to_its_budget(variant: Variant, budget: float) -> None:
     """Fresh deals are the slowest positions: every card is still to play."""

@@ -15,12 +15,7 @@ from bot.tables.model import Status, Table
 from tests.conftest import fast_bot
 from tests.tables._play import tables_of
 
-
-def fast_bot(config: Config) -> TuteBot:
-    bot = TuteBot(config)
-    bot.robot_delay = 0  # type: ignore[attr-defined]
-    bot.think_budget = 0.02  # type: ignore[attr-defined]
-    return bot
+pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture

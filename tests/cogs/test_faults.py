@@ -574,6 +574,7 @@ SEED = 0
 """A short game of two deals, where alice (the first human) plays first."""
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("fault", faults_for("table_edit"))
 @pytest.mark.simcord(settle_timeout=3)
 async def test_a_table_message_edit_fails(
@@ -649,6 +650,7 @@ async def test_a_table_message_edit_fails(
     await game.check_after_restart(test_config)
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("fault", faults_for("dm_send"))
 @pytest.mark.simcord(settle_timeout=3)
 async def test_a_hand_cannot_be_sent_by_dm(
@@ -699,6 +701,7 @@ async def test_a_hand_cannot_be_sent_by_dm(
     await game.check_after_restart(test_config)
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("fault", faults_for("dm_send"))
 @pytest.mark.simcord(settle_timeout=3)
 async def test_a_hand_cannot_be_sent_again_mid_game(
@@ -759,6 +762,7 @@ def check_dms_closed_notice(game: Game, *names: str) -> None:
     assert notice.value == t("tables.dms_closed", lang, names=", ".join(names))
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("fault", faults_for("dm_edit"))
 @pytest.mark.simcord(settle_timeout=3)
 async def test_a_hand_in_the_dms_cannot_be_edited(
@@ -813,6 +817,7 @@ async def test_a_hand_in_the_dms_cannot_be_edited(
     await game.check_after_restart(test_config)
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("fault", faults_for("thread_create"))
 @pytest.mark.simcord(settle_timeout=3)
 async def test_the_thread_cannot_be_made(
@@ -837,6 +842,7 @@ async def test_the_thread_cannot_be_made(
     await game.check_after_restart(test_config)
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("fault", faults_for("click_answer"))
 @pytest.mark.simcord(settle_timeout=3)
 async def test_a_click_in_a_hand_cannot_be_answered(
@@ -881,6 +887,7 @@ async def test_a_click_in_a_hand_cannot_be_answered(
     await game.check_after_restart(test_config)
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize("fault", faults_for("command_answer"))
 @pytest.mark.simcord(settle_timeout=3)
 async def test_tute_new_cannot_be_answered(
@@ -960,6 +967,7 @@ CHAOS_GAMES = [
 ]
 
 
+@pytest.mark.e2e
 @pytest.mark.parametrize(("seed", "variant", "humans", "bet"), CHAOS_GAMES)
 @pytest.mark.simcord(settle_timeout=3)
 async def test_chaos(

@@ -290,6 +290,7 @@ async def play_out(env: simcord.Env, table: Table, players: list[MemberActor]) -
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.e2e
 @pytest.mark.simcord(settle_timeout=3)
 async def test_hostile_names_at_a_whole_game(simcord_env: simcord.Env, world: World) -> None:
     """Two members with hostile names open, join and play a game: every text the bot sent
@@ -336,6 +337,7 @@ async def test_hostile_names_at_a_whole_game(simcord_env: simcord.Env, world: Wo
         assert message.role_mentions == [], message.id
 
 
+@pytest.mark.e2e
 @pytest.mark.simcord(settle_timeout=3)
 async def test_the_invitation_pings_the_invited_alone(
     simcord_env: simcord.Env, world: World
@@ -359,6 +361,7 @@ async def test_the_invitation_pings_the_invited_alone(
 # ------------------------------------------------------------------------ standings
 
 
+@pytest.mark.e2e
 @pytest.mark.simcord(settle_timeout=3)
 async def test_hostile_names_in_stats_and_leaderboard(
     simcord_env: simcord.Env, world: World

@@ -18,6 +18,8 @@ from bot.storage import standings as st
 from bot.storage.settings import DEFAULT_SETTINGS, GuildSettings, get_settings
 from cogs._standings import LeaderboardPage, leaderboard_message
 
+pytestmark = pytest.mark.e2e
+
 
 @dataclass
 class Server:

@@ -61,6 +61,7 @@ def enabled_cards(message: discord.Message) -> list[str]:
     return labels
 
 
+@pytest.mark.e2e
 @pytest.mark.simcord(settle_timeout=3)
 async def test_habanero_against_a_robot(simcord_env: simcord.Env, world: Any) -> None:
     env = simcord_env
@@ -611,6 +612,7 @@ class Driver:
 # ------------------------------------------------------------- whole games
 
 
+@pytest.mark.e2e
 @pytest.mark.simcord(settle_timeout=3)
 async def test_pairs_two_partners_and_two_robots(
     simcord_env: simcord.Env, world: World, table_seed: Callable[[int], None]
@@ -634,6 +636,7 @@ async def test_pairs_two_partners_and_two_robots(
     assert driver.clicks >= 10
 
 
+@pytest.mark.e2e
 @pytest.mark.simcord(settle_timeout=3)
 async def test_habanero_two_humans(
     simcord_env: simcord.Env, world: World, table_seed: Callable[[int], None]
@@ -650,6 +653,7 @@ async def test_habanero_two_humans(
     assert "x" in driver.declared and any(code[0] == "s" for code in driver.declared)
 
 
+@pytest.mark.e2e
 @pytest.mark.simcord(settle_timeout=3)
 async def test_habanero_one_human_and_a_robot(
     simcord_env: simcord.Env, world: World, table_seed: Callable[[int], None]
@@ -665,6 +669,7 @@ async def test_habanero_one_human_and_a_robot(
     assert driver.clicks >= 20
 
 
+@pytest.mark.e2e
 @pytest.mark.simcord(settle_timeout=3)
 async def test_individual_two_humans_and_two_robots(
     simcord_env: simcord.Env, world: World, table_seed: Callable[[int], None]
@@ -683,6 +688,7 @@ async def test_individual_two_humans_and_two_robots(
     assert driver.clicks >= 20
 
 
+@pytest.mark.e2e
 @pytest.mark.simcord(settle_timeout=3)
 async def test_arrastrado_with_dms_closed(
     simcord_env: simcord.Env, world: World, table_seed: Callable[[int], None]
@@ -758,6 +764,7 @@ def snapshot(message: discord.Message) -> tuple[Any, ...]:
     return (message.content, [e.to_dict() for e in message.embeds], buttons(message))
 
 
+@pytest.mark.e2e
 @pytest.mark.simcord(settle_timeout=3)
 async def test_refusals_while_playing(
     simcord_env: simcord.Env, world: World, table_seed: Callable[[int], None]
@@ -848,6 +855,7 @@ async def test_refusals_while_playing(
     driver.audit.check()
 
 
+@pytest.mark.e2e
 @pytest.mark.simcord(settle_timeout=3)
 async def test_private_table_and_host_only_buttons(simcord_env: simcord.Env, world: World) -> None:
     env = simcord_env
@@ -883,6 +891,7 @@ async def test_private_table_and_host_only_buttons(simcord_env: simcord.Env, wor
     assert world.channel.history()[-1].content == t("tables.announce.closed_by_host", "en")
 
 
+@pytest.mark.e2e
 @pytest.mark.simcord(settle_timeout=3)
 async def test_spanish_server_and_players(
     simcord_env: simcord.Env, world: World, set_locale: Callable[[str], None]
@@ -945,6 +954,7 @@ async def test_spanish_server_and_players(
     driver.audit.check()
 
 
+@pytest.mark.e2e
 @pytest.mark.simcord(settle_timeout=3)
 async def test_rules_tables_and_history(
     simcord_env: simcord.Env, world: World, table_seed: Callable[[int], None]
@@ -1013,6 +1023,7 @@ async def test_rules_tables_and_history(
     assert none is not None and none.content == t("history.none", "en")
 
 
+@pytest.mark.e2e
 @pytest.mark.simcord(settle_timeout=3)
 async def test_a_table_in_its_channel_with_hands_as_ephemeral_messages(
     simcord_env: simcord.Env, table_seed: Callable[[int], None]
@@ -1135,6 +1146,7 @@ async def test_buttons_keep_the_custom_ids_they_were_posted_with() -> None:
 # ------------------------------------------------------------- leaving, cancelling
 
 
+@pytest.mark.e2e
 @pytest.mark.simcord(settle_timeout=3)
 async def test_the_last_member_leaving_asks_first_and_tells_one_outcome(
     simcord_env: simcord.Env, world: World, table_seed: Callable[[int], None]
@@ -1179,6 +1191,7 @@ async def test_the_last_member_leaving_asks_first_and_tells_one_outcome(
     assert not buttons(done.response), "the question's button is gone with its answer"
 
 
+@pytest.mark.e2e
 @pytest.mark.simcord(settle_timeout=3)
 async def test_vote_to_cancel_asks_first_then_counts(
     simcord_env: simcord.Env, world: World, table_seed: Callable[[int], None]
@@ -1209,3 +1222,28 @@ async def test_vote_to_cancel_asks_first_then_counts(
     assert ended.response is not None
     assert ended.response.content == t("tables.done.cancelled", "en")
     assert table.status is Status.CANCELLED
+
+
+@pytest.mark.e2e
+@pytest.mark.simcord(settle_timeout=3)
+async def test_tute_language_sets_the_servers_that_did_not_choose(
+    simcord_env: simcord.Env, world: World, test_config: Config
+) -> None:
+    """TUTE_LANGUAGE=es: a server that never chose a language (or changed something else)
+    gets its tables in Spanish; one that chose English keeps English."""
+    env = simcord_env
+    await env.restart_bot(fast_bot(dataclasses.replace(test_config, language="es")))
+    alice = world.member
+    async with service_of(env).db.transaction() as conn:
+        await update_settings(conn, world.guild.id, starting_chips=300)
+    lobby = (await alice.slash(world.channel, "tute new", variant="habanero")).response
+    assert lobby is not None
+    table = the_table(env)
+    assert table.language == "es"
+    assert lobby.embeds[0].title == ui.lobby_embed(table, "es").title
+    await alice.click(lobby, custom_id=op_button(lobby, "close"))
+    async with service_of(env).db.transaction() as conn:
+        await update_settings(conn, world.guild.id, language="en")
+    await alice.slash(world.channel, "tute new", variant="habanero")
+    tables = tables_of(service_of(env))
+    assert tables[max(tables)].language == "en"

@@ -8,6 +8,8 @@ import simcord
 from bot.i18n import t
 from tests.conftest import World
 
+pytestmark = pytest.mark.e2e
+
 
 @pytest.mark.parametrize(
     ("locale", "language"), [("es-ES", "es"), ("es-419", "es"), ("en-US", "en"), ("fr", "en")]

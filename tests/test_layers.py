@@ -1,0 +1,339 @@
+"""Each folder imports only what DESIGN.md's "Rooms" table allows, read from the source.
+
+Every module under bot/ and cogs/ is parsed with ``ast`` (nothing is imported), so a rule
+holds for every import: at the top, inside a function, or under ``TYPE_CHECKING``. Besides
+the table, four rules hold across the tree: discord is imported only by the Discord side,
+nothing under bot/ imports cogs, there is no SQL outside bot/storage, and nothing calls the
+global ``random`` (DESIGN.md, principle 2: randomness is an input).
+
+A rule the tree breaks today is not loosened: the break is listed in KNOWN_VIOLATIONS with
+the issue that will fix it, the rule holds for everything else, and the known break has an
+``xfail(strict=True)`` case of its own, which turns red once the break is gone so that its
+line here is removed.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+STDLIB = "the standard library"
+
+# ------------------------------------------------------------------------ the source
+
+
+@dataclass(frozen=True)
+class Import:
+    path: str  # relative to the repository root, with forward slashes
+    line: int
+    module: str  # absolute: relative imports resolved, ``from p import m`` read as p.m
+
+
+@dataclass(frozen=True)
+class Module:
+    path: str
+    name: str  # the dotted name: bot.tables.service, cogs, bot.__main__
+    tree: ast.Module
+
+
+def _name_of(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+@functools.cache
+def modules() -> tuple[Module, ...]:
+    found = []
+    for top in ("bot", "cogs"):
+        for path in sorted((ROOT / top).rglob("*.py")):
+            if "__pycache__" in path.parts:
+                continue
+            tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+            found.append(Module(path.relative_to(ROOT).as_posix(), _name_of(path), tree))
+    return tuple(found)
+
+
+@functools.cache
+def _known_module_names() -> frozenset[str]:
+    return frozenset(m.name for m in modules())
+
+
+def _package_of(module: Module) -> str:
+    is_package = module.path.endswith("/__init__.py")
+    return module.name if is_package else module.name.rpartition(".")[0]
+
+
+def imports_of(module: Module) -> list[Import]:
+    found = []
+    for node in ast.walk(module.tree):
+        if isinstance(node, ast.Import):
+            found += [Import(module.path, node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                package = _package_of(module).split(".")
+                package = package[: len(package) - (node.level - 1)]
+                base = ".".join([*package, base] if base else package)
+            for alias in node.names:
+                # ``from bot import sandbox`` imports the module bot.sandbox
+                candidate = f"{base}.{alias.name}"
+                name = candidate if candidate in _known_module_names() else base
+                found.append(Import(module.path, node.lineno, name))
+    return found
+
+
+@functools.cache
+def all_imports() -> tuple[Import, ...]:
+    return tuple(i for m in modules() for i in imports_of(m))
+
+
+# ------------------------------------------------------------------------- the rooms
+
+ROOMS = {
+    "bot/engine": "bot.engine",
+    "bot/ai": "bot.ai",
+    "bot/tables": "bot.tables",
+    "bot/storage": "bot.storage",
+    "bot/render": "bot.render",
+    "bot/i18n": "bot.i18n",
+    "cogs": "cogs",
+}
+
+
+def room_of(module: str) -> str:
+    """Where an imported module lives: a room of this project, the standard library, or a
+    third-party distribution's top-level name (discord, aiosqlite, PIL, dotenv, ...)."""
+    for room, package in ROOMS.items():
+        if module == package or module.startswith(package + "."):
+            return room
+    top = module.partition(".")[0]
+    if top == "bot":
+        return module.replace(".", "/") + ".py" if module != "bot" else "bot/__init__.py"
+    if top in sys.stdlib_module_names:
+        return STDLIB
+    return top
+
+
+BOT_ROOMS = ("bot/engine", "bot/ai", "bot/tables", "bot/storage", "bot/render", "bot/i18n")
+TOP_FILES = ("bot/__init__.py", "bot/config.py", "bot/client.py", "bot/__main__.py")
+
+
+@dataclass(frozen=True)
+class Room:
+    where: str  # a folder, or one file
+    may_import: tuple[str, ...]  # rooms, files of bot/, third-party top-level names
+
+    def holds(self, path: str) -> bool:
+        return path == self.where or path.startswith(self.where + "/")
+
+
+# DESIGN.md, "Rooms": who may import what. A room may always import itself and the
+# standard library.
+TABLE = [
+    Room("bot/engine", ()),
+    Room("bot/ai", ("bot/engine",)),
+    Room("bot/tables", ("bot/engine", "bot/ai", "bot/storage")),
+    Room("bot/storage", ("aiosqlite",)),  # "the database driver"
+    Room("bot/render", ("bot/engine", "PIL")),
+    Room("bot/i18n", ()),
+    # "everything above but cogs": settings (python-dotenv), the commands.Bot subclass,
+    # start-up (discord.py is the Discord side's; its own rule below says where).
+    Room("bot/config.py", (*BOT_ROOMS, *TOP_FILES, "dotenv")),
+    Room("bot/client.py", (*BOT_ROOMS, *TOP_FILES, "discord")),
+    # the entry point starts the sandbox too: `tute-bot --sandbox`
+    Room("bot/__main__.py", (*BOT_ROOMS, *TOP_FILES, "bot/sandbox.py", "discord")),
+    Room("cogs", (*BOT_ROOMS, *TOP_FILES, "discord")),  # "bot.*"
+]
+
+DISCORD_SIDE = ("cogs", "bot/client.py", "bot/sandbox.py")
+"""Where ``discord`` may be imported: the adapter, the client, and the sandbox."""
+
+KNOWN_VIOLATIONS = {
+    ("bot/tables", "bot/tables/settlement.py", "aiosqlite"): (
+        "the house issue will fix it: bot/tables/settlement.py names aiosqlite.Connection in "
+        "its types; bot/tables may import engine, ai and storage only (storage could "
+        "export the connection's type)"
+    ),
+    ("discord", "bot/__main__.py", "discord"): (
+        "the house issue will fix it: bot/__main__.py imports discord (setup_logging, "
+        "LoginFailure); discord is imported only by cogs/, bot/client.py and bot/sandbox.py"
+    ),
+}
+"""Breaks of a rule that the tree has today: (rule, file, import) -> the issue."""
+
+
+def describe(room: Room) -> str:
+    return ", ".join([STDLIB, *room.may_import]) if room.may_import else f"{STDLIB} only"
+
+
+def room_breaks(room: Room) -> list[tuple[Import, str]]:
+    allowed = {STDLIB, room.where, *room.may_import}
+    return [
+        (imp, target)
+        for imp in all_imports()
+        if room.holds(imp.path) and (target := room_of(imp.module)) not in allowed
+    ]
+
+
+def discord_breaks() -> list[Import]:
+    return [
+        imp
+        for imp in all_imports()
+        if imp.module.partition(".")[0] == "discord"
+        and not any(imp.path == w or imp.path.startswith(w + "/") for w in DISCORD_SIDE)
+    ]
+
+
+def _report(title: str, lines: list[str]) -> str:
+    return f"{title}:\n  " + "\n  ".join(lines)
+
+
+@pytest.mark.parametrize("room", TABLE, ids=[r.where for r in TABLE])
+def test_a_room_imports_only_what_design_allows(room: Room) -> None:
+    breaks = [
+        f"{imp.path}:{imp.line}: imports {imp.module}"
+        + (f" ({target})" if target != imp.module else "")
+        for imp, target in room_breaks(room)
+        if (room.where, imp.path, target) not in KNOWN_VIOLATIONS
+    ]
+    assert breaks == [], _report(f"{room.where} may import {describe(room)}, but", breaks)
+
+
+def test_every_room_of_the_table_has_modules() -> None:
+    paths = [m.path for m in modules()]
+    for room in TABLE:
+        assert any(room.holds(p) for p in paths), f"no module under {room.where}"
+
+
+def test_discord_is_imported_only_by_the_discord_side() -> None:
+    breaks = [
+        f"{imp.path}:{imp.line}: imports {imp.module}"
+        for imp in discord_breaks()
+        if ("discord", imp.path, "discord") not in KNOWN_VIOLATIONS
+    ]
+    assert breaks == [], _report(f"discord is for {', '.join(DISCORD_SIDE)} only, but", breaks)
+
+
+def test_nothing_under_bot_imports_the_cogs() -> None:
+    # The client finds the cogs' extension names on disk and loads them by name
+    # (bot.client.cog_module_names); nothing imports the package.
+    breaks = [
+        f"{imp.path}:{imp.line}: imports {imp.module}"
+        for imp in all_imports()
+        if imp.path.startswith("bot/") and room_of(imp.module) == "cogs"
+    ]
+    assert breaks == [], _report("the cogs import bot, not the reverse, but", breaks)
+
+
+@pytest.mark.parametrize(
+    "known",
+    [
+        pytest.param(key, marks=pytest.mark.xfail(strict=True, reason=reason), id=":".join(key))
+        for key, reason in KNOWN_VIOLATIONS.items()
+    ],
+)
+def test_a_known_violation_is_gone(known: tuple[str, str, str]) -> None:
+    """Fails while the break is there (xfail); once fixed, XPASS turns the run red: then
+    remove the break from KNOWN_VIOLATIONS, and the rule holds for that file too."""
+    rule, path, target = known
+    if rule == "discord":
+        found = [f"{i.path}:{i.line}" for i in discord_breaks() if i.path == path]
+    else:
+        [room] = [r for r in TABLE if r.where == rule]
+        found = [f"{i.path}:{i.line}" for i, t in room_breaks(room) if (i.path, t) == known[1:]]
+    assert found == [], f"{', '.join(found)}: imports {target}"
+
+
+# ------------------------------------------------------------------- SQL and random
+
+SQL = re.compile(r"\b(SELECT|INSERT|UPDATE|DELETE)\b.*\b(FROM|INTO|SET)\b", re.DOTALL)
+
+
+def sql_literals(module: Module) -> list[tuple[int, str]]:
+    return [
+        (node.lineno, node.value)
+        for node in ast.walk(module.tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and SQL.search(node.value)
+    ]
+
+
+def test_there_is_no_sql_outside_storage() -> None:
+    breaks = [
+        f"{m.path}:{line}: {text[:60]!r}"
+        for m in modules()
+        if not m.path.startswith("bot/storage/")
+        for line, text in sql_literals(m)
+    ]
+    assert breaks == [], _report("SQL belongs in bot/storage's repository functions", breaks)
+
+
+def test_the_sql_check_finds_the_sql_in_storage() -> None:
+    """The pattern is not dead: it matches the repository functions' own queries."""
+    in_storage = [m for m in modules() if m.path.startswith("bot/storage/") and sql_literals(m)]
+    assert len(in_storage) >= 2
+
+
+RANDOM_INSTANCES = {"Random", "SystemRandom"}
+"""What may be taken from the random module: a generator of one's own, seeded or not."""
+
+
+def global_random_uses(tree: ast.Module) -> list[tuple[int, str]]:
+    """Calls to (or imports of) the global random module's functions: random.choice(...),
+    ``from random import shuffle``, ``import random as r; r.random()``."""
+    names = {
+        alias.asname or alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import)
+        for alias in node.names
+        if alias.name == "random"
+    }
+    uses = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module == "random" and not node.level:
+            uses += [
+                (node.lineno, f"from random import {alias.name}")
+                for alias in node.names
+                if alias.name not in RANDOM_INSTANCES
+            ]
+        elif (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in names
+            and node.attr not in RANDOM_INSTANCES
+        ):
+            uses.append((node.lineno, f"{node.value.id}.{node.attr}"))
+    return uses
+
+
+@pytest.mark.parametrize(
+    ("source", "uses"),
+    [
+        ("import random\nrng = random.Random(7)\nrng.choice([1])", []),
+        ("import random\ndef f(rng: random.Random) -> None: ...", []),
+        ("from random import Random\nRandom(1).shuffle([])", []),
+        ("import random\nrandom.choice([1])", ["random.choice"]),
+        ("import random as r\nr.shuffle([])", ["r.shuffle"]),
+        ("import random\nrandom.seed(1)", ["random.seed"]),
+        ("from random import randint", ["from random import randint"]),
+    ],
+)
+def test_the_random_check_tells_the_global_module_from_an_instance(
+    source: str, uses: list[str]
+) -> None:
+    assert [use for _, use in global_random_uses(ast.parse(source))] == uses
+
+
+def test_nothing_calls_the_global_random() -> None:
+    breaks = [
+        f"{m.path}:{line}: {use}" for m in modules() for line, use in global_random_uses(m.tree)
+    ]
+    assert breaks == [], _report(
+        "randomness is an input (a seed or a random.Random passed in), but", breaks
+    )
