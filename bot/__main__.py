@@ -6,9 +6,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-import discord
-
-from bot.client import TuteBot
+from bot.client import LoginFailure, TuteBot, setup_logging
 from bot.config import ConfigError, load_config
 
 EXIT_CONFIG_ERROR = 2
@@ -49,13 +47,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"tute-bot: {error}", file=sys.stderr)
         return EXIT_CONFIG_ERROR
 
-    discord.utils.setup_logging(level=config.log_level, root=True)
+    setup_logging(config.log_level)
     log.debug("Settings: %r", config)
     bot = TuteBot(config)
     try:
         # Logging is set up above, so discord.py must not install a handler of its own.
         bot.run(config.token, log_handler=None)
-    except discord.LoginFailure:
+    except LoginFailure:
         print(
             "tute-bot: Discord refused the token in DISCORD_TOKEN: copy it again from the Bot "
             "page of your application in the Discord Developer Portal (reset it if needed).",

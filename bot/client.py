@@ -68,6 +68,15 @@ def _describe(interaction: discord.Interaction[Any]) -> str:
     return f"{interaction.type.name} interaction"
 
 
+LoginFailure = discord.LoginFailure
+"""Discord refused the token (for the entry point, which imports no discord)."""
+
+
+def setup_logging(level: int) -> None:
+    """The bot's logging, as discord.py formats it, on the root logger."""
+    discord.utils.setup_logging(level=level, root=True)
+
+
 class TuteTree(app_commands.CommandTree["TuteBot"]):
     """The command tree; every slash-command error goes through :func:`answer_error`."""
 

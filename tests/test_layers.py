@@ -5,11 +5,6 @@ holds for every import: at the top, inside a function, or under ``TYPE_CHECKING`
 the table, four rules hold across the tree: discord is imported only by the Discord side,
 nothing under bot/ imports cogs, there is no SQL outside bot/storage, and nothing calls the
 global ``random`` (DESIGN.md, principle 2: randomness is an input).
-
-A rule the tree breaks today is not loosened: the break is listed in KNOWN_VIOLATIONS with
-the issue that will fix it, the rule holds for everything else, and the known break has an
-``xfail(strict=True)`` case of its own, which turns red once the break is gone so that its
-line here is removed.
 """
 
 from __future__ import annotations
@@ -155,19 +150,6 @@ TABLE = [
 DISCORD_SIDE = ("cogs", "bot/client.py", "bot/sandbox.py")
 """Where ``discord`` may be imported: the adapter, the client, and the sandbox."""
 
-KNOWN_VIOLATIONS = {
-    ("bot/tables", "bot/tables/settlement.py", "aiosqlite"): (
-        "the house issue will fix it: bot/tables/settlement.py names aiosqlite.Connection in "
-        "its types; bot/tables may import engine, ai and storage only (storage could "
-        "export the connection's type)"
-    ),
-    ("discord", "bot/__main__.py", "discord"): (
-        "the house issue will fix it: bot/__main__.py imports discord (setup_logging, "
-        "LoginFailure); discord is imported only by cogs/, bot/client.py and bot/sandbox.py"
-    ),
-}
-"""Breaks of a rule that the tree has today: (rule, file, import) -> the issue."""
-
 
 def describe(room: Room) -> str:
     return ", ".join([STDLIB, *room.may_import]) if room.may_import else f"{STDLIB} only"
@@ -201,7 +183,6 @@ def test_a_room_imports_only_what_design_allows(room: Room) -> None:
         f"{imp.path}:{imp.line}: imports {imp.module}"
         + (f" ({target})" if target != imp.module else "")
         for imp, target in room_breaks(room)
-        if (room.where, imp.path, target) not in KNOWN_VIOLATIONS
     ]
     assert breaks == [], _report(f"{room.where} may import {describe(room)}, but", breaks)
 
@@ -213,11 +194,7 @@ def test_every_room_of_the_table_has_modules() -> None:
 
 
 def test_discord_is_imported_only_by_the_discord_side() -> None:
-    breaks = [
-        f"{imp.path}:{imp.line}: imports {imp.module}"
-        for imp in discord_breaks()
-        if ("discord", imp.path, "discord") not in KNOWN_VIOLATIONS
-    ]
+    breaks = [f"{imp.path}:{imp.line}: imports {imp.module}" for imp in discord_breaks()]
     assert breaks == [], _report(f"discord is for {', '.join(DISCORD_SIDE)} only, but", breaks)
 
 
@@ -230,25 +207,6 @@ def test_nothing_under_bot_imports_the_cogs() -> None:
         if imp.path.startswith("bot/") and room_of(imp.module) == "cogs"
     ]
     assert breaks == [], _report("the cogs import bot, not the reverse, but", breaks)
-
-
-@pytest.mark.parametrize(
-    "known",
-    [
-        pytest.param(key, marks=pytest.mark.xfail(strict=True, reason=reason), id=":".join(key))
-        for key, reason in KNOWN_VIOLATIONS.items()
-    ],
-)
-def test_a_known_violation_is_gone(known: tuple[str, str, str]) -> None:
-    """Fails while the break is there (xfail); once fixed, XPASS turns the run red: then
-    remove the break from KNOWN_VIOLATIONS, and the rule holds for that file too."""
-    rule, path, target = known
-    if rule == "discord":
-        found = [f"{i.path}:{i.line}" for i in discord_breaks() if i.path == path]
-    else:
-        [room] = [r for r in TABLE if r.where == rule]
-        found = [f"{i.path}:{i.line}" for i, t in room_breaks(room) if (i.path, t) == known[1:]]
-    assert found == [], f"{', '.join(found)}: imports {target}"
 
 
 # ------------------------------------------------------------------- SQL and random

@@ -14,16 +14,14 @@ from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-import aiosqlite
-
 from bot.engine import End, Round, Variant, arrastrado_payout, experience, parse_record, replay
 from bot.engine.game import BANK_RAKE_PERCENT, PLATO_STAKE
-from bot.storage import Database, standings
+from bot.storage import Connection, Database, standings
 from bot.storage.settings import get_settings
 
 from .model import Table
 
-Op = Callable[[aiosqlite.Connection, Table, float], Awaitable[None]]
+Op = Callable[[Connection, Table, float], Awaitable[None]]
 
 
 @dataclass(slots=True)
@@ -35,7 +33,7 @@ class Settlement:
     def merge(self, other: Settlement) -> Settlement:
         return Settlement([*self.ops, *other.ops])
 
-    async def apply(self, conn: aiosqlite.Connection, table: Table, now: float) -> None:
+    async def apply(self, conn: Connection, table: Table, now: float) -> None:
         for op in self.ops:
             await op(conn, table, now)
 
@@ -59,7 +57,7 @@ async def chips_of(db: Database, guild_id: int, user_id: int, now: float) -> int
     return await standings.balance(db, guild_id, user_id)
 
 
-async def _ensure(conn: aiosqlite.Connection, table: Table, now: float) -> None:
+async def _ensure(conn: Connection, table: Table, now: float) -> None:
     settings = await get_settings(conn, table.guild_id)
     for user_id in members_of(table).values():
         await standings.ensure_member(conn, table.guild_id, user_id, settings.starting_chips, now)
@@ -79,13 +77,13 @@ def stake_table(table: Table, *, deal_only: bool = False) -> Settlement:
             for user_id in members_of(table).values():
                 table.stakes[user_id] = bet
 
-            async def hold(conn: aiosqlite.Connection, t: Table, now: float) -> None:
+            async def hold(conn: Connection, t: Table, now: float) -> None:
                 await standings.hold_stakes(conn, t.guild_id, t.id, dict(t.stakes), now)
 
             settlement.ops.append(hold)
     if table.options.plato:
 
-        async def fill(conn: aiosqlite.Connection, t: Table, now: float) -> None:
+        async def fill(conn: Connection, t: Table, now: float) -> None:
             if await standings.table_pot(conn, t.id) > 0:
                 return
             seats = members_of(t)
@@ -129,7 +127,7 @@ def _deal_stats(round_: Round, seat: int) -> Counter[str]:
     return counts
 
 
-async def _game_deals(conn: aiosqlite.Connection, table: Table, last: Round) -> list[Round]:
+async def _game_deals(conn: Connection, table: Table, last: Round) -> list[Round]:
     """Every deal of the game, finished: the earlier ones replayed from their records."""
     deals: list[Round] = []
     for record in await standings.finished_records(conn, table.id, table.deal_no):
@@ -142,7 +140,7 @@ def _arrastrado(result_seats: dict[int, int], round_: Round) -> Op:
     result = round_.result
     assert result is not None
 
-    async def pay(conn: aiosqlite.Connection, t: Table, now: float) -> None:
+    async def pay(conn: Connection, t: Table, now: float) -> None:
         pot = await standings.table_pot(conn, t.id)
         payout = arrastrado_payout(result, pot=pot)
         deltas: dict[int | None, int] = {}
@@ -182,7 +180,7 @@ def settle_game(table: Table) -> Settlement:
     xp = experience(table.variant, table.options, table.winner, sides)
     loser_xp = min(xp)  # there is always a losing side
 
-    async def finish(conn: aiosqlite.Connection, t: Table, now: float) -> None:
+    async def finish(conn: Connection, t: Table, now: float) -> None:
         state = await standings.table_state(conn, t.id)
         stakes = sum(state.stakes.values()) + state.forfeited
         takers = [seats[s] for s in winners if s in seats and not t.seats[s].left]  # type: ignore[union-attr]
@@ -225,7 +223,7 @@ def settle_forfeit(table: Table, user_id: int) -> Settlement:
     if not table.options.competitive or user_id not in table.stakes:
         return settlement
 
-    async def forfeit(conn: aiosqlite.Connection, t: Table, now: float) -> None:
+    async def forfeit(conn: Connection, t: Table, now: float) -> None:
         await standings.forfeit_stake(conn, t.guild_id, t.id, user_id, now)
 
     settlement.ops.append(forfeit)
@@ -239,7 +237,7 @@ def settle_refund(table: Table) -> Settlement:
     if not table.options.competitive:
         return settlement
 
-    async def refund(conn: aiosqlite.Connection, t: Table, now: float) -> None:
+    async def refund(conn: Connection, t: Table, now: float) -> None:
         await standings.refund_table(conn, t.guild_id, t.id, now)
 
     settlement.ops.append(refund)
@@ -247,7 +245,7 @@ def settle_refund(table: Table) -> Settlement:
 
 
 async def refund_damaged(
-    conn: aiosqlite.Connection, guild_id: int, table_id: int, now: float
+    conn: Connection, guild_id: int, table_id: int, now: float
 ) -> dict[int, int]:
     """A table that cannot be played on (it could not be restored): whatever it holds goes
     back as in a cancelled game, from the ledger alone. Returns member -> chips back."""
