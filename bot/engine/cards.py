@@ -7,7 +7,7 @@ to 9 (the ace, strongest). Ordering the ids by strength inside a suit lets a han
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import Final
 
 SUITS: Final = "OCEB"
@@ -104,24 +104,12 @@ def cards_of(mask: int) -> list[int]:
     return out
 
 
-def iter_cards(mask: int) -> Iterator[int]:
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
-
-
 _DISPLAY_KEY: Final = tuple(SUIT_OF[c] * 10 + 9 - c % 10 for c in range(N_CARDS))
 
 
 def display_order(cards: Iterable[int]) -> list[int]:
     """Cards as a hand is shown: suits O, C, E, B, strongest first inside a suit."""
     return sorted(cards, key=_DISPLAY_KEY.__getitem__)
-
-
-def strength_order(cards: Iterable[int]) -> list[int]:
-    """Cards strongest first; equal strengths in suit order O, C, E, B."""
-    return sorted(cards, key=lambda c: (-(c % 10), SUIT_OF[c]))
 
 
 def mask_points(mask: int) -> int:

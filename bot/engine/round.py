@@ -15,7 +15,6 @@ from .actions import MAX_BID, MIN_BID, Action, IllegalActionError, Kind
 from .cards import (
     CODES,
     HIGHER,
-    KING,
     KINGS_MASK,
     KNIGHTS_MASK,
     PAIR_MASK,
@@ -24,7 +23,6 @@ from .cards import (
     SUIT_MASK,
     SUIT_NAMES,
     SUIT_OF,
-    SUITS,
     card,
     cards_of,
     display_order,
@@ -809,11 +807,3 @@ class Round:
         self.window_side = -1
         self.capote_open = False
         self._pm = -1
-
-    # ----------------------------------------------------------------- display
-
-    def describe_trump(self) -> str:
-        return f"{SUIT_NAMES[self.trump]} ({SUITS[self.trump]})"
-
-    def king_of_trumps(self) -> int:
-        return card(KING, self.trump)
