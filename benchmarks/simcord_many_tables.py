@@ -230,6 +230,18 @@ async def scenario(run: Run, folder: Path) -> None:
 
 
 async def play(run: Run, env: simcord.Env, bot: discord.Client) -> discord.Client:
+    hosts = await start_tables(run, env)
+    if run.args.restart:
+        bot = await restart(run, env, bot)
+    await advance(run, env, service_of(bot))
+    if run.args.play:
+        await play_out(run, hosts)
+    return bot
+
+
+async def start_tables(run: Run, env: simcord.Env) -> list[simcord.MemberActor]:
+    """A channel and a host for each table; every lobby opened and started, in the order
+    ``--order`` says. Returns the hosts."""
     args = run.args
     hosts: list[simcord.MemberActor] = []
     channels: list[simcord.ChannelHandle] = []
@@ -283,24 +295,29 @@ async def play(run: Run, env: simcord.Env, bot: discord.Client) -> discord.Clien
             for n in range(args.tables):
                 await start_one(n)
     log(f"{run.started} tables started")
+    return hosts
 
-    if args.restart:
-        # the bot stops (the clocks keep their time left); a new one restores every table
-        # and shows it again, all in one operation
-        await run.op("close", bot.close())
-        old_db = bot.db  # type: ignore[attr-defined]
-        await run.op("restart", env.restart_bot(make_bot(args, bot.config)))  # type: ignore[attr-defined]
-        if old_db is not None:
-            await old_db.close()
-        bot = env.bot
-        if args.clocks == "virtual":
-            clocks_on_simcord_time(env, bot)
-        log(f"restarted: {len(service_of(bot).tables)} tables restored")
 
-    service = service_of(bot)
+async def restart(run: Run, env: simcord.Env, bot: discord.Client) -> discord.Client:
+    """The bot stops (the clocks keep their time left); a new one restores every table and
+    shows it again, all in one operation."""
+    await run.op("close", bot.close())
+    old_db = bot.db  # type: ignore[attr-defined]
+    await run.op("restart", env.restart_bot(make_bot(run.args, bot.config)))  # type: ignore[attr-defined]
+    if old_db is not None:
+        await old_db.close()
+    bot = env.bot
+    if run.args.clocks == "virtual":
+        clocks_on_simcord_time(env, bot)
+    log(f"restarted: {len(service_of(bot).tables)} tables restored")
+    return bot
+
+
+async def advance(run: Run, env: simcord.Env, service: TableService) -> None:
+    """Every member's turn clock runs out at the same instant, ``--advance`` times: in one
+    operation a robot plays for each member and the robots answer, at every table."""
+    args = run.args
     for k in range(args.advance):
-        # every member's turn clock runs out at the same instant: in this one operation a
-        # robot plays for each member and the robots answer, at every table
         run.moved = {t.id: len(t.round.actions) for t in service.tables.values() if t.round}
         profile = cProfile.Profile() if args.profile else None
         if profile is not None:
@@ -315,27 +332,27 @@ async def play(run: Run, env: simcord.Env, bot: discord.Client) -> discord.Clien
                 stats.sort_stats("cumulative").print_stats(r"(bot|cogs)/", 20)
         log(f"advanced {args.advance_by:g} s of simulated time ({k + 1})")
 
-    if args.play:
-        # every host plays a card in turn, round-robin, until every game is over
-        clicks, mark = 0, time.perf_counter()
-        live = list(range(args.tables))
-        while live:
-            still: list[int] = []
-            for n in live:
-                dm = hosts[n].user.dm_channel
-                history = dm.history() if dm is not None else []
-                cards = enabled_cards(history[-1]) if history else []
-                if not cards:
-                    continue  # the game is over (checked at the end)
-                await run.op(f"play {n}", hosts[n].user.click(history[-1], custom_id=cards[0]))
-                clicks += 1
-                still.append(n)
-                if clicks % 500 == 0:
-                    log(f"{clicks} cards played, {500 / (time.perf_counter() - mark):.1f}/s lately")
-                    mark = time.perf_counter()
-            live = still
-        log(f"{clicks} cards played")
-    return bot
+
+async def play_out(run: Run, hosts: list[simcord.MemberActor]) -> None:
+    """Every host plays a card in turn, round-robin, until every game is over."""
+    clicks, mark = 0, time.perf_counter()
+    live = list(range(run.args.tables))
+    while live:
+        still: list[int] = []
+        for n in live:
+            dm = hosts[n].user.dm_channel
+            history = dm.history() if dm is not None else []
+            cards = enabled_cards(history[-1]) if history else []
+            if not cards:
+                continue  # the game is over (checked at the end)
+            await run.op(f"play {n}", hosts[n].user.click(history[-1], custom_id=cards[0]))
+            clicks += 1
+            still.append(n)
+            if clicks % 500 == 0:
+                log(f"{clicks} cards played, {500 / (time.perf_counter() - mark):.1f}/s lately")
+                mark = time.perf_counter()
+        live = still
+    log(f"{clicks} cards played")
 
 
 ENDED: dict[int, Table] = {}

@@ -283,6 +283,20 @@ def hard_bid(view: SeatView, rng: random.Random, deadline: float) -> Action:
     return lowest if worlds >= 8 and made >= 0.6 * worlds else passing
 
 
+def _candidates(view: SeatView, know: Knowledge, plays: list[Action]) -> list[Action]:
+    """The plays worth searching: one card for each set of cards that play alike, the
+    normal robot's choice first (it wins ties)."""
+    gone = know.played | (1 << view.table_card if view.table_card is not None else 0)
+    special = 0
+    if view.variant is Variant.HABANERO and view.stock_left and view.options.exchange:
+        special = 1 << card(7, view.trump) | 1 << card(2, view.trump)
+    cards = distinct_cards([a.arg for a in plays], mask_of(view.hand), gone, special)
+    preferred = normal_card(view, know)
+    first = Action.play(view.seat, cards.get(preferred, preferred))
+    others = dict.fromkeys(c for c in cards.values() if c != first.arg)
+    return [first] + [Action.play(view.seat, c) for c in others]
+
+
 def hard_action(view: SeatView, rng: random.Random, budget: float) -> Action | None:
     """The hard robot's action: declarations by rule (capote only when proven), then the
     play with the best average over sampled deals, or the exact best once habanero's
@@ -314,17 +328,9 @@ def hard_action(view: SeatView, rng: random.Random, budget: float) -> Action | N
         c = exact_play(view, know, start + max(0.0, budget) * 0.9)
         if c is not None:
             return Action.play(view.seat, c)
-    gone = know.played | (1 << view.table_card if view.table_card is not None else 0)
-    special = 0
-    if view.variant is Variant.HABANERO and view.stock_left and view.options.exchange:
-        special = 1 << card(7, view.trump) | 1 << card(2, view.trump)
-    cards = distinct_cards([a.arg for a in plays], mask_of(view.hand), gone, special)
-    preferred = normal_card(view, know)
-    first = Action.play(view.seat, cards.get(preferred, preferred))
-    others = dict.fromkeys(c for c in cards.values() if c != first.arg)
-    candidates = [first] + [Action.play(view.seat, c) for c in others]
+    candidates = _candidates(view, know, plays)
     if len(candidates) == 1 and resign is None:
-        return first
+        return candidates[0]
     means = sample_values(view, know, candidates, rng, deadline)
     best = 0
     for i in range(1, len(candidates)):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .cards import CODES, DECK36, FULL_DECK, N_CARDS, cards_of, display_order
@@ -91,6 +92,36 @@ def shuffle_deal(
     )
 
 
+def _add_once(seen: int, cards: Iterable[int]) -> int:
+    for c in cards:
+        if seen >> c & 1:
+            raise DealError(f"card {CODES[c]} appears twice")
+        seen |= 1 << c
+    return seen
+
+
+def _dealt_cards(deal: Deal) -> int:
+    """Every card the deal holds, each once (hands of the right size, the turned card where
+    the variant puts it, the stock), as a mask."""
+    size = hand_size(deal.variant, deal.options)
+    seen = 0
+    for seat, hand in enumerate(deal.hands):
+        if len(hand) != size:
+            raise DealError(f"seat {seat} must hold {size} cards, not {len(hand)}")
+        seen = _add_once(seen, hand)
+    if not 0 <= deal.turned < N_CARDS:
+        raise DealError("the turned card is missing")
+    in_hand = seen >> deal.turned & 1
+    if turned_in_dealer_hand(deal.variant, deal.options):
+        if deal.turned not in deal.hands[deal.dealer]:
+            raise DealError("the turned card must be the dealer's last card, in the dealer's hand")
+    elif in_hand:
+        raise DealError("the turned card lies on the table in this variant, not in a hand")
+    else:
+        seen |= 1 << deal.turned
+    return _add_once(seen, deal.stock)
+
+
 def check_deal(deal: Deal) -> None:
     """Refuse a deal whose cards are not exactly this variant's deck, dealt its way."""
     variant, options = deal.variant, deal.options
@@ -99,29 +130,7 @@ def check_deal(deal: Deal) -> None:
         raise DealError(f"dealer must be a seat from 0 to {n - 1}")
     if len(deal.hands) != n:
         raise DealError(f"{variant.value} has {n} hands, not {len(deal.hands)}")
-    size = hand_size(variant, options)
-    seen = 0
-    for seat, hand in enumerate(deal.hands):
-        if len(hand) != size:
-            raise DealError(f"seat {seat} must hold {size} cards, not {len(hand)}")
-        for c in hand:
-            if seen >> c & 1:
-                raise DealError(f"card {CODES[c]} appears twice")
-            seen |= 1 << c
-    if not 0 <= deal.turned < N_CARDS:
-        raise DealError("the turned card is missing")
-    in_hand = seen >> deal.turned & 1
-    if turned_in_dealer_hand(variant, options):
-        if deal.turned not in deal.hands[deal.dealer]:
-            raise DealError("the turned card must be the dealer's last card, in the dealer's hand")
-    elif in_hand:
-        raise DealError("the turned card lies on the table in this variant, not in a hand")
-    else:
-        seen |= 1 << deal.turned
-    for c in deal.stock:
-        if seen >> c & 1:
-            raise DealError(f"card {CODES[c]} appears twice")
-        seen |= 1 << c
+    seen = _dealt_cards(deal)
     if variant is not Variant.HABANERO and deal.stock:
         raise DealError("only habanero has a stock")
     if deal.carry is not None and variant is not Variant.HABANERO:

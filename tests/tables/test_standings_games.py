@@ -15,6 +15,7 @@ import dataclasses
 import random
 import secrets
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -147,6 +148,34 @@ def account(seen: Seen, seat: int, left_before: int) -> int | None:
     return user
 
 
+def deal_payments(
+    stored: Stored, watched: Seen, pay: Callable[[int | None, int], None]
+) -> dict[int | None, int]:
+    """Arrastrado's payments deal by deal, with the plato filled whenever it is empty;
+    returns who put what into the pot left at the end (it goes back to them)."""
+    table = stored.table
+    pot: dict[int | None, int] = {}
+    for deal_no in range(table.deal_no + 1):
+        if table.options.plato and not sum(pot.values()):
+            for seat in range(table.players):
+                payer = account(watched, seat, deal_no)
+                pay(payer, -PLATO)
+                pot[payer] = pot.get(payer, 0) + PLATO
+        result = stored.results.get(deal_no)
+        if result is None or table.variant is not Variant.ARRASTRADO:
+            continue
+        payout = arrastrado_payout(result, pot=sum(pot.values()))
+        for seat, delta in enumerate(payout.seats):
+            pay(account(watched, seat, deal_no + 1), delta)
+        if payout.pot < 0:
+            pot = {}
+        elif payout.pot > 0:
+            assert result.contract is not None
+            contractor = account(watched, result.contract.seat, deal_no + 1)
+            pot[contractor] = pot.get(contractor, 0) + payout.pot
+    return pot
+
+
 def expected_balances(found: list[Stored], seen: dict[int, Seen]) -> dict[int | None, int]:
     """Every account's chips after the games, as RULES.md pays them: each member stakes the
     bet; arrastrado pays each deal (seeds/001) with the plato filled whenever it is empty;
@@ -168,26 +197,7 @@ def expected_balances(found: list[Stored], seen: dict[int, Seen]) -> dict[int | 
         bet = table.options.bet
         for user in watched.members.values():
             pay(user, -bet)
-        pot: dict[int | None, int] = {}
-        for deal_no in range(table.deal_no + 1):
-            if table.options.plato and not sum(pot.values()):
-                for seat in range(table.players):
-                    payer = account(watched, seat, deal_no)
-                    pay(payer, -PLATO)
-                    pot[payer] = pot.get(payer, 0) + PLATO
-            result = stored.results.get(deal_no)
-            if result is None or table.variant is not Variant.ARRASTRADO:
-                continue
-            payout = arrastrado_payout(result, pot=sum(pot.values()))
-            for seat, delta in enumerate(payout.seats):
-                pay(account(watched, seat, deal_no + 1), delta)
-            if payout.pot < 0:
-                pot = {}
-            elif payout.pot > 0:
-                assert result.contract is not None
-                contractor = account(watched, result.contract.seat, deal_no + 1)
-                pot[contractor] = pot.get(contractor, 0) + payout.pot
-        for who, amount in pot.items():
+        for who, amount in deal_payments(stored, watched, pay).items():
             pay(who, amount)
         staying = [u for u in watched.members.values() if u not in watched.left]
         stakes = bet * len(watched.members)
