@@ -27,6 +27,24 @@ class Status(str, Enum):
     def is_open(self) -> bool:
         return self in (Status.LOBBY, Status.PLAYING)
 
+    def may_become(self, other: Status) -> bool:
+        return other in _NEXT[self]
+
+
+_NEXT: dict[Status, frozenset[Status]] = {
+    Status.LOBBY: frozenset({Status.PLAYING, Status.CLOSED}),
+    Status.PLAYING: frozenset({Status.FINISHED, Status.CANCELLED}),
+    Status.FINISHED: frozenset(),
+    Status.CLOSED: frozenset(),
+    Status.CANCELLED: frozenset(),
+}
+"""A table's life, every move it may make: a lobby starts or closes; a game finishes or is
+cancelled; the ends are final."""
+
+
+class StatusError(RuntimeError):
+    """A move a table's status may not make (a bug: the service checks first)."""
+
 
 ROBOT_LEVELS = ("easy", "normal", "hard")
 DEFAULT_ROBOT = "hard"
@@ -158,6 +176,14 @@ class Table:
     def deal_rng(self) -> random.Random:
         """The shuffle of this deal: the same table seed and deal number give the same deal."""
         return random.Random(f"{self.seed}:{self.deal_no}")
+
+    def move_to(self, status: Status) -> None:
+        """The one way a table's status changes, along ``_NEXT``."""
+        if not self.status.may_become(status):
+            raise StatusError(
+                f"table {self.id} cannot go from {self.status.value} to {status.value}"
+            )
+        self.status = status
 
     def add_log(self, key: str, **params: Any) -> None:
         self.log.append(LogEntry(key, params))

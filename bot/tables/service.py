@@ -429,7 +429,7 @@ class TableService:
             async with self._change(table_id) as table:
                 if table.status is not Status.LOBBY:
                     return
-                table.status = Status.CLOSED
+                table.move_to(Status.CLOSED)
                 table.add_log("tables.log.closed")
                 await self._save(table)
         except TableError:
@@ -552,7 +552,7 @@ class TableService:
                         table.host_id = humans[0]
                         table.add_log("tables.log.new_host", name=self._name(table, humans[0]))
                     else:
-                        table.status = Status.CLOSED
+                        table.move_to(Status.CLOSED)
                         announce.append(Announcement("tables.announce.closed_empty"))
                 await self._save(table)
             else:
@@ -602,7 +602,7 @@ class TableService:
     def _end_game(table: Table, status: Status) -> None:
         """The game is over: finished (its last deal stays, for the settlement and the
         view) or cancelled (the deal in play is dropped)."""
-        table.status = status
+        table.move_to(status)
         if status is not Status.FINISHED:
             table.round = None
         table.turn_seat = table.turn_deadline = None
@@ -642,7 +642,7 @@ class TableService:
         async with self._change(table_id) as table:
             self._in_lobby(table)
             self._host_only(table, user_id)
-            table.status = Status.CLOSED
+            table.move_to(Status.CLOSED)
             table.add_log("tables.log.closed")
             await self._save(table)
             self._after_change(table)
@@ -657,7 +657,7 @@ class TableService:
                 await self._check_chips(table, uid)
             for i in table.free_seats():
                 table.seats[i] = Seat(name=f"robot:{table.robot_number()}", robot=DEFAULT_ROBOT)
-            table.status = Status.PLAYING
+            table.move_to(Status.PLAYING)
             table.game = Game(table.variant, table.options, dealer=table.players - 1)
             table.add_log("tables.log.started")
             settlement = stake_table(table)
@@ -1107,7 +1107,7 @@ class TableService:
             if now + 0.001 < table.lobby_deadline:
                 self._schedule(table)
                 return None
-            table.status = Status.CLOSED
+            table.move_to(Status.CLOSED)
             table.add_log("tables.log.expired")
             await self._save(table)
             self._after_change(table)
