@@ -4,7 +4,6 @@ service's ``Table``, as Discord files with alt text for screen readers."""
 from __future__ import annotations
 
 import io
-from typing import Any
 
 import discord
 
@@ -23,7 +22,7 @@ from bot.render import (
     render_summary,
     render_table,
 )
-from bot.tables.model import Status, Table
+from bot.tables.model import DealSummary, Status, Table
 
 from . import _table_ui as ui
 
@@ -123,27 +122,26 @@ def hand_picture(table: Table, seat: int, lang: str) -> discord.File | None:
     return as_file(render_hand(scene), HAND_FILE, alt)
 
 
-def summary_png(table: Table, summary: dict[str, Any], lang: str) -> tuple[bytes, str]:
+def summary_png(table: Table, summary: DealSummary, lang: str) -> tuple[bytes, str]:
     """A finished deal: the cards each side took, the cantes shown, the points; and its alt
     text, which says the points in words."""
-    result = summary["result"]
-    cantes: list[list[int]] = summary["cantes"]
+    result = summary.result
     sides: list[SideSummary] = []
     said: list[str] = []
-    for i, side in enumerate(result["sides"]):
+    for i, side in enumerate(result.sides):
         names = " & ".join(_plain_name(table, s, lang) for s in side)
-        last_ten = result["last_trick"] == i
+        last_ten = result.last_trick == i
         sides.append(
             SideSummary(
                 names=names,
-                cards=tuple(CODES[c] for c in summary["taken"][i]),
+                cards=tuple(CODES[c] for c in summary.taken[i]),
                 cantes=tuple(
-                    (SUITS[suit], points) for seat, suit, points in cantes if seat in side
+                    (SUITS[suit], points) for seat, suit, points in summary.cantes if seat in side
                 ),
-                card_points=result["card_points"][i],
+                card_points=result.card_points[i],
                 last_ten=last_ten,
-                total=result["scores"][i],
-                won=result["winner"] == i,
+                total=result.scores[i],
+                won=result.winner == i,
                 team=i if len(side) > 1 else None,
             )
         )
@@ -152,16 +150,16 @@ def summary_png(table: Table, summary: dict[str, Any], lang: str) -> tuple[bytes
                 "pictures.summary_side_alt",
                 lang,
                 names=names,
-                total=result["scores"][i],
-                cards=result["card_points"][i],
-                cantes=result["cantes"][i],
+                total=result.scores[i],
+                cards=result.card_points[i],
+                cantes=result.cantes[i],
                 last=10 if last_ten else 0,
             )
         )
     scene = SummaryScene(
         sides=tuple(sides),
-        title_lines=(t("summary.title", lang, deal=summary["deal_no"] + 1, id=table.id),),
-        trump_suit=SUITS[summary["trump"]],
+        title_lines=(t("summary.title", lang, deal=summary.deal_no + 1, id=table.id),),
+        trump_suit=SUITS[summary.trump],
         labels=SummaryLabels(
             card_points=t("pictures.card_points", lang),
             cantes=t("tables.cantes", lang),
@@ -169,5 +167,5 @@ def summary_png(table: Table, summary: dict[str, Any], lang: str) -> tuple[bytes
             total=t("pictures.total", lang),
         ),
     )
-    alt = t("pictures.summary_alt", lang, deal=summary["deal_no"] + 1, sides="; ".join(said))
+    alt = t("pictures.summary_alt", lang, deal=summary.deal_no + 1, sides="; ".join(said))
     return render_summary(scene), alt

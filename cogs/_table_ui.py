@@ -16,7 +16,7 @@ from bot.engine import CODES, SUITS, Kind, Round, Variant
 from bot.engine.actions import Action
 from bot.i18n import t
 from bot.render.symbols import SUIT_SYMBOLS, card_label
-from bot.tables.model import Seat, Status, Table
+from bot.tables.model import DealSummary, Seat, Status, Table
 from cogs._base import shown_name
 
 GREEN = discord.Colour.from_rgb(27, 94, 32)
@@ -395,42 +395,42 @@ def hand_embed(table: Table, seat: int, lang: str) -> discord.Embed:
     return embed
 
 
-def summary_embed(table: Table, summary: dict[str, Any], lang: str) -> discord.Embed:
+def summary_embed(table: Table, summary: DealSummary, lang: str) -> discord.Embed:
     """A finished deal in a few short lines: how it ended, then each side's points (the
     rounds won are on the table above it). The picture shows the cards each side took, the
     cantes and the sums; its alt text says them in words."""
-    result = summary["result"]
-    names: list[str] = summary["names"]
+    result = summary.result
+    names = summary.names
     embed = discord.Embed(
-        title=t("summary.title", lang, deal=summary["deal_no"] + 1, id=table.id), colour=GOLD
+        title=t("summary.title", lang, deal=summary.deal_no + 1, id=table.id), colour=GOLD
     )
-    sides: list[list[int]] = result["sides"]
+    sides = result.sides
 
     def side_names(side: int) -> str:
         return " & ".join(_display(names[s], table.seats[s], lang) for s in sides[side])
 
-    winner = result["winner"]
+    winner = result.winner
     if winner is None:
         lines = [t("summary.no_winner", lang, target=table.options.target)]
     else:
         number = "one" if len(sides[winner]) == 1 else "many"
-        lines = [t(f"summary.end.{number}.{result['end']}", lang, names=side_names(winner))]
-        if result.get("double"):
+        lines = [t(f"summary.end.{number}.{result.end.value}", lang, names=side_names(winner))]
+        if result.double:
             lines.append(t("summary.double", lang))
-    if "contract" in result:
-        contract = result["contract"]
-        key = "summary.contract_made" if contract["made"] else "summary.contract_failed"
+    contract = result.contract
+    if contract is not None:
+        key = "summary.contract_made" if result.contract_made else "summary.contract_failed"
         lines.append(
             t(
                 key,
                 lang,
-                name=_display(names[contract["seat"]], table.seats[contract["seat"]], lang),
-                points=contract["points"],
+                name=_display(names[contract.seat], table.seats[contract.seat], lang),
+                points=contract.points,
             )
         )
     lines.append("")
     lines += [
-        t("summary.side", lang, names=side_names(side), total=result["scores"][side])
+        t("summary.side", lang, names=side_names(side), total=result.scores[side])
         for side in range(len(sides))
     ]
     embed.description = "\n".join(lines)

@@ -38,7 +38,7 @@ from bot.i18n import language_of, t
 from bot.storage import tables as table_repo
 from bot.storage.settings import get_settings
 from bot.tables.errors import TableError
-from bot.tables.model import Seat, Status, Table
+from bot.tables.model import DealSummary, Seat, Status, Table
 from bot.tables.service import Announcement, LostTable, TableService
 
 from . import _table_pictures as pictures
@@ -691,10 +691,10 @@ class DiscordPresenter:
             shown.append((embeds[1], self._summary_picture(table, table.summary, lang)))
         attach(payload, shown)
 
-    def _summary_picture(self, table: Table, summary: dict[str, Any], lang: str) -> discord.File:
+    def _summary_picture(self, table: Table, summary: DealSummary, lang: str) -> discord.File:
         """The summary's picture, drawn once per deal (the table message carries it along
         through the next deal)."""
-        key = (int(summary["deal_no"]), lang)
+        key = (summary.deal_no, lang)
         cached = self._summaries.get(table.id)
         if cached is None or cached[0] != key:
             png, alt = pictures.summary_png(table, summary, lang)

@@ -6,10 +6,10 @@ Hands are 40-bit ints (see ``cards``); the hot path of a playout (``legal_action
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum, IntEnum
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from .actions import MAX_BID, MIN_BID, Action, IllegalActionError, Kind
 from .cards import (
@@ -116,6 +116,26 @@ class Result:
                 "made": self.contract_made,
             }
         return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Result:
+        """The result ``to_json`` wrote. ``by_seat`` is not written there, so it reads back
+        as None."""
+        contract: Mapping[str, Any] | None = data.get("contract")
+        return cls(
+            end=End(data["end"]),
+            sides=tuple(tuple(int(s) for s in side) for side in data["sides"]),
+            card_points=tuple(int(p) for p in data["card_points"]),
+            cantes=tuple(int(p) for p in data["cantes"]),
+            last_trick=data["last_trick"],
+            scores=tuple(int(p) for p in data["scores"]),
+            winner=data["winner"],
+            double=bool(data.get("double", False)),
+            contract=None
+            if contract is None
+            else Contract(seat=int(contract["seat"]), points=int(contract["points"])),
+            contract_made=None if contract is None else contract["made"],
+        )
 
 
 def sides_of(variant: Variant) -> tuple[tuple[int, ...], ...]:

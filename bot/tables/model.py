@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, field
 from enum import Enum
 from typing import Any
 
-from bot.engine import Game, Options, Round, Variant, parse_options
+from bot.engine import Game, Options, Result, Round, Variant, parse_options
 from bot.engine.game import Payout
 
 
@@ -95,6 +95,51 @@ class LogEntry:
 LOG_LENGTH = 6
 
 
+@dataclass(frozen=True, slots=True)
+class DealSummary:
+    """A finished deal, for the round summary: how it ended, who sat where, the cards each
+    side took, the cantes sung, the rounds won before and after it and the trump suit."""
+
+    deal_no: int
+    result: Result
+    names: tuple[str, ...]
+    """Each seat's name at the end of the deal ("?" for an empty seat)."""
+    taken: tuple[tuple[int, ...], ...]
+    """Per side, the cards of the tricks it won, in the order they were played."""
+    cantes: tuple[tuple[int, int, int], ...]
+    """Each cante sung: (seat, suit, points)."""
+    rounds_won: tuple[int, ...]
+    rounds_before: tuple[int, ...]
+    trump: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "deal_no": self.deal_no,
+            "result": self.result.to_json(),
+            "names": list(self.names),
+            "taken": [list(cards) for cards in self.taken],
+            "cantes": [list(cante) for cante in self.cantes],
+            "rounds_won": list(self.rounds_won),
+            "rounds_before": list(self.rounds_before),
+            "trump": self.trump,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> DealSummary:
+        return cls(
+            deal_no=int(data["deal_no"]),
+            result=Result.from_json(data["result"]),
+            names=tuple(str(name) for name in data["names"]),
+            taken=tuple(tuple(int(c) for c in cards) for cards in data["taken"]),
+            cantes=tuple(
+                (int(seat), int(suit), int(points)) for seat, suit, points in data["cantes"]
+            ),
+            rounds_won=tuple(int(n) for n in data["rounds_won"]),
+            rounds_before=tuple(int(n) for n in data["rounds_before"]),
+            trump=int(data["trump"]),
+        )
+
+
 @dataclass(slots=True)
 class Table:
     id: int
@@ -128,7 +173,7 @@ class Table:
     cancel_votes: list[int] = field(default_factory=list[int])
     stakes: dict[int, int] = field(default_factory=dict[int, int])
     log: list[LogEntry] = field(default_factory=list[LogEntry])
-    summary: dict[str, Any] | None = None
+    summary: DealSummary | None = None
     """The last finished deal, for the round summary."""
     winner: int | None = None
     game: Game | None = None
@@ -214,7 +259,7 @@ class Table:
             "cancel_votes": self.cancel_votes,
             "stakes": {str(k): v for k, v in self.stakes.items()},
             "log": [{"key": e.key, "params": e.params} for e in self.log],
-            "summary": self.summary,
+            "summary": None if self.summary is None else self.summary.to_json(),
             "winner": self.winner,
             "game": None
             if game is None
@@ -268,7 +313,7 @@ class Table:
             cancel_votes=list(data["cancel_votes"]),
             stakes={int(k): v for k, v in data["stakes"].items()},
             log=[LogEntry(e["key"], e["params"]) for e in data["log"]],
-            summary=data["summary"],
+            summary=None if data["summary"] is None else DealSummary.from_json(data["summary"]),
             winner=data["winner"],
         )
         game = data["game"]

@@ -38,7 +38,15 @@ from bot.storage import tables as repo
 from bot.storage.standings import InsufficientChips
 
 from .errors import SaveFailed, TableError
-from .model import DEFAULT_ROBOT, ROBOT_LEVELS, STAND_IN_ROBOT, Seat, Status, Table
+from .model import (
+    DEFAULT_ROBOT,
+    ROBOT_LEVELS,
+    STAND_IN_ROBOT,
+    DealSummary,
+    Seat,
+    Status,
+    Table,
+)
 from .settlement import (
     Settlement,
     chips_of,
@@ -901,22 +909,22 @@ class TableService:
         game = table.game
         assert round_ is not None and game is not None and round_.result is not None
         result = round_.result
-        rounds_before = list(game.rounds_won)
+        rounds_before = tuple(game.rounds_won)
         settlement = settle_deal(table, round_)
         game.end_round(round_)
-        summary: dict[str, Any] = {
-            "deal_no": table.deal_no,
-            "result": result.to_json(),
-            "names": [s.name if s else "?" for s in table.seats],
-            "taken": [
-                [c for t in round_.tricks if round_.side_of[t.winner] == side for c in t.cards]
+        summary = DealSummary(
+            deal_no=table.deal_no,
+            result=result,
+            names=tuple(s.name if s else "?" for s in table.seats),
+            taken=tuple(
+                tuple(c for t in round_.tricks if round_.side_of[t.winner] == side for c in t.cards)
                 for side in range(len(round_.sides))
-            ],
-            "cantes": [[c.seat, c.suit, c.points] for c in round_.cantes],
-            "rounds_won": list(game.rounds_won),
-            "rounds_before": rounds_before,
-            "trump": round_.trump,
-        }
+            ),
+            cantes=tuple((c.seat, c.suit, c.points) for c in round_.cantes),
+            rounds_won=tuple(game.rounds_won),
+            rounds_before=rounds_before,
+            trump=round_.trump,
+        )
         table.summary = summary
         announce = [Announcement("tables.announce.deal_over", {"summary": summary})]
         if game.finished:

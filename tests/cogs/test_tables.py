@@ -455,7 +455,7 @@ class Driver:
             assert not under
         else:
             (summary,) = under
-            deal = table.summary["deal_no"]
+            deal = table.summary.deal_no
             assert summary.title == t("summary.title", table.language, deal=deal + 1, id=table.id)
             # its picture until the first trick of the next deal is over
             if table.status is Status.PLAYING and round_ is not None and round_.tricks:

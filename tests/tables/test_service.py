@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from bot.engine import Action, Kind, Options, SeatView, Variant
+from bot.engine import Action, Contract, End, Kind, Options, SeatView, Variant
 from bot.storage import Database, open_database, standings
 from bot.tables.errors import TableError
 from bot.tables.model import Status, Table
@@ -152,3 +154,86 @@ async def test_lobby_rules(db: Database) -> None:
     assert table.host_id == 11 and table.status is Status.LOBBY
     await service.leave(table.id, 11)
     assert table.status is Status.CLOSED
+
+
+def _restored(table: Table, state: str) -> Table:
+    return Table.from_state(
+        table_id=table.id,
+        guild_id=table.guild_id,
+        channel_id=table.channel_id,
+        host_id=table.host_id,
+        variant=table.variant.value,
+        status=table.status.value,
+        state=state,
+    )
+
+
+@pytest.mark.parametrize("variant", list(Variant))
+async def test_the_deal_summary_round_trips_through_the_state(
+    db: Database, variant: Variant
+) -> None:
+    service = TableService(db, Recorder(), clock=Clock(), robot_delay=0, robot=first_robot)
+    table = await service.open_table(
+        guild_id=1,
+        channel_id=2,
+        host_id=10,
+        host_name="Ana",
+        variant=variant,
+        options=Options(),
+        language="en",
+    )
+    await service.start(table.id, 10)
+    await play_out(service, table, random.Random(2))
+    summary = table.summary
+    assert summary is not None
+    state = table.state_json()
+    restored = _restored(table, state)
+    assert restored.state_json() == state
+    assert restored.summary is not None
+    assert restored.summary.to_json() == summary.to_json()
+    # everything but the engine's by_seat, which the result's JSON does not carry
+    assert restored.summary == replace(summary, result=replace(summary.result, by_seat=None))
+    assert _restored(restored, restored.state_json()).summary == restored.summary
+
+
+async def test_a_summary_saved_as_a_plain_dict_restores(db: Database) -> None:
+    """The summary's JSON is the dict tables have always saved: an old state restores."""
+    service = TableService(db, Recorder(), clock=Clock(), robot_delay=0, robot=first_robot)
+    table = await service.open_table(
+        guild_id=1,
+        channel_id=2,
+        host_id=10,
+        host_name="Ana",
+        variant=Variant.ARRASTRADO,
+        options=Options(),
+        language="en",
+    )
+    old = {
+        "deal_no": 2,
+        "result": {
+            "end": "cards",
+            "sides": [[0], [1]],
+            "card_points": [70, 50],
+            "cantes": [20, 0],
+            "last_trick": 0,
+            "scores": [100, 50],
+            "winner": 0,
+            "contract": {"seat": 1, "points": 70, "made": False},
+        },
+        "names": ["Ana", "?"],
+        "taken": [[0, 10, 20], [1, 11]],
+        "cantes": [[0, 3, 20]],
+        "rounds_won": [1, 0],
+        "rounds_before": [0, 0],
+        "trump": 3,
+    }
+    data = json.loads(table.state_json())
+    data["summary"] = old
+    restored = _restored(table, json.dumps(data, separators=(",", ":")))
+    summary = restored.summary
+    assert summary is not None
+    assert summary.deal_no == 2 and summary.names == ("Ana", "?") and summary.trump == 3
+    assert summary.result.end is End.CARDS and summary.result.contract == Contract(1, 70)
+    assert summary.result.contract_made is False and not summary.result.double
+    assert summary.taken == ((0, 10, 20), (1, 11)) and summary.cantes == ((0, 3, 20),)
+    assert json.loads(restored.state_json())["summary"] == old
