@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 from bot.engine import End, Result, Variant, parse_record, replay
 from bot.storage import Database, standings
@@ -246,3 +247,17 @@ async def check_all(db: Database, guild_id: int) -> list[Stored]:
     await check_stats(db, found, guild_id)
     await check_restore(db)
     return found
+
+
+async def dump(db: Database) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every table of the file."""
+    names = [
+        row[0]
+        for row in await db.fetchall(
+            "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
+        )
+    ]
+    return {
+        name: [tuple(row) for row in await db.fetchall(f"SELECT * FROM {name} ORDER BY 1, 2")]
+        for name in names
+    }

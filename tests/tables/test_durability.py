@@ -25,7 +25,6 @@ import sqlite3
 import sys
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -36,7 +35,7 @@ from bot.storage.settings import update_settings
 from bot.tables.errors import SaveFailed
 from bot.tables.model import Status
 
-from ._checks import check_all
+from ._checks import check_all, dump
 from ._play import CHANNEL, GUILD, Clock, Habits, Players, Timers, make_service, table_of
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -172,20 +171,6 @@ class FailAt:
         # None removes them (sqlite3 takes it; aiosqlite's hints do not say so)
         await db.connection.set_progress_handler(None, 1)  # pyright: ignore[reportArgumentType]
         await db.connection.set_trace_callback(None)  # pyright: ignore[reportArgumentType]
-
-
-async def dump(db: Database) -> dict[str, list[tuple[Any, ...]]]:
-    """Every row of every table of the file."""
-    names = [
-        row[0]
-        for row in await db.fetchall(
-            "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
-        )
-    ]
-    return {
-        name: [tuple(row) for row in await db.fetchall(f"SELECT * FROM {name} ORDER BY 1, 2")]
-        for name in names
-    }
 
 
 async def deal_played_down_to(

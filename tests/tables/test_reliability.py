@@ -48,6 +48,8 @@ from bot.tables.service import (
     TableService,
 )
 
+from ._checks import dump
+
 GUILD = 1
 CHANNEL = 2
 START = 1000
@@ -373,20 +375,6 @@ async def clock_failing(env: Env, kind: str) -> AsyncIterator[None]:
 
 
 # ----------------------------------------------------------------------------- helpers
-
-
-async def dump(db: Database) -> dict[str, list[tuple[Any, ...]]]:
-    """Every row of every table of the file."""
-    names = [
-        row[0]
-        for row in await db.fetchall(
-            "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
-        )
-    ]
-    return {
-        name: [tuple(row) for row in await db.fetchall(f"SELECT * FROM {name} ORDER BY 1, 2")]
-        for name in names
-    }
 
 
 async def check_log(db: Database) -> None:
