@@ -415,6 +415,10 @@ MOVE_ON_AFTER = datetime.timedelta(minutes=50)
 message before that, once in 50 minutes (one call more in that time, not one a deal)."""
 
 
+def _away_seats(table: Table) -> frozenset[int]:
+    return frozenset(i for i, s in enumerate(table.seats) if s is not None and s.away)
+
+
 def _too_old(message_id: int) -> bool:
     return discord.utils.utcnow() - discord.utils.snowflake_time(message_id) > MOVE_ON_AFTER
 
@@ -933,8 +937,7 @@ class DiscordPresenter:
         """Whether the public messages are edited now. Not when a robot plays in a moment
         (its play shows this too, in one edit), unless a seat went away or came back: the
         table must show I'm back at once, whoever plays next."""
-        away = frozenset(i for i, s in enumerate(table.seats) if s is not None and s.away)
-        if self._away_shown.get(table.id, frozenset()) != away:
+        if self._away_shown.get(table.id, frozenset()) != _away_seats(table):
             return True
         return not robot_plays_next(table)
 
@@ -991,9 +994,7 @@ class DiscordPresenter:
             await self._move_on(table)
         else:
             await self._edit_table(table)
-        self._away_shown[table.id] = frozenset(
-            i for i, s in enumerate(table.seats) if s is not None and s.away
-        )
+        self._away_shown[table.id] = _away_seats(table)
 
     async def _edit_table(self, table: Table) -> None:
         """Edit the table message; one Discord lost (deleted, its thread gone) or can no

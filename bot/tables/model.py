@@ -202,6 +202,10 @@ class Table:
     def humans(self) -> list[int]:
         return [s.user_id for s in self.seats if s is not None and s.human and s.user_id]
 
+    def stake_of(self, user_id: int) -> int:
+        """The chips a member has at stake here (none on a friendly table)."""
+        return self.stakes.get(user_id, 0) if self.options.competitive else 0
+
     def present(self) -> list[int]:
         """Members at the table who play their own cards (not away, not gone)."""
         return [

@@ -14,7 +14,7 @@ import json
 import logging
 import random
 import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -212,8 +212,6 @@ class TableService:
                 if isinstance(error, SaveFailed):
                     self._rollback(table)
                 raise
-            except asyncio.CancelledError:
-                raise
             except Exception:
                 self._rollback(table)
                 raise
@@ -242,10 +240,7 @@ class TableService:
             status=saved.status,
             state=saved.state,
         )
-        if restored.status is Status.PLAYING and restored.game is not None:
-            restored.round = Round(restored.game.deal_for(restored.deal_rng()))
-            for action in saved.actions:
-                restored.round.apply(action)
+        _replay(restored, saved.actions)
         restored.message_id = table.message_id
         restored.play_message_id = table.play_message_id
         restored.thread_id = table.thread_id
@@ -266,9 +261,7 @@ class TableService:
         self._stop(table)
         if self.tables.get(table.id) is table:
             del self.tables[table.id]
-        lock = self._locks.get(table.id)
-        if lock is not None and not lock.locked():
-            del self._locks[table.id]
+        # its lock goes once let go (``_holding``)
         for store in (self._saved, self._retries, self._declined):
             store.pop(table.id, None)
 
@@ -300,11 +293,8 @@ class TableService:
             state=row.state,
         )
         if table.status is Status.PLAYING:
-            if table.game is None:
-                raise ValueError("a table in play without its game")
-            table.round = Round(table.game.deal_for(table.deal_rng()))
-            for raw in await repo.deal_actions(self.db, table.id, table.deal_no):
-                table.round.apply(_action(raw))
+            raws = await repo.deal_actions(self.db, table.id, table.deal_no)
+            _replay(table, [_action(raw) for raw in raws])
         now = self.clock()
         if table.status is Status.PLAYING and table.turn_seat is not None:
             left = table.turn_left
@@ -357,9 +347,6 @@ class TableService:
 
     async def _suspend_one(self, table: Table) -> None:
         async with self.lock(table.id):
-            timer = self._timers.pop(table.id, None)
-            if timer is not None:
-                timer.cancel()
             if table.status is Status.PLAYING and table.turn_deadline is not None:
                 table.turn_left = max(table.turn_deadline - self.clock(), 0.0)
                 await self._save(table)
@@ -440,9 +427,9 @@ class TableService:
                 table.move_to(Status.CLOSED)
                 table.add_log("tables.log.closed")
                 await self._save(table)
+                self._after_change(table)
         except TableError:
             return
-        self._release(table)
 
     async def set_messages(
         self,
@@ -535,7 +522,7 @@ class TableService:
             raise TableError("not_seated")
         if table.status is Status.LOBBY:
             return "lobby", 0
-        stake = table.stakes.get(user_id, 0) if table.options.competitive else 0
+        stake = table.stake_of(user_id)
         others = [uid for uid in table.humans() if uid != user_id]
         return ("robot" if others else "end"), stake
 
@@ -580,7 +567,7 @@ class TableService:
             table.cancel_votes.remove(user_id)
         if user_id == table.host_id and table.humans():
             table.host_id = table.humans()[0]
-        stake = table.stakes.get(user_id, 0) if table.options.competitive else 0
+        stake = table.stake_of(user_id)
         settlement = settle_forfeit(table, user_id)
         if not table.humans():
             # nobody is left to play with: the game ends here; the leaver's stake goes to
@@ -735,7 +722,7 @@ class TableService:
         table = self.get(table_id)
         self._may_vote(table, user_id)
         missing = len(set(table.humans()) - set(table.cancel_votes) - {user_id})
-        stake = table.stakes.get(user_id, 0) if table.options.competitive else 0
+        stake = table.stake_of(user_id)
         return missing, stake
 
     async def vote_cancel(self, table_id: int, user_id: int) -> Outcome:
@@ -955,7 +942,7 @@ class TableService:
         state = table.state_json()
         try:
             await self._write(table, state, actions, settlement, finished_deal, new_deal)
-        except (InsufficientChips, asyncio.CancelledError):
+        except InsufficientChips:
             raise
         except Exception as error:
             log.error("Table %s could not be saved", table.id, exc_info=error)
@@ -1264,6 +1251,17 @@ _ROBOT_OPTIONAL = frozenset({Kind.SING, Kind.TUTE, Kind.CAPOTE, Kind.CLAIM, Kind
 
 def _robot_rng(table: Table, round_: Round, seat: int) -> random.Random:
     return random.Random(f"{table.seed}:{table.deal_no}:{len(round_.actions)}:{seat}")
+
+
+def _replay(table: Table, actions: Iterable[Action]) -> None:
+    """The deal in play, rebuilt from the table's seed and its actions (the log)."""
+    if table.status is not Status.PLAYING:
+        return
+    if table.game is None:
+        raise ValueError("a table in play without its game")
+    table.round = Round(table.game.deal_for(table.deal_rng()))
+    for action in actions:
+        table.round.apply(action)
 
 
 def _action(raw: str) -> Action:
