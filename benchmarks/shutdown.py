@@ -39,20 +39,11 @@ from bot.storage import Database, open_database
 from bot.storage import tables as table_repo
 from bot.tables import service as service_module
 from bot.tables.model import Status, Table
-from bot.tables.service import Announcement, TableService
+from bot.tables.service import TableService
+from tests.tables._play import NullPresenter
 
 GUILD = 1
 TURN_TIME = 600
-
-
-class NullPresenter:
-    async def refresh(
-        self, table: Table, *, skip_seat: int | None = None, announce: list[Announcement]
-    ) -> None:
-        return None
-
-    async def table_lost(self, lost: Any) -> None:
-        return None
 
 
 def instant_robot(view: SeatView, level: str, rng: random.Random, budget: float) -> Action | None:

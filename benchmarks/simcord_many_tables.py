@@ -60,8 +60,9 @@ import simcord
 
 from bot.client import TuteBot
 from bot.config import Config
-from bot.tables.model import Status, Table
+from bot.tables.model import Status
 from bot.tables.service import TableService
+from tests.tables._play import keep_ended, tables_of
 
 PER_GUILD = 10
 ROBOTS = {"habanero": 1, "arrastrado": 2, "individual": 3, "pairs": 3}
@@ -355,25 +356,10 @@ async def play_out(run: Run, hosts: list[simcord.MemberActor]) -> None:
     log(f"{clicks} cards played")
 
 
-ENDED: dict[int, Table] = {}
-"""Tables the service let go at their end (a robot's tute can end a game at once)."""
-
-
-def keep_ended() -> None:
-    release = TableService._release  # pyright: ignore[reportPrivateUsage]
-
-    def keeping(self: TableService, table: Table) -> None:
-        if not table.status.is_open:
-            ENDED[table.id] = table
-        release(self, table)
-
-    TableService._release = keeping  # type: ignore[method-assign]
-
-
 def check(run: Run, service: TableService) -> None:
     """Where every table should be: finished after ``--play``; else playing and at rest (no
     robot run under way), and after an advance with more actions than before it."""
-    tables = {**ENDED, **service.tables}
+    tables = tables_of(service)  # with those it let go at their end (a tute ends a game)
     run.tables = len(tables)
     for table in tables.values():
         run.statuses[table.status.value] = run.statuses.get(table.status.value, 0) + 1
@@ -416,7 +402,7 @@ async def bounded(run: Run, folder: Path) -> None:
 
 
 def main() -> None:
-    keep_ended()
+    keep_ended(TableService)
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--tables", type=int, default=120)
     parser.add_argument("--variant", default="pairs", choices=tuple(ROBOTS))
