@@ -303,25 +303,29 @@ def _points(card: int) -> int:
     return POINTS[card]
 
 
+def event_params(params: dict[str, Any], lang: str) -> dict[str, Any]:
+    """A logged or announced event's parameters as its text shows them: suits and cards in
+    words and symbols, a robot by its short name, a member's name escaped."""
+    shown = dict(params)
+    if "suit" in shown:
+        shown["suit"] = suit_text(int(shown["suit"]), lang)
+    if "cards" in shown:
+        shown["cards"] = " ".join(card_text(int(c)) for c in shown["cards"])
+    name = shown.get("name")
+    if isinstance(name, str):
+        shown["name"] = (
+            t("tables.robot_short", lang, number=name.partition(":")[2])
+            if name.startswith("robot:")
+            else shown_name(name)
+        )
+    if "level" in shown:
+        shown["level"] = t(f"robots.{shown['level']}", lang)
+    return shown
+
+
 def log_text(table: Table, lang: str, last: int = 4) -> str:
-    lines: list[str] = []
-    for entry in table.log[-last:]:
-        params = dict(entry.params)
-        if "suit" in params:
-            params["suit"] = suit_text(int(params["suit"]), lang)
-        if "cards" in params:
-            params["cards"] = " ".join(card_text(int(c)) for c in params["cards"])
-        name = params.get("name")
-        if isinstance(name, str):
-            params["name"] = (
-                t("tables.robot_short", lang, number=name.partition(":")[2])
-                if name.startswith("robot:")
-                else shown_name(name)
-            )
-        if "level" in params:
-            params["level"] = t(f"robots.{params['level']}", lang)
-        lines.append("• " + t(entry.key, lang, **params))
-    return "\n".join(lines)
+    entries = table.log[-last:]
+    return "\n".join("• " + t(e.key, lang, **event_params(e.params, lang)) for e in entries)
 
 
 def winner_line(table: Table, side: int, lang: str) -> str:

@@ -1211,9 +1211,7 @@ class DiscordPresenter:
         """A message of its own where the table plays (the lobby closing, the game paused or
         cancelled...): a new message, so that it notifies."""
         where = self.bot.get_partial_messageable(table.where_id)
-        params = dict(item.params)
-        if isinstance(params.get("name"), str):
-            params["name"] = ui.shown_name(params["name"])
+        params = ui.event_params(item.params, table.language)
         await where.send(t(item.key, table.language, **params))
 
     async def table_lost(self, lost: LostTable) -> None:
