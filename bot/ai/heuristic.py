@@ -10,7 +10,7 @@ known, as in the sampled deals of the hard robot's playouts.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -21,25 +21,28 @@ from bot.engine.cards import (
     KNIGHTS_MASK,
     PAIR_MASK,
     POINTS,
-    RANK_OF,
-    SUIT_MASK,
+    TAKERS,
     beats,
-    card,
     mask_of,
     trick_best,
 )
-from bot.engine.options import Scoring, StockDuty, Variant
-from bot.engine.round import EXCHANGE_BY_SEVEN, EXCHANGE_BY_TWO, Round
+from bot.engine.duty import duty_of, duty_tiers, playable
+from bot.engine.options import Scoring, StockDuty
+from bot.engine.round import Round, exchange_card
+from bot.engine.variants import VARIANTS, Variant
 from bot.engine.view import SeatView
 
 from .knowledge import Knowledge
 
-FREE: Final = 0
-TRUMP_DUTY: Final = 1
-FULL: Final = 2
-
 TUTE_BONUS: Final = 300.0
 _STRENGTH: Final = tuple(c % 10 for c in range(40))
+_NO_CANTES: Final[tuple[int, Sequence[float]]] = (0, (0.0, 0.0, 0.0, 0.0))
+_NO_BONUS: Final[tuple[Sequence[float], float]] = ((0.0, 0.0, 0.0, 0.0), 0.0)
+_NO_SWAP: Final[tuple[int, float]] = (-1, 0.0)
+
+Chance = Callable[[int, int, int], float]
+"""``chance(card, seat, led)``: the chance that the choosing seat's side takes the trick
+that ``card``, played by ``seat``, holds once the choosing seat has played."""
 
 
 class Beliefs:
@@ -71,6 +74,22 @@ class Beliefs:
             return 0.0
         return self._none(seat, mask)
 
+    def p_take(self, seat: int, tiers: tuple[int, ...], over: int) -> float:
+        """The chance that ``seat``, still to play, can take the trick with a card of
+        ``over``: the duty makes it play from the first of ``tiers`` it holds a card of, so
+        add up, tier by tier, holding none of the earlier ones and a taker in this one
+        (each taken apart from the other, the belief's usual shortcut)."""
+        p = 0.0
+        earlier = 0
+        for tier in tiers:
+            mask = tier & over & ~earlier
+            if mask:
+                p += (self.p_none(seat, earlier) if earlier else 1.0) * self.p_any(seat, mask)
+                if p >= 1.0:
+                    return 1.0
+            earlier |= tier
+        return p
+
     def _none(self, seat: int, mask: int) -> float:
         pool = self.pool[seat]
         k = (pool & mask).bit_count()
@@ -96,286 +115,161 @@ def beliefs_of(know: Knowledge) -> Beliefs:
     return Beliefs(know.known, pool, know.hidden, outside)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Situation:
-    """The facts one card choice depends on. ``duty``: FREE, TRUMP_DUTY or FULL;
-    ``cantes_on``: a trick won now may be followed by a cante; ``sung``: the suits sung
-    (bits); ``swap_card``: a trump 7 or 2 that may still be exchanged, worth ``swap_gain``."""
+    """The facts one card choice depends on, read from a seat's view (``view_situation``)
+    or from a full state (``round_situation``). ``rivals`` and ``partners``: the seats of
+    each kind still to play to the trick after this one; ``duty``: the duty in force;
+    ``last``: the trick is the last one; ``cantes``: the cards of the cantes the seat holds
+    and may still sing after winning this trick, with each suit's value; ``tute_cards``:
+    the four kings or knights it may still declare; ``swap_card``: a trump 7 or 2 that may
+    still be exchanged, worth ``swap_gain``. Not frozen: the playouts build one for every
+    card they choose."""
 
     seat: int
-    n: int
     side_of: Sequence[int]
-    leader: int
+    rivals: Sequence[int]
+    partners: Sequence[int]
     trick: Sequence[int]
     best: int
     best_seat: int
     trump: int
     legal: int
-    hand: int
-    duty: int
+    duty: StockDuty
+    undertrump: bool
     last: bool
-    cantes_on: bool
-    sung: int
-    lost40: bool
-    tute_on: bool
+    cantes: tuple[int, Sequence[float]]
+    tute_cards: int
     swap_card: int
     swap_gain: float
 
 
-def _p_beat(b: Beliefs, seat: int, x: int, led: int, trump: int, duty: int) -> float:
-    """The chance that ``seat``, still to play, can beat ``x`` holding the trick."""
-    trumps = SUIT_MASK[trump]
-    xs = x // 10
-    if duty == FREE or (duty == TRUMP_DUTY and led != trump):
-        m = HIGHER[x]
-        if xs != trump:
-            m |= trumps
-        return b.p_any(seat, m)
-    if duty == TRUMP_DUTY:
-        return b.p_any(seat, HIGHER[x])
-    if xs == led:
-        p = b.p_any(seat, HIGHER[x])
-        if led != trump and p < 1.0:
-            p += b.p_none(seat, SUIT_MASK[led]) * b.p_any(seat, trumps)
-        return p if p < 1.0 else 1.0
-    return b.p_none(seat, SUIT_MASK[led]) * b.p_any(seat, HIGHER[x])
-
-
-def _pair_values(st: Situation) -> list[tuple[int, float]]:
-    """(pair mask, cante value) for each cante the seat holds and may still sing."""
-    out: list[tuple[int, float]] = []
-    if not st.cantes_on:
-        return out
-    hand = st.hand
-    for suit in range(4):
-        pair = PAIR_MASK[suit]
-        if hand & pair == pair and not st.sung >> suit & 1:
-            if suit == st.trump:
-                if not st.lost40:
-                    out.append((pair, 40.0))
-            else:
-                out.append((pair, 20.0))
-    return out
-
-
 def choose_card(st: Situation, b: Beliefs) -> int:
-    """The card to play: the legal card of highest value."""
+    """The card to play: the legal card of highest value, with beliefs about the hands."""
     legal = st.legal
     if not legal & (legal - 1):
         return legal.bit_length() - 1
-    trump = st.trump
-    seat = st.seat
-    n = st.n
-    side_of = st.side_of
-    my = side_of[seat]
-    trick = st.trick
-    pos = len(trick)
-    later = (
-        [(st.leader + k) % n for k in range(pos + 1, n)]
-        if pos
-        else [(seat + k) % n for k in range(1, n)]
-    )
-    led = trick[0] // 10 if pos else -1
-    tp = 0
-    for c in trick:
-        tp += POINTS[c]
-    if st.last:
-        tp += 10
-    extra = 2 * len(later)
-    pairs = _pair_values(st)
-    pair_cards = 0
-    for pair, _ in pairs:
-        pair_cards |= pair
-    tute_cards = 0
-    if st.tute_on:
-        if st.hand & KINGS_MASK == KINGS_MASK:
-            tute_cards |= KINGS_MASK
-        if st.hand & KNIGHTS_MASK == KNIGHTS_MASK:
-            tute_cards |= KNIGHTS_MASK
-    outside = b.outside
-    duty = st.duty
-    best_value = -1e9
-    best_card = -1
-    m = legal
-    while m:
-        low = m & -m
-        c = low.bit_length() - 1
-        m ^= low
-        suit = c // 10
-        # who holds the trick once c is down
-        if not pos:
-            hc, hs, lead_suit = c, seat, suit
-        elif beats(c, st.best, trump):
-            hc, hs, lead_suit = c, seat, led
-        else:
-            hc, hs, lead_suit = st.best, st.best_seat, led
-        if side_of[hs] == my:
-            p = 1.0
-            for s in later:
-                if side_of[s] != my:
-                    p *= 1.0 - _p_beat(b, s, hc, lead_suit, trump, duty)
-                    if p <= 0.0:
-                        break
-        else:
-            p = 0.0
-            for s in later:
-                if side_of[s] == my:
-                    q = 0.6 * _p_beat(b, s, hc, lead_suit, trump, duty)
-                    if q > p:
-                        p = q
-        # what c is worth kept
-        if suit == trump:
-            keep = 4.0 + 0.9 * _STRENGTH[c]
-        elif not HIGHER[c] & outside:
-            keep = 2.5
-        else:
-            keep = 0.0
-        bonus = 0.0
-        if pair_cards >> c & 1:
-            for pair, value in pairs:
-                if pair >> c & 1:
-                    keep += 0.5 * value
-                elif value > bonus:
-                    bonus = value
-        else:
-            for _, value in pairs:
-                if value > bonus:
-                    bonus = value
-        if tute_cards:
-            if tute_cards >> c & 1:
-                keep += TUTE_BONUS
-            else:
-                bonus = TUTE_BONUS
-        if c == st.swap_card:
-            keep += st.swap_gain
-        stake = tp + POINTS[c] + extra
-        value = p * (stake + bonus) - (1.0 - p) * stake - keep - 0.01 * _STRENGTH[c]
-        if value > best_value:
-            best_value = value
-            best_card = c
-    return best_card
-
-
-def _can_beat(hand: int, x: int, led: int, trump: int, duty: int) -> int:
-    """Whether a known hand, still to play, can beat ``x`` holding the trick (nonzero)."""
-    if duty == FREE or (duty == TRUMP_DUTY and led != trump):
-        if x // 10 == trump:
-            return hand & HIGHER[x]
-        return hand & (HIGHER[x] | SUIT_MASK[trump])
-    if duty == TRUMP_DUTY:
-        return hand & HIGHER[x]
-    if x // 10 == led:
-        if hand & HIGHER[x]:
-            return 1
-        return led != trump and not hand & SUIT_MASK[led] and hand & SUIT_MASK[trump]
-    return not hand & SUIT_MASK[led] and hand & HIGHER[x]
+    return _best_card(st, b.outside, _BelievedHands(st, b).chance)
 
 
 def playout_card(r: Round, legal: int) -> int:
-    """``choose_card`` for the seat on turn of a full state, every hand known: the
-    policy of the hard robot's playouts, written out for speed."""
-    seat = r.turn
+    """``choose_card`` for the seat on turn of a full state, every hand known: the policy
+    of the hard robot's playouts, where the chance of taking a trick is 0 or 1."""
+    st = round_situation(r, legal)
     hands = r.hands
-    hand = hands[seat]
-    trump = r.trump
-    n = r.n
-    side_of = r.side_of
-    my = side_of[seat]
-    trick = r.trick
-    pos = len(trick)
-    leader = r.leader
-    later = (
-        [(leader + k) % n for k in range(pos + 1, n)]
-        if pos
-        else [(seat + k) % n for k in range(1, n)]
-    )
-    led = trick[0] // 10 if pos else -1
-    to_draw = r.to_draw
-    options = r.options
-    habanero = r.variant is Variant.HABANERO
-    duty = _duty(r.variant, options.stock_duty, to_draw)
-    tp = 0
-    for c in trick:
-        tp += POINTS[c]
-    if not to_draw and not hand & (hand - 1):
-        tp += 10
-    extra = 2 * len(later)
     outside = 0
-    for s in range(n):
-        if s != seat:
+    for s in range(r.n):
+        if s != st.seat:
             outside |= hands[s]
-    if to_draw:
+    if r.to_draw:
         outside |= mask_of(r.stock)
-    pairs: list[tuple[int, float]] = []
-    pair_cards = 0
-    if options.scoring is not Scoring.SIXTY_FIVE and (not habanero or to_draw > 2):
-        sung = r.sung_mask
-        for suit in range(4):
-            pair = PAIR_MASK[suit]
-            if hand & pair == pair and not sung >> suit & 1:
-                if suit != trump:
-                    pairs.append((pair, 20.0))
-                    pair_cards |= pair
-                elif not r.lost40[seat]:
-                    pairs.append((pair, 40.0))
-                    pair_cards |= pair
-    tute_cards = 0
-    if options.allow_tute and not r.sang[seat]:
-        if hand & KINGS_MASK == KINGS_MASK:
-            tute_cards |= KINGS_MASK
-        if hand & KNIGHTS_MASK == KNIGHTS_MASK:
-            tute_cards |= KNIGHTS_MASK
-    swap_card = -1
-    swap_gain = 0.0
-    if habanero and to_draw and options.exchange:
-        swap_card, swap_gain = _swap(r.variant, True, r.turned, trump, hand)
-    best = r.best_card
-    best_seat = r.best_seat
+    return _best_card(st, outside, _KnownHands(st, hands).chance)
+
+
+class _BelievedHands:
+    """The chance of taking the trick, from beliefs about the hands still to play."""
+
+    __slots__ = ("b", "st")
+
+    def __init__(self, st: Situation, b: Beliefs) -> None:
+        self.st = st
+        self.b = b
+
+    def chance(self, card: int, seat: int, led: int) -> float:
+        st = self.st
+        b = self.b
+        tiers = duty_tiers(led, card, st.trump, st.duty, st.undertrump)
+        over = TAKERS[st.trump][card]
+        if st.side_of[seat] == st.side_of[st.seat]:  # it holds unless a rival can take it
+            p = 1.0
+            for s in st.rivals:
+                p *= 1.0 - b.p_take(s, tiers, over)
+                if p <= 0.0:
+                    break
+            return p
+        p = 0.0  # a partner may still take it; discounted, as it plays its own hand
+        for s in st.partners:
+            q = 0.6 * b.p_take(s, tiers, over)
+            if q > p:
+                p = q
+        return p
+
+
+class _KnownHands:
+    """The same with every hand known (a playout's): whether a seat can take the trick is
+    what ``playable`` lets it play."""
+
+    __slots__ = ("hands", "st")
+
+    def __init__(self, st: Situation, hands: Sequence[int]) -> None:
+        self.st = st
+        self.hands = hands
+
+    def chance(self, card: int, seat: int, led: int) -> float:
+        st = self.st
+        hands = self.hands
+        over = TAKERS[st.trump][card]
+        if st.side_of[seat] == st.side_of[st.seat]:
+            for s in st.rivals:
+                if playable(hands[s], led, card, st.trump, st.duty, st.undertrump) & over:
+                    return 0.0
+            return 1.0
+        for s in st.partners:
+            if playable(hands[s], led, card, st.trump, st.duty, st.undertrump) & over:
+                return 0.6
+        return 0.0
+
+
+def _best_card(st: Situation, outside: int, chance: Chance) -> int:
+    """The legal card of highest value: what the trick is likely to bring the side (won
+    or lost, with the cante or tute a won trick lets it declare), less what the card is
+    worth kept: a trump, a master (nothing ``outside`` beats it), a card of a cante still
+    to sing or of a tute, the trump 7 or 2 that may be exchanged."""
+    trump, seat, trick, best = st.trump, st.seat, st.trick, st.best
+    pos = len(trick)
+    led = trick[0] // 10 if pos else -1
+    stake_base = 2 * (len(st.rivals) + len(st.partners)) + (10 if st.last else 0)
+    for c in trick:  # the points in the trick, the two of a later card, the last ten
+        stake_base += POINTS[c]
+    cante_cards, cante_value = st.cantes
+    bonus_without, bonus_any = _best_other_cantes(cante_value) if cante_cards else _NO_BONUS
+    tute_cards, swap_card = st.tute_cards, st.swap_card
+    under = -1.0  # the chance with any card that leaves the trick where it is
     best_value = -1e9
     best_card = -1
-    m = legal
+    m = st.legal
     while m:
         low = m & -m
         c = low.bit_length() - 1
         m ^= low
         suit = c // 10
         if not pos:
-            hc, hs, lead_suit = c, seat, suit
+            p = chance(c, seat, suit)
         elif beats(c, best, trump):
-            hc, hs, lead_suit = c, seat, led
+            p = chance(c, seat, led)
         else:
-            hc, hs, lead_suit = best, best_seat, led
-        if side_of[hs] == my:
-            p = 1.0
-            for s in later:
-                if side_of[s] != my and _can_beat(hands[s], hc, lead_suit, trump, duty):
-                    p = 0.0
-                    break
-        else:
-            p = 0.0
-            for s in later:
-                if side_of[s] == my and _can_beat(hands[s], hc, lead_suit, trump, duty):
-                    p = 0.6
+            if under < 0.0:
+                under = chance(best, st.best_seat, led)
+            p = under
         if suit == trump:
             keep = 4.0 + 0.9 * _STRENGTH[c]
         elif not HIGHER[c] & outside:
             keep = 2.5
         else:
             keep = 0.0
-        bonus = 0.0
-        for pair, value in pairs:
-            if pair >> c & 1:
-                keep += 0.5 * value
-            elif value > bonus:
-                bonus = value
+        if cante_cards >> c & 1:  # playing it breaks its own cante; the best other one stays
+            keep += 0.5 * cante_value[suit]
+            bonus = bonus_without[suit]
+        else:
+            bonus = bonus_any
         if tute_cards:
             if tute_cards >> c & 1:
                 keep += TUTE_BONUS
             else:
                 bonus = TUTE_BONUS
         if c == swap_card:
-            keep += swap_gain
-        stake = tp + POINTS[c] + extra
+            keep += st.swap_gain
+        stake = stake_base + POINTS[c]
         value = p * (stake + bonus) - (1.0 - p) * stake - keep - 0.01 * _STRENGTH[c]
         if value > best_value:
             best_value = value
@@ -383,41 +277,87 @@ def playout_card(r: Round, legal: int) -> int:
     return best_card
 
 
+def _best_other_cantes(values: Sequence[float]) -> tuple[Sequence[float], float]:
+    """For each suit, the best cante of another suit (a card breaks its own suit's cante
+    only), and the best of all."""
+    without = [max(v for other, v in enumerate(values) if other != suit) for suit in range(4)]
+    return without, max(values)
+
+
 # ------------------------------------------------------------------ situations
 
 
-def _swap(
-    variant: Variant, exchange: bool, turned_under: int, trump: int, hand: int
-) -> tuple[int, float]:
-    """The trump 7 (or 2) in hand that may still be exchanged for the turned card."""
-    if variant is not Variant.HABANERO or not exchange or turned_under < 0:
-        return -1, 0.0
-    rank = RANK_OF[turned_under]
-    if rank in EXCHANGE_BY_SEVEN:
-        mine = card(7, trump)
-    elif rank in EXCHANGE_BY_TWO:
-        mine = card(2, trump)
-    else:
-        return -1, 0.0
-    if not hand >> mine & 1:
-        return -1, 0.0
-    return mine, 2.0 + POINTS[turned_under] + 0.5 * _STRENGTH[turned_under]
+def _cantes(
+    hand: int, trump: int, sung: int, lost40: bool, variant: Variant, scoring: Scoring, to_draw: int
+) -> tuple[int, Sequence[float]]:
+    """The cantes ``hand`` holds and may sing after a trick won now: their cards, and each
+    suit's value (40 in trumps unless lost, 20, or 0)."""
+    if not hand >> 1 & hand & KNIGHTS_MASK:  # no knight with its king: the usual case
+        return _NO_CANTES
+    if not _cantes_on(variant, scoring, to_draw):
+        return _NO_CANTES
+    values = [0.0, 0.0, 0.0, 0.0]
+    cards = 0
+    for suit in range(4):
+        pair = PAIR_MASK[suit]
+        if hand & pair == pair and not sung >> suit & 1:
+            if suit != trump:
+                values[suit] = 20.0
+                cards |= pair
+            elif not lost40:
+                values[suit] = 40.0
+                cards |= pair
+    return cards, values
 
 
-def _duty(variant: Variant, stock_duty: StockDuty, to_draw: int) -> int:
-    if variant is Variant.HABANERO and to_draw:
-        if stock_duty is StockDuty.FREE:
-            return FREE
-        if stock_duty is StockDuty.TRUMP:
-            return TRUMP_DUTY
-    return FULL
+def _tute_cards(hand: int) -> int:
+    """The four kings or four knights ``hand`` holds, for a seat that may declare tute."""
+    cards = 0
+    if hand & KINGS_MASK == KINGS_MASK:
+        cards |= KINGS_MASK
+    if hand & KNIGHTS_MASK == KNIGHTS_MASK:
+        cards |= KNIGHTS_MASK
+    return cards
+
+
+def _swap(exchange: bool, under_stock: int, trump: int, hand: int) -> tuple[int, float]:
+    """The trump 7 (or 2) in hand that may still be exchanged for the turned card lying
+    under the stock (``under_stock``, -1 when none lies there), and what that is worth."""
+    if under_stock < 0 or not exchange:
+        return _NO_SWAP
+    mine = exchange_card(under_stock, trump)
+    if mine < 0 or not hand >> mine & 1:
+        return _NO_SWAP
+    return mine, 2.0 + POINTS[under_stock] + 0.5 * _STRENGTH[under_stock]
 
 
 def _cantes_on(variant: Variant, scoring: Scoring, to_draw: int) -> bool:
-    """A trick won now could still be followed by a cante."""
+    """A trick won now could still be followed by a cante: not under sixty-five, and with
+    a stock only while a draw is still to come after this trick."""
     if scoring is Scoring.SIXTY_FIVE:
         return False
-    return variant is not Variant.HABANERO or to_draw > 2
+    return not VARIANTS[variant].has_stock or to_draw > 2
+
+
+def _later(
+    seat: int, played: int, side_of: tuple[int, ...]
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The seats still to play to a trick after ``seat``, which plays its card number
+    ``played`` (0 for the lead), in playing order: (rivals, partners)."""
+    players = len(side_of)
+    later = [(seat + k) % players for k in range(1, players - played)]
+    rivals = tuple(s for s in later if side_of[s] != side_of[seat])
+    return rivals, tuple(s for s in later if side_of[s] == side_of[seat])
+
+
+_LATER: Final = {
+    side_of: [
+        [_later(seat, played, side_of) for played in range(len(side_of))]
+        for seat in range(len(side_of))
+    ]
+    for side_of in {rules.side_of for rules in VARIANTS.values()}
+}
+"""``_later`` for every seating of the registry, looked up for every card chosen."""
 
 
 def view_situation(view: SeatView) -> Situation:
@@ -429,32 +369,68 @@ def view_situation(view: SeatView) -> Situation:
             legal |= 1 << a.arg
     trick = [c for _, c in view.trick]
     best_seat, best = trick_best(view.trick, view.trump)
-    side_of = tuple(
-        next(i for i, side in enumerate(view.sides) if s in side) for s in range(view.players)
-    )
-    habanero = view.variant is Variant.HABANERO
-    under = view.turned if habanero and view.stock_left else -1
-    swap_card, swap_gain = _swap(view.variant, view.options.exchange, under, view.trump, hand)
+    options = view.options
+    side_of = VARIANTS[view.variant].side_of
+    rivals, partners = _LATER[side_of][view.seat][len(trick)]
+    # while the stock has cards, the turned card lies under it
+    under = view.turned if view.stock_left else -1
+    swap_card, swap_gain = _swap(options.exchange, under, view.trump, hand)
     sung = 0
     for cante in view.cantes:
         sung |= 1 << cante.suit
     return Situation(
         view.seat,
-        view.players,
         side_of,
-        view.leader,
+        rivals,
+        partners,
         trick,
         best,
         best_seat,
         view.trump,
         legal,
-        hand,
-        _duty(view.variant, view.options.stock_duty, view.stock_left),
+        duty_of(view.variant, options, view.stock_left),
+        options.undertrump,
         not view.stock_left and len(view.hand) == 1,
-        _cantes_on(view.variant, view.options.scoring, view.stock_left),
-        sung,
-        view.lost40,
-        bool(view.options.allow_tute) and not view.sang[view.seat],
+        _cantes(
+            hand, view.trump, sung, view.lost40, view.variant, options.scoring, view.stock_left
+        ),
+        _tute_cards(hand) if options.allow_tute and not view.sang[view.seat] else 0,
+        swap_card,
+        swap_gain,
+    )
+
+
+def round_situation(r: Round, legal: int) -> Situation:
+    """The situation of the seat on turn of a full state (a playout's), where ``legal`` is
+    its play mask."""
+    seat = r.turn
+    hand = r.hands[seat]
+    options = r.options
+    to_draw = r.to_draw
+    trump = r.trump
+    rivals, partners = _LATER[r.side_of][seat][len(r.trick)]
+    # the cheap tests first, here: a playout builds a situation for every card it chooses
+    swap_card, swap_gain = (
+        _swap(options.exchange, r.turned, trump, hand) if r.turned >= 0 else _NO_SWAP
+    )
+    tute_on = bool(options.allow_tute) and not r.sang[seat]
+    return Situation(
+        seat,
+        r.side_of,
+        rivals,
+        partners,
+        r.trick,
+        r.best_card,
+        r.best_seat,
+        trump,
+        legal,
+        r.duty,
+        options.undertrump,
+        not to_draw and not hand & (hand - 1),
+        _cantes(hand, trump, r.sung_mask, r.lost40[seat], r.variant, options.scoring, to_draw)
+        if hand >> 1 & hand & KNIGHTS_MASK
+        else _NO_CANTES,
+        _tute_cards(hand) if tute_on else 0,
         swap_card,
         swap_gain,
     )
@@ -467,38 +443,32 @@ def wanted_declaration(view: SeatView) -> Action | None:
     """The declaration every robot makes when it may: tute, a claim that holds, the
     exchange, then a cante (the 40 first). Capote, resigning and bidding are decided
     elsewhere."""
-    singing = view.options.scoring is not Scoring.SIXTY_FIVE
-    sings: list[Action] = []
-    exchange: Action | None = None
-    for a in view.legal:
-        kind = a.kind
-        if kind is Kind.TUTE:
-            return a
-        if kind is Kind.CLAIM and view.scores[view.my_side] >= view.options.target:
-            return a
-        if kind is Kind.EXCHANGE:
-            exchange = a
-        elif kind is Kind.SING and singing:
-            sings.append(a)
-    if exchange is not None:
-        return exchange
-    if sings:
-        return max(sings, key=lambda a: (a.arg == view.trump, -a.arg))
-    return None
+    claim_holds = view.scores[view.my_side] >= view.options.target
+    return _declaration(view.legal, view.options.scoring, view.trump, lambda _seat: claim_holds)
 
 
 def playout_declaration(r: Round, acts: list[Action]) -> Action | None:
-    """The same policy inside a playout, from the full state."""
+    """The same policy inside a playout, from the full state, for whichever seat may
+    declare."""
+    target = r.options.target
+    return _declaration(
+        acts, r.options.scoring, r.trump, lambda seat: r.side_score(r.side_of[seat]) >= target
+    )
+
+
+def _declaration(
+    acts: Sequence[Action], scoring: Scoring, trump: int, claim_holds: Callable[[int], bool]
+) -> Action | None:
+    singing = scoring is not Scoring.SIXTY_FIVE  # there a cante raises the side's bar instead
     sings: list[Action] = []
     exchange: Action | None = None
-    singing = r.options.scoring is not Scoring.SIXTY_FIVE
     for a in acts:
         kind = a.kind
         if kind is Kind.PLAY:
             continue
         if kind is Kind.TUTE:
             return a
-        if kind is Kind.CLAIM and r.side_score(r.side_of[a.seat]) >= r.options.target:
+        if kind is Kind.CLAIM and claim_holds(a.seat):
             return a
         if kind is Kind.EXCHANGE:
             exchange = a
@@ -507,7 +477,7 @@ def playout_declaration(r: Round, acts: list[Action]) -> Action | None:
     if exchange is not None:
         return exchange
     if sings:
-        return max(sings, key=lambda a: (a.arg == r.trump, -a.arg))
+        return max(sings, key=lambda a: (a.arg == trump, -a.arg))
     return None
 
 

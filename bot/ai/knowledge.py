@@ -11,10 +11,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from bot.engine.cards import HIGHER, SUIT_MASK, SUIT_OF, beats, cards_of, mask_of
-from bot.engine.deal import deck_mask, hand_size
-from bot.engine.options import StockDuty, Variant
+from bot.engine.cards import SUIT_OF, beats, cards_of, mask_of
+from bot.engine.deal import dealing_of
+from bot.engine.duty import duty_of, duty_tiers
+from bot.engine.options import StockDuty
 from bot.engine.round import Round
+from bot.engine.variants import VARIANTS
 from bot.engine.view import SeatView, determinize
 
 
@@ -40,16 +42,14 @@ class Knowledge:
     hidden: tuple[int, ...]
     stock_hidden: int
 
-    def possible(self, seat: int) -> int:
-        """Cards ``seat`` may hold: its known cards and the unseen ones it does not lack."""
-        return self.known[seat] | (self.unseen & ~self.void[seat])
-
 
 def _initial_draw(view: SeatView) -> int:
-    if view.variant is not Variant.HABANERO:
+    """The cards to draw before the first trick, the turned card included (0 without a
+    stock)."""
+    if not VARIANTS[view.variant].has_stock:
         return 0
-    deck = deck_mask(view.variant, view.options).bit_count()
-    return deck - view.players * hand_size(view.variant, view.options)
+    dealing = dealing_of(view.variant, view.options)
+    return dealing.deck.bit_count() - view.players * dealing.hand_size
 
 
 def all_tricks(view: SeatView) -> list[tuple[int, tuple[int, ...]]]:
@@ -65,15 +65,11 @@ def _constraints(view: SeatView) -> list[tuple[int, int, int]]:
     out: list[tuple[int, int, int]] = []
     n = view.players
     trump = view.trump
-    trumps = SUIT_MASK[trump]
     options = view.options
-    side_of = _side_of(view)
+    side_of = VARIANTS[view.variant].side_of
     initial = _initial_draw(view)
     for index, (leader, cards) in enumerate(all_tricks(view)):
-        if view.variant is Variant.HABANERO and initial - 2 * index > 0:
-            duty = options.stock_duty
-        else:
-            duty = StockDuty.FULL
+        duty = duty_of(view.variant, options, initial - 2 * index)
         if duty is StockDuty.FREE or not cards:
             continue
         led = SUIT_OF[cards[0]]
@@ -81,35 +77,28 @@ def _constraints(view: SeatView) -> list[tuple[int, int, int]]:
         for k in range(1, len(cards)):
             seat = (leader + k) % n
             c = cards[k]
-            suit = SUIT_OF[c]
-            if duty is StockDuty.TRUMP:
-                if led == trump and suit != trump:
-                    out.append((seat, trumps, index))
-            else:
-                best_is_trump = SUIT_OF[best] == trump
-                if suit == led:
-                    partner_holds = best_seat != seat and side_of[best_seat] == side_of[seat]
-                    must_beat = led == trump or not best_is_trump
-                    if must_beat and not (partner_holds and not options.beat_partner) and c < best:
-                        out.append((seat, HIGHER[best], index))
-                else:
-                    out.append((seat, SUIT_MASK[led], index))
-                    if suit == trump:
-                        if best_is_trump and c < best:
-                            out.append((seat, HIGHER[best], index))
-                    elif not best_is_trump:
-                        out.append((seat, trumps, index))
-                    else:
-                        out.append((seat, trumps if options.undertrump else HIGHER[best], index))
+            spare = (
+                not options.beat_partner
+                and best_seat != seat
+                and side_of[best_seat] == side_of[seat]
+            )
+            tiers = duty_tiers(led, best, trump, duty, options.undertrump, spare)
+            out += [(seat, mask, index) for mask in _lacked(tiers, c)]
             if beats(c, best, trump):
                 best, best_seat = c, seat
     return out
 
 
-def _side_of(view: SeatView) -> tuple[int, ...]:
-    return tuple(
-        next(i for i, side in enumerate(view.sides) if s in side) for s in range(view.players)
-    )
+def _lacked(tiers: tuple[int, ...], c: int) -> list[int]:
+    """What playing ``c`` under a duty of ``tiers`` shows its seat lacked: every tier before
+    the first that holds ``c``, each on its own (a seat that has drawn since may hold a few
+    of one). A tier inside the next one lacked says nothing more and is left out."""
+    before: list[int] = []
+    for tier in tiers:
+        if tier >> c & 1:
+            break
+        before.append(tier)
+    return [tier for i, tier in enumerate(before) if i + 1 == len(before) or tier & ~before[i + 1]]
 
 
 def infer(view: SeatView) -> Knowledge:
@@ -123,8 +112,8 @@ def infer(view: SeatView) -> Knowledge:
     out = 0
     if view.table_card is not None:
         out |= 1 << view.table_card
-    habanero = view.variant is Variant.HABANERO
-    if habanero and view.stock_left > 0:
+    stocked = VARIANTS[view.variant].has_stock
+    if stocked and view.stock_left > 0:
         out |= 1 << view.turned  # face up under the stock, drawn last
     known = [0] * n
     known[me] = mine
@@ -135,9 +124,9 @@ def infer(view: SeatView) -> Knowledge:
     for seat in range(n):
         if seat != me:
             known_all |= known[seat]
-    unseen = deck_mask(view.variant, view.options) & ~mine & ~played & ~out & ~known_all
+    unseen = dealing_of(view.variant, view.options).deck & ~mine & ~played & ~out & ~known_all
     hidden = [0 if s == me else max(0, view.hand_sizes[s] - known[s].bit_count()) for s in range(n)]
-    stock_hidden = max(0, view.stock_left - 1) if habanero else 0
+    stock_hidden = max(0, view.stock_left - 1) if stocked else 0
     void = [0] * n
     limits: list[list[tuple[int, int]]] = [[] for _ in range(n)]
     initial = _initial_draw(view)
@@ -146,7 +135,7 @@ def infer(view: SeatView) -> Knowledge:
         if seat == me:
             continue
         drawn = 0
-        if habanero:
+        if stocked:
             # cards drawn by this seat after that trick may be of the suit it lacked then
             drawn = sum(1 for j in range(index, done) if initial - 2 * j > 0)
         if drawn == 0:

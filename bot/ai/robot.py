@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import math
 import random
+import time
+from collections.abc import Callable
 from enum import Enum
 
 from bot.engine.actions import Action, Kind
@@ -12,6 +15,7 @@ from bot.engine.view import SeatView
 from .heuristic import normal_bid, normal_card, wanted_declaration
 from .knowledge import infer
 from .search import capote_sweeps, hard_action
+from .solver import Deadline
 
 
 class Level(str, Enum):
@@ -26,18 +30,24 @@ class Level(str, Enum):
 
 
 def choose_action(
-    view: SeatView, level: Level, rng: random.Random, budget: float = 0.4
+    view: SeatView,
+    level: Level,
+    rng: random.Random,
+    budget: float = 0.4,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> Action | None:
     """The action this seat takes now, always one of ``view.legal``; None when it has
     nothing to do (no legal action, or only declarations it does not want, such as a
     resignation or a capote it cannot make while another seat is to play).
 
     Declarations come first: call again until the seat plays a card or returns None.
-    ``budget`` bounds the thinking time in seconds (the hard level uses it)."""
+    ``budget`` bounds the thinking time in seconds of ``clock`` (the hard level uses it; a
+    test may give a counter for a clock, so that the search does not depend on the
+    machine's speed)."""
     if not view.legal:
         return None
     if level is Level.HARD:
-        return hard_action(view, rng, budget)
+        return hard_action(view, rng, budget, clock)
     if level is Level.NORMAL:
         return _normal_action(view)
     return _easy_action(view, rng)
@@ -58,7 +68,7 @@ def _normal_action(view: SeatView) -> Action | None:
         return normal_bid(view)
     know = infer(view)
     announce = next((a for a in view.legal if a.kind is Kind.CAPOTE), None)
-    if announce is not None and not know.unseen and capote_sweeps(view, know, float("inf")):
+    if announce is not None and not know.unseen and capote_sweeps(view, know, Deadline(math.inf)):
         return announce
     declaration = wanted_declaration(view)
     if declaration is not None:

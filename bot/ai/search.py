@@ -28,7 +28,7 @@ from .heuristic import (
     wanted_declaration,
 )
 from .knowledge import Knowledge, infer, sample_world
-from .solver import CapoteSolver, OutOfTime, PointsSolver, follow_mask
+from .solver import CapoteSolver, Deadline, OutOfTime, PointsSolver, follow_mask
 
 MARGIN_WEIGHT: Final = 0.35
 """How much the point margin counts next to the result (a win is 1)."""
@@ -39,9 +39,6 @@ PRUNE_SIGMAS: Final = 3.0
 PRUNE_MARGIN: Final = 0.02
 
 _PLAY: Final = Kind.PLAY
-
-clock: Callable[[], float] = time.perf_counter
-"""The time source of the search budget (a test may replace it with a counter)."""
 
 
 # --------------------------------------------------------------------- playouts
@@ -97,7 +94,7 @@ def _two_hands(view: SeatView, know: Knowledge) -> tuple[int, int, int]:
     return me, mine, theirs
 
 
-def capote_sweeps(view: SeatView, know: Knowledge, deadline: float) -> bool:
+def capote_sweeps(view: SeatView, know: Knowledge, deadline: Deadline) -> bool:
     """Habanero with both hands known: whether this seat takes every remaining trick."""
     me, mine, theirs = _two_hands(view, know)
     solver = CapoteSolver(view.trump, deadline)
@@ -117,7 +114,7 @@ def capote_sweeps(view: SeatView, know: Knowledge, deadline: float) -> bool:
         return False
 
 
-def exact_play(view: SeatView, know: Knowledge, deadline: float) -> int | None:
+def exact_play(view: SeatView, know: Knowledge, deadline: Deadline) -> int | None:
     """Habanero, stock empty: the best card by exact search, or None out of time. With the
     total fixed, the most points is also the best result (the target, the carry)."""
     _, mine, theirs = _two_hands(view, know)
@@ -134,7 +131,7 @@ def exact_play(view: SeatView, know: Knowledge, deadline: float) -> int | None:
     return max(values, key=lambda c: (values[c], -(c % 10), -c))
 
 
-def _capote_play(view: SeatView, mine: int, theirs: int, deadline: float) -> int | None:
+def _capote_play(view: SeatView, mine: int, theirs: int, deadline: Deadline) -> int | None:
     """A capote is on: its announcer keeps every trick if it can, the other seat breaks it."""
     solver = CapoteSolver(view.trump, deadline)
     trump = view.trump
@@ -197,7 +194,7 @@ def sample_values(
     know: Knowledge,
     candidates: list[Action],
     rng: random.Random,
-    deadline: float,
+    deadline: Deadline,
     max_worlds: int = MAX_WORLDS,
 ) -> list[float]:
     """The mean playout value of each candidate over the same sampled deals. A candidate
@@ -216,14 +213,14 @@ def sample_values(
             playout(r)
             values[i].append(outcome_value(r, side))
             done += 1
-            if worlds and done < len(active) and clock() > deadline:
+            if worlds and done < len(active) and deadline.passed():
                 break
         if done < len(active):  # out of time halfway: that deal counts for none
             for i in active[:done]:
                 values[i].pop()
             break
         worlds += 1
-        if clock() > deadline:
+        if deadline.passed():
             break
         if worlds >= MIN_WORLDS and worlds % 4 == 0:
             active = _survivors(values, active)
@@ -252,14 +249,14 @@ def _survivors(values: list[list[float]], active: list[int]) -> list[int]:
     return keep
 
 
-def _capote(view: SeatView, know: Knowledge, deadline: float) -> Action | None:
+def _capote(view: SeatView, know: Knowledge, deadline: Deadline) -> Action | None:
     announce = next((a for a in view.legal if a.kind is Kind.CAPOTE), None)
     if announce is None or know.unseen or know.stock_hidden:
         return None
     return announce if capote_sweeps(view, know, deadline) else None
 
 
-def hard_bid(view: SeatView, rng: random.Random, deadline: float) -> Action:
+def hard_bid(view: SeatView, rng: random.Random, deadline: Deadline) -> Action:
     """Plato auction: bid the lowest contract when the playouts make it often enough."""
     passing = next(a for a in view.legal if a.kind is Kind.PASS)
     bids = [a for a in view.legal if a.kind is Kind.BID]
@@ -278,7 +275,7 @@ def hard_bid(view: SeatView, rng: random.Random, deadline: float) -> Action:
         assert result is not None
         made += result.scores[side] >= lowest.arg
         worlds += 1
-        if clock() > deadline:
+        if deadline.passed():
             break
     return lowest if worlds >= 8 and made >= 0.6 * worlds else passing
 
@@ -297,12 +294,17 @@ def _candidates(view: SeatView, know: Knowledge, plays: list[Action]) -> list[Ac
     return [first] + [Action.play(view.seat, c) for c in others]
 
 
-def hard_action(view: SeatView, rng: random.Random, budget: float) -> Action | None:
+def hard_action(
+    view: SeatView,
+    rng: random.Random,
+    budget: float,
+    clock: Callable[[], float] = time.perf_counter,
+) -> Action | None:
     """The hard robot's action: declarations by rule (capote only when proven), then the
     play with the best average over sampled deals, or the exact best once habanero's
-    stock is empty. Thinks for at most about ``budget`` seconds."""
+    stock is empty. Thinks for at most about ``budget`` seconds of ``clock``."""
     start = clock()
-    deadline = start + max(0.0, budget) * 0.85
+    deadline = Deadline(start + max(0.0, budget) * 0.85, clock)
     legal = view.legal
     if not legal:
         return None
@@ -310,7 +312,7 @@ def hard_action(view: SeatView, rng: random.Random, budget: float) -> Action | N
         return hard_bid(view, rng, deadline)
     know = infer(view)
     if view.variant is Variant.HABANERO:
-        announce = _capote(view, know, start + max(0.0, budget) * 0.4)
+        announce = _capote(view, know, Deadline(start + max(0.0, budget) * 0.4, clock))
         if announce is not None:
             return announce
     declaration = wanted_declaration(view)
@@ -325,7 +327,7 @@ def hard_action(view: SeatView, rng: random.Random, budget: float) -> Action | N
     if len(plays) == 1 and resign is None:
         return plays[0]
     if view.variant is Variant.HABANERO and not know.unseen and not know.stock_hidden:
-        c = exact_play(view, know, start + max(0.0, budget) * 0.9)
+        c = exact_play(view, know, Deadline(start + max(0.0, budget) * 0.9, clock))
         if c is not None:
             return Action.play(view.seat, c)
     candidates = _candidates(view, know, plays)

@@ -1,17 +1,21 @@
 """Exact play of a two-hand endgame with both hands known (habanero once the stock is empty).
 
-Under full duty the follower must follow suit and beat the led card when it can, else
-trump, else play anything. Values are the card points still to win plus the 10 of the
-last trick; with the total fixed, more points for one hand is never worse for it, so the
-best points are also the best chance of reaching the target.
+Both hands play under full duty, as the engine's ``playable`` says. Values are the card
+points still to win plus the 10 of the last trick; with the total fixed, more points for
+one hand is never worse for it, so the best points are also the best chance of reaching
+the target.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Final
 
-from bot.engine.cards import HIGHER, POINTS, SUIT_MASK, beats, mask_points
+from bot.engine.cards import POINTS, beats, mask_points
+from bot.engine.duty import playable
+from bot.engine.options import StockDuty
 
 LAST_TRICK: Final = 10
 _CHECK_EVERY: Final = 1024
@@ -21,13 +25,26 @@ class OutOfTime(Exception):
     """The solver ran past its deadline."""
 
 
+@dataclass(frozen=True, slots=True)
+class Deadline:
+    """When a search must stop, read on its own clock: the robots' thinking time is an
+    input, like their randomness, so a test can hand them a counter for a clock and get
+    the same search on any machine."""
+
+    at: float
+    clock: Callable[[], float] = time.perf_counter
+
+    def passed(self) -> bool:
+        return self.clock() > self.at
+
+
+_FULL: Final = StockDuty.FULL
+
+
 def follow_mask(hand: int, led: int, trump: int) -> int:
-    """What a follower may play on ``led`` under full duty, two hands."""
-    follow = hand & SUIT_MASK[led // 10]
-    if follow:
-        return follow & HIGHER[led] or follow
-    trumps = hand & SUIT_MASK[trump]
-    return trumps or hand
+    """What the other hand may play on ``led``: with two hands the card led holds the
+    trick."""
+    return playable(hand, led // 10, led, trump, _FULL)
 
 
 def _bits_strong_first(mask: int) -> list[int]:
@@ -40,9 +57,10 @@ def _bits_strong_first(mask: int) -> list[int]:
 
 
 class PointsSolver:
-    """Best points for the hand to lead, by memoised minimax; one instance per position."""
+    """Best points for the hand to lead, by memoised minimax; one instance per position.
+    It gives up (``OutOfTime``) once ``deadline`` has passed."""
 
-    def __init__(self, trump: int, deadline: float) -> None:
+    def __init__(self, trump: int, deadline: Deadline) -> None:
         self.trump = trump
         self.deadline = deadline
         self.memo: dict[tuple[int, int], int] = {}
@@ -58,7 +76,7 @@ class PointsSolver:
         if found is not None:
             return found
         self.nodes += 1
-        if not self.nodes % _CHECK_EVERY and time.perf_counter() > self.deadline:
+        if not self.nodes % _CHECK_EVERY and self.deadline.passed():
             raise OutOfTime
         trump = self.trump
         best = -1
@@ -66,7 +84,7 @@ class PointsSolver:
             worst = 1 << 30
             rest_lead = lead_hand ^ (1 << c)
             pc = POINTS[c]
-            for d in _bits_strong_first(follow_mask(follow_hand, c, trump)):
+            for d in _bits_strong_first(playable(follow_hand, c // 10, c, trump, _FULL)):
                 pts = pc + POINTS[d]
                 after = remaining - pts
                 rest_follow = follow_hand ^ (1 << d)
@@ -120,9 +138,10 @@ class PointsSolver:
 
 
 class CapoteSolver:
-    """Whether one hand can take every remaining trick (capote)."""
+    """Whether one hand can take every remaining trick (capote); it gives up as
+    ``PointsSolver`` does."""
 
-    def __init__(self, trump: int, deadline: float) -> None:
+    def __init__(self, trump: int, deadline: Deadline) -> None:
         self.trump = trump
         self.deadline = deadline
         self.memo: dict[tuple[int, int], bool] = {}
@@ -137,7 +156,7 @@ class CapoteSolver:
         if found is not None:
             return found
         self.nodes += 1
-        if not self.nodes % _CHECK_EVERY and time.perf_counter() > self.deadline:
+        if not self.nodes % _CHECK_EVERY and self.deadline.passed():
             raise OutOfTime
         result = any(self.lead_sweeps(mine, other, c) for c in _bits_strong_first(mine))
         self.memo[key] = result
@@ -146,7 +165,7 @@ class CapoteSolver:
     def lead_sweeps(self, mine: int, other: int, c: int) -> bool:
         """Leading ``c`` keeps every trick whatever the other hand answers."""
         rest = mine ^ (1 << c)
-        for d in _bits_strong_first(follow_mask(other, c, self.trump)):
+        for d in _bits_strong_first(playable(other, c // 10, c, self.trump, _FULL)):
             if beats(d, c, self.trump):
                 return False
             if not self.sweep_leading(rest, other ^ (1 << d)):

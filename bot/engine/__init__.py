@@ -4,9 +4,9 @@ Nothing here imports discord or aiosqlite; randomness comes in as a ``random.Ran
 """
 
 from .actions import Action, IllegalActionError, Kind, action_from_json
-from .cards import CODES, SUIT_NAMES, SUITS, code, parse_card, parse_suit
+from .cards import CODES, SUIT_NAMES, SUITS, parse_card, parse_suit
 from .deal import Deal, shuffle_deal
-from .game import Game, Payout, arrastrado_payout, experience, plato_deposit, settle_bet
+from .game import BetSplit, Game, Payout, arrastrado_payout, experience, split_bet
 from .options import OptionError, Options, Scoring, StockDuty, Variant, parse_options
 from .record import Record, RecordError, parse_record, record_of, replay
 from .round import Cante, Contract, End, Exchange, Phase, Result, Round, Trick
@@ -17,6 +17,7 @@ __all__ = [
     "SUITS",
     "SUIT_NAMES",
     "Action",
+    "BetSplit",
     "Cante",
     "Contract",
     "Deal",
@@ -40,16 +41,14 @@ __all__ = [
     "Variant",
     "action_from_json",
     "arrastrado_payout",
-    "code",
     "experience",
     "parse_card",
     "parse_options",
     "parse_record",
     "parse_suit",
-    "plato_deposit",
     "record_of",
     "replay",
     "seat_view",
-    "settle_bet",
     "shuffle_deal",
+    "split_bet",
 ]

@@ -80,14 +80,6 @@ class Action:
     def bid(seat: int, points: int) -> Action:
         return Action.of(seat, Kind.BID, points)
 
-    @property
-    def card(self) -> int:
-        return self.arg
-
-    @property
-    def suit(self) -> int:
-        return self.arg
-
     def to_json(self) -> dict[str, Any]:
         key = KIND_KEYS[self.kind]
         value: Any

@@ -15,11 +15,6 @@ SUITS: Final = "OCEB"
 
 SUIT_NAMES: Final = ("oros", "copas", "espadas", "bastos")
 
-OROS: Final = 0
-COPAS: Final = 1
-ESPADAS: Final = 2
-BASTOS: Final = 3
-
 RANKS_BY_STRENGTH: Final = (2, 4, 5, 6, 7, 10, 11, 12, 3, 1)
 """The ranks from weakest to strongest; a rank's index here is its strength."""
 
@@ -38,6 +33,12 @@ POINTS: Final = tuple(RANK_POINTS.get(RANK_OF[c], 0) for c in range(N_CARDS))
 SUIT_MASK: Final = tuple(((1 << 10) - 1) << (10 * s) for s in range(4))
 HIGHER: Final = tuple(SUIT_MASK[c // 10] & ~((1 << (c + 1)) - 1) for c in range(N_CARDS))
 """HIGHER[c]: the cards of c's suit that beat c."""
+TAKERS: Final = tuple(
+    tuple(HIGHER[c] | (SUIT_MASK[trump] if c // 10 != trump else 0) for c in range(N_CARDS))
+    for trump in range(4)
+)
+"""TAKERS[trump][c]: the cards that take a trick c holds (``beats`` as a mask): the higher
+cards of its suit, and every trump when it is not one."""
 
 FULL_DECK: Final = (1 << N_CARDS) - 1
 TWOS_MASK: Final = sum(1 << (s * 10 + _STRENGTH_OF_RANK[2]) for s in range(4))
@@ -80,11 +81,6 @@ def parse_suit(letter: str) -> int:
     if index < 0:
         raise CardError(f"{letter!r} is not a suit: write O, C, E or B")
     return index
-
-
-def code(c: int) -> str:
-    """The code of a card id, upper case."""
-    return CODES[c]
 
 
 def mask_of(cards: Iterable[int]) -> int:

@@ -5,9 +5,11 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Final
 
-from .cards import CODES, DECK36, FULL_DECK, N_CARDS, cards_of, display_order
-from .options import Options, Variant
+from .cards import CODES, N_CARDS, cards_of, display_order
+from .options import Options
+from .variants import VARIANTS, Dealing, TurnedCard, Variant
 
 
 class DealError(ValueError):
@@ -29,35 +31,19 @@ class Deal:
     carry: tuple[int, int] | None = None
 
     @property
-    def players(self) -> int:
-        return self.variant.players
-
-    @property
     def turned_in_hand(self) -> bool:
-        return any(self.turned in hand for hand in self.hands)
+        return dealing_of(self.variant, self.options).turned is TurnedCard.IN_HAND
 
 
-_DECKS: dict[int, tuple[int, ...]] = {m: tuple(cards_of(m)) for m in (FULL_DECK, DECK36)}
+def dealing_of(variant: Variant, options: Options) -> Dealing:
+    """How this table's deck is dealt in ``variant``: the cards, the hand size, where the
+    turned card lies."""
+    return VARIANTS[variant].dealing(options.deck)
 
 
-def deck_mask(variant: Variant, options: Options) -> int:
-    return DECK36 if variant is Variant.ARRASTRADO and options.deck == 36 else FULL_DECK
-
-
-def hand_size(variant: Variant, options: Options) -> int:
-    if variant is Variant.HABANERO:
-        return 8
-    if variant is Variant.ARRASTRADO:
-        return 12 if options.deck == 36 else 13
-    return 10
-
-
-def turned_in_dealer_hand(variant: Variant, options: Options) -> bool:
-    if variant is Variant.HABANERO:
-        return False
-    if variant is Variant.ARRASTRADO:
-        return options.deck == 36
-    return True
+_DECKS: Final = {
+    d.deck: tuple(cards_of(d.deck)) for rules in VARIANTS.values() for d in rules.dealings.values()
+}
 
 
 def shuffle_deal(
@@ -69,13 +55,14 @@ def shuffle_deal(
 ) -> Deal:
     """Shuffle with ``rng`` and deal one card at a time from the seat after the dealer."""
     n = variant.players
-    deck = list(_DECKS[deck_mask(variant, options)])
+    dealing = dealing_of(variant, options)
+    deck = list(_DECKS[dealing.deck])
     rng.shuffle(deck)
-    size = hand_size(variant, options)
+    size = dealing.hand_size
     hands: list[list[int]] = [[] for _ in range(n)]
     for i in range(size * n):
         hands[(dealer + 1 + i) % n].append(deck[i])
-    if turned_in_dealer_hand(variant, options):
+    if dealing.turned is TurnedCard.IN_HAND:
         turned = deck[size * n - 1]  # the dealer's last card
         rest: list[int] = []
     else:
@@ -87,7 +74,7 @@ def shuffle_deal(
         dealer=dealer,
         hands=tuple(tuple(display_order(h)) for h in hands),
         turned=turned,
-        stock=tuple(rest) if variant is Variant.HABANERO else (),
+        stock=tuple(rest) if variant.has_stock else (),
         carry=carry,
     )
 
@@ -103,7 +90,8 @@ def _add_once(seen: int, cards: Iterable[int]) -> int:
 def _dealt_cards(deal: Deal) -> int:
     """Every card the deal holds, each once (hands of the right size, the turned card where
     the variant puts it, the stock), as a mask."""
-    size = hand_size(deal.variant, deal.options)
+    dealing = dealing_of(deal.variant, deal.options)
+    size = dealing.hand_size
     seen = 0
     for seat, hand in enumerate(deal.hands):
         if len(hand) != size:
@@ -112,7 +100,7 @@ def _dealt_cards(deal: Deal) -> int:
     if not 0 <= deal.turned < N_CARDS:
         raise DealError("the turned card is missing")
     in_hand = seen >> deal.turned & 1
-    if turned_in_dealer_hand(deal.variant, deal.options):
+    if dealing.turned is TurnedCard.IN_HAND:
         if deal.turned not in deal.hands[deal.dealer]:
             raise DealError("the turned card must be the dealer's last card, in the dealer's hand")
     elif in_hand:
@@ -131,11 +119,11 @@ def check_deal(deal: Deal) -> None:
     if len(deal.hands) != n:
         raise DealError(f"{variant.value} has {n} hands, not {len(deal.hands)}")
     seen = _dealt_cards(deal)
-    if variant is not Variant.HABANERO and deal.stock:
+    if not variant.has_stock and deal.stock:
         raise DealError("only habanero has a stock")
     if deal.carry is not None and variant is not Variant.HABANERO:
         raise DealError("only habanero carries scores between deals")
-    expected = deck_mask(variant, options)
+    expected = dealing_of(variant, options).deck
     if seen != expected:
         missing = bin(expected & ~seen).count("1")
         extra = bin(seen & ~expected).count("1")

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from .deal import Deal, shuffle_deal
 from .options import Options, Variant
 from .round import End, Result, Round
+from .variants import sides_of
 
 BANK_RAKE_PERCENT = 25
 PLATO_STAKE = 100
@@ -32,7 +33,7 @@ class Game:
 
     def __post_init__(self) -> None:
         if not self.rounds_won:
-            self.rounds_won = [0] * (2 if self.variant is Variant.PAIRS else self.variant.players)
+            self.rounds_won = [0] * len(sides_of(self.variant))
 
     @property
     def players(self) -> int:
@@ -55,9 +56,6 @@ class Game:
         if self.finished:
             raise ValueError("the game is over")
         return shuffle_deal(self.variant, self.options, self.dealer, rng, self.carry)
-
-    def new_round(self, rng: random.Random) -> Round:
-        return Round(self.deal_for(rng))
 
     def end_round(self, round_: Round) -> Result:
         """Score a finished deal: count the round, carry habanero points, rotate the dealer."""
@@ -90,33 +88,26 @@ class Payout:
     pot: int = 0
 
 
-def settle_bet(
-    bet: int, sides: tuple[tuple[int, ...], ...], winner: int, humans: frozenset[int]
-) -> Payout:
-    """Every human stakes ``bet``; the winning side's humans share the pot less the bank's
-    25%. What cannot be shared evenly, and a pot won by robots alone, goes to the bank."""
-    n = sum(len(s) for s in sides)
-    deltas = [-bet if seat in humans else 0 for seat in range(n)]
-    pot = bet * len(humans)
-    rake = pot * BANK_RAKE_PERCENT // 100
-    prize = pot - rake
-    takers = [seat for seat in sides[winner] if seat in humans]
-    bank = rake
-    if takers:
-        share = prize // len(takers)
-        for seat in takers:
-            deltas[seat] += share
-        bank += prize - share * len(takers)
-    else:
-        bank += prize
-    return Payout(tuple(deltas), bank=bank)
+@dataclass(frozen=True, slots=True)
+class BetSplit:
+    """How a finished game's stakes are paid out: ``share`` to each taker, ``bank`` to the
+    bank. ``share * takers + bank`` is always what was staked."""
+
+    share: int
+    bank: int
 
 
-def plato_deposit(players: int, pot: int) -> Payout:
-    """When the pot is empty (and when the table starts) every player puts in 100."""
-    if pot > 0:
-        return Payout((0,) * players)
-    return Payout((-PLATO_STAKE,) * players, pot=PLATO_STAKE * players)
+def split_bet(staked: int, takers: int) -> BetSplit:
+    """The stakes of a finished game (forfeited ones included) go to the ``takers``, the
+    winning side's members still seated, less the bank's 25%. What cannot be shared evenly,
+    and everything when there is no taker (robots won), goes to the bank."""
+    if staked < 0 or takers < 0:
+        raise ValueError(f"cannot split {staked} chips among {takers} takers")
+    if not takers:
+        return BetSplit(share=0, bank=staked)
+    rake = staked * BANK_RAKE_PERCENT // 100
+    share = (staked - rake) // takers
+    return BetSplit(share=share, bank=staked - share * takers)
 
 
 def arrastrado_payout(result: Result, pot: int = 0) -> Payout:

@@ -1,4 +1,5 @@
-"""Variants and table options, with their defaults and validation (RULES.md)."""
+"""Table options, with their defaults and validation (RULES.md); the variants are in
+``variants``."""
 
 from __future__ import annotations
 
@@ -6,31 +7,13 @@ from dataclasses import dataclass, fields, replace
 from enum import Enum
 from typing import Any, Final
 
-
-class Variant(str, Enum):
-    HABANERO = "habanero"
-    ARRASTRADO = "arrastrado"
-    INDIVIDUAL = "individual"
-    PAIRS = "pairs"
-
-    @property
-    def players(self) -> int:
-        return _PLAYERS[self]
-
-    @property
-    def has_stock(self) -> bool:
-        return self is Variant.HABANERO
-
-
-_PLAYERS: Final = {
-    Variant.HABANERO: 2,
-    Variant.ARRASTRADO: 3,
-    Variant.INDIVIDUAL: 4,
-    Variant.PAIRS: 4,
-}
+from .variants import VARIANTS, Variant
 
 
 class StockDuty(str, Enum):
+    """The habanero option ``stock_duty``, and so also the duty in force at a play: once
+    there is no stock (or in a variant without one) it is always FULL (see ``duty``)."""
+
     FREE = "free"
     TRUMP = "trump"
     FULL = "full"
@@ -68,7 +51,7 @@ class Options:
 
     def tute_allowed(self, variant: Variant) -> bool:
         if self.allow_tute is None:
-            return variant is not Variant.HABANERO
+            return VARIANTS[variant].tute_by_default
         return self.allow_tute
 
     def resolved(self, variant: Variant) -> Options:
@@ -148,8 +131,9 @@ def _enum(kind: type[StockDuty] | type[Scoring], key: str, value: Any) -> Any:
 
 def check_options(variant: Variant, options: Options) -> None:
     """Refuse the combinations RULES.md does not define."""
-    if options.deck == 36 and variant is not Variant.ARRASTRADO:
-        raise OptionError("option deck 36 exists only in arrastrado")
+    if options.deck not in VARIANTS[variant].dealings:
+        dealt = ", ".join(v.value for v in Variant if options.deck in VARIANTS[v].dealings)
+        raise OptionError(f"option deck {options.deck} exists only in {dealt}")
     if options.scoring is Scoring.SIXTY_FIVE and variant not in (Variant.HABANERO, Variant.PAIRS):
         raise OptionError("scoring sixty-five exists only in habanero and pairs")
     if options.plato and variant is not Variant.ARRASTRADO:

@@ -32,7 +32,7 @@ def record_of(round_: Round) -> dict[str, Any]:
     data["dealer"] = deal.dealer
     data["hands"] = [[CODES[c] for c in hand] for hand in deal.hands]
     data["turned"] = CODES[deal.turned]
-    if deal.variant is Variant.HABANERO:
+    if deal.variant.has_stock:
         data["stock"] = [CODES[c] for c in deal.stock]
     if deal.carry is not None:
         data["carry"] = list(deal.carry)
@@ -72,7 +72,7 @@ def parse_record(data: Any) -> Record:
         stock = tuple(_card(c) for c in stock_raw)  # pyright: ignore[reportUnknownVariableType]
     except CardError as exc:
         raise RecordError(str(exc)) from None
-    if "stock" in data and variant is not Variant.HABANERO:
+    if "stock" in data and not variant.has_stock:
         raise RecordError("only habanero has a stock")
     carry = _carry(data.get("carry"))
     deal = Deal(variant, options, dealer, hands, turned, stock, carry)

@@ -28,13 +28,31 @@ from .cards import (
     display_order,
     mask_of,
 )
-from .deal import Deal, check_deal
-from .options import Options, Scoring, StockDuty, Variant
+from .deal import Deal, check_deal, dealing_of
+from .duty import duty_of, playable
+from .options import Options, Scoring, StockDuty
+from .variants import VARIANTS, TurnedCard, Variant
+from .variants import sides_of as sides_of  # where benchmarks/robots.py finds it
 
 LAST_TRICK_BONUS: Final = 10
 _KNIGHT_STRENGTH: Final = card(11, 0)
-EXCHANGE_BY_SEVEN: Final = frozenset({1, 3, 12, 11, 10})
-EXCHANGE_BY_TWO: Final = frozenset({4, 5, 6, 7})
+_EXCHANGE_BY_SEVEN: Final = frozenset({1, 3, 12, 11, 10})
+_EXCHANGE_BY_TWO: Final = frozenset({4, 5, 6, 7})
+
+
+def exchange_card(turned: int, trump: int) -> int:
+    """The trump 7 or 2 that may take the turned card's place (the 7 for a 1, 3, 12, 11 or
+    10, the 2 for a 4, 5, 6 or 7), or -1: a turned 2, or no turned card (``turned`` < 0).
+    The one exchange rule for the habanero swap by hand, arrastrado's at the deal, and
+    the robots."""
+    if turned < 0:
+        return -1
+    rank = RANK_OF[turned]
+    if rank in _EXCHANGE_BY_SEVEN:
+        return card(7, trump)
+    if rank in _EXCHANGE_BY_TWO:
+        return card(2, trump)
+    return -1
 
 
 class Phase(IntEnum):
@@ -55,9 +73,6 @@ class Trick(NamedTuple):
     leader: int
     cards: tuple[int, ...]
     winner: int
-
-    def seat_of(self, index: int, players: int) -> int:
-        return (self.leader + index) % players
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,18 +153,6 @@ class Result:
         )
 
 
-def sides_of(variant: Variant) -> tuple[tuple[int, ...], ...]:
-    if variant is Variant.PAIRS:
-        return ((0, 2), (1, 3))
-    return tuple((s,) for s in range(variant.players))
-
-
-_SIDE_OF: Final = {
-    v: tuple(i for s in range(v.players) for i, side in enumerate(sides_of(v)) if s in side)
-    for v in Variant
-}
-
-
 _PLAY_PHASE: Final = Phase.PLAY
 _PLAY: Final = Kind.PLAY
 _HABANERO: Final = Variant.HABANERO
@@ -214,6 +217,7 @@ class Round:
         "card_points",
         "contract",
         "deal",
+        "duty",
         "exchanges",
         "finished",
         "hands",
@@ -246,19 +250,23 @@ class Round:
     def __init__(self, deal: Deal, *, check: bool = True) -> None:
         if check:
             check_deal(deal)
+        rules = VARIANTS[deal.variant]
+        turned_lies = dealing_of(deal.variant, deal.options).turned
         self.deal = deal
         self.variant = deal.variant
         self.options = deal.options.resolved(deal.variant)
-        self.n = deal.variant.players
-        self.sides = sides_of(deal.variant)
-        self.side_of = _SIDE_OF[deal.variant]
+        self.n = rules.players
+        self.sides = rules.sides
+        self.side_of = rules.side_of
         self.hands = [mask_of(h) for h in deal.hands]
         self.trump = SUIT_OF[deal.turned]
         # the card under the stock (habanero) or on the table (arrastrado, 40 cards);
         # -1 once drawn, taken, or where it belongs to the dealer's hand
-        self.turned = -1 if deal.turned_in_hand else deal.turned
+        self.turned = -1 if turned_lies is TurnedCard.IN_HAND else deal.turned
         self.stock = list(reversed(deal.stock))  # pop() draws the next card
-        self.to_draw = len(self.stock) + 1 if self.variant is Variant.HABANERO else 0
+        self.to_draw = len(self.stock) + 1 if rules.has_stock else 0
+        # the duty changes only when the stock runs out (see _draw)
+        self.duty = duty_of(self.variant, self.options, self.to_draw)
         self.finished = False
         self.table_card = -1
         self.leader = (deal.dealer + 1) % self.n
@@ -286,8 +294,8 @@ class Round:
         self.actions: list[Action] = []
         self.result: Result | None = None
         self._pm = -1
-        if self.variant is Variant.ARRASTRADO and self.turned >= 0:
-            self._arrastrado_exchange()
+        if turned_lies is TurnedCard.ON_TABLE:
+            self._table_exchange()
         self.phase = Phase.AUCTION if self.options.plato else Phase.PLAY
 
     # ------------------------------------------------------------------ queries
@@ -338,44 +346,31 @@ class Round:
     # ------------------------------------------------------------- legality
 
     def play_mask(self) -> int:
-        """The cards the seat on turn may play now (0 outside the play phase)."""
-        if self.phase is not Phase.PLAY:
+        """The cards the seat on turn may play now (0 outside the play phase). Kept until
+        the next action, so that ``apply`` checks the card against it for free."""
+        if self.phase is not _PLAY_PHASE:
             return 0
+        m = self._pm
+        if m < 0:
+            m = self._pm = self._playable_now()
+        return m
+
+    def _playable_now(self) -> int:
         seat = self.turn
         hand = self.hands[seat]
         trick = self.trick
         if not trick:
             return hand
-        if self.to_draw:
-            duty = self.options.stock_duty
-            if duty is StockDuty.FREE:
-                return hand
-            if duty is StockDuty.TRUMP:
-                trumps = hand & SUIT_MASK[self.trump]
-                return trumps if SUIT_OF[trick[0]] == self.trump and trumps else hand
-        return self._full_duty(seat, hand)
-
-    def _full_duty(self, seat: int, hand: int) -> int:
-        led = SUIT_OF[self.trick[0]]
-        trump = self.trump
-        best = self.best_card
-        best_is_trump = SUIT_OF[best] == trump
-        follow = hand & SUIT_MASK[led]
-        if follow:
-            if led == trump or not best_is_trump:
-                if not self.options.beat_partner and self._partner_holds(seat):
-                    return follow
-                return follow & HIGHER[best] or follow
-            return follow
-        trumps = hand & SUIT_MASK[trump]
-        if trumps:
-            if not best_is_trump:
-                return trumps
-            higher = trumps & HIGHER[best]
-            if higher:
-                return higher
-            return trumps if self.options.undertrump else hand
-        return hand
+        options = self.options
+        return playable(
+            hand,
+            trick[0] // 10,
+            self.best_card,
+            self.trump,
+            self.duty,
+            options.undertrump,
+            not options.beat_partner and self._partner_holds(seat),
+        )
 
     def _partner_holds(self, seat: int) -> bool:
         return self.best_seat != seat and self.side_of[self.best_seat] == self.side_of[seat]
@@ -387,7 +382,7 @@ class Round:
             return self._auction_actions() if self.phase is Phase.AUCTION else []
         m = self._pm
         if m < 0:
-            m = self._pm = self.play_mask()
+            m = self._pm = self._playable_now()
         base = self.turn << 12
         table = _PLAY_TABLE
         acts: list[Action] = []
@@ -441,7 +436,7 @@ class Round:
                         acts.append(Action.simple(seat, Kind.TUTE))
             if habanero:
                 seat = self.window_seat
-                if self.options.exchange and self.turned >= 0 and self._exchange_card(seat) >= 0:
+                if self.options.exchange and self._exchange_card(seat) >= 0:
                     acts.append(Action.simple(seat, Kind.EXCHANGE))
                 if self.capote_open:
                     acts += [Action.simple(s, Kind.CAPOTE) for s in range(self.n)]
@@ -499,23 +494,16 @@ class Round:
         if self.window_side < 0 or seat != self.window_seat:
             return "only the winner of the last trick may exchange, before leading"
         if self._exchange_card(seat) < 0:
-            rank = RANK_OF[self.turned]
-            needed = 7 if rank in EXCHANGE_BY_SEVEN else 2
-            if rank not in EXCHANGE_BY_SEVEN and rank not in EXCHANGE_BY_TWO:
+            needed = exchange_card(self.turned, self.trump)
+            if needed < 0:
                 return f"the turned {CODES[self.turned]} cannot be exchanged"
-            return f"seat {seat} does not hold the {needed} of trumps"
+            return f"seat {seat} does not hold the {RANK_OF[needed]} of trumps"
         return None
 
     def _exchange_card(self, seat: int) -> int:
-        """The trump 7 or 2 this seat may give for the turned card, or -1."""
-        rank = RANK_OF[self.turned]
-        if rank in EXCHANGE_BY_SEVEN:
-            mine = card(7, self.trump)
-        elif rank in EXCHANGE_BY_TWO:
-            mine = card(2, self.trump)
-        else:
-            return -1
-        return mine if self.hands[seat] >> mine & 1 else -1
+        """The trump 7 or 2 this seat may give for the turned card under the stock, or -1."""
+        mine = exchange_card(self.turned, self.trump)
+        return mine if mine >= 0 and self.hands[seat] >> mine & 1 else -1
 
     # ---------------------------------------------------------------- apply
 
@@ -586,8 +574,10 @@ class Round:
                 self.turned = -1
             self.hands[seat] |= 1 << drawn
         self.to_draw -= 2
-        if not self.to_draw and self.options.capote:
-            self.capote_open = True
+        if not self.to_draw:
+            self.duty = duty_of(self.variant, self.options, 0)
+            if self.options.capote:
+                self.capote_open = True
 
     def _apply_other(self, action: Action) -> None:
         kind = action.kind
@@ -693,20 +683,14 @@ class Round:
         self.turn = self.leader
         self.phase = Phase.PLAY
 
-    def _arrastrado_exchange(self) -> None:
-        """With 40 cards the turned card lies on the table; the holder of the trump 7 (or 2)
-        takes it as the deal ends and leaves the 7 (or 2) there, out of play."""
+    def _table_exchange(self) -> None:
+        """The turned card lies on the table (arrastrado, 40 cards); the holder of the trump
+        7 (or 2) takes it as the deal ends and leaves the 7 (or 2) there, out of play."""
         turned = self.turned
         self.table_card = turned
         self.turned = -1
-        if not self.options.exchange:
-            return
-        rank = RANK_OF[turned]
-        if rank in EXCHANGE_BY_SEVEN:
-            mine = card(7, self.trump)
-        elif rank in EXCHANGE_BY_TWO:
-            mine = card(2, self.trump)
-        else:
+        mine = exchange_card(turned, self.trump)
+        if not self.options.exchange or mine < 0:
             return
         for seat in range(self.n):
             if self.hands[seat] >> mine & 1:
@@ -737,7 +721,7 @@ class Round:
         hand = self.hands[seat]
         follow = hand & SUIT_MASK[led]
         best = CODES[self.best_card]
-        if self.to_draw and self.options.stock_duty is StockDuty.TRUMP:
+        if self.duty is StockDuty.TRUMP:
             return IllegalActionError(
                 "must_answer_trump",
                 f"seat {seat} must answer the trump led with a trump ({trump_name})",

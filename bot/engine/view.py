@@ -6,10 +6,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .actions import Action, Kind
-from .cards import CODES, KING, KNIGHT, PAIR_MASK, card, cards_of, mask_of, trick_best
+from .cards import KING, KNIGHT, PAIR_MASK, card, cards_of, mask_of, trick_best
 from .deal import Deal
-from .options import Options, Variant
+from .duty import duty_of
+from .options import Options
 from .round import Cante, Contract, Exchange, Phase, Result, Round, Trick
+from .variants import VARIANTS, Variant
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,16 +73,13 @@ class SeatView:
 
     @property
     def my_side(self) -> int:
-        return next(i for i, side in enumerate(self.sides) if self.seat in side)
-
-    def codes(self) -> list[str]:
-        return [CODES[c] for c in self.hand]
+        return VARIANTS[self.variant].side_of[self.seat]
 
 
 def _turned_drawer(round_: Round) -> tuple[int, int] | None:
     """Habanero: the loser of the trick that emptied the stock drew the turned card, face
     up for both; while it stays in that hand it is known."""
-    if round_.variant is not Variant.HABANERO or round_.stock_left or not round_.tricks:
+    if not round_.variant.has_stock or round_.stock_left or not round_.tricks:
         return None
     last_draw = len(round_.deal.stock) // 2  # one trick per pair of cards drawn
     if len(round_.tricks) <= last_draw:
@@ -162,7 +161,7 @@ def determinize(view: SeatView, hands: Sequence[Iterable[int]], stock: Sequence[
     variant = view.variant
     held = [mask_of(h) for h in hands]
     held[view.seat] = mask_of(view.hand)
-    turned_under_stock = variant is Variant.HABANERO and view.stock_left > 0
+    turned_under_stock = variant.has_stock and view.stock_left > 0
     r.deal = Deal(
         variant,
         view.options,
@@ -176,12 +175,13 @@ def determinize(view: SeatView, hands: Sequence[Iterable[int]], stock: Sequence[
     r.options = view.options
     r.n = view.players
     r.sides = view.sides
-    r.side_of = tuple(next(i for i, side in enumerate(view.sides) if s in side) for s in range(r.n))
+    r.side_of = VARIANTS[variant].side_of
     r.hands = held
     r.trump = view.trump
     r.turned = view.turned if turned_under_stock else -1
     r.stock = list(reversed(stock))
     r.to_draw = view.stock_left
+    r.duty = duty_of(variant, view.options, view.stock_left)
     r.finished = view.phase is Phase.FINISHED
     r.table_card = view.table_card if view.table_card is not None else -1
     r.leader = view.leader

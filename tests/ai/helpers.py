@@ -9,6 +9,20 @@ from bot.ai import Level, choose_action
 from bot.engine import Action, Game, Options, Round, Variant, seat_view, shuffle_deal
 
 
+class CountingClock:
+    """A clock for the robots that moves ``tick`` seconds each time it is read, and keeps
+    its readings: their search then does the same work on any machine, however fast."""
+
+    def __init__(self, tick: float = 0.001) -> None:
+        self.tick = tick
+        self.readings: list[float] = []
+
+    def __call__(self) -> float:
+        now = len(self.readings) * self.tick
+        self.readings.append(now)
+        return now
+
+
 def ask(r: Round, seat: int, level: Level, rng: random.Random, budget: float) -> Action | None:
     view = seat_view(r, seat)
     action = choose_action(view, level, rng, budget)

@@ -11,12 +11,14 @@ from bot.ai import Level, choose_action
 from bot.engine import Action, Kind, Options, Round, Scoring, Variant, seat_view
 from tests.engine.helpers import build, play
 
+from .helpers import CountingClock
+
 OROS, COPAS = 0, 1
 LEVELS = list(Level)
 
 
 def decide(r: Round, seat: int, level: Level) -> Action | None:
-    return choose_action(seat_view(r, seat), level, random.Random(1), 0.05)
+    return choose_action(seat_view(r, seat), level, random.Random(1), 0.05, clock=CountingClock())
 
 
 @pytest.mark.parametrize("level", LEVELS, ids=[lv.value for lv in LEVELS])

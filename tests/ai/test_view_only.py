@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot.ai import Level, choose_action, search
+from bot.ai import Level, choose_action
 from bot.engine import (
     Action,
     Cante,
@@ -31,7 +31,7 @@ from bot.engine import (
 )
 from bot.engine.cards import mask_of
 
-from .helpers import ask
+from .helpers import CountingClock, ask
 
 IMMUTABLE_LEAVES = (int, float, str, bool, type(None), Enum)
 FROZEN_RECORDS = (SeatView, Options, Trick, Cante, Exchange, Contract, Result, Action)
@@ -135,9 +135,7 @@ def test_the_view_reaches_no_round_and_no_hidden_card(variant: Variant, steps: i
 
 @pytest.mark.parametrize(("variant", "steps"), CASES, ids=[v.value for v, _ in CASES])
 @pytest.mark.parametrize("level", list(Level), ids=[lv.value for lv in Level])
-def test_same_view_same_answer(
-    variant: Variant, steps: int, level: Level, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_same_view_same_answer(variant: Variant, steps: int, level: Level) -> None:
     """Deals that differ only in cards this seat cannot see give equal views, and the
     robot (same seed) answers them alike: it cannot be reading the hidden cards."""
     r = Round(shuffle_deal(variant, Options(), 1, random.Random(4)))
@@ -151,9 +149,8 @@ def test_same_view_same_answer(
     assert seat_view(other, viewer) == view
     assert sum(a.kind is Kind.PLAY for a in view.legal) >= 2, "a real choice"
 
-    ticks = itertools.count()
-    monkeypatch.setattr(search, "clock", lambda: next(ticks) * 0.001)
-    first = choose_action(view, level, random.Random(9), 0.05)
-    ticks = itertools.count()
-    second = choose_action(seat_view(other, viewer), level, random.Random(9), 0.05)
+    first = choose_action(view, level, random.Random(9), 0.05, clock=CountingClock())
+    second = choose_action(
+        seat_view(other, viewer), level, random.Random(9), 0.05, clock=CountingClock()
+    )
     assert first is not None and first == second

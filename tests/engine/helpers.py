@@ -2,9 +2,24 @@
 
 from __future__ import annotations
 
-from bot.engine import Action, Kind, Options, Round, Variant, parse_card, parse_suit
+import random
+from collections.abc import Iterator
+
+from bot.engine import (
+    Action,
+    Kind,
+    Options,
+    Round,
+    Scoring,
+    StockDuty,
+    Variant,
+    parse_card,
+    parse_suit,
+    shuffle_deal,
+)
 from bot.engine.cards import cards_of
-from bot.engine.deal import Deal, deck_mask, hand_size, turned_in_dealer_hand
+from bot.engine.deal import Deal, dealing_of
+from bot.engine.variants import TurnedCard
 
 
 def cards(text: str) -> list[int]:
@@ -26,18 +41,19 @@ def build(
     card order. The turned card goes to the dealer where the variant deals it there."""
     options = options or Options()
     n = variant.players
-    size = hand_size(variant, options)
+    dealing = dealing_of(variant, options)
+    size = dealing.hand_size
     given = [cards(hands.get(seat, "")) for seat in range(n)]
     turned_card = parse_card(turned)
-    if turned_in_dealer_hand(variant, options) and turned_card not in given[dealer]:
+    if dealing.turned is TurnedCard.IN_HAND and turned_card not in given[dealer]:
         given[dealer].append(turned_card)
     stock_cards = cards(stock)
     used = {c for h in given for c in h} | {turned_card} | set(stock_cards)
-    rest = [c for c in cards_of(deck_mask(variant, options)) if c not in used]
+    rest = [c for c in cards_of(dealing.deck) if c not in used]
     for hand in given:
         while len(hand) < size:
             hand.append(rest.pop(0))
-    if variant is Variant.HABANERO:
+    if variant.has_stock:
         stock_cards += rest
     deal = Deal(
         variant,
@@ -71,3 +87,38 @@ def legal_plays(round_: Round) -> set[str]:
 
 def legal_of(round_: Round, kind: Kind) -> set[tuple[int, int]]:
     return {(a.seat, a.arg) for a in round_.legal_actions() if a.kind is kind}
+
+
+DUTY_CASES: list[tuple[Variant, Options]] = [
+    (Variant.HABANERO, Options(stock_duty=StockDuty.FREE)),
+    (Variant.HABANERO, Options(stock_duty=StockDuty.TRUMP, allow_tute=True)),
+    (Variant.HABANERO, Options(stock_duty=StockDuty.FULL, exchange=False)),
+    (Variant.HABANERO, Options(stock_duty=StockDuty.FULL, scoring=Scoring.SIXTY_FIVE)),
+    (Variant.ARRASTRADO, Options()),
+    (Variant.ARRASTRADO, Options(deck=36, undertrump=True)),
+    (Variant.ARRASTRADO, Options(plato=True)),
+    (Variant.INDIVIDUAL, Options()),
+    (Variant.INDIVIDUAL, Options(undertrump=True)),
+    (Variant.PAIRS, Options()),
+    (Variant.PAIRS, Options(beat_partner=False)),
+    (Variant.PAIRS, Options(beat_partner=False, undertrump=True)),
+]
+"""Every variant, every ``stock_duty``, and the options that change the duty."""
+
+
+def random_states(variant: Variant, options: Options, seed: int) -> Iterator[Round]:
+    """A seeded random deal, stopped at every card to play: mostly plays, now and then a
+    declaration (never one that ends the deal)."""
+    rng = random.Random(seed)
+    r = Round(shuffle_deal(variant, options, rng.randrange(variant.players), rng))
+    while not r.finished:
+        legal = r.legal_actions()
+        if legal[0].kind is Kind.PLAY:
+            yield r
+        keep = [
+            a
+            for a in legal
+            if a.kind not in (Kind.PLAY, Kind.TUTE, Kind.CLAIM, Kind.RESIGN, Kind.CAPOTE)
+        ]
+        plays = [a for a in legal if a.kind is Kind.PLAY or a.kind is Kind.PASS]
+        r.apply(rng.choice(keep if keep and rng.random() < 0.5 else plays))

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from bot.engine import IllegalActionError, Options, StockDuty, Variant
-from bot.engine.cards import parse_card, parse_suit, trick_best
+from bot.engine import IllegalActionError, Kind, Options, Round, StockDuty, Variant, seat_view
+from bot.engine.cards import SUIT_MASK, mask_of, parse_card, parse_suit, trick_best
+from bot.engine.duty import duty_of, duty_tiers, playable
+from bot.engine.variants import VARIANTS
 
-from .helpers import build, legal_plays, play
+from .helpers import DUTY_CASES, build, legal_plays, play, random_states
 
 # Individual and pairs: seat 0 leads (dealer 3), trumps are bastos (the dealer holds 2B).
 # Each case: the cards played before the tested seat, its whole hand, the legal plays.
@@ -190,3 +194,62 @@ def test_who_holds_a_trick(trick: list[str], trump: str, holder: int) -> None:
 
 def test_an_empty_trick_has_no_holder() -> None:
     assert trick_best([], 0) == (-1, -1)
+
+
+def _legal_mask(r: Round) -> int:
+    return mask_of(a.arg for a in r.legal_actions() if a.kind is Kind.PLAY)
+
+
+@pytest.mark.parametrize(
+    ("variant", "options"), DUTY_CASES, ids=[f"{v.value}-{o.to_dict()}" for v, o in DUTY_CASES]
+)
+def test_the_duty_functions_agree_with_legal_actions(variant: Variant, options: Options) -> None:
+    """The fast form (``playable``) and the plain one (``duty_tiers``: play from the first
+    set you hold), fed only what the seat on turn sees, allow exactly the cards of
+    ``legal_actions()``, in seeded random states."""
+    states = 0
+    for seed in range(25):
+        for r in random_states(variant, options, seed):
+            view = seat_view(r, r.turn)
+            hand = mask_of(view.hand)
+            led = view.trick[0][1] // 10 if view.trick else -1
+            best_seat, best = trick_best(view.trick, view.trump)
+            side_of = VARIANTS[variant].side_of
+            spare = (
+                not view.options.beat_partner
+                and best_seat not in (-1, view.seat)
+                and side_of[best_seat] == side_of[view.seat]
+            )
+            duty = duty_of(variant, view.options, view.stock_left)
+            args = (led, best, view.trump, duty, view.options.undertrump, spare)
+            legal = _legal_mask(r)
+            assert playable(hand, *args) == legal
+            first = next(hand & tier for tier in duty_tiers(*args) if hand & tier)
+            assert first == legal
+            states += 1
+    assert states > 200
+
+
+@pytest.mark.parametrize("duty", list(StockDuty), ids=[d.value for d in StockDuty])
+def test_playable_is_the_first_tier_the_hand_meets(duty: StockDuty) -> None:
+    """Every trick a deal can show (the best card of the suit led or a trump), every
+    option, random hands: the fast form and the tiers say the same."""
+    rng = random.Random(duty.value)
+    for trump in range(4):
+        for led in range(4):
+            for best in range(40):
+                if best // 10 not in (led, trump):
+                    continue
+                for undertrump in (False, True):
+                    for spare in (False, True):
+                        args = (led, best, trump, duty, undertrump, spare)
+                        tiers = duty_tiers(*args)
+                        assert tiers[-1] == (1 << 40) - 1
+                        for _ in range(12):
+                            hand = mask_of(rng.sample(range(40), rng.randrange(1, 14)))
+                            hand &= ~(1 << best)
+                            if not hand:
+                                continue
+                            first = next(hand & t for t in tiers if hand & t)
+                            assert playable(hand, *args) == first, (args, hand)
+    assert playable(SUIT_MASK[0], -1, -1, 0, duty) == SUIT_MASK[0]  # the lead: any card

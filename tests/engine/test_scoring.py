@@ -7,6 +7,7 @@ import random
 import pytest
 
 from bot.engine import (
+    BetSplit,
     End,
     Game,
     Options,
@@ -15,10 +16,9 @@ from bot.engine import (
     Variant,
     arrastrado_payout,
     experience,
-    plato_deposit,
-    settle_bet,
+    split_bet,
 )
-from bot.engine.round import Contract, deal_winner
+from bot.engine.round import Contract, Round, deal_winner
 
 from .helpers import build, legal_plays, play
 
@@ -103,7 +103,7 @@ def test_game_rounds_and_dealer_rotation() -> None:
     rng = random.Random(5)
     dealers = []
     while not game.finished:
-        r = game.new_round(rng)
+        r = Round(game.deal_for(rng))
         dealers.append(r.deal.dealer)
         assert r.leader == (r.deal.dealer + 1) % 4
         while not r.finished:
@@ -116,14 +116,14 @@ def test_game_rounds_and_dealer_rotation() -> None:
 def test_habanero_carry_until_the_target() -> None:
     game = Game(Variant.HABANERO, Options(target=200))
     rng = random.Random(1)
-    r = game.new_round(rng)
+    r = Round(game.deal_for(rng))
     assert r.deal.carry is None
     while not r.finished:
         play(r, sorted(legal_plays(r))[0])
     first = game.end_round(r)
     assert first.winner is None  # 130 points cannot reach 200 without cantes
     assert game.carry == first.scores
-    r2 = game.new_round(rng)
+    r2 = Round(game.deal_for(rng))
     assert r2.deal.carry == first.scores and r2.deal.dealer == 1
     while not r2.finished:
         play(r2, sorted(legal_plays(r2))[0])
@@ -136,7 +136,7 @@ def test_sixty_five_double_counts_two_rounds() -> None:
     doubles = 0
     for _ in range(30):
         game = Game(Variant.PAIRS, Options(scoring=Scoring.SIXTY_FIVE, rounds=5))
-        r = game.new_round(rng)
+        r = Round(game.deal_for(rng))
         while not r.finished:
             play(r, rng.choice(sorted(legal_plays(r))))
         before = list(game.rounds_won)
@@ -190,9 +190,6 @@ def test_arrastrado_payments() -> None:
 
 
 def test_plato_contract_made_and_failed() -> None:
-    deposit = plato_deposit(3, 0)
-    assert deposit.seats == (-100, -100, -100) and deposit.pot == 300
-    assert plato_deposit(3, 300).pot == 0
     made = arrastrado_payout(
         _result(End.CARDS, [120, 10, 0], [0, 0, 0], 0, Contract(0, 110), True), pot=300
     )
@@ -206,15 +203,24 @@ def test_plato_contract_made_and_failed() -> None:
 
 
 def test_bet_with_the_bank_rake() -> None:
-    sides = ((0, 2), (1, 3))
-    p = settle_bet(100, sides, 0, frozenset({0, 1, 2, 3}))
-    assert p.seats == (50, -100, 50, -100) and p.bank == 100
-    solo = settle_bet(100, ((0,), (1,)), 1, frozenset({0, 1}))
-    assert solo.seats == (-100, 50) and solo.bank == 50
-    robots_win = settle_bet(100, ((0,), (1,)), 1, frozenset({0}))
-    assert robots_win.seats == (-100, 0) and robots_win.bank == 100
-    for payout in (p, solo, robots_win):
-        assert sum(payout.seats) + payout.bank == 0
+    # four stakes of 100, won by a pair: 300 after the rake, 150 each
+    assert split_bet(400, 2) == BetSplit(share=150, bank=100)
+    # two stakes, won alone
+    assert split_bet(200, 1) == BetSplit(share=150, bank=50)
+    # won by robots (or by members who all left): everything to the bank
+    assert split_bet(100, 0) == BetSplit(share=0, bank=100)
+    # what cannot be shared evenly goes to the bank: 225 after the rake, 112 each
+    assert split_bet(300, 2) == BetSplit(share=112, bank=76)
+    with pytest.raises(ValueError, match="cannot split"):
+        split_bet(-100, 1)
+
+
+@pytest.mark.parametrize("takers", [0, 1, 2, 3])
+def test_a_bet_split_keeps_every_chip(takers: int) -> None:
+    for staked in range(0, 1_000, 7):
+        split = split_bet(staked, takers)
+        assert split.share * takers + split.bank == staked
+        assert split.share >= 0 and split.bank >= staked * 25 // 100
 
 
 def test_experience() -> None:
