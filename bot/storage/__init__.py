@@ -1,5 +1,7 @@
 """Everything a server keeps, in SQLite: the one aiosqlite connection, numbered SQL
-migrations applied at start-up, and repository functions. No SQL lives anywhere else."""
+migrations applied at start-up, and repository functions (``tables``: the tables and their
+action log; ``ledger``: the chips; ``members``: the members' records; ``settings``). No SQL
+lives anywhere else."""
 
 from aiosqlite import Connection
 

@@ -171,13 +171,6 @@ async def save_deal(
     )
 
 
-async def deal_record(db: Database, table_id: int, deal_no: int) -> str | None:
-    row = await db.fetchone(
-        "SELECT record FROM deals WHERE table_id = ? AND deal_no = ?", (table_id, deal_no)
-    )
-    return row[0] if row else None
-
-
 async def last_finished_record(db: Database, guild_id: int, user_id: int) -> str | None:
     """The record of the member's last finished deal in this server."""
     row = await db.fetchone(

@@ -15,8 +15,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from bot.engine import End, Round, Variant, arrastrado_payout, experience, parse_record, replay
-from bot.engine.game import BANK_RAKE_PERCENT, PLATO_STAKE
-from bot.storage import Connection, Database, standings
+from bot.engine.game import PLATO_STAKE, split_bet
+from bot.storage import Connection, Database, ledger, members
 from bot.storage.settings import get_settings
 
 from .model import Table
@@ -53,14 +53,14 @@ async def chips_of(db: Database, guild_id: int, user_id: int, now: float) -> int
     """A member's chips; a member seen for the first time gets the starting chips."""
     settings = await get_settings(db, guild_id)
     async with db.transaction() as conn:
-        await standings.ensure_member(conn, guild_id, user_id, settings.starting_chips, now)
-    return await standings.balance(db, guild_id, user_id)
+        await members.ensure_member(conn, guild_id, user_id, settings.starting_chips, now)
+    return await ledger.balance(db, guild_id, user_id)
 
 
 async def _ensure(conn: Connection, table: Table, now: float) -> None:
     settings = await get_settings(conn, table.guild_id)
     for user_id in members_of(table).values():
-        await standings.ensure_member(conn, table.guild_id, user_id, settings.starting_chips, now)
+        await members.ensure_member(conn, table.guild_id, user_id, settings.starting_chips, now)
 
 
 def stake_table(table: Table, *, deal_only: bool = False) -> Settlement:
@@ -78,20 +78,18 @@ def stake_table(table: Table, *, deal_only: bool = False) -> Settlement:
                 table.stakes[user_id] = bet
 
             async def hold(conn: Connection, t: Table, now: float) -> None:
-                await standings.hold_stakes(conn, t.guild_id, t.id, dict(t.stakes), now)
+                await ledger.hold_stakes(conn, t.guild_id, t.id, dict(t.stakes), now)
 
             settlement.ops.append(hold)
     if table.options.plato:
 
         async def fill(conn: Connection, t: Table, now: float) -> None:
-            if await standings.table_pot(conn, t.id) > 0:
+            if await ledger.table_pot(conn, t.id) > 0:
                 return
             seats = members_of(t)
             for seat in range(t.players):
                 payer = seats.get(seat) if not _robot(t, seat) else None
-                await standings.pot_deposit(
-                    conn, t.guild_id, t.id, payer, PLATO_STAKE, now, cap=True
-                )
+                await ledger.pot_deposit(conn, t.guild_id, t.id, payer, PLATO_STAKE, now, cap=True)
 
         settlement.ops.append(fill)
     return settlement
@@ -130,7 +128,7 @@ def _deal_stats(round_: Round, seat: int) -> Counter[str]:
 async def _game_deals(conn: Connection, table: Table, last: Round) -> list[Round]:
     """Every deal of the game, finished: the earlier ones replayed from their records."""
     deals: list[Round] = []
-    for record in await standings.finished_records(conn, table.id, table.deal_no):
+    for record in await members.finished_records(conn, table.id, table.deal_no):
         deals.append(replay(parse_record(json.loads(record))).round)
     deals.append(last)
     return deals
@@ -141,7 +139,7 @@ def _arrastrado(result_seats: dict[int, int], round_: Round) -> Op:
     assert result is not None
 
     async def pay(conn: Connection, t: Table, now: float) -> None:
-        pot = await standings.table_pot(conn, t.id)
+        pot = await ledger.table_pot(conn, t.id)
         payout = arrastrado_payout(result, pot=pot)
         deltas: dict[int | None, int] = {}
         seats = list(payout.seats)
@@ -149,9 +147,9 @@ def _arrastrado(result_seats: dict[int, int], round_: Round) -> Op:
         if contract is not None and payout.pot:
             contractor = None if _robot(t, contract.seat) else result_seats.get(contract.seat)
             if payout.pot < 0:  # made: the contractor takes the pot
-                await standings.pot_take(conn, t.guild_id, t.id, contractor, now)
+                await ledger.pot_take(conn, t.guild_id, t.id, contractor, now)
             else:  # failed: as much again into the pot
-                await standings.pot_deposit(
+                await ledger.pot_deposit(
                     conn, t.guild_id, t.id, contractor, payout.pot, now, cap=True
                 )
             seats[contract.seat] += payout.pot
@@ -160,7 +158,7 @@ def _arrastrado(result_seats: dict[int, int], round_: Round) -> Op:
             deltas[account] = deltas.get(account, 0) + delta
         deltas = {a: d for a, d in deltas.items() if d}
         if deltas:
-            await standings.settle_payments(conn, t.guild_id, t.id, deltas, now)
+            await ledger.settle_payments(conn, t.guild_id, t.id, deltas, now)
 
     return pay
 
@@ -181,29 +179,21 @@ def settle_game(table: Table) -> Settlement:
     loser_xp = min(xp)  # there is always a losing side
 
     async def finish(conn: Connection, t: Table, now: float) -> None:
-        state = await standings.table_state(conn, t.id)
-        stakes = sum(state.stakes.values()) + state.forfeited
+        state = await ledger.table_state(conn, t.id)
         takers = [seats[s] for s in winners if s in seats and not t.seats[s].left]  # type: ignore[union-attr]
-        payouts: dict[int | None, int] = {}
-        rake = stakes * BANK_RAKE_PERCENT // 100
-        if takers:
-            share = (stakes - rake) // len(takers)
-            for user_id in takers:
-                payouts[user_id] = share
-            rake = stakes - share * len(takers)
-        else:
-            rake = stakes
+        split = split_bet(sum(state.stakes.values()) + state.forfeited, len(takers))
+        payouts: dict[int | None, int] = dict.fromkeys(takers, split.share)
         for account, amount in state.pot.items():
             payouts[account] = payouts.get(account, 0) + amount
         if state.held:
-            await standings.release_table(conn, t.guild_id, t.id, payouts, rake, now)
+            await ledger.release_table(conn, t.guild_id, t.id, payouts, split.bank, now)
         deals = await _game_deals(conn, t, last)
         for seat, user_id in seats.items():
             if t.seats[seat].left:  # type: ignore[union-attr]
-                await standings.add_stats(conn, t.guild_id, user_id, xp=loser_xp, games_played=1)
+                await members.add_stats(conn, t.guild_id, user_id, xp=loser_xp, games_played=1)
                 continue
             counts = sum((_deal_stats(deal, seat) for deal in deals), Counter[str]())
-            await standings.add_stats(
+            await members.add_stats(
                 conn,
                 t.guild_id,
                 user_id,
@@ -224,7 +214,7 @@ def settle_forfeit(table: Table, user_id: int) -> Settlement:
         return settlement
 
     async def forfeit(conn: Connection, t: Table, now: float) -> None:
-        await standings.forfeit_stake(conn, t.guild_id, t.id, user_id, now)
+        await ledger.forfeit_stake(conn, t.guild_id, t.id, user_id, now)
 
     settlement.ops.append(forfeit)
     return settlement
@@ -238,7 +228,7 @@ def settle_refund(table: Table) -> Settlement:
         return settlement
 
     async def refund(conn: Connection, t: Table, now: float) -> None:
-        await standings.refund_table(conn, t.guild_id, t.id, now)
+        await ledger.refund_table(conn, t.guild_id, t.id, now)
 
     settlement.ops.append(refund)
     return settlement
@@ -249,5 +239,5 @@ async def refund_damaged(
 ) -> dict[int, int]:
     """A table that cannot be played on (it could not be restored): whatever it holds goes
     back as in a cancelled game, from the ledger alone. Returns member -> chips back."""
-    back = await standings.refund_table(conn, guild_id, table_id, now)
+    back = await ledger.refund_table(conn, guild_id, table_id, now)
     return {account: amount for account, amount in back.items() if account is not None}

@@ -10,9 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as hs
 
-from bot.engine.game import settle_bet
-from bot.storage import Database
-from bot.storage import standings as st
+from bot.engine import split_bet
+from bot.storage import Database, ledger, members
 from bot.storage.settings import get_settings, update_settings
 
 GUILDS = (1, 2)
@@ -84,7 +83,6 @@ class Simulation:
             (self.finish, 3),
             (self.cancel, 1),
             (self.payments, 3),
-            (self.transfer, 2),
             (self.crash, 2),
         ]
         action = self.rng.choices([a for a, _ in actions], [w for _, w in actions])[0]
@@ -98,7 +96,7 @@ class Simulation:
         guild, user = self.rng.choice(GUILDS), self.rng.choice(USERS)
         starting = (await get_settings(self.db, guild)).starting_chips
         async with self.db.transaction() as conn:
-            new = await st.ensure_member(conn, guild, user, starting, self.now)
+            new = await members.ensure_member(conn, guild, user, starting, self.now)
         assert new == ((guild, user) not in self.model.chips)
         if new:
             self.model.chips[guild, user] = starting
@@ -117,7 +115,7 @@ class Simulation:
         guild, user = picked
         amount = (await get_settings(self.db, guild)).daily_grant
         async with self.db.transaction() as conn:
-            claimed = await st.claim_daily(conn, guild, user, amount, self.today, self.now)
+            claimed = await ledger.claim_daily(conn, guild, user, amount, self.today, self.now)
         assert claimed == (self.model.daily.get(picked) != self.today)
         if claimed:
             self.model.daily[picked] = self.today
@@ -133,8 +131,8 @@ class Simulation:
         amount = self.rng.choice((-1, 1)) * self.rng.randint(1, 800)
         try:
             async with self.db.transaction() as conn:
-                await st.grant(conn, guild, user, amount, "admin", self.now)
-        except st.InsufficientChips:
+                await ledger.grant(conn, guild, user, amount, "admin", self.now)
+        except ledger.InsufficientChips:
             assert self.model.chips[picked] + amount < 0
             return "admin refused"
         self.model.chips[picked] += amount
@@ -168,17 +166,17 @@ class Simulation:
         table = TableModel(guild, bet, seats)
         table_id = self.next_table
         self.next_table += 1
-        short: st.InsufficientChips | None = None
+        short: ledger.InsufficientChips | None = None
         try:
             async with self.db.transaction() as conn:
                 if bet:
-                    await st.hold_stakes(
+                    await ledger.hold_stakes(
                         conn, guild, table_id, dict.fromkeys(humans, bet), self.now
                     )
                 if plato:
                     for seat in seats:
-                        await st.pot_deposit(conn, guild, table_id, seat, 100, self.now)
-        except st.InsufficientChips as error:
+                        await ledger.pot_deposit(conn, guild, table_id, seat, 100, self.now)
+        except ledger.InsufficientChips as error:
             short = error
         if short is not None:
             need = bet + (100 if plato else 0)
@@ -209,7 +207,7 @@ class Simulation:
         seat = self.rng.choice(table.seats)
         if self.rng.random() < 0.5:
             async with self.db.transaction() as conn:
-                taken = await st.pot_take(conn, table.guild, table_id, seat, self.now)
+                taken = await ledger.pot_take(conn, table.guild, table_id, seat, self.now)
             assert taken == sum(table.pot.values())
             self.model.add(table.guild, seat, taken)
             table.pot = {}
@@ -217,7 +215,9 @@ class Simulation:
         # A contract failed: as much again as the pot holds, capped at what the payer has.
         want = max(sum(table.pot.values()), 100)
         async with self.db.transaction() as conn:
-            paid = await st.pot_deposit(conn, table.guild, table_id, seat, want, self.now, cap=True)
+            paid = await ledger.pot_deposit(
+                conn, table.guild, table_id, seat, want, self.now, cap=True
+            )
         expected = want if seat is None else min(want, self.model.chips[table.guild, seat])
         assert paid == expected
         self.model.add(table.guild, seat, -paid)
@@ -235,7 +235,7 @@ class Simulation:
             return "none"
         user = self.rng.choice(humans)
         async with self.db.transaction() as conn:
-            forfeited = await st.forfeit_stake(conn, table.guild, table_id, user, self.now)
+            forfeited = await ledger.forfeit_stake(conn, table.guild, table_id, user, self.now)
         assert forfeited == table.stakes.get(user, 0)
         table.forfeited += table.stakes.pop(user, 0)
         table.seats[table.seats.index(user)] = None  # a robot takes the seat
@@ -246,40 +246,28 @@ class Simulation:
         if picked is None:
             return "none"
         table_id, table = picked
-        sides = tuple((seat,) for seat in range(len(table.seats)))
-        winner = self.rng.randrange(len(sides))
-        # Seats whose human left are robots now: the forfeited stakes join the winnings.
-        humans = frozenset(
-            seat
-            for seat, user in enumerate(table.seats)
-            if user is not None and user in table.stakes
-        )
-        left = table.forfeited // table.bet if table.bet else 0
-        bet_part = settle_bet(table.bet, sides, winner, humans)
-        payouts: dict[int | None, int] = {}
-        for seat in humans:
-            share = bet_part.seats[seat] + table.bet
-            if share:
-                user = table.seats[seat]
-                assert user is not None
-                payouts[user] = payouts.get(user, 0) + share
-        # Forfeited stakes and the pot go to the winner (the bank for a robot).
+        winner = self.rng.randrange(len(table.seats))
+        # Seats whose human left are robots now: their stakes were forfeited.
         winner_account = table.seats[winner]
-        extra = left * table.bet + sum(table.pot.values())
+        takers = [winner_account] if winner_account in table.stakes else []
+        split = split_bet(sum(table.stakes.values()), len(takers))
+        payouts: dict[int | None, int] = dict.fromkeys(takers, split.share)
+        # Forfeited stakes and the pot go to the winner (the bank for a robot).
+        extra = table.forfeited + sum(table.pot.values())
         payouts[winner_account] = payouts.get(winner_account, 0) + extra
         async with self.db.transaction() as conn:
-            await st.release_table(conn, table.guild, table_id, payouts, bet_part.bank, self.now)
+            await ledger.release_table(conn, table.guild, table_id, payouts, split.bank, self.now)
             for seat, user in enumerate(table.seats):
                 if user is not None:
-                    await st.add_stats(
+                    await members.add_stats(
                         conn, table.guild, user, games_played=1, games_won=int(seat == winner)
                     )
         for account, amount in payouts.items():
             self.model.add(table.guild, account, amount)
-        self.model.bank[table.guild] += bet_part.bank
+        self.model.bank[table.guild] += split.bank
         del self.model.tables[table_id]
         self.model.closed.add(table_id)
-        assert await st.table_held(self.db, table_id) == 0
+        assert await ledger.table_held(self.db, table_id) == 0
         return "finish"
 
     async def cancel(self) -> str:
@@ -288,7 +276,7 @@ class Simulation:
             return "none"
         table_id, table = picked
         async with self.db.transaction() as conn:
-            back = await st.refund_table(conn, table.guild, table_id, self.now)
+            back = await ledger.refund_table(conn, table.guild, table_id, self.now)
         expected: dict[int | None, int] = {}
         for user, amount in table.stakes.items():
             expected[user] = amount
@@ -300,7 +288,7 @@ class Simulation:
         self.model.bank[table.guild] += table.forfeited
         del self.model.tables[table_id]
         self.model.closed.add(table_id)
-        assert await st.table_held(self.db, table_id) == 0
+        assert await ledger.table_held(self.db, table_id) == 0
         return "cancel"
 
     async def payments(self) -> str:
@@ -316,7 +304,7 @@ class Simulation:
         }
         deltas[accounts[0]] = -sum(deltas.values())
         async with self.db.transaction() as conn:
-            applied = await st.settle_payments(conn, guild, None, deltas, self.now)
+            applied = await ledger.settle_payments(conn, guild, None, deltas, self.now)
         assert sum(applied.values()) == 0
         for account, owed in deltas.items():
             got = applied.get(account, 0)
@@ -329,27 +317,6 @@ class Simulation:
             self.model.add(guild, account, amount)
         return "payments"
 
-    async def transfer(self) -> str:
-        guild = self.rng.choice(GUILDS)
-        members = self.model.members(guild)
-        if not members:
-            return "none"
-        payer: int | None = self.rng.choice([*members, None])
-        payee: int | None = self.rng.choice([m for m in [*members, None] if m != payer])
-        amount = self.rng.randint(1, 1500)
-        cap = self.rng.random() < 0.5
-        try:
-            async with self.db.transaction() as conn:
-                moved = await st.transfer(
-                    conn, guild, payer, payee, amount, "transfer", None, self.now, cap=cap
-                )
-        except st.InsufficientChips:
-            assert payer is not None and not cap and self.model.chips[guild, payer] < amount
-            return "transfer refused"
-        self.model.add(guild, payer, -moved)
-        self.model.add(guild, payee, moved)
-        return "transfer"
-
     async def crash(self) -> str:
         """Some writes, then a failure before the commit: nothing may stay."""
         guild = self.rng.choice(GUILDS)
@@ -357,20 +324,19 @@ class Simulation:
 
         async def writes_then_crashes() -> None:
             async with self.db.transaction() as conn:
-                await st.ensure_member(conn, guild, newcomer, 1000, self.now)
+                await members.ensure_member(conn, guild, newcomer, 1000, self.now)
                 for (g, user), chips in sorted(self.model.chips.items()):
                     if g == guild and chips:
-                        await st.hold_stake(conn, guild, 10_000, user, chips, self.now)
-                        await st.grant(conn, guild, user, 5, "admin", self.now)
+                        await ledger.hold_stakes(conn, guild, 10_000, {user: chips}, self.now)
+                        await ledger.grant(conn, guild, user, 5, "admin", self.now)
                 for table_id, table in sorted(self.model.tables.items()):
-                    await st.refund_table(conn, table.guild, table_id, self.now)
+                    await ledger.refund_table(conn, table.guild, table_id, self.now)
                 raise Crash
 
         with pytest.raises(Crash):
             await writes_then_crashes()
-        assert await st.is_member(self.db, guild, newcomer) == (
-            (guild, newcomer) in self.model.chips
-        )
+        seen = await members.member_stats(self.db, guild, newcomer) is not None
+        assert seen == ((guild, newcomer) in self.model.chips)
         return "crash"
 
     # ----------------------------------------------------------------- checks
@@ -378,23 +344,23 @@ class Simulation:
     async def check(self) -> None:
         model = self.model
         for guild in GUILDS:
-            board = await st.leaderboard(self.db, guild, "chips", 0, len(USERS))
+            board = await members.leaderboard(self.db, guild, "chips", 0, len(USERS))
             assert {e.user_id: e.value for e in board} == {
                 user: chips for (g, user), chips in model.chips.items() if g == guild
             }
         assert all(chips >= 0 for chips in model.chips.values())
         if model.chips:
             (guild, user), chips = self.rng.choice(sorted(model.chips.items()))
-            assert await st.balance(self.db, guild, user) == chips
+            assert await ledger.balance(self.db, guild, user) == chips
         for table_id, table in model.tables.items():
-            state = await st.table_state(self.db, table_id)
-            assert state.held == table.held == await st.table_held(self.db, table_id)
+            state = await ledger.table_state(self.db, table_id)
+            assert state.held == table.held == await ledger.table_held(self.db, table_id)
             assert dict(state.stakes) == table.stakes
             assert state.forfeited == table.forfeited
             assert dict(state.pot) == table.pot
-        assert await st.table_held(self.db, 10_000) == 0
+        assert await ledger.table_held(self.db, 10_000) == 0
         for guild in GUILDS:
-            audit = await st.audit(self.db, guild)
+            audit = await ledger.audit(self.db, guild)
             assert audit.balanced, audit
             assert audit.bank == model.bank[guild]
             assert audit.granted == model.granted[guild]
@@ -428,7 +394,7 @@ def test_a_short_collection_is_shared_without_losing_a_chip(
     owed = sum(claims.values())
     collected = min(collected, owed)
 
-    shares = st._share(collected, claims, owed)  # pyright: ignore[reportPrivateUsage]
+    shares = ledger._share(collected, claims, owed)  # pyright: ignore[reportPrivateUsage]
 
     assert sum(shares.values()) == collected
     for account, claim in claims.items():

@@ -5,8 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import open_database
-from bot.storage import standings as st
+from bot.storage import ledger, members, open_database
 from bot.storage.db import Database, migration_scripts
 from bot.storage.settings import get_settings
 
@@ -38,14 +37,14 @@ async def test_an_empty_file_gets_every_migration(db_path: Path) -> None:
 async def test_opening_again_applies_nothing(db_path: Path) -> None:
     db = await open_database(db_path)
     async with db.transaction() as conn:
-        await st.ensure_member(conn, 1, 10, 1000, 0.0)
+        await members.ensure_member(conn, 1, 10, 1000, 0.0)
     await db.close()
 
     db = await open_database(db_path)
     try:
         assert await db.schema_version() == LATEST
         assert await db.migrate() == LATEST
-        assert await st.balance(db, 1, 10) == 1000
+        assert await ledger.balance(db, 1, 10) == 1000
     finally:
         await db.close()
 
@@ -75,17 +74,17 @@ async def test_every_earlier_version_migrates_to_the_latest(db_path: Path, start
         assert await db.migrate() == LATEST
 
         assert await db.schema_version() == LATEST
-        assert await st.balance(db, 1, 10) == 900
-        assert await st.table_held(db, 7) == 100
-        assert (await st.table_state(db, 7)).stakes == {10: 100}
-        audit = await st.audit(db, 1)
+        assert await ledger.balance(db, 1, 10) == 900
+        assert await ledger.table_held(db, 7) == 100
+        assert (await ledger.table_state(db, 7)).stakes == {10: 100}
+        audit = await ledger.audit(db, 1)
         assert (audit.members, audit.tables, audit.granted) == (900, 100, 1000)
         # Old rows have no movement number: they count in the totals, not movement by movement.
         assert audit.balanced
         # New movements are numbered and balanced.
         async with db.transaction() as conn:
-            await st.refund_table(conn, 1, 7, 1.0)
-        assert await st.balance(db, 1, 10) == 1000
+            await ledger.refund_table(conn, 1, 7, 1.0)
+        assert await ledger.balance(db, 1, 10) == 1000
     finally:
         await db.close()
 
