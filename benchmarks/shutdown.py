@@ -40,7 +40,7 @@ from bot.storage import tables as table_repo
 from bot.tables import service as service_module
 from bot.tables.model import Status, Table
 from bot.tables.service import TableService
-from tests.tables._play import NullPresenter
+from tests.tables._play import NullPresenter, opened
 
 GUILD = 1
 TURN_TIME = 600
@@ -102,7 +102,8 @@ async def build(
     )
     options = Options(turn_time=TURN_TIME)
     for n in range(count):
-        table = await service.open_table(
+        table = await opened(
+            service,
             guild_id=GUILD,
             channel_id=10_000 + n,
             host_id=100_000 + n,

@@ -41,6 +41,7 @@ import aiosqlite
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot.ai import Level
 from bot.engine import Game, Options, Round, Variant
 from bot.engine.cards import POINTS
 from bot.storage import Database, open_database
@@ -73,7 +74,7 @@ def mid_game_table(rng: random.Random) -> tuple[Table, list[str]]:
                 dm_message_id=1_100_000_000_000_000_011,
                 locale="es-ES",
             ),
-            Seat(name="robot:1", robot="hard"),
+            Seat(name="robot:1", robot=Level.HARD),
             Seat(
                 name="Bernardo",
                 user_id=1_100_000_000_000_000_004,
@@ -81,7 +82,7 @@ def mid_game_table(rng: random.Random) -> tuple[Table, list[str]]:
                 dm_message_id=1_100_000_000_000_000_013,
                 locale="es-ES",
             ),
-            Seat(name="robot:2", robot="hard"),
+            Seat(name="robot:2", robot=Level.HARD),
         ],
         status=Status.PLAYING,
         thread_id=1_100_000_000_000_000_020,

@@ -10,8 +10,8 @@ from discord.ext import commands
 
 from bot.client import TuteBot, catalog_str
 from bot.i18n import t
-from cogs._standings import StandingsCommands
-from cogs._tables import TablesCommands, start_tables
+from cogs.standings import StandingsCommands
+from cogs.tables import TablesCommands, start_tables
 
 AnyCommand = app_commands.Command[Any, ..., Any]
 

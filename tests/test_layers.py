@@ -295,3 +295,59 @@ def test_nothing_calls_the_global_random() -> None:
     assert breaks == [], _report(
         "randomness is an input (a seed or a random.Random passed in), but", breaks
     )
+
+
+# ------------------------------------------------------------- the cogs see views only
+
+HIDDEN_NAMES = frozenset({"Round", "Deal", "Table", "SeatView", "seat_view", "determinize"})
+"""What holds every hand: the deal's full state, the service's table, a seat's view (for the
+robots). The cogs render ``bot.tables.views`` instead (DESIGN.md, principle 5)."""
+HIDDEN_ATTRIBUTES = frozenset({"round", "legal_actions", "game", "deal_rng"})
+
+
+def hidden_reaches(module: Module) -> list[tuple[int, str]]:
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(module.tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("bot"):
+            found += [
+                (node.lineno, f"imports {alias.name}")
+                for alias in node.names
+                if alias.name in HIDDEN_NAMES
+            ]
+        elif isinstance(node, ast.Attribute) and node.attr in HIDDEN_ATTRIBUTES:
+            found.append((node.lineno, f".{node.attr}"))
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "get"
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id == "service"
+        ):
+            found.append((node.lineno, "service.get(...) (the table itself)"))
+    return found
+
+
+@pytest.mark.parametrize(
+    ("source", "found"),
+    [
+        ("from bot.tables.views import TableView", []),
+        ("from bot.engine import Round", ["imports Round"]),
+        ("from bot.tables.model import Status, Table", ["imports Table"]),
+        ("x = table.round.hands", [".round"]),
+        ("table = service.get(1)", ["service.get(...) (the table itself)"]),
+        ("settings = {}.get(1)", []),
+    ],
+)
+def test_the_hand_check_finds_what_holds_every_hand(source: str, found: list[str]) -> None:
+    module = Module("cogs/x.py", "cogs.x", ast.parse(source))
+    assert [what for _, what in hidden_reaches(module)] == found
+
+
+def test_the_cogs_reach_no_hand_but_through_the_views() -> None:
+    breaks = [
+        f"{m.path}:{line}: {what}"
+        for m in modules()
+        if m.path.startswith("cogs/")
+        for line, what in hidden_reaches(m)
+    ]
+    assert breaks == [], _report("the cogs render bot.tables.views only, but", breaks)

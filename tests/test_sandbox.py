@@ -32,10 +32,10 @@ from bot.sandbox import (
     find_chromium,
     open_sandbox,
 )
+from bot.storage.members import member_stats
 from bot.storage.settings import get_settings
-from bot.storage.standings import member_stats
 from bot.tables.model import Status
-from cogs._table_ui import seat_name
+from cogs.tables.embeds import seat_name
 from tests.tables._play import table_of
 
 pytest.importorskip("markdown_it", reason="the sandbox's page needs simcord[preview]")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.engine import IllegalActionError
+
 
 class TableError(Exception):
     """Something a user asked that the table cannot do. ``key`` names the message in the
@@ -13,6 +15,12 @@ class TableError(Exception):
         super().__init__(key)
         self.key = key
         self.params = params
+
+    @classmethod
+    def illegal(cls, error: IllegalActionError) -> TableError:
+        """What the rules refused, in the catalog's words (``tables.errors.illegal.*``)."""
+        params = {k: v for k, v in error.params.items() if isinstance(v, int)}
+        return cls(f"illegal.{error.reason}", **params)
 
 
 class SaveFailed(TableError):

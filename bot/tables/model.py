@@ -12,8 +12,10 @@ from dataclasses import asdict, dataclass, field
 from enum import Enum
 from typing import Any
 
+from bot.ai import Level
 from bot.engine import Game, Options, Result, Round, Variant, parse_options
 from bot.engine.game import Payout
+from bot.storage.settings import HandDelivery
 
 
 class Status(str, Enum):
@@ -46,9 +48,9 @@ class StatusError(RuntimeError):
     """A move a table's status may not make (a bug: the service checks first)."""
 
 
-ROBOT_LEVELS = ("easy", "normal", "hard")
-DEFAULT_ROBOT = "hard"
-STAND_IN_ROBOT = "normal"
+ROBOT_LEVELS = tuple(Level)
+DEFAULT_ROBOT = Level.HARD
+STAND_IN_ROBOT = Level.NORMAL
 """The level that plays for a player whose time ran out, or who left."""
 
 
@@ -59,7 +61,7 @@ class Seat:
 
     name: str
     user_id: int | None = None
-    robot: str | None = None
+    robot: Level | None = None
     away: bool = False
     left: bool = False
     missed: int = 0
@@ -158,7 +160,7 @@ class Table:
     play_message_id: int | None = None
     """The table's message while it plays (in its thread, or in the channel)."""
     invited: list[int] = field(default_factory=list[int])
-    hand_delivery: str = "dm"
+    hand_delivery: HandDelivery = "dm"
     """"dm": each hand by direct message; "ephemeral": players open it with My hand."""
     seed: int = 0
     deal_no: int = 0
@@ -300,13 +302,13 @@ class Table:
             options=parse_options(v, data["options"]),
             language=data["language"],
             created_at=data["created_at"],
-            seats=[None if s is None else Seat(**s) for s in data["seats"]],
+            seats=[None if s is None else _seat(s) for s in data["seats"]],
             status=Status(status),
             thread_id=data["thread_id"],
             message_id=data["message_id"],
             play_message_id=data["play_message_id"],
             invited=list(data["invited"]),
-            hand_delivery=data.get("hand_delivery", "dm"),
+            hand_delivery="ephemeral" if data.get("hand_delivery") == "ephemeral" else "dm",
             seed=data["seed"],
             deal_no=data["deal_no"],
             lobby_deadline=data["lobby_deadline"],
@@ -333,6 +335,11 @@ class Table:
                 pot=game["pot"],
             )
         return table
+
+
+def _seat(data: dict[str, Any]) -> Seat:
+    robot = data.get("robot")
+    return Seat(**{**data, "robot": Level(robot) if robot else None})
 
 
 def payout_to_dict(payout: Payout) -> dict[str, Any]:

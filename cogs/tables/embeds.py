@@ -1,7 +1,7 @@
 """The words and embeds of a table: lobby, the table in play, a hand, a round's summary.
 
-Pure builders over the service's ``Table``: nothing here talks to Discord, so tests and the
-presenter share them. Every text comes from the catalog; the names members chose go into it
+Pure builders over the service's views (``TableView``, ``HandView``: no hand but the
+viewer's): nothing here talks to Discord, so tests and the presenter share them. Every text comes from the catalog; the names members chose go into it
 through :func:`shown_name` (escaped: a name's markdown, links or mentions take no effect).
 """
 
@@ -12,11 +12,11 @@ from typing import Any
 
 import discord
 
-from bot.engine import CODES, SUITS, Kind, Round, Variant
-from bot.engine.actions import Action
+from bot.engine import CODES, SUITS, Action, Kind
 from bot.i18n import t
 from bot.render.symbols import SUIT_SYMBOLS, card_label
-from bot.tables.model import DealSummary, Seat, Status, Table
+from bot.tables.model import DEFAULT_ROBOT, DealSummary, Seat, Status
+from bot.tables.views import DealView, HandView, TableView
 from cogs._base import shown_name
 
 GREEN = discord.Colour.from_rgb(27, 94, 32)
@@ -39,7 +39,8 @@ def seat_name(seat: Seat | None, lang: str, *, plain: bool = False) -> str:
         return t("tables.empty_seat", lang)
     if seat.is_robot:
         number = seat.name.partition(":")[2] or "1"
-        return t("tables.robot_name", lang, number=number, level=t(f"robots.{seat.robot}", lang))
+        level = (seat.robot or DEFAULT_ROBOT).value
+        return t("tables.robot_name", lang, number=number, level=t(f"robots.{level}", lang))
     name = seat.name if plain else shown_name(seat.name)
     if seat.left:
         return t("tables.left_name", lang, name=name)
@@ -48,7 +49,7 @@ def seat_name(seat: Seat | None, lang: str, *, plain: bool = False) -> str:
     return name
 
 
-def options_lines(table: Table, lang: str) -> list[str]:
+def options_lines(table: TableView, lang: str) -> list[str]:
     """The options that differ from the defaults, plus rounds, bet and turn time."""
     o = table.options
     lines = [
@@ -79,11 +80,11 @@ def _option_value(value: Any, lang: str) -> str:
     return str(value)
 
 
-def variant_title(table: Table, lang: str) -> str:
+def variant_title(table: TableView, lang: str) -> str:
     return t("tables.title", lang, variant=t(f"variants.{table.variant.value}", lang), id=table.id)
 
 
-def lobby_embed(table: Table, lang: str) -> discord.Embed:
+def lobby_embed(table: TableView, lang: str) -> discord.Embed:
     status = table.status
     colour = GREEN if status is Status.LOBBY else GREY
     embed = discord.Embed(title=variant_title(table, lang), colour=colour)
@@ -109,7 +110,7 @@ def lobby_embed(table: Table, lang: str) -> discord.Embed:
     return embed
 
 
-def lobby_status(table: Table, host: str, lang: str) -> str:
+def lobby_status(table: TableView, host: str, lang: str) -> str:
     """What the lobby says: how to sit down, where the game plays, or how it ended."""
     status = table.status
     if status is Status.PLAYING:
@@ -120,12 +121,12 @@ def lobby_status(table: Table, host: str, lang: str) -> str:
             return t("tables.lobby.status.playing_here", lang, link=link)
         return t("tables.lobby.status.starting", lang)
     text = t(f"tables.lobby.status.{status.value}", lang, host=host)
-    if status is Status.FINISHED and table.winner is not None and table.game is not None:
+    if status is Status.FINISHED and table.winner is not None and table.rounds_won is not None:
         text += "\n" + winner_line(table, table.winner, lang)
     return text
 
 
-def game_link(table: Table) -> str:
+def game_link(table: TableView) -> str:
     """Where to follow the game: its thread, or else the table message in the channel."""
     if table.thread_id:
         return f"https://discord.com/channels/{table.guild_id}/{table.thread_id}"
@@ -137,94 +138,89 @@ def game_link(table: Table) -> str:
     return ""
 
 
-def _deadline(table: Table) -> str:
-    if table.turn_deadline is None:
-        return ""
-    return f"<t:{int(table.turn_deadline)}:R>"
+def _deadline(deadline: float | None) -> str:
+    return "" if deadline is None else f"<t:{int(deadline)}:R>"
 
 
-def trick_line(table: Table, round_: Round, lang: str, *, plain: bool = False) -> str:
+def trick_line(
+    table: TableView, trick: tuple[tuple[int, int], ...], lang: str, *, plain: bool = False
+) -> str:
     """The cards on the table, each with who played it (``plain``: the names unescaped)."""
-    if not round_.trick:
+    if not trick:
         return t("tables.trick.empty", lang)
     return " · ".join(
         f"{seat_name(table.seats[seat], lang, plain=plain)} {card_text(card)}"
-        for seat, card in round_.trick_seats()
+        for seat, card in trick
     )
 
 
-def scores_line(table: Table, round_: Round, lang: str) -> str:
+def stock_line(stock_left: int, lang: str) -> str:
+    if stock_left:
+        return t("tables.stock", lang, count=stock_left)
+    return t("tables.stock_empty", lang)
+
+
+def scores_line(table: TableView, deal: DealView, lang: str) -> str:
     parts: list[str] = []
-    game = table.game
-    for side, seats in enumerate(round_.sides):
+    for side, seats in enumerate(deal.sides):
         names = " & ".join(seat_name(table.seats[s], lang) for s in seats)
-        rounds = game.rounds_won[side] if game else 0
-        parts.append(
-            t("tables.score", lang, names=names, points=round_.side_score(side), rounds=rounds)
-        )
+        rounds = table.rounds_won[side] if table.rounds_won else 0
+        parts.append(t("tables.score", lang, names=names, points=deal.scores[side], rounds=rounds))
     return "\n".join(parts)
 
 
-def turned_line(round_: Round, lang: str) -> str:
-    line = t(
-        "tables.trump", lang, suit=suit_text(round_.trump, lang), card=card_text(round_.turned_card)
-    )
-    if round_.variant is Variant.HABANERO:
-        if round_.stock_left:
-            line += "\n" + t("tables.stock", lang, count=round_.stock_left)
-        else:
-            line += "\n" + t("tables.stock_empty", lang)
-    elif round_.table_card >= 0:
-        line += "\n" + t("tables.table_card", lang, card=card_text(round_.table_card))
+def turned_line(deal: DealView, lang: str) -> str:
+    line = t("tables.trump", lang, suit=suit_text(deal.trump, lang), card=card_text(deal.turned))
+    if deal.stock_left is not None:
+        line += "\n" + stock_line(deal.stock_left, lang)
+    elif deal.table_card is not None:
+        line += "\n" + t("tables.table_card", lang, card=card_text(deal.table_card))
     return line
 
 
-def table_embed(table: Table, lang: str) -> discord.Embed:
+def table_embed(table: TableView, lang: str) -> discord.Embed:
     """The public table: trump, trick, turn and clock, last trick, cantes, scores, log."""
-    round_ = table.round
+    deal = table.deal
     status = table.status
     colour = GOLD if status is Status.PLAYING else GREY
     embed = discord.Embed(title=variant_title(table, lang), colour=colour)
-    if round_ is None or status is not Status.PLAYING:
+    if deal is None:
         return _ended_embed(table, embed, lang)
-    lines = [turned_line(round_, lang)]
-    if round_.phase.name == "AUCTION":
+    lines = [turned_line(deal, lang)]
+    if deal.auction:
         lines.append(
             t(
                 "tables.auction",
                 lang,
-                name=seat_name(table.seats[round_.turn], lang),
-                bid=round_.high_bid or "-",
+                name=seat_name(table.seats[deal.turn], lang),
+                bid=deal.high_bid or "-",
             )
         )
     else:
-        turn_name = seat_name(table.seats[round_.turn], lang)
-        lines.append(t("tables.turn", lang, name=turn_name, clock=_deadline(table)))
+        turn_name = seat_name(table.seats[deal.turn], lang)
+        lines.append(t("tables.turn", lang, name=turn_name, clock=_deadline(table.turn_deadline)))
     if table.paused_until is not None:
         lines.append(t("tables.play.paused", lang, until=int(table.paused_until)))
-    if round_.contract is not None:
+    if deal.contract is not None:
         lines.append(
             t(
                 "tables.contract",
                 lang,
-                name=seat_name(table.seats[round_.contract.seat], lang),
-                points=round_.contract.points,
+                name=seat_name(table.seats[deal.contract.seat], lang),
+                points=deal.contract.points,
             )
         )
-    if round_.capote_seat >= 0:
-        lines.append(
-            t("tables.capote", lang, name=seat_name(table.seats[round_.capote_seat], lang))
-        )
+    if deal.capote_seat is not None:
+        lines.append(t("tables.capote", lang, name=seat_name(table.seats[deal.capote_seat], lang)))
     embed.description = "\n".join(lines)
     embed.add_field(
-        name=t("tables.trick", lang, number=len(round_.tricks) + 1),
-        value=trick_line(table, round_, lang),
+        name=t("tables.trick", lang, number=deal.trick_no + 1),
+        value=trick_line(table, deal.trick, lang),
         inline=False,
     )
-    if round_.tricks:
-        last = round_.tricks[-1]
-        cards = " ".join(card_text(c) for c in last.cards)
-        points = sum(_points(c) for c in last.cards)
+    last = deal.last_trick
+    if last is not None:
+        cards = " ".join(card_text(c) for _, c in last.cards)
         embed.add_field(
             name=t("tables.last_trick", lang),
             value=t(
@@ -232,11 +228,11 @@ def table_embed(table: Table, lang: str) -> discord.Embed:
                 lang,
                 name=seat_name(table.seats[last.winner], lang),
                 cards=cards,
-                points=points,
+                points=last.points,
             ),
             inline=False,
         )
-    if round_.cantes:
+    if deal.cantes:
         cantes = [
             t(
                 "tables.cante_line",
@@ -245,11 +241,11 @@ def table_embed(table: Table, lang: str) -> discord.Embed:
                 points=c.points,
                 suit=suit_text(c.suit, lang),
             )
-            for c in round_.cantes
+            for c in deal.cantes
         ]
         embed.add_field(name=t("tables.cantes", lang), value="\n".join(cantes), inline=False)
     embed.add_field(
-        name=t("tables.scores", lang), value=scores_line(table, round_, lang), inline=False
+        name=t("tables.scores", lang), value=scores_line(table, deal, lang), inline=False
     )
     closed = [seat_name(s, lang) for s in table.seats if s is not None and s.human and s.dm_closed]
     if closed:
@@ -266,41 +262,29 @@ def table_embed(table: Table, lang: str) -> discord.Embed:
     return embed
 
 
-def _ended_embed(table: Table, embed: discord.Embed, lang: str) -> discord.Embed:
+def _ended_embed(table: TableView, embed: discord.Embed, lang: str) -> discord.Embed:
     """The table once it no longer plays: the result of a finished game (the winner, the
     rounds each side won), or why it stopped; then what happened last."""
     status = table.status
     embed.description = t(f"tables.play.status.{status.value}", lang)
-    game = table.game
+    rounds_won = table.rounds_won
     if status is Status.FINISHED:
         embed.title = t("summary.game_over", lang, id=table.id)
         embed.colour = GOLD
-    if table.winner is not None and game is not None:
+    if table.winner is not None and rounds_won is not None:
         embed.description += "\n" + winner_line(table, table.winner, lang)
-    if status is Status.FINISHED and game is not None:
+    if status is Status.FINISHED and rounds_won is not None:
         lines = [
             t("summary.rounds_line", lang, names=_names(table, seats, lang), rounds=rounds)
-            for seats, rounds in zip(_sides(table), game.rounds_won, strict=False)
+            for seats, rounds in zip(table.sides, rounds_won, strict=False)
         ]
         embed.add_field(name=t("summary.rounds", lang), value="\n".join(lines), inline=False)
     embed.add_field(name=t("tables.log", lang), value=log_text(table, lang) or "-", inline=False)
     return embed
 
 
-def _sides(table: Table) -> tuple[tuple[int, ...], ...]:
-    if table.variant is Variant.PAIRS:
-        return ((0, 2), (1, 3))
-    return tuple((s,) for s in range(table.players))
-
-
-def _names(table: Table, seats: tuple[int, ...], lang: str) -> str:
+def _names(table: TableView, seats: tuple[int, ...], lang: str) -> str:
     return " & ".join(seat_name(table.seats[s], lang) for s in seats)
-
-
-def _points(card: int) -> int:
-    from bot.engine.cards import POINTS
-
-    return POINTS[card]
 
 
 def event_params(params: dict[str, Any], lang: str) -> dict[str, Any]:
@@ -323,13 +307,13 @@ def event_params(params: dict[str, Any], lang: str) -> dict[str, Any]:
     return shown
 
 
-def log_text(table: Table, lang: str, last: int = 4) -> str:
+def log_text(table: TableView, lang: str, last: int = 4) -> str:
     entries = table.log[-last:]
     return "\n".join("• " + t(e.key, lang, **event_params(e.params, lang)) for e in entries)
 
 
-def winner_line(table: Table, side: int, lang: str) -> str:
-    seats = _sides(table)[side]
+def winner_line(table: TableView, side: int, lang: str) -> str:
+    seats = table.sides[side]
     key = "tables.winner" if len(seats) == 1 else "tables.winners"
     return t(key, lang, names=_names(table, seats, lang))
 
@@ -337,69 +321,60 @@ def winner_line(table: Table, side: int, lang: str) -> str:
 # ------------------------------------------------------------------------ the hand
 
 
-def action_label(action: Action, round_: Round, lang: str) -> str:
+def action_label(action: Action, hand: HandView, lang: str) -> str:
     kind = action.kind
     if kind is Kind.PLAY:
         return card_text(action.arg)
     if kind is Kind.SING:
-        points = 40 if action.arg == round_.trump else 20
+        points = 40 if action.arg == hand.trump else 20
         return t("hand.sing", lang, points=points, suit=suit_text(action.arg, lang))
     if kind is Kind.BID:
         return t("hand.bid", lang, points=action.arg)
     if kind is Kind.EXCHANGE:
-        return t("hand.exchange", lang, card=card_text(round_.turned))
+        return t("hand.exchange", lang, card=card_text(hand.exchange_card))
     if kind is Kind.CLAIM:
-        return t("hand.claim", lang, target=round_.options.target)
+        return t("hand.claim", lang, target=hand.target)
     return t(f"hand.{kind.name.lower()}", lang)
 
 
-def hand_embed(table: Table, seat: int, lang: str) -> discord.Embed:
+def hand_embed(table: TableView, hand: HandView, lang: str) -> discord.Embed:
     """The words around one player's hand (the picture shows the cards, the buttons play
     them): trumps, and only what stays true until the hand is edited again: the trick and the
     clock when it is their turn (the hand is edited when the turn comes to them), a
     declaration they may make, or that a robot plays for them."""
-    round_ = table.round
     embed = discord.Embed(
         title=t(
             "hand.title", lang, variant=t(f"variants.{table.variant.value}", lang), id=table.id
         ),
         colour=GREEN,
     )
-    if round_ is None or table.status is not Status.PLAYING:
+    if not hand.playing:
         embed.description = t(f"tables.play.status.{table.status.value}", lang)
-        if table.winner is not None and table.game is not None:
+        if table.winner is not None and table.rounds_won is not None:
             embed.description += "\n" + winner_line(table, table.winner, lang)
         embed.colour = GREY
         return embed
-    line = t("hand.trumps", lang, suit=suit_text(round_.trump, lang))
-    if round_.variant is Variant.HABANERO:
-        stock = (
-            t("tables.stock", lang, count=round_.stock_left)
-            if round_.stock_left
-            else t("tables.stock_empty", lang)
-        )
-        line += " · " + stock
+    line = t("hand.trumps", lang, suit=suit_text(hand.trump, lang))
+    if hand.stock_left is not None:
+        line += " · " + stock_line(hand.stock_left, lang)
     lines = [line]
-    if not round_.hand(seat):
+    if not hand.cards:
         lines.append(t("hand.no_cards", lang))
-    mine = [a for a in round_.legal_actions() if a.seat == seat]
-    occupant = table.seats[seat]
-    if occupant is not None and occupant.robot_plays:
+    if hand.robot_plays:
         lines.append(t("hand.away", lang))
-    elif round_.turn == seat and any(a.kind in (Kind.PLAY, Kind.BID, Kind.PASS) for a in mine):
-        if round_.trick:
-            number = len(round_.tricks) + 1
-            trick = trick_line(table, round_, lang)
-            lines.append(f"{t('tables.trick', lang, number=number)}: {trick}")
-        lines.append(t("hand.your_turn", lang, clock=_deadline(table)))
-    elif any(a.kind is not Kind.RESIGN for a in mine):
+    elif hand.your_turn:
+        if hand.trick:
+            trick = trick_line(table, hand.trick, lang)
+            lines.append(f"{t('tables.trick', lang, number=hand.trick_no + 1)}: {trick}")
+        lines.append(t("hand.your_turn", lang, clock=_deadline(hand.turn_deadline)))
+    elif hand.may_declare:
         lines.append(t("hand.you_may_declare", lang))
     embed.description = "\n".join(lines)
     embed.set_footer(text=t("hand.footer", lang, deal=table.deal_no + 1))
     return embed
 
 
-def summary_embed(table: Table, summary: DealSummary, lang: str) -> discord.Embed:
+def summary_embed(table: TableView, summary: DealSummary, lang: str) -> discord.Embed:
     """A finished deal in a few short lines: how it ended, then each side's points (the
     rounds won are on the table above it). The picture shows the cards each side took, the
     cantes and the sums; its alt text says them in words."""

@@ -1,5 +1,5 @@
 """Pictures of a table, a hand and a deal's summary: the render scenes filled from the
-service's ``Table``, as Discord files with alt text for screen readers."""
+service's views, as Discord files with alt text for screen readers."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import io
 
 import discord
 
-from bot.engine import CODES, SUITS, Kind
+from bot.engine import CODES, SUITS
 from bot.i18n import t
 from bot.render import (
     HandScene,
@@ -22,9 +22,10 @@ from bot.render import (
     render_summary,
     render_table,
 )
-from bot.tables.model import DealSummary, Status, Table
+from bot.tables.model import DealSummary
+from bot.tables.views import HandView, TableView
 
-from . import _table_ui as ui
+from . import embeds as ui
 
 TABLE_FILE = "table.png"
 HAND_FILE = "hand.png"
@@ -36,54 +37,46 @@ def as_file(png: bytes, name: str, description: str) -> discord.File:
     return discord.File(io.BytesIO(png), filename=name, description=description[:1000])
 
 
-def _plain_name(table: Table, seat: int, lang: str) -> str:
+def _plain_name(table: TableView, seat: int, lang: str) -> str:
     occupant = table.seats[seat]
     if occupant is not None and occupant.is_robot:
         return t("tables.robot_short", lang, number=occupant.name.partition(":")[2] or "1")
     return occupant.name if occupant is not None else "?"
 
 
-def table_picture(table: Table, lang: str) -> discord.File | None:
+def table_picture(table: TableView, lang: str) -> discord.File | None:
     """The table in play seen from above, for everybody (no hand is shown)."""
-    round_ = table.round
-    if round_ is None or table.status is not Status.PLAYING:
+    deal = table.deal
+    if deal is None:
         return None
-    sizes = [h.bit_count() for h in round_.hands]
     seats = tuple(
         SeatInfo(
             name=_plain_name(table, i, lang),
-            is_turn=i == round_.turn,
+            is_turn=i == deal.turn,
             is_robot=bool(s is not None and s.robot_plays),
             team=table.team_of(i),
-            points=round_.card_points[round_.side_of[i]] if table.team_of(i) is None else None,
-            cards_left=sizes[i],
+            points=deal.card_points[deal.side_of[i]] if table.team_of(i) is None else None,
+            cards_left=deal.hand_sizes[i],
         )
         for i, s in enumerate(table.seats)
     )
-    last = round_.tricks[-1] if round_.tricks else None
+    last = deal.last_trick
     scores = tuple(
         ScoreLine(
             label=" & ".join(_plain_name(table, s, lang) for s in side),
-            value=str(round_.side_score(i)),
+            value=str(deal.scores[i]),
             team=i if len(side) > 1 else None,
         )
-        for i, side in enumerate(round_.sides)
-    )
-    turned = (
-        round_.turned
-        if round_.turned >= 0
-        else (round_.table_card if round_.table_card >= 0 else None)
+        for i, side in enumerate(deal.sides)
     )
     scene = TableScene(
         seats=seats,
-        trump_suit=SUITS[round_.trump],
-        trick=tuple((seat, CODES[card]) for seat, card in round_.trick_seats()),
-        turned=CODES[turned] if turned is not None else None,
-        stock_left=round_.stock_left,
+        trump_suit=SUITS[deal.trump],
+        trick=tuple((seat, CODES[card]) for seat, card in deal.trick),
+        turned=CODES[deal.face_up] if deal.face_up is not None else None,
+        stock_left=deal.stock_left or 0,
         scores=scores,
-        last_trick=tuple(((last.leader + i) % round_.n, CODES[c]) for i, c in enumerate(last.cards))
-        if last
-        else (),
+        last_trick=tuple((seat, CODES[c]) for seat, c in last.cards) if last else (),
         last_trick_winner=last.winner if last else None,
         labels=TableLabels(
             trump=t("pictures.trump", lang),
@@ -95,34 +88,29 @@ def table_picture(table: Table, lang: str) -> discord.File | None:
     alt = t(
         "pictures.table_alt",
         lang,
-        trick=ui.trick_line(table, round_, lang, plain=True),
-        trump=ui.suit_text(round_.trump, lang),
+        trick=ui.trick_line(table, deal.trick, lang, plain=True),
+        trump=ui.suit_text(deal.trump, lang),
     )
     return as_file(render_table(scene), TABLE_FILE, alt)
 
 
-def hand_picture(table: Table, seat: int, lang: str) -> discord.File | None:
+def hand_picture(hand: HandView, lang: str) -> discord.File | None:
     """One player's hand in order, the cards they cannot play now dimmed."""
-    round_ = table.round
-    if round_ is None or table.status is not Status.PLAYING:
+    cards = hand.cards
+    if not hand.playing or not cards:
         return None
-    hand = round_.hand(seat)
-    if not hand:
-        return None
-    playable = frozenset(
-        CODES[a.arg] for a in round_.legal_actions() if a.seat == seat and a.kind is Kind.PLAY
-    )
+    playable = frozenset(CODES[c] for c in hand.playable)
     scene = HandScene(
-        cards=tuple(CODES[c] for c in hand), playable=playable, trump_suit=SUITS[round_.trump]
+        cards=tuple(CODES[c] for c in cards), playable=playable, trump_suit=SUITS[hand.trump]
     )
-    alt = t("pictures.hand_alt", lang, cards=" ".join(ui.card_text(c) for c in hand))
-    if playable and len(playable) < len(hand):
-        shown = " ".join(ui.card_text(c) for c in hand if CODES[c] in playable)
+    alt = t("pictures.hand_alt", lang, cards=" ".join(ui.card_text(c) for c in cards))
+    if playable and len(playable) < len(cards):
+        shown = " ".join(ui.card_text(c) for c in cards if c in hand.playable)
         alt += " " + t("pictures.hand_alt_playable", lang, cards=shown)
     return as_file(render_hand(scene), HAND_FILE, alt)
 
 
-def summary_png(table: Table, summary: DealSummary, lang: str) -> tuple[bytes, str]:
+def summary_png(table: TableView, summary: DealSummary, lang: str) -> tuple[bytes, str]:
     """A finished deal: the cards each side took, the cantes shown, the points; and its alt
     text, which says the points in words."""
     result = summary.result

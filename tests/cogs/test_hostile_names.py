@@ -16,14 +16,16 @@ import pytest
 import simcord
 from simcord import MemberActor
 
+from bot.ai import Level
 from bot.client import TuteBot
 from bot.config import Config
 from bot.i18n import t
 from bot.tables.model import Seat, Status, Table
 from bot.tables.service import DECLARE_GRACE
-from cogs import _table_ui as ui
+from bot.tables.views import table_view
 from cogs._base import shown_name
-from cogs._standings import stats_embed
+from cogs.standings import stats_embed
+from cogs.tables import embeds as ui
 from tests.conftest import World, fast_bot
 
 HOSTILE = "[Free chips](https://evil.example) **x** @everyone <@1>"
@@ -88,7 +90,7 @@ def test_shown_name_escapes_what_would_take_effect(name: str, shown: str) -> Non
 @pytest.mark.parametrize("lang", ["en", "es"])
 @pytest.mark.parametrize("level", ["easy", "normal", "hard"])
 def test_robot_names_and_catalog_names_survive_escaping(lang: str, level: str) -> None:
-    robot = Seat(name="robot:2", robot=level)
+    robot = Seat(name="robot:2", robot=Level(level))
     assert shown_name(ui.seat_name(robot, lang)) == ui.seat_name(robot, lang)
     short = t("tables.robot_short", lang, number=2)
     assert shown_name(short) == short
@@ -99,7 +101,7 @@ def test_seat_names_are_escaped_in_text_and_raw_where_plain() -> None:
     assert ui.seat_name(seat, "en") == SHOWN
     assert ui.seat_name(seat, "en", plain=True) == HOSTILE
     seat.away = True
-    seat.robot = "easy"
+    seat.robot = Level.EASY
     assert ui.seat_name(seat, "en") == t("tables.away_name", "en", name=SHOWN)
     seat.left = True
     assert ui.seat_name(seat, "en") == t("tables.left_name", "en", name=SHOWN)
@@ -314,7 +316,7 @@ async def test_hostile_names_at_a_whole_game(simcord_env: simcord.Env, world: Wo
 
     table = the_table(env)
     assert [s.name for s in table.seats if s is not None] == [HOSTILE, HEADING], "stored raw"
-    log = ui.log_text(table, "en")
+    log = ui.log_text(table_view(table), "en")
     assert t("tables.log.opened", "en", name=SHOWN) in log
     assert t("tables.log.joined", "en", name=SHOWN_HEADING) in log
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.engine import End, Result, Variant, parse_record, replay
-from bot.storage import Database, standings
+from bot.storage import Database, ledger
 from bot.storage import tables as repo
 from bot.tables.model import Status, Table
 from bot.tables.service import TableService
@@ -121,8 +121,8 @@ async def check_held(db: Database, stored: Stored) -> None:
     """A table in play holds its stakes (forfeited ones too) and its pot; no other table
     holds anything."""
     table = stored.table
-    state = await standings.table_state(db, table.id)
-    assert state.held == await standings.table_held(db, table.id)
+    state = await ledger.table_state(db, table.id)
+    assert state.held == await ledger.table_held(db, table.id)
     if table.status is not Status.PLAYING or not table.options.competitive:
         assert state.held == 0, f"table {table.id} ({table.status.value}) holds {state.held}"
         return
@@ -139,8 +139,8 @@ async def check_held(db: Database, stored: Stored) -> None:
         assert state.pot_total == 0
 
 
-async def check_ledger(db: Database, guild_id: int) -> standings.Audit:
-    audit = await standings.audit(db, guild_id)
+async def check_ledger(db: Database, guild_id: int) -> ledger.Audit:
+    audit = await ledger.audit(db, guild_id)
     assert audit.balanced, audit
     assert not audit.negative_members
     return audit

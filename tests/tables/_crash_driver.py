@@ -24,7 +24,7 @@ import signal
 import sys
 import time
 
-from bot.storage import Database, open_database, standings
+from bot.storage import Database, ledger, members, open_database
 from bot.tables.model import Status
 
 from ._play import GUILD, Habits, Players, Timers, keep_ended, make_service, table_of
@@ -66,11 +66,10 @@ async def top_up(players: Players) -> None:
     """A member short of chips gets some (a grant: one more movement a kill may cut)."""
     db = players.service.db
     user = players.rng.choice(USERS)
-    if not await standings.is_member(db, GUILD, user):
-        return
-    if await standings.balance(db, GUILD, user) < POOR:
+    stats = await members.member_stats(db, GUILD, user)
+    if stats is not None and stats.balance < POOR:
         async with db.transaction() as conn:
-            await standings.grant(conn, GUILD, user, TOP_UP, "admin", time.time())
+            await ledger.grant(conn, GUILD, user, TOP_UP, "admin", time.time())
 
 
 def saved(table_id: int, deal_no: int, seq: int) -> None:

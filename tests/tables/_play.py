@@ -18,7 +18,8 @@ from bot.engine import Action, Kind, Options, SeatView, Variant, parse_options
 from bot.storage import Database
 from bot.tables.errors import TableError
 from bot.tables.model import Status, Table
-from bot.tables.service import Announcement, LostTable, TableService
+from bot.tables.service import LostTable, TableService
+from bot.tables.views import Show
 
 GUILD = 1
 CHANNEL = 2
@@ -33,9 +34,7 @@ _RISKY = frozenset({Kind.CAPOTE, Kind.CLAIM, Kind.RESIGN})
 
 
 class NullPresenter:
-    async def refresh(
-        self, table: Table, *, skip_seat: int | None = None, announce: list[Announcement]
-    ) -> None:
+    async def refresh(self, show: Show, *, skip_seat: int | None = None) -> None:
         return None
 
     async def table_lost(self, lost: LostTable) -> None:
@@ -232,7 +231,8 @@ class Players:
         variant = rng.choice(self.variants)
         options = random_options(variant, rng, self.bets)
         try:
-            table = await self.service.open_table(
+            table = await opened(
+                self.service,
                 guild_id=self.guild_id,
                 channel_id=CHANNEL,
                 host_id=host,
@@ -386,6 +386,12 @@ def tables_of(service: TableService) -> dict[int, Table]:
     """Every table the service holds or has released (see :func:`keep_ended`)."""
     ended: dict[int, Table] = service.__dict__.get("ended", {})
     return {**ended, **service.tables}
+
+
+async def opened(service: TableService, **details: Any) -> Table:
+    """Open a table (``TableService.open_table``) and the table itself, for a test to watch:
+    the service answers with its public view."""
+    return service.get((await service.open_table(**details)).id)
 
 
 def table_of(service: TableService, table_id: int) -> Table:

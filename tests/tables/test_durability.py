@@ -29,14 +29,14 @@ from pathlib import Path
 import pytest
 
 from bot.engine import Kind, Variant, parse_options
-from bot.storage import Database, open_database, standings
+from bot.storage import Database, ledger, members, open_database
 from bot.storage import tables as repo
 from bot.storage.settings import update_settings
 from bot.tables.errors import SaveFailed
 from bot.tables.model import Status
 
 from ._checks import check_all, dump
-from ._play import CHANNEL, GUILD, Clock, Habits, Players, Timers, make_service, table_of
+from ._play import CHANNEL, GUILD, Clock, Habits, Players, Timers, make_service, opened, table_of
 
 ROOT = Path(__file__).resolve().parents[2]
 KILLS = 8
@@ -125,7 +125,7 @@ async def test_a_bot_killed_at_any_moment_loses_and_duplicates_nothing(tmp_path:
     db = await open_database(path)
     try:
         found = await check_all(db, GUILD)
-        audit = await standings.audit(db, GUILD)
+        audit = await ledger.audit(db, GUILD)
     finally:
         await db.close()
     assert audit.tables == 0, "every table is over: none holds chips"
@@ -185,7 +185,8 @@ async def deal_played_down_to(
         Variant.ARRASTRADO,
         {"bet": 100, "plato": True, "rounds": rounds, "allow_tute": False, "turn_time": 3600},
     )
-    table = await service.open_table(
+    table = await opened(
+        service,
         guild_id=GUILD,
         channel_id=CHANNEL,
         host_id=301,
@@ -279,7 +280,7 @@ async def test_a_save_that_fails_at_any_statement_leaves_nothing_half_done(
             payouts = [r for r in after["ledger"] if r[5] == "payout"]
             assert len({r[-1] for r in payouts}) == 1, "the stakes are paid out once"
             for user in (301, 302, 303):
-                member = await standings.member_stats(db, GUILD, user)
+                member = await members.member_stats(db, GUILD, user)
                 assert member is not None and member.games_played == 1
     finally:
         await timers.stop()

@@ -34,19 +34,21 @@ from typing import Any
 import pytest
 
 from bot.engine import Action, Kind, SeatView, Variant, parse_options
-from bot.storage import Database, open_database, standings
+from bot.storage import Database, ledger, open_database
 from bot.storage import tables as repo
+from bot.storage.members import ensure_member
 from bot.storage.settings import update_settings
 from bot.tables.errors import SaveFailed, TableError
 from bot.tables.model import Status, Table
 from bot.tables.service import (
     RETRY_FIRST,
     RETRY_MOST,
-    Announcement,
     LostTable,
     Outcome,
     TableService,
 )
+from bot.tables.views import Show
+from tests.tables._play import opened
 
 from ._checks import dump
 
@@ -163,11 +165,9 @@ class Recorder:
         self.logs: list[list[tuple[str, dict[str, Any]]]] = []
         self.lost: list[LostTable] = []
 
-    async def refresh(
-        self, table: Table, *, skip_seat: int | None = None, announce: list[Announcement]
-    ) -> None:
-        self.announced.extend((table.id, a.key) for a in announce)
-        self.logs.append([(e.key, dict(e.params)) for e in table.log])
+    async def refresh(self, show: Show, *, skip_seat: int | None = None) -> None:
+        self.announced.extend((show.table.id, a.key) for a in show.announce)
+        self.logs.append([(e.key, dict(e.params)) for e in show.table.log])
 
     async def table_lost(self, lost: LostTable) -> None:
         self.lost.append(lost)
@@ -242,7 +242,8 @@ class Env:
         """A table opened by ``host``, the ``members`` seated; started (robots in the other
         seats) and played by the robots up to a member's turn when ``start``."""
         service = self.service
-        table = await service.open_table(
+        table = await opened(
+            service,
             guild_id=GUILD,
             channel_id=CHANNEL,
             host_id=host,
@@ -396,7 +397,7 @@ async def check_memory_is_the_log(db: Database, table: Table) -> None:
 
 
 async def check_chips(db: Database) -> None:
-    audit = await standings.audit(db, GUILD)
+    audit = await ledger.audit(db, GUILD)
     assert audit.balanced, audit
 
 
@@ -522,7 +523,7 @@ async def click_start(env: Env) -> Click:
     """(Both members have chips already: what fails is the start's own save.)"""
     table = await env.open(10, members=(11,), bet=BET)
     async with env.db.transaction() as conn:
-        await standings.ensure_member(conn, GUILD, 10, START, env.time.now)
+        await ensure_member(conn, GUILD, 10, START, env.time.now)
 
     def unchanged() -> None:
         assert table.status is Status.LOBBY and table.round is None
@@ -777,7 +778,7 @@ async def test_a_table_that_cannot_be_restored_is_set_aside_with_its_stakes_back
     user, card = member_on_turn(broken)
     await act(service, broken, user, card)
     await env.time.quiet(service)  # the robots answered: a few cards in the log
-    assert (await standings.table_state(env.db, broken.id)).stakes == {10: BET, 11: BET}
+    assert (await ledger.table_state(env.db, broken.id)).stakes == {10: BET, 11: BET}
     assert playing.round is not None
     kept = list(playing.round.actions)
 
@@ -795,11 +796,11 @@ async def test_a_table_that_cannot_be_restored_is_set_aside_with_its_stakes_back
     assert row is not None and row.status == Status.CANCELLED.value
     # its stakes are back; the other table in play still holds its own
     for user in (10, 11):
-        assert await standings.balance(env.db, GUILD, user) == START
+        assert await ledger.balance(env.db, GUILD, user) == START
     for user in (12, 13):
-        assert await standings.balance(env.db, GUILD, user) == START - BET
-    assert (await standings.table_state(env.db, broken.id)).held == 0
-    assert (await standings.table_state(env.db, playing.id)).held == 2 * BET
+        assert await ledger.balance(env.db, GUILD, user) == START - BET
+    assert (await ledger.table_state(env.db, broken.id)).held == 0
+    assert (await ledger.table_state(env.db, playing.id)).held == 2 * BET
     await check_chips(env.db)
     assert presenter.lost == [LostTable(broken.id, GUILD, CHANNEL, {10: BET, 11: BET})]
     again = restarted.get(playing.id)
@@ -848,7 +849,7 @@ async def test_a_game_whose_members_are_all_away_pauses(env: Env, ending: str) -
 
     if ending == "a member comes back":
         outcome = await service.im_back(table.id, 11)
-        assert outcome.table is table and table.paused_until is None
+        assert outcome.table.id == table.id and table.paused_until is None
         assert "tables.log.resumed" in [e.key for e in table.log]
         await time.quiet(service)
         # the robots (one for member 10, still away) play up to member 11's turn
@@ -862,8 +863,8 @@ async def test_a_game_whose_members_are_all_away_pauses(env: Env, ending: str) -
         assert table.status is Status.CANCELLED
         assert env.presenter.keys(table.id)[-1] == "tables.announce.idle_cancelled"
         for user in (10, 11):
-            assert await standings.balance(env.db, GUILD, user) == START
-        assert (await standings.table_state(env.db, table.id)).held == 0
+            assert await ledger.balance(env.db, GUILD, user) == START
+        assert (await ledger.table_state(env.db, table.id)).held == 0
         row = await repo.load_table(env.db, table.id)
         assert row is not None and row.status == Status.CANCELLED.value
         check_gone(service, table)
@@ -910,9 +911,9 @@ async def test_the_only_member_who_leaves_a_game_with_a_bet_ends_it_once(env: En
     assert table.status is Status.CANCELLED
     assert [a.key for a in outcome.announce] == ["tables.announce.abandoned_stake"]
     assert env.presenter.keys(table.id) == [], "nothing else announced"
-    assert await standings.balance(env.db, GUILD, 10) == START - BET
-    assert await standings.bank_balance(env.db, GUILD) == BET
-    assert (await standings.table_state(env.db, table.id)).held == 0
+    assert await ledger.balance(env.db, GUILD, 10) == START - BET
+    assert await ledger.bank_balance(env.db, GUILD) == BET
+    assert (await ledger.table_state(env.db, table.id)).held == 0
     member = await env.db.fetchall(
         "SELECT kind, amount FROM ledger WHERE table_id = ? AND account = 'member'", (table.id,)
     )
@@ -927,14 +928,14 @@ async def test_a_member_who_leaves_with_another_still_seated_leaves_a_robot(env:
     table = await env.open(10, members=(11,), bet=BET, start=True)
     assert service.leave_terms(table.id, 10) == ("robot", BET)
     outcome = await service.leave(table.id, 10)
-    assert outcome.announce == [] and table.status is Status.PLAYING
+    assert outcome.announce == () and table.status is Status.PLAYING
     occupant = table.seats[0]
     assert occupant is not None and occupant.left and occupant.robot_plays
-    state = await standings.table_state(env.db, table.id)
+    state = await ledger.table_state(env.db, table.id)
     assert state.forfeited == BET and state.stakes == {11: BET}
     await play_out(env, table)  # the game goes on, member 11 against three robots
     assert table.status is Status.FINISHED
-    assert await standings.balance(env.db, GUILD, 10) == START - BET
+    assert await ledger.balance(env.db, GUILD, 10) == START - BET
     await check_chips(env.db)
     check_gone(service, table)
 
@@ -986,9 +987,9 @@ async def test_a_lobby_leave_that_comes_after_the_start_forfeits_nothing(
     occupant = table.seats[1]
     assert occupant is not None and not occupant.left and not occupant.robot_plays
     assert table.stakes == {10: BET, 11: BET}
-    state = await standings.table_state(env.db, table.id)
+    state = await ledger.table_state(env.db, table.id)
     assert state.stakes == {10: BET, 11: BET} and state.forfeited == 0
-    assert await standings.balance(env.db, GUILD, 11) == START - BET
+    assert await ledger.balance(env.db, GUILD, 11) == START - BET
     await check_chips(env.db)
 
 

@@ -12,20 +12,20 @@ from pathlib import Path
 import pytest
 
 from bot.engine import Action, Contract, End, Kind, Options, SeatView, Variant
-from bot.storage import Database, open_database, standings
+from bot.storage import Database, members, open_database
 from bot.tables.errors import TableError
 from bot.tables.model import Status, Table
-from bot.tables.service import Announcement, LostTable, TableService
+from bot.tables.service import LostTable, TableService
+from bot.tables.views import Show
+from tests.tables._play import opened
 
 
 class Recorder:
     def __init__(self) -> None:
         self.calls: list[tuple[int, list[str]]] = []
 
-    async def refresh(
-        self, table: Table, *, skip_seat: int | None = None, announce: list[Announcement]
-    ) -> None:
-        self.calls.append((table.id, [a.key for a in announce]))
+    async def refresh(self, show: Show, *, skip_seat: int | None = None) -> None:
+        self.calls.append((show.table.id, [a.key for a in show.announce]))
 
     async def table_lost(self, lost: LostTable) -> None:
         return None
@@ -99,7 +99,8 @@ async def play_out(service: TableService, table: Table, rng: random.Random) -> N
 async def test_a_whole_game_with_humans_and_robots(db: Database, variant: Variant) -> None:
     recorder = Recorder()
     service = TableService(db, recorder, clock=Clock(), robot_delay=0, robot=first_robot)
-    table = await service.open_table(
+    table = await opened(
+        service,
         guild_id=1,
         channel_id=2,
         host_id=10,
@@ -115,13 +116,14 @@ async def test_a_whole_game_with_humans_and_robots(db: Database, variant: Varian
     await play_out(service, table, random.Random(1))
     assert table.status is Status.FINISHED and table.winner is not None
     assert any("tables.announce.game_over" in keys for _, keys in recorder.calls) or table.summary
-    stats = await standings.member_stats(db, 1, 10)
+    stats = await members.member_stats(db, 1, 10)
     assert stats is not None and stats.games_played == 1
 
 
 async def test_lobby_rules(db: Database) -> None:
     service = TableService(db, Recorder(), clock=Clock(), robot_delay=0, robot=first_robot)
-    table = await service.open_table(
+    table = await opened(
+        service,
         guild_id=1,
         channel_id=2,
         host_id=10,
@@ -173,7 +175,8 @@ async def test_the_deal_summary_round_trips_through_the_state(
     db: Database, variant: Variant
 ) -> None:
     service = TableService(db, Recorder(), clock=Clock(), robot_delay=0, robot=first_robot)
-    table = await service.open_table(
+    table = await opened(
+        service,
         guild_id=1,
         channel_id=2,
         host_id=10,
@@ -199,7 +202,8 @@ async def test_the_deal_summary_round_trips_through_the_state(
 async def test_a_summary_saved_as_a_plain_dict_restores(db: Database) -> None:
     """The summary's JSON is the dict tables have always saved: an old state restores."""
     service = TableService(db, Recorder(), clock=Clock(), robot_delay=0, robot=first_robot)
-    table = await service.open_table(
+    table = await opened(
+        service,
         guild_id=1,
         channel_id=2,
         host_id=10,

@@ -22,7 +22,7 @@ import pytest
 
 import bot.tables.service as service_module
 from bot.engine import Variant, arrastrado_payout, parse_options
-from bot.storage import Database, open_database, standings
+from bot.storage import Database, ledger, members, open_database
 from bot.storage import tables as repo
 from bot.storage.settings import MAX_CHIPS_SETTING, get_settings, update_settings
 from bot.tables.errors import TableError
@@ -30,7 +30,7 @@ from bot.tables.model import STAND_IN_ROBOT, Status, Table
 from bot.tables.service import TableService
 
 from ._checks import Stored, check_all, check_ledger, side_of
-from ._play import CHANNEL, GUILD, Clock, Players, Seen, Timers, make_service, table_of
+from ._play import CHANNEL, GUILD, Clock, Players, Seen, Timers, make_service, opened, table_of
 
 USERS = [101, 102, 103, 104, 105, 106]
 STARTING = MAX_CHIPS_SETTING
@@ -235,9 +235,10 @@ async def check_chips(db: Database, found: list[Stored], seen: dict[int, Seen]) 
     those of members who left; a member who left lost exactly the stake from then on."""
     expected = expected_balances(found, seen)
     for user in USERS:
-        if await standings.is_member(db, GUILD, user):
-            assert await standings.balance(db, GUILD, user) == expected[user], f"member {user}"
-    assert await standings.bank_balance(db, GUILD) == expected[None], "the bank"
+        stats = await members.member_stats(db, GUILD, user)
+        if stats is not None:
+            assert stats.balance == expected[user], f"member {user}"
+    assert await ledger.bank_balance(db, GUILD) == expected[None], "the bank"
     for stored in found:
         table = stored.table
         watched = seen[table.id]
@@ -322,7 +323,8 @@ async def test_standings_are_right_after_games_cancels_leaves_and_restarts(
 async def open_bet_table(
     service: TableService, host: int, others: list[int], bet: int = 100
 ) -> int:
-    table = await service.open_table(
+    table = await opened(
+        service,
         guild_id=GUILD,
         channel_id=CHANNEL,
         host_id=host,
@@ -376,16 +378,16 @@ async def test_a_start_that_loses_a_members_chips_to_another_table_stays_in_the_
         assert Snapshot.of(table) == lobby, "the table is in its lobby as it was"
         assert table.free_seats() == [2, 3], "nobody (no robot) took a seat"
         assert (await repo.load_table(db, first)).status == "lobby"  # type: ignore[union-attr]
-        assert await standings.balance(db, GUILD, 10) == 0
-        assert (await standings.table_state(db, second)).stakes == {10: 100, 12: 100}
+        assert await ledger.balance(db, GUILD, 10) == 0
+        assert (await ledger.table_state(db, second)).stakes == {10: 100, 12: 100}
         await check_ledger(db, GUILD)
 
         # once the member has the chips again, the table starts, with every stake
         async with db.transaction() as conn:
-            await standings.grant(conn, GUILD, 10, 100, "admin", 0.0)
+            await ledger.grant(conn, GUILD, 10, 100, "admin", 0.0)
         await service.start(first, 11)
         assert table_of(service, first).status is Status.PLAYING
-        assert (await standings.table_state(db, first)).stakes == {10: 100, 11: 100}
+        assert (await ledger.table_state(db, first)).stakes == {10: 100, 11: 100}
     finally:
         await timers.stop()
         await db.close()
@@ -411,14 +413,14 @@ async def test_when_the_only_member_who_had_not_voted_leaves_the_game_is_cancell
         assert "tables.announce.cancelled" in [a.key for a in outcome.announce]
         await timers.quiet(service)
         start = (await get_settings(db, GUILD)).starting_chips
-        assert [await standings.balance(db, GUILD, u) for u in (21, 22, 23)] == [
+        assert [await ledger.balance(db, GUILD, u) for u in (21, 22, 23)] == [
             start,
             start,
             start - 100,
         ]
-        assert await standings.bank_balance(db, GUILD) == 100
+        assert await ledger.bank_balance(db, GUILD) == 100
         for user in (21, 22, 23):
-            stats = await standings.member_stats(db, GUILD, user)
+            stats = await members.member_stats(db, GUILD, user)
             assert stats is not None and stats.games_played == 0 and stats.xp == 0
         await check_all(db, GUILD)
     finally:

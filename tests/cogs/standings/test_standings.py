@@ -13,10 +13,9 @@ from simcord import ChannelHandle, GuildHandle, MemberActor
 from bot.client import TuteBot
 from bot.config import Config
 from bot.i18n import t
-from bot.storage import Database
-from bot.storage import standings as st
+from bot.storage import Database, ledger, members
 from bot.storage.settings import DEFAULT_SETTINGS, GuildSettings, get_settings
-from cogs._standings import LeaderboardPage, leaderboard_message
+from cogs.standings import LeaderboardPage, leaderboard_message
 
 pytestmark = pytest.mark.e2e
 
@@ -60,9 +59,9 @@ async def seed(env: simcord.Env, guild_id: int, chips: dict[int, int]) -> None:
     """Members with these balances (starting chips 0, then an admin grant)."""
     async with db_of(env).transaction() as conn:
         for user_id, amount in chips.items():
-            await st.ensure_member(conn, guild_id, user_id, 0, 0.0)
+            await members.ensure_member(conn, guild_id, user_id, 0, 0.0)
             if amount:
-                await st.grant(conn, guild_id, user_id, amount, "admin", 0.0)
+                await ledger.grant(conn, guild_id, user_id, amount, "admin", 0.0)
 
 
 def embed_of(result: simcord.InteractionResult) -> discord.Embed:
@@ -187,8 +186,8 @@ async def test_boards_by_experience_and_wins(server: Server) -> None:
 
     await seed(server.env, server.guild.id, {1: 0, 2: 0, 3: 0})
     async with db_of(server.env).transaction() as conn:
-        await st.add_stats(conn, server.guild.id, 1, xp=40, games_won=1, rounds_won=3)
-        await st.add_stats(conn, server.guild.id, 2, xp=1500, games_won=2, rounds_won=2)
+        await members.add_stats(conn, server.guild.id, 1, xp=40, games_won=1, rounds_won=3)
+        await members.add_stats(conn, server.guild.id, 2, xp=1500, games_won=2, rounds_won=2)
 
     xp = embed_of(await server.alice.slash(server.channel, "tute leaderboard", by="xp"))
     assert xp.title == "Leaderboard: experience"
@@ -242,11 +241,11 @@ async def test_stats_of_another_member(server: Server) -> None:
     assert never.ephemeral
     assert never.response is not None
     assert never.response.content == t("standings.stats.none", "en", member=f"<@{server.bob.id}>")
-    assert not await st.is_member(db_of(server.env), server.guild.id, server.bob.id)
+    assert await members.member_stats(db_of(server.env), server.guild.id, server.bob.id) is None
 
     await seed(server.env, server.guild.id, {server.bob.id: 2500, 1: 3000})
     async with db_of(server.env).transaction() as conn:
-        await st.add_stats(
+        await members.add_stats(
             conn,
             server.guild.id,
             server.bob.id,
@@ -406,8 +405,8 @@ async def test_daily_once_per_day_then_again_after_midnight(server: Server) -> N
     assert next_day.response is not None
     assert "You now have **1,200**" in next_day.response.content
     assert f"<t:{next_midnight(env)}:R>" in next_day.response.content
-    assert await st.balance(db_of(env), server.guild.id, server.alice.id) == 1200
-    assert (await st.audit(db_of(env), server.guild.id)).balanced
+    assert await ledger.balance(db_of(env), server.guild.id, server.alice.id) == 1200
+    assert (await ledger.audit(db_of(env), server.guild.id)).balanced
 
 
 async def test_daily_in_spanish_and_when_turned_off(

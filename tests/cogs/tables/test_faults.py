@@ -34,17 +34,26 @@ from bot.client import TuteBot
 from bot.config import Config
 from bot.engine import Action, Kind, Round, SeatView
 from bot.i18n import t
-from bot.storage import Database, standings
+from bot.storage import Database, ledger
 from bot.storage import tables as table_repo
 from bot.storage.settings import update_settings
 from bot.tables import service as service_module
 from bot.tables.model import Status, Table
 from bot.tables.service import DECLARE_GRACE, TableService
-from cogs import _table_pictures as pictures
-from cogs import _table_ui as ui
-from cogs._tables import RETRY_AFTER, decode_action, delivered_by_dm
-from tests.cogs import test_tables as tables_e2e
-from tests.cogs.test_tables import Btn, add_member, buttons, channel_of, hand_buttons, op_button
+from bot.tables.views import table_view
+from cogs.tables import embeds as ui
+from cogs.tables import pictures
+from cogs.tables.buttons import decode_action
+from cogs.tables.presenter import RETRY_AFTER
+from tests.cogs.tables import test_play as tables_e2e
+from tests.cogs.tables.test_play import (
+    Btn,
+    add_member,
+    buttons,
+    channel_of,
+    hand_buttons,
+    op_button,
+)
 from tests.conftest import World, fast_bot
 from tests.tables._play import tables_of
 
@@ -319,7 +328,7 @@ class Game:
         """Whether the table message shows the table as it is now."""
         table = self.table
         shown = self.table_message().embeds[0]
-        expected = ui.table_embed(table, table.language)
+        expected = ui.table_embed(table_view(table), table.language)
         return (shown.title, shown.description, [(f.name, f.value) for f in shown.fields]) == (
             expected.title,
             expected.description,
@@ -412,7 +421,7 @@ class Game:
         """Where the human can play now: their DM, their last My hand, or a new My hand."""
         table = self.table
         seat = self.seat(human)
-        if delivered_by_dm(table, seat):
+        if table_view(table).by_dm(seat):
             dm = self.dm_message(human)
             if dm is not None and self.usable(dm, seat):
                 return dm
@@ -424,7 +433,7 @@ class Game:
         if reply is None or not reply.ephemeral or not self.usable(reply, seat):
             return None  # its answer failed: try again after a while
         human.ephemeral = reply
-        human.ephemeral_by_dm = delivered_by_dm(self.table, seat)
+        human.ephemeral_by_dm = table_view(self.table).by_dm(seat)
         return reply
 
     def choose(self, options: list[Btn], seat: int) -> Btn | None:
@@ -625,7 +634,8 @@ async def test_a_table_message_edit_fails(
         await game.step()
         assert game.lobby is not None
         links = [b.get("url") for row in game.lobby.components for b in row["components"]]
-        assert ui.game_link(table) in links and str(world.channel.id) in ui.game_link(table)
+        link = ui.game_link(table_view(table))
+        assert link in links and str(world.channel.id) in link
     elif fault.code == 10008:
         # the message is gone: the table is posted again where it plays
         assert table.thread_id == thread and table.play_message_id not in (None, old)
@@ -1037,7 +1047,7 @@ async def test_chaos(
     if table.status is Status.FINISHED:
         await game.check_end()
     db = db_of(env)
-    audit = await standings.audit(db, guild)
+    audit = await ledger.audit(db, guild)
     assert audit.balanced, audit
     assert audit.tables == 0, "no chips held by tables"
     await check_logs(db)

@@ -29,13 +29,14 @@ from bot.engine import CODES, Action, IllegalActionError, Kind, Round, Variant
 from bot.engine.referee import judge
 from bot.i18n import t
 from bot.render.symbols import SUIT_SYMBOLS
+from bot.storage.members import member_stats
 from bot.storage.settings import update_settings
-from bot.storage.standings import member_stats
 from bot.tables import service as service_module
 from bot.tables.model import Status, Table
 from bot.tables.service import DECLARE_GRACE, TableService
-from cogs import _table_ui as ui
-from cogs._tables import HandButton, LobbyButton, TableButton
+from bot.tables.views import table_view
+from cogs.tables import embeds as ui
+from cogs.tables.buttons import HandButton, LobbyButton, TableButton
 from tests.conftest import World, fast_bot
 from tests.tables._play import tables_of
 
@@ -449,7 +450,7 @@ class Driver:
         table = self.table
         round_ = table.round
         shown = self.table_message()
-        expected = ui.table_embed(table, table.language)
+        expected = ui.table_embed(table_view(table), table.language)
         embed, *under = shown.embeds
         if table.summary is None:
             assert not under
@@ -589,7 +590,7 @@ class Driver:
         assert self.summaries == set(range(table.deal_no + 1))
         final, last = self.table_message().embeds
         assert final.title == t("summary.game_over", lang, id=table.id)
-        assert ui.winner_line(table, table.winner, lang) in (final.description or "")
+        assert ui.winner_line(table_view(table), table.winner, lang) in (final.description or "")
         assert last.title == t("summary.title", lang, deal=table.deal_no + 1, id=table.id)
         # one winner "wins", two partners "win"
         pair = table.variant is Variant.PAIRS
@@ -990,7 +991,7 @@ async def test_rules_tables_and_history(
     table = the_table(env)
     guild = world.guild.id
     field_ = (await listed(bob)).fields[0]
-    assert field_.name == ui.variant_title(table, "en")
+    assert field_.name == ui.variant_title(table_view(table), "en")
     assert field_.value == t(
         "tables.list.lobby",
         "en",
@@ -1240,7 +1241,7 @@ async def test_tute_language_sets_the_servers_that_did_not_choose(
     assert lobby is not None
     table = the_table(env)
     assert table.language == "es"
-    assert lobby.embeds[0].title == ui.lobby_embed(table, "es").title
+    assert lobby.embeds[0].title == ui.lobby_embed(table_view(table), "es").title
     await alice.click(lobby, custom_id=op_button(lobby, "close"))
     async with service_of(env).db.transaction() as conn:
         await update_settings(conn, world.guild.id, language="en")

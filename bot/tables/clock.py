@@ -1,0 +1,195 @@
+"""A table's clock: one timer per table for whatever comes next (the lobby's expiry, a
+robot's move, a member's turn, the end of a pause), the turn clock itself, the pause while
+every member is away, and the tries again, further apart, after a failed save."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from enum import Enum, auto
+from typing import TYPE_CHECKING
+
+from .announcement import Announcement
+from .model import Status, Table
+from .turns import human_may_declare
+
+if TYPE_CHECKING:
+    from .robots import Robots
+    from .service import TableService
+
+log = logging.getLogger(__name__)
+
+LOBBY_TIMEOUT = 15 * 60.0
+ROBOT_DELAY = 1.2
+DECLARE_GRACE = 4.0
+"""Extra seconds a robot waits to lead while a human partner may still sing."""
+IDLE_TIMEOUT = 15 * 60.0
+"""How long a game waits, paused, for one of its members to come back."""
+RETRY_FIRST = 1.0
+RETRY_MOST = 60.0
+"""A clock whose save failed tries again after 1 s, 2 s, 4 s... at most a minute apart."""
+
+_EARLY = 0.001
+"""A timer that rings this little before its time counts as on time: its wait was worked
+out from the clock, and the two need not agree to the microsecond."""
+
+
+class Due(Enum):
+    """What a table's clock found to do when it rang."""
+
+    LOBBY_EXPIRED = auto()
+    PAUSE_OVER = auto()
+    ROBOTS = auto()
+    TURN_OVER = auto()
+
+
+class Clocks:
+    """The timers of every table. They ring ``ring(table_id)``; what is due then is the
+    service's to do, under the table's lock.
+
+    It reads ``clock``, ``sleep`` and ``robot_delay`` from the service each time, so that
+    a test or the sandbox may swap them on a running service."""
+
+    def __init__(
+        self,
+        service: TableService,
+        robots: Robots,
+        ring: Callable[[int], Awaitable[None]],
+    ) -> None:
+        self._service = service
+        self._robots = robots
+        self._ring = ring
+        self.timers: dict[int, asyncio.Task[None]] = {}
+        self.retries: dict[int, int] = {}
+        """Failed saves in a row of a table's clock: its next try waits longer."""
+        self.stopped = False
+        """The bot is stopping: no timer starts or rings any more."""
+
+    def stop_all(self) -> None:
+        self.stopped = True
+        for timer in self.timers.values():
+            timer.cancel()
+        self.timers.clear()
+
+    def stop(self, table: Table) -> None:
+        timer = self.timers.pop(table.id, None)
+        if timer is not None and timer is not asyncio.current_task():
+            timer.cancel()
+
+    def rang(self, table_id: int) -> None:
+        """The table's timer rang and runs its change now: out of ``timers``, so that
+        stopping every clock (``stop_all``) lets that change finish."""
+        self.timers.pop(table_id, None)
+
+    def forget(self, table_id: int) -> None:
+        self.retries.pop(table_id, None)
+
+    def schedule(self, table: Table, *, delay: float | None = None) -> None:
+        """One timer per table: the lobby's expiry, a robot's move, a human's turn, the end
+        of a pause; or, after a failed save, the next try (``delay``)."""
+        if self.stopped:
+            return
+        self.stop(table)
+        if delay is None:
+            when = self._next_wake(table)
+            if when is None:
+                return
+            delay = max(when - self._service.clock(), 0.0)
+        self.timers[table.id] = asyncio.create_task(
+            self._wake(table.id, delay), name=f"table-{table.id}-clock"
+        )
+
+    def _next_wake(self, table: Table) -> float | None:
+        service = self._service
+        now = service.clock()
+        if table.status is Status.LOBBY:
+            return table.lobby_deadline
+        round_ = table.round
+        if table.status is not Status.PLAYING or round_ is None or round_.finished:
+            return None
+        if table.paused_until is not None:
+            return table.paused_until
+        if self._robots.to_act(table, round_) is not None:
+            delay = service.robot_delay
+            if human_may_declare(table, round_):
+                delay += DECLARE_GRACE
+            return now + delay
+        return table.turn_deadline
+
+    def due(self, table: Table) -> Due | None:
+        """What the clock has to do now (None: nothing yet, the timer is set again)."""
+        now = self._service.clock()
+        if table.status is Status.LOBBY:
+            return Due.LOBBY_EXPIRED if now + _EARLY >= table.lobby_deadline else None
+        round_ = table.round
+        assert round_ is not None
+        if table.paused_until is not None:
+            return Due.PAUSE_OVER if now + _EARLY >= table.paused_until else None
+        if self._robots.to_act(table, round_) is not None:
+            return Due.ROBOTS
+        if table.turn_deadline is not None and now + _EARLY >= table.turn_deadline:
+            return Due.TURN_OVER
+        return None
+
+    async def _wake(self, table_id: int, delay: float) -> None:
+        try:
+            if delay > 0:
+                await self._service.sleep(delay)
+            if self.stopped:
+                return
+            await self._ring(table_id)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("The clock of table %s failed", table_id)
+            self._retry_later(table_id)
+
+    def _retry_later(self, table_id: int) -> None:
+        """The clock's change could not be made (its save failed): the table is as it was;
+        try again a little later, and later still after each failure."""
+        table = self._service.tables.get(table_id)
+        if table is None or not table.status.is_open:
+            return
+        tries = self.retries.get(table_id, 0) + 1
+        self.retries[table_id] = tries
+        self.schedule(table, delay=min(RETRY_FIRST * 2 ** (tries - 1), RETRY_MOST))
+
+
+def start_turn(table: Table, clock: Callable[[], float]) -> None:
+    """Set the turn clock for the human whose turn it is (robots have none). ``clock`` is
+    read only if a clock starts, as the time of that moment."""
+    round_ = table.round
+    table.turn_seat = None
+    table.turn_deadline = None
+    if round_ is None or round_.finished:
+        return
+    seat = round_.turn
+    occupant = table.seats[seat]
+    if occupant is not None and not occupant.robot_plays:
+        table.turn_seat = seat
+        table.turn_deadline = clock() + table.options.turn_time
+
+
+def update_pause(
+    table: Table, announce: list[Announcement], clock: Callable[[], float], idle_timeout: float
+) -> None:
+    """Pause the game when every member at the table is away (no robot plays their
+    cards for them unseen); resume it when one is back. ``clock`` is read only if the
+    pause begins."""
+    if table.status is not Status.PLAYING:
+        table.paused_until = None
+        return
+    if table.all_away():
+        if table.paused_until is None:
+            table.paused_until = clock() + idle_timeout
+            table.add_log("tables.log.paused")
+            announce.append(
+                Announcement(
+                    "tables.announce.paused",
+                    {"minutes": round(idle_timeout / 60), "until": int(table.paused_until)},
+                )
+            )
+    elif table.paused_until is not None:
+        table.paused_until = None
+        table.add_log("tables.log.resumed")

@@ -1,0 +1,134 @@
+"""The lobby: a new table, who sits where, the host's robots, and its closing (by the host,
+by nobody seeing it, or by time).
+
+Every function here checks and changes the table in memory only; the service holds the
+lock, checks chips in the database and saves.
+"""
+
+from __future__ import annotations
+
+from bot.engine import Options, Variant
+from bot.storage.settings import HandDelivery
+
+from .announcement import Announcement
+from .errors import TableError
+from .model import ROBOT_LEVELS, Level, Seat, Status, Table
+
+
+def may_open(open_tables: list[Table], host_id: int, max_tables: int) -> None:
+    """A member hosts one table at a time; a server has at most ``max_tables`` open."""
+    for other in open_tables:
+        if other.host_id == host_id:
+            raise TableError("already_hosting", table=other.id)
+    if len(open_tables) >= max_tables:
+        raise TableError("too_many_tables", limit=max_tables)
+
+
+def new_table(
+    *,
+    guild_id: int,
+    channel_id: int,
+    host: Seat,
+    variant: Variant,
+    options: Options,
+    language: str,
+    invited: list[int] | None,
+    hand_delivery: HandDelivery,
+    seed: int,
+    now: float,
+    deadline: float,
+) -> Table:
+    """A lobby with its host in the first seat (its id comes with its first save)."""
+    assert host.user_id is not None
+    seats: list[Seat | None] = [None] * variant.players
+    seats[0] = host
+    table = Table(
+        id=0,
+        guild_id=guild_id,
+        channel_id=channel_id,
+        host_id=host.user_id,
+        variant=variant,
+        options=options,
+        language=language,
+        created_at=now,
+        seats=seats,
+        invited=sorted(set(invited or [])),
+        hand_delivery=hand_delivery,
+        seed=seed,
+        lobby_deadline=deadline,
+    )
+    table.add_log("tables.log.opened", name=host.name)
+    return table
+
+
+def host_in_lobby(table: Table, user_id: int) -> None:
+    """What only the host may do, and only before the game."""
+    in_lobby(table)
+    if user_id != table.host_id:
+        raise TableError("host_only")
+
+
+def in_lobby(table: Table) -> None:
+    if table.status is not Status.LOBBY:
+        raise TableError("not_lobby")
+
+
+def seat_for(table: Table, user_id: int, team: int | None) -> tuple[int | None, int]:
+    """Where a member joining would sit: ``(the seat they leave, the seat they take)``.
+    Only a member of a pairs table changing team may move."""
+    in_lobby(table)
+    if table.options.private and user_id != table.host_id and user_id not in table.invited:
+        raise TableError("not_invited")
+    current = table.seat_of(user_id)
+    free = table.free_seats()
+    if team is not None and table.variant is Variant.PAIRS:
+        free = [i for i in free if i % 2 == team]
+    elif current is not None:
+        raise TableError("already_seated")
+    if not free:
+        raise TableError("team_full" if team is not None else "table_full")
+    return current, free[0]
+
+
+def sit(table: Table, seat: Seat, at: int, *, moving_from: int | None) -> None:
+    if moving_from is not None:
+        table.seats[moving_from] = None
+    table.seats[at] = seat
+    table.add_log("tables.log.joined", name=seat.name)
+
+
+def add_robot(table: Table, user_id: int, level: str, seat: int | None) -> None:
+    host_in_lobby(table, user_id)
+    if level not in ROBOT_LEVELS:
+        raise TableError("bad_level")
+    level = Level(level)
+    free = table.free_seats()
+    if seat is not None:
+        free = [s for s in free if s == seat]
+    if not free:
+        raise TableError("table_full")
+    table.seats[free[0]] = Seat(name=f"robot:{table.robot_number()}", robot=level)
+    table.add_log("tables.log.robot_added", level=level.value)
+
+
+def remove_robot(table: Table, user_id: int) -> None:
+    """The host takes back the last robot seated."""
+    host_in_lobby(table, user_id)
+    robots = [i for i, s in enumerate(table.seats) if s is not None and s.is_robot]
+    if not robots:
+        raise TableError("no_robot")
+    table.seats[robots[-1]] = None
+    table.add_log("tables.log.robot_removed")
+
+
+def close(table: Table) -> None:
+    table.move_to(Status.CLOSED)
+    table.add_log("tables.log.closed")
+
+
+def expire(table: Table, lobby_timeout: float) -> list[Announcement]:
+    """Nobody started the game in time."""
+    table.move_to(Status.CLOSED)
+    table.add_log("tables.log.expired")
+    minutes = int(lobby_timeout // 60)
+    return [Announcement("tables.announce.expired", {"minutes": minutes})]

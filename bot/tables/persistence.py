@@ -1,0 +1,334 @@
+"""A table's saves and loads: one atomic write per change, the memory of each table's last
+save (what a failed change goes back to), and the tables brought back after a start.
+
+The action log is the source of truth: a table in play is rebuilt from its seed and the
+actions of the deal in play, here and nowhere else.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from bot.engine import Action, Round, action_from_json, record_of
+from bot.storage import tables as repo
+from bot.storage.ledger import InsufficientChips
+
+from .errors import SaveFailed
+from .model import Status, Table
+from .settlement import Settlement, refund_damaged
+
+if TYPE_CHECKING:
+    from .service import TableService
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class LostTable:
+    """A table that could not be restored after a start (a damaged row, a log that does not
+    replay): set aside as cancelled, its stakes returned. Its players are told where it
+    played."""
+
+    table_id: int
+    guild_id: int
+    channel_id: int
+    refunded: dict[int, int]
+    """user id -> chips given back."""
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """Actions just taken in one deal, written ahead of the state that follows from them.
+
+    The deal is named here rather than read from the table because a deal that ended may
+    already have made way for the next one, which the table now numbers."""
+
+    deal_no: int
+    first: int
+    """Where the first of them goes in the deal's log."""
+    actions: tuple[Action, ...]
+    ended: Round | None = None
+    """The deal, when these actions finished it: its record is written as finished."""
+
+    def numbered(self) -> list[tuple[int, str]]:
+        return [
+            (seq, json.dumps(action.to_json()))
+            for seq, action in enumerate(self.actions, start=self.first)
+        ]
+
+
+@dataclass(frozen=True, slots=True)
+class Write:
+    """What a save writes besides the table's state, which it always writes."""
+
+    played: Played | None = None
+    dealt: Round | None = None
+    """A deal just dealt (the table's deal in play): its record, still open."""
+    settlement: Settlement | None = None
+    """Chips that move in the same transaction: stakes, a deal's payments, refunds."""
+
+    @property
+    def shared(self) -> bool:
+        """Only actions and state: nothing to read first, so the save may join the group
+        commit with the other tables saving at the same time."""
+        return (
+            (self.played is None or self.played.ended is None)
+            and self.dealt is None
+            and (self.settlement is None or not self.settlement.ops)
+        )
+
+
+STATE = Write()
+"""The table's state alone: a lobby change, a clock kept, where its messages live."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Saved:
+    """A table as its last successful save left it: what a failed change goes back to."""
+
+    host_id: int
+    status: str
+    state: str
+    actions: tuple[Action, ...]
+
+
+class Store:
+    """The service's database side. It reads the service's ``db``, ``clock`` and
+    ``presenter`` when it needs them, as the rest of the service does, so that what a test
+    swaps on a running service is heard here too."""
+
+    def __init__(self, service: TableService) -> None:
+        self._service = service
+        self.saved: dict[int, _Saved] = {}
+
+    def forget(self, table_id: int) -> None:
+        self.saved.pop(table_id, None)
+
+    def _remember(self, table: Table, state: str) -> None:
+        round_ = table.round
+        self.saved[table.id] = _Saved(
+            host_id=table.host_id,
+            status=table.status.value,
+            state=state,
+            actions=tuple(round_.actions) if round_ is not None else (),
+        )
+
+    def rollback(self, table: Table) -> bool:
+        """Put the table back as its last save left it (in place: whoever holds it sees
+        the change), keeping only where its messages live, which no game rule reads.
+        False when there is no save to go back to."""
+        saved = self.saved.get(table.id)
+        if saved is None:
+            return False
+        restored = Table.from_state(
+            table_id=table.id,
+            guild_id=table.guild_id,
+            channel_id=table.channel_id,
+            host_id=saved.host_id,
+            variant=table.variant.value,
+            status=saved.status,
+            state=saved.state,
+        )
+        replay(restored, saved.actions)
+        restored.message_id = table.message_id
+        restored.play_message_id = table.play_message_id
+        restored.thread_id = table.thread_id
+        for now, before in zip(restored.seats, table.seats, strict=True):
+            if now is not None and before is not None and now.user_id == before.user_id:
+                now.dm_channel_id = before.dm_channel_id
+                now.dm_message_id = before.dm_message_id
+                now.dm_closed = before.dm_closed
+        for name in Table.__slots__:  # pyright: ignore[reportAttributeAccessIssue]
+            setattr(table, name, getattr(restored, name))
+        return True
+
+    # ----------------------------------------------------------------- saving
+
+    async def create(self, table: Table) -> None:
+        """Write a new lobby; the table gets its id from the database."""
+        state = table.state_json()
+        service = self._service
+        try:
+            async with service.db.transaction() as conn:
+                table.id = await repo.create_table(
+                    conn,
+                    guild_id=table.guild_id,
+                    channel_id=table.channel_id,
+                    host_id=table.host_id,
+                    variant=table.variant.value,
+                    status=table.status.value,
+                    state=state,
+                    now=table.created_at,
+                )
+        except Exception as error:
+            log.error("Could not open a table in server %s", table.guild_id, exc_info=error)
+            raise SaveFailed from error
+        self._remember(table, state)
+
+    async def save(self, table: Table, write: Write = STATE) -> None:
+        """One atomic write: the actions (write-ahead), the deal records, the chips and the
+        table's state, so a crash at any point loses or duplicates nothing. A write the
+        database refuses raises :class:`SaveFailed` (a lack of chips stays itself: the
+        start tells it apart)."""
+        state = table.state_json()
+        try:
+            if write.shared:
+                await self._write_shared(table, state, write)
+            else:
+                await self._write_alone(table, state, write)
+        except InsufficientChips:
+            raise
+        except Exception as error:
+            log.error("Table %s could not be saved", table.id, exc_info=error)
+            raise SaveFailed from error
+        self._remember(table, state)
+
+    async def _write_shared(self, table: Table, state: str, write: Write) -> None:
+        service = self._service
+        await repo.save_progress(
+            service.db,
+            table.id,
+            deal_no=table.deal_no,
+            actions=write.played.numbered() if write.played is not None else [],
+            host_id=table.host_id,
+            status=table.status.value,
+            state=state,
+            now=service.clock(),
+        )
+
+    async def _write_alone(self, table: Table, state: str, write: Write) -> None:
+        service = self._service
+        now = service.clock()
+        played = write.played
+        async with service.db.transaction() as conn:
+            if played is not None:
+                for seq, action in played.numbered():
+                    await repo.append_action(conn, table.id, played.deal_no, seq, action)
+                if played.ended is not None:
+                    await repo.save_deal(
+                        conn,
+                        table_id=table.id,
+                        deal_no=played.deal_no,
+                        guild_id=table.guild_id,
+                        record=json.dumps(record_of(played.ended)),
+                        players=_players(table),
+                        finished_at=now,
+                    )
+            if write.dealt is not None:
+                await repo.save_deal(
+                    conn,
+                    table_id=table.id,
+                    deal_no=table.deal_no,
+                    guild_id=table.guild_id,
+                    record=json.dumps(record_of(write.dealt)),
+                    players=_players(table),
+                    finished_at=None,
+                )
+            if write.settlement is not None:
+                await write.settlement.apply(conn, table, now)
+            await repo.save_table(
+                conn,
+                table.id,
+                host_id=table.host_id,
+                status=table.status.value,
+                state=state,
+                now=now,
+            )
+
+    # ----------------------------------------------------- the bot starts, stops
+
+    async def restore(self, adopt: Callable[[Table], None]) -> list[Table]:
+        """Load every open table and hand it to ``adopt``. A table that cannot be rebuilt is
+        set aside (cancelled, stakes back, its players told) and the others are restored."""
+        restored: list[Table] = []
+        for row in await repo.open_tables(self._service.db):
+            try:
+                table = await self._load(row)
+                adopt(table)
+            except Exception:
+                log.exception("Table %s could not be restored: setting it aside", row.id)
+                await self._set_aside(row)
+                continue
+            restored.append(table)
+        return restored
+
+    async def keep_clocks(self, tables: list[Table], lock: Callable[[int], asyncio.Lock]) -> None:
+        """Save each turn's time left, every table at once: their saves share batches. Each
+        waits for its table's ``lock``, so that a change under way is let finish first."""
+        results = await asyncio.gather(
+            *(self._keep_clock(table, lock) for table in tables),
+            return_exceptions=True,
+        )
+        for result in results:
+            if isinstance(result, BaseException):
+                log.error("A table's clock could not be kept", exc_info=result)
+
+    async def _keep_clock(self, table: Table, lock: Callable[[int], asyncio.Lock]) -> None:
+        async with lock(table.id):
+            if table.status is Status.PLAYING and table.turn_deadline is not None:
+                table.turn_left = max(table.turn_deadline - self._service.clock(), 0.0)
+                await self.save(table)
+
+    async def _load(self, row: repo.TableRow) -> Table:
+        """A table as its row and its log leave it, its turn clock given the time that was
+        left when the bot stopped (or, after a crash, when it was last saved)."""
+        service = self._service
+        table = Table.from_state(
+            table_id=row.id,
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            host_id=row.host_id,
+            variant=row.variant,
+            status=row.status,
+            state=row.state,
+        )
+        if table.status is Status.PLAYING:
+            raws = await repo.deal_actions(service.db, table.id, table.deal_no)
+            replay(table, [action_from_json(json.loads(raw)) for raw in raws])
+        now = service.clock()
+        if table.status is Status.PLAYING and table.turn_seat is not None:
+            left = table.turn_left
+            if left is None and table.turn_deadline is not None:
+                left = max(table.turn_deadline - row.updated_at, 0.0)
+            table.turn_deadline = now + (left if left is not None else table.options.turn_time)
+            table.turn_left = None
+        self._remember(table, row.state)
+        return table
+
+    async def _set_aside(self, row: repo.TableRow) -> None:
+        service = self._service
+        now = service.clock()
+        try:
+            async with service.db.transaction() as conn:
+                refunded = await refund_damaged(conn, row.guild_id, row.id, now)
+                await repo.set_status(conn, row.id, status=Status.CANCELLED.value, now=now)
+        except Exception:
+            log.exception("Table %s could not be set aside either", row.id)
+            return
+        lost = LostTable(row.id, row.guild_id, row.channel_id, refunded)
+        try:
+            await service.presenter.table_lost(lost)
+        except Exception:
+            log.exception("Could not tell the players of table %s", row.id)
+
+
+def replay(table: Table, actions: Iterable[Action]) -> None:
+    """The deal in play, rebuilt from the table's seed and its actions (the log)."""
+    if table.status is not Status.PLAYING:
+        return
+    if table.game is None:
+        raise ValueError("a table in play without its game")
+    table.round = Round(table.game.deal_for(table.deal_rng()))
+    for action in actions:
+        table.round.apply(action)
+
+
+def _players(table: Table) -> list[tuple[int, int]]:
+    return [
+        (i, s.user_id) for i, s in enumerate(table.seats) if s is not None and s.user_id is not None
+    ]

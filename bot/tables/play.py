@@ -1,0 +1,192 @@
+"""Play: the game's start, a member's action, the table's log of what happened, the end of
+a deal and of the game, and what each of them saves and settles.
+
+Every function here changes the table in memory only; the service saves what they return.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.engine import Action, IllegalActionError, Kind, Round
+from bot.engine.cards import POINTS
+from bot.engine.game import Game
+
+from .announcement import Announcement
+from .clock import start_turn, update_pause
+from .errors import TableError
+from .model import DEFAULT_ROBOT, DealSummary, Seat, Status, Table
+from .persistence import Played, Write
+from .settlement import Settlement, settle_deal, settle_game, stake_table
+
+
+def start(table: Table, clock: Callable[[], float]) -> Write:
+    """Fill the empty seats with robots, take the stakes and deal."""
+    for i in table.free_seats():
+        table.seats[i] = Seat(name=f"robot:{table.robot_number()}", robot=DEFAULT_ROBOT)
+    table.move_to(Status.PLAYING)
+    table.game = Game(table.variant, table.options, dealer=table.players - 1)
+    table.add_log("tables.log.started")
+    settlement = stake_table(table)
+    _deal(table, clock)
+    return Write(dealt=table.round, settlement=settlement)
+
+
+def member_action(
+    table: Table, user_id: int, action: Action, *, deal_no: int, trick_no: int
+) -> int:
+    """Apply a member's action from a button; returns their seat. Refused when it comes
+    from an earlier trick, when it is not theirs to take, or when the rules do not allow it."""
+    round_ = table.round
+    if table.status is not Status.PLAYING or round_ is None:
+        raise TableError("not_playing")
+    seat = table.seat_of(user_id)
+    if seat is None:
+        raise TableError("not_seated")
+    if deal_no != table.deal_no or trick_no != len(round_.tricks):
+        raise TableError("stale")
+    if action.seat != seat:
+        raise TableError("not_your_seat")
+    occupant = table.seats[seat]
+    assert occupant is not None
+    if occupant.away:
+        raise TableError("away")
+    try:
+        apply(table, round_, action)
+    except IllegalActionError as exc:
+        raise TableError.illegal(exc) from None
+    occupant.missed = 0
+    return seat
+
+
+def back(
+    table: Table, user_id: int, clock: Callable[[], float], idle_timeout: float
+) -> tuple[int, list[Announcement]]:
+    """A member who was away plays again: their stand-in robot goes, the game resumes."""
+    seat = table.seat_of(user_id)
+    if seat is None or table.status is not Status.PLAYING:
+        raise TableError("not_seated")
+    occupant = table.seats[seat]
+    assert occupant is not None
+    if not occupant.away:
+        raise TableError("not_away")
+    occupant.away = False
+    occupant.missed = 0
+    occupant.robot = None
+    table.add_log("tables.log.back", name=occupant.name)
+    announce: list[Announcement] = []
+    update_pause(table, announce, clock, idle_timeout)
+    start_turn(table, clock)
+    return seat, announce
+
+
+def apply(table: Table, round_: Round, action: Action) -> None:
+    """Apply an action to the deal and log it: each event once, as it happens."""
+    round_.apply(action)
+    _log_action(table, round_, action)
+
+
+def move_on(
+    table: Table, actions: list[Action], clock: Callable[[], float], idle_timeout: float
+) -> tuple[Write, list[Announcement]]:
+    """After actions were applied: end the deal (and deal the next, or end the game), or
+    start the turn clock of whoever plays next. Returns what to save: the actions ahead of
+    the state they lead to."""
+    round_ = table.round
+    assert round_ is not None
+    announce: list[Announcement] = []
+    settlement = Settlement()
+    deal_over = round_.finished
+    played = Played(
+        deal_no=table.deal_no,
+        first=len(round_.actions) - len(actions),
+        actions=tuple(actions),
+        ended=round_ if deal_over else None,
+    )
+    if deal_over:
+        settlement, announce = _end_deal(table, clock)
+    elif table.turn_seat != round_.turn or table.turn_deadline is None:
+        start_turn(table, clock)
+    update_pause(table, announce, clock, idle_timeout)
+    dealt = table.round if deal_over and table.status is Status.PLAYING else None
+    return Write(played=played, dealt=dealt, settlement=settlement), announce
+
+
+def end_game(table: Table, status: Status) -> None:
+    """The game is over: finished (its last deal stays, for the settlement and the
+    view) or cancelled (the deal in play is dropped)."""
+    table.move_to(status)
+    if status is not Status.FINISHED:
+        table.round = None
+    table.turn_seat = table.turn_deadline = None
+    table.paused_until = None
+
+
+def _deal(table: Table, clock: Callable[[], float]) -> None:
+    game = table.game
+    assert game is not None
+    table.round = Round(game.deal_for(table.deal_rng()))
+    table.cancel_votes.clear()
+    start_turn(table, clock)
+
+
+def _end_deal(table: Table, clock: Callable[[], float]) -> tuple[Settlement, list[Announcement]]:
+    round_ = table.round
+    game = table.game
+    assert round_ is not None and game is not None and round_.result is not None
+    result = round_.result
+    rounds_before = tuple(game.rounds_won)
+    settlement = settle_deal(table, round_)
+    game.end_round(round_)
+    summary = DealSummary(
+        deal_no=table.deal_no,
+        result=result,
+        names=tuple(s.name if s else "?" for s in table.seats),
+        taken=tuple(
+            tuple(c for t in round_.tricks if round_.side_of[t.winner] == side for c in t.cards)
+            for side in range(len(round_.sides))
+        ),
+        cantes=tuple((c.seat, c.suit, c.points) for c in round_.cantes),
+        rounds_won=tuple(game.rounds_won),
+        rounds_before=rounds_before,
+        trump=round_.trump,
+    )
+    table.summary = summary
+    announce = [Announcement("tables.announce.deal_over", {"summary": summary})]
+    if game.finished:
+        table.winner = game.winner
+        end_game(table, Status.FINISHED)
+        settlement = settlement.merge(settle_game(table))
+        announce.append(Announcement("tables.announce.game_over", {"winner": game.winner}))
+        table.add_log("tables.log.game_over")
+    else:
+        table.deal_no += 1
+        _deal(table, clock)
+        settlement = settlement.merge(stake_table(table, deal_only=True))
+    return settlement, announce
+
+
+def _log_action(table: Table, round_: Round, action: Action) -> None:
+    occupant = table.seats[action.seat]
+    name = occupant.name if occupant is not None else "?"
+    kind = action.kind
+    if kind is Kind.SING:
+        table.add_log(
+            "tables.log.sang", name=name, suit=action.arg, points=round_.cantes[-1].points
+        )
+    elif kind is Kind.PLAY:
+        if not round_.trick and round_.tricks:
+            trick = round_.tricks[-1]
+            winner = table.seats[trick.winner]
+            table.add_log(
+                "tables.log.trick",
+                name=winner.name if winner else "?",
+                cards=list(trick.cards),
+                points=sum(POINTS[c] for c in trick.cards),
+            )
+    elif kind is Kind.BID:
+        table.add_log("tables.log.bid", name=name, points=action.arg)
+    elif kind is Kind.PASS:
+        table.add_log("tables.log.pass", name=name)
+    else:
+        table.add_log(f"tables.log.{kind.name.lower()}", name=name)

@@ -1,0 +1,432 @@
+"""The read side of a table: what each person may see of it, and what must be redrawn.
+
+The cogs render these and nothing else. A :class:`TableView` holds what everybody at the
+table sees (no hand in it, only how many cards each seat holds); a :class:`HandView` holds
+one seat's own cards and what that seat may do now, and why the rest is refused; a
+:class:`Show` says, after a change, which messages to redraw and how edits merge. Each view
+is a snapshot: the presenter may keep it while it retries, the table goes on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from bot.engine import (
+    Action,
+    Cante,
+    Contract,
+    IllegalActionError,
+    Kind,
+    Options,
+    Phase,
+    Round,
+    Variant,
+)
+from bot.storage.settings import HandDelivery
+
+from .announcement import Announcement
+from .errors import TableError
+from .model import DealSummary, LogEntry, Seat, Status, Table
+from .turns import human_may_declare, robot_on_turn
+
+SHOWN_IN_THE_TABLE = frozenset({"tables.announce.deal_over", "tables.announce.game_over"})
+"""Announcements the table message shows itself: the last deal's summary rides along with
+the table (under it) until the next deal ends, and the final result is the table's last
+state. A message of their own would cost a call more on the play that ends a deal."""
+
+
+@dataclass(frozen=True, slots=True)
+class LastTrick:
+    cards: tuple[tuple[int, int], ...]
+    """(seat, card) in the order they were played."""
+    winner: int
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class DealView:
+    """What everybody sees of the deal in play: the trump, the trick, the stock, the cantes,
+    the scores, and how many cards each seat holds (never which)."""
+
+    sides: tuple[tuple[int, ...], ...]
+    side_of: tuple[int, ...]
+    auction: bool
+    trump: int
+    turned: int
+    """The card that named trumps."""
+    face_up: int | None
+    """The card that lies face up on the table: the turned card under the stock, or the
+    card left out of play (arrastrado with 40 cards)."""
+    table_card: int | None
+    stock_left: int | None
+    """Cards in the stock, where the variant has one (habanero); None where it has none."""
+    turn: int
+    trick: tuple[tuple[int, int], ...]
+    """(seat, card) of the trick in play."""
+    trick_no: int
+    """How many tricks are over (the trick in play is the next one)."""
+    last_trick: LastTrick | None
+    cantes: tuple[Cante, ...]
+    scores: tuple[int, ...]
+    """Each side's points now (cards and cantes)."""
+    card_points: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    contract: Contract | None
+    capote_seat: int | None
+    high_bid: int
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """A table as everybody sees it: where it lives, who sits, its options and clocks, the
+    log, the last deal's summary, and the deal in play (while it plays)."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    thread_id: int | None
+    message_id: int | None
+    play_message_id: int | None
+    host_id: int
+    variant: Variant
+    options: Options
+    language: str
+    status: Status
+    seats: tuple[Seat | None, ...]
+    hand_delivery: HandDelivery
+    deal_no: int
+    lobby_deadline: float
+    turn_deadline: float | None
+    paused_until: float | None
+    log: tuple[LogEntry, ...]
+    summary: DealSummary | None
+    winner: int | None
+    rounds_won: tuple[int, ...] | None
+    """Rounds each side has won (None before the game starts)."""
+    deal: DealView | None
+    """The deal in play: only while the table plays."""
+
+    @property
+    def players(self) -> int:
+        return self.variant.players
+
+    @property
+    def where_id(self) -> int:
+        """The channel the table plays in: its thread, or the channel itself."""
+        return self.thread_id or self.channel_id
+
+    @property
+    def sides(self) -> tuple[tuple[int, ...], ...]:
+        if self.variant is Variant.PAIRS:
+            return ((0, 2), (1, 3))
+        return tuple((s,) for s in range(self.players))
+
+    def seat_of(self, user_id: int) -> int | None:
+        for i, seat in enumerate(self.seats):
+            if seat is not None and seat.user_id == user_id and not seat.left:
+                return i
+        return None
+
+    def team_of(self, seat: int) -> int | None:
+        return seat % 2 if self.variant is Variant.PAIRS else None
+
+    def free_seats(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s is None]
+
+    def humans(self) -> list[int]:
+        return [s.user_id for s in self.seats if s is not None and s.human and s.user_id]
+
+    def away_seats(self) -> frozenset[int]:
+        return frozenset(i for i, s in enumerate(self.seats) if s is not None and s.away)
+
+    def by_dm(self, seat: int) -> bool:
+        """Whether the seat's hand lives in its player's DMs (else in ephemeral messages)."""
+        occupant = self.seats[seat]
+        return self.hand_delivery == "dm" and occupant is not None and not occupant.dm_closed
+
+    def with_thread(self, thread_id: int | None) -> TableView:
+        """The same table, shown in another place (its thread gone: the channel)."""
+        return replace(self, thread_id=thread_id)
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why a card of the hand may not be played now: a catalog key and its parameters."""
+
+    card: int
+    key: str
+    params: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class HandView:
+    """One seat's own hand and what it may do now, for that seat's player only."""
+
+    table_id: int
+    seat: int
+    occupant: Seat | None
+    deal_no: int
+    trick_no: int
+    """The trick the hand was drawn for: a click on an older hand is stale."""
+    playing: bool
+    """The table plays a deal (else the hand shows how the game ended)."""
+    cards: tuple[int, ...]
+    """The cards in the seat's hand, in order."""
+    playable: frozenset[int]
+    refusals: tuple[Refusal, ...]
+    """Why each card not playable now is refused (on the seat's turn to play)."""
+    declarations: tuple[Action, ...]
+    """What the seat may do besides playing a card: sing, bid, exchange..."""
+    your_turn: bool
+    """The seat is to play a card or bid now."""
+    may_declare: bool
+    """The seat may declare something now, out of its turn to play."""
+    trump: int
+    exchange_card: int
+    """The card an exchange takes (the turned card)."""
+    target: int
+    stock_left: int | None
+    trick: tuple[tuple[int, int], ...]
+    turn_deadline: float | None
+    may_wait: bool = False
+    """Nothing in it can be clicked now and a robot plays in a moment: its message may wait
+    for that play (one edit instead of two)."""
+
+    @property
+    def left(self) -> bool:
+        return self.occupant is not None and self.occupant.left
+
+    @property
+    def robot_plays(self) -> bool:
+        return self.occupant is not None and self.occupant.robot_plays
+
+    @property
+    def away(self) -> bool:
+        return self.occupant is not None and self.occupant.away
+
+    @property
+    def usable(self) -> bool:
+        """Something in it can be clicked now."""
+        return bool(self.playable or self.declarations)
+
+
+@dataclass(frozen=True, slots=True)
+class Show:
+    """What to redraw after a change, decided here so the presenter only renders and
+    delivers: the public messages (or not yet: a robot plays in a moment and its play shows
+    both in one edit), each member's hand, and the announcements of their own."""
+
+    table: TableView
+    hands: tuple[HandView, ...]
+    """One per seat with a member (present, away or gone), in seat order."""
+    public: bool
+    announce: tuple[Announcement, ...]
+    summary_pictured: bool
+    """The last deal's summary under the table shows its picture: until the first trick of
+    the next deal is over, and at the end. Its few lines stay through the deal."""
+
+    def hand(self, seat: int) -> HandView:
+        return next(h for h in self.hands if h.seat == seat)
+
+
+# ------------------------------------------------------------------------- builders
+
+
+def _last_trick(round_: Round) -> LastTrick | None:
+    if not round_.tricks:
+        return None
+    from bot.engine.cards import POINTS
+
+    last = round_.tricks[-1]
+    cards = tuple(((last.leader + i) % round_.n, c) for i, c in enumerate(last.cards))
+    return LastTrick(cards, last.winner, sum(POINTS[c] for c in last.cards))
+
+
+def deal_view(round_: Round) -> DealView:
+    face_up = (
+        round_.turned
+        if round_.turned >= 0
+        else (round_.table_card if round_.table_card >= 0 else None)
+    )
+    return DealView(
+        sides=round_.sides,
+        side_of=round_.side_of,
+        auction=round_.phase is Phase.AUCTION,
+        trump=round_.trump,
+        turned=round_.turned_card,
+        face_up=face_up,
+        table_card=round_.table_card if round_.table_card >= 0 else None,
+        stock_left=round_.stock_left if round_.variant is Variant.HABANERO else None,
+        turn=round_.turn,
+        trick=tuple(round_.trick_seats()),
+        trick_no=len(round_.tricks),
+        last_trick=_last_trick(round_),
+        cantes=tuple(round_.cantes),
+        scores=tuple(round_.side_score(s) for s in range(len(round_.sides))),
+        card_points=tuple(round_.card_points),
+        hand_sizes=tuple(h.bit_count() for h in round_.hands),
+        contract=round_.contract,
+        capote_seat=round_.capote_seat if round_.capote_seat >= 0 else None,
+        high_bid=round_.high_bid,
+    )
+
+
+def _seats(table: Table) -> tuple[Seat | None, ...]:
+    # copies: the view stays as it was when the table changes on
+    return tuple(replace(s) if s is not None else None for s in table.seats)
+
+
+def table_view(table: Table) -> TableView:
+    round_ = table.round
+    playing = round_ is not None and table.status is Status.PLAYING
+    return TableView(
+        id=table.id,
+        guild_id=table.guild_id,
+        channel_id=table.channel_id,
+        thread_id=table.thread_id,
+        message_id=table.message_id,
+        play_message_id=table.play_message_id,
+        host_id=table.host_id,
+        variant=table.variant,
+        options=table.options,
+        language=table.language,
+        status=table.status,
+        seats=_seats(table),
+        hand_delivery=table.hand_delivery,
+        deal_no=table.deal_no,
+        lobby_deadline=table.lobby_deadline,
+        turn_deadline=table.turn_deadline,
+        paused_until=table.paused_until,
+        log=tuple(table.log),
+        summary=table.summary,
+        winner=table.winner,
+        rounds_won=tuple(table.game.rounds_won) if table.game is not None else None,
+        deal=deal_view(round_) if playing and round_ is not None else None,
+    )
+
+
+_TURN_KINDS = (Kind.PLAY, Kind.BID, Kind.PASS)
+BID_BUTTONS = 4
+"""Bids offered at once: every tenth from the lowest allowed (the buttons fit a row)."""
+DECLARATIONS_SHOWN = 9
+
+
+def _declarations(legal: Iterable[Action]) -> tuple[Action, ...]:
+    others = [a for a in legal if a.kind is not Kind.PLAY]
+    if any(a.kind is Kind.BID for a in others):
+        bids = [a for a in others if a.kind is Kind.BID][::10][:BID_BUTTONS]
+        others = bids + [a for a in others if a.kind is Kind.PASS]
+    return tuple(others[:DECLARATIONS_SHOWN])
+
+
+def _refusals(round_: Round, seat: int, cards: Iterable[int]) -> tuple[Refusal, ...]:
+    found: list[Refusal] = []
+    for card in cards:
+        try:
+            round_.copy().apply(Action.play(seat, card))
+        except IllegalActionError as error:
+            refused = TableError.illegal(error)
+            found.append(Refusal(card, refused.key, refused.params))
+    return tuple(found)
+
+
+def hand_view(table: Table, seat: int, *, may_wait: bool = False) -> HandView:
+    """``seat``'s own hand, built from the engine's legal actions for that seat alone."""
+    round_ = table.round
+    occupant = table.seats[seat]
+    if round_ is None or table.status is not Status.PLAYING:
+        return HandView(
+            table.id, seat, replace(occupant) if occupant else None, table.deal_no, 0, False,
+            (), frozenset(), (), (), False, False, 0, 0, table.options.target, None, (),
+            table.turn_deadline,
+        )  # fmt: skip
+    cards = tuple(round_.hand(seat))
+    legal = [a for a in round_.legal_actions() if a.seat == seat]
+    if occupant is not None and occupant.robot_plays:
+        legal = []
+    playable = frozenset(a.arg for a in legal if a.kind is Kind.PLAY)
+    your_turn = round_.turn == seat and any(a.kind in _TURN_KINDS for a in legal)
+    refused = [c for c in cards if c not in playable]
+    return HandView(
+        table_id=table.id,
+        seat=seat,
+        occupant=replace(occupant) if occupant is not None else None,
+        deal_no=table.deal_no,
+        trick_no=len(round_.tricks),
+        playing=True,
+        cards=cards,
+        playable=playable,
+        refusals=_refusals(round_, seat, refused) if your_turn and round_.trick else (),
+        declarations=_declarations(legal),
+        your_turn=your_turn,
+        may_declare=not your_turn and any(a.kind is not Kind.RESIGN for a in legal),
+        trump=round_.trump,
+        exchange_card=round_.turned,
+        target=round_.options.target,
+        stock_left=round_.stock_left if round_.variant is Variant.HABANERO else None,
+        trick=tuple(round_.trick_seats()),
+        turn_deadline=table.turn_deadline,
+        may_wait=may_wait,
+    )
+
+
+# ---------------------------------------------------------------- what to redraw
+
+
+def robot_plays_next(table: Table) -> bool:
+    """Whether a robot is on turn and plays in a moment (after the robot delay; no human may
+    sing first, which would make it wait longer). What there is to show may wait for that
+    play: the table message then shows both in one edit (a run of plays, one edit), and a
+    hand its player cannot use now is edited once, after it."""
+    round_ = table.round
+    if (
+        table.status is not Status.PLAYING
+        or round_ is None
+        or round_.finished
+        or table.play_message_id is None
+        or table.paused_until is not None
+    ):
+        return False
+    return robot_on_turn(table, round_) and not human_may_declare(table, round_)
+
+
+class Redraws:
+    """Decides what each change redraws. It remembers, per table, who the public messages
+    last showed away: a seat that goes away or comes back is shown at once (with I'm back),
+    whoever plays next."""
+
+    def __init__(self) -> None:
+        self._away: dict[int, frozenset[int]] = {}
+
+    def show(
+        self,
+        table: Table,
+        *,
+        announce: Iterable[Announcement] = (),
+    ) -> Show:
+        view = table_view(table)
+        robot_next = robot_plays_next(table)
+        away = view.away_seats()
+        public = self._away.get(table.id, frozenset()) != away or not robot_next
+        if public:
+            self._away[table.id] = away
+        hands = tuple(
+            hand_view(table, i)
+            for i, seat in enumerate(table.seats)
+            if seat is not None and seat.user_id is not None and table.status is not Status.LOBBY
+        )
+        if robot_next:
+            hands = tuple(
+                replace(h, may_wait=True) if not h.away and not h.usable else h for h in hands
+            )
+        if not table.status.is_open:
+            self._away.pop(table.id, None)
+        return Show(
+            table=view,
+            hands=hands,
+            public=public,
+            announce=tuple(a for a in announce if a.key not in SHOWN_IN_THE_TABLE),
+            summary_pictured=view.deal is None or view.deal.trick_no == 0,
+        )

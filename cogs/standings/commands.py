@@ -1,0 +1,230 @@
+"""Standings on Discord: ``/tute leaderboard``, ``stats``, ``config`` and ``daily``.
+
+:class:`StandingsCommands` is mixed into the ``/tute`` GroupCog (discord.py collects app
+commands from the whole MRO), so these are subcommands of ``/tute``. Everything a member
+reads comes from the catalog: ephemeral answers in the member's language, the public
+leaderboard in the server's.
+
+The leaderboard's Previous/Next buttons are :class:`LeaderboardPage` dynamic items: the
+custom_id (``tute:lb:<board>:<page>``) is all they need, so they keep working on messages
+posted before a restart.
+"""
+
+from __future__ import annotations
+
+from typing import cast
+
+import discord
+from discord import app_commands
+
+from bot.client import TuteBot, catalog_str
+from bot.i18n import t
+from bot.storage import ledger, members
+from bot.storage.settings import InvalidSetting, get_settings, update_settings
+from cogs._base import CommandsMixin
+
+from .common import (
+    CMD,
+    NO_PINGS,
+    bot_language,
+    database,
+    moment,
+    next_utc_midnight,
+    number,
+    reply,
+    user_language,
+)
+from .embeds import settings_embed, stats_embed
+from .leaderboard import LeaderboardPage, leaderboard_message
+
+
+def _choices(option: str, values: tuple[str, ...]) -> list[app_commands.Choice[str]]:
+    return [
+        app_commands.Choice(name=catalog_str(f"{CMD}.{option}.{value}"), value=value)
+        for value in values
+    ]
+
+
+def _names(command: str, *options: str) -> dict[str, app_commands.locale_str]:
+    return {o: catalog_str(f"{CMD}.{command}.{o}.name") for o in options}
+
+
+def _descriptions(command: str, *options: str) -> dict[str, app_commands.locale_str]:
+    return {o: catalog_str(f"{CMD}.{command}.{o}.description") for o in options}
+
+
+CONFIG_OPTIONS = (
+    "starting_chips",
+    "daily_grant",
+    "turn_time",
+    "language",
+    "hand_delivery",
+    "opener_role",
+    "max_tables",
+)
+
+
+class StandingsCommands(CommandsMixin):
+    """The standings commands of the ``/tute`` group (mixed into the Tute cog, which sets
+    ``bot``). A cog_load of a class after it in the cog's bases must call super() too."""
+
+    bot: TuteBot
+
+    async def cog_load(self) -> None:
+        # The buttons of leaderboards posted before a restart must work as soon as the bot is.
+        self.bot.add_dynamic_items(LeaderboardPage)
+        await super().cog_load()
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(LeaderboardPage)
+        await super().cog_unload()
+
+    @app_commands.command(
+        name=catalog_str(f"{CMD}.leaderboard.name"),
+        description=catalog_str(f"{CMD}.leaderboard.description"),
+    )
+    @app_commands.rename(**_names("leaderboard", "by"))
+    @app_commands.describe(**_descriptions("leaderboard", "by"))
+    @app_commands.choices(by=_choices("leaderboard.by", members.BOARDS))
+    async def leaderboard(
+        self, interaction: discord.Interaction[TuteBot], by: str = "chips"
+    ) -> None:
+        """The server's best players, ten a page, for everyone in the channel to see."""
+        guild = interaction.guild
+        if guild is None:
+            await reply(interaction, t("standings.guild_only", user_language(interaction)))
+            return
+        db = database(interaction)
+        lang = (await get_settings(db, guild.id)).language_or(bot_language(interaction))
+        embed, view = await leaderboard_message(db, guild.id, cast(members.Board, by), 0, lang)
+        await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_PINGS)
+
+    @app_commands.command(
+        name=catalog_str(f"{CMD}.stats.name"),
+        description=catalog_str(f"{CMD}.stats.description"),
+    )
+    @app_commands.rename(**_names("stats", "member"))
+    @app_commands.describe(**_descriptions("stats", "member"))
+    async def stats(
+        self, interaction: discord.Interaction[TuteBot], member: discord.Member | None = None
+    ) -> None:
+        """One member's standing in this server (yours by default), for you alone."""
+        lang = user_language(interaction)
+        guild = interaction.guild
+        if guild is None:
+            await reply(interaction, t("standings.guild_only", lang))
+            return
+        db = database(interaction)
+        target = member or interaction.user
+        if target.id == interaction.user.id:
+            # Asking is being seen: a new member gets the starting chips now.
+            settings = await get_settings(db, guild.id)
+            async with db.transaction() as conn:
+                now, _ = moment(discord.utils.utcnow())
+                await members.ensure_member(conn, guild.id, target.id, settings.starting_chips, now)
+        found = await members.member_stats(db, guild.id, target.id)
+        if found is None:
+            await reply(interaction, t("standings.stats.none", lang, member=target.mention))
+            return
+        await interaction.response.send_message(
+            embed=stats_embed(found, target, lang), ephemeral=True, allowed_mentions=NO_PINGS
+        )
+
+    @app_commands.command(
+        name=catalog_str(f"{CMD}.config.name"),
+        description=catalog_str(f"{CMD}.config.description"),
+    )
+    # Discord applies default permissions to a whole command, not to one subcommand, so
+    # Manage Server is checked in the command itself.
+    @app_commands.rename(**_names("config", *CONFIG_OPTIONS))
+    @app_commands.describe(**_descriptions("config", *CONFIG_OPTIONS))
+    @app_commands.choices(
+        language=_choices("config.language", ("en", "es")),
+        hand_delivery=_choices("config.hand_delivery", ("dm", "ephemeral")),
+    )
+    async def config(
+        self,
+        interaction: discord.Interaction[TuteBot],
+        starting_chips: app_commands.Range[int, 0, 1_000_000] | None = None,
+        daily_grant: app_commands.Range[int, 0, 1_000_000] | None = None,
+        turn_time: app_commands.Range[int, 10, 3600] | None = None,
+        language: str | None = None,
+        hand_delivery: str | None = None,
+        opener_role: discord.Role | None = None,
+        max_tables: app_commands.Range[int, 1, 50] | None = None,
+    ) -> None:
+        """Show this server's settings, or change the ones given (Manage Server)."""
+        lang = user_language(interaction)
+        guild = interaction.guild
+        if guild is None:
+            await reply(interaction, t("standings.guild_only", lang))
+            return
+        if not interaction.permissions.manage_guild:
+            await reply(interaction, t("standings.config.forbidden", lang))
+            return
+        changes: dict[str, object] = {
+            name: value
+            for name, value in (
+                ("starting_chips", starting_chips),
+                ("daily_grant", daily_grant),
+                ("turn_time", turn_time),
+                ("language", language),
+                ("hand_delivery", hand_delivery),
+                ("max_tables", max_tables),
+            )
+            if value is not None
+        }
+        if opener_role is not None:
+            # Choosing @everyone lets every member open tables again.
+            changes["opener_role_id"] = None if opener_role.is_default() else opener_role.id
+        db = database(interaction)
+        try:
+            async with db.transaction() as conn:
+                settings = await update_settings(conn, guild.id, **changes)
+        except InvalidSetting as error:
+            await reply(interaction, t("standings.config.invalid", lang, setting=error.name))
+            return
+        title = "standings.config.updated" if changes else "standings.config.title"
+        await interaction.response.send_message(
+            embed=settings_embed(settings, t(title, lang), lang, bot_language(interaction)),
+            ephemeral=True,
+            allowed_mentions=NO_PINGS,
+        )
+
+    @app_commands.command(
+        name=catalog_str(f"{CMD}.daily.name"),
+        description=catalog_str(f"{CMD}.daily.description"),
+    )
+    async def daily(self, interaction: discord.Interaction[TuteBot]) -> None:
+        """The server's daily chips, once per UTC day."""
+        lang = user_language(interaction)
+        guild = interaction.guild
+        if guild is None:
+            await reply(interaction, t("standings.guild_only", lang))
+            return
+        db = database(interaction)
+        settings = await get_settings(db, guild.id)
+        if settings.daily_grant == 0:
+            await reply(interaction, t("standings.daily.off", lang))
+            return
+        clock = discord.utils.utcnow()
+        now, today = moment(clock)
+        user_id = interaction.user.id
+        async with db.transaction() as conn:
+            await members.ensure_member(conn, guild.id, user_id, settings.starting_chips, now)
+            claimed = await ledger.claim_daily(
+                conn, guild.id, user_id, settings.daily_grant, today, now
+            )
+            chips = await ledger.balance(conn, guild.id, user_id)
+        next_one = discord.utils.format_dt(next_utc_midnight(clock), "R")
+        if claimed:
+            text = t(
+                "standings.daily.claimed",
+                lang,
+                amount=number(settings.daily_grant, lang),
+                balance=number(chips, lang),
+                next=next_one,
+            )
+        else:
+            text = t("standings.daily.already", lang, balance=number(chips, lang), next=next_one)
+        await reply(interaction, text)

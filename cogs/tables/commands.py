@@ -1,0 +1,291 @@
+"""The table commands of ``/tute``: ``new``, ``rules``, ``tables``, ``history``; and the
+start of the table service with the bot."""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+
+import discord
+from discord import app_commands
+
+from bot.client import TuteBot, catalog_str
+from bot.engine import OptionError, Options, Scoring, StockDuty, Variant
+from bot.engine.options import check_options
+from bot.i18n import t
+from bot.storage import tables as table_repo
+from bot.storage.settings import get_settings
+from bot.tables.errors import TableError
+from bot.tables.service import TableService
+from cogs._base import CommandsMixin
+
+from . import embeds as ui
+from .buttons import HandButton, LobbyButton, TableButton
+from .common import locale_of, presenter_of, refuse, service_of
+from .presenter import DiscordPresenter
+
+log = logging.getLogger(__name__)
+
+NEW_OPTIONS = (
+    "variant",
+    "rounds",
+    "bet",
+    "turn_time",
+    "competitive",
+    "private",
+    "spectators",
+    "allow_tute",
+    "stock_duty",
+    "beat_partner",
+    "undertrump",
+    "exchange",
+    "capote",
+    "target",
+    "scoring",
+    "deck",
+    "plato",
+    "invite",
+    "invite2",
+    "invite3",
+)
+"""The options of ``/tute new``, each named and described in the catalog."""
+
+VARIANT_CHOICES = [
+    app_commands.Choice(name=catalog_str(f"variants.{v.value}"), value=v.value) for v in Variant
+]
+
+
+class TablesCommands(CommandsMixin):
+    """The table commands of the ``/tute`` group (mixed into the Tute cog)."""
+
+    @app_commands.command(
+        name=catalog_str("commands.tute.new.name"),
+        description=catalog_str("commands.tute.new.description"),
+    )
+    @app_commands.guild_only()
+    @app_commands.choices(
+        variant=VARIANT_CHOICES,
+        stock_duty=[
+            app_commands.Choice(name=catalog_str(f"options.stock_duty.{d.value}"), value=d.value)
+            for d in StockDuty
+        ],
+        scoring=[
+            app_commands.Choice(name=catalog_str(f"options.scoring.{s.value}"), value=s.value)
+            for s in Scoring
+        ],
+        deck=[
+            app_commands.Choice(name="40", value="40"),
+            app_commands.Choice(name="36", value="36"),
+        ],
+    )
+    @app_commands.describe(
+        **{name: catalog_str(f"options.{name}.description") for name in NEW_OPTIONS}
+    )
+    @app_commands.rename(**{name: catalog_str(f"options.{name}.name") for name in NEW_OPTIONS})
+    async def new(
+        self,
+        interaction: discord.Interaction[TuteBot],
+        variant: str,
+        rounds: app_commands.Range[int, 1, 5] = 1,
+        bet: app_commands.Range[int, 0, 1_000_000] = 0,
+        turn_time: app_commands.Range[int, 10, 3600] | None = None,
+        competitive: bool = True,
+        private: bool = False,
+        spectators: bool = True,
+        allow_tute: bool | None = None,
+        stock_duty: str = StockDuty.FREE.value,
+        beat_partner: bool = True,
+        undertrump: bool = False,
+        exchange: bool = True,
+        capote: bool = True,
+        target: app_commands.Range[int, 30, 1000] = 101,
+        scoring: str = Scoring.MOST.value,
+        deck: str = "40",
+        plato: bool = False,
+        invite: discord.Member | None = None,
+        invite2: discord.Member | None = None,
+        invite3: discord.Member | None = None,
+    ) -> None:
+        """Open a table in this channel."""
+        lang = locale_of(interaction)
+        guild = interaction.guild
+        assert guild is not None
+        settings = await get_settings(service_of(interaction.client).db, guild.id)
+        role_id = settings.opener_role_id
+        member = interaction.user
+        if (
+            role_id
+            and isinstance(member, discord.Member)
+            and not member.guild_permissions.manage_guild
+            and not any(r.id == role_id for r in member.roles)
+        ):
+            await interaction.response.send_message(
+                t("tables.errors.opener_role", lang, role=f"<@&{role_id}>"), ephemeral=True
+            )
+            return
+        v = Variant(variant)
+        try:
+            options = Options(
+                rounds=rounds,
+                bet=bet,
+                turn_time=turn_time or settings.turn_time,
+                competitive=competitive,
+                private=private,
+                spectators=spectators,
+                allow_tute=allow_tute,
+                stock_duty=StockDuty(stock_duty),
+                beat_partner=beat_partner,
+                undertrump=undertrump,
+                exchange=exchange,
+                capote=capote,
+                target=target,
+                scoring=Scoring(scoring),
+                deck=int(deck),
+                plato=plato,
+            )
+            check_options(v, options)
+        except OptionError as exc:
+            await interaction.response.send_message(
+                t("tables.errors.bad_options", lang, why=str(exc)), ephemeral=True
+            )
+            return
+        invited = [m.id for m in (invite, invite2, invite3) if m is not None]
+        service = service_of(interaction.client)
+        try:
+            table = await service.open_table(
+                guild_id=guild.id,
+                channel_id=interaction.channel_id or 0,
+                host_id=member.id,
+                host_name=member.display_name,
+                variant=v,
+                options=options,
+                language=settings.language_or(interaction.client.config.language),
+                invited=invited,
+                max_tables=settings.max_tables,
+                host_locale=lang,
+                hand_delivery=settings.hand_delivery,
+            )
+        except TableError as error:
+            await refuse(interaction, error)
+            return
+        presenter = presenter_of(interaction.client)
+        payload = presenter.lobby_payload(table)
+        mentions = " ".join(f"<@{uid}>" for uid in invited)
+        try:
+            callback = await interaction.response.send_message(
+                content=t("tables.invited", table.language, mentions=mentions) if invited else None,
+                allowed_mentions=discord.AllowedMentions(
+                    users=[discord.Object(uid) for uid in invited]
+                ),
+                **payload,
+            )
+        except discord.HTTPException as error:
+            # nobody can see this lobby (the command's token ran out, 10062...): no table
+            log.warning("Table %s: its lobby could not be shown (%s); closing it", table.id, error)
+            await service.discard(table.id)
+            return
+        resource = callback.resource
+        if isinstance(resource, discord.InteractionMessage):
+            await service.set_messages(table.id, message_id=resource.id)
+
+    @app_commands.command(
+        name=catalog_str("commands.tute.rules.name"),
+        description=catalog_str("commands.tute.rules.description"),
+    )
+    @app_commands.choices(variant=VARIANT_CHOICES)
+    @app_commands.rename(variant=catalog_str("options.variant.name"))
+    @app_commands.describe(variant=catalog_str("options.variant.description"))
+    async def rules(
+        self, interaction: discord.Interaction[TuteBot], variant: str | None = None
+    ) -> None:
+        """The rules of a variant and its options, briefly, for the user alone."""
+        lang = locale_of(interaction)
+        variants = [Variant(variant)] if variant else list(Variant)
+        embed = discord.Embed(
+            title=t("rules.title", lang), colour=ui.GREEN, description=t("rules.common", lang)
+        )
+        for v in variants:
+            embed.add_field(
+                name=t(f"variants.{v.value}", lang), value=t(f"rules.{v.value}", lang), inline=False
+            )
+        embed.add_field(
+            name=t("rules.options_title", lang), value=t("rules.options", lang), inline=False
+        )
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(
+        name=catalog_str("commands.tute.tables.name"),
+        description=catalog_str("commands.tute.tables.description"),
+    )
+    @app_commands.guild_only()
+    async def tables(self, interaction: discord.Interaction[TuteBot]) -> None:
+        """The open tables of this server, with their state and a link."""
+        lang = locale_of(interaction)
+        guild_id = interaction.guild_id or 0
+        open_tables = service_of(interaction.client).open_tables(guild_id)
+        embed = discord.Embed(title=t("tables.list.title", lang), colour=ui.GREEN)
+        if not open_tables:
+            embed.description = t("tables.list.none", lang)
+        for table in open_tables[:20]:
+            channel = table.where_id if table.play_message_id else table.channel_id
+            message = table.play_message_id or table.message_id
+            link = f"https://discord.com/channels/{guild_id}/{channel}/{message}" if message else ""
+            seated = sum(1 for s in table.seats if s is not None)
+            embed.add_field(
+                name=ui.variant_title(table, lang),
+                value=t(
+                    f"tables.list.{table.status.value}",
+                    lang,
+                    seated=seated,
+                    seats=table.players,
+                    link=link,
+                ),
+                inline=False,
+            )
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(
+        name=catalog_str("commands.tute.history.name"),
+        description=catalog_str("commands.tute.history.description"),
+    )
+    @app_commands.guild_only()
+    async def history(self, interaction: discord.Interaction[TuteBot]) -> None:
+        """The game record of your last finished deal here, as a JSON file."""
+        lang = locale_of(interaction)
+        service = service_of(interaction.client)
+        record = await table_repo.last_finished_record(
+            service.db, interaction.guild_id or 0, interaction.user.id
+        )
+        if record is None:
+            await interaction.response.send_message(t("history.none", lang), ephemeral=True)
+            return
+        text = json.dumps(json.loads(record), indent=1, ensure_ascii=False)
+        file = discord.File(io.BytesIO(text.encode()), filename="tute-record.json")
+        await interaction.response.send_message(t("history.here", lang), file=file, ephemeral=True)
+
+
+async def start_tables(bot: TuteBot) -> TableService:
+    """Start the service (once per bot), restore open tables and show them again."""
+    if bot.tables is not None:
+        return bot.tables
+    if bot.db is None:
+        raise RuntimeError("the database is not open")
+    presenter = DiscordPresenter(bot, language=bot.config.language)
+    service = TableService(
+        bot.db,
+        presenter,
+        clock=lambda: discord.utils.utcnow().timestamp(),
+        robot_delay=bot.config.robot_delay,
+        think_budget=bot.config.think_budget,
+    )
+    bot.tables = service
+    bot.add_dynamic_items(LobbyButton, TableButton, HandButton)
+    try:
+        await service.restore()
+    except Exception:
+        # the commands stay; the tables in the database come back at the next start
+        log.exception("Could not restore the open tables")
+    for show in service.shows():
+        bot.loop.create_task(presenter.refresh(show))
+    return service

@@ -1,0 +1,74 @@
+"""What the table cogs share: the service and presenter of a client, the user's language,
+and how a click is refused or answered."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any, cast
+
+import discord
+
+from bot.client import TuteBot
+from bot.i18n import language_of, t
+from bot.tables.errors import TableError
+from bot.tables.service import TableService
+
+from . import embeds as ui
+
+if TYPE_CHECKING:
+    from .presenter import DiscordPresenter
+
+log = logging.getLogger(__name__)
+
+
+def service_of(client: discord.Client) -> TableService:
+    service = client.tables if isinstance(client, TuteBot) else None
+    if service is None:
+        raise RuntimeError("the table service is not running")
+    return service
+
+
+def locale_of(interaction: discord.Interaction[Any]) -> str:
+    return language_of(interaction.locale.value)
+
+
+async def refuse(interaction: discord.Interaction[Any], error: TableError) -> None:
+    """A short ephemeral explanation, in the user's language; nothing changes."""
+    text = t(
+        f"tables.errors.{error.key}", locale_of(interaction), **_error_params(error, interaction)
+    )
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+async def answered(interaction: discord.Interaction[Any], answer: Awaitable[Any]) -> bool:
+    """Send a click's answer; False when Discord did not take it (the click's token ran out,
+    10062, or an outage). What the click did is saved and stands: the caller shows it by
+    other means (the table's refresh), never undoes it."""
+    try:
+        await answer
+    except discord.HTTPException as error:
+        log.warning("Could not answer %s's click (%s)", interaction.user.id, error)
+        return False
+    return True
+
+
+def _error_params(error: TableError, interaction: discord.Interaction[Any]) -> dict[str, Any]:
+    params = dict(error.params)
+    lang = locale_of(interaction)
+    for key in ("card", "beat"):
+        if key in params:
+            params[key] = ui.card_text(params[key])
+    if "suit" in params:
+        params["suit"] = ui.suit_text(params["suit"], lang)
+    return params
+
+
+# ----------------------------------------------------------------------- buttons
+
+
+def presenter_of(client: discord.Client) -> DiscordPresenter:
+    return cast("DiscordPresenter", service_of(client).presenter)

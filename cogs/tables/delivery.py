@@ -1,0 +1,182 @@
+"""Where each hand lives and how it gets there: in its player's DMs (edited when what it
+offers changes), or as a message only its player sees in the channel (opened with My hand
+and edited through that interaction while its token lasts). A player whose DMs are closed,
+or who blocks the bot mid-game, gets the hand under My hand, and the table says so."""
+
+from __future__ import annotations
+
+import functools
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.i18n import language_of
+from bot.tables.model import Status
+from bot.tables.views import HandView, TableView
+
+from . import messages
+from .common import answered, service_of
+from .messages import Shown, as_new_message
+
+if TYPE_CHECKING:
+    from .presenter import DiscordPresenter
+
+log = logging.getLogger(__name__)
+
+
+class HandDelivery:
+    def __init__(self, bot: discord.Client, shown: Shown, presenter: DiscordPresenter) -> None:
+        self.bot = bot
+        self.shown = shown
+        self.presenter = presenter
+        self._ephemeral: dict[tuple[int, int], discord.Interaction[Any]] = {}
+        """The last interaction that showed a seat its hand as an ephemeral message: its
+        token edits that message for 15 minutes."""
+
+    def forget_table(self, table_id: int) -> None:
+        for key in [k for k in self._ephemeral if k[0] == table_id]:
+            del self._ephemeral[key]
+
+    async def deliver(self, table: TableView, hand: HandView) -> None:
+        shown = self.shown.buttons.get((table.id, hand.seat))
+        if (hand.left or table.status is not Status.PLAYING) and shown is False:
+            # nothing left in it to see or click: the table shows the rest
+            return
+        if table.by_dm(hand.seat):
+            await self._dm(table, hand)
+        else:
+            await self._ephemeral_hand(table, hand)
+
+    # DMs -------------------------------------------------------------------
+
+    async def _dm(self, table: TableView, hand: HandView) -> None:
+        """The hand in the player's DMs: edited when what it offers changes, sent the first
+        time (or again, if the message is gone)."""
+        seat = hand.occupant
+        assert seat is not None
+        service = service_of(self.bot)
+        lang = language_of(seat.locale)
+        payload = messages.hand_payload(table, hand, lang, ephemeral=False)
+        key = (table.id, f"hand{hand.seat}")
+        digest = messages.hand_digest(payload, away=seat.away)
+        if seat.dm_message_id is not None and hand.may_wait:
+            return
+        try:
+            if seat.dm_message_id is not None and seat.dm_channel_id is not None:
+                try:
+                    await self.presenter.edit(
+                        seat.dm_channel_id,
+                        seat.dm_message_id,
+                        key,
+                        payload,
+                        functools.partial(messages.hand_picture, hand, lang),
+                        digest,
+                    )
+                except discord.NotFound:
+                    log.info("Table %s: the hand of seat %s is gone", table.id, hand.seat)
+                else:
+                    self.shown.buttons[(table.id, hand.seat)] = messages.has_buttons(payload)
+                    return
+            if table.status is not Status.PLAYING or seat.left:
+                return
+            messages.hand_picture(hand, lang, payload)
+            # by id: no need to fetch the user first (one call less per player)
+            channel = await self.bot.create_dm(discord.Object(seat.user_id or 0))
+            message = await channel.send(**as_new_message(payload))
+        except discord.Forbidden:
+            await self._dms_closed(table, hand.seat)
+            return
+        self.shown.digests[key] = digest
+        self.shown.buttons[(table.id, hand.seat)] = messages.has_buttons(payload)
+        await service.set_dm(
+            table.id, hand.seat, channel_id=channel.id, message_id=message.id, closed=False
+        )
+
+    async def _dms_closed(self, table: TableView, seat: int) -> None:
+        """The hand moves to My hand, and the table says so at once."""
+        service = service_of(self.bot)
+        await service.set_dm(table.id, seat, channel_id=None, message_id=None, closed=True)
+        self.shown.forget_hand(table.id, seat)
+        now = service.redraw(table.id)  # the table as it is now: its message may be new
+        if now is not None and now.table.status is Status.PLAYING and now.table.play_message_id:
+            await self.presenter.step(table, "table", self.presenter.edit_table(now))
+
+    # ephemeral hands ---------------------------------------------------------
+
+    async def _ephemeral_hand(self, table: TableView, hand: HandView) -> None:
+        """The hand the player last opened with My hand (or clicked in), edited through that
+        interaction while its token lasts (15 minutes); after that, its refresh button."""
+        interaction = self._ephemeral.get((table.id, hand.seat))
+        if interaction is None:
+            return
+        if interaction.is_expired():
+            del self._ephemeral[(table.id, hand.seat)]
+            return
+        seat = hand.occupant
+        assert seat is not None
+        lang = language_of(seat.locale)
+        payload = messages.hand_payload(table, hand, lang, ephemeral=True)
+        key = (table.id, f"hand{hand.seat}")
+        digest = messages.hand_digest(payload, away=seat.away)
+        if self.shown.digests.get(key) == digest or hand.may_wait:
+            return
+        messages.hand_picture(hand, lang, payload)
+        try:
+            await interaction.edit_original_response(**payload)
+        except discord.HTTPException:
+            # gone, or its token ran out: the player opens a new one with My hand
+            self._ephemeral.pop((table.id, hand.seat), None)
+            return
+        self.shown.digests[key] = digest
+        self.shown.buttons[(table.id, hand.seat)] = messages.has_buttons(payload)
+
+    def _ephemeral_payload(
+        self, table: TableView, hand: HandView, lang: str, *, remember: bool
+    ) -> messages.Payload:
+        payload = messages.hand_payload(table, hand, lang, ephemeral=True)
+        if remember:
+            self.shown.hand_shown(table.id, hand.seat, payload, away=hand.away)
+        messages.hand_picture(hand, lang, payload)
+        return payload
+
+    async def show_ephemeral(
+        self,
+        interaction: discord.Interaction[Any],
+        table: TableView,
+        hand: HandView,
+        lang: str,
+        *,
+        edit: bool,
+    ) -> None:
+        """Answer "My hand" with the hand as a message only its player sees (or, for its
+        refresh button, edit that message). When the seat has no DM for its hand, this is
+        where the hand lives: the refresh after each play keeps it up to date."""
+        by_dm = table.by_dm(hand.seat)
+        payload = self._ephemeral_payload(table, hand, lang, remember=not by_dm)
+        if edit:
+            answer = interaction.response.edit_message(**payload)
+        else:
+            answer = interaction.response.send_message(**as_new_message(payload), ephemeral=True)
+        if not await answered(interaction, answer):
+            # nothing was shown: the player clicks again; the refresh must not skip it
+            if not by_dm:
+                self.shown.forget_hand(table.id, hand.seat)
+            return
+        if not by_dm:
+            self._ephemeral[(table.id, hand.seat)] = interaction
+
+    async def answer_ephemeral(
+        self, interaction: discord.Interaction[Any], table: TableView, hand: HandView, lang: str
+    ) -> int | None:
+        """Answer a click in an ephemeral hand by showing the hand as it now is; the seat
+        whose hand the refresh need not show again (None: its DM still needs it)."""
+        by_dm = table.by_dm(hand.seat)
+        payload = self._ephemeral_payload(table, hand, lang, remember=not by_dm)
+        if not await answered(interaction, interaction.response.edit_message(**payload)):
+            self.shown.forget_hand(table.id, hand.seat)
+            return None
+        if by_dm:
+            return None
+        self._ephemeral[(table.id, hand.seat)] = interaction
+        return hand.seat

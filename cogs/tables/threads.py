@@ -1,0 +1,57 @@
+"""The game's own thread: a public one from the lobby message when spectators may watch, a
+private one (its players invited) when they may not, or none (the game plays in the channel)
+when the bot may not make threads there."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+from bot.i18n import t
+from bot.tables.views import TableView
+
+from . import embeds as ui
+
+log = logging.getLogger(__name__)
+
+
+async def make_thread(bot: discord.Client, table: TableView) -> int | None:
+    channel = bot.get_channel(table.channel_id)
+    if not isinstance(channel, discord.TextChannel):
+        return None
+    me = channel.guild.me
+    perms = channel.permissions_for(me)
+    name = ui.variant_title(table, table.language)[:90]
+    if table.options.spectators:
+        if not (perms.create_public_threads and perms.send_messages_in_threads):
+            return None
+    elif not (perms.create_private_threads and perms.send_messages_in_threads):
+        await channel.send(t("tables.no_private_thread", table.language))
+        return None
+    try:
+        if table.options.spectators:
+            if table.message_id is not None:
+                thread = await channel.get_partial_message(table.message_id).create_thread(
+                    name=name
+                )
+            else:
+                thread = await channel.create_thread(
+                    name=name, type=discord.ChannelType.public_thread
+                )
+            return thread.id
+        thread = await channel.create_thread(
+            name=name, type=discord.ChannelType.private_thread, invitable=False
+        )
+    except discord.HTTPException:
+        log.info("Table %s plays in its channel: no thread could be made", table.id)
+        if not table.options.spectators:
+            await channel.send(t("tables.no_private_thread", table.language))
+        return None
+    for user_id in table.humans():
+        try:
+            await thread.add_user(discord.Object(user_id))
+        except discord.HTTPException:
+            # the others are in; this player still gets their hand, and can be added
+            log.warning("Table %s: could not add %s to its thread", table.id, user_id)
+    return thread.id

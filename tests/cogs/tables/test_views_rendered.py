@@ -1,0 +1,236 @@
+"""The table's messages rendered from the service's views, without Discord: what each person
+sees (and may not see), the hand's buttons, the embeds' words. Milliseconds each."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import discord
+import pytest
+
+from bot.ai import Level
+from bot.engine import CODES, Action, Game, Kind, Options, Round, Variant
+from bot.i18n import CATALOGS, t
+from bot.tables.model import Seat, Status, Table
+from bot.tables.views import Redraws, hand_view, table_view
+from cogs.tables import embeds as ui
+from cogs.tables import messages
+from cogs.tables.buttons import HandButton, LobbyButton, decode_action, encode_action
+
+
+def playing_table(variant: Variant, *, seed: int = 1, options: Options | None = None) -> Table:
+    """A table in play: seat 0 a member, the others robots, the first deal dealt."""
+    options = options or Options()
+    seats: list[Seat | None] = [Seat("ana", user_id=100)]
+    seats += [Seat(f"robot:{i}", robot=Level.HARD) for i in range(1, variant.players)]
+    table = Table(
+        id=7,
+        guild_id=1,
+        channel_id=2,
+        host_id=100,
+        variant=variant,
+        options=options,
+        language="en",
+        created_at=0.0,
+        seats=seats,
+        status=Status.PLAYING,
+        play_message_id=99,
+        seed=seed,
+    )
+    table.game = Game(variant, options)
+    table.round = Round(table.game.deal_for(table.deal_rng()))
+    return table
+
+
+def play_on(table: Table, moves: int, rng: random.Random) -> None:
+    round_ = table.round
+    assert round_ is not None
+    for _ in range(moves):
+        legal = [a for a in round_.legal_actions() if a.kind in (Kind.PLAY, Kind.BID, Kind.PASS)]
+        if round_.finished or not legal:
+            return
+        round_.apply(rng.choice(legal))
+
+
+def embed_text(embed: discord.Embed) -> str:
+    fields = [f"{f.name}\n{f.value}" for f in embed.fields]
+    return "\n".join([embed.title or "", embed.description or "", *fields])
+
+
+@pytest.mark.parametrize("variant", list(Variant))
+def test_the_table_shows_no_card_of_a_hand(variant: Variant) -> None:
+    """No card still in a hand is shown on the table (but the turned card, which is
+    public), at any moment of a deal."""
+    rng = random.Random(3)
+    for seed in range(15):
+        table = playing_table(variant, seed=seed)
+        play_on(table, rng.randrange(0, 30), rng)
+        round_ = table.round
+        assert round_ is not None
+        view = table_view(table)
+        held = {c for seat in range(variant.players) for c in round_.hand(seat)}
+        held.discard(round_.turned_card)
+        text = embed_text(ui.table_embed(view, "en"))
+        shown = [c for c in held if re.search(rf"(?<!\d){re.escape(ui.card_text(c))}", text)]
+        assert shown == []
+        deal = view.deal
+        assert deal is not None
+        assert sum(deal.hand_sizes) == sum(len(round_.hand(s)) for s in range(variant.players))
+        assert {c for _, c in deal.trick} == set(round_.trick)
+
+
+@pytest.mark.parametrize("variant", list(Variant))
+def test_a_hand_view_holds_its_own_cards_and_what_it_may_play(variant: Variant) -> None:
+    rng = random.Random(5)
+    for seed in range(10):
+        table = playing_table(variant, seed=seed)
+        play_on(table, rng.randrange(0, 8), rng)
+        round_ = table.round
+        assert round_ is not None
+        hand = hand_view(table, 0)
+        assert hand.cards == tuple(round_.hand(0))
+        legal = [a for a in round_.legal_actions() if a.seat == 0]
+        assert hand.playable == {a.arg for a in legal if a.kind is Kind.PLAY}
+        assert hand.playable <= set(hand.cards)
+        refused = {r.card for r in hand.refusals}
+        if hand.your_turn and hand.trick:
+            assert refused == set(hand.cards) - hand.playable
+        for refusal in hand.refusals:  # each reason is in the catalog, in both languages
+            for lang in ("en", "es"):
+                assert f"tables.errors.{refusal.key}" in CATALOGS[lang]
+
+
+def test_the_hand_payload_has_one_button_per_card_the_playable_ones_enabled() -> None:
+    table = playing_table(Variant.ARRASTRADO)
+    view = table_view(table)
+    hand = hand_view(table, 0)
+    payload = messages.hand_payload(view, hand, "en", ephemeral=False)
+    buttons = [b for b in payload["view"].children if isinstance(b, HandButton)]
+    cards = [b for b in buttons if b.code[0].isdigit()]
+    assert [b.item.label for b in cards] == [ui.card_text(c) for c in hand.cards]
+    for button in cards:
+        card = decode_action(0, button.code).arg
+        assert button.item.disabled is (card not in hand.playable)
+        assert button.item.custom_id == f"tute:h:7:0:0:{CODES[card]}"
+
+
+def test_a_robot_standing_in_leaves_the_hand_without_a_button_to_click() -> None:
+    table = playing_table(Variant.HABANERO)
+    seat = table.seats[0]
+    assert seat is not None
+    seat.away = True
+    seat.robot = Level.NORMAL
+    hand = hand_view(table, 0)
+    assert hand.playable == frozenset() and hand.declarations == ()
+    embed = ui.hand_embed(table_view(table), hand, "en")
+    assert t("hand.away", "en") in (embed.description or "")
+
+
+def test_the_hand_says_whose_turn_it_is_and_the_trick_on_the_table() -> None:
+    table = playing_table(Variant.ARRASTRADO, seed=4)
+    round_ = table.round
+    assert round_ is not None
+    while round_.turn != 0:
+        round_.apply(next(a for a in round_.legal_actions() if a.kind is Kind.PLAY))
+    table.turn_deadline = 1_000.0
+    hand = hand_view(table, 0)
+    assert hand.your_turn
+    text = ui.hand_embed(table_view(table), hand, "en").description or ""
+    assert t("hand.your_turn", "en", clock="<t:1000:R>") in text
+    for _, card in round_.trick_seats():
+        assert ui.card_text(card) in text
+
+
+def test_declarations_are_labelled_in_words() -> None:
+    table = playing_table(Variant.HABANERO)
+    hand = hand_view(table, 0)
+    sing = Action.sing(0, hand.trump)
+    assert ui.action_label(sing, hand, "en") == t(
+        "hand.sing", "en", points=40, suit=ui.suit_text(hand.trump, "en")
+    )
+    exchange = Action.simple(0, Kind.EXCHANGE)
+    assert ui.card_text(hand.exchange_card) in ui.action_label(exchange, hand, "es")
+
+
+def test_the_table_embed_shows_trump_turn_trick_and_scores() -> None:
+    table = playing_table(Variant.PAIRS, seed=9)
+    play_on(table, 6, random.Random(1))
+    view = table_view(table)
+    deal = view.deal
+    assert deal is not None
+    embed = ui.table_embed(view, "es")
+    assert ui.suit_text(deal.trump, "es") in (embed.description or "")
+    names = [f.name for f in embed.fields]
+    assert t("tables.trick", "es", number=deal.trick_no + 1) in names
+    assert t("tables.scores", "es") in names
+    if deal.last_trick is not None:
+        assert t("tables.last_trick", "es") in names
+
+
+def test_an_ended_table_shows_no_deal_and_its_hand_no_buttons() -> None:
+    table = playing_table(Variant.INDIVIDUAL)
+    table.status = Status.CANCELLED
+    view = table_view(table)
+    assert view.deal is None
+    hand = hand_view(table, 0)
+    assert not hand.playing and hand.cards == ()
+    payload = messages.hand_payload(view, hand, "en", ephemeral=False)
+    assert not payload["view"].children
+    assert t("tables.play.status.cancelled", "en") in (ui.table_embed(view, "en").description or "")
+
+
+def test_the_table_waits_for_a_robot_about_to_play_but_not_for_someone_going_away() -> None:
+    table = playing_table(Variant.ARRASTRADO, seed=2)
+    round_ = table.round
+    assert round_ is not None
+    while round_.turn == 0:  # a robot on turn
+        round_.apply(next(a for a in round_.legal_actions() if a.kind is Kind.PLAY))
+    redraws = Redraws()
+    first = redraws.show(table)
+    assert not first.public  # the robot's play shows this too, in one edit
+    assert all(h.may_wait for h in first.hands if not h.usable)
+    seat = table.seats[0]
+    assert seat is not None
+    seat.away = True
+    assert redraws.show(table).public  # I'm back is shown at once
+    assert not redraws.show(table).public
+
+
+def test_the_deal_summary_and_the_final_result_ride_on_the_table_message() -> None:
+    from bot.tables.views import Announcement
+
+    table = playing_table(Variant.HABANERO)
+    show = Redraws().show(
+        table,
+        announce=[
+            Announcement("tables.announce.deal_over"),
+            Announcement("tables.announce.paused", {"until": 5}),
+        ],
+    )
+    assert [a.key for a in show.announce] == ["tables.announce.paused"]
+
+
+def test_lobby_buttons_follow_the_seats() -> None:
+    table = playing_table(Variant.PAIRS)
+    table.status = Status.LOBBY
+    table.seats[1:] = [None, None, None]
+    view = messages.lobby_buttons(table_view(table), "en")
+    ids = [getattr(item, "custom_id", None) for item in view.children]
+    assert "tute:l:7:team0" in ids and "tute:l:7:team1" in ids
+    unrobot = next(i for i in view.children if getattr(i, "custom_id", "") == "tute:l:7:unrobot")
+    assert isinstance(unrobot, LobbyButton) and unrobot.item.disabled
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        Action.play(2, 17),
+        Action.sing(2, 3),
+        Action.bid(2, 110),
+        Action.simple(2, Kind.EXCHANGE),
+        Action.simple(2, Kind.PASS),
+    ],
+)
+def test_an_action_survives_its_custom_id(action: Action) -> None:
+    assert decode_action(2, encode_action(action)) == action
