@@ -45,7 +45,7 @@ import simcord
 
 from bot.client import TuteBot
 from bot.config import Config
-from bot.engine import Kind, Round
+from bot.engine import Deal, Kind
 from bot.tables import service as service_module
 from bot.tables.model import Status, Table
 from bot.tables.service import DECLARE_GRACE, TableService
@@ -193,10 +193,10 @@ class Game:
 
     def to_act(self) -> tuple[simcord.MemberActor, bool] | None:
         """The human to click now, and whether they may only declare."""
-        round_ = self.table.round
-        assert round_ is not None
-        legal = round_.legal_actions()
-        on_turn = self.human_at(round_.turn)
+        deal = self.table.deal
+        assert deal is not None
+        legal = deal.legal_actions()
+        on_turn = self.human_at(deal.turn)
         if on_turn is not None and any(a.kind is Kind.PLAY for a in legal):
             return on_turn, False
         for action in legal:
@@ -222,13 +222,13 @@ class Game:
             chosen, tally = self.rng.choice(cards), self.tally.human_plays
         else:
             return False
-        since, deal = self.mark(), self.table.deal_no
+        since, deal_before = self.mark(), self.table.deal_no
         result = await member.user.click(hand, custom_id=chosen)
         assert result.acknowledged
         tally.append(self.count(since))
         if tally is self.tally.human_plays:
             self.tally.ended_deal.append(
-                self.table.deal_no != deal or self.table.status is not Status.PLAYING
+                self.table.deal_no != deal_before or self.table.status is not Status.PLAYING
             )
         if self.table.status is Status.PLAYING and not self.edits_table(since):
             self.shown_later = (tally, len(tally) - 1)
@@ -254,7 +254,7 @@ class Game:
                 robot_since = self.mark()
                 if clicked:
                     continue
-            round_before = self.table.round
+            round_before = self.table.deal
             before = len(round_before.actions) if round_before else 0
             await self.env.advance_time(ROBOT_DELAY + DECLARE_GRACE + 0.1)
             self.interval_actions += self._robot_actions(round_before, before)
@@ -262,12 +262,12 @@ class Game:
             raise RuntimeError("the game did not end")
         self.robots_share(robot_since)
 
-    def _robot_actions(self, round_before: Round | None, before: int) -> int:
+    def _robot_actions(self, round_before: Deal | None, before: int) -> int:
         """The robot actions taken since (the deal may have changed in between)."""
         table = self.table
         done = round_before.actions[before:] if round_before is not None else []
-        if table.round is not None and table.round is not round_before:
-            done = done + table.round.actions
+        if table.deal is not None and table.deal is not round_before:
+            done = done + table.deal.actions
         return sum(1 for a in done if (s := table.seats[a.seat]) is not None and s.robot_plays)
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.engine import Kind, Options, Round, Variant, shuffle_deal
+from bot.engine import Deal, Kind, Options, Variant, shuffle_deal
 
 
 def run(variant: Variant, seconds: float) -> tuple[int, int, float]:
@@ -24,7 +24,7 @@ def run(variant: Variant, seconds: float) -> tuple[int, int, float]:
     start = time.perf_counter()
     deadline = start + seconds
     while True:
-        r = Round(shuffle_deal(variant, options, rounds % variant.players, rng), check=False)
+        r = Deal(shuffle_deal(variant, options, rounds % variant.players, rng), check=False)
         while not r.finished:
             legal = r.legal_actions()
             if legal[-1].kind is not play:  # cantes and the like come after the plays

@@ -29,15 +29,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bot.ai import Level, choose_action
 from bot.engine import (
     Action,
+    Deal,
     Game,
     Options,
-    Round,
     Variant,
     parse_options,
     seat_view,
     shuffle_deal,
 )
-from bot.engine.round import sides_of
+from bot.engine.deal import sides_of
 
 MAX_DEALS_PER_GAME = 30
 
@@ -104,9 +104,9 @@ def play_game(
     while not game.finished:
         deal_rng = random.Random(f"deal-{deal_seed}-{deals}")
         carry = game.carry
-        r = Round(shuffle_deal(variant, match.options, game.dealer, deal_rng, carry))
+        r = Deal(shuffle_deal(variant, match.options, game.dealer, deal_rng, carry))
         play_deal(r, levels, rngs, match.budget, tally)
-        result = game.end_round(r)
+        result = game.end_deal(r)
         deals += 1
         tally.deals += 1
         a_best = max(result.scores[x] for x in a_sides)
@@ -127,7 +127,7 @@ def play_game(
 
 
 def play_deal(
-    r: Round, levels: list[Level], rngs: list[random.Random], budget: float, tally: Tally
+    r: Deal, levels: list[Level], rngs: list[random.Random], budget: float, tally: Tally
 ) -> None:
     """Ask the robots until the deal ends: seats off turn may declare first."""
     steps = 0
@@ -152,7 +152,7 @@ def play_deal(
 
 
 def _ask(
-    r: Round, seat: int, level: Level, rng: random.Random, budget: float, tally: Tally
+    r: Deal, seat: int, level: Level, rng: random.Random, budget: float, tally: Tally
 ) -> Action | None:
     view = seat_view(r, seat)
     start = time.perf_counter()

@@ -119,16 +119,16 @@ async def build(
 
 
 async def member_plays(service: TableService, table: Table) -> None:
-    round_ = table.round
-    assert round_ is not None and table.turn_seat is not None
+    deal = table.deal
+    assert deal is not None and table.turn_seat is not None
     seat = table.turn_seat
     occupant = table.seats[seat]
     assert occupant is not None and occupant.user_id is not None
-    legal = [a for a in round_.legal_actions() if a.seat == seat and a.kind is Kind.PLAY]
+    legal = [a for a in deal.legal_actions() if a.seat == seat and a.kind is Kind.PLAY]
     if not legal:
-        legal = [a for a in round_.legal_actions() if a.seat == seat and a.kind is Kind.PASS]
+        legal = [a for a in deal.legal_actions() if a.seat == seat and a.kind is Kind.PASS]
     await service.act(
-        table.id, occupant.user_id, legal[0], deal_no=table.deal_no, trick_no=len(round_.tricks)
+        table.id, occupant.user_id, legal[0], deal_no=table.deal_no, trick_no=len(deal.tricks)
     )
 
 
@@ -208,7 +208,7 @@ async def run(args: argparse.Namespace) -> bool:
             elapsed = time.perf_counter() - start
             await asyncio.wait((watcher,), timeout=args.robot_delay + 5)
             moved_at_return = {
-                t.id: t.round and len(t.round.actions) for t in service.tables.values()
+                t.id: t.deal and len(t.deal.actions) for t in service.tables.values()
             }
             batches = db.counts.batches - counts_before[0]
             units = db.counts.units - counts_before[1]
@@ -224,7 +224,7 @@ async def run(args: argparse.Namespace) -> bool:
             watcher.cancel()
             # nothing moves after suspend() returned
             await asyncio.sleep(0.2 + (args.robot_delay if args.busy else 0))
-            moved_after = {t.id: t.round and len(t.round.actions) for t in service.tables.values()}
+            moved_after = {t.id: t.deal and len(t.deal.actions) for t in service.tables.values()}
             rows = {row.id: row for row in await table_repo.open_tables(db)}
             playing = [t for t in service.tables.values() if t.status is Status.PLAYING]
             clocks = [t for t in playing if t.turn_deadline is not None]

@@ -319,7 +319,7 @@ async def advance(run: Run, env: simcord.Env, service: TableService) -> None:
     operation a robot plays for each member and the robots answer, at every table."""
     args = run.args
     for k in range(args.advance):
-        run.moved = {t.id: len(t.round.actions) for t in service.tables.values() if t.round}
+        run.moved = {t.id: len(t.deal.actions) for t in service.tables.values() if t.deal}
         profile = cProfile.Profile() if args.profile else None
         if profile is not None:
             profile.enable()
@@ -371,10 +371,10 @@ def check(run: Run, service: TableService) -> None:
         if table.status is Status.FINISHED:
             run.good += 1  # its game ended at once (a tute): it moved as far as it could
             continue
-        round_ = table.round
-        ok = table.status is Status.PLAYING and round_ is not None and not busy
+        deal = table.deal
+        ok = table.status is Status.PLAYING and deal is not None and not busy
         if run.moved:
-            moved = round_ is not None and len(round_.actions) > run.moved.get(table.id, 0)
+            moved = deal is not None and len(deal.actions) > run.moved.get(table.id, 0)
             run.did_move += moved
             ok = ok and moved
         run.good += ok

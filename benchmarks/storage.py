@@ -42,7 +42,7 @@ import aiosqlite
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.ai import Level
-from bot.engine import Game, Options, Round, Variant
+from bot.engine import Deal, Game, Options, Variant
 from bot.engine.cards import POINTS
 from bot.storage import Database, open_database
 from bot.storage import tables as table_repo
@@ -95,11 +95,11 @@ def mid_game_table(rng: random.Random) -> tuple[Table, list[str]]:
     table.game = Game(variant, options, dealer=variant.players - 1)
     table.add_log("tables.log.opened", name="Alicia")
     table.add_log("tables.log.started")
-    round_ = Round(table.game.deal_for(table.deal_rng()))
-    while len(round_.tricks) < 5:
-        round_.apply(rng.choice(round_.legal_actions()))
-        if not round_.trick and round_.tricks:
-            trick = round_.tricks[-1]
+    deal = Deal(table.game.deal_for(table.deal_rng()))
+    while len(deal.tricks) < 5:
+        deal.apply(rng.choice(deal.legal_actions()))
+        if not deal.trick and deal.tricks:
+            trick = deal.tricks[-1]
             seat = table.seats[trick.winner]
             table.add_log(
                 "tables.log.trick",
@@ -107,10 +107,10 @@ def mid_game_table(rng: random.Random) -> tuple[Table, list[str]]:
                 cards=list(trick.cards),
                 points=sum(POINTS[card] for card in trick.cards),
             )
-    table.round = round_
-    table.turn_seat = round_.turn
+    table.deal = deal
+    table.turn_seat = deal.turn
     table.turn_deadline = now + options.turn_time
-    return table, [json.dumps(action.to_json()) for action in round_.actions]
+    return table, [json.dumps(action.to_json()) for action in deal.actions]
 
 
 Persist = Callable[[Database, int, int], Awaitable[None]]

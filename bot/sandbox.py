@@ -421,16 +421,16 @@ async def take_screenshots(sandbox: Sandbox, out_dir: Path, chromium: Path) -> l
             await shoot("summary.png", summary)
         if len(saved) == len(SCREENSHOT_FILES) or table.status is not Status.PLAYING:
             break
-        round_ = table.round
-        assert round_ is not None
-        occupant = table.seats[round_.turn]
+        deal = table.deal
+        assert deal is not None
+        occupant = table.seats[deal.turn]
         if occupant is None or occupant.robot_plays:
             await env.advance_time(10)  # a robot still waits on the clock: let it play
             continue
         play = table_message(channel, table)
         hand = (await you.click(play, custom_id=button_id(play, ":hand"))).response
         assert hand is not None
-        if "trick.png" not in saved and len(round_.trick) == 1:
+        if "trick.png" not in saved and len(deal.trick) == 1:
             await shoot("trick.png", play)
             await shoot("hand.png", hand)
         await you.click(hand, custom_id=hand_choice(hand.message))

@@ -299,7 +299,7 @@ def test_nothing_calls_the_global_random() -> None:
 
 # ------------------------------------------------------------- the cogs see views only
 
-HIDDEN_NAMES = frozenset({"Round", "Deal", "Table", "SeatView", "seat_view", "determinize"})
+HIDDEN_NAMES = frozenset({"Deal", "DealtCards", "Table", "SeatView", "seat_view", "determinize"})
 """What holds every hand: the deal's full state, the service's table, a seat's view (for the
 robots). The cogs render ``bot.tables.views`` instead (DESIGN.md, principle 5)."""
 HIDDEN_ATTRIBUTES = frozenset({"round", "legal_actions", "game", "deal_rng"})
@@ -331,7 +331,7 @@ def hidden_reaches(module: Module) -> list[tuple[int, str]]:
     ("source", "found"),
     [
         ("from bot.tables.views import TableView", []),
-        ("from bot.engine import Round", ["imports Round"]),
+        ("from bot.engine import Deal", ["imports Deal"]),
         ("from bot.tables.model import Status, Table", ["imports Table"]),
         ("x = table.round.hands", [".round"]),
         ("table = service.get(1)", ["service.get(...) (the table itself)"]),

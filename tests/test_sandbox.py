@@ -172,9 +172,9 @@ async def play_habanero(box: Sandbox, page: PreviewPage) -> int:
     for _ in range(400):
         if table.status is not Status.PLAYING:
             break
-        round_ = table.round
-        assert round_ is not None
-        seat = table.seats[round_.turn]
+        deal = table.deal
+        assert deal is not None
+        seat = table.seats[deal.turn]
         if seat is None or seat.robot_plays:
             await asyncio.sleep(0.1)  # a robot waits on the clock (a partner's cante)
             continue
@@ -276,8 +276,8 @@ async def test_a_robot_plays_a_moment_after_the_click(tmp_path: Path) -> None:
         lobby_id = await page.command("tute new", variant="habanero")
         await page.click(lobby_id, button_ending(await page.show(lobby_id), ":start"))
         table = next(iter(box.tables.tables.values()))
-        round_ = table.round
-        assert round_ is not None and round_.turn == 0  # you lead the first trick
+        deal = table.deal
+        assert deal is not None and deal.turn == 0  # you lead the first trick
         assert table.play_message_id is not None
         receipt = await page.click(table.play_message_id, f"tute:t:{table.id}:hand")
         hand_id = int(receipt["outcomes"][0]["messageId"])
@@ -285,13 +285,13 @@ async def test_a_robot_plays_a_moment_after_the_click(tmp_path: Path) -> None:
         assert card is not None
         await page.click(hand_id, card)
         clicked = time.monotonic()
-        assert len(round_.trick) == 1 and round_.turn == 1  # the robot has not played yet
+        assert len(deal.trick) == 1 and deal.turn == 1  # the robot has not played yet
         revision = page.state["publishedRevision"]
         for _ in range(50):
             await asyncio.sleep(0.05)
-            if round_.tricks:
+            if deal.tricks:
                 break
-        assert len(round_.tricks) == 1, "the robot did not play"
+        assert len(deal.tricks) == 1, "the robot did not play"
         assert time.monotonic() - clicked >= ROBOT_DELAY * 0.7
         # the clock's next tick tells the page (the edit may land just after a tick)
         for _ in range(40):

@@ -26,9 +26,9 @@ from bot.engine.cards import (
     mask_of,
     trick_best,
 )
+from bot.engine.deal import Deal, exchange_card
 from bot.engine.duty import duty_of, duty_tiers, playable
 from bot.engine.options import Scoring, StockDuty
-from bot.engine.round import Round, exchange_card
 from bot.engine.variants import VARIANTS, Variant
 from bot.engine.view import SeatView
 
@@ -152,7 +152,7 @@ def choose_card(st: Situation, b: Beliefs) -> int:
     return _best_card(st, b.outside, _BelievedHands(st, b).chance)
 
 
-def playout_card(r: Round, legal: int) -> int:
+def playout_card(r: Deal, legal: int) -> int:
     """``choose_card`` for the seat on turn of a full state, every hand known: the policy
     of the hard robot's playouts, where the chance of taking a trick is 0 or 1."""
     st = round_situation(r, legal)
@@ -400,7 +400,7 @@ def view_situation(view: SeatView) -> Situation:
     )
 
 
-def round_situation(r: Round, legal: int) -> Situation:
+def round_situation(r: Deal, legal: int) -> Situation:
     """The situation of the seat on turn of a full state (a playout's), where ``legal`` is
     its play mask."""
     seat = r.turn
@@ -447,7 +447,7 @@ def wanted_declaration(view: SeatView) -> Action | None:
     return _declaration(view.legal, view.options.scoring, view.trump, lambda _seat: claim_holds)
 
 
-def playout_declaration(r: Round, acts: list[Action]) -> Action | None:
+def playout_declaration(r: Deal, acts: list[Action]) -> Action | None:
     """The same policy inside a playout, from the full state, for whichever seat may
     declare."""
     target = r.options.target

@@ -12,10 +12,10 @@ import random
 from dataclasses import dataclass
 
 from bot.engine.cards import SUIT_OF, beats, cards_of, mask_of
-from bot.engine.deal import dealing_of
+from bot.engine.deal import Deal
+from bot.engine.dealing import dealing_of
 from bot.engine.duty import duty_of, duty_tiers
 from bot.engine.options import StockDuty
-from bot.engine.round import Round
 from bot.engine.variants import VARIANTS
 from bot.engine.view import SeatView, determinize
 
@@ -244,7 +244,7 @@ def _deal_constrained(
     return hands, stock
 
 
-def sample_world(view: SeatView, know: Knowledge, rng: random.Random) -> Round:
+def sample_world(view: SeatView, know: Knowledge, rng: random.Random) -> Deal:
     """A full deal consistent with the view, ready to be played on."""
     hands, stock = sample_hands(know, rng)
     return determinize(view, [cards_of(h) for h in hands], stock)

@@ -17,8 +17,8 @@ from typing import Final
 
 from bot.engine.actions import Action, Kind
 from bot.engine.cards import HIGHER, POINTS, beats, card, cards_of, mask_of
+from bot.engine.deal import Deal, Phase
 from bot.engine.options import Variant
-from bot.engine.round import Phase, Round
 from bot.engine.view import SeatView
 
 from .heuristic import (
@@ -44,7 +44,7 @@ _PLAY: Final = Kind.PLAY
 # --------------------------------------------------------------------- playouts
 
 
-def playout(r: Round) -> None:
+def playout(r: Deal) -> None:
     """Play a full state to the end with the heuristic policy for every seat."""
     while not r.finished:
         if r.phase is Phase.AUCTION:
@@ -63,7 +63,7 @@ def playout(r: Round) -> None:
         r.apply(Action.play(seat, c))
 
 
-def outcome_value(r: Round, side: int) -> float:
+def outcome_value(r: Deal, side: int) -> float:
     """The worth of a finished deal for ``side``: the result, with the margin as the
     tie-breaker; a habanero deal that decides nothing is worth its lead in the carry."""
     result = r.result

@@ -5,11 +5,11 @@ Nothing here imports discord or aiosqlite; randomness comes in as a ``random.Ran
 
 from .actions import Action, IllegalActionError, Kind, action_from_json
 from .cards import CODES, SUIT_NAMES, SUITS, parse_card, parse_suit
-from .deal import Deal, shuffle_deal
+from .deal import Cante, Contract, Deal, End, Exchange, Phase, Result, Trick
+from .dealing import DealtCards, shuffle_deal
 from .game import BetSplit, Game, Payout, arrastrado_payout, experience, split_bet
 from .options import OptionError, Options, Scoring, StockDuty, Variant, parse_options
 from .record import Record, RecordError, parse_record, record_of, replay
-from .round import Cante, Contract, End, Exchange, Phase, Result, Round, Trick
 from .view import SeatView, seat_view
 
 __all__ = [
@@ -21,6 +21,7 @@ __all__ = [
     "Cante",
     "Contract",
     "Deal",
+    "DealtCards",
     "End",
     "Exchange",
     "Game",
@@ -33,7 +34,6 @@ __all__ = [
     "Record",
     "RecordError",
     "Result",
-    "Round",
     "Scoring",
     "SeatView",
     "StockDuty",

@@ -1,10 +1,10 @@
 """The duty: which cards a seat may play to a trick (RULES.md "Playing a card: the duty").
 
-This is the one statement of the rule. ``Round`` asks ``playable`` for the seat on turn;
+This is the one statement of the rule. ``Deal`` asks ``playable`` for the seat on turn;
 the robots ask it for hands they know, and ``duty_tiers`` for hands they do not: what a
 card played says its seat lacked, the chance that a seat can beat a card. Both are pure
 functions over bit masks (see ``cards``) so that the robots can call them in their
-playouts; a test holds them to each other and to ``Round.legal_actions()``.
+playouts; a test holds them to each other and to ``Deal.legal_actions()``.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ def playable(
     the seat leads; ``best``: the card holding the trick (of the suit led, or a trump);
     ``spare_partner``: the seat's partner holds the trick and the table's ``beat_partner``
     is off. The same as the hand's cards in the first of ``duty_tiers`` it meets, without
-    building the tiers: ``Round`` asks this for every card played."""
+    building the tiers: ``Deal`` asks this for every card played."""
     if led < 0 or duty is _FREE:
         return hand
     if duty is _TRUMP:

@@ -9,9 +9,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from .deal import Deal, shuffle_deal
+from .deal import Deal, End, Result
+from .dealing import DealtCards, shuffle_deal
 from .options import Options, Variant
-from .round import End, Result, Round
 from .variants import sides_of
 
 BANK_RAKE_PERCENT = 25
@@ -51,15 +51,15 @@ class Game:
     def finished(self) -> bool:
         return self.winner is not None
 
-    def deal_for(self, rng: random.Random) -> Deal:
+    def deal_for(self, rng: random.Random) -> DealtCards:
         """Shuffle and deal the next deal (the dealer is already set)."""
         if self.finished:
             raise ValueError("the game is over")
         return shuffle_deal(self.variant, self.options, self.dealer, rng, self.carry)
 
-    def end_round(self, round_: Round) -> Result:
+    def end_deal(self, deal: Deal) -> Result:
         """Score a finished deal: count the round, carry habanero points, rotate the dealer."""
-        result = round_.result
+        result = deal.result
         if result is None:
             raise ValueError("the deal is not over")
         self.results.append(result)

@@ -7,9 +7,9 @@ from typing import Any, cast
 
 from .actions import Action, ActionFormatError, IllegalActionError, action_from_json
 from .cards import CODES, CardError, parse_card
-from .deal import Deal, DealError, check_deal
+from .deal import Deal
+from .dealing import DealError, DealtCards, check_deal
 from .options import OptionError, Variant, parse_options
-from .round import Round
 
 
 class RecordError(ValueError):
@@ -18,25 +18,25 @@ class RecordError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Record:
-    deal: Deal
+    dealt: DealtCards
     actions: tuple[Action, ...]
 
 
-def record_of(round_: Round) -> dict[str, Any]:
+def record_of(deal: Deal) -> dict[str, Any]:
     """The game record of a deal as played so far."""
-    deal = round_.deal
-    data: dict[str, Any] = {"variant": deal.variant.value}
-    options = deal.options.to_dict()
+    dealt = deal.dealt
+    data: dict[str, Any] = {"variant": dealt.variant.value}
+    options = dealt.options.to_dict()
     if options:
         data["options"] = options
-    data["dealer"] = deal.dealer
-    data["hands"] = [[CODES[c] for c in hand] for hand in deal.hands]
-    data["turned"] = CODES[deal.turned]
-    if deal.variant.has_stock:
-        data["stock"] = [CODES[c] for c in deal.stock]
-    if deal.carry is not None:
-        data["carry"] = list(deal.carry)
-    data["actions"] = [a.to_json() for a in round_.actions]
+    data["dealer"] = dealt.dealer
+    data["hands"] = [[CODES[c] for c in hand] for hand in dealt.hands]
+    data["turned"] = CODES[dealt.turned]
+    if dealt.variant.has_stock:
+        data["stock"] = [CODES[c] for c in dealt.stock]
+    if dealt.carry is not None:
+        data["carry"] = list(dealt.carry)
+    data["actions"] = [a.to_json() for a in deal.actions]
     return data
 
 
@@ -75,9 +75,9 @@ def parse_record(data: Any) -> Record:
     if "stock" in data and not variant.has_stock:
         raise RecordError("only habanero has a stock")
     carry = _carry(data.get("carry"))
-    deal = Deal(variant, options, dealer, hands, turned, stock, carry)
+    dealt = DealtCards(variant, options, dealer, hands, turned, stock, carry)
     try:
-        check_deal(deal)
+        check_deal(dealt)
     except DealError as exc:
         raise RecordError(str(exc)) from None
     actions_raw = data.get("actions", [])
@@ -87,7 +87,7 @@ def parse_record(data: Any) -> Record:
         actions = tuple(action_from_json(a) for a in actions_raw)  # pyright: ignore[reportUnknownVariableType]
     except ActionFormatError as exc:
         raise RecordError(str(exc)) from None
-    return Record(deal, actions)
+    return Record(dealt, actions)
 
 
 def _card(value: Any) -> int:
@@ -110,17 +110,17 @@ def _carry(value: Any) -> tuple[int, int] | None:
 
 @dataclass(slots=True)
 class Replay:
-    round: Round
+    deal: Deal
     applied: int
     error: IllegalActionError | None
 
 
 def replay(record: Record) -> Replay:
     """Apply a record's actions in order, stopping at the first illegal one."""
-    round_ = Round(record.deal, check=False)
+    deal = Deal(record.dealt, check=False)
     for index, action in enumerate(record.actions):
         try:
-            round_.apply(action)
+            deal.apply(action)
         except IllegalActionError as exc:
-            return Replay(round_, index, exc)
-    return Replay(round_, len(record.actions), None)
+            return Replay(deal, index, exc)
+    return Replay(deal, len(record.actions), None)

@@ -7,30 +7,30 @@ import sys
 from typing import Any
 
 from .cards import CODES
+from .deal import Deal
 from .record import RecordError, parse_record, replay
-from .round import Round
 
 
 def judge(data: Any) -> dict[str, Any]:
     """The referee's answer for a parsed JSON record (raises RecordError when invalid)."""
     result = replay(parse_record(data))
-    round_ = result.round
+    deal = result.deal
     return {
         "valid_until": result.applied,
         "error": None if result.error is None else str(result.error),
-        "legal": legal_json(round_),
+        "legal": legal_json(deal),
         "tricks": [
             {"leader": t.leader, "cards": [CODES[c] for c in t.cards], "winner": t.winner}
-            for t in round_.tricks
+            for t in deal.tricks
         ],
-        "finished": round_.finished,
-        "result": None if round_.result is None else round_.result.to_json(),
+        "finished": deal.finished,
+        "result": None if deal.result is None else deal.result.to_json(),
     }
 
 
-def legal_json(round_: Round) -> list[dict[str, Any]]:
+def legal_json(deal: Deal) -> list[dict[str, Any]]:
     """Every legal action, sorted by seat, kind, then strength (REFEREE.md)."""
-    actions = sorted(round_.legal_actions(), key=lambda a: a.sort_key)
+    actions = sorted(deal.legal_actions(), key=lambda a: a.sort_key)
     return [a.to_json() for a in actions]
 
 

@@ -1,6 +1,6 @@
 """The variants and what sets each apart: one record per variant (RULES.md "Variants").
 
-A fact that differs by variant is a field here, so the deal, the round, the view and the
+A fact that differs by variant is a field here, so the dealt cards, the deal, the view and the
 robots read it instead of asking ``variant is ...``; a new reading of a seed is a new
 record, not a hunt for every check.
 """

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 
 from .actions import Action, Kind
 from .cards import KING, KNIGHT, PAIR_MASK, card, cards_of, mask_of, trick_best
-from .deal import Deal
+from .deal import Cante, Contract, Deal, Exchange, Phase, Result, Trick
+from .dealing import DealtCards
 from .duty import duty_of
 from .options import Options
-from .round import Cante, Contract, Exchange, Phase, Result, Round, Trick
 from .variants import VARIANTS, Variant
 
 
@@ -76,93 +76,93 @@ class SeatView:
         return VARIANTS[self.variant].side_of[self.seat]
 
 
-def _turned_drawer(round_: Round) -> tuple[int, int] | None:
+def _turned_drawer(deal: Deal) -> tuple[int, int] | None:
     """Habanero: the loser of the trick that emptied the stock drew the turned card, face
     up for both; while it stays in that hand it is known."""
-    if not round_.variant.has_stock or round_.stock_left or not round_.tricks:
+    if not deal.variant.has_stock or deal.stock_left or not deal.tricks:
         return None
-    last_draw = len(round_.deal.stock) // 2  # one trick per pair of cards drawn
-    if len(round_.tricks) <= last_draw:
+    last_draw = len(deal.dealt.stock) // 2  # one trick per pair of cards drawn
+    if len(deal.tricks) <= last_draw:
         return None
-    seat = 1 - round_.tricks[last_draw].winner
-    turned = round_.exchanges[-1].gave if round_.exchanges else round_.deal.turned
-    return (seat, turned) if round_.hands[seat] >> turned & 1 else None
+    seat = 1 - deal.tricks[last_draw].winner
+    turned = deal.exchanges[-1].gave if deal.exchanges else deal.dealt.turned
+    return (seat, turned) if deal.hands[seat] >> turned & 1 else None
 
 
-def seat_view(round_: Round, seat: int) -> SeatView:
+def seat_view(deal: Deal, seat: int) -> SeatView:
     """The view of ``seat``: built field by field from public state and its own hand."""
-    deal = round_.deal
-    in_hand = deal.turned_in_hand
+    dealt = deal.dealt
+    in_hand = dealt.turned_in_hand
     holder: int | None = None
-    if in_hand and round_.hands[deal.dealer] >> deal.turned & 1:
-        holder = deal.dealer
+    if in_hand and deal.hands[dealt.dealer] >> dealt.turned & 1:
+        holder = dealt.dealer
     shown: list[tuple[int, int]] = []
-    for cante in round_.cantes:
+    for cante in deal.cantes:
         for rank in (KING, KNIGHT):
             c = card(rank, cante.suit)
-            if round_.hands[cante.seat] >> c & 1:
+            if deal.hands[cante.seat] >> c & 1:
                 shown.append((cante.seat, c))
-    for exchange in round_.exchanges:  # the turned card taken by exchange is seen going in
-        if round_.hands[exchange.seat] >> exchange.took & 1:
+    for exchange in deal.exchanges:  # the turned card taken by exchange is seen going in
+        if deal.hands[exchange.seat] >> exchange.took & 1:
             shown.append((exchange.seat, exchange.took))
     if holder is not None:
-        shown.append((holder, deal.turned))
-    drawer = _turned_drawer(round_)
+        shown.append((holder, dealt.turned))
+    drawer = _turned_drawer(deal)
     if drawer is not None:
         shown.append(drawer)
     return SeatView(
         seat=seat,
-        variant=round_.variant,
-        options=round_.options,
-        players=round_.n,
-        sides=round_.sides,
-        dealer=deal.dealer,
-        phase=round_.phase,
-        hand=tuple(round_.hand(seat)),
-        hand_sizes=tuple(h.bit_count() for h in round_.hands),
-        trump=round_.trump,
-        turned=round_.turned_card,
-        turned_visible=round_.turned >= 0 or round_.table_card >= 0,
+        variant=deal.variant,
+        options=deal.options,
+        players=deal.n,
+        sides=deal.sides,
+        dealer=dealt.dealer,
+        phase=deal.phase,
+        hand=tuple(deal.hand(seat)),
+        hand_sizes=tuple(h.bit_count() for h in deal.hands),
+        trump=deal.trump,
+        turned=deal.turned_card,
+        turned_visible=deal.turned >= 0 or deal.table_card >= 0,
         turned_holder=holder,
-        table_card=round_.table_card if round_.table_card >= 0 else None,
-        stock_left=round_.stock_left,
-        turn=round_.turn,
-        leader=round_.leader,
-        trick=tuple(round_.trick_seats()),
-        tricks=tuple(round_.tricks),
-        cantes=tuple(round_.cantes),
+        table_card=deal.table_card if deal.table_card >= 0 else None,
+        stock_left=deal.stock_left,
+        turn=deal.turn,
+        leader=deal.leader,
+        trick=tuple(deal.trick_seats()),
+        tricks=tuple(deal.tricks),
+        cantes=tuple(deal.cantes),
         shown=tuple(shown),
-        exchanges=tuple(round_.exchanges),
-        card_points=tuple(round_.card_points),
-        cante_points=tuple(round_.cante_points),
-        scores=tuple(round_.side_score(s) for s in range(len(round_.sides))),
-        carry=deal.carry,
-        capote_seat=round_.capote_seat if round_.capote_seat >= 0 else None,
-        high_bid=round_.high_bid,
-        high_bidder=round_.high_bidder if round_.high_bidder >= 0 else None,
-        contract=round_.contract,
-        window_side=round_.window_side if round_.window_side >= 0 else None,
-        window_seat=round_.window_seat if round_.window_side >= 0 else None,
-        window_used=round_.window_used,
-        capote_open=round_.capote_open,
-        sang=tuple(round_.sang),
-        lost40=round_.lost40[seat],
-        legal=tuple(a for a in round_.legal_actions() if a.seat == seat),
-        history=tuple(round_.actions),
-        result=round_.result,
+        exchanges=tuple(deal.exchanges),
+        card_points=tuple(deal.card_points),
+        cante_points=tuple(deal.cante_points),
+        scores=tuple(deal.side_score(s) for s in range(len(deal.sides))),
+        carry=dealt.carry,
+        capote_seat=deal.capote_seat if deal.capote_seat >= 0 else None,
+        high_bid=deal.high_bid,
+        high_bidder=deal.high_bidder if deal.high_bidder >= 0 else None,
+        contract=deal.contract,
+        window_side=deal.window_side if deal.window_side >= 0 else None,
+        window_seat=deal.window_seat if deal.window_side >= 0 else None,
+        window_used=deal.window_used,
+        capote_open=deal.capote_open,
+        sang=tuple(deal.sang),
+        lost40=deal.lost40[seat],
+        legal=tuple(a for a in deal.legal_actions() if a.seat == seat),
+        history=tuple(deal.actions),
+        result=deal.result,
     )
 
 
-def determinize(view: SeatView, hands: Sequence[Iterable[int]], stock: Sequence[int] = ()) -> Round:
+def determinize(view: SeatView, hands: Sequence[Iterable[int]], stock: Sequence[int] = ()) -> Deal:
     """A full state consistent with ``view``: the other seats hold ``hands`` (the viewer's
     own entry is ignored: it keeps its real hand) and ``stock`` is the face-down stock, next
     card to draw first. For robots that search over the cards they cannot see."""
-    r = Round.__new__(Round)
+    r = Deal.__new__(Deal)
     variant = view.variant
     held = [mask_of(h) for h in hands]
     held[view.seat] = mask_of(view.hand)
     turned_under_stock = variant.has_stock and view.stock_left > 0
-    r.deal = Deal(
+    r.dealt = DealtCards(
         variant,
         view.options,
         view.dealer,

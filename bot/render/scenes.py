@@ -93,7 +93,7 @@ class HandScene:
 
 @dataclass(frozen=True, slots=True)
 class SideSummary:
-    """What one side (a player, or a pair) made in a round."""
+    """What one side (a player, or a pair) made in a deal."""
 
     names: str
     """The side's name(s), formatted by the caller (e.g. ``"Ana & Luis"``)."""
@@ -122,11 +122,11 @@ class SummaryLabels:
 
 @dataclass(frozen=True, slots=True)
 class SummaryScene:
-    """The end of a round: each side's cards, cantes and points."""
+    """The end of a deal: each side's cards, cantes and points."""
 
     sides: tuple[SideSummary, ...]
     title_lines: tuple[str, ...] = ()
     """Lines written above the sides (e.g. who won, the game score)."""
     trump_suit: str | None = None
-    """Trumps of the round, shown beside the title when given."""
+    """Trumps of the deal, shown beside the title when given."""
     labels: SummaryLabels = field(default_factory=SummaryLabels)

@@ -1,4 +1,4 @@
-"""The end of a round: for each side, the cards it took, its cantes and its points."""
+"""The end of a deal: for each side, the cards it took, its cantes and its points."""
 
 from __future__ import annotations
 
@@ -165,7 +165,7 @@ def _side(canvas: Image.Image, side: SideSummary, scene: SummaryScene, top: int)
 
 
 def summary_image(scene: SummaryScene) -> Image.Image:
-    """The round summary as an RGB image (see ``summary_size``)."""
+    """The deal summary as an RGB image (see ``summary_size``)."""
     if not scene.sides:
         raise ValueError("a summary needs at least one side")
     if scene.trump_suit is not None and scene.trump_suit not in SUITS:
@@ -200,5 +200,5 @@ def summary_image(scene: SummaryScene) -> Image.Image:
 
 
 def render_summary(scene: SummaryScene) -> bytes:
-    """The round summary as PNG bytes."""
+    """The deal summary as PNG bytes."""
     return encode_png(summary_image(scene), shared_palette())

@@ -12,7 +12,7 @@ from typing import Any
 
 @dataclass(slots=True)
 class Announcement:
-    """A message of its own in the table's channel: a round summary, the final result, the
+    """A message of its own in the table's channel: the game paused or cancelled, the final result, the
     lobby closing. ``key`` names it in the catalog; the presenter renders it."""
 
     key: str

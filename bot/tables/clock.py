@@ -105,14 +105,14 @@ class Clocks:
         now = service.clock()
         if table.status is Status.LOBBY:
             return table.lobby_deadline
-        round_ = table.round
-        if table.status is not Status.PLAYING or round_ is None or round_.finished:
+        deal = table.deal
+        if table.status is not Status.PLAYING or deal is None or deal.finished:
             return None
         if table.paused_until is not None:
             return table.paused_until
-        if self._robots.to_act(table, round_) is not None:
+        if self._robots.to_act(table, deal) is not None:
             delay = service.robot_delay
-            if human_may_declare(table, round_):
+            if human_may_declare(table, deal):
                 delay += DECLARE_GRACE
             return now + delay
         return table.turn_deadline
@@ -122,11 +122,11 @@ class Clocks:
         now = self._service.clock()
         if table.status is Status.LOBBY:
             return Due.LOBBY_EXPIRED if now + _EARLY >= table.lobby_deadline else None
-        round_ = table.round
-        assert round_ is not None
+        deal = table.deal
+        assert deal is not None
         if table.paused_until is not None:
             return Due.PAUSE_OVER if now + _EARLY >= table.paused_until else None
-        if self._robots.to_act(table, round_) is not None:
+        if self._robots.to_act(table, deal) is not None:
             return Due.ROBOTS
         if table.turn_deadline is not None and now + _EARLY >= table.turn_deadline:
             return Due.TURN_OVER
@@ -159,12 +159,12 @@ class Clocks:
 def start_turn(table: Table, clock: Callable[[], float]) -> None:
     """Set the turn clock for the human whose turn it is (robots have none). ``clock`` is
     read only if a clock starts, as the time of that moment."""
-    round_ = table.round
+    deal = table.deal
     table.turn_seat = None
     table.turn_deadline = None
-    if round_ is None or round_.finished:
+    if deal is None or deal.finished:
         return
-    seat = round_.turn
+    seat = deal.turn
     occupant = table.seats[seat]
     if occupant is not None and not occupant.robot_plays:
         table.turn_seat = seat

@@ -13,7 +13,7 @@ from enum import Enum
 from typing import Any
 
 from bot.ai import Level
-from bot.engine import Game, Options, Result, Round, Variant, parse_options
+from bot.engine import Deal, Game, Options, Result, Variant, parse_options
 from bot.engine.game import Payout
 from bot.storage.settings import HandDelivery
 
@@ -99,7 +99,7 @@ LOG_LENGTH = 6
 
 @dataclass(frozen=True, slots=True)
 class DealSummary:
-    """A finished deal, for the round summary: how it ended, who sat where, the cards each
+    """A finished deal, for its summary: how it ended, who sat where, the cards each
     side took, the cantes sung, the rounds won before and after it and the trump suit."""
 
     deal_no: int
@@ -176,10 +176,10 @@ class Table:
     stakes: dict[int, int] = field(default_factory=dict[int, int])
     log: list[LogEntry] = field(default_factory=list[LogEntry])
     summary: DealSummary | None = None
-    """The last finished deal, for the round summary."""
+    """The last finished deal, for its summary."""
     winner: int | None = None
     game: Game | None = None
-    round: Round | None = None
+    deal: Deal | None = None
 
     # ------------------------------------------------------------------ queries
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from bot.engine import Action, Round, action_from_json, record_of
+from bot.engine import Action, Deal, action_from_json, record_of
 from bot.storage import tables as repo
 from bot.storage.ledger import InsufficientChips
 
@@ -52,7 +52,7 @@ class Played:
     first: int
     """Where the first of them goes in the deal's log."""
     actions: tuple[Action, ...]
-    ended: Round | None = None
+    ended: Deal | None = None
     """The deal, when these actions finished it: its record is written as finished."""
 
     def numbered(self) -> list[tuple[int, str]]:
@@ -67,7 +67,7 @@ class Write:
     """What a save writes besides the table's state, which it always writes."""
 
     played: Played | None = None
-    dealt: Round | None = None
+    dealt: Deal | None = None
     """A deal just dealt (the table's deal in play): its record, still open."""
     settlement: Settlement | None = None
     """Chips that move in the same transaction: stakes, a deal's payments, refunds."""
@@ -110,12 +110,12 @@ class Store:
         self.saved.pop(table_id, None)
 
     def _remember(self, table: Table, state: str) -> None:
-        round_ = table.round
+        deal = table.deal
         self.saved[table.id] = _Saved(
             host_id=table.host_id,
             status=table.status.value,
             state=state,
-            actions=tuple(round_.actions) if round_ is not None else (),
+            actions=tuple(deal.actions) if deal is not None else (),
         )
 
     def rollback(self, table: Table) -> bool:
@@ -323,9 +323,9 @@ def replay(table: Table, actions: Iterable[Action]) -> None:
         return
     if table.game is None:
         raise ValueError("a table in play without its game")
-    table.round = Round(table.game.deal_for(table.deal_rng()))
+    table.deal = Deal(table.game.deal_for(table.deal_rng()))
     for action in actions:
-        table.round.apply(action)
+        table.deal.apply(action)
 
 
 def _players(table: Table) -> list[tuple[int, int]]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.engine import Action, IllegalActionError, Kind, Round
+from bot.engine import Action, Deal, IllegalActionError, Kind
 from bot.engine.cards import POINTS
 from bot.engine.game import Game
 
@@ -29,7 +29,7 @@ def start(table: Table, clock: Callable[[], float]) -> Write:
     table.add_log("tables.log.started")
     settlement = stake_table(table)
     _deal(table, clock)
-    return Write(dealt=table.round, settlement=settlement)
+    return Write(dealt=table.deal, settlement=settlement)
 
 
 def member_action(
@@ -37,13 +37,13 @@ def member_action(
 ) -> int:
     """Apply a member's action from a button; returns their seat. Refused when it comes
     from an earlier trick, when it is not theirs to take, or when the rules do not allow it."""
-    round_ = table.round
-    if table.status is not Status.PLAYING or round_ is None:
+    deal = table.deal
+    if table.status is not Status.PLAYING or deal is None:
         raise TableError("not_playing")
     seat = table.seat_of(user_id)
     if seat is None:
         raise TableError("not_seated")
-    if deal_no != table.deal_no or trick_no != len(round_.tricks):
+    if deal_no != table.deal_no or trick_no != len(deal.tricks):
         raise TableError("stale")
     if action.seat != seat:
         raise TableError("not_your_seat")
@@ -52,7 +52,7 @@ def member_action(
     if occupant.away:
         raise TableError("away")
     try:
-        apply(table, round_, action)
+        apply(table, deal, action)
     except IllegalActionError as exc:
         raise TableError.illegal(exc) from None
     occupant.missed = 0
@@ -80,10 +80,10 @@ def back(
     return seat, announce
 
 
-def apply(table: Table, round_: Round, action: Action) -> None:
+def apply(table: Table, deal: Deal, action: Action) -> None:
     """Apply an action to the deal and log it: each event once, as it happens."""
-    round_.apply(action)
-    _log_action(table, round_, action)
+    deal.apply(action)
+    _log_action(table, deal, action)
 
 
 def move_on(
@@ -92,23 +92,23 @@ def move_on(
     """After actions were applied: end the deal (and deal the next, or end the game), or
     start the turn clock of whoever plays next. Returns what to save: the actions ahead of
     the state they lead to."""
-    round_ = table.round
-    assert round_ is not None
+    deal = table.deal
+    assert deal is not None
     announce: list[Announcement] = []
     settlement = Settlement()
-    deal_over = round_.finished
+    deal_over = deal.finished
     played = Played(
         deal_no=table.deal_no,
-        first=len(round_.actions) - len(actions),
+        first=len(deal.actions) - len(actions),
         actions=tuple(actions),
-        ended=round_ if deal_over else None,
+        ended=deal if deal_over else None,
     )
     if deal_over:
         settlement, announce = _end_deal(table, clock)
-    elif table.turn_seat != round_.turn or table.turn_deadline is None:
+    elif table.turn_seat != deal.turn or table.turn_deadline is None:
         start_turn(table, clock)
     update_pause(table, announce, clock, idle_timeout)
-    dealt = table.round if deal_over and table.status is Status.PLAYING else None
+    dealt = table.deal if deal_over and table.status is Status.PLAYING else None
     return Write(played=played, dealt=dealt, settlement=settlement), announce
 
 
@@ -117,7 +117,7 @@ def end_game(table: Table, status: Status) -> None:
     view) or cancelled (the deal in play is dropped)."""
     table.move_to(status)
     if status is not Status.FINISHED:
-        table.round = None
+        table.deal = None
     table.turn_seat = table.turn_deadline = None
     table.paused_until = None
 
@@ -125,31 +125,31 @@ def end_game(table: Table, status: Status) -> None:
 def _deal(table: Table, clock: Callable[[], float]) -> None:
     game = table.game
     assert game is not None
-    table.round = Round(game.deal_for(table.deal_rng()))
+    table.deal = Deal(game.deal_for(table.deal_rng()))
     table.cancel_votes.clear()
     start_turn(table, clock)
 
 
 def _end_deal(table: Table, clock: Callable[[], float]) -> tuple[Settlement, list[Announcement]]:
-    round_ = table.round
+    deal = table.deal
     game = table.game
-    assert round_ is not None and game is not None and round_.result is not None
-    result = round_.result
+    assert deal is not None and game is not None and deal.result is not None
+    result = deal.result
     rounds_before = tuple(game.rounds_won)
-    settlement = settle_deal(table, round_)
-    game.end_round(round_)
+    settlement = settle_deal(table, deal)
+    game.end_deal(deal)
     summary = DealSummary(
         deal_no=table.deal_no,
         result=result,
         names=tuple(s.name if s else "?" for s in table.seats),
         taken=tuple(
-            tuple(c for t in round_.tricks if round_.side_of[t.winner] == side for c in t.cards)
-            for side in range(len(round_.sides))
+            tuple(c for t in deal.tricks if deal.side_of[t.winner] == side for c in t.cards)
+            for side in range(len(deal.sides))
         ),
-        cantes=tuple((c.seat, c.suit, c.points) for c in round_.cantes),
+        cantes=tuple((c.seat, c.suit, c.points) for c in deal.cantes),
         rounds_won=tuple(game.rounds_won),
         rounds_before=rounds_before,
-        trump=round_.trump,
+        trump=deal.trump,
     )
     table.summary = summary
     announce = [Announcement("tables.announce.deal_over", {"summary": summary})]
@@ -166,17 +166,15 @@ def _end_deal(table: Table, clock: Callable[[], float]) -> tuple[Settlement, lis
     return settlement, announce
 
 
-def _log_action(table: Table, round_: Round, action: Action) -> None:
+def _log_action(table: Table, deal: Deal, action: Action) -> None:
     occupant = table.seats[action.seat]
     name = occupant.name if occupant is not None else "?"
     kind = action.kind
     if kind is Kind.SING:
-        table.add_log(
-            "tables.log.sang", name=name, suit=action.arg, points=round_.cantes[-1].points
-        )
+        table.add_log("tables.log.sang", name=name, suit=action.arg, points=deal.cantes[-1].points)
     elif kind is Kind.PLAY:
-        if not round_.trick and round_.tricks:
-            trick = round_.tricks[-1]
+        if not deal.trick and deal.tricks:
+            trick = deal.tricks[-1]
             winner = table.seats[trick.winner]
             table.add_log(
                 "tables.log.trick",

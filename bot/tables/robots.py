@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from bot.ai import Level, choose_action
-from bot.engine import Action, Kind, Round, SeatView, seat_view
+from bot.engine import Action, Deal, Kind, SeatView, seat_view
 
 from .model import STAND_IN_ROBOT, Table
 from .play import apply
@@ -33,10 +33,10 @@ def default_robot(view: SeatView, level: Level, rng: random.Random, budget: floa
     return choose_action(view, level, rng, budget)
 
 
-def _rng(table: Table, round_: Round, seat: int) -> random.Random:
+def _rng(table: Table, deal: Deal, seat: int) -> random.Random:
     """A robot's randomness, from the table's seed and the moment alone (never the global
     ``random``): a pinned seed makes its robots as repeatable as their time budget allows."""
-    return random.Random(f"{table.seed}:{table.deal_no}:{len(round_.actions)}:{seat}")
+    return random.Random(f"{table.seed}:{table.deal_no}:{len(deal.actions)}:{seat}")
 
 
 class Robots:
@@ -54,18 +54,18 @@ class Robots:
     def forget(self, table_id: int) -> None:
         self.declined.pop(table_id, None)
 
-    def to_act(self, table: Table, round_: Round) -> int | None:
+    def to_act(self, table: Table, deal: Deal) -> int | None:
         """A seat played by a robot that has something to do now: the seat on turn first,
         then a robot that may declare out of turn (a partner's cante, capote). None while
         the game is paused."""
         if table.paused_until is not None:
             return None
-        turn = round_.turn
-        if robot_on_turn(table, round_):
+        turn = deal.turn
+        if robot_on_turn(table, deal):
             return turn
-        legal = round_.legal_actions()
+        legal = deal.legal_actions()
         seats = {a.seat for a in legal if a.kind is not Kind.RESIGN}
-        passed = self._passed(table, round_)
+        passed = self._passed(table, deal)
         for seat in sorted(seats - passed):
             occupant = table.seats[seat]
             if (
@@ -77,45 +77,45 @@ class Robots:
                 return seat
         return None
 
-    def _passed(self, table: Table, round_: Round) -> set[int]:
+    def _passed(self, table: Table, deal: Deal) -> set[int]:
         """The robots that declined to declare since the deal's last action."""
         declined = self.declined.get(table.id)
-        return declined[1] if declined and declined[0] == len(round_.actions) else set[int]()
+        return declined[1] if declined and declined[0] == len(deal.actions) else set[int]()
 
     async def play_run(self, table: Table) -> list[Action]:
         """A run of robot actions, shown as one change: it stops when a human is to play,
         or at the end of a trick (so people can follow, trick by trick)."""
-        round_ = table.round
-        assert round_ is not None
+        deal = table.deal
+        assert deal is not None
         done: list[Action] = []
-        tricks_at_start = len(round_.tricks)
-        while not round_.finished:
-            seat = self.to_act(table, round_)
+        tricks_at_start = len(deal.tricks)
+        while not deal.finished:
+            seat = self.to_act(table, deal)
             if seat is None:
                 break
             occupant = table.seats[seat]
             assert occupant is not None
-            action = await self._choose(table, round_, seat, occupant.robot or STAND_IN_ROBOT)
+            action = await self._choose(table, deal, seat, occupant.robot or STAND_IN_ROBOT)
             if action is None:
-                if seat == round_.turn:
+                if seat == deal.turn:
                     raise RuntimeError("a robot on turn found nothing to play")
                 self.declined[table.id] = (
-                    len(round_.actions),
-                    self._passed(table, round_) | {seat},
+                    len(deal.actions),
+                    self._passed(table, deal) | {seat},
                 )
                 continue
-            apply(table, round_, action)
+            apply(table, deal, action)
             done.append(action)
-            if len(round_.tricks) > tricks_at_start and not round_.trick:
+            if len(deal.tricks) > tricks_at_start and not deal.trick:
                 break
         return done
 
     async def stand_in(self, table: Table) -> list[Action]:
         """The human on turn ran out of time: the normal robot plays for them; after two
         such turns in a row a robot takes the seat until they click "I'm back"."""
-        round_ = table.round
-        assert round_ is not None
-        seat = round_.turn
+        deal = table.deal
+        assert deal is not None
+        seat = deal.turn
         occupant = table.seats[seat]
         assert occupant is not None
         occupant.missed += 1
@@ -125,25 +125,25 @@ class Robots:
             occupant.robot = STAND_IN_ROBOT
             table.add_log("tables.log.away", name=occupant.name)
         done: list[Action] = []
-        while not round_.finished and round_.turn == seat:
-            action = await self._choose(table, round_, seat, STAND_IN_ROBOT)
+        while not deal.finished and deal.turn == seat:
+            action = await self._choose(table, deal, seat, STAND_IN_ROBOT)
             if action is None:
                 break
-            apply(table, round_, action)
+            apply(table, deal, action)
             done.append(action)
         table.turn_deadline = None
         return done
 
-    async def _choose(self, table: Table, round_: Round, seat: int, level: Level) -> Action | None:
-        view = seat_view(round_, seat)
+    async def _choose(self, table: Table, deal: Deal, seat: int, level: Level) -> Action | None:
+        view = seat_view(deal, seat)
         legal = set(view.legal)
         if not legal:
             return None
-        action = await asyncio.to_thread(self._think, view, level, _rng(table, round_, seat))
+        action = await asyncio.to_thread(self._think, view, level, _rng(table, deal, seat))
         if action is not None and action not in legal:
             log.warning("Robot chose %s, not legal at table %s; playing another", action, table.id)
             action = None
-        if action is None and seat == round_.turn:
+        if action is None and seat == deal.turn:
             plays = [a for a in view.legal if a.kind in (Kind.PLAY, Kind.BID, Kind.PASS)]
             action = plays[-1] if plays else None
         return action

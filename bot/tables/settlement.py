@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-from bot.engine import End, Round, Variant, arrastrado_payout, experience, parse_record, replay
+from bot.engine import Deal, End, Variant, arrastrado_payout, experience, parse_record, replay
 from bot.engine.game import PLATO_STAKE, split_bet
 from bot.storage import Connection, Database, ledger, members
 from bot.storage.settings import get_settings
@@ -101,41 +101,41 @@ def _robot(table: Table, seat: int) -> bool:
     return occupant is None or occupant.user_id is None or occupant.left
 
 
-def settle_deal(table: Table, round_: Round) -> Settlement:
+def settle_deal(table: Table, deal: Deal) -> Settlement:
     """After a deal: arrastrado payments (and the plato). Its rounds, cantes and tutes are
     counted with the game's, when the game ends."""
     settlement = Settlement()
     if table.options.competitive and table.variant is Variant.ARRASTRADO:
-        settlement.ops.append(_arrastrado(result_seats=members_of(table), round_=round_))
+        settlement.ops.append(_arrastrado(result_seats=members_of(table), deal=deal))
     return settlement
 
 
-def _deal_stats(round_: Round, seat: int) -> Counter[str]:
+def _deal_stats(deal: Deal, seat: int) -> Counter[str]:
     """What one finished deal counts for the member in ``seat``."""
-    result = round_.result
+    result = deal.result
     assert result is not None
     counts = Counter[str]()
     if result.winner is not None:  # a habanero deal short of the target is no round yet
         counts["rounds_played"] = 1
-        if round_.side_of[seat] == result.winner:
+        if deal.side_of[seat] == result.winner:
             counts["rounds_won"] = 2 if result.double else 1
-    counts["cantes"] = sum(1 for c in round_.cantes if c.seat == seat)
+    counts["cantes"] = sum(1 for c in deal.cantes if c.seat == seat)
     if result.end is End.TUTE and result.by_seat == seat:
         counts["tutes"] = 1
     return counts
 
 
-async def _game_deals(conn: Connection, table: Table, last: Round) -> list[Round]:
+async def _game_deals(conn: Connection, table: Table, last: Deal) -> list[Deal]:
     """Every deal of the game, finished: the earlier ones replayed from their records."""
-    deals: list[Round] = []
+    deals: list[Deal] = []
     for record in await members.finished_records(conn, table.id, table.deal_no):
-        deals.append(replay(parse_record(json.loads(record))).round)
+        deals.append(replay(parse_record(json.loads(record))).deal)
     deals.append(last)
     return deals
 
 
-def _arrastrado(result_seats: dict[int, int], round_: Round) -> Op:
-    result = round_.result
+def _arrastrado(result_seats: dict[int, int], deal: Deal) -> Op:
+    result = deal.result
     assert result is not None
 
     async def pay(conn: Connection, t: Table, now: float) -> None:
@@ -164,13 +164,13 @@ def _arrastrado(result_seats: dict[int, int], round_: Round) -> Op:
 
 
 def settle_game(table: Table) -> Settlement:
-    """The end of the game (its last deal is ``table.round``): the stakes (less the bank's
+    """The end of the game (its last deal is ``table.deal``): the stakes (less the bank's
     25%) to the winning side's members still seated, the plato pot back to whoever put it
     in; the game's standings. A member who left counts the game as played and lost."""
     settlement = Settlement()
     if not table.options.competitive or table.winner is None:
         return settlement
-    last = table.round
+    last = table.deal
     assert last is not None and last.result is not None
     sides = sides_of(table)
     winners = sides[table.winner]

@@ -4,7 +4,7 @@ may wait for the robot's play) all ask here."""
 
 from __future__ import annotations
 
-from bot.engine import Kind, Round
+from bot.engine import Deal, Kind
 
 from .model import Table
 
@@ -12,21 +12,21 @@ OPTIONAL = frozenset({Kind.SING, Kind.TUTE, Kind.CAPOTE, Kind.CLAIM, Kind.EXCHAN
 """What a robot may do out of turn, or choose not to do."""
 
 
-def robot_on_turn(table: Table, round_: Round) -> bool:
+def robot_on_turn(table: Table, deal: Deal) -> bool:
     """The seat on turn is played by a robot and has something to do now (never while the
     game is paused)."""
     if table.paused_until is not None:
         return False
-    turn = round_.turn
+    turn = deal.turn
     occupant = table.seats[turn]
     if occupant is None or not occupant.robot_plays:
         return False
-    return any(a.seat == turn and a.kind is not Kind.RESIGN for a in round_.legal_actions())
+    return any(a.seat == turn and a.kind is not Kind.RESIGN for a in deal.legal_actions())
 
 
-def human_may_declare(table: Table, round_: Round) -> bool:
+def human_may_declare(table: Table, deal: Deal) -> bool:
     """A member may still sing or declare tute: a robot about to lead gives them time."""
-    for action in round_.legal_actions():
+    for action in deal.legal_actions():
         occupant = table.seats[action.seat]
         if (
             action.kind in (Kind.SING, Kind.TUTE)

@@ -17,11 +17,11 @@ from bot.engine import (
     Action,
     Cante,
     Contract,
+    Deal,
     IllegalActionError,
     Kind,
     Options,
     Phase,
-    Round,
     Variant,
 )
 from bot.storage.settings import HandDelivery
@@ -234,42 +234,40 @@ class Show:
 # ------------------------------------------------------------------------- builders
 
 
-def _last_trick(round_: Round) -> LastTrick | None:
-    if not round_.tricks:
+def _last_trick(deal: Deal) -> LastTrick | None:
+    if not deal.tricks:
         return None
     from bot.engine.cards import POINTS
 
-    last = round_.tricks[-1]
-    cards = tuple(((last.leader + i) % round_.n, c) for i, c in enumerate(last.cards))
+    last = deal.tricks[-1]
+    cards = tuple(((last.leader + i) % deal.n, c) for i, c in enumerate(last.cards))
     return LastTrick(cards, last.winner, sum(POINTS[c] for c in last.cards))
 
 
-def deal_view(round_: Round) -> DealView:
+def deal_view(deal: Deal) -> DealView:
     face_up = (
-        round_.turned
-        if round_.turned >= 0
-        else (round_.table_card if round_.table_card >= 0 else None)
+        deal.turned if deal.turned >= 0 else (deal.table_card if deal.table_card >= 0 else None)
     )
     return DealView(
-        sides=round_.sides,
-        side_of=round_.side_of,
-        auction=round_.phase is Phase.AUCTION,
-        trump=round_.trump,
-        turned=round_.turned_card,
+        sides=deal.sides,
+        side_of=deal.side_of,
+        auction=deal.phase is Phase.AUCTION,
+        trump=deal.trump,
+        turned=deal.turned_card,
         face_up=face_up,
-        table_card=round_.table_card if round_.table_card >= 0 else None,
-        stock_left=round_.stock_left if round_.variant is Variant.HABANERO else None,
-        turn=round_.turn,
-        trick=tuple(round_.trick_seats()),
-        trick_no=len(round_.tricks),
-        last_trick=_last_trick(round_),
-        cantes=tuple(round_.cantes),
-        scores=tuple(round_.side_score(s) for s in range(len(round_.sides))),
-        card_points=tuple(round_.card_points),
-        hand_sizes=tuple(h.bit_count() for h in round_.hands),
-        contract=round_.contract,
-        capote_seat=round_.capote_seat if round_.capote_seat >= 0 else None,
-        high_bid=round_.high_bid,
+        table_card=deal.table_card if deal.table_card >= 0 else None,
+        stock_left=deal.stock_left if deal.variant is Variant.HABANERO else None,
+        turn=deal.turn,
+        trick=tuple(deal.trick_seats()),
+        trick_no=len(deal.tricks),
+        last_trick=_last_trick(deal),
+        cantes=tuple(deal.cantes),
+        scores=tuple(deal.side_score(s) for s in range(len(deal.sides))),
+        card_points=tuple(deal.card_points),
+        hand_sizes=tuple(h.bit_count() for h in deal.hands),
+        contract=deal.contract,
+        capote_seat=deal.capote_seat if deal.capote_seat >= 0 else None,
+        high_bid=deal.high_bid,
     )
 
 
@@ -279,8 +277,8 @@ def _seats(table: Table) -> tuple[Seat | None, ...]:
 
 
 def table_view(table: Table) -> TableView:
-    round_ = table.round
-    playing = round_ is not None and table.status is Status.PLAYING
+    deal = table.deal
+    playing = deal is not None and table.status is Status.PLAYING
     return TableView(
         id=table.id,
         guild_id=table.guild_id,
@@ -303,7 +301,7 @@ def table_view(table: Table) -> TableView:
         summary=table.summary,
         winner=table.winner,
         rounds_won=tuple(table.game.rounds_won) if table.game is not None else None,
-        deal=deal_view(round_) if playing and round_ is not None else None,
+        deal=deal_view(deal) if playing and deal is not None else None,
     )
 
 
@@ -321,11 +319,11 @@ def _declarations(legal: Iterable[Action]) -> tuple[Action, ...]:
     return tuple(others[:DECLARATIONS_SHOWN])
 
 
-def _refusals(round_: Round, seat: int, cards: Iterable[int]) -> tuple[Refusal, ...]:
+def _refusals(deal: Deal, seat: int, cards: Iterable[int]) -> tuple[Refusal, ...]:
     found: list[Refusal] = []
     for card in cards:
         try:
-            round_.copy().apply(Action.play(seat, card))
+            deal.copy().apply(Action.play(seat, card))
         except IllegalActionError as error:
             refused = TableError.illegal(error)
             found.append(Refusal(card, refused.key, refused.params))
@@ -334,39 +332,39 @@ def _refusals(round_: Round, seat: int, cards: Iterable[int]) -> tuple[Refusal, 
 
 def hand_view(table: Table, seat: int, *, may_wait: bool = False) -> HandView:
     """``seat``'s own hand, built from the engine's legal actions for that seat alone."""
-    round_ = table.round
+    deal = table.deal
     occupant = table.seats[seat]
-    if round_ is None or table.status is not Status.PLAYING:
+    if deal is None or table.status is not Status.PLAYING:
         return HandView(
             table.id, seat, replace(occupant) if occupant else None, table.deal_no, 0, False,
             (), frozenset(), (), (), False, False, 0, 0, table.options.target, None, (),
             table.turn_deadline,
         )  # fmt: skip
-    cards = tuple(round_.hand(seat))
-    legal = [a for a in round_.legal_actions() if a.seat == seat]
+    cards = tuple(deal.hand(seat))
+    legal = [a for a in deal.legal_actions() if a.seat == seat]
     if occupant is not None and occupant.robot_plays:
         legal = []
     playable = frozenset(a.arg for a in legal if a.kind is Kind.PLAY)
-    your_turn = round_.turn == seat and any(a.kind in _TURN_KINDS for a in legal)
+    your_turn = deal.turn == seat and any(a.kind in _TURN_KINDS for a in legal)
     refused = [c for c in cards if c not in playable]
     return HandView(
         table_id=table.id,
         seat=seat,
         occupant=replace(occupant) if occupant is not None else None,
         deal_no=table.deal_no,
-        trick_no=len(round_.tricks),
+        trick_no=len(deal.tricks),
         playing=True,
         cards=cards,
         playable=playable,
-        refusals=_refusals(round_, seat, refused) if your_turn and round_.trick else (),
+        refusals=_refusals(deal, seat, refused) if your_turn and deal.trick else (),
         declarations=_declarations(legal),
         your_turn=your_turn,
         may_declare=not your_turn and any(a.kind is not Kind.RESIGN for a in legal),
-        trump=round_.trump,
-        exchange_card=round_.turned,
-        target=round_.options.target,
-        stock_left=round_.stock_left if round_.variant is Variant.HABANERO else None,
-        trick=tuple(round_.trick_seats()),
+        trump=deal.trump,
+        exchange_card=deal.turned,
+        target=deal.options.target,
+        stock_left=deal.stock_left if deal.variant is Variant.HABANERO else None,
+        trick=tuple(deal.trick_seats()),
         turn_deadline=table.turn_deadline,
         may_wait=may_wait,
     )
@@ -380,16 +378,16 @@ def robot_plays_next(table: Table) -> bool:
     sing first, which would make it wait longer). What there is to show may wait for that
     play: the table message then shows both in one edit (a run of plays, one edit), and a
     hand its player cannot use now is edited once, after it."""
-    round_ = table.round
+    deal = table.deal
     if (
         table.status is not Status.PLAYING
-        or round_ is None
-        or round_.finished
+        or deal is None
+        or deal.finished
         or table.play_message_id is None
         or table.paused_until is not None
     ):
         return False
-    return robot_on_turn(table, round_) and not human_may_declare(table, round_)
+    return robot_on_turn(table, deal) and not human_may_declare(table, deal)
 
 
 class Redraws:

@@ -6,7 +6,7 @@ import random
 from collections.abc import Sequence
 
 from bot.ai import Level, choose_action
-from bot.engine import Action, Game, Options, Round, Variant, seat_view, shuffle_deal
+from bot.engine import Action, Deal, Game, Options, Variant, seat_view, shuffle_deal
 
 
 class CountingClock:
@@ -23,7 +23,7 @@ class CountingClock:
         return now
 
 
-def ask(r: Round, seat: int, level: Level, rng: random.Random, budget: float) -> Action | None:
+def ask(r: Deal, seat: int, level: Level, rng: random.Random, budget: float) -> Action | None:
     view = seat_view(r, seat)
     action = choose_action(view, level, rng, budget)
     if action is not None:
@@ -32,7 +32,7 @@ def ask(r: Round, seat: int, level: Level, rng: random.Random, budget: float) ->
 
 
 def play_deal(
-    r: Round, levels: Sequence[Level], rngs: Sequence[random.Random], budget: float = 0.02
+    r: Deal, levels: Sequence[Level], rngs: Sequence[random.Random], budget: float = 0.02
 ) -> None:
     """Ask the robots until the deal ends; seats off turn may declare first, the seat on
     turn must always do something."""
@@ -63,9 +63,9 @@ def play_game(
     game = Game(variant, options, dealer=seed % variant.players)
     deals = 0
     while not game.finished:
-        r = Round(shuffle_deal(variant, options, game.dealer, rng, game.carry))
+        r = Deal(shuffle_deal(variant, options, game.dealer, rng, game.carry))
         play_deal(r, levels, rngs, budget)
-        game.end_round(r)
+        game.end_deal(r)
         deals += 1
         assert deals < 40, "the game does not end"
     return game

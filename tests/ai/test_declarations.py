@@ -8,7 +8,7 @@ import random
 import pytest
 
 from bot.ai import Level, choose_action
-from bot.engine import Action, Kind, Options, Round, Scoring, Variant, seat_view
+from bot.engine import Action, Deal, Kind, Options, Scoring, Variant, seat_view
 from tests.engine.helpers import build, play
 
 from .helpers import CountingClock
@@ -17,7 +17,7 @@ OROS, COPAS = 0, 1
 LEVELS = list(Level)
 
 
-def decide(r: Round, seat: int, level: Level) -> Action | None:
+def decide(r: Deal, seat: int, level: Level) -> Action | None:
     return choose_action(seat_view(r, seat), level, random.Random(1), 0.05, clock=CountingClock())
 
 

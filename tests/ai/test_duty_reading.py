@@ -1,6 +1,6 @@
 """The robots read the duty through the engine: what their helpers compute from it (who
 can take a trick, what a seat showed it lacked, the endgame's answers) agrees with what
-``Round.legal_actions()`` allows, in seeded random states of every variant and option."""
+``Deal.legal_actions()`` allows, in seeded random states of every variant and option."""
 
 from __future__ import annotations
 
@@ -9,24 +9,24 @@ import pytest
 from bot.ai.heuristic import Beliefs, round_situation, view_situation
 from bot.ai.knowledge import infer
 from bot.ai.solver import follow_mask
-from bot.engine import Kind, Options, Round, Variant, seat_view
+from bot.engine import Deal, Kind, Options, Variant, seat_view
 from bot.engine.cards import TAKERS, beats, cards_of, mask_of
 from bot.engine.duty import duty_tiers, playable
 from tests.engine.helpers import DUTY_CASES, random_states
 
 
-def legal_mask(r: Round) -> int:
+def legal_mask(r: Deal) -> int:
     return mask_of(a.arg for a in r.legal_actions() if a.kind is Kind.PLAY)
 
 
-def partner_spared(r: Round) -> bool:
+def partner_spared(r: Deal) -> bool:
     holder = r.best_seat
     return (
         not r.options.beat_partner and holder != r.turn and r.side_of[holder] == r.side_of[r.turn]
     )
 
 
-def check_taking(r: Round, legal: int) -> None:
+def check_taking(r: Deal, legal: int) -> None:
     """Whether the seat on turn can take the trick: in the playouts (``playable``), with
     beliefs that know every card (``Beliefs.p_take``), and by the legal plays."""
     st = round_situation(r, legal)
@@ -43,7 +43,7 @@ def check_taking(r: Round, legal: int) -> None:
     assert everyone.p_take(r.turn, duty_tiers(*args), over) == (1.0 if can_take else 0.0)
 
 
-def check_knowledge(r: Round) -> None:
+def check_knowledge(r: Deal) -> None:
     """What each seat infers the others lack (from the duty at every play so far), they
     do lack."""
     for viewer in range(r.n):

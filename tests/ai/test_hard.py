@@ -8,12 +8,12 @@ import random
 import pytest
 
 from bot.ai import Level, choose_action
-from bot.engine import Action, Kind, Options, Round, Variant, seat_view, shuffle_deal
+from bot.engine import Action, Deal, Kind, Options, Variant, seat_view, shuffle_deal
 
 from .helpers import CountingClock, ask
 
 
-def best_score(r: Round, side: int) -> int:
+def best_score(r: Deal, side: int) -> int:
     """Plain minimax over the engine itself: the final score ``side`` can force."""
     if r.result is not None:
         return r.result.scores[side]
@@ -26,11 +26,11 @@ def best_score(r: Round, side: int) -> int:
     return max(values) if r.side_of[r.turn] == side else min(values)
 
 
-def habanero_endgame(seed: int, cards: int) -> Round:
+def habanero_endgame(seed: int, cards: int) -> Deal:
     """Normal robots play a habanero deal until the stock is empty and the seat on turn
     holds ``cards`` cards, leading on even seeds and answering a lead on odd ones."""
     rng = random.Random(seed)
-    r = Round(shuffle_deal(Variant.HABANERO, Options(), seed % 2, rng))
+    r = Deal(shuffle_deal(Variant.HABANERO, Options(), seed % 2, rng))
     while not (
         r.stock_left == 0 and r.hands[r.turn].bit_count() == cards and len(r.trick) == seed % 2
     ):
@@ -43,7 +43,7 @@ def habanero_endgame(seed: int, cards: int) -> Round:
     return r
 
 
-def value_of(r: Round, action: Action) -> int:
+def value_of(r: Deal, action: Action) -> int:
     after = r.copy()
     after.apply(action)
     return best_score(after, r.side_of[action.seat])
@@ -64,7 +64,7 @@ def test_hard_solves_habanero_endgames_exactly(seed: int) -> None:
     assert value_of(r, normal) < optimum
 
 
-def forced_win(r: Round, side: int, memo: dict[tuple[object, ...], bool] | None = None) -> bool:
+def forced_win(r: Deal, side: int, memo: dict[tuple[object, ...], bool] | None = None) -> bool:
     """Minimax over the engine itself: whether ``side`` wins the deal whatever the other
     side plays (memoised on the hands, the turn and the trick)."""
     if r.result is not None:
@@ -84,35 +84,35 @@ def forced_win(r: Round, side: int, memo: dict[tuple[object, ...], bool] | None 
     return result
 
 
-def _after(r: Round, action: Action) -> Round:
+def _after(r: Deal, action: Action) -> Deal:
     after = r.copy()
     after.apply(action)
     return after
 
 
-def after_last_draw(seed: int) -> Round:
+def after_last_draw(seed: int) -> Deal:
     """A habanero deal right after the last draw, where the winner of the last trick has
     been given every trump still out (cards neither seat has shown change places)."""
     rng = random.Random(seed)
-    deal = shuffle_deal(Variant.HABANERO, Options(), seed % 2, rng)
-    r = Round(deal)
+    dealt = shuffle_deal(Variant.HABANERO, Options(), seed % 2, rng)
+    r = Deal(dealt)
     while not r.capote_open:
         action = ask(r, r.turn, Level.EASY, rng, 0.0)
         assert action is not None
         r.apply(action)
     leader = r.turn
-    fixed = {c for t in r.tricks for c in t.cards} | {deal.turned}
+    fixed = {c for t in r.tricks for c in t.cards} | {dealt.turned}
     fixed |= {e.took for e in r.exchanges} | {e.gave for e in r.exchanges}
     fixed |= {c.suit * 10 + s for c in r.cantes for s in (6, 7)}
     theirs = [c for c in r.hand(1 - leader) if c // 10 == r.trump and c not in fixed]
     mine = [c for c in r.hand(leader) if c // 10 != r.trump and c not in fixed]
     swap = dict(zip(theirs, mine, strict=False)) | dict(zip(mine, theirs, strict=False))
     twin = dataclasses.replace(
-        deal,
-        hands=tuple(tuple(swap.get(c, c) for c in h) for h in deal.hands),
-        stock=tuple(swap.get(c, c) for c in deal.stock),
+        dealt,
+        hands=tuple(tuple(swap.get(c, c) for c in h) for h in dealt.hands),
+        stock=tuple(swap.get(c, c) for c in dealt.stock),
     )
-    again = Round(twin)
+    again = Deal(twin)
     for action in r.actions:
         again.apply(action)
     assert again.capote_open
@@ -143,7 +143,7 @@ def test_hard_keeps_to_its_budget(variant: Variant, budget: float) -> None:
     the search, not the machine: it reads its clock as it goes and stops at the first
     reading past its deadline (85% of the budget), never later."""
     for seed in range(4):
-        r = Round(shuffle_deal(variant, Options(), seed % variant.players, random.Random(seed)))
+        r = Deal(shuffle_deal(variant, Options(), seed % variant.players, random.Random(seed)))
         view = seat_view(r, r.turn)
         clock = CountingClock(0.001)
         action = choose_action(view, Level.HARD, random.Random(seed), budget, clock=clock)

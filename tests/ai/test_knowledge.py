@@ -5,14 +5,14 @@ from __future__ import annotations
 import random
 
 from bot.ai.knowledge import Knowledge, infer, sample_hands, sample_world
-from bot.engine import Kind, Options, Round, Variant, seat_view, shuffle_deal
+from bot.engine import Deal, Kind, Options, Variant, seat_view, shuffle_deal
 from bot.engine.cards import SUIT_MASK, mask_of
 from tests.engine.helpers import build, cards, play
 
 OROS, COPAS, ESPADAS, BASTOS = 0, 1, 2, 3
 
 
-def pairs_deal() -> Round:
+def pairs_deal() -> Deal:
     """Oros are trumps; seat 2 holds no copas; seat 3 holds every copa above the 7."""
     hands = {
         0: "2O 4O 5O 6O 2E 4E 5E 6E 7E 10E",
@@ -116,7 +116,7 @@ def test_every_card_is_accounted_for_in_every_variant() -> None:
 
     for index, (variant, options) in enumerate(OPTION_SETS):
         rng = random.Random(index)
-        r = Round(shuffle_deal(variant, options, index % variant.players, rng))
+        r = Deal(shuffle_deal(variant, options, index % variant.players, rng))
         while not r.finished:
             for seat in range(r.n):
                 view = seat_view(r, seat)

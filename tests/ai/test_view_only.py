@@ -17,12 +17,12 @@ from bot.engine import (
     Cante,
     Contract,
     Deal,
+    DealtCards,
     Exchange,
     IllegalActionError,
     Kind,
     Options,
     Result,
-    Round,
     SeatView,
     Trick,
     Variant,
@@ -58,7 +58,7 @@ def walk(obj: Any, seen: set[int] | None = None) -> list[Any]:
     return found
 
 
-def robot_steps(r: Round, steps: int, seed: int) -> None:
+def robot_steps(r: Deal, steps: int, seed: int) -> None:
     """At least ``steps`` actions by normal robots, then on to a seat with a choice."""
     rng = random.Random(seed)
     done = 0
@@ -70,8 +70,8 @@ def robot_steps(r: Round, steps: int, seed: int) -> None:
         done += 1
 
 
-def replay(deal: Deal, actions: list[Action]) -> Round | None:
-    r = Round(deal)
+def replay(dealt: DealtCards, actions: list[Action]) -> Deal | None:
+    r = Deal(dealt)
     try:
         for action in actions:
             r.apply(action)
@@ -80,14 +80,14 @@ def replay(deal: Deal, actions: list[Action]) -> Round | None:
     return r
 
 
-def twin(r: Round, viewer: int) -> Round:
+def twin(r: Deal, viewer: int) -> Deal:
     """The same actions on a deal where two cards the viewer cannot see change places:
     between two other hands, or between a hand and the face-down stock."""
-    deal = r.deal
+    dealt = r.dealt
     played = {c for t in r.tricks for c in t.cards} | set(r.trick)
-    shown = {c for _, c in seat_view(r, viewer).shown} | {deal.turned}
+    shown = {c for _, c in seat_view(r, viewer).shown} | {dealt.turned}
     hidden = {
-        seat: [c for c in deal.hands[seat] if c not in played and c not in shown]
+        seat: [c for c in dealt.hands[seat] if c not in played and c not in shown]
         for seat in range(r.n)
         if seat != viewer
     }
@@ -97,9 +97,9 @@ def twin(r: Round, viewer: int) -> Round:
         if s1 == s2 or c1 // 10 != c2 // 10:
             continue
         swap = {c1: c2, c2: c1}
-        hands = tuple(tuple(swap.get(c, c) for c in hand) for hand in deal.hands)
-        stock = tuple(swap.get(c, c) for c in deal.stock)
-        other = replay(dataclasses.replace(deal, hands=hands, stock=stock), list(r.actions))
+        hands = tuple(tuple(swap.get(c, c) for c in hand) for hand in dealt.hands)
+        stock = tuple(swap.get(c, c) for c in dealt.stock)
+        other = replay(dataclasses.replace(dealt, hands=hands, stock=stock), list(r.actions))
         if other is not None:
             return other
     raise AssertionError("no twin deal found")
@@ -110,13 +110,13 @@ CASES = [(Variant.PAIRS, 13), (Variant.HABANERO, 9), (Variant.ARRASTRADO, 10)]
 
 @pytest.mark.parametrize(("variant", "steps"), CASES, ids=[v.value for v, _ in CASES])
 def test_the_view_reaches_no_round_and_no_hidden_card(variant: Variant, steps: int) -> None:
-    r = Round(shuffle_deal(variant, Options(), 1, random.Random(4)))
+    r = Deal(shuffle_deal(variant, Options(), 1, random.Random(4)))
     robot_steps(r, steps, seed=4)
     for seat in range(r.n):
         view = seat_view(r, seat)
         objects = walk(view)
         for obj in objects:
-            assert not isinstance(obj, (Round, Deal)), "a view must not reach the deal"
+            assert not isinstance(obj, (Deal, DealtCards)), "a view must not reach the deal"
             assert not isinstance(obj, (list, set, dict)), "a view holds only frozen data"
             assert isinstance(obj, IMMUTABLE_LEAVES + FROZEN_RECORDS + (tuple, frozenset))
         # the cards the view names: its own, the played, the shown and the turned card
@@ -138,7 +138,7 @@ def test_the_view_reaches_no_round_and_no_hidden_card(variant: Variant, steps: i
 def test_same_view_same_answer(variant: Variant, steps: int, level: Level) -> None:
     """Deals that differ only in cards this seat cannot see give equal views, and the
     robot (same seed) answers them alike: it cannot be reading the hidden cards."""
-    r = Round(shuffle_deal(variant, Options(), 1, random.Random(4)))
+    r = Deal(shuffle_deal(variant, Options(), 1, random.Random(4)))
     robot_steps(r, steps, seed=4)
     viewer = r.turn
     other = twin(r, viewer)

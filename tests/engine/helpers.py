@@ -7,9 +7,9 @@ from collections.abc import Iterator
 
 from bot.engine import (
     Action,
+    Deal,
     Kind,
     Options,
-    Round,
     Scoring,
     StockDuty,
     Variant,
@@ -18,7 +18,7 @@ from bot.engine import (
     shuffle_deal,
 )
 from bot.engine.cards import cards_of
-from bot.engine.deal import Deal, dealing_of
+from bot.engine.dealing import DealtCards, dealing_of
 from bot.engine.variants import TurnedCard
 
 
@@ -35,7 +35,7 @@ def build(
     options: Options | None = None,
     stock: str = "",
     carry: tuple[int, int] | None = None,
-) -> Round:
+) -> Deal:
     """A deal where ``hands`` names some cards of some seats (seat -> "1O 3O ..."), the
     turned card and the first cards of the stock; the rest of the deck fills the gaps in
     card order. The turned card goes to the dealer where the variant deals it there."""
@@ -55,7 +55,7 @@ def build(
             hand.append(rest.pop(0))
     if variant.has_stock:
         stock_cards += rest
-    deal = Deal(
+    dealt = DealtCards(
         variant,
         options,
         dealer,
@@ -64,29 +64,29 @@ def build(
         tuple(stock_cards),
         carry,
     )
-    return Round(deal)
+    return Deal(dealt)
 
 
-def play(round_: Round, *codes: str) -> None:
+def play(deal: Deal, *codes: str) -> None:
     """Play these cards, each by the seat on turn."""
     for code in codes:
-        round_.apply(Action.play(round_.turn, parse_card(code)))
+        deal.apply(Action.play(deal.turn, parse_card(code)))
 
 
-def sing(round_: Round, seat: int, suit: str) -> None:
-    round_.apply(Action.sing(seat, parse_suit(suit)))
+def sing(deal: Deal, seat: int, suit: str) -> None:
+    deal.apply(Action.sing(seat, parse_suit(suit)))
 
 
-def do(round_: Round, seat: int, kind: Kind) -> None:
-    round_.apply(Action.simple(seat, kind))
+def do(deal: Deal, seat: int, kind: Kind) -> None:
+    deal.apply(Action.simple(seat, kind))
 
 
-def legal_plays(round_: Round) -> set[str]:
-    return {a.to_json()["play"] for a in round_.legal_actions() if a.kind is Kind.PLAY}
+def legal_plays(deal: Deal) -> set[str]:
+    return {a.to_json()["play"] for a in deal.legal_actions() if a.kind is Kind.PLAY}
 
 
-def legal_of(round_: Round, kind: Kind) -> set[tuple[int, int]]:
-    return {(a.seat, a.arg) for a in round_.legal_actions() if a.kind is kind}
+def legal_of(deal: Deal, kind: Kind) -> set[tuple[int, int]]:
+    return {(a.seat, a.arg) for a in deal.legal_actions() if a.kind is kind}
 
 
 DUTY_CASES: list[tuple[Variant, Options]] = [
@@ -106,11 +106,11 @@ DUTY_CASES: list[tuple[Variant, Options]] = [
 """Every variant, every ``stock_duty``, and the options that change the duty."""
 
 
-def random_states(variant: Variant, options: Options, seed: int) -> Iterator[Round]:
+def random_states(variant: Variant, options: Options, seed: int) -> Iterator[Deal]:
     """A seeded random deal, stopped at every card to play: mostly plays, now and then a
     declaration (never one that ends the deal)."""
     rng = random.Random(seed)
-    r = Round(shuffle_deal(variant, options, rng.randrange(variant.players), rng))
+    r = Deal(shuffle_deal(variant, options, rng.randrange(variant.players), rng))
     while not r.finished:
         legal = r.legal_actions()
         if legal[0].kind is Kind.PLAY:

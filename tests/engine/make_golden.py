@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from bot.engine import Action, Kind, Round, record_of
+from bot.engine import Action, Deal, Kind, record_of
 from bot.engine.referee import judge
 
 from .test_properties import OPTION_SETS, play_random_game
@@ -14,11 +14,11 @@ from .test_properties import OPTION_SETS, play_random_game
 GOLDEN = Path(__file__).parent / "golden"
 
 
-def _with_illegal(r: Round) -> dict[str, object]:
+def _with_illegal(r: Deal) -> dict[str, object]:
     """The record cut at the first trick where the seat on turn had a choice it could get
     wrong, with a wrong card appended."""
     record = record_of(r)
-    replayed = Round(r.deal)
+    replayed = Deal(r.dealt)
     for i, action in enumerate(r.actions):
         if action.kind is Kind.PLAY and replayed.trick and action.seat == replayed.turn:
             legal = {a.arg for a in replayed.legal_actions() if a.kind is Kind.PLAY}

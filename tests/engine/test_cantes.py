@@ -198,9 +198,9 @@ def test_arrastrado_exchange_off_leaves_the_turned_card_out() -> None:
 
 
 def _play_to_last_draw(r: object) -> None:
-    from bot.engine import Round
+    from bot.engine import Deal
 
-    assert isinstance(r, Round)
+    assert isinstance(r, Deal)
     while r.stock_left:
         play(r, sorted(legal_plays(r))[0])
 

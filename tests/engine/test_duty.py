@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from bot.engine import IllegalActionError, Kind, Options, Round, StockDuty, Variant, seat_view
+from bot.engine import Deal, IllegalActionError, Kind, Options, StockDuty, Variant, seat_view
 from bot.engine.cards import SUIT_MASK, mask_of, parse_card, parse_suit, trick_best
 from bot.engine.duty import duty_of, duty_tiers, playable
 from bot.engine.variants import VARIANTS
@@ -63,30 +63,30 @@ def test_full_duty(
     tested = len(before)
     hands = dict(enumerate(before))
     hands[tested] = hand
-    round_ = build(variant, hands, "2B", dealer=3)
-    play(round_, *before)
-    assert round_.turn == tested
-    legal = legal_plays(round_)
+    deal = build(variant, hands, "2B", dealer=3)
+    play(deal, *before)
+    assert deal.turn == tested
+    legal = legal_plays(deal)
     assert legal == (set(hand.split()) if expected == "ALL" else expected), name
 
 
 def test_cannot_overtrump_frees_you_by_default() -> None:
-    round_ = build(
+    deal = build(
         Variant.INDIVIDUAL,
         {0: "3O", 1: "7B", 2: "4B 1C 6C 7C 10C 11C 12C 3C 5C 4C"},
         "2B",
         dealer=3,
     )
-    play(round_, "3O", "7B")
-    assert legal_plays(round_) == {"4B", "1C", "6C", "7C", "10C", "11C", "12C", "3C", "5C", "4C"}
+    play(deal, "3O", "7B")
+    assert legal_plays(deal) == {"4B", "1C", "6C", "7C", "10C", "11C", "12C", "3C", "5C", "4C"}
 
 
 def test_undertrump_option_forces_a_lower_trump() -> None:
     options = Options(undertrump=True)
     hands = {0: "3O", 1: "7B", 2: "4B 1C 6C 7C 10C 11C 12C 3C 5C 4C"}
-    round_ = build(Variant.INDIVIDUAL, hands, "2B", dealer=3, options=options)
-    play(round_, "3O", "7B")
-    assert legal_plays(round_) == {"4B"}
+    deal = build(Variant.INDIVIDUAL, hands, "2B", dealer=3, options=options)
+    play(deal, "3O", "7B")
+    assert legal_plays(deal) == {"4B"}
 
 
 @pytest.mark.parametrize(("beat_partner", "expected"), [(True, {"1O"}), (False, {"1O", "2O"})])
@@ -94,59 +94,59 @@ def test_beat_partner_option(beat_partner: bool, expected: set[str]) -> None:
     # seat 0 leads 3O, seat 1 plays 4O: partner 0 holds the trick when seat 2 plays
     options = Options(beat_partner=beat_partner)
     hands = {0: "3O", 1: "4O", 2: "1O 2O 1C 6C 7C 10C 11C 12C 3C 5C"}
-    round_ = build(Variant.PAIRS, hands, "2B", dealer=3, options=options)
-    play(round_, "3O", "4O")
-    assert legal_plays(round_) == expected
+    deal = build(Variant.PAIRS, hands, "2B", dealer=3, options=options)
+    play(deal, "3O", "4O")
+    assert legal_plays(deal) == expected
 
 
 def test_beat_partner_off_still_beats_an_opponent() -> None:
     options = Options(beat_partner=False)
     hands = {0: "4O", 1: "3O", 2: "1O 2O 1C 6C 7C 10C 11C 12C 3C 5C"}
-    round_ = build(Variant.PAIRS, hands, "2B", dealer=3, options=options)
-    play(round_, "4O", "3O")
-    assert legal_plays(round_) == {"1O"}
+    deal = build(Variant.PAIRS, hands, "2B", dealer=3, options=options)
+    play(deal, "4O", "3O")
+    assert legal_plays(deal) == {"1O"}
 
 
 def test_arrastrado_full_duty_with_three() -> None:
     # trumps bastos (7B turned on the table: the holder of the 2B... no, of the 7B? the turned
     # card is a 7, so the holder of the 2B takes it); seat 1 has no oros and must trump
     hand1 = "1C 4B 6B 6C 7C 10C 11C 12C 3C 5C 4C 1E 3E"
-    round_ = build(Variant.ARRASTRADO, {0: "3O", 1: hand1}, "7B", dealer=2)
-    play(round_, "3O")
-    assert legal_plays(round_) == {"4B", "6B"}
-    play(round_, "6B")
-    hand2 = round_.hand(2)
-    assert round_.turn == 2 and len(hand2) == 13
+    deal = build(Variant.ARRASTRADO, {0: "3O", 1: hand1}, "7B", dealer=2)
+    play(deal, "3O")
+    assert legal_plays(deal) == {"4B", "6B"}
+    play(deal, "6B")
+    hand2 = deal.hand(2)
+    assert deal.turn == 2 and len(hand2) == 13
 
 
 def test_illegal_card_is_refused_with_the_rule_in_words() -> None:
-    round_ = build(
+    deal = build(
         Variant.INDIVIDUAL, {0: "3O", 1: "1O 4O 1C 5B 6C 7C 10C 11C 12C 3C"}, "2B", dealer=3
     )
-    play(round_, "3O")
+    play(deal, "3O")
     with pytest.raises(IllegalActionError, match="must beat 3O with a higher oros") as err:
-        play(round_, "4O")
+        play(deal, "4O")
     assert err.value.reason == "must_beat"
     with pytest.raises(IllegalActionError, match="must follow oros"):
-        play(round_, "1C")
+        play(deal, "1C")
     with pytest.raises(IllegalActionError, match="does not hold 1E"):
-        play(round_, "1E")
+        play(deal, "1E")
 
 
 def test_overtrump_refusal_names_the_trump() -> None:
     hands = {0: "3O", 1: "5B", 2: "1C 4B 7B 6C 7C 10C 11C 12C 3C 5C"}
-    round_ = build(Variant.INDIVIDUAL, hands, "2B", dealer=3)
-    play(round_, "3O", "5B")
+    deal = build(Variant.INDIVIDUAL, hands, "2B", dealer=3)
+    play(deal, "3O", "5B")
     with pytest.raises(IllegalActionError, match="must beat 5B with a higher bastos"):
-        play(round_, "4B")
+        play(deal, "4B")
 
 
 def test_not_your_turn() -> None:
-    round_ = build(Variant.INDIVIDUAL, {1: "1O"}, "2B", dealer=3)
+    deal = build(Variant.INDIVIDUAL, {1: "1O"}, "2B", dealer=3)
     from bot.engine import Action, parse_card
 
     with pytest.raises(IllegalActionError, match="seat 0's turn") as err:
-        round_.apply(Action.play(1, parse_card("1O")))
+        deal.apply(Action.play(1, parse_card("1O")))
     assert err.value.reason == "not_your_turn"
 
 
@@ -166,11 +166,11 @@ def test_not_your_turn() -> None:
 def test_habanero_stock_duty(
     duty: StockDuty, led: str, hand: str, expected: set[str] | str
 ) -> None:
-    round_ = build(
+    deal = build(
         Variant.HABANERO, {1: led, 0: hand}, "4O", dealer=0, options=Options(stock_duty=duty)
     )
-    play(round_, led)
-    assert legal_plays(round_) == (set(hand.split()) if expected == "ALL" else expected)
+    play(deal, led)
+    assert legal_plays(deal) == (set(hand.split()) if expected == "ALL" else expected)
 
 
 @pytest.mark.parametrize(
@@ -196,7 +196,7 @@ def test_an_empty_trick_has_no_holder() -> None:
     assert trick_best([], 0) == (-1, -1)
 
 
-def _legal_mask(r: Round) -> int:
+def _legal_mask(r: Deal) -> int:
     return mask_of(a.arg for a in r.legal_actions() if a.kind is Kind.PLAY)
 
 

@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 
 from bot.engine import (
     CODES,
+    Deal,
     Kind,
     Options,
-    Round,
     Scoring,
     SeatView,
     StockDuty,
@@ -42,7 +42,7 @@ def _beats(a: str, b: str) -> bool:
     return _suit(a) == _suit(b) and STRENGTH[_rank(a)] > STRENGTH[_rank(b)]
 
 
-def reference_plays(r: Round) -> set[str]:
+def reference_plays(r: Deal) -> set[str]:
     """The legal cards of the seat on turn, from RULES.md, over card codes."""
     hand = [CODES[c] for c in r.hand(r.turn)]
     trick = [CODES[c] for c in r.trick]
@@ -107,22 +107,22 @@ OPTION_SETS: list[tuple[Variant, Options]] = [
 ]
 
 
-def play_random_game(variant: Variant, options: Options, seed: int, carry: bool) -> Round:
+def play_random_game(variant: Variant, options: Options, seed: int, carry: bool) -> Deal:
     rng = random.Random(seed)
     dealer = rng.randrange(variant.players)
     has_carry = carry and variant is Variant.HABANERO and options.scoring is Scoring.MOST
-    deal = shuffle_deal(
+    dealt = shuffle_deal(
         variant,
         options,
         dealer,
         rng,
         (rng.randrange(100), rng.randrange(100)) if has_carry else None,
     )
-    r = Round(deal)
+    r = Deal(dealt)
     deck_points = (
-        sum(POINTS[c] for h in deal.hands for c in h)
-        + POINTS[deal.turned] * (not deal.turned_in_hand)
-        + sum(POINTS[c] for c in deal.stock)
+        sum(POINTS[c] for h in dealt.hands for c in h)
+        + POINTS[dealt.turned] * (not dealt.turned_in_hand)
+        + sum(POINTS[c] for c in dealt.stock)
     )
     assert deck_points == 120
     steps = 0
@@ -150,7 +150,7 @@ def play_random_game(variant: Variant, options: Options, seed: int, carry: bool)
     return r
 
 
-def _assert_no_leak(view: SeatView, r: Round, seat: int) -> None:
+def _assert_no_leak(view: SeatView, r: Deal, seat: int) -> None:
     """Every card the view names is its own, or public: played, shown by a cante or an
     exchange, or the turned card."""
     shown = {c for _, c in view.shown}
@@ -179,9 +179,9 @@ def test_random_games_keep_the_invariants(index: int, seed: int, carry: bool) ->
     assert len(played) == len(set(played)), "every card is played at most once"
     if result.end.value == "cards":
         in_play = (
-            len(r.deal.hands) * len(r.deal.hands[0])
-            + len(r.deal.stock)
-            + (0 if r.deal.turned_in_hand else 1)
+            len(r.dealt.hands) * len(r.dealt.hands[0])
+            + len(r.dealt.stock)
+            + (0 if r.dealt.turned_in_hand else 1)
             - (1 if variant is Variant.ARRASTRADO and r.options.deck == 40 else 0)
         )
         assert len(played) == in_play, "every card is played once"
@@ -194,20 +194,20 @@ def test_random_games_keep_the_invariants(index: int, seed: int, carry: bool) ->
             + (0 if options.scoring is Scoring.SIXTY_FIVE else result.cantes[s])
             for s in range(len(result.sides))
         ]
-        if r.deal.carry:
-            base = [b + c for b, c in zip(base, r.deal.carry, strict=True)]
+        if r.dealt.carry:
+            base = [b + c for b, c in zip(base, r.dealt.carry, strict=True)]
         base[result.last_trick] += 10
         assert list(result.scores) == base
     # replaying the record gives the same state and result
     again = replay(parse_record(json.loads(json.dumps(record_of(r)))))
     assert again.error is None
-    assert again.round.result == result
-    assert again.round.tricks == r.tricks
+    assert again.deal.result == result
+    assert again.deal.tricks == r.tricks
 
 
 def test_copy_is_independent() -> None:
     rng = random.Random(3)
-    r = Round(shuffle_deal(Variant.PAIRS, Options(), 0, rng))
+    r = Deal(shuffle_deal(Variant.PAIRS, Options(), 0, rng))
     c = r.copy()
     while not c.finished:
         c.apply(rng.choice([a for a in c.legal_actions() if a.kind is Kind.PLAY]))
@@ -230,7 +230,7 @@ def test_determinize_with_the_true_cards_rebuilds_the_state(
     variant, options = OPTION_SETS[index]
     full = play_random_game(variant, options, seed, carry=False)
     steps = int(len(full.actions) * cut)
-    r = Round(full.deal)
+    r = Deal(full.dealt)
     for action in full.actions[:steps]:
         r.apply(action)
     for seat in range(r.n):

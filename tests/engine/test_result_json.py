@@ -11,11 +11,11 @@ import pytest
 from bot.engine import (
     Action,
     Contract,
+    Deal,
     End,
     Kind,
     Options,
     Result,
-    Round,
     Scoring,
     Variant,
     shuffle_deal,
@@ -47,11 +47,11 @@ def _choose(legal: list[Action], rng: random.Random) -> Action:
 
 def _random_result(variant: Variant, options: Options, seed: int) -> Result:
     rng = random.Random(seed)
-    round_ = Round(shuffle_deal(variant, options, rng.randrange(variant.players), rng))
-    while not round_.finished:
-        round_.apply(_choose(list(round_.legal_actions()), rng))
-    assert round_.result is not None
-    return round_.result
+    deal = Deal(shuffle_deal(variant, options, rng.randrange(variant.players), rng))
+    while not deal.finished:
+        deal.apply(_choose(list(deal.legal_actions()), rng))
+    assert deal.result is not None
+    return deal.result
 
 
 @pytest.mark.parametrize(("variant", "options"), CASES)

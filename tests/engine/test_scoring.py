@@ -18,7 +18,7 @@ from bot.engine import (
     experience,
     split_bet,
 )
-from bot.engine.round import Contract, Round, deal_winner
+from bot.engine.deal import Contract, Deal, deal_winner
 
 from .helpers import build, legal_plays, play
 
@@ -65,10 +65,10 @@ def test_deal_winner(
 
 
 def _play_out(variant: Variant, options: Options, seed: int) -> Result:
-    from bot.engine import Round, shuffle_deal
+    from bot.engine import Deal, shuffle_deal
 
     rng = random.Random(seed)
-    r = Round(shuffle_deal(variant, options, 0, rng))
+    r = Deal(shuffle_deal(variant, options, 0, rng))
     while not r.finished:
         plays = sorted(legal_plays(r))
         play(r, rng.choice(plays))
@@ -103,12 +103,12 @@ def test_game_rounds_and_dealer_rotation() -> None:
     rng = random.Random(5)
     dealers = []
     while not game.finished:
-        r = Round(game.deal_for(rng))
-        dealers.append(r.deal.dealer)
-        assert r.leader == (r.deal.dealer + 1) % 4
+        r = Deal(game.deal_for(rng))
+        dealers.append(r.dealt.dealer)
+        assert r.leader == (r.dealt.dealer + 1) % 4
         while not r.finished:
             play(r, sorted(legal_plays(r))[0])
-        game.end_round(r)
+        game.end_deal(r)
     assert dealers == [i % 4 for i in range(len(dealers))]
     assert max(game.rounds_won) == 2 and sum(game.rounds_won) == len(dealers)
 
@@ -116,18 +116,18 @@ def test_game_rounds_and_dealer_rotation() -> None:
 def test_habanero_carry_until_the_target() -> None:
     game = Game(Variant.HABANERO, Options(target=200))
     rng = random.Random(1)
-    r = Round(game.deal_for(rng))
-    assert r.deal.carry is None
+    r = Deal(game.deal_for(rng))
+    assert r.dealt.carry is None
     while not r.finished:
         play(r, sorted(legal_plays(r))[0])
-    first = game.end_round(r)
+    first = game.end_deal(r)
     assert first.winner is None  # 130 points cannot reach 200 without cantes
     assert game.carry == first.scores
-    r2 = Round(game.deal_for(rng))
-    assert r2.deal.carry == first.scores and r2.deal.dealer == 1
+    r2 = Deal(game.deal_for(rng))
+    assert r2.dealt.carry == first.scores and r2.dealt.dealer == 1
     while not r2.finished:
         play(r2, sorted(legal_plays(r2))[0])
-    second = game.end_round(r2)
+    second = game.end_deal(r2)
     assert sum(second.scores) == sum(first.scores) + 130 + sum(second.cantes)
 
 
@@ -136,11 +136,11 @@ def test_sixty_five_double_counts_two_rounds() -> None:
     doubles = 0
     for _ in range(30):
         game = Game(Variant.PAIRS, Options(scoring=Scoring.SIXTY_FIVE, rounds=5))
-        r = Round(game.deal_for(rng))
+        r = Deal(game.deal_for(rng))
         while not r.finished:
             play(r, rng.choice(sorted(legal_plays(r))))
         before = list(game.rounds_won)
-        result = game.end_round(r)
+        result = game.end_deal(r)
         assert result.winner is not None
         gained = game.rounds_won[result.winner] - before[result.winner]
         assert gained == (2 if result.scores[result.winner] > 101 else 1)

@@ -35,10 +35,10 @@ def test_the_registry_is_the_table_of_rules(variant: Variant) -> None:
     assert {deck: (d.hand_size, d.turned) for deck, d in rules.dealings.items()} == dealings
     for deck, dealing in rules.dealings.items():
         assert dealing.deck.bit_count() == deck
-        deal = shuffle_deal(variant, Options(deck=deck), 0, random.Random(deck))
-        dealt = {c for hand in deal.hands for c in hand} | set(deal.stock) | {deal.turned}
-        assert len(dealt) == deck
-        assert deal.turned_in_hand == (dealing.turned is TurnedCard.IN_HAND)
+        dealt = shuffle_deal(variant, Options(deck=deck), 0, random.Random(deck))
+        cards = {c for hand in dealt.hands for c in hand} | set(dealt.stock) | {dealt.turned}
+        assert len(cards) == deck
+        assert dealt.turned_in_hand == (dealing.turned is TurnedCard.IN_HAND)
 
 
 def test_a_deck_the_variant_does_not_deal_is_refused() -> None:

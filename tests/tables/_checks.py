@@ -91,11 +91,11 @@ async def load(db: Database) -> list[Stored]:
                 f"table {table.id} deal {deal_no}: the record and the log disagree"
             )
             played = replay(parse_record(data))
-            assert played.error is None and played.round.result is not None, (
+            assert played.error is None and played.deal.result is not None, (
                 f"table {table.id} deal {deal_no}: a finished record that does not finish"
             )
-            stored.results[deal_no] = played.round.result
-            stored.singers[deal_no] = [c.seat for c in played.round.cantes]
+            stored.results[deal_no] = played.deal.result
+            stored.singers[deal_no] = [c.seat for c in played.deal.cantes]
         found.append(stored)
     return found
 
@@ -228,10 +228,10 @@ async def check_restore(db: Database) -> list[Table]:
         assert [t.id for t in restored] == [r.id for r in rows]
         for table in restored:
             if table.status is Status.PLAYING:
-                assert table.round is not None
+                assert table.deal is not None
                 logged = await repo.deal_actions(db, table.id, table.deal_no)
-                assert len(table.round.actions) == len(logged)
-                assert not table.round.finished, f"table {table.id}: a finished deal in play"
+                assert len(table.deal.actions) == len(logged)
+                assert not table.deal.finished, f"table {table.id}: a finished deal in play"
     finally:
         await timers.stop()
     return restored

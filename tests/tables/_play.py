@@ -296,8 +296,8 @@ class Players:
             return self._open(table_id)
         if table.status is not Status.PLAYING:
             return False
-        round_ = table.round
-        assert round_ is not None
+        deal = table.deal
+        assert deal is not None
         seen = self.seen.get(table_id)
         rng = self.rng
         humans = table.humans()
@@ -321,19 +321,19 @@ class Players:
                 self.on_leave(table, user)
             return self._open(table_id)
         moves: list[tuple[int, Action]] = []
-        for action in round_.legal_actions():
+        for action in deal.legal_actions():
             occupant = table.seats[action.seat]
             if occupant is not None and occupant.user_id and not occupant.robot_plays:
                 moves.append((occupant.user_id, action))
         assert moves, "nobody to play at a quiet table"
         if rng.random() < 0.8:
             # usually the player on turn; the others' declarations are rarer
-            on_turn = [m for m in moves if m[1].seat == round_.turn]
+            on_turn = [m for m in moves if m[1].seat == deal.turn]
             moves = on_turn or moves
         action = pick([a for _, a in moves], rng)
         user = next(u for u, a in moves if a == action)
-        deal_no, seq = table.deal_no, len(round_.actions)
-        await self.service.act(table_id, user, action, deal_no=deal_no, trick_no=len(round_.tricks))
+        deal_no, seq = table.deal_no, len(deal.actions)
+        await self.service.act(table_id, user, action, deal_no=deal_no, trick_no=len(deal.tricks))
         if self.on_saved is not None:
             self.on_saved(table_id, deal_no, seq)
         return self._open(table_id)

@@ -198,9 +198,9 @@ async def deal_played_down_to(
     await service.join(table.id, 302, "Bea")
     await service.join(table.id, 303, "Cid")
     await service.start(table.id, 301)
-    round_ = table.round
-    assert round_ is not None
-    while sum(len(round_.hand(s)) for s in range(3)) > cards_left:
+    deal = table.deal
+    assert deal is not None
+    while sum(len(deal.hand(s)) for s in range(3)) > cards_left:
         assert await players.move(table.id)
     return table.id, players, timers
 
@@ -225,20 +225,20 @@ async def test_a_save_that_fails_at_any_statement_leaves_nothing_half_done(
         while True:
             at += 1
             table = table_of(service, table_id)
-            round_ = table.round
-            assert round_ is not None
+            deal = table.deal
+            assert deal is not None
             card = next(
-                a for a in round_.legal_actions() if a.seat == round_.turn and a.kind is Kind.PLAY
+                a for a in deal.legal_actions() if a.seat == deal.turn and a.kind is Kind.PLAY
             )
             user = table.seats[card.seat].user_id  # type: ignore[union-attr]
             assert user is not None
-            played = len(round_.actions)
+            played = len(deal.actions)
             cause: BaseException | None = None
             fail = FailAt(at)
             await fail.install(db)
             try:
                 await service.act(
-                    table_id, user, card, deal_no=table.deal_no, trick_no=len(round_.tricks)
+                    table_id, user, card, deal_no=table.deal_no, trick_no=len(deal.tricks)
                 )
                 saved = True
             except SaveFailed as refused:
@@ -251,8 +251,8 @@ async def test_a_save_that_fails_at_any_statement_leaves_nothing_half_done(
             assert isinstance(cause, sqlite3.OperationalError)  # "interrupted"
             # nothing changed in memory either: the card is still in the hand, on turn
             same = table_of(service, table_id)
-            assert same.round is not None and len(same.round.actions) == played
-            assert card in same.round.legal_actions() and same.status is Status.PLAYING
+            assert same.deal is not None and len(same.deal.actions) == played
+            assert card in same.deal.legal_actions() and same.status is Status.PLAYING
             assert fail.failed is not None, "a statement failed that was not made to"
             failed.append(fail.failed.split()[0].upper())
             assert await dump(db) == before, f"statement {at} ({fail.failed}) left a trace"

@@ -391,9 +391,9 @@ async def check_log(db: Database) -> None:
 
 async def check_memory_is_the_log(db: Database, table: Table) -> None:
     """The deal in memory is the deal the log replays."""
-    assert table.round is not None
+    assert table.deal is not None
     logged = await repo.deal_actions(db, table.id, table.deal_no)
-    assert [json.loads(raw) for raw in logged] == [a.to_json() for a in table.round.actions]
+    assert [json.loads(raw) for raw in logged] == [a.to_json() for a in table.deal.actions]
 
 
 async def check_chips(db: Database) -> None:
@@ -403,26 +403,26 @@ async def check_chips(db: Database) -> None:
 
 def member_on_turn(table: Table) -> tuple[int, Action]:
     """The member whose turn it is, and a card (or bid, or pass) they may play."""
-    round_ = table.round
-    assert round_ is not None and not round_.finished
-    seat = round_.turn
+    deal = table.deal
+    assert deal is not None and not deal.finished
+    seat = deal.turn
     occupant = table.seats[seat]
     assert occupant is not None and occupant.user_id is not None and not occupant.robot_plays, (
         f"seat {seat} is not a member's turn"
     )
     plays = [
         a
-        for a in round_.legal_actions()
+        for a in deal.legal_actions()
         if a.seat == seat and a.kind in (Kind.PLAY, Kind.BID, Kind.PASS)
     ]
     return occupant.user_id, plays[0]
 
 
 async def act(service: TableService, table: Table, user: int, action: Action) -> Outcome:
-    round_ = table.round
-    assert round_ is not None
+    deal = table.deal
+    assert deal is not None
     return await service.act(
-        table.id, user, action, deal_no=table.deal_no, trick_no=len(round_.tricks)
+        table.id, user, action, deal_no=table.deal_no, trick_no=len(deal.tricks)
     )
 
 
@@ -526,7 +526,7 @@ async def click_start(env: Env) -> Click:
         await ensure_member(conn, GUILD, 10, START, env.time.now)
 
     def unchanged() -> None:
-        assert table.status is Status.LOBBY and table.round is None
+        assert table.status is Status.LOBBY and table.deal is None
         assert table.free_seats() == [2, 3] and not table.stakes
 
     return Click(table, lambda: env.service.start(table.id, 10), unchanged)
@@ -603,14 +603,14 @@ async def click_im_back(env: Env) -> Click:
 
 async def click_card(env: Env) -> Click:
     table = await env.open(10, members=(11,), bet=BET, start=True)
-    round_ = table.round
-    assert round_ is not None
+    deal = table.deal
+    assert deal is not None
     user, card = member_on_turn(table)
-    played = list(round_.actions)
+    played = list(deal.actions)
 
     def unchanged() -> None:
-        assert table.round is not None and table.round.actions == played
-        assert card in table.round.legal_actions()
+        assert table.deal is not None and table.deal.actions == played
+        assert card in table.deal.legal_actions()
 
     return Click(table, lambda: act(env.service, table, user, card), unchanged)
 
@@ -690,8 +690,8 @@ async def test_robots_whose_change_fails_try_again_later_and_play_on(env: Env, f
     time.pause()
     await act(service, table, user, card)
     await time.quiet(service)  # the robots' clock, held before its wait
-    assert table.round is not None
-    played, state, before = list(table.round.actions), table.state_json(), await dump(env.db)
+    assert table.deal is not None
+    played, state, before = list(table.deal.actions), table.state_json(), await dump(env.db)
     backoff = [min(RETRY_FIRST * 2**n, RETRY_MOST) for n in range(8)]
     assert backoff == [1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 60.0, 60.0]
 
@@ -709,8 +709,8 @@ async def test_robots_whose_change_fails_try_again_later_and_play_on(env: Env, f
             timer = timers.get(table.id)
             assert timer is not None and not timer.done(), "a table left without a clock"
             assert timer in time.parked
-            # (a failed change puts back the table's deal as saved: a new Round)
-            assert table.round is not None and table.round.actions == played
+            # (a failed change puts back the table's deal as saved: a new Deal)
+            assert table.deal is not None and table.deal.actions == played
             assert table.state_json() == state
             assert await dump(env.db) == before
             time.advance(time.delays[-1])
@@ -720,15 +720,15 @@ async def test_robots_whose_change_fails_try_again_later_and_play_on(env: Env, f
 
     time.advance(RETRY_MOST)
     await time.quiet(service)
-    assert table.round is not None and len(table.round.actions) > len(played), "they play on"
+    assert table.deal is not None and len(table.deal.actions) > len(played), "they play on"
     assert table.id not in service._retries  # pyright: ignore[reportPrivateUsage]
     await check_memory_is_the_log(env.db, table)
     await play_out(env, table)
     assert table.status is Status.FINISHED
     await check_log(env.db)
     await check_chips(env.db)
-    assert table.round is not None
-    tricks = [list(t.cards) for t in table.round.tricks]
+    assert table.deal is not None
+    tricks = [list(t.cards) for t in table.deal.tricks]
     shown = trick_entries(table_log(table))
     assert shown and shown == tricks[len(tricks) - len(shown) :], "each trick logged once"
 
@@ -744,16 +744,16 @@ async def damage_state(path: Path, table: Table) -> None:
 
 async def damage_action(path: Path, table: Table) -> None:
     """The deal's last logged card becomes one its seat never held (another seat's)."""
-    round_ = table.round
-    assert round_ is not None and round_.actions
-    last = round_.actions[-1]
+    deal = table.deal
+    assert deal is not None and deal.actions
+    last = deal.actions[-1]
     assert last.kind is Kind.PLAY
-    other = next(s for s in range(table.players) if s != last.seat and round_.hand(s))
-    wrong = Action.play(last.seat, round_.hand(other)[0])
+    other = next(s for s in range(table.players) if s != last.seat and deal.hand(s))
+    wrong = Action.play(last.seat, deal.hand(other)[0])
     with contextlib.closing(sqlite3.connect(path)) as conn:
         changed = conn.execute(
             "UPDATE actions SET action = ? WHERE table_id = ? AND deal_no = ? AND seq = ?",
-            (json.dumps(wrong.to_json()), table.id, table.deal_no, len(round_.actions) - 1),
+            (json.dumps(wrong.to_json()), table.id, table.deal_no, len(deal.actions) - 1),
         ).rowcount
         conn.commit()
     assert changed == 1
@@ -779,8 +779,8 @@ async def test_a_table_that_cannot_be_restored_is_set_aside_with_its_stakes_back
     await act(service, broken, user, card)
     await env.time.quiet(service)  # the robots answered: a few cards in the log
     assert (await ledger.table_state(env.db, broken.id)).stakes == {10: BET, 11: BET}
-    assert playing.round is not None
-    kept = list(playing.round.actions)
+    assert playing.deal is not None
+    kept = list(playing.deal.actions)
 
     await service.suspend()
     await env.stop_clocks(service)
@@ -804,8 +804,8 @@ async def test_a_table_that_cannot_be_restored_is_set_aside_with_its_stakes_back
     await check_chips(env.db)
     assert presenter.lost == [LostTable(broken.id, GUILD, CHANNEL, {10: BET, 11: BET})]
     again = restarted.get(playing.id)
-    assert again.round is not None
-    assert list(again.round.actions) == kept
+    assert again.deal is not None
+    assert list(again.deal.actions) == kept
     await check_memory_is_the_log(env.db, again)
 
     # a second start finds the broken table set aside already: nothing twice
@@ -829,9 +829,9 @@ async def test_a_game_whose_members_are_all_away_pauses(env: Env, ending: str) -
         assert occupant is not None and occupant.away and occupant.missed >= 2
     assert table.paused_until == pytest.approx(time.now + IDLE)
     assert "tables.announce.paused" in env.presenter.keys(table.id)
-    round_ = table.round
-    assert round_ is not None and not round_.finished
-    played, state = list(round_.actions), table.state_json()
+    deal = table.deal
+    assert deal is not None and not deal.finished
+    played, state = list(deal.actions), table.state_json()
 
     # nothing moves while paused: neither with the clock nearly at its end, nor when the
     # table's clock runs early, again and again
@@ -844,7 +844,7 @@ async def test_a_game_whose_members_are_all_away_pauses(env: Env, ending: str) -
         await time.quiet(service)
         again = timers.get(table.id)
         assert again is not None and again is not timer and again in time.parked
-        assert round_.actions == played and table.state_json() == state
+        assert deal.actions == played and table.state_json() == state
     assert table.status is Status.PLAYING
 
     if ending == "a member comes back":
@@ -889,9 +889,9 @@ async def test_each_trick_is_logged_once(env: Env, monkeypatch: pytest.MonkeyPat
     table = await env.open(10, start=True)
     await play_out(env, table)
     assert table.status is Status.FINISHED
-    round_ = table.round
-    assert round_ is not None and round_.finished
-    tricks = [list(t.cards) for t in round_.tricks]
+    deal = table.deal
+    assert deal is not None and deal.finished
+    tricks = [list(t.cards) for t in deal.tricks]
     assert len(tricks) == 10
     assert trick_entries(written) == tricks, "each trick logged once, in order"
     for shown in [*env.presenter.logs, table_log(table)]:

@@ -60,13 +60,13 @@ async def settle(service: TableService, table: Table) -> None:
         if service.lock(table.id).locked():
             continue
         timer = service._timers.get(table.id)  # pyright: ignore[reportPrivateUsage]
-        if not table.status.is_open or table.round is None:
+        if not table.status.is_open or table.deal is None:
             if timer is None:
                 return
             continue
-        round_ = table.round
-        seat = table.seats[round_.turn]
-        if seat is not None and not seat.robot_plays and not round_.finished:
+        deal = table.deal
+        seat = table.seats[deal.turn]
+        if seat is not None and not seat.robot_plays and not deal.finished:
             return
     raise AssertionError("the robots never stopped")
 
@@ -76,14 +76,14 @@ async def play_out(service: TableService, table: Table, rng: random.Random) -> N
         await settle(service, table)
         if table.status is not Status.PLAYING:
             break
-        round_ = table.round
-        assert round_ is not None
-        seat = round_.turn
+        deal = table.deal
+        assert deal is not None
+        seat = deal.turn
         occupant = table.seats[seat]
         assert occupant is not None and occupant.user_id is not None
         legal = [
             a
-            for a in round_.legal_actions()
+            for a in deal.legal_actions()
             if a.seat == seat and a.kind in (Kind.PLAY, Kind.BID, Kind.PASS)
         ]
         await service.act(
@@ -91,7 +91,7 @@ async def play_out(service: TableService, table: Table, rng: random.Random) -> N
             occupant.user_id,
             rng.choice(legal),
             deal_no=table.deal_no,
-            trick_no=len(round_.tricks),
+            trick_no=len(deal.tricks),
         )
 
 

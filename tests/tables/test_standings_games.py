@@ -62,7 +62,7 @@ class Snapshot:
             [None if s is None else dataclasses.astuple(s) for s in table.seats],
             dict(table.stakes),
             list(table.cancel_votes),
-            list(table.round.actions) if table.round is not None else [],
+            list(table.deal.actions) if table.deal is not None else [],
             table.turn_seat,
         )
 

@@ -65,8 +65,8 @@ async def test_time_runs_out_then_a_robot_takes_the_seat_until_im_back(
     bob = world.guild.add_member(env.create_user("bob"))
     await open_habanero(env, world, bob=bob, turn_time=30)
     table = the_table(env)
-    round_ = table.round
-    assert round_ is not None
+    deal = table.deal
+    assert deal is not None
     alice_seat = table.seat_of(world.member.id)
     bob_seat = table.seat_of(bob.id)
     assert alice_seat is not None and bob_seat is not None
@@ -78,14 +78,14 @@ async def test_time_runs_out_then_a_robot_takes_the_seat_until_im_back(
         await bob.user.click(hand, custom_id=enabled_cards(hand)[0])
 
     for missed in (1, 2):
-        while round_.turn == bob_seat:  # bob may win the trick and lead again
+        while deal.turn == bob_seat:  # bob may win the trick and lead again
             await bob_plays()
-        assert round_.turn == alice_seat and table.turn_deadline is not None
-        plays_before = len(round_.actions)
+        assert deal.turn == alice_seat and table.turn_deadline is not None
+        plays_before = len(deal.actions)
         await env.advance_time(29)
-        assert len(round_.actions) == plays_before, "the clock has not run out yet"
+        assert len(deal.actions) == plays_before, "the clock has not run out yet"
         await env.advance_time(2)
-        assert len(round_.actions) > plays_before, "the game played for the absent player"
+        assert len(deal.actions) > plays_before, "the game played for the absent player"
         assert seat.missed == missed
     # two turns in a row ran out: a robot takes the seat until alice is back
     assert seat.away and seat.robot_plays
@@ -116,18 +116,18 @@ async def test_a_restart_mid_trick_keeps_the_game_its_buttons_and_the_time_left(
     await open_habanero(env, world, turn_time=60)
     dm = alice.user.dm_channel
     before = the_table(env)
-    round_ = before.round
+    deal = before.deal
     seat = before.seat_of(alice.id)
-    assert round_ is not None and seat is not None
+    assert deal is not None and seat is not None
     # alice plays until the robot wins a trick and leads the next: its card is on the table
     for _ in range(20):
-        if round_.turn == seat and round_.trick:
+        if deal.turn == seat and deal.trick:
             break
         hand = dm.history()[-1]
         await alice.user.click(hand, custom_id=enabled_cards(hand)[0])
-    assert round_.turn == seat and len(round_.trick) == 1, "mid-trick, alice to answer"
-    trick = list(round_.trick)
-    actions_before = list(round_.actions)
+    assert deal.turn == seat and len(deal.trick) == 1, "mid-trick, alice to answer"
+    trick = list(deal.trick)
+    actions_before = list(deal.actions)
     old_hand = dm.history()[-1]
     old_cards = enabled_cards(old_hand)
     old_table = table_message(world)
@@ -135,21 +135,21 @@ async def test_a_restart_mid_trick_keeps_the_game_its_buttons_and_the_time_left(
     assert old_cards and before.turn_deadline is not None
 
     await env.advance_time(25)  # alice thinks for 25 of her 60 seconds
-    assert list(round_.actions) == actions_before
+    assert list(deal.actions) == actions_before
     await env.bot.close()  # the bot stops: each turn's clock keeps the time left
     await env.restart_bot(fast_bot(test_config))
 
     after = the_table(env)
-    assert after is not before and after.round is not None
-    assert list(after.round.actions) == actions_before, "the deal is rebuilt from its log"
-    assert list(after.round.trick) == trick, "the robot's card is still on the table"
-    assert after.round.turn == seat
+    assert after is not before and after.deal is not None
+    assert list(after.deal.actions) == actions_before, "the deal is rebuilt from its log"
+    assert list(after.deal.trick) == trick, "the robot's card is still on the table"
+    assert after.deal.turn == seat
     assert after.turn_deadline is not None
     with env.time_context():
         left = after.turn_deadline - discord.utils.utcnow().timestamp()
     assert left == pytest.approx(35, abs=1), "the clock resumed with the time left, not 60"
     await env.advance_time(33)
-    assert list(after.round.actions) == actions_before, "the time has not run out yet"
+    assert list(after.deal.actions) == actions_before, "the time has not run out yet"
 
     # the buttons posted before the restart work: the table's in the thread...
     reply = await alice.click(old_table, custom_id=my_hand)
@@ -157,7 +157,7 @@ async def test_a_restart_mid_trick_keeps_the_game_its_buttons_and_the_time_left(
     assert set(enabled_cards(reply.response.message)) == set(old_cards)
     # ... and the hand's in the DMs, which plays the card and finishes the game
     await alice.user.click(old_hand, custom_id=old_cards[0])
-    assert len(after.round.actions) > len(actions_before)
+    assert len(after.deal.actions) > len(actions_before)
     for _ in range(200):
         hand = dm.history()[-1]
         assert hand.id == old_hand.id, "the same DM message is edited, not replaced"
@@ -178,14 +178,14 @@ async def test_a_table_near_an_hour_old_moves_to_a_fresh_message(
     bob = world.guild.add_member(env.create_user("bob"))
     await open_habanero(env, world, bob=bob, turn_time=3600)
     table = the_table(env)
-    round_ = table.round
-    assert round_ is not None and table.thread_id is not None
+    deal = table.deal
+    assert deal is not None and table.thread_id is not None
     first = table.play_message_id
     thread = next(t for t in world.channel.threads)
     players = {table.seat_of(world.member.id): world.member, table.seat_of(bob.id): bob}
 
     async def play_one() -> None:
-        member = players[round_.turn]
+        member = players[deal.turn]
         hand = member.user.dm_channel.history()[-1]
         await member.user.click(hand, custom_id=enabled_cards(hand)[0])
 
@@ -203,7 +203,7 @@ async def test_a_table_near_an_hour_old_moves_to_a_fresh_message(
     (line,) = old.embeds
     assert line.description == t("tables.moved_on", "en", deal=1, id=table.id)
     assert any(cid.endswith(":hand") for cid, _ in custom_ids(new))
-    assert len(round_.actions) == 3
+    assert len(deal.actions) == 3
 
 
 @pytest.mark.simcord(settle_timeout=3)
@@ -215,8 +215,8 @@ async def test_an_edit_refused_as_too_old_moves_the_table_on(
     bob = world.guild.add_member(env.create_user("bob"))
     await open_habanero(env, world, bob=bob)
     table = the_table(env)
-    round_ = table.round
-    assert round_ is not None
+    deal = table.deal
+    assert deal is not None
     first = table.play_message_id
     members = {table.seat_of(world.member.id): world.member, table.seat_of(bob.id): bob}
     env.inject_error(
@@ -226,11 +226,11 @@ async def test_an_edit_refused_as_too_old_moves_the_table_on(
         code=30046,
         message="Maximum number of edits to messages older than 1 hour reached.",
     )
-    member = members[round_.turn]
+    member = members[deal.turn]
     hand = member.user.dm_channel.history()[-1]
     await member.user.click(hand, custom_id=enabled_cards(hand)[0])
     assert table.play_message_id != first
-    assert len(round_.actions) == 1
+    assert len(deal.actions) == 1
 
 
 @pytest.mark.simcord(settle_timeout=3)
@@ -244,16 +244,16 @@ async def test_the_last_member_away_pauses_the_game_in_sight(
     alice = world.member
     await open_habanero(env, world, turn_time=30)
     table = the_table(env)
-    round_ = table.round
+    deal = table.deal
     seat_no = table.seat_of(alice.id)
-    assert round_ is not None and seat_no is not None
+    assert deal is not None and seat_no is not None
     seat = table.seats[seat_no]
     assert seat is not None
     thread = next(t for t in world.channel.threads)
     for _ in range(40):
         if seat.away:
             break
-        if round_.turn == seat_no:
+        if deal.turn == seat_no:
             await env.advance_time(31)
         else:
             await env.advance_time(5)
@@ -264,9 +264,9 @@ async def test_the_last_member_away_pauses_the_game_in_sight(
     assert paused in (shown.embeds[0].description or "")
     announced = t("tables.announce.paused", "en", minutes=15, until=int(table.paused_until))
     assert [m.content for m in thread.history()].count(announced) == 1
-    frozen = len(round_.actions)
+    frozen = len(deal.actions)
     await env.advance_time(10 * 60)
-    assert len(round_.actions) == frozen, "nothing moves while everyone is away"
+    assert len(deal.actions) == frozen, "nothing moves while everyone is away"
     back = next(cid for cid, _ in custom_ids(shown) if cid.endswith(":back"))
     await alice.click(shown, custom_id=back)
     assert not seat.away and table.paused_until is None

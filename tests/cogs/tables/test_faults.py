@@ -32,7 +32,7 @@ from simcord import MemberActor
 from bot.ai import Level, choose_action
 from bot.client import TuteBot
 from bot.config import Config
-from bot.engine import Action, Kind, Round, SeatView
+from bot.engine import Action, Deal, Kind, SeatView
 from bot.i18n import t
 from bot.storage import Database, ledger
 from bot.storage import tables as table_repo
@@ -289,10 +289,10 @@ class Game:
         return table
 
     @property
-    def round(self) -> Round:
-        round_ = self.table.round
-        assert round_ is not None
-        return round_
+    def deal(self) -> Deal:
+        deal = self.table.deal
+        assert deal is not None
+        return deal
 
     def seat(self, human: Human) -> int:
         seat = self.table.seat_of(human.member.id)
@@ -339,14 +339,14 @@ class Game:
         """The enabled buttons of a hand drawn for this very trick whose action is legal now
         (none: a hand of an earlier trick, or one its player cannot use)."""
         table = self.table
-        round_ = self.round
-        legal = {a for a in round_.legal_actions() if a.seat == seat}
+        deal = self.deal
+        legal = {a for a in deal.legal_actions() if a.seat == seat}
         found: list[Btn] = []
         for button in hand_buttons(message):
             if button.disabled:
                 continue
-            _, _, tid, deal, trick, code = button.custom_id.split(":")
-            if (int(tid), int(deal), int(trick)) != (table.id, table.deal_no, len(round_.tricks)):
+            _, _, tid, deal_no, trick, code = button.custom_id.split(":")
+            if (int(tid), int(deal_no), int(trick)) != (table.id, table.deal_no, len(deal.tricks)):
                 return []
             if decode_action(seat, code) in legal:
                 found.append(button)
@@ -357,10 +357,10 @@ class Game:
         if message is None:
             return False
         seat = self.seat(human)
-        round_ = self.round
-        cards = sorted(round_.hand(seat))
+        deal = self.deal
+        cards = sorted(deal.hand(seat))
         shown = sorted(c for b in hand_buttons(message) if (c := tables_e2e.card_of(b)) is not None)
-        legal = {a.arg for a in round_.legal_actions() if a.seat == seat and a.kind is Kind.PLAY}
+        legal = {a.arg for a in deal.legal_actions() if a.seat == seat and a.kind is Kind.PLAY}
         enabled = {
             c
             for b in hand_buttons(message)
@@ -395,17 +395,15 @@ class Game:
     # -- playing
 
     def chooser(self, seat: int) -> random.Random:
-        return random.Random(f"{self.seed}:{self.table.deal_no}:{len(self.round.actions)}:{seat}")
+        return random.Random(f"{self.seed}:{self.table.deal_no}:{len(self.deal.actions)}:{seat}")
 
     def next_human(self) -> Human | None:
         """Who acts now: the human on turn, or one who may declare while a robot waits for
         that (and chooses to); None: time passes."""
-        round_ = self.round
-        legal = round_.legal_actions()
-        on_turn = self.human_at(round_.turn)
-        if on_turn is not None and any(
-            a.seat == round_.turn and a.kind is Kind.PLAY for a in legal
-        ):
+        deal = self.deal
+        legal = deal.legal_actions()
+        on_turn = self.human_at(deal.turn)
+        if on_turn is not None and any(a.seat == deal.turn and a.kind is Kind.PLAY for a in legal):
             return on_turn
         for action in legal:
             human = self.human_at(action.seat)
@@ -524,7 +522,7 @@ class Game:
         )
         assert [deal for (deal,) in deals] == list(range(table.deal_no + 1)), "every deal logged"
         last = await table_repo.deal_actions(db, table.id, table.deal_no)
-        assert len(last) == len(self.round.actions), "the log is what was played"
+        assert len(last) == len(self.deal.actions), "the log is what was played"
         await check_logs(db)
 
     async def restart(self, config: Config, *, graceful: bool = True) -> None:
@@ -600,7 +598,7 @@ async def test_a_table_message_edit_fails(
     table_seed(SEED)
     game = await new_game(env, world)
     await game.start()
-    await game.play_until(lambda: len(game.round.actions) >= 2)
+    await game.play_until(lambda: len(game.deal.actions) >= 2)
     table = game.table
     old, thread = table.play_message_id, table.thread_id
     assert old is not None and thread is not None
@@ -682,7 +680,7 @@ async def test_a_hand_cannot_be_sent_by_dm(
     assert injected.failed == 1
     table = game.table
     occupant = table.seats[game.seat(alice)]
-    assert occupant is not None and game.round.turn == game.seat(alice)
+    assert occupant is not None and game.deal.turn == game.seat(alice)
 
     if fault.status == 403:
         # closed DMs: the table says so, and alice plays through My hand
@@ -728,7 +726,7 @@ async def test_a_hand_cannot_be_sent_again_mid_game(
     alice = game.humans[0]
     dm = world.member.user.dm_channel
     await game.start()
-    await game.play_until(lambda: len(game.round.actions) >= 2)
+    await game.play_until(lambda: len(game.deal.actions) >= 2)
     occupant = game.table.seats[game.seat(alice)]
     assert occupant is not None and occupant.dm_message_id is not None
     old = occupant.dm_message_id
@@ -790,7 +788,7 @@ async def test_a_hand_in_the_dms_cannot_be_edited(
     alice = game.humans[0]
     dm = world.member.user.dm_channel
     await game.start()
-    await game.play_until(lambda: len(game.round.actions) >= 2)
+    await game.play_until(lambda: len(game.deal.actions) >= 2)
     occupant = game.table.seats[game.seat(alice)]
     assert occupant is not None
     old = occupant.dm_message_id
@@ -868,9 +866,9 @@ async def test_a_click_in_a_hand_cannot_be_answered(
     table_seed(SEED)
     game = await new_game(env, world, humans=2)
     await game.start()
-    await game.play_until(lambda: len(game.round.actions) >= 2)
-    round_ = game.round
-    player = game.human_at(round_.turn)
+    await game.play_until(lambda: len(game.deal.actions) >= 2)
+    deal = game.deal
+    player = game.human_at(deal.turn)
     assert player is not None
     other = next(h for h in game.humans if h is not player)
     seat = game.seat(player)
@@ -878,15 +876,15 @@ async def test_a_click_in_a_hand_cannot_be_answered(
     assert hand is not None and channel_of(hand) == player.member.user.dm_channel.id
     card = next(b for b in game.usable(hand, seat) if b.custom_id.rsplit(":", 1)[1][0].isdigit())
     played = decode_action(seat, card.custom_id.rsplit(":", 1)[1])
-    before = len(round_.actions)
+    before = len(deal.actions)
 
     injected = inject(env, "POST", "/interactions/*/*/callback", fault)
     result = await game.click(player, hand, card)
     assert injected.failed == 1 and not result.acknowledged
     # the card is played and saved; both hands and the table show it
-    assert len(round_.actions) > before and round_.actions[before] == played
+    assert len(deal.actions) > before and deal.actions[before] == played
     saved = await table_repo.deal_actions(db_of(env), game.table_id, game.table.deal_no)
-    assert len(saved) == len(round_.actions)
+    assert len(saved) == len(deal.actions)
     assert game.shows_hand(game.dm_message(player), player)
     assert game.shows_hand(game.dm_message(other), other)
     assert game.table_is_current()

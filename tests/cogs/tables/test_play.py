@@ -25,7 +25,7 @@ from simcord import ChannelHandle, MemberActor
 
 from bot.client import TuteBot
 from bot.config import Config
-from bot.engine import CODES, Action, IllegalActionError, Kind, Round, Variant
+from bot.engine import CODES, Action, Deal, IllegalActionError, Kind, Variant
 from bot.engine.referee import judge
 from bot.i18n import t
 from bot.render.symbols import SUIT_SYMBOLS
@@ -210,11 +210,11 @@ def the_table(env: simcord.Env) -> Table:
     return next(iter(tables_of(service_of(env)).values()))
 
 
-def public_known(round_: Round) -> set[int]:
+def public_known(deal: Deal) -> set[int]:
     """Cards everybody has seen although a player may hold them: the turned card, and a trump
     7 or 2 given for it (it lay face up under the stock)."""
-    known = {round_.deal.turned}
-    known.update(e.gave for e in round_.exchanges)
+    known = {deal.dealt.turned}
+    known.update(e.gave for e in deal.exchanges)
     return known
 
 
@@ -286,12 +286,12 @@ class Audit:
     def hidden(self, viewer: int | None) -> set[int]:
         """The cards of the hands the viewer may not see (every hand for the public)."""
         table = self.table
-        round_ = table.round
-        if round_ is None or table.status is not Status.PLAYING:
+        deal = table.deal
+        if deal is None or table.status is not Status.PLAYING:
             return set()
         mine = table.seat_of(viewer) if viewer is not None else None
-        cards = {c for s in range(round_.n) if s != mine for c in round_.hand(s)}
-        return cards - public_known(round_)
+        cards = {c for s in range(deal.n) if s != mine for c in deal.hand(s)}
+        return cards - public_known(deal)
 
     def public_messages(self) -> list[discord.Message]:
         table = self.table
@@ -315,7 +315,7 @@ class Audit:
         """Everything visible now, and every REST call since the last check."""
         self.checks += 1
         table = self.table
-        round_ = table.round
+        deal = table.deal
         # public: the channel and the thread show no hand, and no card still held
         hidden_all = self.hidden(None)
         for message in self.public_messages():
@@ -338,7 +338,7 @@ class Audit:
                     assert all(
                         b.custom_id.startswith(f"tute:h:{table.id}:") for b in hand_buttons(message)
                     ), where
-                if held is None or round_ is None or held[0] != table.deal_no:
+                if held is None or deal is None or held[0] != table.deal_no:
                     continue  # a snapshot of an earlier deal (or no hand at all)
                 leaked = (cards_in(texts(message)) | set(hand_cards(message))) & others
                 assert not leaked, (where, [CODES[c] for c in leaked])
@@ -351,31 +351,31 @@ class Audit:
         the ones they may play. (While a robot is about to play, a hand its player cannot use
         may wait for that play to be shown.)"""
         table = self.table
-        round_ = table.round
+        deal = table.deal
         occupant = table.seats[seat]
         if (
-            round_ is None
+            deal is None
             or table.status is not Status.PLAYING
             or occupant is None
             or occupant.dm_message_id is None
         ):
             return
-        on_turn = table.seats[round_.turn]
+        on_turn = table.seats[deal.turn]
         if on_turn is not None and on_turn.robot_plays:
             return
         dm = next(
             m for m in player.member.user.dm_channel.history() if m.id == occupant.dm_message_id
         )
-        assert sorted(hand_cards(dm)) == sorted(round_.hand(seat)), "the DM shows the hand"
+        assert sorted(hand_cards(dm)) == sorted(deal.hand(seat)), "the DM shows the hand"
         # the cards show once, in the picture (its alt text names them) and on the buttons
-        held = set(round_.hand(seat))
+        held = set(deal.hand(seat))
         (embed,) = dm.embeds
         assert not cards_in(embed.description or "") & held, "the text does not list them"
         if held:
             assert embed.image.url == "attachment://hand.png"
             (picture,) = dm.attachments
             assert cards_in(picture.description or "") == held
-        legal = {a.arg for a in round_.legal_actions() if a.seat == seat and a.kind is Kind.PLAY}
+        legal = {a.arg for a in deal.legal_actions() if a.seat == seat and a.kind is Kind.PLAY}
         enabled = {card_of(b) for b in hand_buttons(dm) if not b.disabled} - {None}
         assert enabled == (set() if occupant.robot_plays else legal), "the legal cards are enabled"
 
@@ -448,7 +448,7 @@ class Driver:
         """The table in the thread shows the state of play: trick, turn, scores; under it,
         the last deal's summary, until the next deal ends."""
         table = self.table
-        round_ = table.round
+        deal = table.deal
         shown = self.table_message()
         expected = ui.table_embed(table_view(table), table.language)
         embed, *under = shown.embeds
@@ -456,24 +456,26 @@ class Driver:
             assert not under
         else:
             (summary,) = under
-            deal = table.summary.deal_no
-            assert summary.title == t("summary.title", table.language, deal=deal + 1, id=table.id)
+            summary_no = table.summary.deal_no
+            assert summary.title == t(
+                "summary.title", table.language, deal=summary_no + 1, id=table.id
+            )
             # its picture until the first trick of the next deal is over
-            if table.status is Status.PLAYING and round_ is not None and round_.tricks:
+            if table.status is Status.PLAYING and deal is not None and deal.tricks:
                 assert not summary.image.url
             else:
                 assert summary.image.url == "attachment://summary.png"
             assert not summary.fields, "the summary is a few short lines, no columns"
-            self.summaries.add(deal)
+            self.summaries.add(summary_no)
         assert embed.title == expected.title
         assert embed.description == expected.description
         assert [(f.name, f.value) for f in embed.fields] == [
             (f.name, f.value) for f in expected.fields
         ]
-        if round_ is not None and table.status is Status.PLAYING:
-            name = ui.seat_name(table.seats[round_.turn], table.language)
+        if deal is not None and table.status is Status.PLAYING:
+            name = ui.seat_name(table.seats[deal.turn], table.language)
             assert name in (embed.description or "")
-            for _, card in round_.trick_seats():
+            for _, card in deal.trick_seats():
                 assert ui.card_text(card) in embed.fields[0].value  # type: ignore[operator]
 
     async def hand_message(self, player: Player, *, fresh: bool = False) -> Message:
@@ -482,8 +484,8 @@ class Driver:
         another)."""
         table = self.table
         seat = self.audit.seat_of(player.member)
-        round_ = table.round
-        assert round_ is not None
+        deal = table.deal
+        assert deal is not None
         if player.dm_open:
             occupant = table.seats[seat]
             assert occupant is not None and not occupant.dm_closed
@@ -492,10 +494,8 @@ class Driver:
             )
         if player.ephemerals and not fresh:
             reply = player.ephemerals[-1]
-            assert sorted(hand_cards(reply)) == sorted(round_.hand(seat)), "it shows the hand"
-            legal = {
-                a.arg for a in round_.legal_actions() if a.seat == seat and a.kind is Kind.PLAY
-            }
+            assert sorted(hand_cards(reply)) == sorted(deal.hand(seat)), "it shows the hand"
+            legal = {a.arg for a in deal.legal_actions() if a.seat == seat and a.kind is Kind.PLAY}
             enabled = {card_of(b) for b in hand_buttons(reply) if not b.disabled} - {None}
             assert enabled == legal, "the ephemeral hand is up to date"
             return reply
@@ -504,7 +504,7 @@ class Driver:
         )
         reply = result.response
         assert reply is not None and reply.ephemeral
-        assert sorted(hand_cards(reply)) == sorted(round_.hand(seat)), "My hand shows the hand"
+        assert sorted(hand_cards(reply)) == sorted(deal.hand(seat)), "My hand shows the hand"
         player.ephemerals.append(reply)
         self.audit.check()
         return reply
@@ -541,17 +541,17 @@ class Driver:
             table = self.table
             if table.status is not Status.PLAYING:
                 break
-            round_ = table.round
-            assert round_ is not None
-            legal = round_.legal_actions()
-            on_turn = self.player_at(round_.turn)
+            deal = table.deal
+            assert deal is not None
+            legal = deal.legal_actions()
+            on_turn = self.player_at(deal.turn)
             declaring = [
                 p
                 for a in legal
                 if a.kind in DECLARATIONS and (p := self.player_at(a.seat)) is not None
             ]
             if on_turn is not None and any(
-                a.seat == round_.turn and a.kind is Kind.PLAY for a in legal
+                a.seat == deal.turn and a.kind is Kind.PLAY for a in legal
             ):
                 player = on_turn
             elif declaring:
@@ -747,9 +747,9 @@ def refusal(result: simcord.InteractionResult) -> str:
     return reply.content
 
 
-def illegal_text(round_: Round, seat: int, card: int, lang: str = "en") -> str:
+def illegal_text(deal: Deal, seat: int, card: int, lang: str = "en") -> str:
     """What the bot should say about this card, from the engine's own reason."""
-    probe = round_.copy()
+    probe = deal.copy()
     with pytest.raises(IllegalActionError) as info:
         probe.apply(Action.play(seat, card))
     params: dict[str, Any] = {k: v for k, v in info.value.params.items() if isinstance(v, int)}
@@ -780,8 +780,8 @@ async def test_refusals_while_playing(
     await open_table(env, world, "arrastrado", [alice, bob], robots=1)
     driver = Driver(env, world, [Player(alice), Player(bob)])
     table = driver.table
-    round_ = table.round
-    assert round_ is not None and round_.turn == 0 and table.seat_of(alice.id) == 0
+    deal = table.deal
+    assert deal is not None and deal.turn == 0 and table.seat_of(alice.id) == 0
     a_dm, b_dm = alice.user.dm_channel, bob.user.dm_channel
 
     # alice is on turn: her "My hand" reply offers every card; she keeps two of them
@@ -793,31 +793,31 @@ async def test_refusals_while_playing(
 
     # bob's cards are disabled in his DM: a click sent anyway is not his turn
     (b_hand,) = b_dm.history()
-    before = (len(round_.actions), snapshot(b_hand))
-    card = round_.hand(1)[0]
+    before = (len(deal.actions), snapshot(b_hand))
+    card = deal.hand(1)[0]
     custom_id = f"tute:h:{table.id}:0:0:{CODES[card]}"
     assert Btn(custom_id, ui.card_text(card), True) in buttons(b_hand)
     said = refusal(await crafted_click(env, bob.user, b_hand, custom_id))
     assert said == t("tables.errors.illegal.not_your_turn", "en")
     (b_hand,) = b_dm.history()
-    assert (len(round_.actions), snapshot(b_hand)) == before
+    assert (len(deal.actions), snapshot(b_hand)) == before
 
     # alice plays from one reply; the other still offers cards, but it is bob's turn now
     await driver.click(spare, first, next(b for b in hand_buttons(first) if not b.disabled))
-    assert round_.turn == 1 and len(round_.tricks) == 0
-    left = [b for b in hand_buttons(second) if not b.disabled and card_of(b) in round_.hand(0)]
-    before = (len(round_.actions), snapshot(a_dm.history()[0]))
+    assert deal.turn == 1 and len(deal.tricks) == 0
+    left = [b for b in hand_buttons(second) if not b.disabled and card_of(b) in deal.hand(0)]
+    before = (len(deal.actions), snapshot(a_dm.history()[0]))
     said = refusal(await alice.click(second, custom_id=left[0].custom_id))
     assert said == t("tables.errors.illegal.not_your_turn", "en")
-    assert (len(round_.actions), snapshot(a_dm.history()[0])) == before
+    assert (len(deal.actions), snapshot(a_dm.history()[0])) == before
 
     # a card the rules forbid (its button is disabled): the reason is the engine's
     for _ in range(40):
-        legal = {a.arg for a in round_.legal_actions() if a.kind is Kind.PLAY}
-        forbidden = [c for c in round_.hand(1) if c not in legal]
-        if round_.turn == 1 and forbidden:
+        legal = {a.arg for a in deal.legal_actions() if a.kind is Kind.PLAY}
+        forbidden = [c for c in deal.hand(1) if c not in legal]
+        if deal.turn == 1 and forbidden:
             break
-        player = driver.player_at(round_.turn)
+        player = driver.player_at(deal.turn)
         assert player is not None, "the robot played already"
         message = await driver.hand_message(player)
         await driver.click(
@@ -826,19 +826,19 @@ async def test_refusals_while_playing(
     else:
         raise AssertionError("bob never held a card he could not play")
     (b_hand,) = b_dm.history()
-    deal, trick = deal_and_trick(b_hand) or (-1, -1)
-    custom_id = f"tute:h:{table.id}:{deal}:{trick}:{CODES[forbidden[0]]}"
+    deal_no, trick = deal_and_trick(b_hand) or (-1, -1)
+    custom_id = f"tute:h:{table.id}:{deal_no}:{trick}:{CODES[forbidden[0]]}"
     assert Btn(custom_id, ui.card_text(forbidden[0]), True) in buttons(b_hand)
-    before = (len(round_.actions), snapshot(b_hand))
+    before = (len(deal.actions), snapshot(b_hand))
     said = refusal(await crafted_click(env, bob.user, b_hand, custom_id))
-    assert said == illegal_text(round_, 1, forbidden[0])
+    assert said == illegal_text(deal, 1, forbidden[0])
     assert said.startswith(("You must", "A trump was led", "You have none"))
     (b_hand,) = b_dm.history()
-    assert (len(round_.actions), snapshot(b_hand)) == before
+    assert (len(deal.actions), snapshot(b_hand)) == before
 
     # bob plays a card he may, the robot follows: alice's old reply is from an earlier trick
-    while not round_.tricks:
-        player = driver.player_at(round_.turn)
+    while not deal.tricks:
+        player = driver.player_at(deal.turn)
         assert player is not None
         message = await driver.hand_message(player)
         await driver.click(
@@ -935,9 +935,9 @@ async def test_spanish_server_and_players(
         assert dm.embeds[0].title == t(
             "hand.title", "es", variant=t("variants.individual", "es"), id=table.id
         )
-    round_ = table.round
-    assert round_ is not None
-    idle = next(p for p in driver.players if driver.audit.seat_of(p.member) != round_.turn)
+    deal = table.deal
+    assert deal is not None
+    idle = next(p for p in driver.players if driver.audit.seat_of(p.member) != deal.turn)
     seat = driver.audit.seat_of(idle.member)
     (dm,) = idle.member.user.dm_channel.history()
     custom_id = next(b.custom_id for b in hand_buttons(dm))
@@ -1064,18 +1064,18 @@ async def test_a_table_in_its_channel_with_hands_as_ephemeral_messages(
     opened = await alice.click(table_message(), custom_id=op_button(table_message(), "hand"))
     hand = opened.response
     assert hand is not None and hand.ephemeral
-    round_ = table.round
-    assert round_ is not None
+    deal = table.deal
+    assert deal is not None
     seat = table.seat_of(alice.id)
     for _ in range(60):
         if table.status is not Status.PLAYING:
             break
-        if round_.turn != seat:
+        if deal.turn != seat:
             await env.advance_time(DECLARE_GRACE + 1)
             continue
         # alice's turn: the hand she opened shows it, without her asking again
-        assert sorted(hand_cards(hand)) == sorted(round_.hand(seat or 0))
-        legal = {a.arg for a in round_.legal_actions() if a.seat == seat and a.kind is Kind.PLAY}
+        assert sorted(hand_cards(hand)) == sorted(deal.hand(seat or 0))
+        legal = {a.arg for a in deal.legal_actions() if a.seat == seat and a.kind is Kind.PLAY}
         cards = [b for b in hand_buttons(hand) if not b.disabled and card_of(b) is not None]
         assert {card_of(b) for b in cards} == legal
         played = await alice.click(hand, custom_id=cards[0].custom_id)
@@ -1089,9 +1089,9 @@ async def test_a_table_in_its_channel_with_hands_as_ephemeral_messages(
     await open_table(env, World(guild, channel, alice), "habanero", [alice], robots=1)
     tables = tables_of(service_of(env))
     table = tables[max(tables)]
-    round_ = table.round
+    deal = table.deal
     seat = table.seat_of(alice.id)
-    assert round_ is not None and seat is not None
+    assert deal is not None and seat is not None
 
     async def open_hand() -> simcord.ResponseMessage:
         message = next(m for m in channel.history() if m.id == table.play_message_id)
@@ -1099,18 +1099,18 @@ async def test_a_table_in_its_channel_with_hands_as_ephemeral_messages(
         assert reply is not None and reply.ephemeral
         return reply
 
-    while round_.turn != seat:
+    while deal.turn != seat:
         await env.advance_time(DECLARE_GRACE + 1)
     older, newer = await open_hand(), await open_hand()
     card = next(b for b in hand_buttons(newer) if not b.disabled)
     await alice.click(newer, custom_id=card.custom_id)
-    while round_.turn != seat:
+    while deal.turn != seat:
         await env.advance_time(DECLARE_GRACE + 1)
     assert card_of(card) in hand_cards(older), "the older hand fell behind"
     redrawn = await alice.click(older, custom_id=op_button(older, "refresh"))
     assert redrawn.response is not None and redrawn.response.id == older.id
-    assert sorted(hand_cards(older)) == sorted(round_.hand(seat))
-    legal = {a.arg for a in round_.legal_actions() if a.seat == seat and a.kind is Kind.PLAY}
+    assert sorted(hand_cards(older)) == sorted(deal.hand(seat))
+    legal = {a.arg for a in deal.legal_actions() if a.seat == seat and a.kind is Kind.PLAY}
     assert {card_of(b) for b in hand_buttons(older) if not b.disabled} - {None} == legal
 
 

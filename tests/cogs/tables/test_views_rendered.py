@@ -10,7 +10,7 @@ import discord
 import pytest
 
 from bot.ai import Level
-from bot.engine import CODES, Action, Game, Kind, Options, Round, Variant
+from bot.engine import CODES, Action, Deal, Game, Kind, Options, Variant
 from bot.i18n import CATALOGS, t
 from bot.tables.model import Seat, Status, Table
 from bot.tables.views import Redraws, hand_view, table_view
@@ -39,18 +39,18 @@ def playing_table(variant: Variant, *, seed: int = 1, options: Options | None = 
         seed=seed,
     )
     table.game = Game(variant, options)
-    table.round = Round(table.game.deal_for(table.deal_rng()))
+    table.deal = Deal(table.game.deal_for(table.deal_rng()))
     return table
 
 
 def play_on(table: Table, moves: int, rng: random.Random) -> None:
-    round_ = table.round
-    assert round_ is not None
+    deal = table.deal
+    assert deal is not None
     for _ in range(moves):
-        legal = [a for a in round_.legal_actions() if a.kind in (Kind.PLAY, Kind.BID, Kind.PASS)]
-        if round_.finished or not legal:
+        legal = [a for a in deal.legal_actions() if a.kind in (Kind.PLAY, Kind.BID, Kind.PASS)]
+        if deal.finished or not legal:
             return
-        round_.apply(rng.choice(legal))
+        deal.apply(rng.choice(legal))
 
 
 def embed_text(embed: discord.Embed) -> str:
@@ -66,18 +66,18 @@ def test_the_table_shows_no_card_of_a_hand(variant: Variant) -> None:
     for seed in range(15):
         table = playing_table(variant, seed=seed)
         play_on(table, rng.randrange(0, 30), rng)
-        round_ = table.round
-        assert round_ is not None
+        deal = table.deal
+        assert deal is not None
         view = table_view(table)
-        held = {c for seat in range(variant.players) for c in round_.hand(seat)}
-        held.discard(round_.turned_card)
+        held = {c for seat in range(variant.players) for c in deal.hand(seat)}
+        held.discard(deal.turned_card)
         text = embed_text(ui.table_embed(view, "en"))
         shown = [c for c in held if re.search(rf"(?<!\d){re.escape(ui.card_text(c))}", text)]
         assert shown == []
-        deal = view.deal
-        assert deal is not None
-        assert sum(deal.hand_sizes) == sum(len(round_.hand(s)) for s in range(variant.players))
-        assert {c for _, c in deal.trick} == set(round_.trick)
+        public = view.deal
+        assert public is not None
+        assert sum(public.hand_sizes) == sum(len(deal.hand(s)) for s in range(variant.players))
+        assert {c for _, c in public.trick} == set(deal.trick)
 
 
 @pytest.mark.parametrize("variant", list(Variant))
@@ -86,11 +86,11 @@ def test_a_hand_view_holds_its_own_cards_and_what_it_may_play(variant: Variant) 
     for seed in range(10):
         table = playing_table(variant, seed=seed)
         play_on(table, rng.randrange(0, 8), rng)
-        round_ = table.round
-        assert round_ is not None
+        deal = table.deal
+        assert deal is not None
         hand = hand_view(table, 0)
-        assert hand.cards == tuple(round_.hand(0))
-        legal = [a for a in round_.legal_actions() if a.seat == 0]
+        assert hand.cards == tuple(deal.hand(0))
+        legal = [a for a in deal.legal_actions() if a.seat == 0]
         assert hand.playable == {a.arg for a in legal if a.kind is Kind.PLAY}
         assert hand.playable <= set(hand.cards)
         refused = {r.card for r in hand.refusals}
@@ -129,16 +129,16 @@ def test_a_robot_standing_in_leaves_the_hand_without_a_button_to_click() -> None
 
 def test_the_hand_says_whose_turn_it_is_and_the_trick_on_the_table() -> None:
     table = playing_table(Variant.ARRASTRADO, seed=4)
-    round_ = table.round
-    assert round_ is not None
-    while round_.turn != 0:
-        round_.apply(next(a for a in round_.legal_actions() if a.kind is Kind.PLAY))
+    deal = table.deal
+    assert deal is not None
+    while deal.turn != 0:
+        deal.apply(next(a for a in deal.legal_actions() if a.kind is Kind.PLAY))
     table.turn_deadline = 1_000.0
     hand = hand_view(table, 0)
     assert hand.your_turn
     text = ui.hand_embed(table_view(table), hand, "en").description or ""
     assert t("hand.your_turn", "en", clock="<t:1000:R>") in text
-    for _, card in round_.trick_seats():
+    for _, card in deal.trick_seats():
         assert ui.card_text(card) in text
 
 
@@ -157,14 +157,14 @@ def test_the_table_embed_shows_trump_turn_trick_and_scores() -> None:
     table = playing_table(Variant.PAIRS, seed=9)
     play_on(table, 6, random.Random(1))
     view = table_view(table)
-    deal = view.deal
-    assert deal is not None
+    public = view.deal
+    assert public is not None
     embed = ui.table_embed(view, "es")
-    assert ui.suit_text(deal.trump, "es") in (embed.description or "")
+    assert ui.suit_text(public.trump, "es") in (embed.description or "")
     names = [f.name for f in embed.fields]
-    assert t("tables.trick", "es", number=deal.trick_no + 1) in names
+    assert t("tables.trick", "es", number=public.trick_no + 1) in names
     assert t("tables.scores", "es") in names
-    if deal.last_trick is not None:
+    if public.last_trick is not None:
         assert t("tables.last_trick", "es") in names
 
 
@@ -182,10 +182,10 @@ def test_an_ended_table_shows_no_deal_and_its_hand_no_buttons() -> None:
 
 def test_the_table_waits_for_a_robot_about_to_play_but_not_for_someone_going_away() -> None:
     table = playing_table(Variant.ARRASTRADO, seed=2)
-    round_ = table.round
-    assert round_ is not None
-    while round_.turn == 0:  # a robot on turn
-        round_.apply(next(a for a in round_.legal_actions() if a.kind is Kind.PLAY))
+    deal = table.deal
+    assert deal is not None
+    while deal.turn == 0:  # a robot on turn
+        deal.apply(next(a for a in deal.legal_actions() if a.kind is Kind.PLAY))
     redraws = Redraws()
     first = redraws.show(table)
     assert not first.public  # the robot's play shows this too, in one edit
