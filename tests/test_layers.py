@@ -98,6 +98,7 @@ ROOMS = {
     "bot/storage": "bot.storage",
     "bot/render": "bot.render",
     "bot/i18n": "bot.i18n",
+    "bot/sandbox": "bot.sandbox",
     "cogs": "cogs",
 }
 
@@ -143,11 +144,13 @@ TABLE = [
     Room("bot/config.py", (*BOT_ROOMS, *TOP_FILES, "dotenv")),
     Room("bot/client.py", (*BOT_ROOMS, *TOP_FILES, "discord")),
     # the entry point starts the sandbox too: `tute-bot --sandbox`
-    Room("bot/__main__.py", (*BOT_ROOMS, *TOP_FILES, "bot/sandbox.py", "discord")),
+    Room("bot/__main__.py", (*BOT_ROOMS, *TOP_FILES, "bot/sandbox", "discord")),
+    # `tute-bot --sandbox`: the real bot (not its cogs, which it loads by name) in SimCord
+    Room("bot/sandbox", (*BOT_ROOMS, *TOP_FILES, "discord", "simcord", "playwright")),
     Room("cogs", (*BOT_ROOMS, *TOP_FILES, "discord")),  # "bot.*"
 ]
 
-DISCORD_SIDE = ("cogs", "bot/client.py", "bot/sandbox.py")
+DISCORD_SIDE = ("cogs", "bot/client.py", "bot/sandbox")
 """Where ``discord`` may be imported: the adapter, the client, and the sandbox."""
 
 

@@ -32,6 +32,7 @@ from bot.sandbox import (
     find_chromium,
     open_sandbox,
 )
+from bot.sandbox import pictures as pictures_module
 from bot.storage.members import member_stats
 from bot.storage.settings import get_settings
 from bot.tables.model import Status
@@ -370,7 +371,7 @@ async def test_the_screenshots_are_saved(tmp_path: Path) -> None:
 def test_without_chromium_the_screenshots_say_what_to_install(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    monkeypatch.setattr(sandbox_module.shutil, "which", lambda name: None)
+    monkeypatch.setattr(pictures_module.shutil, "which", lambda name: None)
     assert main(["--sandbox", "--screenshot", str(tmp_path)]) == 2
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and "apt-get install chromium" in error

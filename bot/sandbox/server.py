@@ -1,44 +1,15 @@
-"""The sandbox: play the real bot in a browser, with no Discord application and no token.
-
-``tute-bot --sandbox`` runs the real :class:`~bot.client.TuteBot` (its cogs, its database)
-against SimCord, a simulated Discord, and serves a Discord-like page on 127.0.0.1: one server,
-one ``#tute`` channel, you and three friends whose seats you take by switching the viewer. The
-SQLite file (``data/sandbox.db``) is kept between runs, so the standings and a game left
-half-way are still there next time.
-
-``tute-bot --sandbox --screenshot DIR`` plays a short scripted game against a robot instead and
-saves pictures of it, taken with the system's Chromium.
-
-Time: SimCord's clock only moves when told to. The sandbox's clock ticks it along with real
-time, and the tables' waits (a robot's pause, a turn's clock, a lobby's expiry) are declared to
-SimCord as waits on that clock, so a click in the page is answered at once and each robot play
-comes a moment later, as on Discord.
-
-SimCord 3.2 and the table service have no public way to do four things the sandbox needs, so
-it reaches into their internals for them (each place says so):
-
-- start the simulated clock at the real date and name the bot, through ``env.backend``;
-- put the table service's waits on the simulated clock, by wrapping its timer coroutine;
-- keep a click in the page from overlapping the clock's tick, by wrapping the preview's
-  action entry point (SimCord refuses two operations at once);
-- take screenshots with the system Chromium, by replacing the screenshot browser launcher
-  (SimCord would download a browser of its own).
-"""
+"""The sandbox's server: the real bot against SimCord, one server and one channel, served
+as a Discord-like page on 127.0.0.1, with a clock that ticks along with real time."""
 
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import logging
 import os
-import shutil
-import sqlite3
 import sys
-import tempfile
 import time
-import types
 import webbrowser
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -51,9 +22,8 @@ from simcord.preview import Preview
 
 from bot.client import TuteBot
 from bot.config import Config
-from bot.i18n import t
 from bot.storage.settings import update_settings
-from bot.tables.model import Status, Table
+from bot.tables.model import Status
 from bot.tables.service import TableService
 
 log = logging.getLogger(__name__)
@@ -76,17 +46,8 @@ SETTLE_TIMEOUT: Final = 5.0
 """Real seconds SimCord gives the bot to finish what a click (or a tick) set off."""
 TICK: Final = 0.2
 """Real seconds between two moves of the simulated clock."""
-
-CHROMIUM_ARGS: Final = (
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--no-first-run",
-)
-SCREENSHOT_FILES: Final = ("lobby.png", "trick.png", "hand.png", "summary.png")
 PAGE_SIZE: Final = (600, 1200)
-"""The page's size for the screenshots (the served page fits the browser window)."""
+"""The page's size (the served page fits the browser window; the screenshots' too)."""
 
 
 @dataclass(slots=True)
@@ -356,192 +317,3 @@ def open_in_browser(url: str) -> bool:
         return webbrowser.open(url, new=2)
     except webbrowser.Error:
         return False
-
-
-# ------------------------------------------------------------------------ screenshots
-
-
-def find_chromium() -> Path | None:
-    """The system's Chromium (Debian's package installs /usr/bin/chromium)."""
-    for name in ("chromium", "chromium-browser"):
-        found = shutil.which(name)
-        if found:
-            return Path(found)
-    return None
-
-
-def use_chromium(preview: Preview, chromium: Path) -> None:
-    """Take the preview's screenshots with this Chromium."""
-    # SimCord internals: the screenshot manager launches Playwright's own browser, which
-    # must be downloaded first; launch the system's instead.
-    manager = preview._capture_manager
-
-    async def ensure_browser(self: Any) -> Any:
-        if self._browser is not None:
-            return self._browser
-        from playwright.async_api import async_playwright
-
-        try:
-            self._playwright = await async_playwright().start()
-            self._browser = await self._playwright.chromium.launch(
-                executable_path=str(chromium), args=list(CHROMIUM_ARGS), headless=True
-            )
-        except BaseException as error:
-            await self.close()
-            raise simcord.SetupError(f"could not start {chromium}: {error}") from error
-        return self._browser
-
-    manager._ensure_browser = types.MethodType(ensure_browser, manager)
-
-
-async def take_screenshots(sandbox: Sandbox, out_dir: Path, chromium: Path) -> list[Path]:
-    """Play a habanero game, you against a robot, through SimCord's actors, and save the
-    lobby, a trick in play (the robot has led, your turn), your hand then, and the first
-    deal's summary, as the PNG files of SCREENSHOT_FILES."""
-    use_chromium(sandbox.preview, chromium)
-    await asyncio.to_thread(out_dir.mkdir, parents=True, exist_ok=True)
-    env, you, channel = sandbox.env, sandbox.you, sandbox.channel
-    saved: dict[str, Path] = {}
-
-    async def shoot(name: str, target: Any) -> None:
-        path = out_dir / name
-        await sandbox.preview.screenshot(path, viewer=you, target=target, layout="message")
-        saved[name] = path
-
-    new = await you.slash(channel, "tute new", variant="habanero")
-    lobby = new.response
-    assert lobby is not None
-    table_id = int(button_id(lobby.message, ":start").split(":")[2])
-    await you.click(lobby, custom_id=button_id(lobby.message, ":robot"))
-    await shoot("lobby.png", lobby)
-    await you.click(lobby, custom_id=button_id(lobby.message, ":start"))
-    table = sandbox.tables.get(table_id)
-    for _ in range(400):
-        if "summary.png" not in saved and (summary := summary_message(channel, table)):
-            await shoot("summary.png", summary)
-        if len(saved) == len(SCREENSHOT_FILES) or table.status is not Status.PLAYING:
-            break
-        deal = table.deal
-        assert deal is not None
-        occupant = table.seats[deal.turn]
-        if occupant is None or occupant.robot_plays:
-            await env.advance_time(10)  # a robot still waits on the clock: let it play
-            continue
-        play = table_message(channel, table)
-        hand = (await you.click(play, custom_id=button_id(play, ":hand"))).response
-        assert hand is not None
-        if "trick.png" not in saved and len(deal.trick) == 1:
-            await shoot("trick.png", play)
-            await shoot("hand.png", hand)
-        await you.click(hand, custom_id=hand_choice(hand.message))
-    return [saved[name] for name in SCREENSHOT_FILES if name in saved]
-
-
-def button_id(message: discord.Message, suffix: str) -> str:
-    """The custom id of the message's button whose id ends with ``suffix``."""
-    for custom_id in _button_ids(message, enabled_only=False):
-        if custom_id.endswith(suffix):
-            return custom_id
-    raise LookupError(f"no button {suffix!r} on message {message.id}")
-
-
-def hand_choice(message: discord.Message) -> str:
-    """A card to play from a hand (the first one allowed), or else a declaration."""
-    choices = [c for c in _button_ids(message, enabled_only=True) if c.startswith("tute:h:")]
-    cards = [c for c in choices if c.rsplit(":", 1)[1][0].isdigit()]
-    if cards:
-        return cards[0]
-    if choices:
-        return choices[0]
-    raise LookupError(f"nothing to play in hand message {message.id}")
-
-
-def _button_ids(message: discord.Message, *, enabled_only: bool) -> Iterable[str]:
-    for row in message.components:
-        for child in getattr(row, "children", ()):
-            if isinstance(child, discord.Button) and child.custom_id:
-                if enabled_only and child.disabled:
-                    continue
-                yield child.custom_id
-
-
-def table_message(channel: simcord.ChannelHandle, table: Table) -> discord.Message:
-    """The table's message, as it is now."""
-    for message in reversed(channel.history()):
-        if message.id == table.play_message_id:
-            return message
-    raise LookupError(f"table {table.id} has no message in #{channel.name}")
-
-
-def summary_message(channel: simcord.ChannelHandle, table: Table) -> discord.Message | None:
-    """The summary of the table's first deal, posted when the deal ended."""
-    title = t("summary.title", table.language, deal=1, id=table.id)
-    for message in reversed(channel.history()):
-        if any(embed.title == title for embed in message.embeds):
-            return message
-    return None
-
-
-async def screenshots(out_dir: Path, chromium: Path, *, think_budget: float = 0.1) -> list[Path]:
-    """A sandbox of its own for the pictures: a temporary database, robots without delay."""
-    with tempfile.TemporaryDirectory(prefix="tute-sandbox-") as folder:
-        async with open_sandbox(
-            Path(folder) / "sandbox.db", robot_delay=0, think_budget=think_budget
-        ) as sandbox:
-            return await take_screenshots(sandbox, out_dir, chromium)
-
-
-# ----------------------------------------------------------------------------- entry
-
-EXIT_FAILED = 1
-EXIT_MISSING = 2
-
-
-def main(*, db_path: Path = SANDBOX_DB_PATH, screenshot_dir: Path | None = None) -> int:
-    """``tute-bot --sandbox [--screenshot DIR]``. 0 when it ran (and the person stopped it),
-    1 when it failed, 2 when something it needs is not installed."""
-    if screenshot_dir is not None:
-        return _main_screenshots(screenshot_dir)
-    discord.utils.setup_logging(level=logging.WARNING, root=True)
-    try:
-        asyncio.run(serve(db_path))
-    except KeyboardInterrupt:
-        print(f"\nSandbox stopped; games and standings are kept in {db_path}.")
-    except (simcord.SetupError, sqlite3.Error, OSError) as error:
-        print(f"tute-bot: the sandbox could not run ({db_path}): {error}", file=sys.stderr)
-        return EXIT_FAILED
-    return 0
-
-
-def _main_screenshots(out_dir: Path) -> int:
-    chromium = find_chromium()
-    if chromium is None:
-        print(
-            "tute-bot: the screenshots need Chromium, which is not installed: "
-            "apt-get install chromium",
-            file=sys.stderr,
-        )
-        return EXIT_MISSING
-    if importlib.util.find_spec("playwright") is None:
-        print(
-            "tute-bot: the screenshots need Playwright, which is not installed: "
-            'pip install -e ".[sandbox]"',
-            file=sys.stderr,
-        )
-        return EXIT_MISSING
-    discord.utils.setup_logging(level=logging.WARNING, root=True)
-    print(f"Playing a game against a robot; pictures by {chromium} go to {out_dir}.", flush=True)
-    try:
-        saved = asyncio.run(screenshots(out_dir, chromium))
-    except KeyboardInterrupt:
-        print("\nStopped.", file=sys.stderr)
-        return EXIT_FAILED
-    except simcord.SetupError as error:
-        print(f"tute-bot: the screenshots failed: {error}", file=sys.stderr)
-        return EXIT_FAILED
-    for path in saved:
-        print(f"Saved {path}")
-    if len(saved) != len(SCREENSHOT_FILES):
-        print("tute-bot: the game ended before every picture could be taken.", file=sys.stderr)
-        return EXIT_FAILED
-    return 0

@@ -1,0 +1,106 @@
+"""The sandbox: play the real bot in a browser, with no Discord application and no token.
+
+``tute-bot --sandbox`` runs the real :class:`~bot.client.TuteBot` (its cogs, its database)
+against SimCord, a simulated Discord, and serves a Discord-like page on 127.0.0.1: one server,
+one ``#tute`` channel, you and three friends whose seats you take by switching the viewer. The
+SQLite file (``data/sandbox.db``) is kept between runs, so the standings and a game left
+half-way are still there next time.
+
+``tute-bot --sandbox --screenshot DIR`` plays a short scripted game against a robot instead and
+saves pictures of it, taken with the system's Chromium.
+
+Time: SimCord's clock only moves when told to. The sandbox's clock ticks it along with real
+time, and the tables' waits (a robot's pause, a turn's clock, a lobby's expiry) are declared to
+SimCord as waits on that clock, so a click in the page is answered at once and each robot play
+comes a moment later, as on Discord.
+
+SimCord 3.2 and the table service have no public way to do four things the sandbox needs, so
+it reaches into their internals for them (each place says so):
+
+- start the simulated clock at the real date and name the bot, through ``env.backend``;
+- put the table service's waits on the simulated clock, by wrapping its timer coroutine;
+- keep a click in the page from overlapping the clock's tick, by wrapping the preview's
+  action entry point (SimCord refuses two operations at once);
+- take screenshots with the system Chromium, by replacing the screenshot browser launcher
+  (SimCord would download a browser of its own).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import logging
+import sqlite3
+import sys
+from pathlib import Path
+
+import discord
+import simcord
+
+from .pictures import SCREENSHOT_FILES, find_chromium, screenshots
+from .server import ROBOT_DELAY, SANDBOX_DB_PATH, SERVER_ID, Sandbox, open_sandbox, serve
+
+__all__ = [
+    "ROBOT_DELAY",
+    "SCREENSHOT_FILES",
+    "SERVER_ID",
+    "Sandbox",
+    "find_chromium",
+    "main",
+    "open_sandbox",
+    "screenshots",
+    "serve",
+]
+
+EXIT_FAILED = 1
+EXIT_MISSING = 2
+
+
+def main(*, db_path: Path = SANDBOX_DB_PATH, screenshot_dir: Path | None = None) -> int:
+    """``tute-bot --sandbox [--screenshot DIR]``. 0 when it ran (and the person stopped it),
+    1 when it failed, 2 when something it needs is not installed."""
+    if screenshot_dir is not None:
+        return _main_screenshots(screenshot_dir)
+    discord.utils.setup_logging(level=logging.WARNING, root=True)
+    try:
+        asyncio.run(serve(db_path))
+    except KeyboardInterrupt:
+        print(f"\nSandbox stopped; games and standings are kept in {db_path}.")
+    except (simcord.SetupError, sqlite3.Error, OSError) as error:
+        print(f"tute-bot: the sandbox could not run ({db_path}): {error}", file=sys.stderr)
+        return EXIT_FAILED
+    return 0
+
+
+def _main_screenshots(out_dir: Path) -> int:
+    chromium = find_chromium()
+    if chromium is None:
+        print(
+            "tute-bot: the screenshots need Chromium, which is not installed: "
+            "apt-get install chromium",
+            file=sys.stderr,
+        )
+        return EXIT_MISSING
+    if importlib.util.find_spec("playwright") is None:
+        print(
+            "tute-bot: the screenshots need Playwright, which is not installed: "
+            'pip install -e ".[sandbox]"',
+            file=sys.stderr,
+        )
+        return EXIT_MISSING
+    discord.utils.setup_logging(level=logging.WARNING, root=True)
+    print(f"Playing a game against a robot; pictures by {chromium} go to {out_dir}.", flush=True)
+    try:
+        saved = asyncio.run(screenshots(out_dir, chromium))
+    except KeyboardInterrupt:
+        print("\nStopped.", file=sys.stderr)
+        return EXIT_FAILED
+    except simcord.SetupError as error:
+        print(f"tute-bot: the screenshots failed: {error}", file=sys.stderr)
+        return EXIT_FAILED
+    for path in saved:
+        print(f"Saved {path}")
+    if len(saved) != len(SCREENSHOT_FILES):
+        print("tute-bot: the game ended before every picture could be taken.", file=sys.stderr)
+        return EXIT_FAILED
+    return 0

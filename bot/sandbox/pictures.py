@@ -1,0 +1,166 @@
+"""Screenshots of the sandbox: a short scripted game against a robot, photographed with the
+system's Chromium (SimCord would download a browser of its own)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import shutil
+import tempfile
+import types
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, Final
+
+import discord
+import simcord
+from simcord.preview import Preview
+
+from bot.i18n import t
+from bot.tables.model import Status, Table
+
+from .server import Sandbox, open_sandbox
+
+log = logging.getLogger(__name__)
+
+CHROMIUM_ARGS: Final = (
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--no-first-run",
+)
+SCREENSHOT_FILES: Final = ("lobby.png", "trick.png", "hand.png", "summary.png")
+
+
+def find_chromium() -> Path | None:
+    """The system's Chromium (Debian's package installs /usr/bin/chromium)."""
+    for name in ("chromium", "chromium-browser"):
+        found = shutil.which(name)
+        if found:
+            return Path(found)
+    return None
+
+
+def use_chromium(preview: Preview, chromium: Path) -> None:
+    """Take the preview's screenshots with this Chromium."""
+    # SimCord internals: the screenshot manager launches Playwright's own browser, which
+    # must be downloaded first; launch the system's instead.
+    manager = preview._capture_manager
+
+    async def ensure_browser(self: Any) -> Any:
+        if self._browser is not None:
+            return self._browser
+        from playwright.async_api import async_playwright
+
+        try:
+            self._playwright = await async_playwright().start()
+            self._browser = await self._playwright.chromium.launch(
+                executable_path=str(chromium), args=list(CHROMIUM_ARGS), headless=True
+            )
+        except BaseException as error:
+            await self.close()
+            raise simcord.SetupError(f"could not start {chromium}: {error}") from error
+        return self._browser
+
+    manager._ensure_browser = types.MethodType(ensure_browser, manager)
+
+
+async def take_screenshots(sandbox: Sandbox, out_dir: Path, chromium: Path) -> list[Path]:
+    """Play a habanero game, you against a robot, through SimCord's actors, and save the
+    lobby, a trick in play (the robot has led, your turn), your hand then, and the first
+    deal's summary, as the PNG files of SCREENSHOT_FILES."""
+    use_chromium(sandbox.preview, chromium)
+    await asyncio.to_thread(out_dir.mkdir, parents=True, exist_ok=True)
+    env, you, channel = sandbox.env, sandbox.you, sandbox.channel
+    saved: dict[str, Path] = {}
+
+    async def shoot(name: str, target: Any) -> None:
+        path = out_dir / name
+        await sandbox.preview.screenshot(path, viewer=you, target=target, layout="message")
+        saved[name] = path
+
+    new = await you.slash(channel, "tute new", variant="habanero")
+    lobby = new.response
+    assert lobby is not None
+    table_id = int(button_id(lobby.message, ":start").split(":")[2])
+    await you.click(lobby, custom_id=button_id(lobby.message, ":robot"))
+    await shoot("lobby.png", lobby)
+    await you.click(lobby, custom_id=button_id(lobby.message, ":start"))
+    table = sandbox.tables.get(table_id)
+    for _ in range(400):
+        if "summary.png" not in saved and (summary := summary_message(channel, table)):
+            await shoot("summary.png", summary)
+        if len(saved) == len(SCREENSHOT_FILES) or table.status is not Status.PLAYING:
+            break
+        deal = table.deal
+        assert deal is not None
+        occupant = table.seats[deal.turn]
+        if occupant is None or occupant.robot_plays:
+            await env.advance_time(10)  # a robot still waits on the clock: let it play
+            continue
+        play = table_message(channel, table)
+        hand = (await you.click(play, custom_id=button_id(play, ":hand"))).response
+        assert hand is not None
+        if "trick.png" not in saved and len(deal.trick) == 1:
+            await shoot("trick.png", play)
+            await shoot("hand.png", hand)
+        await you.click(hand, custom_id=hand_choice(hand.message))
+    return [saved[name] for name in SCREENSHOT_FILES if name in saved]
+
+
+def button_id(message: discord.Message, suffix: str) -> str:
+    """The custom id of the message's button whose id ends with ``suffix``."""
+    for custom_id in _button_ids(message, enabled_only=False):
+        if custom_id.endswith(suffix):
+            return custom_id
+    raise LookupError(f"no button {suffix!r} on message {message.id}")
+
+
+def hand_choice(message: discord.Message) -> str:
+    """A card to play from a hand (the first one allowed), or else a declaration."""
+    choices = [c for c in _button_ids(message, enabled_only=True) if c.startswith("tute:h:")]
+    cards = [c for c in choices if c.rsplit(":", 1)[1][0].isdigit()]
+    if cards:
+        return cards[0]
+    if choices:
+        return choices[0]
+    raise LookupError(f"nothing to play in hand message {message.id}")
+
+
+def _button_ids(message: discord.Message, *, enabled_only: bool) -> Iterable[str]:
+    for row in message.components:
+        for child in getattr(row, "children", ()):
+            if isinstance(child, discord.Button) and child.custom_id:
+                if enabled_only and child.disabled:
+                    continue
+                yield child.custom_id
+
+
+def table_message(channel: simcord.ChannelHandle, table: Table) -> discord.Message:
+    """The table's message, as it is now."""
+    for message in reversed(channel.history()):
+        if message.id == table.play_message_id:
+            return message
+    raise LookupError(f"table {table.id} has no message in #{channel.name}")
+
+
+def summary_message(channel: simcord.ChannelHandle, table: Table) -> discord.Message | None:
+    """The summary of the table's first deal, posted when the deal ended."""
+    title = t("summary.title", table.language, deal=1, id=table.id)
+    for message in reversed(channel.history()):
+        if any(embed.title == title for embed in message.embeds):
+            return message
+    return None
+
+
+async def screenshots(out_dir: Path, chromium: Path, *, think_budget: float = 0.1) -> list[Path]:
+    """A sandbox of its own for the pictures: a temporary database, robots without delay."""
+    with tempfile.TemporaryDirectory(prefix="tute-sandbox-") as folder:
+        async with open_sandbox(
+            Path(folder) / "sandbox.db", robot_delay=0, think_budget=think_budget
+        ) as sandbox:
+            return await take_screenshots(sandbox, out_dir, chromium)
+
+
+# ----------------------------------------------------------------------------- entry
