@@ -18,7 +18,6 @@ import contextlib
 import logging
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
 from typing import Protocol
 
 from bot.engine import Action, Options, Variant
@@ -43,6 +42,7 @@ from .robots import Robot, Robots, default_robot
 # table (``secrets``), a member's chips (``chips_of``) and the robots (``default_robot``).
 from .settlement import chips_of
 from .views import HandView, Redraws, Show, TableView, hand_view, table_view
+from .views import Outcome as Outcome
 
 log = logging.getLogger(__name__)
 
@@ -54,23 +54,6 @@ class Presenter(Protocol):
     async def refresh(self, show: Show, *, skip_seat: int | None = None) -> None: ...
 
     async def table_lost(self, lost: LostTable) -> None: ...
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """What a user's request did: what to redraw now (the caller answers the click, then
-    hands it to the presenter), and the seat whose request it was."""
-
-    show: Show
-    seat: int | None = None
-
-    @property
-    def table(self) -> TableView:
-        return self.show.table
-
-    @property
-    def announce(self) -> tuple[Announcement, ...]:
-        return self.show.announce
 
 
 class TableService:

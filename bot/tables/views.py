@@ -231,6 +231,23 @@ class Show:
         return next(h for h in self.hands if h.seat == seat)
 
 
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What a user's request did: what to redraw now (the caller answers the click, then
+    hands it to the presenter), and the seat whose request it was."""
+
+    show: Show
+    seat: int | None = None
+
+    @property
+    def table(self) -> TableView:
+        return self.show.table
+
+    @property
+    def announce(self) -> tuple[Announcement, ...]:
+        return self.show.announce
+
+
 # ------------------------------------------------------------------------- builders
 
 
