@@ -41,7 +41,7 @@ from tests.tables._play import table_of
 
 pytest.importorskip("markdown_it", reason="the sandbox's page needs simcord[preview]")
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 FAST = {"robot_delay": 0, "think_budget": 0.02}
 """Robots play at once (within the click that gives them the turn) and think briefly."""
