@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from enum import Enum
 from typing import Any
@@ -15,6 +16,7 @@ from typing import Any
 from bot.ai import Level
 from bot.engine import Deal, Game, Options, Result, Variant, parse_options
 from bot.engine.game import Payout
+from bot.engine.variants import sides_of
 from bot.storage.settings import HandDelivery
 
 
@@ -142,8 +144,46 @@ class DealSummary:
         )
 
 
+class Seating:
+    """Who sits where, read the same way from a table and from its views."""
+
+    __slots__ = ()
+    variant: Variant
+    seats: Sequence[Seat | None]
+    thread_id: int | None
+    channel_id: int
+
+    @property
+    def players(self) -> int:
+        return self.variant.players
+
+    @property
+    def where_id(self) -> int:
+        """The channel the table plays in: its thread, or the channel itself."""
+        return self.thread_id or self.channel_id
+
+    def seat_of(self, user_id: int) -> int | None:
+        for i, seat in enumerate(self.seats):
+            if seat is not None and seat.user_id == user_id and not seat.left:
+                return i
+        return None
+
+    def humans(self) -> list[int]:
+        return [s.user_id for s in self.seats if s is not None and s.human and s.user_id]
+
+    def free_seats(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s is None]
+
+    def team_of(self, seat: int) -> int | None:
+        """The pair a seat plays in, where seats play in pairs."""
+        sides = sides_of(self.variant)
+        if len(sides[0]) == 1:
+            return None
+        return next(i for i, side in enumerate(sides) if seat in side)
+
+
 @dataclass(slots=True)
-class Table:
+class Table(Seating):
     id: int
     guild_id: int
     channel_id: int
@@ -183,26 +223,8 @@ class Table:
 
     # ------------------------------------------------------------------ queries
 
-    @property
-    def players(self) -> int:
-        return self.variant.players
-
-    @property
-    def where_id(self) -> int:
-        """The channel the table plays in: its thread, or the channel itself."""
-        return self.thread_id or self.channel_id
-
     def robot_number(self) -> int:
         return sum(1 for s in self.seats if s is not None and s.is_robot) + 1
-
-    def seat_of(self, user_id: int) -> int | None:
-        for i, seat in enumerate(self.seats):
-            if seat is not None and seat.user_id == user_id and not seat.left:
-                return i
-        return None
-
-    def humans(self) -> list[int]:
-        return [s.user_id for s in self.seats if s is not None and s.human and s.user_id]
 
     def stake_of(self, user_id: int) -> int:
         """The chips a member has at stake here (none on a friendly table)."""
@@ -217,12 +239,6 @@ class Table:
     def all_away(self) -> bool:
         """Members sit at the table, and every one of them is away."""
         return bool(self.humans()) and not self.present()
-
-    def free_seats(self) -> list[int]:
-        return [i for i, s in enumerate(self.seats) if s is None]
-
-    def team_of(self, seat: int) -> int | None:
-        return seat % 2 if self.variant is Variant.PAIRS else None
 
     def deal_rng(self) -> random.Random:
         """The shuffle of this deal: the same table seed and deal number give the same deal."""

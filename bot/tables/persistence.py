@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bot.engine import Action, Deal, action_from_json, record_of
+from bot.storage import Connection
 from bot.storage import tables as repo
 from bot.storage.ledger import InsufficientChips
 
@@ -210,25 +211,9 @@ class Store:
                 for seq, action in played.numbered():
                     await repo.append_action(conn, table.id, played.deal_no, seq, action)
                 if played.ended is not None:
-                    await repo.save_deal(
-                        conn,
-                        table_id=table.id,
-                        deal_no=played.deal_no,
-                        guild_id=table.guild_id,
-                        record=json.dumps(record_of(played.ended)),
-                        players=_players(table),
-                        finished_at=now,
-                    )
+                    await _save_deal(conn, table, played.deal_no, played.ended, finished_at=now)
             if write.dealt is not None:
-                await repo.save_deal(
-                    conn,
-                    table_id=table.id,
-                    deal_no=table.deal_no,
-                    guild_id=table.guild_id,
-                    record=json.dumps(record_of(write.dealt)),
-                    players=_players(table),
-                    finished_at=None,
-                )
+                await _save_deal(conn, table, table.deal_no, write.dealt, finished_at=None)
             if write.settlement is not None:
                 await write.settlement.apply(conn, table, now)
             await repo.save_table(
@@ -326,6 +311,21 @@ def replay(table: Table, actions: Iterable[Action]) -> None:
     table.deal = Deal(table.game.deal_for(table.deal_rng()))
     for action in actions:
         table.deal.apply(action)
+
+
+async def _save_deal(
+    conn: Connection, table: Table, deal_no: int, deal: Deal, *, finished_at: float | None
+) -> None:
+    """The game record of a deal: as dealt (``finished_at`` None), or as it ended."""
+    await repo.save_deal(
+        conn,
+        table_id=table.id,
+        deal_no=deal_no,
+        guild_id=table.guild_id,
+        record=json.dumps(record_of(deal)),
+        players=_players(table),
+        finished_at=finished_at,
+    )
 
 
 def _players(table: Table) -> list[tuple[int, int]]:

@@ -152,7 +152,7 @@ class TableButton(TuteButton, kind="t", parts={"op": "[a-z]+"}):
             seat = table.seat_of(user.id)
             if seat is None:
                 raise TableError("not_seated")
-            await presenter.show_ephemeral_hand(
+            await presenter.hands.show_ephemeral(
                 interaction,
                 table,
                 service.hand_view(self.table_id, seat),
@@ -256,7 +256,7 @@ class HandButton(
                 presenter.forget_hand(show.table.id, seat)
                 skip = None
         else:
-            skip = await presenter.answer_ephemeral_hand(interaction, show.table, hand, lang)
+            skip = await presenter.hands.answer_ephemeral(interaction, show.table, hand, lang)
         await presenter.refresh(show, skip_seat=skip)
 
 

@@ -13,7 +13,6 @@ import functools
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from typing import Any
 
 import discord
 
@@ -84,22 +83,6 @@ class DiscordPresenter:
 
     def forget_lobby(self, table_id: int) -> None:
         self.shown.digests.pop((table_id, "lobby"), None)
-
-    async def show_ephemeral_hand(
-        self,
-        interaction: discord.Interaction[Any],
-        table: TableView,
-        hand: HandView,
-        lang: str,
-        *,
-        edit: bool,
-    ) -> None:
-        await self.hands.show_ephemeral(interaction, table, hand, lang, edit=edit)
-
-    async def answer_ephemeral_hand(
-        self, interaction: discord.Interaction[Any], table: TableView, hand: HandView, lang: str
-    ) -> int | None:
-        return await self.hands.answer_ephemeral(interaction, table, hand, lang)
 
     # refresh ---------------------------------------------------------------
 
