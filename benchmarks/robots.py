@@ -37,7 +37,7 @@ from bot.engine import (
     seat_view,
     shuffle_deal,
 )
-from bot.engine.deal import sides_of
+from bot.engine.variants import sides_of
 
 MAX_DEALS_PER_GAME = 30
 

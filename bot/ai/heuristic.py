@@ -26,8 +26,9 @@ from bot.engine.cards import (
     mask_of,
     trick_best,
 )
-from bot.engine.deal import Deal, exchange_card
+from bot.engine.deal import Deal
 from bot.engine.duty import duty_of, duty_tiers, playable
+from bot.engine.events import exchange_card
 from bot.engine.options import Scoring, StockDuty
 from bot.engine.variants import VARIANTS, Variant
 from bot.engine.view import SeatView

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from enum import Enum
 
 from bot.engine.actions import Action, Kind
-from bot.engine.deal import Phase
+from bot.engine.events import Phase
 from bot.engine.view import SeatView
 
 from .heuristic import normal_bid, normal_card, wanted_declaration

@@ -17,7 +17,8 @@ from typing import Final
 
 from bot.engine.actions import Action, Kind
 from bot.engine.cards import HIGHER, POINTS, beats, card, cards_of, mask_of
-from bot.engine.deal import Deal, Phase
+from bot.engine.deal import Deal
+from bot.engine.events import Phase
 from bot.engine.options import Variant
 from bot.engine.view import SeatView
 

@@ -5,8 +5,9 @@ Nothing here imports discord or aiosqlite; randomness comes in as a ``random.Ran
 
 from .actions import Action, IllegalActionError, Kind, action_from_json
 from .cards import CODES, SUIT_NAMES, SUITS, parse_card, parse_suit
-from .deal import Cante, Contract, Deal, End, Exchange, Phase, Result, Trick
+from .deal import Deal
 from .dealing import DealtCards, shuffle_deal
+from .events import Cante, Contract, End, Exchange, Phase, Result, Trick
 from .game import BetSplit, Game, Payout, arrastrado_payout, experience, split_bet
 from .options import OptionError, Options, Scoring, StockDuty, Variant, parse_options
 from .record import Record, RecordError, parse_record, record_of, replay

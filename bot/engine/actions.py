@@ -1,7 +1,8 @@
 """Actions a seat can take, and the refusal of an illegal one.
 
-Actions are interned: ``Action.play(seat, card)`` always returns the same object, so the
-hot path of a playout allocates nothing.
+Actions are interned: ``Action.play(seat, card)`` always returns the same object, and the
+plays a mask allows are looked up whole (``PLAY_TABLE``), so the hot path of a playout
+allocates nothing.
 """
 
 from __future__ import annotations
@@ -125,6 +126,28 @@ for _seat in range(MAX_SEATS):
         _intern(_seat, _kind)
     for _points in range(MIN_BID, MAX_BID + 1):
         _intern(_seat, Kind.BID, _points)
+
+# Plays are looked up, not built (``Deal.legal_actions``): one tuple of interned actions per
+# seat, suit and the 10-bit slice of a play mask for that suit, strongest card first, at
+# ``seat << 12 | suit << 10 | slice``; filled lazily by ``play_chunk``.
+PLAY_TABLE: Final[list[tuple[Action, ...]]] = [()] * (MAX_SEATS * 4 * 1024)
+
+
+def play_chunk(index: int) -> tuple[Action, ...]:
+    """The plays at ``PLAY_TABLE[index]``, put there."""
+    seat, suit, chunk = index >> 12, index >> 10 & 3, index & 1023
+    found = tuple(
+        Action.play(seat, suit * 10 + bit) for bit in range(9, -1, -1) if chunk >> bit & 1
+    )
+    PLAY_TABLE[index] = found
+    return found
+
+
+def auction_actions(seat: int, high_bid: int) -> list[Action]:
+    """What the seat on turn in the auction may do: bid above ``high_bid``, or pass."""
+    acts = [Action.bid(seat, p) for p in range(max(MIN_BID, high_bid + 1), MAX_BID + 1)]
+    acts.append(Action.simple(seat, Kind.PASS))
+    return acts
 
 
 class ActionFormatError(ValueError):

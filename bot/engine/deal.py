@@ -2,202 +2,40 @@
 
 Hands are 40-bit ints (see ``cards``); the hot path of a playout (``legal_actions`` then
 ``apply`` of a play) is a handful of bit operations and allocates only the trick record.
+What happens and how a deal ends are the value types of ``events``; why an action is
+refused, in words, is ``refusals``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from enum import Enum, IntEnum
-from typing import Any, Final, NamedTuple
+from typing import Final
 
-from .actions import MAX_BID, MIN_BID, Action, IllegalActionError, Kind
-from .cards import (
-    CODES,
-    HIGHER,
-    KINGS_MASK,
-    KNIGHTS_MASK,
-    PAIR_MASK,
-    POINTS,
-    RANK_OF,
-    SUIT_MASK,
-    SUIT_NAMES,
-    SUIT_OF,
-    card,
-    cards_of,
-    display_order,
-    mask_of,
-)
+from .actions import PLAY_TABLE, Action, IllegalActionError, Kind, auction_actions, play_chunk
+from .cards import KINGS_MASK, KNIGHTS_MASK, PAIR_MASK, POINTS, cards_of, display_order, mask_of
 from .dealing import DealtCards, check_deal, dealing_of
 from .duty import duty_of, playable
-from .options import Options, Scoring, StockDuty
+from .events import (
+    Cante,
+    Contract,
+    End,
+    Exchange,
+    Phase,
+    Result,
+    Trick,
+    deal_winner,
+    exchange_card,
+    table_exchange,
+)
+from .options import Scoring
+from .refusals import refuse_card, refuse_other
 from .variants import VARIANTS, TurnedCard, Variant
-from .variants import sides_of as sides_of  # where benchmarks/robots.py finds it
 
 LAST_TRICK_BONUS: Final = 10
-_KNIGHT_STRENGTH: Final = card(11, 0)
-_EXCHANGE_BY_SEVEN: Final = frozenset({1, 3, 12, 11, 10})
-_EXCHANGE_BY_TWO: Final = frozenset({4, 5, 6, 7})
-
-
-def exchange_card(turned: int, trump: int) -> int:
-    """The trump 7 or 2 that may take the turned card's place (the 7 for a 1, 3, 12, 11 or
-    10, the 2 for a 4, 5, 6 or 7), or -1: a turned 2, or no turned card (``turned`` < 0).
-    The one exchange rule for the habanero swap by hand, arrastrado's at the deal, and
-    the robots."""
-    if turned < 0:
-        return -1
-    rank = RANK_OF[turned]
-    if rank in _EXCHANGE_BY_SEVEN:
-        return card(7, trump)
-    if rank in _EXCHANGE_BY_TWO:
-        return card(2, trump)
-    return -1
-
-
-class Phase(IntEnum):
-    AUCTION = 0
-    PLAY = 1
-    FINISHED = 2
-
-
-class End(str, Enum):
-    CARDS = "cards"
-    TUTE = "tute"
-    CAPOTE = "capote"
-    CLAIM = "claim"
-    RESIGN = "resign"
-
-
-class Trick(NamedTuple):
-    leader: int
-    cards: tuple[int, ...]
-    winner: int
-
-
-@dataclass(frozen=True, slots=True)
-class Cante:
-    seat: int
-    suit: int
-    points: int
-
-
-@dataclass(frozen=True, slots=True)
-class Exchange:
-    seat: int
-    gave: int
-    took: int
-
-
-@dataclass(frozen=True, slots=True)
-class Contract:
-    seat: int
-    points: int
-
-
-@dataclass(frozen=True, slots=True)
-class Result:
-    """How a deal ended; per-side lists follow ``sides``. ``winner`` is a side index, or None
-    where the deal decides nothing on its own (habanero when nobody reached the target)."""
-
-    end: End
-    sides: tuple[tuple[int, ...], ...]
-    card_points: tuple[int, ...]
-    cantes: tuple[int, ...]
-    last_trick: int | None
-    scores: tuple[int, ...]
-    winner: int | None
-    double: bool = False
-    by_seat: int | None = None
-    contract: Contract | None = None
-    contract_made: bool | None = None
-
-    def to_json(self) -> dict[str, object]:
-        data: dict[str, object] = {
-            "end": self.end.value,
-            "sides": [list(s) for s in self.sides],
-            "card_points": list(self.card_points),
-            "cantes": list(self.cantes),
-            "last_trick": self.last_trick,
-            "scores": list(self.scores),
-            "winner": self.winner,
-        }
-        if self.double:
-            data["double"] = True
-        if self.contract is not None:
-            data["contract"] = {
-                "seat": self.contract.seat,
-                "points": self.contract.points,
-                "made": self.contract_made,
-            }
-        return data
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Result:
-        """The result ``to_json`` wrote. ``by_seat`` is not written there, so it reads back
-        as None."""
-        contract: Mapping[str, Any] | None = data.get("contract")
-        return cls(
-            end=End(data["end"]),
-            sides=tuple(tuple(int(s) for s in side) for side in data["sides"]),
-            card_points=tuple(int(p) for p in data["card_points"]),
-            cantes=tuple(int(p) for p in data["cantes"]),
-            last_trick=data["last_trick"],
-            scores=tuple(int(p) for p in data["scores"]),
-            winner=data["winner"],
-            double=bool(data.get("double", False)),
-            contract=None
-            if contract is None
-            else Contract(seat=int(contract["seat"]), points=int(contract["points"])),
-            contract_made=None if contract is None else contract["made"],
-        )
-
 
 _PLAY_PHASE: Final = Phase.PLAY
 _PLAY: Final = Kind.PLAY
 _HABANERO: Final = Variant.HABANERO
 _SIXTY_FIVE: Final = Scoring.SIXTY_FIVE
-
-# Plays are looked up, not built: one tuple of interned actions per seat, suit and the
-# 10-bit slice of the play mask for that suit, strongest card first; filled lazily.
-_PLAY_TABLE: list[tuple[Action, ...]] = [()] * (4 * 4 * 1024)
-
-
-def _play_chunk(index: int) -> tuple[Action, ...]:
-    seat, suit, chunk = index >> 12, index >> 10 & 3, index & 1023
-    found = tuple(
-        Action.play(seat, suit * 10 + bit) for bit in range(9, -1, -1) if chunk >> bit & 1
-    )
-    _PLAY_TABLE[index] = found
-    return found
-
-
-def deal_winner(
-    variant: Variant,
-    options: Options,
-    scores: Sequence[int],
-    last: int,
-    sang: Sequence[frozenset[int]],
-    trick_sides: Sequence[int],
-) -> int | None:
-    """The side that wins a deal played to its last card, or None (habanero, nobody at the
-    target). ``sang``: the cante values each side sang; ``trick_sides``: who won each trick."""
-    if options.scoring is Scoring.SIXTY_FIVE:
-        # everything is decided from the side of the last ten: 65 (65-65 goes to it),
-        # 75 if it sang a 20, 85 if it sang the 40
-        bar = 85 if 40 in sang[last] else 75 if 20 in sang[last] else 65
-        return last if scores[last] >= bar else 1 - last
-    candidates = list(range(len(scores)))
-    if variant is Variant.HABANERO:
-        candidates = [side for side in candidates if scores[side] >= options.target]
-        if not candidates:
-            return None
-    top = max(scores[s] for s in candidates)
-    tied = [s for s in candidates if scores[s] == top]
-    for side in reversed(trick_sides):  # a tie goes to the tied side that won the later trick
-        if side in tied:
-            return side
-    return tied[0]
 
 
 class Deal:
@@ -259,7 +97,7 @@ class Deal:
         self.sides = rules.sides
         self.side_of = rules.side_of
         self.hands = [mask_of(h) for h in dealt.hands]
-        self.trump = SUIT_OF[dealt.turned]
+        self.trump = dealt.turned // 10  # the suit of the turned card
         # the card under the stock (habanero) or on the table (arrastrado, 40 cards);
         # -1 once drawn, taken, or where it belongs to the dealer's hand
         self.turned = -1 if turned_lies is TurnedCard.IN_HAND else dealt.turned
@@ -379,38 +217,32 @@ class Deal:
         """Every action any seat may take now: the plays of the seat on turn first, then
         cantes, tute, exchange, capote, claim, resign for whoever may make them."""
         if self.phase is not _PLAY_PHASE:
-            return self._auction_actions() if self.phase is Phase.AUCTION else []
+            return auction_actions(self.turn, self.high_bid) if self.phase is Phase.AUCTION else []
         m = self._pm
         if m < 0:
             m = self._pm = self._playable_now()
         base = self.turn << 12
-        table = _PLAY_TABLE
+        table = PLAY_TABLE
         acts: list[Action] = []
         x = m & 1023
         if x:
-            acts += table[base | x] or _play_chunk(base | x)
+            acts += table[base | x] or play_chunk(base | x)
         x = m >> 10 & 1023
         if x:
-            acts += table[base | 1024 | x] or _play_chunk(base | 1024 | x)
+            acts += table[base | 1024 | x] or play_chunk(base | 1024 | x)
         x = m >> 20 & 1023
         if x:
-            acts += table[base | 2048 | x] or _play_chunk(base | 2048 | x)
+            acts += table[base | 2048 | x] or play_chunk(base | 2048 | x)
         x = m >> 30
         if x:
-            acts += table[base | 3072 | x] or _play_chunk(base | 3072 | x)
+            acts += table[base | 3072 | x] or play_chunk(base | 3072 | x)
         if self.window_side >= 0 or self.options.scoring is _SIXTY_FIVE:
-            acts += self._declarations()
+            acts += self.declarations()
         return acts
 
-    def _auction_actions(self) -> list[Action]:
-        seat = self.turn
-        acts = [Action.bid(seat, p) for p in range(max(MIN_BID, self.high_bid + 1), MAX_BID + 1)]
-        acts.append(Action.simple(seat, Kind.PASS))
-        return acts
-
-    def _declarations(self) -> list[Action]:
-        """The declarations open now; the ``_why_not_*`` methods explain a refusal and
-        must agree with this."""
+    def declarations(self) -> list[Action]:
+        """The declarations open now (sing, tute, exchange, capote, claim, resign); the
+        ``refusals`` module explains a refusal and must agree with this."""
         acts: list[Action] = []
         side = self.window_side
         if side >= 0:
@@ -423,7 +255,7 @@ class Deal:
                     if pairs:
                         for suit in range(4):
                             if (
-                                pairs >> (suit * 10 + _KNIGHT_STRENGTH) & 1
+                                pairs & PAIR_MASK[suit]
                                 and not self.sung_mask >> suit & 1
                                 and not (suit == self.trump and self.lost40[seat])
                             ):
@@ -436,7 +268,7 @@ class Deal:
                         acts.append(Action.simple(seat, Kind.TUTE))
             if habanero:
                 seat = self.window_seat
-                if self.options.exchange and self._exchange_card(seat) >= 0:
+                if self.options.exchange and self.exchange_card_of(seat) >= 0:
                     acts.append(Action.simple(seat, Kind.EXCHANGE))
                 if self.capote_open:
                     acts += [Action.simple(s, Kind.CAPOTE) for s in range(self.n)]
@@ -450,60 +282,21 @@ class Deal:
             ]
         return acts
 
-    def _cante_window_reason(self, seat: int) -> str | None:
-        if self.window_side < 0 or self.side_of[seat] != self.window_side:
-            return "only the side that has just won a trick may declare, before the next card"
-        if self.window_used:
-            return "one cante per trick won"
-        if self.variant is Variant.HABANERO and not self.to_draw:
-            return "no cante once the stock is empty"
-        return None
-
-    def _why_not_sing(self, seat: int, suit: int) -> str | None:
-        reason = self._cante_window_reason(seat)
-        if reason:
-            return reason
-        if self.sung_mask >> suit & 1:
-            return f"{SUIT_NAMES[suit]} has already been sung"
-        if self.hands[seat] & PAIR_MASK[suit] != PAIR_MASK[suit]:
-            return f"seat {seat} does not hold the king and the knight of {SUIT_NAMES[suit]}"
-        if suit == self.trump and self.lost40[seat]:
-            return f"seat {seat} sang a 20 while holding the 40, and lost the 40"
-        return None
-
-    def _why_not_tute(self, seat: int) -> str | None:
-        if not self.options.allow_tute:
-            return "tute is not allowed at this table"
-        reason = self._cante_window_reason(seat)
-        if reason:
-            return reason
-        if self.sang[seat]:
-            return f"seat {seat} has sung a cante and can no longer declare tute"
-        hand = self.hands[seat]
-        if hand & KINGS_MASK != KINGS_MASK and hand & KNIGHTS_MASK != KNIGHTS_MASK:
-            return f"seat {seat} holds neither the four kings nor the four knights"
-        return None
-
-    def _why_not_exchange(self, seat: int) -> str | None:
-        if self.variant is not Variant.HABANERO:
-            return "the exchange is made by hand only in habanero"
-        if not self.options.exchange:
-            return "the exchange is off at this table"
-        if self.turned < 0:
-            return "the turned card is no longer under the stock"
-        if self.window_side < 0 or seat != self.window_seat:
-            return "only the winner of the last trick may exchange, before leading"
-        if self._exchange_card(seat) < 0:
-            needed = exchange_card(self.turned, self.trump)
-            if needed < 0:
-                return f"the turned {CODES[self.turned]} cannot be exchanged"
-            return f"seat {seat} does not hold the {RANK_OF[needed]} of trumps"
-        return None
-
-    def _exchange_card(self, seat: int) -> int:
+    def exchange_card_of(self, seat: int) -> int:
         """The trump 7 or 2 this seat may give for the turned card under the stock, or -1."""
         mine = exchange_card(self.turned, self.trump)
         return mine if mine >= 0 and self.hands[seat] >> mine & 1 else -1
+
+    def refusal(self, action: Action) -> IllegalActionError | None:
+        """None when ``action`` is legal now, else the IllegalActionError ``apply(action)``
+        would raise, from the same checks; the deal is not changed (the play mask it reads
+        is kept, as ``play_mask`` keeps it)."""
+        if action.kind is _PLAY and self.phase is _PLAY_PHASE:
+            seat, c = action.seat, action.arg
+            if seat == self.turn and self.play_mask() >> c & 1:
+                return None
+            return refuse_card(self, seat, c)
+        return refuse_other(self, action)
 
     # ---------------------------------------------------------------- apply
 
@@ -512,13 +305,11 @@ class Deal:
         if action.kind is _PLAY and self.phase is _PLAY_PHASE:
             seat = action.seat
             c = action.arg
-            if seat != self.turn:
-                raise self._refuse_turn(seat)
             m = self._pm
             if m < 0:
                 m = self.play_mask()
-            if not m >> c & 1:
-                raise self._refuse_play(seat, c)
+            if seat != self.turn or not m >> c & 1:
+                raise refuse_card(self, seat, c)
             self._pm = -1
             self.hands[seat] ^= 1 << c
             self.actions.append(action)
@@ -580,25 +371,14 @@ class Deal:
                 self.capote_open = True
 
     def _apply_other(self, action: Action) -> None:
+        refused = refuse_other(self, action)
+        if refused is not None:
+            raise refused
         kind = action.kind
         seat = action.seat
-        if self.phase is Phase.FINISHED:
-            raise IllegalActionError("finished", "the deal is over")
-        if not 0 <= seat < self.n:
-            raise IllegalActionError("no_seat", f"there is no seat {seat} in {self.variant.value}")
         if self.phase is Phase.AUCTION:
-            if kind not in (Kind.BID, Kind.PASS):
-                raise IllegalActionError("auction", "the bidding for the pot comes first")
-            if seat != self.turn:
-                raise self._refuse_turn(seat)
             self._bid(action)
             return
-        if kind is Kind.PLAY:  # only reached outside the play phase
-            raise IllegalActionError("not_now", "no card can be played now")
-        if kind in (Kind.BID, Kind.PASS):
-            raise IllegalActionError("no_auction", "there is no bidding now")
-        if action not in self._declarations():
-            raise IllegalActionError(kind.name.lower(), self._why_not(action), seat=seat)
         self._pm = -1
         self.actions.append(action)
         if kind is Kind.SING:
@@ -607,7 +387,7 @@ class Deal:
             self.window_used = True
             self._finish(End.TUTE, winner=self.side_of[seat], by_seat=seat)
         elif kind is Kind.EXCHANGE:
-            mine = self._exchange_card(seat)
+            mine = self.exchange_card_of(seat)
             self.hands[seat] ^= (1 << mine) | (1 << self.turned)
             self.exchanges.append(Exchange(seat, mine, self.turned))
             self.turned = mine
@@ -621,34 +401,6 @@ class Deal:
         elif kind is Kind.RESIGN:
             side = self.side_of[seat]
             self._finish(End.RESIGN, winner=1 - side, by_seat=seat)
-
-    def _why_not(self, action: Action) -> str:
-        seat, kind = action.seat, action.kind
-        if kind is Kind.SING:
-            return f"seat {seat} cannot sing {SUIT_NAMES[action.arg]}: " + (
-                self._why_not_sing(seat, action.arg) or "not now"
-            )
-        if kind is Kind.TUTE:
-            return f"seat {seat} cannot declare tute: " + (self._why_not_tute(seat) or "not now")
-        if kind is Kind.EXCHANGE:
-            return f"seat {seat} cannot exchange: " + (self._why_not_exchange(seat) or "not now")
-        if kind is Kind.CAPOTE:
-            if self.variant is not Variant.HABANERO or not self.options.capote:
-                return "capote is not played at this table"
-            if self.capote_seat >= 0:
-                return f"seat {self.capote_seat} has already announced capote"
-            return "capote is announced right after the last draw, before the next lead"
-        if kind is Kind.CLAIM:
-            if self.variant is not Variant.HABANERO or self.options.scoring is not Scoring.MOST:
-                return "claiming the target exists only in habanero"
-            if self.dealt.carry is None:
-                return "the target can be claimed from the second deal on"
-            return "only a player who has just won a trick may claim, before the next card"
-        if kind is Kind.RESIGN:
-            if self.options.scoring is not Scoring.SIXTY_FIVE:
-                return "resigning exists only with sixty-five scoring"
-            return f"seat {seat}'s side has 10 points or more and cannot resign"
-        return "not now"
 
     def _sing(self, seat: int, suit: int) -> None:
         side = self.side_of[seat]
@@ -665,12 +417,6 @@ class Deal:
 
     def _bid(self, action: Action) -> None:
         if action.kind is Kind.BID:
-            if action.arg <= self.high_bid:
-                raise IllegalActionError(
-                    "bid_low",
-                    f"a bid must be above the last bid of {self.high_bid}",
-                    bid=action.arg,
-                )
             self.high_bid = action.arg
             self.high_bidder = action.seat
         self.actions.append(action)
@@ -684,102 +430,39 @@ class Deal:
         self.phase = Phase.PLAY
 
     def _table_exchange(self) -> None:
-        """The turned card lies on the table (arrastrado, 40 cards); the holder of the trump
-        7 (or 2) takes it as the deal ends and leaves the 7 (or 2) there, out of play."""
-        turned = self.turned
-        self.table_card = turned
+        """The turned card lies on the table (arrastrado, 40 cards): the table card, unless
+        the exchange (``table_exchange``) leaves the trump 7 (or 2) there instead."""
+        turned = self.table_card = self.turned
         self.turned = -1
-        mine = exchange_card(turned, self.trump)
-        if not self.options.exchange or mine < 0:
-            return
-        for seat in range(self.n):
-            if self.hands[seat] >> mine & 1:
-                self.hands[seat] ^= (1 << mine) | (1 << turned)
-                self.exchanges.append(Exchange(seat, mine, turned))
-                self.table_card = mine
-                return
-
-    # --------------------------------------------------------------- refusals
-
-    def _refuse_turn(self, seat: int) -> IllegalActionError:
-        if self.phase is Phase.FINISHED:
-            return IllegalActionError("finished", "the deal is over")
-        if not 0 <= seat < self.n:
-            return IllegalActionError("no_seat", f"there is no seat {seat} in {self.variant.value}")
-        if self.phase is Phase.AUCTION:
-            return IllegalActionError(
-                "not_your_turn", f"it is seat {self.turn}'s turn to bid", turn=self.turn
-            )
-        return IllegalActionError("not_your_turn", f"it is seat {self.turn}'s turn", turn=self.turn)
-
-    def _refuse_play(self, seat: int, c: int) -> IllegalActionError:
-        code = CODES[c]
-        if not self.hands[seat] >> c & 1:
-            return IllegalActionError("not_in_hand", f"seat {seat} does not hold {code}", card=c)
-        led = SUIT_OF[self.trick[0]]
-        trump_name = SUIT_NAMES[self.trump]
-        hand = self.hands[seat]
-        follow = hand & SUIT_MASK[led]
-        best = CODES[self.best_card]
-        if self.duty is StockDuty.TRUMP:
-            return IllegalActionError(
-                "must_answer_trump",
-                f"seat {seat} must answer the trump led with a trump ({trump_name})",
-                card=c,
-            )
-        if follow and SUIT_OF[c] != led:
-            return IllegalActionError(
-                "must_follow", f"seat {seat} must follow {SUIT_NAMES[led]}", card=c, suit=led
-            )
-        if follow:
-            return IllegalActionError(
-                "must_beat",
-                f"seat {seat} must beat {best} with a higher {SUIT_NAMES[led]}",
-                card=c,
-                beat=self.best_card,
-            )
-        trumps = hand & SUIT_MASK[self.trump]
-        if SUIT_OF[self.best_card] == self.trump and trumps & HIGHER[self.best_card]:
-            return IllegalActionError(
-                "must_overtrump",
-                f"seat {seat} has no {SUIT_NAMES[led]} and must beat {best} with a higher {trump_name}",
-                card=c,
-                beat=self.best_card,
-            )
-        return IllegalActionError(
-            "must_trump",
-            f"seat {seat} has no {SUIT_NAMES[led]} and must play a trump ({trump_name})",
-            card=c,
-        )
+        found = table_exchange(self.hands, turned, self.trump) if self.options.exchange else None
+        if found is not None:
+            self.hands[found.seat] ^= (1 << found.gave) | (1 << turned)
+            self.exchanges.append(found)
+            self.table_card = found.gave
 
     # ----------------------------------------------------------------- result
 
     def _finish_cards(self) -> None:
-        last = self.side_of[self.tricks[-1].winner]
-        if self.capote_seat >= 0:
-            self._finish(
-                End.CAPOTE,
-                winner=self.side_of[self.capote_seat],
-                by_seat=self.capote_seat,
-                last=last,
-            )
+        side_of = self.side_of
+        last = side_of[self.tricks[-1].winner]
+        seat = self.capote_seat
+        if seat >= 0:
+            self._finish(End.CAPOTE, winner=side_of[seat], by_seat=seat, last=last)
             return
+        sang = [
+            frozenset(c.points for c in self.cantes if side_of[c.seat] == side)
+            for side in range(len(self.sides))
+        ]
+        trick_sides = [side_of[t.winner] for t in self.tricks]
         scores = self._scores(last)
-        self._finish(End.CARDS, winner=self._winner_by_points(scores, last), last=last)
+        winner = deal_winner(self.variant, self.options, scores, last, sang, trick_sides)
+        self._finish(End.CARDS, winner=winner, last=last)
 
     def _scores(self, last: int | None) -> list[int]:
         scores = [self.side_score(side) for side in range(len(self.sides))]
         if last is not None:
             scores[last] += LAST_TRICK_BONUS
         return scores
-
-    def _winner_by_points(self, scores: list[int], last: int) -> int | None:
-        sang = [
-            frozenset(c.points for c in self.cantes if self.side_of[c.seat] == side)
-            for side in range(len(self.sides))
-        ]
-        trick_sides = [self.side_of[t.winner] for t in self.tricks]
-        return deal_winner(self.variant, self.options, scores, last, sang, trick_sides)
 
     def _finish(
         self, end: End, *, winner: int | None, by_seat: int | None = None, last: int | None = None

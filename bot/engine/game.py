@@ -9,8 +9,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from .deal import Deal, End, Result
+from .deal import Deal
 from .dealing import DealtCards, shuffle_deal
+from .events import End, Result
 from .options import Options, Variant
 from .variants import sides_of
 

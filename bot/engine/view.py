@@ -7,9 +7,10 @@ from dataclasses import dataclass
 
 from .actions import Action, Kind
 from .cards import KING, KNIGHT, PAIR_MASK, card, cards_of, mask_of, trick_best
-from .deal import Cante, Contract, Deal, Exchange, Phase, Result, Trick
+from .deal import Deal
 from .dealing import DealtCards
 from .duty import duty_of
+from .events import Cante, Contract, Exchange, Phase, Result, Trick
 from .options import Options
 from .variants import VARIANTS, Variant
 

@@ -24,11 +24,12 @@ from bot.engine import (
     Phase,
     Variant,
 )
+from bot.engine.variants import sides_of
 from bot.storage.settings import HandDelivery
 
 from .announcement import Announcement
 from .errors import TableError
-from .model import DealSummary, LogEntry, Seat, Status, Table
+from .model import DealSummary, LogEntry, Seat, Seating, Status, Table
 from .turns import human_may_declare, robot_on_turn
 
 SHOWN_IN_THE_TABLE = frozenset({"tables.announce.deal_over", "tables.announce.game_over"})
@@ -79,7 +80,7 @@ class DealView:
 
 
 @dataclass(frozen=True, slots=True)
-class TableView:
+class TableView(Seating):
     """A table as everybody sees it: where it lives, who sits, its options and clocks, the
     log, the last deal's summary, and the deal in play (while it plays)."""
 
@@ -109,34 +110,8 @@ class TableView:
     """The deal in play: only while the table plays."""
 
     @property
-    def players(self) -> int:
-        return self.variant.players
-
-    @property
-    def where_id(self) -> int:
-        """The channel the table plays in: its thread, or the channel itself."""
-        return self.thread_id or self.channel_id
-
-    @property
     def sides(self) -> tuple[tuple[int, ...], ...]:
-        if self.variant is Variant.PAIRS:
-            return ((0, 2), (1, 3))
-        return tuple((s,) for s in range(self.players))
-
-    def seat_of(self, user_id: int) -> int | None:
-        for i, seat in enumerate(self.seats):
-            if seat is not None and seat.user_id == user_id and not seat.left:
-                return i
-        return None
-
-    def team_of(self, seat: int) -> int | None:
-        return seat % 2 if self.variant is Variant.PAIRS else None
-
-    def free_seats(self) -> list[int]:
-        return [i for i, s in enumerate(self.seats) if s is None]
-
-    def humans(self) -> list[int]:
-        return [s.user_id for s in self.seats if s is not None and s.human and s.user_id]
+        return sides_of(self.variant)
 
     def away_seats(self) -> frozenset[int]:
         return frozenset(i for i, s in enumerate(self.seats) if s is not None and s.away)
@@ -339,9 +314,8 @@ def _declarations(legal: Iterable[Action]) -> tuple[Action, ...]:
 def _refusals(deal: Deal, seat: int, cards: Iterable[int]) -> tuple[Refusal, ...]:
     found: list[Refusal] = []
     for card in cards:
-        try:
-            deal.copy().apply(Action.play(seat, card))
-        except IllegalActionError as error:
+        error: IllegalActionError | None = deal.refusal(Action.play(seat, card))
+        if error is not None:
             refused = TableError.illegal(error)
             found.append(Refusal(card, refused.key, refused.params))
     return tuple(found)

@@ -18,7 +18,8 @@ from bot.engine import (
     experience,
     split_bet,
 )
-from bot.engine.deal import Contract, Deal, deal_winner
+from bot.engine.deal import Deal
+from bot.engine.events import Contract, deal_winner
 
 from .helpers import build, legal_plays, play
 
