@@ -23,6 +23,7 @@ from bot.engine import (
     Options,
     Phase,
     Variant,
+    seat_view,
 )
 from bot.engine.variants import sides_of
 from bot.storage.settings import HandDelivery
@@ -248,7 +249,7 @@ def deal_view(deal: Deal) -> DealView:
         turned=deal.turned_card,
         face_up=face_up,
         table_card=deal.table_card if deal.table_card >= 0 else None,
-        stock_left=deal.stock_left if deal.variant is Variant.HABANERO else None,
+        stock_left=deal.stock_left if deal.variant.has_stock else None,
         turn=deal.turn,
         trick=tuple(deal.trick_seats()),
         trick_no=len(deal.tricks),
@@ -322,7 +323,8 @@ def _refusals(deal: Deal, seat: int, cards: Iterable[int]) -> tuple[Refusal, ...
 
 
 def hand_view(table: Table, seat: int, *, may_wait: bool = False) -> HandView:
-    """``seat``'s own hand, built from the engine's legal actions for that seat alone."""
+    """``seat``'s own hand, built from the engine's view of that seat alone (``SeatView``):
+    its cards, what it may do now, and why each card it may not play is refused."""
     deal = table.deal
     occupant = table.seats[seat]
     if deal is None or table.status is not Status.PLAYING:
@@ -331,31 +333,29 @@ def hand_view(table: Table, seat: int, *, may_wait: bool = False) -> HandView:
             (), frozenset(), (), (), False, False, 0, 0, table.options.target, None, (),
             table.turn_deadline,
         )  # fmt: skip
-    cards = tuple(deal.hand(seat))
-    legal = [a for a in deal.legal_actions() if a.seat == seat]
-    if occupant is not None and occupant.robot_plays:
-        legal = []
+    own = seat_view(deal, seat)  # what this seat may know, and nothing of another hand
+    legal = [] if occupant is not None and occupant.robot_plays else list(own.legal)
     playable = frozenset(a.arg for a in legal if a.kind is Kind.PLAY)
-    your_turn = deal.turn == seat and any(a.kind in _TURN_KINDS for a in legal)
-    refused = [c for c in cards if c not in playable]
+    your_turn = own.turn == seat and any(a.kind in _TURN_KINDS for a in legal)
+    refused = [c for c in own.hand if c not in playable]
     return HandView(
         table_id=table.id,
         seat=seat,
         occupant=replace(occupant) if occupant is not None else None,
         deal_no=table.deal_no,
-        trick_no=len(deal.tricks),
+        trick_no=len(own.tricks),
         playing=True,
-        cards=cards,
+        cards=own.hand,
         playable=playable,
-        refusals=_refusals(deal, seat, refused) if your_turn and deal.trick else (),
+        refusals=_refusals(deal, seat, refused) if your_turn and own.trick else (),
         declarations=_declarations(legal),
         your_turn=your_turn,
         may_declare=not your_turn and any(a.kind is not Kind.RESIGN for a in legal),
-        trump=deal.trump,
-        exchange_card=deal.turned,
-        target=deal.options.target,
-        stock_left=deal.stock_left if deal.variant is Variant.HABANERO else None,
-        trick=tuple(deal.trick_seats()),
+        trump=own.trump,
+        exchange_card=own.turned,
+        target=own.options.target,
+        stock_left=own.stock_left if own.variant.has_stock else None,
+        trick=own.trick,
         turn_deadline=table.turn_deadline,
         may_wait=may_wait,
     )
