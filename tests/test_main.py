@@ -29,7 +29,7 @@ def run_bot(code: str, cwd: Path, *args: str, **environ: str) -> subprocess.Comp
     )
 
 
-@pytest.mark.slow
+@pytest.mark.e2e
 def test_without_a_token_it_says_what_to_do_and_exits_2(tmp_path: Path) -> None:
     result = run_bot("import runpy; runpy.run_module('bot', run_name='__main__')", tmp_path)
 
@@ -54,7 +54,7 @@ def test_without_a_token_main_returns_2(
     assert "DISCORD_TOKEN is not set" in err
 
 
-@pytest.mark.slow
+@pytest.mark.e2e
 def test_a_bad_setting_is_reported_in_one_line(tmp_path: Path) -> None:
     (tmp_path / ".env").write_text("DISCORD_TOKEN=abc\nTUTE_DEV_GUILD_ID=my-server\n")
 
@@ -80,7 +80,7 @@ raise SystemExit(main([]))
 """
 
 
-@pytest.mark.slow
+@pytest.mark.e2e
 def test_a_refused_token_is_reported_without_showing_it(tmp_path: Path) -> None:
     token = "MTIzNDU2.refused-token-text"
 
@@ -92,7 +92,7 @@ def test_a_refused_token_is_reported_without_showing_it(tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr
 
 
-@pytest.mark.slow
+@pytest.mark.e2e
 def test_no_network_is_reported_in_one_line(tmp_path: Path) -> None:
     result = run_bot(FAILED_LOGIN, tmp_path, "offline", DISCORD_TOKEN="MTIz.abc")
 

@@ -369,7 +369,7 @@ class Simulation:
             assert audit.members == sum(c for (g, _), c in model.chips.items() if g == guild)
 
 
-@pytest.mark.slow
+@pytest.mark.e2e
 @pytest.mark.parametrize("seed", range(8))
 async def test_random_play_conserves_every_chip(db: Database, seed: int) -> None:
     simulation = Simulation(db, seed)

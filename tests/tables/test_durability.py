@@ -86,7 +86,7 @@ async def acknowledged_are_logged(db: Database, said: str) -> int:
     return len(taken)
 
 
-@pytest.mark.slow
+@pytest.mark.e2e
 async def test_a_bot_killed_at_any_moment_loses_and_duplicates_nothing(tmp_path: Path) -> None:
     rng = random.Random(20261121)
     path = tmp_path / "tute.db"

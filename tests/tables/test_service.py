@@ -44,6 +44,12 @@ class Clock:
         return self.now
 
 
+async def no_wait(seconds: float) -> None:
+    """The tables' waits (a robot's delay, a human's grace to sing) pass at once: no test
+    waits on the wall clock."""
+    await asyncio.sleep(0)
+
+
 @pytest.fixture
 async def db(tmp_path: Path) -> AsyncIterator[Database]:
     database = await open_database(tmp_path / "t.db")
@@ -98,7 +104,7 @@ async def play_out(service: TableService, table: Table, rng: random.Random) -> N
 @pytest.mark.parametrize("variant", list(Variant))
 async def test_a_whole_game_with_humans_and_robots(db: Database, variant: Variant) -> None:
     recorder = Recorder()
-    service = TableService(db, recorder, clock=Clock(), robot_delay=0, robot=first_robot)
+    service = TableService(db, recorder, clock=Clock(), robot_delay=0, robot=first_robot, sleep=no_wait)
     table = await opened(
         service,
         guild_id=1,
@@ -121,7 +127,7 @@ async def test_a_whole_game_with_humans_and_robots(db: Database, variant: Varian
 
 
 async def test_lobby_rules(db: Database) -> None:
-    service = TableService(db, Recorder(), clock=Clock(), robot_delay=0, robot=first_robot)
+    service = TableService(db, Recorder(), clock=Clock(), robot_delay=0, robot=first_robot, sleep=no_wait)
     table = await opened(
         service,
         guild_id=1,
@@ -174,7 +180,7 @@ def _restored(table: Table, state: str) -> Table:
 async def test_the_deal_summary_round_trips_through_the_state(
     db: Database, variant: Variant
 ) -> None:
-    service = TableService(db, Recorder(), clock=Clock(), robot_delay=0, robot=first_robot)
+    service = TableService(db, Recorder(), clock=Clock(), robot_delay=0, robot=first_robot, sleep=no_wait)
     table = await opened(
         service,
         guild_id=1,
@@ -201,7 +207,7 @@ async def test_the_deal_summary_round_trips_through_the_state(
 
 async def test_a_summary_saved_as_a_plain_dict_restores(db: Database) -> None:
     """The summary's JSON is the dict tables have always saved: an old state restores."""
-    service = TableService(db, Recorder(), clock=Clock(), robot_delay=0, robot=first_robot)
+    service = TableService(db, Recorder(), clock=Clock(), robot_delay=0, robot=first_robot, sleep=no_wait)
     table = await opened(
         service,
         guild_id=1,

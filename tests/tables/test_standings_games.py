@@ -275,7 +275,7 @@ async def play(db: Database, seed: int) -> Server:
     return server
 
 
-@pytest.mark.slow
+@pytest.mark.e2e
 async def test_standings_are_right_after_games_cancels_leaves_and_restarts(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
