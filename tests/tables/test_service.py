@@ -104,7 +104,9 @@ async def play_out(service: TableService, table: Table, rng: random.Random) -> N
 @pytest.mark.parametrize("variant", list(Variant))
 async def test_a_whole_game_with_humans_and_robots(db: Database, variant: Variant) -> None:
     recorder = Recorder()
-    service = TableService(db, recorder, clock=Clock(), robot_delay=0, robot=first_robot, sleep=no_wait)
+    service = TableService(
+        db, recorder, clock=Clock(), robot_delay=0, robot=first_robot, sleep=no_wait
+    )
     table = await opened(
         service,
         guild_id=1,
@@ -127,7 +129,9 @@ async def test_a_whole_game_with_humans_and_robots(db: Database, variant: Varian
 
 
 async def test_lobby_rules(db: Database) -> None:
-    service = TableService(db, Recorder(), clock=Clock(), robot_delay=0, robot=first_robot, sleep=no_wait)
+    service = TableService(
+        db, Recorder(), clock=Clock(), robot_delay=0, robot=first_robot, sleep=no_wait
+    )
     table = await opened(
         service,
         guild_id=1,
@@ -180,7 +184,9 @@ def _restored(table: Table, state: str) -> Table:
 async def test_the_deal_summary_round_trips_through_the_state(
     db: Database, variant: Variant
 ) -> None:
-    service = TableService(db, Recorder(), clock=Clock(), robot_delay=0, robot=first_robot, sleep=no_wait)
+    service = TableService(
+        db, Recorder(), clock=Clock(), robot_delay=0, robot=first_robot, sleep=no_wait
+    )
     table = await opened(
         service,
         guild_id=1,
@@ -207,7 +213,9 @@ async def test_the_deal_summary_round_trips_through_the_state(
 
 async def test_a_summary_saved_as_a_plain_dict_restores(db: Database) -> None:
     """The summary's JSON is the dict tables have always saved: an old state restores."""
-    service = TableService(db, Recorder(), clock=Clock(), robot_delay=0, robot=first_robot, sleep=no_wait)
+    service = TableService(
+        db, Recorder(), clock=Clock(), robot_delay=0, robot=first_robot, sleep=no_wait
+    )
     table = await opened(
         service,
         guild_id=1,
