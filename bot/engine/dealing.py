@@ -1,4 +1,5 @@
-"""A deal: who holds what, the turned card and the stock, shuffled from a seed or given."""
+"""The dealt cards: who holds what, the turned card and the stock, shuffled from a seed or
+given."""
 
 from __future__ import annotations
 
