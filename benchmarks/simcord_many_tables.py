@@ -4,7 +4,7 @@ Each table has one member (its host) and robots: the host opens it with ``/tute 
 channel of its own (ten tables per server, the default ``max_tables``), adds robots with
 the lobby's button (``--add-robots``; else the start fills the seats) and starts it.
 Robots play at once (``robot_delay = 0``, ``think_budget = 0.02``) and SimCord waits with
-``settle_timeout = 3`` seconds, as in tests/cogs/tables/test_play.py.
+``settle_timeout = 3`` seconds, as in tests/cogs/tables/test_whole_games.py.
 
 SimCord runs one operation at a time (a click from another task while one runs is refused
 with ``SetupError: operation overlaps active click``; ``--order gather`` shows it), and each

@@ -1,0 +1,191 @@
+"""What the table tests do in SimCord and read back: the buttons of a message, the cards
+named in a text, a member added to the server, a table opened through its lobby, a click
+a client should not send, the reason a click was refused.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+import simcord
+from simcord import ChannelHandle, MemberActor
+
+from bot.engine import CODES, Deal
+from bot.i18n import t
+from bot.render.symbols import SUIT_SYMBOLS
+from bot.tables.model import Table
+from bot.tables.service import TableService
+from tests.conftest import World
+from tests.tables._play import tables_of
+
+Message = discord.Message | simcord.ResponseMessage
+
+CARD_LABEL = re.compile(
+    r"(?<![0-9])(1[012]|[1-7])(" + "|".join(re.escape(s) for s in SUIT_SYMBOLS.values()) + ")"
+)
+SUIT_BY_SYMBOL = {symbol: letter for letter, symbol in SUIT_SYMBOLS.items()}
+CARD_BY_CODE = {code: card for card, code in enumerate(CODES)}
+LOG_TITLES = {t("tables.log", lang) for lang in ("en", "es")}
+
+
+def cards_in(text: str) -> set[int]:
+    """The cards whose labels (``12🪙``) appear in a text."""
+    return {
+        CARD_BY_CODE[f"{rank}{SUIT_BY_SYMBOL[symbol]}"] for rank, symbol in CARD_LABEL.findall(text)
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class Btn:
+    custom_id: str
+    label: str
+    disabled: bool
+
+
+def raw_buttons(rows: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    for row in rows:
+        if row.get("type") == 2:
+            yield row
+        yield from raw_buttons(row.get("components", []))
+
+
+def buttons(message: Message) -> list[Btn]:
+    """Every button of a message, in order."""
+    if isinstance(message, simcord.ResponseMessage):
+        return [
+            Btn(b.get("custom_id") or "", b.get("label") or "", bool(b.get("disabled")))
+            for b in raw_buttons(message.components)
+        ]
+    return [
+        Btn(child.custom_id or "", child.label or "", child.disabled)
+        for row in message.components
+        for child in getattr(row, "children", [])
+        if isinstance(child, discord.Button)
+    ]
+
+
+def op_button(message: Message, op: str) -> str:
+    return next(b.custom_id for b in buttons(message) if b.custom_id.endswith(f":{op}"))
+
+
+def hand_buttons(message: Message) -> list[Btn]:
+    return [b for b in buttons(message) if b.custom_id.startswith("tute:h:")]
+
+
+def card_of(button: Btn) -> int | None:
+    code = button.custom_id.rsplit(":", 1)[1]
+    return CARD_BY_CODE[code] if code[0].isdigit() else None
+
+
+def hand_cards(message: Message) -> list[int]:
+    return [c for b in hand_buttons(message) if (c := card_of(b)) is not None]
+
+
+def deal_and_trick(message: Message) -> tuple[int, int] | None:
+    """The deal and trick a hand's buttons were drawn for (None: no hand buttons)."""
+    for b in hand_buttons(message):
+        return button_deal(b)
+    return None
+
+
+def button_deal(button: Btn) -> tuple[int, int]:
+    _, _, _, deal, trick, _ = button.custom_id.split(":")
+    return int(deal), int(trick)
+
+
+def channel_of(message: Message) -> int:
+    if isinstance(message, simcord.ResponseMessage):
+        return message.channel_id
+    return message.channel.id
+
+
+def texts(message: Message, *, skip_past: bool = True) -> str:
+    """What a message says: content, embeds (without the log of past events and without a
+    finished deal's summary), button labels and the alt text of its pictures."""
+    parts = [message.content or ""]
+    for embed in message.embeds:
+        if skip_past and embed.image.url == "attachment://summary.png":
+            continue
+        parts += [embed.title or "", embed.description or "", embed.footer.text or ""]
+        for f in embed.fields:
+            if skip_past and f.name in LOG_TITLES:
+                continue
+            parts += [f.name or "", f.value or ""]
+    parts += [b.label for b in buttons(message)]
+    parts += [a.description or "" for a in message.attachments]
+    return "\n".join(parts)
+
+
+def service_of(env: simcord.Env) -> TableService:
+    return env.bot.tables  # type: ignore[attr-defined,no-any-return]
+
+
+def the_table(env: simcord.Env) -> Table:
+    return next(iter(tables_of(service_of(env)).values()))
+
+
+def public_known(deal: Deal) -> set[int]:
+    """Cards everybody has seen although a player may hold them: the turned card, and a trump
+    7 or 2 given for it (it lay face up under the stock)."""
+    known = {deal.dealt.turned}
+    known.update(e.gave for e in deal.exchanges)
+    return known
+
+
+async def add_member(env: simcord.Env, world: World, name: str) -> MemberActor:
+    member = world.guild.add_member(env.create_user(name))
+    await env.settle()
+    return member
+
+
+async def open_table(
+    env: simcord.Env,
+    world: World,
+    variant: str,
+    humans: list[MemberActor],
+    *,
+    robots: int = 0,
+    teams: list[int] | None = None,
+    **options: Any,
+) -> simcord.ResponseMessage:
+    """``/tute new`` by the first human, the others join (a team each in pairs), the host adds
+    robots with the button and starts (any seat still empty gets a robot)."""
+    host = humans[0]
+    result = await host.slash(world.channel, "tute new", variant=variant, rounds=1, **options)
+    lobby = result.response
+    assert lobby is not None and not result.ephemeral
+    for i, member in enumerate(humans[1:], start=1):
+        op = f"team{teams[i]}" if teams else "join"
+        res = await member.click(lobby, custom_id=op_button(lobby, op))
+        assert res.acknowledged and not res.ephemeral, op
+    for _ in range(robots):
+        await host.click(lobby, custom_id=op_button(lobby, "robot"))
+    await host.click(lobby, custom_id=op_button(lobby, "start"))
+    return lobby
+
+
+def thread_of(world: World, table: Table) -> ChannelHandle:
+    return next(c for c in world.channel.threads if c.id == table.thread_id)
+
+
+async def crafted_click(
+    env: simcord.Env, actor: MemberActor | simcord.UserHandle, message: Message, custom_id: str
+) -> simcord.InteractionResult:
+    """A click on a button the message does not offer enabled, as a modified or lagging client
+    could send it. SimCord's actors refuse disabled buttons, so this builds the interaction
+    itself (SimCord internals)."""
+    stored = env.backend.get_message(channel_of(message), message.id)
+    data = {"custom_id": custom_id, "component_type": 2}
+    return await simcord.actors._component_interaction(actor, stored, data)  # type: ignore[attr-defined]
+
+
+def refusal(result: simcord.InteractionResult) -> str:
+    """The short ephemeral explanation a refused click got."""
+    reply = result.response
+    assert result.acknowledged and result.ephemeral and reply is not None
+    assert not reply.embeds and not reply.components
+    return reply.content

@@ -1,0 +1,89 @@
+"""The commands around a table: ``/tute rules``, ``/tute tables`` and ``/tute history``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+import discord
+import pytest
+import simcord
+from simcord import MemberActor
+
+from bot.engine import Variant
+from bot.engine.referee import judge
+from bot.i18n import t
+from bot.tables.views import table_view
+from cogs.tables import embeds as ui
+from tests.cogs.tables._driver import Driver, Player
+from tests.cogs.tables._world import add_member, op_button, the_table, thread_of
+from tests.conftest import World
+
+
+@pytest.mark.e2e
+@pytest.mark.simcord(settle_timeout=3)
+async def test_rules_tables_and_history(
+    simcord_env: simcord.Env, world: World, table_seed: Callable[[int], None]
+) -> None:
+    env = simcord_env
+    table_seed(5)
+    alice = world.member
+    bob = await add_member(env, world, "bob")
+    channel = world.channel
+
+    rules = (await alice.slash(channel, "tute rules")).response
+    assert rules is not None and rules.ephemeral
+    (embed,) = rules.embeds
+    assert embed.title == t("rules.title", "en")
+    names = [f.name for f in embed.fields]
+    assert names[:4] == [t(f"variants.{v.value}", "en") for v in Variant]
+    one = (await alice.slash(channel, "tute rules", variant="pairs")).response
+    assert one is not None
+    assert one.embeds[0].fields[0].name == t("variants.pairs", "en")
+    assert len(one.embeds[0].fields) == 2
+
+    async def listed(member: MemberActor) -> discord.Embed:
+        reply = (await member.slash(channel, "tute tables")).response
+        assert reply is not None and reply.ephemeral
+        return reply.embeds[0]
+
+    assert (await listed(bob)).description == t("tables.list.none", "en")
+    none = (await alice.slash(channel, "tute history")).response
+    assert none is not None and none.ephemeral and none.content == t("history.none", "en")
+
+    lobby = (await alice.slash(channel, "tute new", variant="arrastrado")).response
+    assert lobby is not None
+    table = the_table(env)
+    guild = world.guild.id
+    field_ = (await listed(bob)).fields[0]
+    assert field_.name == ui.variant_title(table_view(table), "en")
+    assert field_.value == t(
+        "tables.list.lobby",
+        "en",
+        seated=1,
+        seats=3,
+        link=f"https://discord.com/channels/{guild}/{channel.id}/{lobby.id}",
+    )
+    for _ in range(2):
+        await alice.click(lobby, custom_id=op_button(lobby, "robot"))
+    await alice.click(lobby, custom_id=op_button(lobby, "start"))
+    field_ = (await listed(bob)).fields[0]
+    link = f"https://discord.com/channels/{guild}/{table.thread_id}/{table.play_message_id}"
+    assert field_.value == t("tables.list.playing", "en", link=link)
+    assert table.play_message_id in {m.id for m in thread_of(world, table).history()}
+
+    driver = Driver(env, world, [Player(alice)])
+    await driver.play()
+    driver.check_end()
+    assert (await listed(bob)).description == t("tables.list.none", "en")
+
+    reply = (await alice.slash(channel, "tute history")).response
+    assert reply is not None and reply.ephemeral
+    assert reply.content == t("history.here", "en")
+    (attachment,) = reply.attachments
+    assert attachment.filename == "tute-record.json"
+    answer = judge(json.loads(await attachment.read()))
+    assert answer["error"] is None and answer["finished"] is True
+    assert answer["result"]["winner"] is not None
+    none = (await bob.slash(channel, "tute history")).response
+    assert none is not None and none.content == t("history.none", "en")

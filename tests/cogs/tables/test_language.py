@@ -1,0 +1,118 @@
+"""The language of a table: the server's, the players' own for their replies and DMs, and
+``TUTE_LANGUAGE`` for the servers that did not choose.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+
+import pytest
+import simcord
+
+from bot.config import Config
+from bot.i18n import t
+from bot.storage.settings import update_settings
+from bot.tables.views import table_view
+from cogs.tables import embeds as ui
+from tests.cogs.tables._driver import Driver, Player
+from tests.cogs.tables._world import (
+    add_member,
+    buttons,
+    crafted_click,
+    hand_buttons,
+    op_button,
+    refusal,
+    service_of,
+    the_table,
+)
+from tests.conftest import World, fast_bot
+from tests.tables._play import tables_of
+
+
+@pytest.mark.e2e
+@pytest.mark.simcord(settle_timeout=3)
+async def test_spanish_server_and_players(
+    simcord_env: simcord.Env, world: World, set_locale: Callable[[str], None]
+) -> None:
+    """A server whose language is Spanish gets its public messages in Spanish; players whose
+    Discord is in Spanish get their replies and DMs in Spanish."""
+    env = simcord_env
+    async with env.bot.db.transaction() as conn:  # type: ignore[attr-defined]
+        await update_settings(conn, world.guild.id, language="es")
+    set_locale("es-ES")
+    alice = world.member
+    bob = await add_member(env, world, "bob")
+    carol = await add_member(env, world, "carol")
+    lobby = (await alice.slash(world.channel, "tute new", variant="individual")).response
+    assert lobby is not None
+    table = the_table(env)
+    (embed,) = lobby.embeds
+    assert embed.title == t(
+        "tables.title", "es", variant=t("variants.individual", "es"), id=table.id
+    )
+    labels = [b.label for b in buttons(lobby)]
+    assert t("tables.btn.join", "es") in labels and t("tables.btn.start", "es") in labels
+    assert "Join" not in labels
+
+    await bob.click(lobby, custom_id=op_button(lobby, "join"))
+    said = refusal(await bob.click(lobby, custom_id=op_button(lobby, "join")))
+    assert (
+        said == t("tables.errors.already_seated", "es") != t("tables.errors.already_seated", "en")
+    )
+    said = refusal(await carol.click(lobby, custom_id=op_button(lobby, "start")))
+    assert said == t("tables.errors.host_only", "es")
+
+    await alice.click(lobby, custom_id=op_button(lobby, "start"))
+    driver = Driver(env, world, [Player(alice), Player(bob)])
+    (embed,) = driver.table_message().embeds
+    assert "Turno:" in (embed.description or "")
+    assert buttons(driver.table_message())[0].label == t("tables.btn.hand", "es")
+    for member in (alice, bob):
+        (dm,) = member.user.dm_channel.history()
+        assert dm.embeds[0].title == t(
+            "hand.title", "es", variant=t("variants.individual", "es"), id=table.id
+        )
+    deal = table.deal
+    assert deal is not None
+    idle = next(p for p in driver.players if driver.audit.seat_of(p.member) != deal.turn)
+    seat = driver.audit.seat_of(idle.member)
+    (dm,) = idle.member.user.dm_channel.history()
+    custom_id = next(b.custom_id for b in hand_buttons(dm))
+    said = refusal(await crafted_click(env, idle.member.user, dm, custom_id))
+    assert said == t("tables.errors.illegal.not_your_turn", "es") == "No es tu turno."
+    assert seat == table.seat_of(idle.member.id)
+
+    rules = (await alice.slash(world.channel, "tute rules")).response
+    assert rules is not None and rules.ephemeral
+    assert rules.embeds[0].title == t("rules.title", "es")
+    listed = (await bob.slash(world.channel, "tute tables")).response
+    assert listed is not None and listed.ephemeral
+    assert listed.embeds[0].title == t("tables.list.title", "es")
+    assert listed.embeds[0].fields[0].value.startswith("En juego")  # type: ignore[union-attr]
+    driver.audit.check()
+
+
+@pytest.mark.e2e
+@pytest.mark.simcord(settle_timeout=3)
+async def test_tute_language_sets_the_servers_that_did_not_choose(
+    simcord_env: simcord.Env, world: World, test_config: Config
+) -> None:
+    """TUTE_LANGUAGE=es: a server that never chose a language (or changed something else)
+    gets its tables in Spanish; one that chose English keeps English."""
+    env = simcord_env
+    await env.restart_bot(fast_bot(dataclasses.replace(test_config, language="es")))
+    alice = world.member
+    async with service_of(env).db.transaction() as conn:
+        await update_settings(conn, world.guild.id, starting_chips=300)
+    lobby = (await alice.slash(world.channel, "tute new", variant="habanero")).response
+    assert lobby is not None
+    table = the_table(env)
+    assert table.language == "es"
+    assert lobby.embeds[0].title == ui.lobby_embed(table_view(table), "es").title
+    await alice.click(lobby, custom_id=op_button(lobby, "close"))
+    async with service_of(env).db.transaction() as conn:
+        await update_settings(conn, world.guild.id, language="en")
+    await alice.slash(world.channel, "tute new", variant="habanero")
+    tables = tables_of(service_of(env))
+    assert tables[max(tables)].language == "en"
