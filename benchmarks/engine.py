@@ -1,11 +1,12 @@
-"""Random whole rounds per second, per variant, through ``legal_actions()`` and ``apply()``.
+"""Random whole deals per second, per variant, through ``legal_actions()`` and ``apply()``.
 
-A round: shuffle and deal from a seeded generator, then play every card, each chosen
+A deal: shuffle and deal from a seeded generator, then play every card, each chosen
 uniformly among the legal plays. Run: ``python benchmarks/engine.py [seconds per variant]``.
 """
 
 from __future__ import annotations
 
+import argparse
 import random
 import sys
 import time
@@ -20,29 +21,33 @@ def run(variant: Variant, seconds: float) -> tuple[int, int, float]:
     rng = random.Random(2026)
     options = Options()
     play = Kind.PLAY
-    rounds = plays = 0
+    deals = plays = 0
     start = time.perf_counter()
     deadline = start + seconds
     while True:
-        r = Deal(shuffle_deal(variant, options, rounds % variant.players, rng), check=False)
-        while not r.finished:
-            legal = r.legal_actions()
+        deal = Deal(shuffle_deal(variant, options, deals % variant.players, rng), check=False)
+        while not deal.finished:
+            legal = deal.legal_actions()
             if legal[-1].kind is not play:  # cantes and the like come after the plays
                 legal = [a for a in legal if a.kind is play]
-            r.apply(legal[int(rng.random() * len(legal))])
+            deal.apply(legal[int(rng.random() * len(legal))])
             plays += 1
-        rounds += 1
-        if not rounds % 200 and time.perf_counter() > deadline:
+        deals += 1
+        if not deals % 200 and time.perf_counter() > deadline:
             break
-    return rounds, plays, time.perf_counter() - start
+    return deals, plays, time.perf_counter() - start
 
 
 def main() -> None:
-    seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 3.0
-    print(f"{'variant':<12}{'rounds/s':>12}{'plays/s':>12}")
+    parser = argparse.ArgumentParser(description=__doc__.partition("\n")[0])
+    parser.add_argument(
+        "seconds", nargs="?", type=float, default=3.0, help="seconds per variant (3)"
+    )
+    seconds = parser.parse_args().seconds
+    print(f"{'variant':<12}{'deals/s':>12}{'plays/s':>12}")
     for variant in Variant:
-        rounds, plays, elapsed = run(variant, seconds)
-        print(f"{variant.value:<12}{rounds / elapsed:>12,.0f}{plays / elapsed:>12,.0f}")
+        deals, plays, elapsed = run(variant, seconds)
+        print(f"{variant.value:<12}{deals / elapsed:>12,.0f}{plays / elapsed:>12,.0f}")
 
 
 if __name__ == "__main__":
