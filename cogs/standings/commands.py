@@ -32,6 +32,7 @@ from .common import (
     next_utc_midnight,
     number,
     reply,
+    server_language,
     user_language,
 )
 from .embeds import settings_embed, stats_embed
@@ -94,9 +95,9 @@ class StandingsCommands(CommandsMixin):
         if guild is None:
             await reply(interaction, t("standings.guild_only", user_language(interaction)))
             return
-        db = database(interaction)
-        lang = (await get_settings(db, guild.id)).language_or(bot_language(interaction))
-        embed, view = await leaderboard_message(db, guild.id, cast(members.Board, by), 0, lang)
+        lang = await server_language(interaction, guild.id)
+        by_ = cast(members.Board, by)
+        embed, view = await leaderboard_message(database(interaction), guild.id, by_, 0, lang)
         await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_PINGS)
 
     @app_commands.command(

@@ -11,6 +11,7 @@ import discord
 from bot.client import TuteBot
 from bot.i18n import DEFAULT_LANGUAGE, Language, language_of, t
 from bot.storage import Database
+from bot.storage.settings import get_settings
 
 PAGE_SIZE = 10
 MEDALS = ("🥇", "🥈", "🥉")
@@ -57,3 +58,9 @@ def next_utc_midnight(now: dt.datetime) -> dt.datetime:
 
 async def reply(interaction: discord.Interaction[Any], content: str) -> None:
     await interaction.response.send_message(content, ephemeral=True, allowed_mentions=NO_PINGS)
+
+
+async def server_language(interaction: discord.Interaction[Any], guild_id: int) -> str:
+    """The language of the server's public messages: its setting, or the bot's default."""
+    settings = await get_settings(database(interaction), guild_id)
+    return settings.language_or(bot_language(interaction))

@@ -11,17 +11,16 @@ import discord
 
 from bot.i18n import t
 from bot.storage import Database, members
-from bot.storage.settings import get_settings
 from cogs._base import answers_errors
 
 from .common import (
     MEDALS,
     NO_PINGS,
     PAGE_SIZE,
-    bot_language,
     database,
     number,
     reply,
+    server_language,
     user_language,
 )
 
@@ -97,7 +96,7 @@ class LeaderboardPage(
         if guild is None:
             await reply(interaction, t("standings.guild_only", user_language(interaction)))
             return
+        lang = await server_language(interaction, guild.id)
         db = database(interaction)
-        lang = (await get_settings(db, guild.id)).language_or(bot_language(interaction))
         embed, view = await leaderboard_message(db, guild.id, self.by, self.page, lang)
         await interaction.response.edit_message(embed=embed, view=view, allowed_mentions=NO_PINGS)
