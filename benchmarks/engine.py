@@ -39,7 +39,7 @@ def run(variant: Variant, seconds: float) -> tuple[int, int, float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.partition("\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").partition("\n")[0])
     parser.add_argument(
         "seconds", nargs="?", type=float, default=3.0, help="seconds per variant (3)"
     )
