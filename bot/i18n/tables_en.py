@@ -9,6 +9,24 @@ MESSAGES: Final[dict[str, str]] = {
     "suits.C": "copas",
     "suits.E": "espadas",
     "suits.B": "bastos",
+    # a card named in words: "King of coins"; with its article in a sentence: "the King of coins"
+    "cards.rank.1": "Ace",
+    "cards.rank.2": "2",
+    "cards.rank.3": "3",
+    "cards.rank.4": "4",
+    "cards.rank.5": "5",
+    "cards.rank.6": "6",
+    "cards.rank.7": "7",
+    "cards.rank.10": "Knave",
+    "cards.rank.11": "Knight",
+    "cards.rank.12": "King",
+    "cards.suit.O": "coins",
+    "cards.suit.C": "cups",
+    "cards.suit.E": "swords",
+    "cards.suit.B": "clubs",
+    "cards.name": "{rank} of {suit}",
+    "cards.the": "the {name}",
+    "cards.the.10": "the {name}",
     "variants.habanero": "Habanero (2 players)",
     "variants.arrastrado": "Arrastrado (3 players)",
     "variants.individual": "Individual (4 players)",
@@ -237,7 +255,8 @@ MESSAGES: Final[dict[str, str]] = {
     "hand.bid": "Bid {points}",
     "hand.pass": "Pass",
     "hand.tute": "Tute!",
-    "hand.exchange": "Take {card} for the 7/2",
+    "hand.exchange": "Swap your {mine} for {card}",
+    "hand.refused": "🚫 {why}",
     "hand.capote": "Capote",
     "hand.claim": "Claim {target}",
     "hand.resign": "Resign",
@@ -264,7 +283,9 @@ MESSAGES: Final[dict[str, str]] = {
     # rules
     "rules.title": "Tute: the rules, briefly",
     "rules.common": (
-        "Spanish 40-card deck. Strength in every suit: 1, 3, 12, 11, 10, 7, 6, 5, 4, 2. "
+        "Spanish 40-card deck: oros (coins), copas (cups), espadas (swords), bastos (clubs); "
+        "10 is the knave (sota), 11 the knight (caballo), 12 the king (rey). "
+        "Strength in every suit: 1, 3, 12, 11, 10, 7, 6, 5, 4, 2. "
         "Points: ace 11, three 10, king 4, knight 3, jack 2; 120 in the deck, +10 for the last trick. "
         "You must follow suit and beat the highest card of the suit led when you can; without the suit, "
         "play a trump (a higher one if a trump is down). After your side wins a trick you may sing "

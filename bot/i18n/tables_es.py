@@ -9,6 +9,24 @@ MESSAGES: Final[dict[str, str]] = {
     "suits.C": "copas",
     "suits.E": "espadas",
     "suits.B": "bastos",
+    # una carta dicha con palabras: "Rey de oros"; con su artículo en una frase: "el Rey de oros"
+    "cards.rank.1": "As",
+    "cards.rank.2": "2",
+    "cards.rank.3": "3",
+    "cards.rank.4": "4",
+    "cards.rank.5": "5",
+    "cards.rank.6": "6",
+    "cards.rank.7": "7",
+    "cards.rank.10": "Sota",
+    "cards.rank.11": "Caballo",
+    "cards.rank.12": "Rey",
+    "cards.suit.O": "oros",
+    "cards.suit.C": "copas",
+    "cards.suit.E": "espadas",
+    "cards.suit.B": "bastos",
+    "cards.name": "{rank} de {suit}",
+    "cards.the": "el {name}",
+    "cards.the.10": "la {name}",
     "variants.habanero": "Habanero (2 jugadores)",
     "variants.arrastrado": "Arrastrado (3 jugadores)",
     "variants.individual": "Individual (4 jugadores)",
@@ -211,7 +229,7 @@ MESSAGES: Final[dict[str, str]] = {
     "tables.errors.illegal.must_follow": "Tienes que asistir: juega {suit}.",
     "tables.errors.illegal.must_beat": "Tienes que matar {beat} con una carta más alta de ese palo.",
     "tables.errors.illegal.must_answer_trump": "Han salido con triunfo: tienes que responder con triunfo.",
-    "tables.errors.illegal.must_overtrump": "No tienes del palo y debes montar a {beat} con un triunfo mayor.",
+    "tables.errors.illegal.must_overtrump": "No tienes del palo y debes superar {beat} con un triunfo mayor.",
     "tables.errors.illegal.must_trump": "No tienes del palo: tienes que fallar con triunfo.",
     "tables.errors.illegal.finished": "Esta mano ha terminado.",
     "tables.errors.illegal.auction": "Primero va la subasta del plato.",
@@ -237,7 +255,8 @@ MESSAGES: Final[dict[str, str]] = {
     "hand.bid": "Pujar {points}",
     "hand.pass": "Paso",
     "hand.tute": "¡Tute!",
-    "hand.exchange": "Cambiar por {card}",
+    "hand.exchange": "Cambia tu {mine} por {card}",
+    "hand.refused": "🚫 {why}",
     "hand.capote": "Capote",
     "hand.claim": "Reclamar {target}",
     "hand.resign": "Abandonar",
@@ -264,7 +283,8 @@ MESSAGES: Final[dict[str, str]] = {
     # reglas
     "rules.title": "Tute: las reglas, en breve",
     "rules.common": (
-        "Baraja española de 40 cartas. Orden en cada palo: 1, 3, 12, 11, 10, 7, 6, 5, 4, 2. "
+        "Baraja española de 40 cartas: oros, copas, espadas y bastos; el 10 es la sota, el 11 el "
+        "caballo y el 12 el rey. Orden en cada palo: 1, 3, 12, 11, 10, 7, 6, 5, 4, 2. "
         "Puntos: as 11, tres 10, rey 4, caballo 3, sota 2; 120 en la baraja y 10 de últimas. "
         "Hay que asistir y matar la carta más alta del palo cuando se pueda; sin el palo, fallar con "
         "triunfo (montando si ya hay triunfo). Tras ganar tu bando una baza puedes cantar rey + caballo: "

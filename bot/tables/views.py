@@ -169,6 +169,8 @@ class HandView:
     may_wait: bool = False
     """Nothing in it can be clicked now and a robot plays in a moment: its message may wait
     for that play (one edit instead of two)."""
+    exchange_gives: int = -1
+    """The trump 7 (or 2) an exchange gives for the turned card (-1: no exchange now)."""
 
     @property
     def left(self) -> bool:
@@ -358,6 +360,9 @@ def hand_view(table: Table, seat: int, *, may_wait: bool = False) -> HandView:
         trick=own.trick,
         turn_deadline=table.turn_deadline,
         may_wait=may_wait,
+        exchange_gives=deal.exchange_card_of(seat)
+        if any(a.kind is Kind.EXCHANGE for a in legal)
+        else -1,
     )
 
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 
 from bot.client import TuteBot
-from bot.i18n import language_of, t
+from bot.i18n import language_of
 from bot.tables.errors import TableError
 from bot.tables.service import TableService
 
@@ -35,9 +35,7 @@ def locale_of(interaction: discord.Interaction[Any]) -> str:
 
 async def refuse(interaction: discord.Interaction[Any], error: TableError) -> None:
     """A short ephemeral explanation, in the user's language; nothing changes."""
-    text = t(
-        f"tables.errors.{error.key}", locale_of(interaction), **_error_params(error, interaction)
-    )
+    text = ui.refusal_text(error.key, error.params, locale_of(interaction))
     if interaction.response.is_done():
         await interaction.followup.send(text, ephemeral=True)
     else:
@@ -54,17 +52,6 @@ async def answered(interaction: discord.Interaction[Any], answer: Awaitable[Any]
         log.warning("Could not answer %s's click (%s)", interaction.user.id, error)
         return False
     return True
-
-
-def _error_params(error: TableError, interaction: discord.Interaction[Any]) -> dict[str, Any]:
-    params = dict(error.params)
-    lang = locale_of(interaction)
-    for key in ("card", "beat"):
-        if key in params:
-            params[key] = ui.card_text(params[key])
-    if "suit" in params:
-        params["suit"] = ui.suit_text(params["suit"], lang)
-    return params
 
 
 # ----------------------------------------------------------------------- buttons

@@ -13,6 +13,7 @@ from typing import Any
 import discord
 
 from bot.engine import CODES, SUITS, Action, Kind
+from bot.engine.cards import RANK_OF
 from bot.i18n import t
 from bot.render.symbols import SUIT_SYMBOLS, card_label
 from bot.tables.model import DEFAULT_ROBOT, DealSummary, Seat, Status
@@ -25,7 +26,31 @@ GREY = discord.Colour.from_rgb(96, 99, 104)
 
 
 def card_text(card: int) -> str:
+    """A card in short, for a button or a line of cards: ``12🪙``."""
     return card_label(CODES[card])
+
+
+def card_name(card: int, lang: str, *, the: bool = False) -> str:
+    """A card in words: "King of coins", "Rey de oros"; ``the``: with its article, for a
+    sentence ("the King of coins", "la Sota de oros")."""
+    rank, suit = RANK_OF[card], SUITS[card // 10]
+    name = t(
+        "cards.name", lang, rank=t(f"cards.rank.{rank}", lang), suit=t(f"cards.suit.{suit}", lang)
+    )
+    if not the:
+        return name
+    return t("cards.the.10" if rank == 10 else "cards.the", lang, name=name)
+
+
+def refusal_text(key: str, params: dict[str, Any], lang: str) -> str:
+    """Why the rules refuse something (``tables.errors.<key>``), its cards named in words."""
+    shown = dict(params)
+    for name in ("card", "beat"):
+        if name in shown:
+            shown[name] = card_name(int(shown[name]), lang, the=True)
+    if "suit" in shown:
+        shown["suit"] = suit_text(int(shown["suit"]), lang)
+    return t(f"tables.errors.{key}", lang, **shown)
 
 
 def suit_text(suit: int, lang: str) -> str:
@@ -331,7 +356,10 @@ def action_label(action: Action, hand: HandView, lang: str) -> str:
     if kind is Kind.BID:
         return t("hand.bid", lang, points=action.arg)
     if kind is Kind.EXCHANGE:
-        return t("hand.exchange", lang, card=card_text(hand.exchange_card))
+        mine = card_name(hand.exchange_gives, lang)
+        return t(
+            "hand.exchange", lang, mine=mine, card=card_name(hand.exchange_card, lang, the=True)
+        )
     if kind is Kind.CLAIM:
         return t("hand.claim", lang, target=hand.target)
     return t(f"hand.{kind.name.lower()}", lang)
@@ -367,11 +395,20 @@ def hand_embed(table: TableView, hand: HandView, lang: str) -> discord.Embed:
             trick = trick_line(table, hand.trick, lang)
             lines.append(f"{t('tables.trick', lang, number=hand.trick_no + 1)}: {trick}")
         lines.append(t("hand.your_turn", lang, clock=_deadline(hand.turn_deadline)))
+        lines += refused_lines(hand, lang)
     elif hand.may_declare:
         lines.append(t("hand.you_may_declare", lang))
     embed.description = "\n".join(lines)
     embed.set_footer(text=t("hand.footer", lang, deal=table.deal_no + 1))
     return embed
+
+
+def refused_lines(hand: HandView, lang: str) -> list[str]:
+    """Why the cards that cannot be played now are refused, one line per reason ("🚫 You
+    must follow suit: play copas."). The cards themselves show once, dimmed in the picture
+    and disabled on the buttons."""
+    reasons = dict.fromkeys(refusal_text(r.key, r.params, lang) for r in hand.refusals)
+    return [t("hand.refused", lang, why=why) for why in reasons]
 
 
 def summary_embed(table: TableView, summary: DealSummary, lang: str) -> discord.Embed:

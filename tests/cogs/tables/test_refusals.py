@@ -41,7 +41,7 @@ def illegal_text(deal: Deal, seat: int, card: int, lang: str = "en") -> str:
     params: dict[str, Any] = {k: v for k, v in info.value.params.items() if isinstance(v, int)}
     for key in ("card", "beat"):
         if key in params:
-            params[key] = ui.card_text(params[key])
+            params[key] = ui.card_name(params[key], lang, the=True)
     if "suit" in params:
         params["suit"] = ui.suit_text(params["suit"], lang)
     return t(f"tables.errors.illegal.{info.value.reason}", lang, **params)

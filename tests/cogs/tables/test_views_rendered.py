@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
 
 import discord
 import pytest
 
 from bot.ai import Level
-from bot.engine import CODES, Action, Deal, Game, Kind, Options, Variant
+from bot.engine import CODES, SUITS, Action, Deal, Game, Kind, Options, Variant, parse_card
 from bot.i18n import CATALOGS, t
 from bot.tables.model import Seat, Status, Table
 from bot.tables.views import Redraws, hand_view, table_view
@@ -149,8 +150,19 @@ def test_declarations_are_labelled_in_words() -> None:
     assert ui.action_label(sing, hand, "en") == t(
         "hand.sing", "en", points=40, suit=ui.suit_text(hand.trump, "en")
     )
+    trump = SUITS[hand.trump]
+    swap = replace(
+        hand, exchange_gives=parse_card(f"7{trump}"), exchange_card=parse_card(f"11{trump}")
+    )
     exchange = Action.simple(0, Kind.EXCHANGE)
-    assert ui.card_text(hand.exchange_card) in ui.action_label(exchange, hand, "es")
+    suit = t(f"cards.suit.{SUITS[hand.trump]}", "en")
+    assert (
+        ui.action_label(exchange, swap, "en") == f"Swap your 7 of {suit} for the Knight of {suit}"
+    )
+    suit = t(f"cards.suit.{SUITS[hand.trump]}", "es")
+    assert (
+        ui.action_label(exchange, swap, "es") == f"Cambia tu 7 de {suit} por el Caballo de {suit}"
+    )
 
 
 def test_the_table_embed_shows_trump_turn_trick_and_scores() -> None:
@@ -234,3 +246,42 @@ def test_lobby_buttons_follow_the_seats() -> None:
 )
 def test_an_action_survives_its_custom_id(action: Action) -> None:
     assert decode_action(2, encode_action(action)) == action
+
+
+@pytest.mark.parametrize(
+    ("code", "lang", "named", "with_article"),
+    [
+        ("12E", "en", "King of swords", "the King of swords"),
+        ("12E", "es", "Rey de espadas", "el Rey de espadas"),
+        ("10O", "es", "Sota de oros", "la Sota de oros"),
+        ("10B", "en", "Knave of clubs", "the Knave of clubs"),
+        ("1C", "en", "Ace of cups", "the Ace of cups"),
+        ("4O", "es", "4 de oros", "el 4 de oros"),
+    ],
+)
+def test_a_card_is_named_in_words(code: str, lang: str, named: str, with_article: str) -> None:
+    card = parse_card(code)
+    assert ui.card_name(card, lang) == named
+    assert ui.card_name(card, lang, the=True) == with_article
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_hand_says_why_each_card_it_holds_back_is_refused(lang: str) -> None:
+    """On a player's turn to follow, the hand says why each card it holds back may not be
+    played, in the player's language."""
+    for seed in range(40):
+        table = playing_table(Variant.ARRASTRADO, seed=seed)
+        deal = table.deal
+        assert deal is not None
+        while deal.turn != 0:
+            deal.apply(next(a for a in deal.legal_actions() if a.kind is Kind.PLAY))
+        hand = hand_view(table, 0)
+        if hand.refusals:
+            break
+    else:
+        raise AssertionError("no deal made seat 0 hold a card back")
+    text = ui.hand_embed(table_view(table), hand, lang).description or ""
+    for refusal in hand.refusals:
+        why = ui.refusal_text(refusal.key, refusal.params, lang)
+        assert t("hand.refused", lang, why=why) in text
+    assert set(hand.cards) - hand.playable == {r.card for r in hand.refusals}
