@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from bot.engine import Deal, End, Variant, arrastrado_payout, experience, parse_record, replay
 from bot.engine.game import PLATO_STAKE, split_bet
+from bot.engine.variants import sides_of
 from bot.storage import Connection, Database, ledger, members
 from bot.storage.settings import get_settings
 
@@ -36,12 +37,6 @@ class Settlement:
     async def apply(self, conn: Connection, table: Table, now: float) -> None:
         for op in self.ops:
             await op(conn, table, now)
-
-
-def sides_of(table: Table) -> tuple[tuple[int, ...], ...]:
-    if table.variant is Variant.PAIRS:
-        return ((0, 2), (1, 3))
-    return tuple((s,) for s in range(table.players))
 
 
 def members_of(table: Table) -> dict[int, int]:
@@ -172,7 +167,7 @@ def settle_game(table: Table) -> Settlement:
         return settlement
     last = table.deal
     assert last is not None and last.result is not None
-    sides = sides_of(table)
+    sides = sides_of(table.variant)
     winners = sides[table.winner]
     seats = members_of(table)
     xp = experience(table.variant, table.options, table.winner, sides)
