@@ -140,7 +140,6 @@ MESSAGES: Final[dict[str, str]] = {
     "tables.trick": "Trick {number}",
     "tables.trick.empty": "Nothing played yet",
     "tables.last_trick": "Last trick",
-    "tables.last_trick_line": "**{name}** took {cards} (+{points})",
     "tables.cantes": "Cantes",
     "tables.cante_line": "{name} sang {points} in {suit}",
     "tables.scores": "Score",

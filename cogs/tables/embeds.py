@@ -243,20 +243,7 @@ def table_embed(table: TableView, lang: str) -> discord.Embed:
         value=trick_line(table, deal.trick, lang),
         inline=False,
     )
-    last = deal.last_trick
-    if last is not None:
-        cards = " ".join(card_text(c) for _, c in last.cards)
-        embed.add_field(
-            name=t("tables.last_trick", lang),
-            value=t(
-                "tables.last_trick_line",
-                lang,
-                name=seat_name(table.seats[last.winner], lang),
-                cards=cards,
-                points=last.points,
-            ),
-            inline=False,
-        )
+    # the last trick is the log's (and the picture's): no field of its own
     if deal.cantes:
         cantes = [
             t(
