@@ -8,6 +8,7 @@ from pathlib import Path
 
 from bot.client import LoginFailure, TuteBot, setup_logging
 from bot.config import ConfigError, load_config
+from bot.i18n import LANGUAGES, Language
 
 EXIT_CONFIG_ERROR = 2
 EXIT_UNREACHABLE = 1
@@ -37,9 +38,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         type=Path,
         help="with --sandbox: play a short game against a robot and save pictures of it in DIR",
     )
+    parser.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        default="en",
+        help="with --sandbox: the language of the page, of your clicks and of the bot (en)",
+    )
     args = parser.parse_args(argv)
     if args.sandbox or args.screenshot is not None:
-        return run_sandbox(args.screenshot)
+        return run_sandbox(args.screenshot, args.lang)
 
     try:
         config = load_config()
@@ -70,7 +77,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def run_sandbox(screenshot_dir: Path | None) -> int:
+def run_sandbox(screenshot_dir: Path | None, language: Language = "en") -> int:
     """``--sandbox``: SimCord stands in for Discord, so no token is read."""
     try:
         from bot import sandbox
@@ -81,7 +88,7 @@ def run_sandbox(screenshot_dir: Path | None) -> int:
             file=sys.stderr,
         )
         return EXIT_CONFIG_ERROR
-    return sandbox.main(screenshot_dir=screenshot_dir)
+    return sandbox.main(screenshot_dir=screenshot_dir, language=language)
 
 
 if __name__ == "__main__":

@@ -37,13 +37,16 @@ from pathlib import Path
 import discord
 import simcord
 
+from bot.i18n import Language
+
 from .pictures import SCREENSHOT_FILES, find_chromium, screenshots
-from .server import ROBOT_DELAY, SANDBOX_DB_PATH, SERVER_ID, Sandbox, open_sandbox, serve
+from .server import ROBOT_DELAY, SANDBOX_DB_PATH, SERVER_ID, YOU, Sandbox, open_sandbox, serve
 
 __all__ = [
     "ROBOT_DELAY",
     "SCREENSHOT_FILES",
     "SERVER_ID",
+    "YOU",
     "Sandbox",
     "find_chromium",
     "main",
@@ -56,14 +59,19 @@ EXIT_FAILED = 1
 EXIT_MISSING = 2
 
 
-def main(*, db_path: Path = SANDBOX_DB_PATH, screenshot_dir: Path | None = None) -> int:
+def main(
+    *,
+    db_path: Path = SANDBOX_DB_PATH,
+    screenshot_dir: Path | None = None,
+    language: Language = "en",
+) -> int:
     """``tute-bot --sandbox [--screenshot DIR]``. 0 when it ran (and the person stopped it),
     1 when it failed, 2 when something it needs is not installed."""
     if screenshot_dir is not None:
         return _main_screenshots(screenshot_dir)
     discord.utils.setup_logging(level=logging.WARNING, root=True)
     try:
-        asyncio.run(serve(db_path))
+        asyncio.run(serve(db_path, language))
     except KeyboardInterrupt:
         print(f"\nSandbox stopped; games and standings are kept in {db_path}.")
     except (simcord.SetupError, sqlite3.Error, OSError) as error:

@@ -18,10 +18,12 @@ from typing import Any, Final
 
 import discord
 import simcord
+from simcord import interactions as simcord_interactions
 from simcord.preview import Preview
 
 from bot.client import TuteBot
 from bot.config import Config
+from bot.i18n import Language
 from bot.storage.settings import update_settings
 from bot.tables.model import Status
 from bot.tables.service import TableService
@@ -35,7 +37,9 @@ SQLite file belong to these ids."""
 SERVER_NAME: Final = "Tute sandbox"
 CHANNEL_NAME: Final = "tute"
 BOT_NAME: Final = "Tute"
-YOU: Final = "You"
+YOU: Final = "Alex"
+"""The person at the page: a name of their own (the texts say "Alex wins", not "You wins"),
+and the server's admin, so that ``/tute config`` works."""
 FRIENDS: Final = ("Lola", "Paco", "Rocío")
 
 ROBOT_DELAY: Final = 1.0
@@ -140,10 +144,43 @@ class SandboxClock:
                     self._published = len(self.env.http_requests)
 
 
-def sandbox_bot(db_path: Path, *, robot_delay: float, think_budget: float) -> TuteBot:
-    """The real bot with its own database; SimCord needs no token."""
-    config = Config(token="", db_path=db_path, robot_delay=robot_delay, think_budget=think_budget)
+LANGUAGES: Final = {"en": "en-US", "es": "es-ES"}
+"""The sandbox's languages, and the Discord locale its page and clicks speak."""
+
+
+def sandbox_bot(
+    db_path: Path, *, robot_delay: float, think_budget: float, language: Language = "en"
+) -> TuteBot:
+    """The real bot with its own database; SimCord needs no token. ``language`` is the
+    bot's default language (``TUTE_LANGUAGE``)."""
+    config = Config(
+        token="",
+        db_path=db_path,
+        robot_delay=robot_delay,
+        think_budget=think_budget,
+        language=language,
+    )
     return TuteBot(config)
+
+
+def _speak(language: Language) -> Callable[[], None]:
+    """Every click and command from the page comes in ``language``'s Discord locale.
+    SimCord internals: it sends each interaction as en-US and has no setting for it, so this
+    wraps the function that builds the interaction's payload. Returns what undoes it."""
+    build = simcord_interactions.base_payload
+    locale = LANGUAGES[language]
+
+    def base_payload(*args: Any, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
+        record, payload = build(*args, **kwargs)
+        payload["locale"] = locale
+        return record, payload
+
+    simcord_interactions.base_payload = base_payload
+
+    def undo() -> None:
+        simcord_interactions.base_payload = build
+
+    return undo
 
 
 @asynccontextmanager
@@ -154,13 +191,17 @@ async def open_sandbox(
     think_budget: float = THINK_BUDGET,
     settle_timeout: float = SETTLE_TIMEOUT,
     page_size: tuple[int, int] = PAGE_SIZE,
+    language: Language = "en",
 ) -> AsyncIterator[Sandbox]:
     """Start the bot in a simulated Discord and serve its page; stop both at the end.
 
     The clock is not started: call ``sandbox.clock.start()`` to let time run. With a
     ``robot_delay`` of 0, robots play at once, within the click that gave them the turn.
     """
-    bot = sandbox_bot(db_path, robot_delay=robot_delay, think_budget=think_budget)
+    bot = sandbox_bot(
+        db_path, robot_delay=robot_delay, think_budget=think_budget, language=language
+    )
+    unsay = _speak(language)
     # Bot errors are answered and logged by the bot's own error path; the sandbox goes on.
     env = simcord.Env(bot, settle_timeout=settle_timeout, check_errors=False)
     server, channel, you, friends = _build_world(env)
@@ -180,6 +221,7 @@ async def open_sandbox(
             display="responsive",
             width=page_size[0],
             height=page_size[1],
+            locale=LANGUAGES[language],
         ) as preview:
             clock = SandboxClock(env, preview)
             try:
@@ -195,6 +237,7 @@ async def open_sandbox(
                 await env.shutdown()
             finally:
                 clock_scope.__exit__(None, None, None)
+                unsay()
 
 
 def _service_of(bot: TuteBot) -> TableService:
@@ -240,7 +283,8 @@ def _build_world(
         overwrites={server.default_role: no_threads},
         topic="Open a table with /tute new",
     )
-    you = server.add_member(env.create_user(YOU.lower(), global_name=YOU))
+    admin = server.create_role("Admin", permissions=discord.Permissions(manage_guild=True))
+    you = server.add_member(env.create_user(YOU.lower(), global_name=YOU), roles=[admin])
     friends = tuple(
         server.add_member(env.create_user(_username(name), global_name=name)) for name in FRIENDS
     )
@@ -283,9 +327,10 @@ async def _prepare_server(bot: TuteBot) -> tuple[int, ...]:
 # --------------------------------------------------------------------------- serving
 
 
-async def serve(db_path: Path = SANDBOX_DB_PATH) -> None:
-    """Run the sandbox until the page ends the session or Ctrl-C."""
-    async with open_sandbox(db_path) as sandbox:
+async def serve(db_path: Path = SANDBOX_DB_PATH, language: Language = "en") -> None:
+    """Run the sandbox until the page ends the session or Ctrl-C; ``language``: the page's,
+    the clicks' and the bot's default language."""
+    async with open_sandbox(db_path, language=language) as sandbox:
         sandbox.clock.start()
         print(f"Tute sandbox: the real bot, in a simulated Discord server ({db_path}).")
         if sandbox.resumed:

@@ -5,6 +5,7 @@ command itself; the screenshots."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import signal
@@ -28,6 +29,7 @@ from bot.sandbox import (
     ROBOT_DELAY,
     SCREENSHOT_FILES,
     SERVER_ID,
+    YOU,
     Sandbox,
     find_chromium,
     open_sandbox,
@@ -235,6 +237,44 @@ async def test_standings_and_ids_are_kept_between_runs(tmp_path: Path) -> None:
         again = await member_stats(box.tables.db, SERVER_ID, you_id)
         assert again is not None and again.balance == first.balance
         assert again.last_daily == first.last_daily
+
+
+@pytest.mark.e2e
+async def test_the_person_at_the_page_has_a_name_and_runs_the_server(tmp_path: Path) -> None:
+    """Texts name them ("Alex wins", never "You wins"), and /tute config answers them with
+    the server's settings, as it answers an admin."""
+    async with (
+        open_sandbox(tmp_path / "sandbox.db", **FAST) as box,
+        aiohttp.ClientSession() as session,
+    ):
+        assert YOU == "Alex" and box.you.user.global_name == YOU
+        page = PreviewPage(session, box.url)
+        await page.open(box.you)
+        answer = await page.show(await page.command("tute config"))
+        title = t("standings.config.title", "en")
+        assert [e.get("title") for e in answer["embeds"]] == [title], answer
+        lobby = await page.show(await page.command("tute new", variant="habanero"))
+        assert "Alex" in json.dumps(lobby["embeds"])
+
+
+@pytest.mark.e2e
+async def test_the_sandbox_speaks_spanish_when_asked(tmp_path: Path) -> None:
+    """``--lang es``: the page's clicks come in Spanish, and so does the bot's default."""
+    async with (
+        open_sandbox(tmp_path / "sandbox.db", **FAST, language="es") as box,
+        aiohttp.ClientSession() as session,
+    ):
+        page = PreviewPage(session, box.url)
+        await page.open(box.you)
+        lobby_id = await page.command("tute new", variant="habanero")
+        table = table_of(box.tables, max(box.tables.tables))
+        assert table.language == "es"
+        lobby = await page.show(lobby_id)
+        assert lobby["embeds"][0]["title"] == t(
+            "tables.title", "es", variant=t("variants.habanero", "es"), id=table.id
+        )
+        rules = await page.show(await page.command("tute rules"))
+        assert rules["embeds"][0]["title"] == t("rules.title", "es")
 
 
 @pytest.mark.e2e
