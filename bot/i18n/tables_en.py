@@ -279,6 +279,8 @@ MESSAGES: Final[dict[str, str]] = {
     "summary.game_over": "Game over · table #{id}",
     "summary.rounds": "Rounds won",
     "summary.rounds_line": "{names}: {rounds}",
+    "summary.tally": "Chips and experience",
+    "summary.tally_line": "{name}: **{chips}** chips · +{xp} XP",
     # rules
     "rules.title": "Tute: the rules, briefly",
     "rules.common": (

@@ -279,6 +279,8 @@ MESSAGES: Final[dict[str, str]] = {
     "summary.game_over": "Fin de la partida · mesa n.º {id}",
     "summary.rounds": "Rondas ganadas",
     "summary.rounds_line": "{names}: {rounds}",
+    "summary.tally": "Fichas y experiencia",
+    "summary.tally_line": "{name}: **{chips}** fichas · +{xp} de experiencia",
     # reglas
     "rules.title": "Tute: las reglas, en breve",
     "rules.common": (

@@ -217,6 +217,18 @@ async def table_state(source: Source, table_id: int) -> TableState:
     return TableState(held=held, stakes=stakes, forfeited=forfeited, pot=pot)
 
 
+async def table_results(source: Source, table_id: int) -> dict[int, int]:
+    """What each member won (positive) or lost (negative) at a table, all its movements
+    added up: stakes, payments, the plato, the payout."""
+    rows = await fetchall(
+        source,
+        "SELECT user_id, SUM(amount) FROM ledger WHERE table_id = ? AND account = ?"
+        " GROUP BY user_id ORDER BY user_id",
+        (table_id, MEMBER),
+    )
+    return {int(user_id): int(total) for user_id, total in rows}
+
+
 async def table_held(source: Source, table_id: int) -> int:
     """The chips a table holds: stakes and the plato pot."""
     return await scalar(

@@ -182,6 +182,15 @@ class Seating:
         return next(i for i, side in enumerate(sides) if seat in side)
 
 
+@dataclass(frozen=True, slots=True)
+class GameTally:
+    """What a finished game gave each member (user id): chips won (lost, when negative) and
+    experience."""
+
+    chips: dict[int, int]
+    xp: dict[int, int]
+
+
 @dataclass(slots=True)
 class Table(Seating):
     id: int
@@ -220,6 +229,8 @@ class Table(Seating):
     winner: int | None = None
     game: Game | None = None
     deal: Deal | None = None
+    tally: GameTally | None = None
+    """What the game gave each member, once it is over (shown with the result; not saved)."""
 
     # ------------------------------------------------------------------ queries
 

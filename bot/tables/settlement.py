@@ -20,7 +20,7 @@ from bot.engine.variants import sides_of
 from bot.storage import Connection, Database, ledger, members
 from bot.storage.settings import get_settings
 
-from .model import Table
+from .model import GameTally, Table
 
 Op = Callable[[Connection, Table, float], Awaitable[None]]
 
@@ -167,11 +167,9 @@ def settle_game(table: Table) -> Settlement:
         return settlement
     last = table.deal
     assert last is not None and last.result is not None
-    sides = sides_of(table.variant)
-    winners = sides[table.winner]
+    winners = sides_of(table.variant)[table.winner]
     seats = members_of(table)
-    xp = experience(table.variant, table.options, table.winner, sides)
-    loser_xp = min(xp)  # there is always a losing side
+    xp = game_xp(table)
 
     async def finish(conn: Connection, t: Table, now: float) -> None:
         state = await ledger.table_state(conn, t.id)
@@ -182,10 +180,16 @@ def settle_game(table: Table) -> Settlement:
             payouts[account] = payouts.get(account, 0) + amount
         if state.held:
             await ledger.release_table(conn, t.guild_id, t.id, payouts, split.bank, now)
+        # what the game gave each member, for its result: read in the same transaction
+        chips = await ledger.table_results(conn, t.id)
+        t.tally = GameTally(
+            chips={user_id: chips.get(user_id, 0) for user_id in seats.values()},
+            xp={user_id: xp[seat] for seat, user_id in seats.items()},
+        )
         deals = await _game_deals(conn, t, last)
         for seat, user_id in seats.items():
             if t.seats[seat].left:  # type: ignore[union-attr]
-                await members.add_stats(conn, t.guild_id, user_id, xp=loser_xp, games_played=1)
+                await members.add_stats(conn, t.guild_id, user_id, xp=xp[seat], games_played=1)
                 continue
             counts = sum((_deal_stats(deal, seat) for deal in deals), Counter[str]())
             await members.add_stats(
@@ -200,6 +204,17 @@ def settle_game(table: Table) -> Settlement:
 
     settlement.ops.append(finish)
     return settlement
+
+
+def game_xp(table: Table) -> tuple[int, ...]:
+    """Experience per seat for a finished competitive game; a member who left has
+    forfeited it, and gets a loser's."""
+    assert table.winner is not None
+    xp = experience(table.variant, table.options, table.winner, sides_of(table.variant))
+    loser_xp = min(xp)  # there is always a losing side
+    return tuple(
+        loser_xp if seat is not None and seat.left else xp[i] for i, seat in enumerate(table.seats)
+    )
 
 
 def settle_forfeit(table: Table, user_id: int) -> Settlement:

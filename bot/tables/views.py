@@ -30,7 +30,7 @@ from bot.storage.settings import HandDelivery
 
 from .announcement import Announcement
 from .errors import TableError
-from .model import DealSummary, LogEntry, Seat, Seating, Status, Table
+from .model import DealSummary, GameTally, LogEntry, Seat, Seating, Status, Table
 from .turns import human_may_declare, robot_on_turn
 
 SHOWN_IN_THE_TABLE = frozenset({"tables.announce.deal_over", "tables.announce.game_over"})
@@ -109,6 +109,8 @@ class TableView(Seating):
     """Rounds each side has won (None before the game starts)."""
     deal: DealView | None
     """The deal in play: only while the table plays."""
+    tally: GameTally | None = None
+    """What a finished game gave each member."""
 
     @property
     def sides(self) -> tuple[tuple[int, ...], ...]:
@@ -297,6 +299,7 @@ def table_view(table: Table) -> TableView:
         winner=table.winner,
         rounds_won=tuple(table.game.rounds_won) if table.game is not None else None,
         deal=deal_view(deal) if playing and deal is not None else None,
+        tally=table.tally,
     )
 
 

@@ -291,8 +291,29 @@ def _ended_embed(table: TableView, embed: discord.Embed, lang: str) -> discord.E
             for seats, rounds in zip(table.sides, rounds_won, strict=False)
         ]
         embed.add_field(name=t("summary.rounds", lang), value="\n".join(lines), inline=False)
+        tally = tally_lines(table, lang)
+        if tally:
+            embed.add_field(name=t("summary.tally", lang), value="\n".join(tally), inline=False)
     embed.add_field(name=t("tables.log", lang), value=log_text(table, lang) or "-", inline=False)
     return embed
+
+
+def tally_lines(table: TableView, lang: str) -> list[str]:
+    """What the game gave each member, in seat order: chips won or lost, and experience."""
+    tally = table.tally
+    if tally is None or not table.options.competitive:
+        return []
+    return [
+        t(
+            "summary.tally_line",
+            lang,
+            name=seat_name(seat, lang),
+            chips=f"{tally.chips.get(seat.user_id, 0):+,}",
+            xp=tally.xp.get(seat.user_id, 0),
+        )
+        for seat in table.seats
+        if seat is not None and seat.user_id is not None
+    ]
 
 
 def _names(table: TableView, seats: tuple[int, ...], lang: str) -> str:

@@ -16,7 +16,8 @@ from bot.storage import Database, members, open_database
 from bot.tables.errors import TableError
 from bot.tables.model import Status, Table
 from bot.tables.service import LostTable, TableService
-from bot.tables.views import Show
+from bot.tables.settlement import chips_of
+from bot.tables.views import Show, table_view
 from tests.tables._play import opened
 
 
@@ -126,6 +127,41 @@ async def test_a_whole_game_with_humans_and_robots(db: Database, variant: Varian
     assert any("tables.announce.game_over" in keys for _, keys in recorder.calls) or table.summary
     stats = await members.member_stats(db, 1, 10)
     assert stats is not None and stats.games_played == 1
+
+
+@pytest.mark.parametrize("variant", list(Variant))
+async def test_the_result_says_what_the_game_gave_each_member(
+    db: Database, variant: Variant
+) -> None:
+    """Once the game is over, its view holds each member's chips won or lost and their
+    experience: the same figures as their balance and their standing."""
+    service = TableService(
+        db, Recorder(), clock=Clock(), robot_delay=0, robot=first_robot, sleep=no_wait
+    )
+    table = await opened(
+        service,
+        guild_id=1,
+        channel_id=2,
+        host_id=10,
+        host_name="Ana",
+        variant=variant,
+        options=Options(bet=100),
+        language="es",
+    )
+    members_in = [10, 11] if variant.players > 2 else [10]
+    if variant.players > 2:
+        await service.join(table.id, 11, "Bea")
+    before = {u: await chips_of(db, 1, u, 0.0) for u in members_in}
+    await service.start(table.id, 10)
+    await play_out(service, table, random.Random(2))
+    assert table.status is Status.FINISHED
+    tally = table_view(table).tally
+    assert tally is not None and set(tally.chips) == set(members_in)
+    for user in members_in:
+        stats = await members.member_stats(db, 1, user)
+        assert stats is not None
+        assert tally.chips[user] == stats.balance - before[user]
+        assert tally.xp[user] == stats.xp > 0
 
 
 async def test_lobby_rules(db: Database) -> None:

@@ -13,7 +13,7 @@ import pytest
 from bot.ai import Level
 from bot.engine import CODES, SUITS, Action, Deal, Game, Kind, Options, Variant, parse_card
 from bot.i18n import CATALOGS, t
-from bot.tables.model import Seat, Status, Table
+from bot.tables.model import GameTally, Seat, Status, Table
 from bot.tables.views import Redraws, hand_view, table_view
 from cogs.tables import embeds as ui
 from cogs.tables import messages
@@ -285,3 +285,21 @@ def test_the_hand_says_why_each_card_it_holds_back_is_refused(lang: str) -> None
         why = ui.refusal_text(refusal.key, refusal.params, lang)
         assert t("hand.refused", lang, why=why) in text
     assert set(hand.cards) - hand.playable == {r.card for r in hand.refusals}
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_result_shows_each_members_chips_and_experience(lang: str) -> None:
+    table = playing_table(Variant.HABANERO, options=Options(bet=100))
+    table.status = Status.FINISHED
+    table.winner = 1
+    table.tally = GameTally(chips={100: -100}, xp={100: 5})
+    embed = ui.table_embed(table_view(table), lang)
+    field = next(f for f in embed.fields if f.name == t("summary.tally", lang))
+    line = t("summary.tally_line", lang, name="ana", chips="-100", xp=5)
+    assert field.value == line
+    assert "**-100**" in line and "+5" in line
+    friendly = playing_table(Variant.HABANERO, options=Options(competitive=False))
+    friendly.status = Status.FINISHED
+    friendly.tally = GameTally(chips={100: 0}, xp={100: 0})
+    names = [f.name for f in ui.table_embed(table_view(friendly), lang).fields]
+    assert t("summary.tally", lang) not in names  # a friendly game gives nothing
