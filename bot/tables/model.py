@@ -229,6 +229,8 @@ class Table(Seating):
     winner: int | None = None
     game: Game | None = None
     deal: Deal | None = None
+    rematch_of: int | None = None
+    """The finished table this lobby plays again (same seats, options and stakes)."""
     tally: GameTally | None = None
     """What the game gave each member, once it is over (shown with the result; not saved)."""
 
@@ -294,6 +296,7 @@ class Table(Seating):
             "log": [{"key": e.key, "params": e.params} for e in self.log],
             "summary": None if self.summary is None else self.summary.to_json(),
             "winner": self.winner,
+            "rematch_of": self.rematch_of,
             "game": None
             if game is None
             else {
@@ -348,6 +351,7 @@ class Table(Seating):
             log=[LogEntry(e["key"], e["params"]) for e in data["log"]],
             summary=None if data["summary"] is None else DealSummary.from_json(data["summary"]),
             winner=data["winner"],
+            rematch_of=data.get("rematch_of"),
         )
         game = data["game"]
         if game is not None:

@@ -19,7 +19,7 @@ from bot.storage import Connection
 from bot.storage import tables as repo
 from bot.storage.ledger import InsufficientChips
 
-from .errors import SaveFailed
+from .errors import SaveFailed, TableError
 from .model import Status, Table
 from .settlement import Settlement, refund_damaged
 
@@ -258,6 +258,21 @@ class Store:
             if table.status is Status.PLAYING and table.turn_deadline is not None:
                 table.turn_left = max(table.turn_deadline - self._service.clock(), 0.0)
                 await self.save(table)
+
+    async def load_ended(self, table_id: int) -> Table:
+        """A table that has ended, as its last save left it (it stays out of memory)."""
+        row = await repo.load_table(self._service.db, table_id)
+        if row is None:
+            raise TableError("gone")
+        return Table.from_state(
+            table_id=row.id,
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            host_id=row.host_id,
+            variant=row.variant,
+            status=row.status,
+            state=row.state,
+        )
 
     async def _load(self, row: repo.TableRow) -> Table:
         """A table as its row and its log leave it, its turn clock given the time that was

@@ -25,7 +25,7 @@ from bot.storage import Database
 from bot.storage.ledger import InsufficientChips
 from bot.storage.settings import HandDelivery
 
-from . import leaving, lobby, play
+from . import leaving, lobby, play, rematch
 from .announcement import Announcement as Announcement
 from .clock import DECLARE_GRACE as DECLARE_GRACE
 from .clock import IDLE_TIMEOUT, LOBBY_TIMEOUT, ROBOT_DELAY, Clocks, Due
@@ -83,6 +83,7 @@ class TableService:
         self.tables: dict[int, Table] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._guild_locks: dict[int, asyncio.Lock] = {}
+        self._rematching = asyncio.Lock()  # one lobby per rematch, however many ask at once
         self._store = Store(self)
         self._robots = Robots(self)
         self._clocks = Clocks(self, self._robots, self._ring)
@@ -361,6 +362,31 @@ class TableService:
             lobby.add_robot(table, user_id, level, seat)
             await self._store.save(table)
             return self._outcome(table)
+
+    async def rematch(
+        self, table_id: int, user_id: int, name: str, *, locale: str = "en", max_tables: int = 10
+    ) -> tuple[Outcome, bool]:
+        """The game ``table_id`` again (see ``rematch``): its lobby, and whether this member
+        opened it now (else they sat down in the one another member opened)."""
+        old = await self._store.load_ended(table_id)
+        seat = rematch.check_may_ask(old, user_id)
+        async with self._rematching:
+            found = rematch.lobby_of(list(self.tables.values()), table_id)
+            if found is not None:
+                team = found.team_of(rematch.turned(old, old.seat_of(found.host_id) or 0, seat))
+                return await self.join(found.id, user_id, name, team=team, locale=locale), False
+            view = await self.open_table(
+                **rematch.again(old),
+                host_id=user_id,
+                host_name=name,
+                invited=rematch.others(old, user_id),
+                max_tables=max_tables,
+                host_locale=locale,
+            )
+            async with self._change(view.id) as table:
+                rematch.seat_robots(table, old, host_seat=seat)
+                await self._store.save(table)
+                return self._outcome(table), True
 
     async def remove_robot(self, table_id: int, user_id: int) -> Outcome:
         async with self._change(table_id) as table:

@@ -111,6 +111,7 @@ class TableView(Seating):
     """The deal in play: only while the table plays."""
     tally: GameTally | None = None
     """What a finished game gave each member."""
+    invited: tuple[int, ...] = ()
 
     @property
     def sides(self) -> tuple[tuple[int, ...], ...]:
@@ -300,6 +301,7 @@ def table_view(table: Table) -> TableView:
         rounds_won=tuple(table.game.rounds_won) if table.game is not None else None,
         deal=deal_view(deal) if playing and deal is not None else None,
         tally=table.tally,
+        invited=tuple(table.invited),
     )
 
 

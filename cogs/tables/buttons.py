@@ -14,6 +14,7 @@ import discord
 from bot.client import answer_error
 from bot.engine import CODES, Action, Kind, parse_card, parse_suit
 from bot.i18n import t
+from bot.storage.settings import get_settings
 from bot.tables.errors import TableError
 from bot.tables.service import TableService
 
@@ -132,7 +133,7 @@ class LobbyButton(TuteButton, kind="l", parts={"op": "[a-z0-9]+"}):
         await presenter.refresh(outcome.show)
 
 
-TABLE_OPS = ("hand", "refresh", "back", "cancel", "leave")
+TABLE_OPS = ("hand", "refresh", "back", "cancel", "leave", "rematch")
 
 
 class TableButton(TuteButton, kind="t", parts={"op": "[a-z]+"}):
@@ -144,6 +145,9 @@ class TableButton(TuteButton, kind="t", parts={"op": "[a-z]+"}):
         return self.parts[0]
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
+        if self.op == "rematch":
+            await self._rematch(interaction)
+            return
         service = service_of(interaction.client)
         presenter = presenter_of(interaction.client)
         user = interaction.user
@@ -187,6 +191,26 @@ class TableButton(TuteButton, kind="t", parts={"op": "[a-z]+"}):
             answer = interaction.response.send_message(t(done, lang), ephemeral=True)
         else:  # the question's message becomes the answer
             answer = interaction.response.edit_message(content=t(done, lang), view=None)
+        await answered(interaction, answer)
+        await presenter.refresh(outcome.show)
+
+    async def _rematch(self, interaction: discord.Interaction[Any]) -> None:
+        """The game again: the first member to ask opens its lobby in the table's channel,
+        the others invited there; a member who asks later sits down in it."""
+        service = service_of(interaction.client)
+        presenter = presenter_of(interaction.client)
+        user, lang = interaction.user, locale_of(interaction)
+        settings = await get_settings(service.db, interaction.guild_id or 0)
+        outcome, opened = await service.rematch(
+            self.table_id, user.id, user.display_name, locale=lang, max_tables=settings.max_tables
+        )
+        table = outcome.table
+        if opened and not await presenter.post_lobby(table):
+            await service.discard(table.id)
+            raise TableError("rematch_failed")
+        key = "tables.rematch.opened" if opened else "tables.rematch.joined"
+        link = f"https://discord.com/channels/{table.guild_id}/{table.channel_id}"
+        answer = interaction.response.send_message(t(key, lang, link=link), ephemeral=True)
         await answered(interaction, answer)
         await presenter.refresh(outcome.show)
 

@@ -193,6 +193,11 @@ def table_payload(table: TableView) -> Payload:
         view.add_item(TableButton(table.id, "cancel", label=t("tables.btn.cancel", lang)))
         label = t("tables.btn.leave_game", lang)
         view.add_item(TableButton(table.id, "leave", label=label, style=danger))
+    elif table.status is Status.FINISHED:
+        label = t("tables.btn.rematch", lang)
+        view.add_item(
+            TableButton(table.id, "rematch", label=label, style=discord.ButtonStyle.success)
+        )
     embeds = [ui.table_embed(table, lang)]
     if table.summary is not None:
         embeds.append(ui.summary_embed(table, table.summary, lang))

@@ -71,6 +71,27 @@ class DiscordPresenter:
         self.shown.digests[(table.id, "lobby")] = messages.digest(payload)
         return payload
 
+    async def post_lobby(self, table: TableView) -> bool:
+        """A lobby of the bot's own making (a rematch) in the table's channel, its invited
+        members pinged there; False when Discord did not take it (nobody can see it)."""
+        mentions = " ".join(f"<@{uid}>" for uid in table.invited)
+        content = (
+            t("tables.rematch.invited", table.language, mentions=mentions) if mentions else None
+        )
+        try:
+            message = await self.bot.get_partial_messageable(table.channel_id).send(
+                content=content,
+                allowed_mentions=discord.AllowedMentions(
+                    users=[discord.Object(uid) for uid in table.invited]
+                ),
+                **self.lobby_payload(table),
+            )
+        except discord.HTTPException as error:
+            log.warning("Table %s: its rematch lobby could not be shown (%s)", table.id, error)
+            return False
+        await service_of(self.bot).set_messages(table.id, message_id=message.id)
+        return True
+
     def hand_payload(self, table: TableView, hand: HandView, lang: str) -> Payload:
         """The hand a click in a DM answers with: now the hand that seat sees."""
         payload = messages.hand_payload(table, hand, lang, ephemeral=False)

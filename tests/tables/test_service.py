@@ -164,6 +164,81 @@ async def test_the_result_says_what_the_game_gave_each_member(
         assert tally.xp[user] == stats.xp > 0
 
 
+async def finished_pairs(service: TableService) -> Table:
+    """A pairs game played to its end: Ana (seat 0) and Bea (seat 1) against each other,
+    with robots as their partners."""
+    table = await opened(
+        service,
+        guild_id=1,
+        channel_id=2,
+        host_id=10,
+        host_name="Ana",
+        variant=Variant.PAIRS,
+        options=Options(bet=50),
+        language="es",
+    )
+    await service.join(table.id, 11, "Bea", team=1)
+    await service.add_robot(table.id, 10, "easy")
+    await service.start(table.id, 10)
+    await play_out(service, table, random.Random(3))
+    assert table.status is Status.FINISHED
+    return table
+
+
+async def test_a_rematch_plays_the_same_game_again_at_the_same_table(db: Database) -> None:
+    """The first member to ask opens the lobby and hosts it, the robots back in their seats
+    (the table turned so the host sits first, partners still partners), the other member
+    invited; when they ask too, they sit down on their side; a third ask is refused."""
+    service = TableService(
+        db, Recorder(), clock=Clock(), robot_delay=0, robot=first_robot, sleep=no_wait
+    )
+    old = await finished_pairs(service)
+    before = [(s.user_id, s.robot) if s else None for s in old.seats]
+    assert [b[0] if b else None for b in before] == [10, 11, None, None]
+
+    outcome, opened = await service.rematch(old.id, 11, "Bea", locale="es")
+    assert opened
+    lobby = outcome.table
+    assert lobby.id != old.id and lobby.status is Status.LOBBY and lobby.host_id == 11
+    assert (lobby.variant, lobby.options, lobby.channel_id) == (old.variant, old.options, 2)
+    assert lobby.invited == (10,)
+    # Bea sat at 1: turned, she sits first; the robots of seats 2 and 3 sit at 1 and 2
+    seated = [(s.user_id, s.is_robot) if s else None for s in lobby.seats]
+    assert seated == [(11, False), (None, True), (None, True), None]
+    assert service.get(lobby.id).rematch_of == old.id
+
+    again, opened = await service.rematch(old.id, 10, "Ana")
+    assert not opened and again.table.id == lobby.id
+    assert again.table.seat_of(10) == 3  # Ana's side is Bea's opponents', as before
+    assert again.table.team_of(3) != again.table.team_of(0)
+    with pytest.raises(TableError) as refused:
+        await service.rematch(old.id, 99, "Zoe")
+    assert refused.value.key == "not_seated"
+
+
+async def test_only_a_finished_game_has_a_rematch(db: Database) -> None:
+    service = TableService(
+        db, Recorder(), clock=Clock(), robot_delay=0, robot=first_robot, sleep=no_wait
+    )
+    table = await opened(
+        service,
+        guild_id=1,
+        channel_id=2,
+        host_id=10,
+        host_name="Ana",
+        variant=Variant.HABANERO,
+        options=Options(),
+        language="en",
+    )
+    await service.close(table.id, 10)
+    with pytest.raises(TableError) as refused:
+        await service.rematch(table.id, 10, "Ana")
+    assert refused.value.key == "not_finished"
+    with pytest.raises(TableError) as gone:
+        await service.rematch(10_000, 10, "Ana")
+    assert gone.value.key == "gone"
+
+
 async def test_lobby_rules(db: Database) -> None:
     service = TableService(
         db, Recorder(), clock=Clock(), robot_delay=0, robot=first_robot, sleep=no_wait

@@ -325,7 +325,8 @@ class Game:
         lang = table.language
         final = self.table_message()
         assert final.embeds[0].title == t("summary.game_over", lang, id=table.id)
-        assert not buttons(final), "the finished table has no buttons"
+        (rematch,) = buttons(final)  # one button is left: to play again
+        assert rematch.custom_id == f"tute:t:{table.id}:rematch"
         for human in self.humans:
             occupant = table.seats[self.seat(human)]
             assert occupant is not None

@@ -303,3 +303,12 @@ def test_the_result_shows_each_members_chips_and_experience(lang: str) -> None:
     friendly.tally = GameTally(chips={100: 0}, xp={100: 0})
     names = [f.name for f in ui.table_embed(table_view(friendly), lang).fields]
     assert t("summary.tally", lang) not in names  # a friendly game gives nothing
+
+
+def test_a_finished_table_offers_a_rematch_and_nothing_else() -> None:
+    table = playing_table(Variant.HABANERO)
+    table.status = Status.FINISHED
+    view = messages.table_payload(table_view(table))["view"]
+    assert [getattr(b, "custom_id", None) for b in view.children] == ["tute:t:7:rematch"]
+    table.status = Status.CANCELLED
+    assert not messages.table_payload(table_view(table))["view"].children
