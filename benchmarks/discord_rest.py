@@ -80,8 +80,13 @@ class Tally:
     deals: list[int] = field(default_factory=list[int])
     start: list[int] = field(default_factory=list[int])
     by_route: Counter[str] = field(default_factory=Counter[str])
+    notices: int = 0
+    """Turns a member was told of: each costs one call more than the edit it replaces (the
+    old hand goes, a fresh one comes, and that notifies). The budget allows one per notice,
+    so that call is counted here, apart from the plays'."""
 
     def add(self, other: Tally) -> None:
+        self.notices += other.notices
         self.human_plays += other.human_plays
         self.ended_deal += other.ended_deal
         self.declarations += other.declarations
@@ -142,9 +147,13 @@ class Game:
         return len(self.env.http_requests)
 
     def count(self, since: int) -> int:
+        """The calls since then, but for the one more that each turn notice costs (the only
+        deletions here: a hand in the DMs that a fresh one replaces)."""
         calls = self.env.http_requests[since:]
         self.tally.by_route.update(_route(c) for c in calls)
-        return len(calls)
+        notices = sum(1 for c in calls if c.method == "DELETE")
+        self.tally.notices += notices
+        return len(calls) - notices
 
     def edits_table(self, since: int) -> bool:
         """Whether a call since then edited (or posted) the table message (a deal's own
@@ -322,6 +331,7 @@ def report(name: str, tally: Tally) -> bool:
         f" / {actions} actions)"
         f" | per deal: {_mean([float(d) for d in tally.deals]):.1f} ({len(tally.deals)})"
         f" | start: {_mean([float(s) for s in tally.start]):.1f}"
+        f" | turn notices: {tally.notices} (+1 call each)"
         f"  {'ok' if ok else 'MISSED'}"
     )
     return ok
@@ -355,7 +365,8 @@ def main() -> int:
             print(f"{count:6d}  {route}")
     print(
         f"targets, for each setup: at most {HUMAN_TARGET:g} calls per human card play (on "
-        f"average and for every play), at most {ROBOT_TARGET:g} per robot play on average"
+        f"average and for every play), at most {ROBOT_TARGET:g} per robot play on average,"
+        " plus one per turn notice"
     )
     if missed:
         print(f"MISSED by: {', '.join(missed)}")

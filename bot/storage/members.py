@@ -196,3 +196,26 @@ async def member_stats(source: Source, guild_id: int, user_id: int) -> MemberSta
         tutes=tutes,
         last_daily=daily,
     )
+
+
+# ------------------------------------------------------------------------- preferences
+
+
+async def notify_turn(source: Source, guild_id: int, user_id: int) -> bool:
+    """Whether the member wants to be told when their turn comes (yes, unless they said no)."""
+    row = await fetchone(
+        source,
+        "SELECT notify_turn FROM member_preferences WHERE guild_id = ? AND user_id = ?",
+        (guild_id, user_id),
+    )
+    return True if row is None else bool(row[0])
+
+
+async def set_notify_turn(
+    conn: aiosqlite.Connection, guild_id: int, user_id: int, on: bool
+) -> None:
+    await conn.execute(
+        "INSERT INTO member_preferences (guild_id, user_id, notify_turn) VALUES (?, ?, ?)"
+        " ON CONFLICT (guild_id, user_id) DO UPDATE SET notify_turn = excluded.notify_turn",
+        (guild_id, user_id, int(on)),
+    )

@@ -72,6 +72,8 @@ class Seat:
     dm_closed: bool = False
     locale: str = "en"
     """The member's Discord language, for their DMs."""
+    notify: bool = True
+    """Tell the member when their turn comes after others played (``/tute notify``)."""
 
     @property
     def is_robot(self) -> bool:

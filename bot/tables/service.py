@@ -21,7 +21,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Protocol
 
 from bot.engine import Action, Options, Variant
-from bot.storage import Database
+from bot.storage import Database, members
 from bot.storage.ledger import InsufficientChips
 from bot.storage.settings import HandDelivery
 
@@ -128,7 +128,7 @@ class TableService:
 
     def shows(self) -> list[Show]:
         """What to redraw of every table in memory (after a start)."""
-        return [self._redraws.show(table) for table in list(self.tables.values())]
+        return [self._redraws.show(table, tell=False) for table in list(self.tables.values())]
 
     def _outcome(
         self, table: Table, *, seat: int | None = None, announce: list[Announcement] | None = None
@@ -259,7 +259,12 @@ class TableService:
             table = lobby.new_table(
                 guild_id=guild_id,
                 channel_id=channel_id,
-                host=Seat(name=host_name, user_id=host_id, locale=host_locale),
+                host=Seat(
+                    name=host_name,
+                    user_id=host_id,
+                    locale=host_locale,
+                    notify=await members.notify_turn(self.db, guild_id, host_id),
+                ),
                 variant=variant,
                 options=options,
                 language=language,
@@ -330,6 +335,19 @@ class TableService:
             occupant.dm_closed = closed
             await self._save_quietly(table)
 
+    async def set_notify(self, guild_id: int, user_id: int, on: bool) -> None:
+        """A member's ``/tute notify``: kept for the games they join, and taken at once by
+        the open tables where they sit."""
+        async with self.db.transaction() as conn:
+            await members.set_notify_turn(conn, guild_id, user_id, on)
+        for table in self._open_in(guild_id):
+            seat = table.seat_of(user_id)
+            occupant = table.seats[seat] if seat is not None else None
+            if occupant is not None and occupant.notify is not on:
+                async with self._holding(table.id):
+                    occupant.notify = on
+                    await self._save_quietly(table)
+
     async def _save_quietly(self, table: Table) -> None:
         if not table.status.is_open:
             return
@@ -350,7 +368,8 @@ class TableService:
         async with self._change(table_id) as table:
             moving_from, seat = lobby.seat_for(table, user_id, team)
             await self._check_chips(table, user_id)
-            member = Seat(name=name, user_id=user_id, locale=locale)
+            notify = await members.notify_turn(self.db, table.guild_id, user_id)
+            member = Seat(name=name, user_id=user_id, locale=locale, notify=notify)
             lobby.sit(table, member, seat, moving_from=moving_from)
             await self._store.save(table)
             return self._outcome(table)

@@ -174,6 +174,9 @@ class HandView:
     for that play (one edit instead of two)."""
     exchange_gives: int = -1
     """The trump 7 (or 2) an exchange gives for the turned card (-1: no exchange now)."""
+    notify: bool = False
+    """Their turn has just come, after others played: tell them (once), in a way that
+    notifies (a message, where an edit notifies nobody)."""
 
     @property
     def left(self) -> bool:
@@ -393,18 +396,39 @@ def robot_plays_next(table: Table) -> bool:
 
 class Redraws:
     """Decides what each change redraws. It remembers, per table, who the public messages
-    last showed away: a seat that goes away or comes back is shown at once (with I'm back),
-    whoever plays next."""
+    last showed away (a seat that goes away or comes back is shown at once, with I'm back,
+    whoever plays next), and the last turn it told a member of (each turn is told once)."""
 
     def __init__(self) -> None:
         self._away: dict[int, frozenset[int]] = {}
+        self._told: dict[int, tuple[int, int]] = {}
+        """Per table: (deal, actions so far) of the last turn a member was told of."""
+
+    def _tell(self, table: Table, hand: HandView) -> bool:
+        """Whether to tell this hand's player that their turn has come: it has, after
+        another seat's action (or at a new deal), they want to be told, and this turn was
+        not told yet."""
+        deal = table.deal
+        occupant = hand.occupant
+        if deal is None or not hand.your_turn or occupant is None or not occupant.notify:
+            return False
+        if deal.actions and deal.actions[-1].seat == hand.seat:
+            return False  # they acted last (a cante, an exchange): they know
+        moment = (table.deal_no, len(deal.actions))
+        if self._told.get(table.id) == moment:
+            return False
+        self._told[table.id] = moment
+        return True
 
     def show(
         self,
         table: Table,
         *,
         announce: Iterable[Announcement] = (),
+        tell: bool = True,
     ) -> Show:
+        """``tell``: this change may tell a member that their turn has come (not a redraw
+        of what was shown before a restart: that turn was told then)."""
         view = table_view(table)
         robot_next = robot_plays_next(table)
         away = view.away_seats()
@@ -420,8 +444,12 @@ class Redraws:
             hands = tuple(
                 replace(h, may_wait=True) if not h.away and not h.usable else h for h in hands
             )
+        hands = tuple(
+            replace(h, notify=True) if self._tell(table, h) and tell else h for h in hands
+        )
         if not table.status.is_open:
             self._away.pop(table.id, None)
+            self._told.pop(table.id, None)
         return Show(
             table=view,
             hands=hands,

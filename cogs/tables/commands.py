@@ -246,6 +246,21 @@ class TablesCommands(CommandsMixin):
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(
+        name=catalog_str("commands.tute.notify.name"),
+        description=catalog_str("commands.tute.notify.description"),
+    )
+    @app_commands.guild_only()
+    @app_commands.rename(on=catalog_str("commands.tute.notify.on.name"))
+    @app_commands.describe(on=catalog_str("commands.tute.notify.on.description"))
+    async def notify(self, interaction: discord.Interaction[TuteBot], on: bool) -> None:
+        """Whether the bot tells you when your turn comes, in this server."""
+        lang = locale_of(interaction)
+        service = service_of(interaction.client)
+        await service.set_notify(interaction.guild_id or 0, interaction.user.id, on)
+        key = "tables.notify.on" if on else "tables.notify.off"
+        await interaction.response.send_message(t(key, lang), ephemeral=True)
+
+    @app_commands.command(
         name=catalog_str("commands.tute.history.name"),
         description=catalog_str("commands.tute.history.description"),
     )

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import functools
 import logging
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.i18n import language_of
+from bot.i18n import language_of, t
 from bot.tables.model import Status
 from bot.tables.views import HandView, TableView
 
@@ -30,6 +31,9 @@ class HandDelivery:
         self.bot = bot
         self.shown = shown
         self.presenter = presenter
+        self._pings: dict[tuple[int, int], int] = {}
+        """(table, seat) -> the message in the table's channel that told a player whose hand
+        is not in their DMs that their turn had come; removed once they have played."""
         self._ephemeral: dict[tuple[int, int], discord.Interaction[Any]] = {}
         """The last interaction that showed a seat its hand as an ephemeral message: its
         token edits that message for 15 minutes."""
@@ -37,16 +41,25 @@ class HandDelivery:
     def forget_table(self, table_id: int) -> None:
         for key in [k for k in self._ephemeral if k[0] == table_id]:
             del self._ephemeral[key]
+        for key in [k for k in self._pings if k[0] == table_id]:
+            del self._pings[key]
 
-    async def deliver(self, table: TableView, hand: HandView) -> None:
-        shown = self.shown.buttons.get((table.id, hand.seat))
-        if (hand.left or table.status is not Status.PLAYING) and shown is False:
+    async def deliver(self, table: TableView, hand: HandView, *, shown: bool = False) -> None:
+        """Bring one hand in step. ``shown``: the click's own answer showed it already
+        (only a ping of the turn it has just played goes)."""
+        await self._unping(table, hand)
+        if shown:
+            return
+        had_buttons = self.shown.buttons.get((table.id, hand.seat))
+        if (hand.left or table.status is not Status.PLAYING) and had_buttons is False:
             # nothing left in it to see or click: the table shows the rest
             return
         if table.by_dm(hand.seat):
             await self._dm(table, hand)
         else:
             await self._ephemeral_hand(table, hand)
+            if hand.notify:
+                await self._ping(table, hand)
 
     # DMs -------------------------------------------------------------------
 
@@ -62,6 +75,10 @@ class HandDelivery:
         digest = messages.hand_digest(payload, away=seat.away)
         if seat.dm_message_id is not None and hand.may_wait:
             return
+        if hand.notify and seat.dm_message_id is not None and seat.dm_channel_id is not None:
+            # an edit notifies nobody: the hand comes again as a new message, the old one goes
+            await self._delete(table, seat.dm_channel_id, seat.dm_message_id)
+            seat = replace(seat, dm_message_id=None)
         try:
             if seat.dm_message_id is not None and seat.dm_channel_id is not None:
                 try:
@@ -101,6 +118,40 @@ class HandDelivery:
         now = service.redraw(table.id)  # the table as it is now: its message may be new
         if now is not None and now.table.status is Status.PLAYING and now.table.play_message_id:
             await self.presenter.step(table, "table", self.presenter.edit_table(now))
+
+    async def _delete(self, table: TableView, channel_id: int, message_id: int) -> None:
+        """A message of the bot's that has had its day; one already gone, or that Discord
+        will not delete now, stays as it is (its buttons answer that they are stale)."""
+        try:
+            await (
+                self.bot.get_partial_messageable(channel_id)
+                .get_partial_message(message_id)
+                .delete()
+            )
+        except discord.HTTPException as error:
+            log.info("Table %s: message %s stays (%s)", table.id, message_id, error)
+
+    # turn pings --------------------------------------------------------------
+
+    async def _ping(self, table: TableView, hand: HandView) -> None:
+        """Tell a player whose hand is under My hand that their turn has come: a short
+        message in the table's channel that pings them alone."""
+        occupant = hand.occupant
+        assert occupant is not None and occupant.user_id is not None
+        text = t("tables.your_turn_ping", table.language, mention=f"<@{occupant.user_id}>")
+        message = await self.bot.get_partial_messageable(table.where_id).send(
+            text,
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(occupant.user_id)]),
+        )
+        self._pings[(table.id, hand.seat)] = message.id
+
+    async def _unping(self, table: TableView, hand: HandView) -> None:
+        """The ping of a turn that is over (they played, or the game moved on) goes."""
+        ping = self._pings.get((table.id, hand.seat))
+        if ping is None or (hand.your_turn and not hand.notify):
+            return
+        del self._pings[(table.id, hand.seat)]
+        await self._delete(table, table.where_id, ping)
 
     # ephemeral hands ---------------------------------------------------------
 

@@ -117,8 +117,8 @@ class DiscordPresenter:
         if show.public:
             ok &= await self.step(table, "table", self._public(show))
         for hand in show.hands:
-            if hand.seat != skip_seat:
-                ok &= await self.step(table, "hand", self.hands.deliver(table, hand))
+            delivery = self.hands.deliver(table, hand, shown=hand.seat == skip_seat)
+            ok &= await self.step(table, "hand", delivery)
         for item in announce:
             if not await self.step(table, "announce", self._announce(table, item)):
                 self._pending.setdefault(table.id, []).append(item)

@@ -134,3 +134,14 @@ async def test_a_games_finished_records_in_order(db: Database) -> None:
     records = await members.finished_records(db, table_id, 4)
     assert records == ['{"deal": 1}', '{"deal": 3}']
     assert await members.finished_records(db, table_id + 1, 4) == []
+
+
+async def test_a_member_is_told_of_their_turn_unless_they_said_no(db: Database) -> None:
+    assert await members.notify_turn(db, GUILD, 5) is True  # nobody asked: the default
+    async with db.transaction() as conn:
+        await members.set_notify_turn(conn, GUILD, 5, False)
+    assert await members.notify_turn(db, GUILD, 5) is False
+    assert await members.notify_turn(db, GUILD + 1, 5) is True  # per server
+    async with db.transaction() as conn:
+        await members.set_notify_turn(conn, GUILD, 5, True)
+    assert await members.notify_turn(db, GUILD, 5) is True

@@ -9,7 +9,16 @@ from bot.storage import ledger, members, open_database
 from bot.storage.db import Database, migration_scripts
 from bot.storage.settings import get_settings
 
-TABLES = {"guild_settings", "tables", "actions", "deals", "deal_players", "members", "ledger"}
+TABLES = {
+    "guild_settings",
+    "tables",
+    "actions",
+    "deals",
+    "deal_players",
+    "members",
+    "ledger",
+    "member_preferences",
+}
 LATEST = len(migration_scripts())
 
 
@@ -44,6 +53,7 @@ async def test_opening_again_applies_nothing(db_path: Path) -> None:
     try:
         assert await db.schema_version() == LATEST
         assert await db.migrate() == LATEST
+        assert await schema_objects(db, "table") == TABLES
         assert await ledger.balance(db, 1, 10) == 1000
     finally:
         await db.close()
@@ -56,7 +66,8 @@ async def test_every_earlier_version_migrates_to_the_latest(db_path: Path, start
         assert await db.schema_version() == 0
         assert await db.migrate(target=start) == start
         assert await db.schema_version() == start
-        assert await schema_objects(db, "table") == TABLES
+        # every version before 4 had these tables; 4 added the members' preferences
+        assert await schema_objects(db, "table") == TABLES - {"member_preferences"}
         # Rows written by the version-1 bot (no movement numbers yet): a starting grant, and
         # a stake held by a table.
         async with db.transaction() as conn:

@@ -316,8 +316,13 @@ class Driver:
         ]
         assert len(edits) <= 1, "one edit of the table for the click and the robots' run"
         assert result.acknowledged
-        reply = result.response
-        assert reply is not None and reply.id == message.id, "the hand is edited in place"
+        dm = player.member.user.dm_channel
+        if channel_of(message) == dm.id and all(m.id != message.id for m in dm.history()):
+            # the robots played and the turn came back: a fresh hand told the player so
+            (reply,) = [m for m in dm.history() if hand_buttons(m)]
+        else:
+            reply = result.response
+            assert reply is not None and reply.id == message.id, "the hand is edited in place"
         shown = deal_and_trick(reply)
         if card_of(button) is not None and shown is not None and shown[0] == button_deal(button)[0]:
             assert card_of(button) not in hand_cards(reply), "the card left the hand"

@@ -388,11 +388,16 @@ async def check_logs(db: Database) -> None:
         assert (low, high) == (0, count - 1), f"table {table_id}, deal {deal_no}"
 
 
-async def new_game(env: simcord.Env, world: World, *, humans: int = 1) -> Game:
-    """A habanero lobby: alice, and bob or a robot."""
+async def new_game(env: simcord.Env, world: World, *, humans: int = 1, notify: bool = True) -> Game:
+    """A habanero lobby: alice, and bob or a robot. ``notify`` off: they said ``/tute notify
+    on:False`` first, so their DM hands are edited in place all game long."""
     members = [world.member]
     if humans == 2:
         members.append(await add_member(env, world, "bob"))
+    if not notify:
+        for member in members:
+            said = await member.slash(world.channel, "tute notify", on=False)
+            assert said.ephemeral and said.response is not None
     game = Game(env, world, [Human(m) for m in members], SEED)
     await game.open(robots=2 - humans)
     return game

@@ -86,7 +86,7 @@ async def test_a_hand_cannot_be_sent_again_mid_game(
     """Mid-game, alice's DM is deleted (for good), and sending her hand again fails."""
     env = simcord_env
     table_seed(SEED)
-    game = await new_game(env, world)
+    game = await new_game(env, world, notify=False)
     alice = game.humans[0]
     dm = world.member.user.dm_channel
     await game.start()
@@ -140,7 +140,7 @@ async def test_a_hand_in_the_dms_cannot_be_edited(
     then), the DM is gone (sent again), or Discord fails for a while (edited later)."""
     env = simcord_env
     table_seed(SEED)
-    game = await new_game(env, world)
+    game = await new_game(env, world, notify=False)
     alice = game.humans[0]
     dm = world.member.user.dm_channel
     await game.start()

@@ -312,3 +312,33 @@ def test_a_finished_table_offers_a_rematch_and_nothing_else() -> None:
     assert [getattr(b, "custom_id", None) for b in view.children] == ["tute:t:7:rematch"]
     table.status = Status.CANCELLED
     assert not messages.table_payload(table_view(table))["view"].children
+
+
+def test_a_member_is_told_once_when_their_turn_comes_after_others_played() -> None:
+    def to_seat_zero() -> Table:
+        table = playing_table(Variant.ARRASTRADO, seed=2)
+        deal = table.deal
+        assert deal is not None
+        while deal.turn != 0 or not deal.actions:
+            deal.apply(next(a for a in deal.legal_actions() if a.kind is Kind.PLAY))
+        return table
+
+    table = to_seat_zero()
+    redraws = Redraws()
+    assert redraws.show(table).hand(0).notify  # the robots played: her turn has come
+    assert not redraws.show(table).hand(0).notify  # told once, however often it is redrawn
+    deal = table.deal
+    assert deal is not None
+    deal.apply(next(a for a in deal.legal_actions() if a.kind is Kind.PLAY and a.seat == 0))
+    assert not redraws.show(table).hand(0).notify  # not her turn
+
+    quiet = to_seat_zero()
+    seat = quiet.seats[0]
+    assert seat is not None
+    seat.notify = False  # /tute notify on:False
+    assert not Redraws().show(quiet).hand(0).notify
+
+    restored = to_seat_zero()
+    after_restart = Redraws()
+    assert not after_restart.show(restored, tell=False).hand(0).notify  # told before it
+    assert not after_restart.show(restored).hand(0).notify
