@@ -294,6 +294,7 @@ MESSAGES: Final[dict[str, str]] = {
     "summary.rounds_line": "{names}: {rounds}",
     "summary.tally": "Chips and experience",
     "summary.tally_line": "{name}: **{chips}** chips · +{xp} XP",
+    "summary.tally_xp": "{name}: +{xp} XP",
     # rules
     "rules.title": "Tute: the rules, briefly",
     "rules.common": (

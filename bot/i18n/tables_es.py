@@ -294,6 +294,7 @@ MESSAGES: Final[dict[str, str]] = {
     "summary.rounds_line": "{names}: {rounds}",
     "summary.tally": "Fichas y experiencia",
     "summary.tally_line": "{name}: **{chips}** fichas · +{xp} de experiencia",
+    "summary.tally_xp": "{name}: +{xp} de experiencia",
     # reglas
     "rules.title": "Tute: las reglas, en breve",
     "rules.common": (

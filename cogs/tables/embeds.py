@@ -303,17 +303,17 @@ def tally_lines(table: TableView, lang: str) -> list[str]:
     tally = table.tally
     if tally is None or not table.options.competitive:
         return []
-    return [
-        t(
-            "summary.tally_line",
-            lang,
-            name=seat_name(seat, lang),
-            chips=f"{tally.chips.get(seat.user_id, 0):+,}",
-            xp=tally.xp.get(seat.user_id, 0),
-        )
-        for seat in table.seats
-        if seat is not None and seat.user_id is not None
-    ]
+    lines: list[str] = []
+    for seat in table.seats:
+        if seat is None or seat.user_id is None:
+            continue
+        chips, xp = tally.chips.get(seat.user_id, 0), tally.xp.get(seat.user_id, 0)
+        name = seat_name(seat, lang)
+        if chips or table.options.bet:
+            lines.append(t("summary.tally_line", lang, name=name, chips=f"{chips:+,}", xp=xp))
+        else:  # no chips were at stake
+            lines.append(t("summary.tally_xp", lang, name=name, xp=xp))
+    return lines
 
 
 def _names(table: TableView, seats: tuple[int, ...], lang: str) -> str:

@@ -298,6 +298,13 @@ def test_the_result_shows_each_members_chips_and_experience(lang: str) -> None:
     line = t("summary.tally_line", lang, name="ana", chips="-100", xp=5)
     assert field.value == line
     assert "**-100**" in line and "+5" in line
+    no_bet = playing_table(Variant.HABANERO)
+    no_bet.status = Status.FINISHED
+    no_bet.winner = 0
+    no_bet.tally = GameTally(chips={100: 0}, xp={100: 20})
+    embed = ui.table_embed(table_view(no_bet), lang)
+    field = next(f for f in embed.fields if f.name == t("summary.tally", lang))
+    assert field.value == t("summary.tally_xp", lang, name="ana", xp=20)  # nothing at stake
     friendly = playing_table(Variant.HABANERO, options=Options(competitive=False))
     friendly.status = Status.FINISHED
     friendly.tally = GameTally(chips={100: 0}, xp={100: 0})
