@@ -150,7 +150,7 @@ MESSAGES: Final[dict[str, str]] = {
     "tables.cantes": "Cantes",
     "tables.cante_line": "{name} sang {points} in {suit}",
     "tables.scores": "Score",
-    "tables.score": "{names}: **{points}** points · {rounds} rounds won",
+    "tables.score": "{names}: **{points}** · rounds {rounds}",
     "tables.dms_closed_title": "Direct messages closed",
     "tables.dms_closed": "{names}: I cannot send you your hand by DM. Use **My hand** below.",
     "tables.log": "What happened",

@@ -150,7 +150,7 @@ MESSAGES: Final[dict[str, str]] = {
     "tables.cantes": "Cantes",
     "tables.cante_line": "{name} cantó {points} en {suit}",
     "tables.scores": "Tanteo",
-    "tables.score": "{names}: **{points}** puntos · {rounds} rondas ganadas",
+    "tables.score": "{names}: **{points}** · rondas {rounds}",
     "tables.dms_closed_title": "Mensajes directos cerrados",
     "tables.dms_closed": "{names}: no puedo mandarte la mano por MD. Usa **Mi mano** abajo.",
     "tables.log": "Qué ha pasado",

@@ -57,13 +57,16 @@ def suit_text(suit: int, lang: str) -> str:
     return f"{SUIT_SYMBOLS[SUITS[suit]]} {t(f'suits.{SUITS[suit]}', lang)}"
 
 
-def seat_name(seat: Seat | None, lang: str, *, plain: bool = False) -> str:
+def seat_name(seat: Seat | None, lang: str, *, plain: bool = False, short: bool = False) -> str:
     """Who sits in a seat, for Discord text: a member's name escaped (:func:`shown_name`),
-    or raw where no markdown is shown (``plain``: a picture's alt text)."""
+    or raw where no markdown is shown (``plain``: a picture's alt text). ``short``: a robot
+    without its level, for a line that must fit a phone's width."""
     if seat is None:
         return t("tables.empty_seat", lang)
     if seat.is_robot:
         number = seat.name.partition(":")[2] or "1"
+        if short:
+            return "🤖 " + t("tables.robot_short", lang, number=number)
         level = (seat.robot or DEFAULT_ROBOT).value
         return t("tables.robot_name", lang, number=number, level=t(f"robots.{level}", lang))
     name = seat.name if plain else shown_name(seat.name)
@@ -188,7 +191,7 @@ def stock_line(stock_left: int, lang: str) -> str:
 def scores_line(table: TableView, deal: DealView, lang: str) -> str:
     parts: list[str] = []
     for side, seats in enumerate(deal.sides):
-        names = " & ".join(seat_name(table.seats[s], lang) for s in seats)
+        names = " & ".join(seat_name(table.seats[s], lang, short=True) for s in seats)
         rounds = table.rounds_won[side] if table.rounds_won else 0
         parts.append(t("tables.score", lang, names=names, points=deal.scores[side], rounds=rounds))
     return "\n".join(parts)

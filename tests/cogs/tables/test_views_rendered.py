@@ -349,3 +349,13 @@ def test_a_member_is_told_once_when_their_turn_comes_after_others_played() -> No
     after_restart = Redraws()
     assert not after_restart.show(restored, tell=False).hand(0).notify  # told before it
     assert not after_restart.show(restored).hand(0).notify
+
+
+def test_a_pairs_score_line_fits_a_phone() -> None:
+    """Partners' names and their points on one short line: a robot without its level."""
+    table = playing_table(Variant.PAIRS)
+    embed = ui.table_embed(table_view(table), "en")
+    (scores,) = [f.value or "" for f in embed.fields if f.name == t("tables.scores", "en")]
+    for line in scores.splitlines():
+        assert len(line) <= 40, line
+    assert "hard" not in scores and "Robot 2" in scores
