@@ -34,6 +34,7 @@ def new_table(
     language: str,
     invited: list[int] | None,
     hand_delivery: HandDelivery,
+    rematch_of: int | None = None,
     seed: int,
     now: float,
     deadline: float,
@@ -54,6 +55,7 @@ def new_table(
         seats=seats,
         invited=sorted(set(invited or [])),
         hand_delivery=hand_delivery,
+        rematch_of=rematch_of,
         seed=seed,
         lobby_deadline=deadline,
     )

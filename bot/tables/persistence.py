@@ -259,34 +259,28 @@ class Store:
                 table.turn_left = max(table.turn_deadline - self._service.clock(), 0.0)
                 await self.save(table)
 
+    async def save_quietly(self, table: Table) -> None:
+        """A save of what the presenter reports (where a message lives): one that fails
+        goes with the table's next save."""
+        if not table.status.is_open:
+            return
+        try:
+            await self.save(table)
+        except SaveFailed:
+            return
+
     async def load_ended(self, table_id: int) -> Table:
         """A table that has ended, as its last save left it (it stays out of memory)."""
         row = await repo.load_table(self._service.db, table_id)
         if row is None:
             raise TableError("gone")
-        return Table.from_state(
-            table_id=row.id,
-            guild_id=row.guild_id,
-            channel_id=row.channel_id,
-            host_id=row.host_id,
-            variant=row.variant,
-            status=row.status,
-            state=row.state,
-        )
+        return _table_of(row)
 
     async def _load(self, row: repo.TableRow) -> Table:
         """A table as its row and its log leave it, its turn clock given the time that was
         left when the bot stopped (or, after a crash, when it was last saved)."""
         service = self._service
-        table = Table.from_state(
-            table_id=row.id,
-            guild_id=row.guild_id,
-            channel_id=row.channel_id,
-            host_id=row.host_id,
-            variant=row.variant,
-            status=row.status,
-            state=row.state,
-        )
+        table = _table_of(row)
         if table.status is Status.PLAYING:
             raws = await repo.deal_actions(service.db, table.id, table.deal_no)
             replay(table, [action_from_json(json.loads(raw)) for raw in raws])
@@ -340,6 +334,19 @@ async def _save_deal(
         record=json.dumps(record_of(deal)),
         players=_players(table),
         finished_at=finished_at,
+    )
+
+
+def _table_of(row: repo.TableRow) -> Table:
+    """A table as its row's state leaves it (a table in play also needs its log)."""
+    return Table.from_state(
+        table_id=row.id,
+        guild_id=row.guild_id,
+        channel_id=row.channel_id,
+        host_id=row.host_id,
+        variant=row.variant,
+        status=row.status,
+        state=row.state,
     )
 
 

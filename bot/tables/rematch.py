@@ -6,11 +6,14 @@ member's chips are checked again when they sit down."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from . import lobby
 from .errors import TableError
 from .model import DEFAULT_ROBOT, Status, Table
+from .views import Outcome
+
+if TYPE_CHECKING:
+    from .service import TableService
 
 
 def check_may_ask(old: Table, user_id: int) -> int:
@@ -50,16 +53,35 @@ def again(old: Table) -> dict[str, Any]:
     }
 
 
-def seat_robots(table: Table, old: Table, *, host_seat: int) -> None:
-    """The new lobby plays ``old`` again: the robots sit down where they sat (the table
-    turned so that its host, who sat at ``host_seat``, has the first seat)."""
-    table.rematch_of = old.id
-    for seat, occupant in enumerate(old.seats):
-        if occupant is not None and occupant.is_robot:
-            level = (occupant.robot or DEFAULT_ROBOT).value
-            lobby.add_robot(table, table.host_id, level, turned(old, host_seat, seat))
-
-
 def lobby_of(tables: list[Table], old_id: int) -> Table | None:
     """The open lobby of the rematch of ``old_id``, if one was opened."""
     return next((t for t in tables if t.rematch_of == old_id and t.status is Status.LOBBY), None)
+
+
+async def open_or_join(
+    service: TableService, old: Table, user_id: int, name: str, *, locale: str, max_tables: int
+) -> tuple[Outcome, bool]:
+    """The member asks for the rematch of ``old``: they sit down in its lobby, or open it
+    (and host it) when nobody has yet. The caller holds the lock of rematches."""
+    seat = check_may_ask(old, user_id)
+    found = lobby_of(list(service.tables.values()), old.id)
+    if found is not None:
+        team = found.team_of(turned(old, old.seat_of(found.host_id) or 0, seat))
+        return await service.join(found.id, user_id, name, team=team, locale=locale), False
+    view = await service.open_table(
+        **again(old),
+        rematch_of=old.id,
+        host_id=user_id,
+        host_name=name,
+        invited=others(old, user_id),
+        max_tables=max_tables,
+        host_locale=locale,
+    )
+    for robot_seat, occupant in enumerate(old.seats):
+        if occupant is not None and occupant.is_robot:
+            level = (occupant.robot or DEFAULT_ROBOT).value
+            where = turned(old, seat, robot_seat)
+            await service.add_robot(view.id, user_id, level, where)
+    show = service.redraw(view.id)
+    assert show is not None  # a lobby just opened stays in memory
+    return Outcome(show), True

@@ -251,6 +251,7 @@ class TableService:
         max_tables: int = 10,
         host_locale: str = "en",
         hand_delivery: HandDelivery = "dm",
+        rematch_of: int | None = None,
     ) -> TableView:
         # one opening at a time per server: the checks hold while the table is written
         async with self._guild_lock(guild_id):
@@ -270,6 +271,7 @@ class TableService:
                 language=language,
                 invited=invited,
                 hand_delivery=hand_delivery,
+                rematch_of=rematch_of,
                 seed=secrets.randbits(62),
                 now=now,
                 deadline=now + self.lobby_timeout,
@@ -311,7 +313,7 @@ class TableService:
                 table.play_message_id = play_message_id
             if thread_id is not None:
                 table.thread_id = thread_id or None  # 0: its thread is gone
-            await self._save_quietly(table)
+            await self._store.save_quietly(table)
 
     async def set_dm(
         self,
@@ -333,7 +335,7 @@ class TableService:
             occupant.dm_channel_id = channel_id
             occupant.dm_message_id = message_id
             occupant.dm_closed = closed
-            await self._save_quietly(table)
+            await self._store.save_quietly(table)
 
     async def set_notify(self, guild_id: int, user_id: int, on: bool) -> None:
         """A member's ``/tute notify``: kept for the games they join, and taken at once by
@@ -346,15 +348,7 @@ class TableService:
             if occupant is not None and occupant.notify is not on:
                 async with self._holding(table.id):
                     occupant.notify = on
-                    await self._save_quietly(table)
-
-    async def _save_quietly(self, table: Table) -> None:
-        if not table.status.is_open:
-            return
-        try:
-            await self._store.save(table)
-        except SaveFailed:
-            return
+                    await self._store.save_quietly(table)
 
     async def join(
         self,
@@ -385,27 +379,13 @@ class TableService:
     async def rematch(
         self, table_id: int, user_id: int, name: str, *, locale: str = "en", max_tables: int = 10
     ) -> tuple[Outcome, bool]:
-        """The game ``table_id`` again (see ``rematch``): its lobby, and whether this member
-        opened it now (else they sat down in the one another member opened)."""
+        """The game ``table_id`` again: its lobby, and whether this member opened it now
+        (else they sat down in the one another member opened). See ``rematch``."""
         old = await self._store.load_ended(table_id)
-        seat = rematch.check_may_ask(old, user_id)
         async with self._rematching:
-            found = rematch.lobby_of(list(self.tables.values()), table_id)
-            if found is not None:
-                team = found.team_of(rematch.turned(old, old.seat_of(found.host_id) or 0, seat))
-                return await self.join(found.id, user_id, name, team=team, locale=locale), False
-            view = await self.open_table(
-                **rematch.again(old),
-                host_id=user_id,
-                host_name=name,
-                invited=rematch.others(old, user_id),
-                max_tables=max_tables,
-                host_locale=locale,
+            return await rematch.open_or_join(
+                self, old, user_id, name, locale=locale, max_tables=max_tables
             )
-            async with self._change(view.id) as table:
-                rematch.seat_robots(table, old, host_seat=seat)
-                await self._store.save(table)
-                return self._outcome(table), True
 
     async def remove_robot(self, table_id: int, user_id: int) -> Outcome:
         async with self._change(table_id) as table:
