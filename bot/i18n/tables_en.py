@@ -295,6 +295,7 @@ MESSAGES: Final[dict[str, str]] = {
     "summary.tally": "Chips and experience",
     "summary.tally_line": "{name}: **{chips}** chips · +{xp} XP",
     "summary.tally_xp": "{name}: +{xp} XP",
+    "summary.tally_place": " · #{before} → #{after} on the board",
     # rules
     "rules.title": "Tute: the rules, briefly",
     "rules.common": (

@@ -295,6 +295,7 @@ MESSAGES: Final[dict[str, str]] = {
     "summary.tally": "Fichas y experiencia",
     "summary.tally_line": "{name}: **{chips}** fichas · +{xp} de experiencia",
     "summary.tally_xp": "{name}: +{xp} de experiencia",
+    "summary.tally_place": " · del n.º {before} al n.º {after} en la clasificación",
     # reglas
     "rules.title": "Tute: las reglas, en breve",
     "rules.common": (

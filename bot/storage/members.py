@@ -198,6 +198,20 @@ async def member_stats(source: Source, guild_id: int, user_id: int) -> MemberSta
     )
 
 
+async def chip_ranks(
+    source: Source, guild_id: int, change: dict[int, int] | None = None
+) -> dict[int, int]:
+    """Every member's place on the server's chips board (1: the most chips; equal chips,
+    equal place). ``change``: chips to take from some members first, to see the board as
+    it stood before they won or lost them."""
+    rows = await fetchall(source, _BALANCES, (guild_id,))
+    change = change or {}
+    chips = {int(user_id): int(value) - change.get(int(user_id), 0) for user_id, value in rows}
+    ordered = sorted(chips.values(), reverse=True)
+    first = {value: ordered.index(value) + 1 for value in set(ordered)}
+    return {user_id: first[value] for user_id, value in chips.items()}
+
+
 # ------------------------------------------------------------------------- preferences
 
 

@@ -191,6 +191,8 @@ class GameTally:
 
     chips: dict[int, int]
     xp: dict[int, int]
+    places: dict[int, tuple[int, int]] = field(default_factory=dict[int, tuple[int, int]])
+    """Each member's place on the server's chips board, before the game and after it."""
 
 
 @dataclass(slots=True)

@@ -182,9 +182,12 @@ def settle_game(table: Table) -> Settlement:
             await ledger.release_table(conn, t.guild_id, t.id, payouts, split.bank, now)
         # what the game gave each member, for its result: read in the same transaction
         chips = await ledger.table_results(conn, t.id)
+        before = await members.chip_ranks(conn, t.guild_id, chips)
+        after = await members.chip_ranks(conn, t.guild_id)
         t.tally = GameTally(
             chips={user_id: chips.get(user_id, 0) for user_id in seats.values()},
             xp={user_id: xp[seat] for seat, user_id in seats.items()},
+            places={u: (before[u], after[u]) for u in seats.values() if u in before and u in after},
         )
         deals = await _game_deals(conn, t, last)
         for seat, user_id in seats.items():

@@ -313,9 +313,13 @@ def tally_lines(table: TableView, lang: str) -> list[str]:
         chips, xp = tally.chips.get(seat.user_id, 0), tally.xp.get(seat.user_id, 0)
         name = seat_name(seat, lang)
         if chips or table.options.bet:
-            lines.append(t("summary.tally_line", lang, name=name, chips=f"{chips:+,}", xp=xp))
+            line = t("summary.tally_line", lang, name=name, chips=f"{chips:+,}", xp=xp)
         else:  # no chips were at stake
-            lines.append(t("summary.tally_xp", lang, name=name, xp=xp))
+            line = t("summary.tally_xp", lang, name=name, xp=xp)
+        before, after = tally.places.get(seat.user_id, (0, 0))
+        if before != after:
+            line += t("summary.tally_place", lang, before=before, after=after)
+        lines.append(line)
     return lines
 
 

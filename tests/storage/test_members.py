@@ -145,3 +145,12 @@ async def test_a_member_is_told_of_their_turn_unless_they_said_no(db: Database) 
     async with db.transaction() as conn:
         await members.set_notify_turn(conn, GUILD, 5, True)
     assert await members.notify_turn(db, GUILD, 5) is True
+
+
+async def test_places_on_the_chips_board_now_and_before_a_change(db: Database) -> None:
+    for user, chips in ((1, 500), (2, 300), (3, 300), (4, 100)):
+        await join(db, user, chips=chips)
+    assert await members.chip_ranks(db, GUILD) == {1: 1, 2: 2, 3: 2, 4: 4}  # ties share
+    # 1 has just won 300 of them and 4 lost 300: before that, 4 led and 1 was last
+    before = await members.chip_ranks(db, GUILD, {1: 300, 4: -300})
+    assert before == {4: 1, 2: 2, 3: 2, 1: 4}

@@ -162,6 +162,7 @@ async def test_the_result_says_what_the_game_gave_each_member(
         assert stats is not None
         assert tally.chips[user] == stats.balance - before[user]
         assert tally.xp[user] == stats.xp > 0
+        assert tally.places[user][1] == stats.rank  # their place on the chips board now
 
 
 async def finished_pairs(service: TableService) -> Table:

@@ -292,11 +292,11 @@ def test_the_result_shows_each_members_chips_and_experience(lang: str) -> None:
     table = playing_table(Variant.HABANERO, options=Options(bet=100))
     table.status = Status.FINISHED
     table.winner = 1
-    table.tally = GameTally(chips={100: -100}, xp={100: 5})
+    table.tally = GameTally(chips={100: -100}, xp={100: 5}, places={100: (2, 3)})
     embed = ui.table_embed(table_view(table), lang)
     field = next(f for f in embed.fields if f.name == t("summary.tally", lang))
     line = t("summary.tally_line", lang, name="ana", chips="-100", xp=5)
-    assert field.value == line
+    assert field.value == line + t("summary.tally_place", lang, before=2, after=3)
     assert "**-100**" in line and "+5" in line
     no_bet = playing_table(Variant.HABANERO)
     no_bet.status = Status.FINISHED
