@@ -1,4 +1,4 @@
-"""Text with the built-in font: accents drawn by hand, missing characters left out."""
+"""Text in the bundled font: accented letters as they are, missing characters left out."""
 
 from bot.render.text import ELLIPSIS, displayable, fit, text_mask, text_width
 
@@ -31,3 +31,9 @@ def test_an_accent_adds_ink_above_the_letter() -> None:
 def test_empty_text_gives_an_empty_mask() -> None:
     mask, _, _ = text_mask("\U0001fa99", 16)
     assert mask.getbbox() is None
+
+
+def test_every_letter_of_spanish_and_its_signs_is_in_the_font() -> None:
+    """Names and labels in Spanish draw whole: no letter is left out, none a box."""
+    letters = "áéíóúüñÁÉÍÓÚÜÑ¿¡ºª€çÇàèÀÈ"
+    assert displayable(letters) == letters
