@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from PIL import Image
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
 
 from bot.render.cards import CARD_H, CARD_SIZE, CARD_W, CORNER, card_face, dimmed_face, shadow
 from bot.render.palette import shared_palette
 from bot.render.png import encode_png
 from bot.render.scenes import HandScene
-from bot.render.style import HIGHLIGHT, TEXT, felt, star
+from bot.render.style import HIGHLIGHT, TEXT, felt
+from bot.render.suits import symbol_stamp
 from bot.render.symbols import SUITS, normalize_code, split_code
 from bot.render.text import paste_text, text_width
 
@@ -20,6 +23,9 @@ STEP = 68  # how much of each card shows when they overlap
 LIFT = 14  # playable cards stand this much higher
 CODE_SIZE = 15
 CODE_ROW = 24
+SUIT_ICON = 17
+"""Height of the suit symbol in a card's label."""
+LABEL_GAP = 2
 HAND_H = MARGIN + LIFT + CARD_H + 6 + CODE_ROW + 6
 DIM_TEXT = (120, 140, 128)
 
@@ -58,16 +64,42 @@ def hand_image(scene: HandScene) -> Image.Image:
         shown = CARD_W if i == len(cards) - 1 else step
         centre_x = x + shown / 2
         text_y = MARGIN + LIFT + CARD_H + 6 + CODE_ROW / 2
-        is_trump = split_code(code)[1] == scene.trump_suit
-        ink = (HIGHLIGHT if is_trump else TEXT) if can_play else DIM_TEXT
-        if is_trump:
-            # a star before the code marks a trump
-            icon = star(12)
-            left = centre_x - (text_width(code, CODE_SIZE) + icon.width + 3) / 2
-            canvas.paste(icon, (round(left), round(text_y - icon.height / 2 - 1)), icon)
-            centre_x += (icon.width + 3) / 2
-        paste_text(canvas, (centre_x, text_y), code, CODE_SIZE, ink, "mm")
+        _label(canvas, code, centre_x, text_y, trump=code[-1] == scene.trump_suit, dim=not can_play)
     return canvas
+
+
+def _label(
+    canvas: Image.Image, code: str, centre_x: float, y: float, *, trump: bool, dim: bool
+) -> None:
+    """A card's label under it: its rank, then its suit's own symbol (no letter that reads as
+    a digit: "12" and a coin, never "12O"); a trump's in gold, underlined (no star, which
+    read as points)."""
+    rank, suit = split_code(code)
+    text = str(rank)
+    icon = _suit_icon(suit, dim)
+    text_w = text_width(text, CODE_SIZE)
+    total = text_w + LABEL_GAP + icon.width
+    left = centre_x - total / 2
+    ink = (HIGHLIGHT if trump else TEXT) if not dim else DIM_TEXT
+    paste_text(canvas, (left, y), text, CODE_SIZE, ink, "lm")
+    canvas.paste(icon, (round(left + text_w + LABEL_GAP), round(y - icon.height / 2)), icon)
+    if trump:
+        line_y = round(y + CODE_SIZE / 2 + 2)
+        ImageDraw.Draw(canvas).line(
+            [(round(left), line_y), (round(left + total), line_y)], fill=ink, width=2
+        )
+
+
+@lru_cache(maxsize=16)
+def _suit_icon(suit: str, dim: bool) -> Image.Image:
+    # a sword or a club stands at a slant, as on the trump badge: upright it is a thin line
+    upright = suit in "OC"
+    icon = symbol_stamp(suit, SUIT_ICON if upright else SUIT_ICON + 5, 0 if upright else -35, 4)
+    if not dim:
+        return icon
+    faded = icon.copy()
+    faded.putalpha(icon.getchannel("A").point([a * 3 // 4 for a in range(256)]))
+    return faded
 
 
 def render_hand(scene: HandScene) -> bytes:
