@@ -68,8 +68,9 @@ def use_chromium(preview: Preview, chromium: Path) -> None:
 
 async def take_screenshots(sandbox: Sandbox, out_dir: Path, chromium: Path) -> list[Path]:
     """Play a habanero game, you against a robot, through SimCord's actors, and save the
-    lobby, a trick in play (the robot has led, your turn), your hand then, and the first
-    deal's summary, as the PNG files of SCREENSHOT_FILES."""
+    lobby, a trick in play (the robot has led, your turn), your hand then (once the stock
+    is out, when it holds back a card and says why; if it never does, late in the deal),
+    and the first deal's summary, as the PNG files of SCREENSHOT_FILES."""
     use_chromium(sandbox.preview, chromium)
     await asyncio.to_thread(out_dir.mkdir, parents=True, exist_ok=True)
     env, you, channel = sandbox.env, sandbox.you, sandbox.channel
@@ -102,7 +103,11 @@ async def take_screenshots(sandbox: Sandbox, out_dir: Path, chromium: Path) -> l
         play = table_message(channel, table)
         hand = (await you.click(play, custom_id=button_id(play, ":hand"))).response
         assert hand is not None
-        if "trick.png" not in saved and len(deal.trick) == 1:
+        # the hand once it holds back a card and says why (or, if it never does, late in
+        # the deal): the robot has led, your turn
+        late = len(deal.hand(deal.turn)) <= 2
+        led = "trick.png" not in saved and len(deal.trick) == 1
+        if led and (_holds_back(hand.message) or late):
             await shoot("trick.png", play)
             await shoot("hand.png", hand)
         await you.click(hand, custom_id=hand_choice(hand.message))
@@ -126,6 +131,13 @@ def hand_choice(message: discord.Message) -> str:
     if choices:
         return choices[0]
     raise LookupError(f"nothing to play in hand message {message.id}")
+
+
+def _holds_back(message: discord.Message) -> bool:
+    """The hand has a card it may not play now (and says why)."""
+    cards = [c for c in _button_ids(message, enabled_only=False) if c.startswith("tute:h:")]
+    enabled = set(_button_ids(message, enabled_only=True))
+    return any(c.rsplit(":", 1)[1][0].isdigit() and c not in enabled for c in cards)
 
 
 def _button_ids(message: discord.Message, *, enabled_only: bool) -> Iterable[str]:
