@@ -8,6 +8,7 @@ import random
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -49,6 +50,29 @@ async def no_wait(seconds: float) -> None:
     """The tables' waits (a robot's delay, a human's grace to sing) pass at once: no test
     waits on the wall clock."""
     await asyncio.sleep(0)
+
+
+def quick_service(db: Database, presenter: Recorder | None = None) -> TableService:
+    """The service with robots that choose at once and waits that pass at once."""
+    return TableService(
+        db, presenter or Recorder(), clock=Clock(), robot_delay=0, robot=first_robot, sleep=no_wait
+    )
+
+
+async def ana_opens(
+    service: TableService, variant: Variant, options: Options, **details: Any
+) -> Table:
+    """Ana (member 10) opens a table in server 1, channel 2."""
+    return await opened(
+        service,
+        guild_id=1,
+        channel_id=2,
+        host_id=10,
+        host_name="Ana",
+        variant=variant,
+        options=options,
+        **details,
+    )
 
 
 @pytest.fixture
@@ -105,19 +129,8 @@ async def play_out(service: TableService, table: Table, rng: random.Random) -> N
 @pytest.mark.parametrize("variant", list(Variant))
 async def test_a_whole_game_with_humans_and_robots(db: Database, variant: Variant) -> None:
     recorder = Recorder()
-    service = TableService(
-        db, recorder, clock=Clock(), robot_delay=0, robot=first_robot, sleep=no_wait
-    )
-    table = await opened(
-        service,
-        guild_id=1,
-        channel_id=2,
-        host_id=10,
-        host_name="Ana",
-        variant=variant,
-        options=Options(),
-        language="es",
-    )
+    service = quick_service(db, recorder)
+    table = await ana_opens(service, variant, Options(), language="es")
     if variant.players > 2:
         await service.join(table.id, 11, "Bea")
     await service.start(table.id, 10)
@@ -135,19 +148,8 @@ async def test_the_result_says_what_the_game_gave_each_member(
 ) -> None:
     """Once the game is over, its view holds each member's chips won or lost and their
     experience: the same figures as their balance and their standing."""
-    service = TableService(
-        db, Recorder(), clock=Clock(), robot_delay=0, robot=first_robot, sleep=no_wait
-    )
-    table = await opened(
-        service,
-        guild_id=1,
-        channel_id=2,
-        host_id=10,
-        host_name="Ana",
-        variant=variant,
-        options=Options(bet=100),
-        language="es",
-    )
+    service = quick_service(db)
+    table = await ana_opens(service, variant, Options(bet=100), language="es")
     members_in = [10, 11] if variant.players > 2 else [10]
     if variant.players > 2:
         await service.join(table.id, 11, "Bea")
@@ -168,16 +170,7 @@ async def test_the_result_says_what_the_game_gave_each_member(
 async def finished_pairs(service: TableService) -> Table:
     """A pairs game played to its end: Ana (seat 0) and Bea (seat 1) against each other,
     with robots as their partners."""
-    table = await opened(
-        service,
-        guild_id=1,
-        channel_id=2,
-        host_id=10,
-        host_name="Ana",
-        variant=Variant.PAIRS,
-        options=Options(bet=50),
-        language="es",
-    )
+    table = await ana_opens(service, Variant.PAIRS, Options(bet=50), language="es")
     await service.join(table.id, 11, "Bea", team=1)
     await service.add_robot(table.id, 10, "easy")
     await service.start(table.id, 10)
@@ -190,9 +183,7 @@ async def test_a_rematch_plays_the_same_game_again_at_the_same_table(db: Databas
     """The first member to ask opens the lobby and hosts it, the robots back in their seats
     (the table turned so the host sits first, partners still partners), the other member
     invited; when they ask too, they sit down on their side; a third ask is refused."""
-    service = TableService(
-        db, Recorder(), clock=Clock(), robot_delay=0, robot=first_robot, sleep=no_wait
-    )
+    service = quick_service(db)
     old = await finished_pairs(service)
     before = [(s.user_id, s.robot) if s else None for s in old.seats]
     assert [b[0] if b else None for b in before] == [10, 11, None, None]
@@ -218,19 +209,8 @@ async def test_a_rematch_plays_the_same_game_again_at_the_same_table(db: Databas
 
 
 async def test_only_a_finished_game_has_a_rematch(db: Database) -> None:
-    service = TableService(
-        db, Recorder(), clock=Clock(), robot_delay=0, robot=first_robot, sleep=no_wait
-    )
-    table = await opened(
-        service,
-        guild_id=1,
-        channel_id=2,
-        host_id=10,
-        host_name="Ana",
-        variant=Variant.HABANERO,
-        options=Options(),
-        language="en",
-    )
+    service = quick_service(db)
+    table = await ana_opens(service, Variant.HABANERO, Options(), language="en")
     await service.close(table.id, 10)
     with pytest.raises(TableError) as refused:
         await service.rematch(table.id, 10, "Ana")
@@ -241,19 +221,9 @@ async def test_only_a_finished_game_has_a_rematch(db: Database) -> None:
 
 
 async def test_lobby_rules(db: Database) -> None:
-    service = TableService(
-        db, Recorder(), clock=Clock(), robot_delay=0, robot=first_robot, sleep=no_wait
-    )
-    table = await opened(
-        service,
-        guild_id=1,
-        channel_id=2,
-        host_id=10,
-        host_name="Ana",
-        variant=Variant.PAIRS,
-        options=Options(private=True),
-        language="en",
-        invited=[11],
+    service = quick_service(db)
+    table = await ana_opens(
+        service, Variant.PAIRS, Options(private=True), language="en", invited=[11]
     )
     with pytest.raises(TableError) as err:
         await service.join(table.id, 12, "Cid")
@@ -296,19 +266,8 @@ def _restored(table: Table, state: str) -> Table:
 async def test_the_deal_summary_round_trips_through_the_state(
     db: Database, variant: Variant
 ) -> None:
-    service = TableService(
-        db, Recorder(), clock=Clock(), robot_delay=0, robot=first_robot, sleep=no_wait
-    )
-    table = await opened(
-        service,
-        guild_id=1,
-        channel_id=2,
-        host_id=10,
-        host_name="Ana",
-        variant=variant,
-        options=Options(),
-        language="en",
-    )
+    service = quick_service(db)
+    table = await ana_opens(service, variant, Options(), language="en")
     await service.start(table.id, 10)
     await play_out(service, table, random.Random(2))
     summary = table.summary
@@ -325,19 +284,8 @@ async def test_the_deal_summary_round_trips_through_the_state(
 
 async def test_a_summary_saved_as_a_plain_dict_restores(db: Database) -> None:
     """The summary's JSON is the dict tables have always saved: an old state restores."""
-    service = TableService(
-        db, Recorder(), clock=Clock(), robot_delay=0, robot=first_robot, sleep=no_wait
-    )
-    table = await opened(
-        service,
-        guild_id=1,
-        channel_id=2,
-        host_id=10,
-        host_name="Ana",
-        variant=Variant.ARRASTRADO,
-        options=Options(),
-        language="en",
-    )
+    service = quick_service(db)
+    table = await ana_opens(service, Variant.ARRASTRADO, Options(), language="en")
     old = {
         "deal_no": 2,
         "result": {
