@@ -182,10 +182,12 @@ class HandDelivery:
         self.shown.digests[key] = digest
         self.shown.buttons[(table.id, hand.seat)] = messages.has_buttons(payload)
 
-    def _ephemeral_payload(
-        self, table: TableView, hand: HandView, lang: str, *, remember: bool
+    def answer(
+        self, table: TableView, hand: HandView, lang: str, *, ephemeral: bool, remember: bool
     ) -> messages.Payload:
-        payload = messages.hand_payload(table, hand, lang, ephemeral=True)
+        """A hand to answer a click with, its picture drawn. ``remember``: it is now the
+        hand that seat sees (the refresh need not send it again)."""
+        payload = messages.hand_payload(table, hand, lang, ephemeral=ephemeral)
         if remember:
             self.shown.hand_shown(table.id, hand.seat, payload, away=hand.away)
         messages.hand_picture(hand, lang, payload)
@@ -204,7 +206,7 @@ class HandDelivery:
         refresh button, edit that message). When the seat has no DM for its hand, this is
         where the hand lives: the refresh after each play keeps it up to date."""
         by_dm = table.by_dm(hand.seat)
-        payload = self._ephemeral_payload(table, hand, lang, remember=not by_dm)
+        payload = self.answer(table, hand, lang, ephemeral=True, remember=not by_dm)
         if edit:
             answer = interaction.response.edit_message(**payload)
         else:
@@ -223,7 +225,7 @@ class HandDelivery:
         """Answer a click in an ephemeral hand by showing the hand as it now is; the seat
         whose hand the refresh need not show again (None: its DM still needs it)."""
         by_dm = table.by_dm(hand.seat)
-        payload = self._ephemeral_payload(table, hand, lang, remember=not by_dm)
+        payload = self.answer(table, hand, lang, ephemeral=True, remember=not by_dm)
         if not await answered(interaction, interaction.response.edit_message(**payload)):
             self.shown.forget_hand(table.id, hand.seat)
             return None

@@ -94,10 +94,7 @@ class DiscordPresenter:
 
     def hand_payload(self, table: TableView, hand: HandView, lang: str) -> Payload:
         """The hand a click in a DM answers with: now the hand that seat sees."""
-        payload = messages.hand_payload(table, hand, lang, ephemeral=False)
-        self.shown.hand_shown(table.id, hand.seat, payload, away=hand.away)
-        messages.hand_picture(hand, lang, payload)
-        return payload
+        return self.hands.answer(table, hand, lang, ephemeral=False, remember=True)
 
     def forget_hand(self, table_id: int, seat: int) -> None:
         self.shown.forget_hand(table_id, seat)
