@@ -301,19 +301,18 @@ class TableService:
         play_message_id: int | None = None,
         thread_id: int | None = None,
     ) -> None:
-        """Remember where the table's public messages live. Kept in memory even when the
-        save fails (it goes with the table's next save)."""
-        async with self._holding(table_id):
-            table = self.tables.get(table_id)
-            if table is None:
-                return
+        """Remember where the table's public messages live."""
+
+        def change(table: Table) -> bool:
             if message_id is not None:
                 table.message_id = message_id
             if play_message_id is not None:
                 table.play_message_id = play_message_id
             if thread_id is not None:
                 table.thread_id = thread_id or None  # 0: its thread is gone
-            await self._store.save_quietly(table)
+            return True
+
+        await self._note(table_id, change)
 
     async def set_dm(
         self,
@@ -325,30 +324,44 @@ class TableService:
         closed: bool,
     ) -> None:
         """Remember a player's hand message in their DMs, or that their DMs are closed."""
-        async with self._holding(table_id):
-            table = self.tables.get(table_id)
-            if table is None:
-                return
+
+        def change(table: Table) -> bool:
             occupant = table.seats[seat]
             if occupant is None:
-                return
+                return False
             occupant.dm_channel_id = channel_id
             occupant.dm_message_id = message_id
             occupant.dm_closed = closed
-            await self._store.save_quietly(table)
+            return True
+
+        await self._note(table_id, change)
 
     async def set_notify(self, guild_id: int, user_id: int, on: bool) -> None:
         """A member's ``/tute notify``: kept for the games they join, and taken at once by
         the open tables where they sit."""
         async with self.db.transaction() as conn:
             await members.set_notify_turn(conn, guild_id, user_id, on)
-        for table in self._open_in(guild_id):
+
+        def change(table: Table) -> bool:
             seat = table.seat_of(user_id)
             occupant = table.seats[seat] if seat is not None else None
-            if occupant is not None and occupant.notify is not on:
-                async with self._holding(table.id):
-                    occupant.notify = on
-                    await self._store.save_quietly(table)
+            if occupant is None or occupant.notify is on:
+                return False
+            occupant.notify = on
+            return True
+
+        for table in self._open_in(guild_id):
+            await self._note(table.id, change)
+
+    async def _note(self, table_id: int, change: Callable[[Table], bool]) -> None:
+        """Take what the presenter or a member reports about a table in memory (where a
+        message lives, a member's switch), under its lock; ``change`` says whether it
+        changed anything. It is kept even when its save fails: it goes with the table's
+        next save."""
+        async with self._holding(table_id):
+            table = self.tables.get(table_id)
+            if table is not None and change(table):
+                await self._store.save_quietly(table)
 
     async def join(
         self,
