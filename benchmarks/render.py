@@ -1,4 +1,4 @@
-"""Time to draw the pictures the bot sends most: a table and a hand.
+"""Time to draw the pictures the bot sends: a table, a hand and a deal's summary.
 
 Run: ``python benchmarks/render.py [--runs N]``. Card images are drawn once before timing
 (as in a running bot), so the figures are for composing and encoding a picture.
@@ -16,10 +16,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.render import render_hand, render_table
-from tests.render.samples import hand_ten, table_four
+from bot.render import render_hand, render_summary, render_table
+from tests.render.samples import hand_ten, summary_pairs, table_four
 
-TARGETS_MS = {"table": 15.0, "hand": 10.0}
+TARGETS_MS = {"table": 15.0, "hand": 10.0, "summary": 15.0}
 MAX_BYTES = 200_000
 
 
@@ -42,10 +42,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=200)
     args = parser.parse_args()
-    table, hand = table_four(), hand_ten()
+    table, hand, summary = table_four(), hand_ten(), summary_pairs()
     cases: dict[str, Callable[[], bytes]] = {
         "table": lambda: render_table(table),
         "hand": lambda: render_hand(hand),
+        "summary": lambda: render_summary(summary),
     }
     load = ", ".join(f"{v:.2f}" for v in os.getloadavg())
     print(f"load average before timing: {load} (other work on the machine shows in p99)")
@@ -61,7 +62,7 @@ def main() -> int:
         within = p99 < TARGETS_MS[name] and size < MAX_BYTES
         ok = ok and within
         print(
-            f"{name:5}  runs {args.runs}  p50 {p50:5.2f} ms  p99 {p99:5.2f} ms  max {worst:5.2f} ms"
+            f"{name:7}  runs {args.runs}  p50 {p50:5.2f} ms  p99 {p99:5.2f} ms  max {worst:5.2f} ms"
             f"  png {size / 1000:6.1f} kB  target p99 < {TARGETS_MS[name]:.0f} ms"
             f" and < {MAX_BYTES // 1000} kB: {'ok' if within else 'MISSED'}"
         )

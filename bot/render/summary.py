@@ -1,11 +1,22 @@
-"""The end of a deal: for each side, the cards it took, its cantes and its points."""
+"""The end of a deal: for each side, the cards it took, its cantes and its points.
+
+The picture is drawn for a phone. Discord shows an embedded picture at most about 400
+pixels wide there (and 550 on a desktop), so the summary is a narrow column,
+``SUMMARY_W`` wide, with the sides stacked one under the other. Every piece of text is
+at least ``MIN_TEXT_PX`` pixels, which stays above 12 pixels when the picture is shown
+360 pixels wide. The cards taken are shown as small tiles, each with its rank and suit
+large enough to read, in suit order, flowing over as many lines as they need.
+"""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from PIL import Image, ImageDraw
 
-from bot.render.cards import CARD_H, CARD_W, scaled_face, shadow
+from bot.render.cards import EDGE, PAPER, shadow
 from bot.render.palette import shared_palette
+from bot.render.pen import Pen
 from bot.render.png import encode_png
 from bot.render.scenes import SideSummary, SummaryScene
 from bot.render.style import (
@@ -20,65 +31,235 @@ from bot.render.style import (
     suit_badge,
     team_colour,
 )
-from bot.render.symbols import SUITS, normalize_code, split_code
-from bot.render.text import fit, paste_text
+from bot.render.suits import symbol_stamp
+from bot.render.symbols import SUIT_COLOURS, SUITS, normalize_code, split_code
+from bot.render.text import displayable, fit, font, paste_text, text_width
 
-SUMMARY_W = 860
+SUMMARY_W = 480
 """Width of a summary picture; its height grows with the number of sides and cards."""
 
-PAD = 24
-SIDE_GAP = 14
-MINI_W = 40
-MINI_H = round(MINI_W * CARD_H / CARD_W)
-MINI_STEP = 24
-ROW_STEP = MINI_H - 16
-PER_ROW = 20
-CANTE_W = 32
-CANTE_H = round(CANTE_W * CARD_H / CARD_W)
-STATS_X = 600  # where the numbers column starts, inside a side's panel
-TITLE_SIZE = 22
-LINE_SIZE = 16
-NAME_SIZE = 20
-TOTAL_SIZE = 30
+PHONE_W = 360
+"""The narrowest width a phone shows the picture at, which the sizes below are chosen for."""
+
+TITLE_SIZE = 23
+SUBTITLE_SIZE = 19
+NAME_SIZE = 23
+TOTAL_SIZE = 38
+LINE_SIZE = 18
+VALUE_SIZE = 21
+CANTE_SIZE = 21
+TILE_RANK_SIZE = 23
+"""Font size of the rank on a card tile (drawn a little condensed)."""
+
+TEXT_SIZES = (
+    TITLE_SIZE,
+    SUBTITLE_SIZE,
+    NAME_SIZE,
+    TOTAL_SIZE,
+    LINE_SIZE,
+    VALUE_SIZE,
+    CANTE_SIZE,
+    TILE_RANK_SIZE,
+)
+MIN_TEXT_PX = min(TEXT_SIZES)
+"""The smallest font size in the picture: shown ``PHONE_W`` pixels wide, its letters are
+``MIN_TEXT_PX * PHONE_W / SUMMARY_W`` pixels (13.5: at least 12)."""
+
+PAD = 12  # from the picture's edge to a side's panel
+SIDE_GAP = 12
+INSET = 14  # from a panel's edge to what is written in it (20 with a team stripe)
+TITLE_BADGE = 50
+HEADER_H = 50  # with the names on one line
+NAME_STEP = 28  # for each further line of names
+LINE_STEP = 27
+TILE_W = 34
+TILE_H = 52
+TILE_STEP = 29  # tiles of one suit overlap, as cards held in a hand: the rank shows
+SUIT_GAP = 6  # between the last tile of a suit and the first of the next
+TILE_LINE_STEP = TILE_H + 6
+TILE_SHADOW = (5, 3)  # where a tile sits in its picture, which holds its shadow too
+CANTE_BADGE = 28
+CANTE_STEP = 10  # between two cantes
 
 # Strength of the ranks, high to low, to sort the cards taken within each suit.
 _STRENGTH = (1, 3, 12, 11, 10, 7, 6, 5, 4, 2)
 
 
-def _sorted(cards: tuple[str, ...]) -> list[str]:
+@lru_cache(maxsize=64)
+def _sorted(cards: tuple[str, ...]) -> tuple[str, ...]:
     def key(code: str) -> tuple[int, int]:
         rank, suit = split_code(code)
         return (SUITS.index(suit), _STRENGTH.index(rank))
 
-    return sorted((normalize_code(c) for c in cards), key=key)
+    return tuple(sorted((normalize_code(c) for c in cards), key=key))
 
 
-def _rows(count: int) -> int:
-    return max(1, -(-count // PER_ROW))
+def _inner(side: SideSummary) -> tuple[int, int]:
+    """Left and right ends of what is drawn inside a side's panel."""
+    x0, x1 = PAD, SUMMARY_W - PAD
+    left = x0 + (INSET + 6 if side.team is not None else INSET)
+    return left, x1 - INSET
 
 
-def _side_height(side: SideSummary) -> int:
-    cards_block = _cantes_top(side, 0) + (CANTE_H + 14 if side.cantes else 2)
-    stats_block = 44 + 3 * 26 + 14
-    return max(cards_block, stats_block)
+def _flow(cards: tuple[str, ...], width: int, whole_suits: bool) -> list[tuple[int, int]]:
+    """Tiles placed left to right, a new line where one does not fit; ``whole_suits``:
+    also where the rest of a suit does not fit on the line."""
+    places: list[tuple[int, int]] = []
+    x, line, suit = 0, 0, ""
+    for i, code in enumerate(cards):
+        if places:
+            x += TILE_STEP if code[-1] == suit else TILE_W + SUIT_GAP
+            if code[-1] != suit and whole_suits:
+                count = sum(1 for c in cards[i:] if c[-1] == code[-1])
+                if x + TILE_STEP * (count - 1) + TILE_W > width:
+                    x, line = 0, line + 1
+            if x + TILE_W > width:
+                x, line = 0, line + 1
+        places.append((x, line))
+        suit = code[-1]
+    return places
 
 
-def _cantes_top(side: SideSummary, top: int) -> int:
-    """Where the row of cantes starts, under the cards taken."""
-    return top + 44 + MINI_H + ROW_STEP * (_rows(len(side.cards)) - 1) + 12
+@lru_cache(maxsize=64)
+def _tile_places(cards: tuple[str, ...], width: int) -> list[tuple[int, int]]:
+    """Where each card's tile goes, as (x, line), the lines ``width`` pixels long: each
+    suit on one line where that takes no more lines than letting the suits run on.
+    Cached; do not modify."""
+    if not cards:
+        return []
+    whole = _flow(cards, width, True)
+    running = _flow(cards, width, False)
+    return whole if whole[-1][1] <= running[-1][1] else running
+
+
+def _tile_lines(side: SideSummary) -> int:
+    if not side.cards:
+        return 0
+    left, right = _inner(side)
+    return _tile_places(_sorted(side.cards), right - left)[-1][1] + 1
+
+
+def _cante_width(points: int) -> int:
+    return CANTE_BADGE + 4 + round(text_width(str(points), CANTE_SIZE))
+
+
+def _cantes_inline(side: SideSummary, label: str) -> bool:
+    """Whether the cantes fit on the line of their label, between it and the sum."""
+    left, right = _inner(side)
+    chips = sum(_cante_width(p) + CANTE_STEP for _, p in side.cantes)
+    used = text_width(label, LINE_SIZE) + 12 if label else 0
+    return left + used + chips + 56 <= right
+
+
+def _header(side: SideSummary, scene: SummaryScene) -> tuple[tuple[str, ...], str, float]:
+    """The names as drawn (one line or two), the caption of the total, and where the
+    names start."""
+    left, right = _inner(side)
+    label = fit(scene.labels.total, LINE_SIZE, 110)
+    total_left = right - text_width(str(side.total), TOTAL_SIZE) - 8
+    if label:
+        total_left -= text_width(label, LINE_SIZE) + 12
+    name_x = left + (32 if side.won else 0)
+    return _wrap(side.names, NAME_SIZE, total_left - name_x, 2), label, name_x
+
+
+def _header_height(side: SideSummary, scene: SummaryScene) -> int:
+    names, _, _ = _header(side, scene)
+    return HEADER_H + NAME_STEP * max(0, len(names) - 1)
+
+
+def _side_height(side: SideSummary, scene: SummaryScene) -> int:
+    lines = _tile_lines(side)
+    tiles = TILE_LINE_STEP * lines + 6 if lines else 0
+    stats = 3 * LINE_STEP
+    if side.cantes and not _cantes_inline(side, displayable(scene.labels.cantes)):
+        stats += LINE_STEP + 4
+    return _header_height(side, scene) + tiles + stats + 12
+
+
+@lru_cache(maxsize=256)
+def _wrap(text: str, size: int, width: float, max_lines: int) -> tuple[str, ...]:
+    """``text`` broken into at most ``max_lines`` lines ``width`` pixels long, the last
+    shortened with an ellipsis when it all does not fit."""
+    words = displayable(text).split(" ")
+    lines: list[str] = []
+    while words and len(lines) < max_lines:
+        line = words.pop(0)
+        while words and text_width(f"{line} {words[0]}", size) <= width:
+            line = f"{line} {words.pop(0)}"
+        lines.append(line)
+    if words:
+        lines[-1] = fit(f"{lines[-1]} {' '.join(words)}", size, width)
+    return tuple(fit(line, size, width) for line in lines if line)
+
+
+def _title_lines(scene: SummaryScene) -> list[tuple[str, int]]:
+    """The title as drawn: (line, font size); a line too long for one takes two."""
+    width = SUMMARY_W - 2 * PAD - 8
+    if scene.trump_suit is not None:
+        width -= TITLE_BADGE + 10
+    drawn: list[tuple[str, int]] = []
+    for i, line in enumerate(scene.title_lines):
+        size = TITLE_SIZE if i == 0 else SUBTITLE_SIZE
+        drawn.extend((part, size) for part in _wrap(line, size, width, 2))
+    return drawn
+
+
+def _line_step(size: int) -> int:
+    return 29 if size == TITLE_SIZE else 25
 
 
 def _title_height(scene: SummaryScene) -> int:
-    if not scene.title_lines and scene.trump_suit is None:
+    lines = _title_lines(scene)
+    if not lines and scene.trump_suit is None:
         return 0
-    lines = len(scene.title_lines)
-    return max(64 if scene.trump_suit is not None else 0, 12 + 30 + 24 * max(0, lines - 1)) + 6
+    text = sum(_line_step(size) for _, size in lines) + 8
+    return max(TITLE_BADGE + 4 if scene.trump_suit is not None else 0, text) + 10
 
 
 def summary_size(scene: SummaryScene) -> tuple[int, int]:
     """Size in pixels of the summary picture of ``scene``."""
-    sides = sum(_side_height(s) for s in scene.sides) + SIDE_GAP * max(0, len(scene.sides) - 1)
-    return (SUMMARY_W, PAD + _title_height(scene) + sides + PAD)
+    sides = sum(_side_height(s, scene) for s in scene.sides)
+    sides += SIDE_GAP * max(0, len(scene.sides) - 1)
+    return (SUMMARY_W, PAD + 2 + _title_height(scene) + sides + PAD + 2)
+
+
+@lru_cache(maxsize=64)
+def _tile(code: str) -> Image.Image:
+    """A small card for the summary: its rank large, in the suit's colour, over the suit's
+    symbol. ``code`` must already be normalised. Cached; do not modify."""
+    rank, suit = split_code(code)
+    ss = 4
+    big = Image.new("RGBA", (TILE_W * ss, TILE_H * ss), (0, 0, 0, 0))
+    pen = Pen(ImageDraw.Draw(big), ss)
+    pen.rect(0.5, 0.5, TILE_W - 0.5, TILE_H - 0.5, PAPER, EDGE, 1.0, radius=4.5)
+    # the rank, condensed as on a Spanish card so that "12" fits
+    ink = tuple(round(c * (0.78 if suit == "O" else 0.9)) for c in SUIT_COLOURS[suit])
+    f = font(TILE_RANK_SIZE * ss)
+    text = str(rank)
+    x0, y0, x1, y1 = (round(v) for v in f.getbbox(text))
+    numeral = Image.new("RGBA", (x1 - x0, y1 - y0), (*ink, 0))
+    ImageDraw.Draw(numeral).text((-x0, -y0), text, fill=(*ink, 255), font=f)
+    # in the part of the tile that the next one of its suit leaves uncovered
+    column = (TILE_STEP - 7) * ss
+    squeeze = min(0.86, column / numeral.width)
+    numeral = numeral.resize(
+        (round(numeral.width * squeeze), numeral.height), Image.Resampling.LANCZOS
+    )
+    centre_x = 3 * ss + column / 2
+    big.alpha_composite(numeral, (round(centre_x - numeral.width / 2), 4 * ss))
+    # the suit's symbol under it; swords and clubs leaning, as on the trump badge
+    height, angle = {"O": (18, 0.0), "C": (20, 0.0), "E": (29, -42.0), "B": (28, -42.0)}[suit]
+    stamp = symbol_stamp(suit, height * ss, angle)
+    centre_y = (TILE_H - 15) * ss
+    big.alpha_composite(
+        stamp, (round(centre_x - stamp.width / 2), round(centre_y - stamp.height / 2))
+    )
+    face = big.convert("RGBa").resize((TILE_W, TILE_H), Image.Resampling.LANCZOS)
+    # with its shadow, which also parts it from the tile it overlaps
+    under = shadow((TILE_W, TILE_H), 4.5, 2.0, 110).copy()
+    under.alpha_composite(face.convert("RGBA"), (TILE_SHADOW[0], TILE_SHADOW[1]))
+    return under
 
 
 def _crown(draw: ImageDraw.ImageDraw, x: float, y: float, w: float) -> None:
@@ -96,72 +277,76 @@ def _crown(draw: ImageDraw.ImageDraw, x: float, y: float, w: float) -> None:
     draw.polygon(points, fill=HIGHLIGHT, outline=(150, 100, 20))
 
 
-def _stat(
-    canvas: Image.Image, x0: int, x1: int, y: float, label: str, value: str, strong: bool = False
-) -> None:
-    size = 22 if strong else LINE_SIZE
-    paste_text(canvas, (x1, y), value, size, HIGHLIGHT if strong else TEXT, "rm")
-    label = fit(label, LINE_SIZE, x1 - x0 - 60)
+def _stat(canvas: Image.Image, left: int, right: int, y: float, label: str, value: str) -> None:
+    paste_text(canvas, (right, y), value, VALUE_SIZE, TEXT, "rm")
+    label = fit(label, LINE_SIZE, right - left - text_width(value, VALUE_SIZE) - 12)
     if label:
-        paste_text(canvas, (x0, y), label, LINE_SIZE, TEXT_SOFT, "lm")
+        paste_text(canvas, (left, y), label, LINE_SIZE, TEXT_SOFT, "lm")
+
+
+def _cantes(canvas: Image.Image, side: SideSummary, x: float, y: float) -> None:
+    """The cantes as a suit badge and the points each, from ``x``, centred on ``y``."""
+    for suit, points in side.cantes:
+        badge = suit_badge(suit, CANTE_BADGE)
+        canvas.paste(badge, (round(x), round(y - CANTE_BADGE / 2)), badge)
+        x += CANTE_BADGE + 4
+        paste_text(canvas, (x, y), str(points), CANTE_SIZE, HIGHLIGHT, "lm")
+        x += text_width(str(points), CANTE_SIZE) + CANTE_STEP
 
 
 def _side(canvas: Image.Image, side: SideSummary, scene: SummaryScene, top: int) -> None:
-    x0, x1 = PAD - 8, SUMMARY_W - PAD + 8
-    height = _side_height(side)
+    x0, x1 = PAD, SUMMARY_W - PAD
+    height = _side_height(side, scene)
     colour = team_colour(side.team)
     if side.won:
-        halo = glow((x1 - x0, height), 14, HIGHLIGHT, 200, 6.0)
-        m = glow_margin(6.0)
+        halo = glow((x1 - x0, height), 14, HIGHLIGHT, 200, 5.0)
+        m = glow_margin(5.0)
         canvas.paste(halo, (x0 - m, top - m), halo)
     edge = (*HIGHLIGHT, 255) if side.won else PANEL_EDGE
     box = panel((x1 - x0, height), 14, edge, 2 if side.won else 1, 200, colour)
     canvas.paste(box, (x0, top), box)
     draw = ImageDraw.Draw(canvas)
-    # header: the names, a crown for the winners, the total on the right
-    left = x0 + (22 if colour is not None else 16)
-    name_y = top + 24
-    if side.won:
-        _crown(draw, left, name_y + 8, 22)
-        left += 30
-    name = fit(side.names, NAME_SIZE, STATS_X - 40 - left)
-    paste_text(canvas, (left, name_y), name, NAME_SIZE, HIGHLIGHT if side.won else TEXT, "lm")
-    # the cards taken, small, in rows
-    cards = _sorted(side.cards)
-    cx0 = x0 + (22 if colour is not None else 16)
-    for row in range(_rows(len(cards)) if cards else 0):
-        # one shadow under each spread-out row
-        count = min(PER_ROW, len(cards) - row * PER_ROW)
-        under = shadow((MINI_W + MINI_STEP * (count - 1), MINI_H), 4, 2.5, 120)
-        canvas.paste(under, (cx0 - 4, top + 44 + row * ROW_STEP - 3), under)
-    for i, code in enumerate(cards):
-        row, col = divmod(i, PER_ROW)
-        face = scaled_face(code, MINI_W)
-        canvas.paste(face, (cx0 + col * MINI_STEP, top + 44 + row * ROW_STEP), face)
-    # the numbers, and the cantes as king and knight side by side
-    sx0, sx1 = x0 + STATS_X - 12, x1 - 16
-    y = top + 24
-    paste_text(canvas, (sx1, y), str(side.total), TOTAL_SIZE, HIGHLIGHT if side.won else TEXT, "rm")
-    label = fit(scene.labels.total, LINE_SIZE, sx1 - sx0 - 70)
+    left, right = _inner(side)
+    # the header: a crown for the winners, the names, and the total on the right
+    names, label, name_x = _header(side, scene)
+    header_h = _header_height(side, scene)
+    y = top + header_h / 2 + 1
+    total = str(side.total)
+    ink = HIGHLIGHT if side.won else TEXT
+    paste_text(canvas, (right, y), total, TOTAL_SIZE, ink, "rm")
     if label:
-        paste_text(canvas, (sx0, y), label, LINE_SIZE, TEXT_SOFT, "lm")
-    y += 34
-    _stat(canvas, sx0, sx1, y, scene.labels.card_points, str(side.card_points))
-    y += 26
-    _stat(canvas, sx0, sx1, y, scene.labels.last_ten, "+10" if side.last_ten else "0")
-    y += 26
-    cante_total = sum(points for _, points in side.cantes)
-    _stat(canvas, sx0, sx1, y, scene.labels.cantes, str(cante_total))
-    # the cantes, under the cards: king and knight of the suit, and the points
-    x = cx0
-    y = _cantes_top(side, top)
-    for suit, points in side.cantes:
-        for j, rank in enumerate((12, 11)):
-            face = scaled_face(f"{rank}{suit}", CANTE_W)
-            canvas.paste(face, (x + j * 14, y), face)
-        label_x = x + CANTE_W + 14 + 5
-        paste_text(canvas, (label_x, y + CANTE_H - 2), str(points), LINE_SIZE, HIGHLIGHT, "ls")
-        x = label_x + 40
+        label_right = right - text_width(total, TOTAL_SIZE) - 8
+        paste_text(canvas, (label_right, y + 3), label, LINE_SIZE, TEXT_SOFT, "rm")
+    y = top + HEADER_H / 2 + 1
+    if side.won:
+        _crown(draw, left, y + 8, 24)
+    for name in names:
+        paste_text(canvas, (name_x, y), name, NAME_SIZE, ink, "lm")
+        y += NAME_STEP
+    # the cards taken, as tiles in suit order
+    y = top + header_h
+    cards = _sorted(side.cards)
+    for code, (dx, line) in zip(cards, _tile_places(cards, right - left), strict=True):
+        x, ty = left + dx, y + line * TILE_LINE_STEP
+        face = _tile(code)
+        canvas.paste(face, (x - TILE_SHADOW[0], ty - TILE_SHADOW[1]), face)
+    lines = _tile_lines(side)
+    if lines:
+        y += TILE_LINE_STEP * lines + 6
+    # the sums: card points, last ten, cantes (the badges of the cantes sung beside)
+    y += LINE_STEP / 2
+    _stat(canvas, left, right, y, scene.labels.card_points, str(side.card_points))
+    y += LINE_STEP
+    _stat(canvas, left, right, y, scene.labels.last_ten, "+10" if side.last_ten else "0")
+    y += LINE_STEP
+    cante_label = displayable(scene.labels.cantes)
+    _stat(canvas, left, right, y, cante_label, str(sum(p for _, p in side.cantes)))
+    if side.cantes:
+        if _cantes_inline(side, cante_label):
+            x = left + (text_width(cante_label, LINE_SIZE) + 12 if cante_label else 0)
+            _cantes(canvas, side, x, y)
+        else:
+            _cantes(canvas, side, left, y + LINE_STEP + 2)
 
 
 def summary_image(scene: SummaryScene) -> Image.Image:
@@ -175,27 +360,23 @@ def summary_image(scene: SummaryScene) -> Image.Image:
             if suit not in SUITS:
                 raise ValueError(f"not a suit: {suit!r}")
     width, height = summary_size(scene)
-    canvas = felt(width, height, 8, 30, line=False).copy()
-    y = PAD
+    canvas = felt(width, height, 6, 24, line=False).copy()
+    y = PAD + 2
     title_h = _title_height(scene)
     if title_h:
-        text_right = SUMMARY_W - PAD
         if scene.trump_suit is not None:
-            badge = suit_badge(scene.trump_suit, 56)
-            canvas.paste(badge, (SUMMARY_W - PAD - badge.width, y), badge)
-            text_right -= badge.width + 12
-        ty = y + 16
-        for i, line in enumerate(scene.title_lines):
-            size = TITLE_SIZE if i == 0 else LINE_SIZE
-            ink = HIGHLIGHT if i == 0 else TEXT
-            text = fit(line, size, text_right - PAD)
-            if text:
-                paste_text(canvas, (PAD, ty), text, size, ink, "lm")
-            ty += 30 if i == 0 else 24
+            badge = suit_badge(scene.trump_suit, TITLE_BADGE)
+            canvas.paste(badge, (SUMMARY_W - PAD - 4 - badge.width, y + 2), badge)
+        ty = y + 4
+        for line, size in _title_lines(scene):
+            step = _line_step(size)
+            ink = HIGHLIGHT if size == TITLE_SIZE else TEXT
+            paste_text(canvas, (PAD + 4, ty + step / 2), line, size, ink, "lm")
+            ty += step
         y += title_h
     for side in scene.sides:
         _side(canvas, side, scene, y)
-        y += _side_height(side) + SIDE_GAP
+        y += _side_height(side, scene) + SIDE_GAP
     return canvas
 
 

@@ -110,6 +110,39 @@ def summary_pairs() -> SummaryScene:
     )
 
 
+def summary_two() -> SummaryScene:
+    """The end of a deal of two players (habanero), with cantes, the one in trumps 40."""
+    first = ("1O", "3O", "12O", "10O", "5O", "4O", "1C", "11C", "10C", "6C", "5C", "1E")
+    first += ("3E", "11E", "7E", "4E", "12B", "7B", "3B", "2B")
+    second = tuple(card for card in ALL_CARDS if card not in first)
+    return SummaryScene(
+        sides=(
+            SideSummary("Ana", first, (("E", 40),), 81, False, 121, True),
+            SideSummary("Robot 1", second, (("O", 20), ("C", 20)), 39, True, 89),
+        ),
+        title_lines=("Mano 3 de la mesa n.º 12",),
+        trump_suit="E",
+        labels=SAMPLE_SUMMARY_LABELS,
+    )
+
+
+def summary_three() -> SummaryScene:
+    """The end of a deal of arrastrado for three players, each on their own."""
+    first = ("1O", "3O", "12O", "10O", "5O", "6C", "1E", "3E", "11E", "7E", "4E", "12B", "2B")
+    second = ("11O", "7O", "6O", "4O", "2O", "1C", "11C", "10C", "5C", "6E", "2E", "7B", "3B")
+    third = tuple(card for card in ALL_CARDS if card not in first + second)
+    return SummaryScene(
+        sides=(
+            SideSummary("Ana", first, (), 55, False, 55),
+            SideSummary("Paco", second, (("B", 40),), 29, False, 69, True),
+            SideSummary("Lucía", third, (("O", 20),), 36, True, 66),
+        ),
+        title_lines=("Mano 5 de la mesa n.º 3",),
+        trump_suit="B",
+        labels=SAMPLE_SUMMARY_LABELS,
+    )
+
+
 def main(argv: list[str]) -> int:
     from bot.render import render_hand, render_summary, render_table
 
@@ -121,6 +154,8 @@ def main(argv: list[str]) -> int:
         "table_three.png": render_table(table_three()),
         "hand_ten.png": render_hand(hand_ten()),
         "summary_pairs.png": render_summary(summary_pairs()),
+        "summary_two.png": render_summary(summary_two()),
+        "summary_three.png": render_summary(summary_three()),
     }
     for name, data in pictures.items():
         (out / name).write_bytes(data)

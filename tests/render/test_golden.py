@@ -18,7 +18,14 @@ import pytest
 from PIL import Image, ImageChops, ImageStat
 
 from bot.render import render_hand, render_summary, render_table
-from tests.render.samples import hand_ten, summary_pairs, table_four, table_two
+from tests.render.samples import (
+    hand_ten,
+    summary_pairs,
+    summary_three,
+    summary_two,
+    table_four,
+    table_two,
+)
 
 GOLDEN = Path(__file__).with_name("golden")
 MAX_MEAN_DIFFERENCE = 1.5  # out of 255, averaged over pixels and channels
@@ -29,6 +36,8 @@ PICTURES: dict[str, Callable[[], bytes]] = {
     "table_two.png": lambda: render_table(table_two()),
     "hand_ten.png": lambda: render_hand(hand_ten()),
     "summary_pairs.png": lambda: render_summary(summary_pairs()),
+    "summary_two.png": lambda: render_summary(summary_two()),
+    "summary_three.png": lambda: render_summary(summary_three()),
 }
 
 
