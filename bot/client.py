@@ -122,6 +122,10 @@ class TuteBot(commands.Bot):
         self.db: Database | None = None
         self.tables: TableService | None = None
         """The table service; the tables cog starts it (and restores the open tables)."""
+        self.faces: object | None = None
+        """The card faces as this application's emojis (``cogs.tables.faces.CardFaces``, read
+        with ``faces_of``); the tables cog makes it and syncs it in the background. Typed
+        loosely: nothing under bot/ imports the cogs."""
 
     async def setup_hook(self) -> None:
         # Order matters: resources the cogs use are opened first, the cogs load next (their

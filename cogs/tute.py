@@ -11,9 +11,11 @@ from discord.ext import commands
 from bot.client import TuteBot, catalog_str
 from bot.i18n import t
 from cogs.standings import StandingsCommands
-from cogs.tables import TablesCommands, start_tables
+from cogs.tables import TablesCommands, start_faces, start_tables
 
 AnyCommand = app_commands.Command[Any, ..., Any]
+FACES_WAIT = 5.0
+"""Seconds the start waits for the card faces before restoring the tables."""
 
 
 class Tute(
@@ -72,5 +74,9 @@ def localized_path(command: AnyCommand, locale: str) -> str:
 
 
 async def setup(bot: TuteBot) -> None:
+    # the card faces sync in the background; the tables wait a moment for them (finding
+    # them again is one call), so that they are drawn with faces from the first redraw:
+    # the first start of a bot, which uploads them, goes on without them meanwhile
+    await start_faces(bot).wait_synced(FACES_WAIT)
     await start_tables(bot)
     await bot.add_cog(Tute(bot))

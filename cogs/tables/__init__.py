@@ -2,12 +2,14 @@
 ``history``), ``buttons`` (the lobby's, the table's and a hand's), ``presenter`` (renders what
 the service says to redraw, each message on its own), ``delivery`` (each hand in a DM or a
 message only its player sees), ``messages`` (the payloads and what each message last
-showed), ``embeds`` and ``pictures`` (the words and the pictures), ``threads``.
+showed), ``embeds`` and ``pictures`` (the words and the pictures), ``faces`` (the cards as the
+application's emojis), ``threads``.
 
 Everything here renders the service's views (``bot.tables.views``): no module reaches a
 hand but its viewer's.
 """
 
 from .commands import TablesCommands, start_tables
+from .faces import NO_FACES, CardFaces, faces_of, start_faces
 
-__all__ = ["TablesCommands", "start_tables"]
+__all__ = ["NO_FACES", "CardFaces", "TablesCommands", "faces_of", "start_faces", "start_tables"]
