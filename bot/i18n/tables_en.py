@@ -5,10 +5,11 @@ from typing import Final
 MESSAGES: Final[dict[str, str]] = {
     "common.yes": "yes",
     "common.no": "no",
-    "suits.O": "oros",
-    "suits.C": "copas",
-    "suits.E": "espadas",
-    "suits.B": "bastos",
+    # a suit alone, as the cards name it ("King of coins"); /tute rules gives the Spanish names
+    "suits.O": "coins",
+    "suits.C": "cups",
+    "suits.E": "swords",
+    "suits.B": "clubs",
     # a card named in words: "King of coins"; with its article in a sentence: "the King of coins"
     "cards.rank.1": "Ace",
     "cards.rank.2": "2",
