@@ -70,6 +70,9 @@ class Seat:
     dm_channel_id: int | None = None
     dm_message_id: int | None = None
     dm_closed: bool = False
+    dm_message_v2: bool = False
+    """The DM hand message is drawn with layout components (one sent before them is
+    edited the old way, with embeds, until the hand comes as a new message)."""
     locale: str = "en"
     """The member's Discord language, for their DMs."""
     notify: bool = True
@@ -212,6 +215,12 @@ class Table(Seating):
     """The lobby message, in the channel."""
     play_message_id: int | None = None
     """The table's message while it plays (in its thread, or in the channel)."""
+    play_message_deal: int | None = None
+    """The deal the table message was opened for: each deal gets a message of its own,
+    and the one before becomes that deal's summary (None: not known yet)."""
+    play_message_v2: bool = False
+    """The table message is drawn with layout components; one sent before them is edited
+    the old way (embeds, the last summary under the table) until the next deal's."""
     invited: list[int] = field(default_factory=list[int])
     hand_delivery: HandDelivery = "dm"
     """"dm": each hand by direct message; "ephemeral": players open it with My hand."""
@@ -286,6 +295,8 @@ class Table(Seating):
             "thread_id": self.thread_id,
             "message_id": self.message_id,
             "play_message_id": self.play_message_id,
+            "play_message_deal": self.play_message_deal,
+            "play_message_v2": self.play_message_v2,
             "invited": self.invited,
             "hand_delivery": self.hand_delivery,
             "seed": self.seed,
@@ -341,6 +352,8 @@ class Table(Seating):
             thread_id=data["thread_id"],
             message_id=data["message_id"],
             play_message_id=data["play_message_id"],
+            play_message_deal=data.get("play_message_deal"),
+            play_message_v2=bool(data.get("play_message_v2", False)),
             invited=list(data["invited"]),
             hand_delivery="ephemeral" if data.get("hand_delivery") == "ephemeral" else "dm",
             seed=data["seed"],

@@ -299,15 +299,22 @@ class TableService:
         *,
         message_id: int | None = None,
         play_message_id: int | None = None,
+        play_message_deal: int | None = None,
+        play_message_v2: bool | None = None,
         thread_id: int | None = None,
     ) -> None:
-        """Remember where the table's public messages live."""
+        """Remember where the table's public messages live (and for the table message, the
+        deal it was opened for and how it is drawn)."""
 
         def change(table: Table) -> bool:
             if message_id is not None:
                 table.message_id = message_id
             if play_message_id is not None:
                 table.play_message_id = play_message_id
+            if play_message_deal is not None:
+                table.play_message_deal = play_message_deal
+            if play_message_v2 is not None:
+                table.play_message_v2 = play_message_v2
             if thread_id is not None:
                 table.thread_id = thread_id or None  # 0: its thread is gone
             return True
@@ -322,8 +329,10 @@ class TableService:
         channel_id: int | None,
         message_id: int | None,
         closed: bool,
+        v2: bool = False,
     ) -> None:
-        """Remember a player's hand message in their DMs, or that their DMs are closed."""
+        """Remember a player's hand message in their DMs (and how it is drawn), or that
+        their DMs are closed."""
 
         def change(table: Table) -> bool:
             occupant = table.seats[seat]
@@ -332,6 +341,7 @@ class TableService:
             occupant.dm_channel_id = channel_id
             occupant.dm_message_id = message_id
             occupant.dm_closed = closed
+            occupant.dm_message_v2 = v2
             return True
 
         await self._note(table_id, change)

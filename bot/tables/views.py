@@ -91,6 +91,8 @@ class TableView(Seating):
     thread_id: int | None
     message_id: int | None
     play_message_id: int | None
+    play_message_deal: int | None
+    play_message_v2: bool
     host_id: int
     variant: Variant
     options: Options
@@ -287,6 +289,8 @@ def table_view(table: Table) -> TableView:
         thread_id=table.thread_id,
         message_id=table.message_id,
         play_message_id=table.play_message_id,
+        play_message_deal=table.play_message_deal,
+        play_message_v2=table.play_message_v2,
         host_id=table.host_id,
         variant=table.variant,
         options=table.options,

@@ -18,7 +18,7 @@ from bot.storage.settings import get_settings
 from bot.tables.errors import TableError
 from bot.tables.service import TableService
 
-from .common import answered, locale_of, presenter_of, refuse, service_of
+from .common import answered, drawn_v2, locale_of, presenter_of, refuse, service_of
 
 
 class TuteButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tute:(?!)"):
@@ -47,6 +47,7 @@ class TuteButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tute
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
         disabled: bool = False,
         row: int | None = None,
+        emoji: discord.PartialEmoji | str | None = None,
     ) -> None:
         if len(parts) != len(self.part_names):
             raise TypeError(f"{type(self).__name__} takes the parts {self.part_names}")
@@ -59,6 +60,7 @@ class TuteButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tute
                 custom_id=":".join(("tute", self.kind, str(table_id), *self.parts)),
                 disabled=disabled,
                 row=row,
+                emoji=emoji,
             )
         )
 
@@ -274,7 +276,7 @@ class HandButton(
         lang = locale_of(interaction)
         if interaction.guild_id is None:
             # the DM holding the hand: the answer shows it, the refresh need not edit it again
-            payload = presenter.hand_payload(show.table, hand, lang)
+            payload = presenter.hand_payload(show.table, hand, lang, v2=drawn_v2(interaction))
             skip: int | None = seat
             if not await answered(interaction, interaction.response.edit_message(**payload)):
                 presenter.forget_hand(show.table.id, seat)

@@ -59,3 +59,10 @@ async def answered(interaction: discord.Interaction[Any], answer: Awaitable[Any]
 
 def presenter_of(client: discord.Client) -> DiscordPresenter:
     return cast("DiscordPresenter", service_of(client).presenter)
+
+
+def drawn_v2(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the message clicked is drawn with layout components (an answer that edits it
+    must be drawn the same way: a message sent with embeds cannot take them)."""
+    message = interaction.message
+    return message is None or message.flags.components_v2

@@ -17,7 +17,7 @@ from bot.tables.model import Status
 from bot.tables.views import HandView, TableView
 
 from . import messages
-from .common import answered, service_of
+from .common import answered, drawn_v2, service_of
 from .messages import Shown, as_new_message
 
 if TYPE_CHECKING:
@@ -37,10 +37,13 @@ class HandDelivery:
         self._ephemeral: dict[tuple[int, int], discord.Interaction[Any]] = {}
         """The last interaction that showed a seat its hand as an ephemeral message: its
         token edits that message for 15 minutes."""
+        self._ephemeral_v2: dict[tuple[int, int], bool] = {}
+        """Whether that message is drawn with layout components."""
 
     def forget_table(self, table_id: int) -> None:
         for key in [k for k in self._ephemeral if k[0] == table_id]:
             del self._ephemeral[key]
+            self._ephemeral_v2.pop(key, None)
         for key in [k for k in self._pings if k[0] == table_id]:
             del self._pings[key]
 
@@ -70,9 +73,7 @@ class HandDelivery:
         assert seat is not None
         service = service_of(self.bot)
         lang = language_of(seat.locale)
-        payload = messages.hand_payload(table, hand, lang, ephemeral=False)
         key = (table.id, f"hand{hand.seat}")
-        digest = messages.hand_digest(payload, away=seat.away)
         if seat.dm_message_id is not None and hand.may_wait:
             return
         if hand.notify and seat.dm_message_id is not None and seat.dm_channel_id is not None:
@@ -81,6 +82,9 @@ class HandDelivery:
             seat = replace(seat, dm_message_id=None)
         try:
             if seat.dm_message_id is not None and seat.dm_channel_id is not None:
+                # drawn as that message was (one sent with embeds keeps them)
+                payload = self._hand(table, hand, lang, v2=seat.dm_message_v2)
+                digest = messages.hand_digest(payload, away=seat.away)
                 try:
                     await self.presenter.edit(
                         seat.dm_channel_id,
@@ -97,6 +101,8 @@ class HandDelivery:
                     return
             if table.status is not Status.PLAYING or seat.left:
                 return
+            payload = self._hand(table, hand, lang)
+            digest = messages.hand_digest(payload, away=seat.away)
             messages.hand_picture(hand, lang, payload)
             # by id: no need to fetch the user first (one call less per player)
             channel = await self.bot.create_dm(discord.Object(seat.user_id or 0))
@@ -107,8 +113,20 @@ class HandDelivery:
         self.shown.digests[key] = digest
         self.shown.buttons[(table.id, hand.seat)] = messages.has_buttons(payload)
         await service.set_dm(
-            table.id, hand.seat, channel_id=channel.id, message_id=message.id, closed=False
+            table.id, hand.seat, channel_id=channel.id, message_id=message.id, closed=False, v2=True
         )
+
+    def _hand(
+        self,
+        table: TableView,
+        hand: HandView,
+        lang: str,
+        *,
+        ephemeral: bool = False,
+        v2: bool = True,
+    ) -> messages.Payload:
+        faces = self.presenter.faces
+        return messages.hand_payload(table, hand, lang, ephemeral=ephemeral, faces=faces, v2=v2)
 
     async def _dms_closed(self, table: TableView, seat: int) -> None:
         """The hand moves to My hand, and the table says so at once."""
@@ -167,7 +185,13 @@ class HandDelivery:
         seat = hand.occupant
         assert seat is not None
         lang = language_of(seat.locale)
-        payload = messages.hand_payload(table, hand, lang, ephemeral=True)
+        payload = self._hand(
+            table,
+            hand,
+            lang,
+            ephemeral=True,
+            v2=self._ephemeral_v2.get((table.id, hand.seat), True),
+        )
         key = (table.id, f"hand{hand.seat}")
         digest = messages.hand_digest(payload, away=seat.away)
         if self.shown.digests.get(key) == digest or hand.may_wait:
@@ -183,11 +207,19 @@ class HandDelivery:
         self.shown.buttons[(table.id, hand.seat)] = messages.has_buttons(payload)
 
     def answer(
-        self, table: TableView, hand: HandView, lang: str, *, ephemeral: bool, remember: bool
+        self,
+        table: TableView,
+        hand: HandView,
+        lang: str,
+        *,
+        ephemeral: bool,
+        remember: bool,
+        v2: bool = True,
     ) -> messages.Payload:
         """A hand to answer a click with, its picture drawn. ``remember``: it is now the
-        hand that seat sees (the refresh need not send it again)."""
-        payload = messages.hand_payload(table, hand, lang, ephemeral=ephemeral)
+        hand that seat sees (the refresh need not send it again); ``v2``: drawn with layout
+        components (not when it edits a message sent with embeds)."""
+        payload = self._hand(table, hand, lang, ephemeral=ephemeral, v2=v2)
         if remember:
             self.shown.hand_shown(table.id, hand.seat, payload, away=hand.away)
         messages.hand_picture(hand, lang, payload)
@@ -206,7 +238,8 @@ class HandDelivery:
         refresh button, edit that message). When the seat has no DM for its hand, this is
         where the hand lives: the refresh after each play keeps it up to date."""
         by_dm = table.by_dm(hand.seat)
-        payload = self.answer(table, hand, lang, ephemeral=True, remember=not by_dm)
+        v2 = not edit or drawn_v2(interaction)
+        payload = self.answer(table, hand, lang, ephemeral=True, remember=not by_dm, v2=v2)
         if edit:
             answer = interaction.response.edit_message(**payload)
         else:
@@ -217,7 +250,13 @@ class HandDelivery:
                 self.shown.forget_hand(table.id, hand.seat)
             return
         if not by_dm:
-            self._ephemeral[(table.id, hand.seat)] = interaction
+            self._remember_ephemeral(table.id, hand.seat, interaction, v2)
+
+    def _remember_ephemeral(
+        self, table_id: int, seat: int, interaction: discord.Interaction[Any], v2: bool
+    ) -> None:
+        self._ephemeral[(table_id, seat)] = interaction
+        self._ephemeral_v2[(table_id, seat)] = v2
 
     async def answer_ephemeral(
         self, interaction: discord.Interaction[Any], table: TableView, hand: HandView, lang: str
@@ -225,11 +264,12 @@ class HandDelivery:
         """Answer a click in an ephemeral hand by showing the hand as it now is; the seat
         whose hand the refresh need not show again (None: its DM still needs it)."""
         by_dm = table.by_dm(hand.seat)
-        payload = self.answer(table, hand, lang, ephemeral=True, remember=not by_dm)
+        v2 = drawn_v2(interaction)
+        payload = self.answer(table, hand, lang, ephemeral=True, remember=not by_dm, v2=v2)
         if not await answered(interaction, interaction.response.edit_message(**payload)):
             self.shown.forget_hand(table.id, hand.seat)
             return None
         if by_dm:
             return None
-        self._ephemeral[(table.id, hand.seat)] = interaction
+        self._remember_ephemeral(table.id, hand.seat, interaction, v2)
         return hand.seat

@@ -20,14 +20,27 @@ from bot.tables.model import DEFAULT_ROBOT, DealSummary, Seat, Status
 from bot.tables.views import DealView, HandView, TableView
 from cogs._base import shown_name
 
+from .faces import NO_FACES, CardFaces
+
 GREEN = discord.Colour.from_rgb(27, 94, 32)
 GOLD = discord.Colour.from_rgb(196, 138, 12)
 GREY = discord.Colour.from_rgb(96, 99, 104)
 
 
-def card_text(card: int) -> str:
-    """A card in short, for a button or a line of cards: ``12🪙``."""
-    return card_label(CODES[card])
+def card_text(card: int, faces: CardFaces = NO_FACES) -> str:
+    """A card in short, for a line of cards: its face (an emoji), or else ``12🪙``."""
+    return faces.inline(card) or card_label(CODES[card])
+
+
+def suit_symbol(card: int) -> str:
+    """The symbol of a card's suit (an emoji)."""
+    return SUIT_SYMBOLS[SUITS[card // 10]]
+
+
+def card_shown(card: int, lang: str, faces: CardFaces = NO_FACES) -> str:
+    """A card in a line of text: its face (or its suit's symbol) and its short name,
+    "🂻 King of coins"."""
+    return f"{faces.inline(card) or SUIT_SYMBOLS[SUITS[card // 10]]} {card_name(card, lang)}"
 
 
 def card_name(card: int, lang: str, *, the: bool = False) -> str:
@@ -171,13 +184,20 @@ def _deadline(deadline: float | None) -> str:
 
 
 def trick_line(
-    table: TableView, trick: tuple[tuple[int, int], ...], lang: str, *, plain: bool = False
+    table: TableView,
+    trick: tuple[tuple[int, int], ...],
+    lang: str,
+    *,
+    plain: bool = False,
+    faces: CardFaces = NO_FACES,
 ) -> str:
-    """The cards on the table, each with who played it (``plain``: the names unescaped)."""
+    """The cards on the table, each with who played it (``plain``: the names unescaped,
+    the cards in short)."""
     if not trick:
         return t("tables.trick.empty", lang)
     return " · ".join(
-        f"{seat_name(table.seats[seat], lang, plain=plain)} {card_text(card)}"
+        f"{seat_name(table.seats[seat], lang, plain=plain)} "
+        + (card_text(card) if plain else card_shown(card, lang, faces))
         for seat, card in trick
     )
 
@@ -197,12 +217,14 @@ def scores_line(table: TableView, deal: DealView, lang: str) -> str:
     return "\n".join(parts)
 
 
-def turned_line(deal: DealView, lang: str) -> str:
-    line = t("tables.trump", lang, suit=suit_text(deal.trump, lang), card=card_text(deal.turned))
+def turned_line(deal: DealView, lang: str, faces: CardFaces = NO_FACES) -> str:
+    turned = card_shown(deal.turned, lang, faces)
+    line = t("tables.trump", lang, suit=suit_text(deal.trump, lang), card=turned)
     if deal.stock_left is not None:
         line += "\n" + stock_line(deal.stock_left, lang)
     elif deal.table_card is not None:
-        line += "\n" + t("tables.table_card", lang, card=card_text(deal.table_card))
+        shown = card_shown(deal.table_card, lang, faces)
+        line += "\n" + t("tables.table_card", lang, card=shown)
     return line
 
 
@@ -290,7 +312,7 @@ def _ended_embed(table: TableView, embed: discord.Embed, lang: str) -> discord.E
         embed.description += "\n" + winner_line(table, table.winner, lang)
     if status is Status.FINISHED and rounds_won is not None:
         lines = [
-            t("summary.rounds_line", lang, names=_names(table, seats, lang), rounds=rounds)
+            t("summary.rounds_line", lang, names=side_names(table, seats, lang), rounds=rounds)
             for seats, rounds in zip(table.sides, rounds_won, strict=False)
         ]
         embed.add_field(name=t("summary.rounds", lang), value="\n".join(lines), inline=False)
@@ -323,18 +345,19 @@ def tally_lines(table: TableView, lang: str) -> list[str]:
     return lines
 
 
-def _names(table: TableView, seats: tuple[int, ...], lang: str) -> str:
+def side_names(table: TableView, seats: tuple[int, ...], lang: str) -> str:
+    """The names of a side's players, "Ana & Luis"."""
     return " & ".join(seat_name(table.seats[s], lang) for s in seats)
 
 
-def event_params(params: dict[str, Any], lang: str) -> dict[str, Any]:
+def event_params(params: dict[str, Any], lang: str, faces: CardFaces = NO_FACES) -> dict[str, Any]:
     """A logged or announced event's parameters as its text shows them: suits and cards in
     words and symbols, a robot by its short name, a member's name escaped."""
     shown = dict(params)
     if "suit" in shown:
         shown["suit"] = suit_text(int(shown["suit"]), lang)
     if "cards" in shown:
-        shown["cards"] = " ".join(card_text(int(c)) for c in shown["cards"])
+        shown["cards"] = " ".join(card_text(int(c), faces) for c in shown["cards"])
     name = shown.get("name")
     if isinstance(name, str):
         shown["name"] = (
@@ -347,15 +370,19 @@ def event_params(params: dict[str, Any], lang: str) -> dict[str, Any]:
     return shown
 
 
+def log_lines(table: TableView, lang: str, last: int = 4, faces: CardFaces = NO_FACES) -> list[str]:
+    """What happened last, one line an event, newest last."""
+    return [t(e.key, lang, **event_params(e.params, lang, faces)) for e in table.log[-last:]]
+
+
 def log_text(table: TableView, lang: str, last: int = 4) -> str:
-    entries = table.log[-last:]
-    return "\n".join("• " + t(e.key, lang, **event_params(e.params, lang)) for e in entries)
+    return "\n".join("• " + line for line in log_lines(table, lang, last))
 
 
 def winner_line(table: TableView, side: int, lang: str) -> str:
     seats = table.sides[side]
     key = "tables.winner" if len(seats) == 1 else "tables.winners"
-    return t(key, lang, names=_names(table, seats, lang))
+    return t(key, lang, names=side_names(table, seats, lang))
 
 
 # ------------------------------------------------------------------------ the hand
@@ -391,12 +418,26 @@ def hand_embed(table: TableView, hand: HandView, lang: str) -> discord.Embed:
         ),
         colour=GREEN,
     )
+    embed.description = "\n".join(hand_lines(table, hand, lang))
     if not hand.playing:
-        embed.description = t(f"tables.play.status.{table.status.value}", lang)
-        if table.winner is not None and table.rounds_won is not None:
-            embed.description += "\n" + winner_line(table, table.winner, lang)
         embed.colour = GREY
         return embed
+    embed.set_footer(text=t("hand.footer", lang, deal=table.deal_no + 1))
+    return embed
+
+
+def hand_lines(
+    table: TableView, hand: HandView, lang: str, faces: CardFaces = NO_FACES
+) -> list[str]:
+    """What a hand says, and only what stays true until it is edited again: trumps; the
+    trick, the clock and why a card is held back when it is their turn (the hand is edited
+    when the turn comes to them); a declaration they may make; that a robot plays for them.
+    Once the game is over, how it ended."""
+    if not hand.playing:
+        lines = [t(f"tables.play.status.{table.status.value}", lang)]
+        if table.winner is not None and table.rounds_won is not None:
+            lines.append(winner_line(table, table.winner, lang))
+        return lines
     line = t("hand.trumps", lang, suit=suit_text(hand.trump, lang))
     if hand.stock_left is not None:
         line += " · " + stock_line(hand.stock_left, lang)
@@ -407,15 +448,13 @@ def hand_embed(table: TableView, hand: HandView, lang: str) -> discord.Embed:
         lines.append(t("hand.away", lang))
     elif hand.your_turn:
         if hand.trick:
-            trick = trick_line(table, hand.trick, lang)
+            trick = trick_line(table, hand.trick, lang, faces=faces)
             lines.append(f"{t('tables.trick', lang, number=hand.trick_no + 1)}: {trick}")
         lines.append(t("hand.your_turn", lang, clock=_deadline(hand.turn_deadline)))
         lines += refused_lines(hand, lang)
     elif hand.may_declare:
         lines.append(t("hand.you_may_declare", lang))
-    embed.description = "\n".join(lines)
-    embed.set_footer(text=t("hand.footer", lang, deal=table.deal_no + 1))
-    return embed
+    return lines
 
 
 def refused_lines(hand: HandView, lang: str) -> list[str]:
@@ -430,14 +469,20 @@ def summary_embed(table: TableView, summary: DealSummary, lang: str) -> discord.
     """A finished deal in a few short lines: how it ended, then each side's points (the
     rounds won are on the table above it). The picture shows the cards each side took, the
     cantes and the sums; its alt text says them in words."""
-    result = summary.result
-    names = summary.names
     embed = discord.Embed(
         title=t("summary.title", lang, deal=summary.deal_no + 1, id=table.id), colour=GOLD
     )
+    embed.description = "\n".join(summary_lines(table, summary, lang))
+    return embed
+
+
+def summary_lines(table: TableView, summary: DealSummary, lang: str) -> list[str]:
+    """A finished deal in a few short lines: how it ended, then each side's points."""
+    result = summary.result
+    names = summary.names
     sides = result.sides
 
-    def side_names(side: int) -> str:
+    def named(side: int) -> str:
         return " & ".join(_display(names[s], table.seats[s], lang) for s in sides[side])
 
     winner = result.winner
@@ -445,7 +490,7 @@ def summary_embed(table: TableView, summary: DealSummary, lang: str) -> discord.
         lines = [t("summary.no_winner", lang, target=table.options.target)]
     else:
         number = "one" if len(sides[winner]) == 1 else "many"
-        lines = [t(f"summary.end.{number}.{result.end.value}", lang, names=side_names(winner))]
+        lines = [t(f"summary.end.{number}.{result.end.value}", lang, names=named(winner))]
         if result.double:
             lines.append(t("summary.double", lang))
     contract = result.contract
@@ -461,11 +506,10 @@ def summary_embed(table: TableView, summary: DealSummary, lang: str) -> discord.
         )
     lines.append("")
     lines += [
-        t("summary.side", lang, names=side_names(side), total=result.scores[side])
+        t("summary.side", lang, names=named(side), total=result.scores[side])
         for side in range(len(sides))
     ]
-    embed.description = "\n".join(lines)
-    return embed
+    return lines
 
 
 def _display(name: str, seat: Seat | None, lang: str) -> str:

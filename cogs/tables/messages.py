@@ -1,11 +1,16 @@
-"""The messages of a table as Discord payloads: the lobby, the table message (with the last
-deal's summary under it) and a hand, built from the service's views; and what each message
-last showed, so that a message is edited only when what it shows changes."""
+"""The messages of a table as Discord payloads: the lobby, the table message, a deal's
+summary and a hand, built from the service's views; and what each message last showed, so
+that a message is edited only when what it shows changes.
+
+The table and the hand are drawn with layout components (:mod:`layouts`); a message sent
+before them (``v2`` False) is drawn the old way, with embeds: the table with the last deal's
+summary under it, until the next deal's fresh message."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import discord
@@ -16,11 +21,10 @@ from bot.tables.model import DealSummary, Status
 from bot.tables.views import HandView, TableView
 
 from . import embeds as ui
-from . import pictures
-from .buttons import HandButton, LobbyButton, TableButton, encode_action
-
-CARD_ROW = 5
-"""Cards per row of buttons (Discord allows five)."""
+from . import layouts, pictures
+from .buttons import HandButton, LobbyButton, TableButton
+from .faces import NO_FACES, CardFaces
+from .layouts import CARD_ROW, hand_button
 
 Payload = dict[str, Any]
 
@@ -34,6 +38,12 @@ def attach(payload: Payload, pictures_: list[tuple[discord.Embed, discord.File |
             embed.set_image(url=f"attachment://{picture.filename}")
             files.append(picture)
     payload["attachments"] = files
+
+
+def attach_files(payload: Payload, files: list[discord.File | None]) -> None:
+    """The pictures a layout shows (it names them): the message keeps these files and no
+    other."""
+    payload["attachments"] = [f for f in files if f is not None]
 
 
 def as_new_message(payload: Payload) -> Payload:
@@ -50,11 +60,30 @@ def _embeds(payload: Payload) -> list[discord.Embed]:
     return [embed] if isinstance(embed, discord.Embed) else []
 
 
-def digest(payload: Payload) -> str:
+def is_v2(payload: Payload) -> bool:
+    return isinstance(payload.get("view"), discord.ui.LayoutView)
+
+
+def _components(payload: Payload) -> list[dict[str, Any]]:
     view = payload.get("view")
+    if isinstance(view, discord.ui.View | discord.ui.LayoutView):
+        return view.to_components()
+    return []
+
+
+def _walk(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """Every component, the ones inside containers and rows too, in order."""
+    for component in components:
+        yield component
+        yield from _walk(component.get("components", []))
+        accessory = component.get("accessory")
+        if isinstance(accessory, dict):
+            yield accessory
+
+
+def digest(payload: Payload) -> str:
     parts = [json.dumps([e.to_dict() for e in _embeds(payload)], sort_keys=True)]
-    if isinstance(view, discord.ui.View):
-        parts.append(json.dumps(view.to_components(), sort_keys=True))
+    parts.append(json.dumps(_components(payload), sort_keys=True))
     return hashlib.sha1("|".join(parts).encode()).hexdigest()
 
 
@@ -63,24 +92,25 @@ def hand_digest(payload: Payload, *, away: bool) -> str:
     count (it cannot be clicked). A DM is edited only when this changes (or the player goes
     away or comes back), not each time a card is played elsewhere: the table shows that, and
     the hand's text says only what stays true until its buttons change."""
-    view = payload.get("view")
+    components = _components(payload)
     colour = next((e.colour for e in _embeds(payload)), None)
-    parts = [f"{away}|{colour}"]
-    if isinstance(view, discord.ui.View):
-        for row in view.to_components():
-            for button in row.get("components", []):
-                custom_id = str(button.get("custom_id", ""))
-                if button.get("disabled") and custom_id.startswith("tute:h:"):
-                    table_id, deal, _trick, code = custom_id.split(":")[2:6]
-                    custom_id = f"{table_id}:{deal}:{code}"
-                parts.append(f"{custom_id}|{button.get('label')}|{button.get('style')}")
+    colour = next((c.get("accent_color") for c in _walk(components) if c.get("type") == 17), colour)
+    parts = [f"{away}|{colour}|{is_v2(payload)}"]
+    for button in _walk(components):
+        if button.get("type") != 2:
+            continue
+        custom_id = str(button.get("custom_id", ""))
+        if button.get("disabled") and custom_id.startswith("tute:h:"):
+            table_id, deal, _trick, code = custom_id.split(":")[2:6]
+            custom_id = f"{table_id}:{deal}:{code}"
+        parts.append(f"{custom_id}|{button.get('label')}|{button.get('style')}")
     return hashlib.sha1("\n".join(parts).encode()).hexdigest()
 
 
 def has_buttons(payload: Payload) -> bool:
     view = payload.get("view")
-    return isinstance(view, discord.ui.View) and any(
-        isinstance(item, HandButton) for item in view.children
+    return isinstance(view, discord.ui.View | discord.ui.LayoutView) and any(
+        isinstance(item, HandButton) for item in view.walk_children()
     )
 
 
@@ -174,25 +204,17 @@ def lobby_buttons(table: TableView, lang: str) -> discord.ui.View:
 # ----------------------------------------------------------------------- the table
 
 
-def table_payload(table: TableView) -> Payload:
-    """The table message: the table now (in play, or its end), then the last deal's summary
-    while there is one. Its pictures are drawn by :func:`table_pictures`, only once the
-    message is known to be sent."""
+def table_payload(table: TableView, faces: CardFaces = NO_FACES, *, v2: bool = True) -> Payload:
+    """The table message: the table now (in play, or its end). Drawn the old way (``v2``
+    False), the last deal's summary rides under it. Its pictures are drawn by
+    :func:`table_pictures`, only once the message is known to be sent."""
     lang = table.language
+    if v2:
+        return {"view": layouts.table_layout(table, lang, faces)}
     view = discord.ui.View(timeout=None)
     if table.status is Status.PLAYING:
-        primary, danger = discord.ButtonStyle.primary, discord.ButtonStyle.danger
-        view.add_item(
-            TableButton(table.id, "hand", label=t("tables.btn.hand", lang), style=primary)
-        )
-        if any(s is not None and s.away and not s.left for s in table.seats):
-            label = t("tables.btn.back", lang)
-            view.add_item(
-                TableButton(table.id, "back", label=label, style=discord.ButtonStyle.success)
-            )
-        view.add_item(TableButton(table.id, "cancel", label=t("tables.btn.cancel", lang)))
-        label = t("tables.btn.leave_game", lang)
-        view.add_item(TableButton(table.id, "leave", label=label, style=danger))
+        for button in layouts.table_buttons(table, lang):
+            view.add_item(button)
     elif table.status is Status.FINISHED:
         label = t("tables.btn.rematch", lang)
         view.add_item(
@@ -208,6 +230,15 @@ def table_pictures(
     shown: Shown, table: TableView, payload: Payload, *, summary_pictured: bool
 ) -> None:
     lang = table.language
+    if is_v2(payload):
+        if table.status is Status.PLAYING:
+            attach_files(payload, [pictures.table_picture(table, lang)])
+        elif table.status is Status.FINISHED and table.summary is not None:
+            # the result, over the last deal's summary
+            attach_files(payload, [shown.summary_picture(table, table.summary, lang)])
+        else:
+            attach_files(payload, [])
+        return
     embeds: list[discord.Embed] = payload["embeds"]
     drawn = [(embeds[0], pictures.table_picture(table, lang))]
     if table.summary is not None and len(embeds) > 1 and summary_pictured:
@@ -215,13 +246,50 @@ def table_pictures(
     attach(payload, drawn)
 
 
+def summary_payload(table: TableView, summary: DealSummary, *, v2: bool) -> Payload:
+    """A deal that is over, as its message stays in the thread once the next deal (or the
+    game's result) has a message of its own. Its picture: :func:`summary_picture`."""
+    lang = table.language
+    if v2:
+        return {"view": layouts.summary_layout(table, summary, lang)}
+    return {"embeds": [ui.summary_embed(table, summary, lang)], "view": None}
+
+
+def summary_picture(shown: Shown, table: TableView, summary: DealSummary, payload: Payload) -> None:
+    picture = shown.summary_picture(table, summary, table.language)
+    if is_v2(payload):
+        attach_files(payload, [picture])
+    else:
+        attach(payload, [(payload["embeds"][0], picture)])
+
+
+def moved_on_payload(table: TableView, *, v2: bool) -> Payload:
+    """An old table message once a fresh one shows the table: a line pointing to it."""
+    lang = table.language
+    line = t("tables.moved_on", lang, deal=table.deal_no + 1, id=table.id)
+    if v2:
+        return {"view": layouts.moved_on_layout(line), "attachments": []}
+    embed = discord.Embed(description=line, colour=ui.GREY)
+    return {"embeds": [embed], "view": None, "attachments": []}
+
+
 # ------------------------------------------------------------------------ the hand
 
 
-def hand_payload(table: TableView, hand: HandView, lang: str, *, ephemeral: bool) -> Payload:
+def hand_payload(
+    table: TableView,
+    hand: HandView,
+    lang: str,
+    *,
+    ephemeral: bool,
+    faces: CardFaces = NO_FACES,
+    v2: bool = True,
+) -> Payload:
     """A player's hand: one button per card in order (the playable ones enabled), then the
     declarations they may make now; an ephemeral hand has a refresh button too. Its picture
     is drawn by :func:`hand_picture`, only when the message is sent."""
+    if v2:
+        return {"view": layouts.hand_layout(table, hand, lang, ephemeral=ephemeral, faces=faces)}
     view = discord.ui.View(timeout=None)
     if hand.left:
         # the hand's last word, with nothing left to click
@@ -234,7 +302,7 @@ def hand_payload(table: TableView, hand: HandView, lang: str, *, ephemeral: bool
         for i, card in enumerate(hand.cards):
             playable = card in hand.playable
             view.add_item(
-                _hand_button(
+                hand_button(
                     hand,
                     Action.play(hand.seat, card),
                     ui.card_text(card),
@@ -249,34 +317,15 @@ def hand_payload(table: TableView, hand: HandView, lang: str, *, ephemeral: bool
                 if action.kind is Kind.RESIGN
                 else discord.ButtonStyle.success
             )
-            view.add_item(_hand_button(hand, action, ui.action_label(action, hand, lang), style))
+            view.add_item(hand_button(hand, action, ui.action_label(action, hand, lang), style))
     return {"embed": ui.hand_embed(table, hand, lang), "view": view}
-
-
-def _hand_button(
-    hand: HandView,
-    action: Action,
-    label: str,
-    style: discord.ButtonStyle,
-    *,
-    disabled: bool = False,
-    row: int | None = None,
-) -> HandButton:
-    code = encode_action(action)
-    return HandButton(
-        hand.table_id,
-        hand.deal_no,
-        hand.trick_no,
-        code,
-        label=label,
-        style=style,
-        disabled=disabled,
-        row=row,
-    )
 
 
 def hand_picture(hand: HandView, lang: str, payload: Payload) -> None:
     if hand.left:
         payload["attachments"] = []
+        return
+    if is_v2(payload):
+        attach_files(payload, [pictures.hand_picture(hand, lang)])
         return
     attach(payload, [(payload["embed"], pictures.hand_picture(hand, lang))])

@@ -25,6 +25,7 @@ from . import embeds as ui
 from . import messages
 from .common import service_of
 from .delivery import HandDelivery
+from .faces import CardFaces, faces_of
 from .messages import Payload, Shown, as_new_message
 from .threads import make_thread
 
@@ -39,14 +40,27 @@ MOVE_ON_AFTER = datetime.timedelta(minutes=50)
 message before that, once in 50 minutes (one call more in that time, not one a deal)."""
 
 
+def _deal_over(table: TableView) -> bool:
+    """The deal the table message was opened for is over and the next one plays: the
+    message becomes the deal's summary, and the next deal gets a fresh one. (The last deal's
+    message shows the game's result over its summary.)"""
+    summary = table.summary
+    return (
+        summary is not None
+        and table.play_message_deal is not None
+        and summary.deal_no == table.play_message_deal
+        and table.status is Status.PLAYING
+    )
+
+
 def _too_old(message_id: int) -> bool:
     return discord.utils.utcnow() - discord.utils.snowflake_time(message_id) > MOVE_ON_AFTER
 
 
 class DiscordPresenter:
     """Keeps a table's messages in step: the lobby and the table message (edited in place,
-    only when they change; the table carries the last deal's summary), each player's hand
-    (:class:`HandDelivery`), and the announcements."""
+    only when they change; each deal has one, which becomes the deal's summary when it is
+    over), each player's hand (:class:`HandDelivery`), and the announcements."""
 
     def __init__(self, bot: discord.Client, *, language: str = "en") -> None:
         self.bot = bot
@@ -63,6 +77,11 @@ class DiscordPresenter:
         self._retry_tasks: dict[int, asyncio.Task[None]] = {}
         self._told: set[tuple[int, int]] = set()
         """(table, error code) of the permission problems the host was told of."""
+
+    @property
+    def faces(self) -> CardFaces:
+        """The card faces the application has as emojis (none: cards in text)."""
+        return faces_of(self.bot)
 
     # payloads the buttons answer with ---------------------------------------
 
@@ -92,9 +111,10 @@ class DiscordPresenter:
         await service_of(self.bot).set_messages(table.id, message_id=message.id)
         return True
 
-    def hand_payload(self, table: TableView, hand: HandView, lang: str) -> Payload:
-        """The hand a click in a DM answers with: now the hand that seat sees."""
-        return self.hands.answer(table, hand, lang, ephemeral=False, remember=True)
+    def hand_payload(self, table: TableView, hand: HandView, lang: str, *, v2: bool) -> Payload:
+        """The hand a click in a DM answers with (drawn like the message clicked): now the
+        hand that seat sees."""
+        return self.hands.answer(table, hand, lang, ephemeral=False, remember=True, v2=v2)
 
     def forget_hand(self, table_id: int, seat: int) -> None:
         self.shown.forget_hand(table_id, seat)
@@ -240,9 +260,14 @@ class DiscordPresenter:
             return
         if table.play_message_id is None:
             await self._open_play_message(show)
+        elif _deal_over(table):
+            await self._next_message(show)
         elif _too_old(table.play_message_id):
             await self._move_on(show)
         else:
+            if table.play_message_deal is None:
+                # a message from before deals had their own: this is its deal
+                await service_of(self.bot).set_messages(table.id, play_message_deal=table.deal_no)
             await self.edit_table(show)
 
     def _pictures(self, show: Show) -> Callable[[Payload], None]:
@@ -263,7 +288,7 @@ class DiscordPresenter:
                 table.where_id,
                 table.play_message_id,
                 (table.id, "table"),
-                messages.table_payload(table),
+                messages.table_payload(table, self.faces, v2=table.play_message_v2),
                 self._pictures(show),
             )
         except discord.NotFound as error:
@@ -278,6 +303,34 @@ class DiscordPresenter:
                 raise
             await self._move_on(show)
 
+    async def _next_message(self, show: Show) -> None:
+        """The deal of the table message is over: that message becomes the deal's summary
+        (it stays in the thread, the picture of what each side took with it), and the next
+        deal gets a fresh message under it."""
+        table = show.table
+        summary = table.summary
+        assert summary is not None and table.play_message_id is not None
+        payload = messages.summary_payload(table, summary, v2=table.play_message_v2)
+        try:
+            await self.edit(
+                table.where_id,
+                table.play_message_id,
+                (table.id, "table"),
+                payload,
+                functools.partial(messages.summary_picture, self.shown, table, summary),
+            )
+        except discord.HTTPException as error:
+            if error.status != 404 and error.code != TOO_OLD_TO_EDIT:
+                raise
+            # gone, or too old to edit: the next message comes all the same
+            log.info(
+                "Table %s: deal %s keeps its message as it was (%s)",
+                table.id,
+                summary.deal_no + 1,
+                error,
+            )
+        await self._open_play_message(show)
+
     async def _move_on(self, show: Show) -> None:
         """A fresh table message before Discord stops letting the bot edit the old one (an
         hour): the old one keeps a line that points to the new one, and no buttons."""
@@ -286,13 +339,7 @@ class DiscordPresenter:
         await self._open_play_message(show)
         if old is None:
             return
-        lang = table.language
-        line = t("tables.moved_on", lang, deal=table.deal_no + 1, id=table.id)
-        payload: Payload = {
-            "embeds": [discord.Embed(description=line, colour=ui.GREY)],
-            "view": None,
-            "attachments": [],
-        }
+        payload = messages.moved_on_payload(table, v2=table.play_message_v2)
         try:
             await (
                 self.bot.get_partial_messageable(table.where_id)
@@ -321,7 +368,7 @@ class DiscordPresenter:
         thread_id = table.thread_id
         if thread_id is None and first:
             thread_id = await make_thread(self.bot, table)
-        payload = messages.table_payload(table)
+        payload = messages.table_payload(table, self.faces)
         self._pictures(show)(payload)
         where = self.bot.get_partial_messageable(thread_id or table.channel_id)
         try:
@@ -333,15 +380,31 @@ class DiscordPresenter:
             log.warning("Table %s: its thread is gone; playing on in the channel", table.id)
             thread_id = None
             show = replace(show, table=table.with_thread(None))
-            payload = messages.table_payload(show.table)
+            payload = messages.table_payload(show.table, self.faces)
             self._pictures(show)(payload)
             message = await self.bot.get_partial_messageable(table.channel_id).send(
                 **as_new_message(payload)
             )
         self.shown.digests[(table.id, "table")] = messages.digest(payload)
+        deal = table.deal_no
         await service.set_messages(
-            table.id, play_message_id=message.id, thread_id=thread_id if thread_id else 0
+            table.id,
+            play_message_id=message.id,
+            play_message_deal=deal,
+            play_message_v2=True,
+            thread_id=thread_id if thread_id else 0,
         )
+        latest = self._latest.get(table.id)
+        if latest is not None:
+            # a retry of a table that has left the service's memory shows it here too
+            moved = replace(
+                latest.table,
+                play_message_id=message.id,
+                play_message_deal=deal,
+                play_message_v2=True,
+                thread_id=thread_id,
+            )
+            self._latest[table.id] = replace(latest, table=moved)
         if first:
             # the lobby now links to the game
             linked = replace(table, thread_id=thread_id, play_message_id=message.id)

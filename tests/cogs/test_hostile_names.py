@@ -26,6 +26,7 @@ from bot.tables.views import table_view
 from cogs._base import shown_name
 from cogs.standings import stats_embed
 from cogs.tables import embeds as ui
+from tests.cogs.tables._world import card_of, hand_buttons
 from tests.conftest import World, fast_bot
 
 HOSTILE = "[Free chips](https://evil.example) **x** @everyone <@1>"
@@ -130,15 +131,17 @@ def message_body(call: simcord.HttpLogEntry) -> dict[str, Any] | None:
         body = body.get("data")
         if not isinstance(body, dict):
             return None
-    if not {"content", "embeds"} & set(body):
+    if not {"content", "embeds", "components"} & set(body):
         return None
     return body
 
 
 def discord_texts(body: dict[str, Any]) -> list[str]:
-    """The markdown texts of a message: its content and its embeds' titles, descriptions,
-    field names and values (footers and author names show no markdown)."""
+    """The markdown texts of a message: its content, its embeds' titles, descriptions,
+    field names and values (footers and author names show no markdown), and its layout's
+    text displays."""
     texts = [body.get("content") or ""]
+    texts += [str(c.get("content") or "") for c in components(body.get("components") or [])]
     for embed in body.get("embeds") or []:
         texts += [embed.get("title") or "", embed.get("description") or ""]
         for f in embed.get("fields") or []:
@@ -166,9 +169,11 @@ def components(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def pinged(body: dict[str, Any]) -> set[str]:
-    """Whom a message pings: the mentions in its content (embeds never ping) that its
-    allowed_mentions let through (``everyone``, ``user:<id>``, ``role:<id>``)."""
-    content = body.get("content") or ""
+    """Whom a message pings: the mentions in its content or its layout's text displays
+    (embeds never ping) that its allowed_mentions let through (``everyone``,
+    ``user:<id>``, ``role:<id>``)."""
+    displays = [str(c.get("content") or "") for c in components(body.get("components") or [])]
+    content = "\n".join([body.get("content") or "", *displays])
     # Without allowed_mentions (discord.py leaves it out of an edit that keeps the content),
     # Discord lets every mention in the content through.
     allowed = body.get("allowed_mentions") or {"parse": ["everyone", "users", "roles"]}
@@ -178,7 +183,7 @@ def pinged(body: dict[str, Any]) -> set[str]:
     found: set[str] = set()
     if "everyone" in parse and re.search(r"@(everyone|here)", content):
         found.add("everyone")
-    for user in re.findall(r"<@!?(\d+)>", content):
+    for user in re.findall(r"(?<!\\)<@!?(\d+)>", content):  # "\<@1>" is text
         if "users" in parse or user in users:
             found.add(f"user:{user}")
     for role in re.findall(r"<@&(\d+)>", content):
@@ -257,16 +262,7 @@ def op_button(message: discord.Message | simcord.ResponseMessage, op: str) -> st
 
 
 def enabled_cards(message: discord.Message) -> list[str]:
-    return [
-        child.custom_id
-        for row in message.components
-        for child in getattr(row, "children", [])
-        if isinstance(child, discord.Button)
-        and not child.disabled
-        and child.custom_id
-        and child.custom_id.startswith("tute:h:")
-        and child.custom_id.rsplit(":", 1)[1][0].isdigit()
-    ]
+    return [b.custom_id for b in hand_buttons(message) if not b.disabled and card_of(b) is not None]
 
 
 def the_table(env: simcord.Env) -> Table:

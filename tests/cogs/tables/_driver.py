@@ -36,6 +36,7 @@ from tests.cogs.tables._world import (
     deal_and_trick,
     hand_buttons,
     hand_cards,
+    layout_texts,
     op_button,
     public_known,
     texts,
@@ -159,11 +160,13 @@ class Audit:
         assert sorted(hand_cards(dm)) == sorted(deal.hand(seat)), "the DM shows the hand"
         # the cards show once, in the picture (its alt text names them) and on the buttons
         held = set(deal.hand(seat))
-        (embed,) = dm.embeds
-        assert not cards_in(embed.description or "") & held, "the text does not list them"
+        assert dm.flags.components_v2
+        said = "\n".join(layout_texts(dm))
+        named = {ui.card_name(c, lang) for c in held for lang in ("en", "es")}
+        assert not any(name in said for name in named), "the text does not list them"
         if held:
-            assert embed.image.url == "attachment://hand.png"
             (picture,) = dm.attachments
+            assert picture.filename == "hand.png"
             assert cards_in(picture.description or "") == held
         legal = {a.arg for a in deal.legal_actions() if a.seat == seat and a.kind is Kind.PLAY}
         enabled = {card_of(b) for b in hand_buttons(dm) if not b.disabled} - {None}
@@ -213,7 +216,7 @@ class Driver:
     declared: list[str] = field(default_factory=list[str])
     """The declarations clicked, by code (``sO``: sing oros, ``x``: exchange...)."""
     summaries: set[int] = field(default_factory=set[int])
-    """The deals whose summary the table message has shown."""
+    """The deals whose summary the thread has kept."""
 
     def __post_init__(self) -> None:
         self.audit = Audit(self.env, self.world, self.players)
@@ -234,39 +237,40 @@ class Driver:
             m for m in thread_of(self.world, table).history() if m.id == table.play_message_id
         )
 
+    def deal_summaries(self) -> dict[int, discord.Message]:
+        """The thread's summary of each deal that is over, by deal number."""
+        table = self.table
+        found: dict[int, discord.Message] = {}
+        for message in thread_of(self.world, table).history():
+            texts = layout_texts(message)
+            for deal_no in range(table.deal_no + 1):
+                title = t("summary.title", table.language, deal=deal_no + 1, id=table.id)
+                if texts and texts[0].startswith(f"### {title}\n"):
+                    found[deal_no] = message
+        return found
+
     def check_table_message(self) -> None:
-        """The table in the thread shows the state of play: trick, turn, scores; under it,
-        the last deal's summary, until the next deal ends."""
+        """The table in the thread shows the state of play (its title, the turn and the
+        trumps), drawn with layout components; each deal that is over keeps its summary, in
+        the message that showed the deal, above the table."""
         table = self.table
         deal = table.deal
         shown = self.table_message()
-        expected = ui.table_embed(table_view(table), table.language)
-        embed, *under = shown.embeds
-        if table.summary is None:
-            assert not under
-        else:
-            (summary,) = under
-            summary_no = table.summary.deal_no
-            assert summary.title == t(
-                "summary.title", table.language, deal=summary_no + 1, id=table.id
-            )
-            # its picture until the first trick of the next deal is over
-            if table.status is Status.PLAYING and deal is not None and deal.tricks:
-                assert not summary.image.url
-            else:
-                assert summary.image.url == "attachment://summary.png"
-            assert not summary.fields, "the summary is a few short lines, no columns"
-            self.summaries.add(summary_no)
-        assert embed.title == expected.title
-        assert embed.description == expected.description
-        assert [(f.name, f.value) for f in embed.fields] == [
-            (f.name, f.value) for f in expected.fields
-        ]
-        if deal is not None and table.status is Status.PLAYING:
-            name = ui.seat_name(table.seats[deal.turn], table.language)
-            assert name in (embed.description or "")
-            for _, card in deal.trick_seats():
-                assert ui.card_text(card) in embed.fields[0].value  # type: ignore[operator]
+        assert shown.flags.components_v2
+        said = layout_texts(shown)
+        lang = table.language
+        if table.status is Status.PLAYING and deal is not None:
+            assert said[0] == f"### {ui.variant_title(table_view(table), lang)}"
+            name = ui.seat_name(table.seats[deal.turn], lang)
+            assert name in said[1] and ui.suit_text(deal.trump, lang) in said[1]
+            (picture,) = shown.attachments
+            assert picture.filename == "table.png"
+        for deal_no, message in self.deal_summaries().items():
+            assert message.flags.components_v2
+            (picture,) = message.attachments
+            assert picture.filename == "summary.png" and picture.description
+            assert not buttons(message), "a summary has nothing to click"
+            self.summaries.add(deal_no)
 
     async def hand_message(self, player: Player, *, fresh: bool = False) -> Message:
         """Where the player's hand is now: their DM; or, for a player without one, the hand
@@ -314,7 +318,7 @@ class Driver:
             for call in self.env.http_requests[before:]
             if call.method == "PATCH" and call.path.endswith(table_message)
         ]
-        assert len(edits) <= 1, "one edit of the table for the click and the robots' run"
+        assert len(edits) <= 1, [(c.method, c.path) for c in self.env.http_requests[before:]]
         assert result.acknowledged
         dm = player.member.user.dm_channel
         if channel_of(message) == dm.id and all(m.id != message.id for m in dm.history()):
@@ -382,22 +386,28 @@ class Driver:
         assert table.winner is not None
         lang = table.language
         self.check_table_message()
-        assert self.summaries == set(range(table.deal_no + 1))
-        final, last = self.table_message().embeds
-        assert final.title == t("summary.game_over", lang, id=table.id)
-        assert ui.winner_line(table_view(table), table.winner, lang) in (final.description or "")
-        assert last.title == t("summary.title", lang, deal=table.deal_no + 1, id=table.id)
+        assert self.summaries == set(range(table.deal_no))
+        final = "\n".join(layout_texts(self.table_message()))
+        assert t("summary.game_over", lang, id=table.id) in final
+        assert ui.winner_line(table_view(table), table.winner, lang) in final
+        last = layout_texts(self.table_message())[-1]
+        assert last.startswith(
+            f"**{t('summary.title', lang, deal=table.deal_no + 1, id=table.id)}**"
+        )
         # one winner "wins", two partners "win"
         pair = table.variant is Variant.PAIRS
         if lang == "en":
-            assert ("Winners: " if pair else "Winner: ") in (final.description or "")
-            outcome = (last.description or "").splitlines()[0]
+            assert ("Winners: " if pair else "Winner: ") in final
+            outcome = last.splitlines()[1]
             if "round" in outcome:
                 assert outcome.endswith(" win the round." if pair else " wins the round.")
         thread = thread_of(self.world, table).history()
         bot_id = self.env.bot.user.id  # type: ignore[union-attr]
         said = [m.id for m in thread if m.author.id == bot_id]
-        assert said == [table.play_message_id], "the table message is the thread's only one"
+        summaries = [m.id for _, m in sorted(self.deal_summaries().items())]
+        # a deal's summary each, in order, then the result over the last one's
+        assert said == [*summaries, table.play_message_id], "the thread keeps every deal"
+        assert len(summaries) == table.deal_no
         for player in self.players:
             if player.dm_open:
                 (dm,) = player.member.user.dm_channel.history()

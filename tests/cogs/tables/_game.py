@@ -21,8 +21,9 @@ from bot.storage import tables as table_repo
 from bot.tables.model import Status, Table
 from bot.tables.service import DECLARE_GRACE, TableService
 from bot.tables.views import table_view
-from cogs.tables import embeds as ui
+from cogs.tables import messages
 from cogs.tables.buttons import decode_action
+from cogs.tables.faces import faces_of
 from cogs.tables.presenter import RETRY_AFTER
 from tests.cogs.tables._faults import Injected
 from tests.cogs.tables._world import (
@@ -33,6 +34,7 @@ from tests.cogs.tables._world import (
     card_of,
     channel_of,
     hand_buttons,
+    layout_texts,
     op_button,
 )
 from tests.conftest import World, fast_bot
@@ -151,13 +153,11 @@ class Game:
     def table_is_current(self) -> bool:
         """Whether the table message shows the table as it is now."""
         table = self.table
-        shown = self.table_message().embeds[0]
-        expected = ui.table_embed(table_view(table), table.language)
-        return (shown.title, shown.description, [(f.name, f.value) for f in shown.fields]) == (
-            expected.title,
-            expected.description,
-            [(f.name, f.value) for f in expected.fields],
-        )
+        expected = messages.table_payload(table_view(table), faces_of(self.env.bot))["view"]
+        wanted = [
+            c.content for c in expected.walk_children() if isinstance(c, discord.ui.TextDisplay)
+        ]
+        return layout_texts(self.table_message()) == wanted
 
     def usable(self, message: Message, seat: int) -> list[Btn]:
         """The enabled buttons of a hand drawn for this very trick whose action is legal now
@@ -324,7 +324,10 @@ class Game:
         assert table.status is Status.FINISHED, table.status
         lang = table.language
         final = self.table_message()
-        assert final.embeds[0].title == t("summary.game_over", lang, id=table.id)
+        assert (
+            layout_texts(final)[0].splitlines()[0]
+            == f"### {t('summary.game_over', lang, id=table.id)}"
+        )
         (rematch,) = buttons(final)  # one button is left: to play again
         assert rematch.custom_id == f"tute:t:{table.id}:rematch"
         for human in self.humans:
@@ -372,7 +375,7 @@ class Game:
         row = await table_repo.load_table(service.db, self.table_id)
         assert row is not None and row.status == status.value
         again = next(m for m in self.messages(ended.channel.id) if m.id == ended.id)
-        assert [e.to_dict() for e in again.embeds] == [e.to_dict() for e in ended.embeds]
+        assert layout_texts(again) == layout_texts(ended)
         assert self.env.backend.find_command("tute", None) is not None
         listed = await self.humans[0].member.slash(self.world.channel, "tute tables")
         assert listed.response is not None and listed.ephemeral
@@ -410,6 +413,5 @@ SEED = 0
 def check_dms_closed_notice(game: Game, *names: str) -> None:
     table = game.table
     lang = table.language
-    (embed, *_) = game.table_message().embeds
-    notice = next(f for f in embed.fields if f.name == t("tables.dms_closed_title", lang))
-    assert notice.value == t("tables.dms_closed", lang, names=", ".join(names))
+    said = layout_texts(game.table_message())
+    assert any(t("tables.dms_closed", lang, names=", ".join(names)) in text for text in said)

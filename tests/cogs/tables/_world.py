@@ -62,10 +62,36 @@ def buttons(message: Message) -> list[Btn]:
         ]
     return [
         Btn(child.custom_id or "", child.label or "", child.disabled)
-        for row in message.components
-        for child in getattr(row, "children", [])
+        for child in walk(message.components)
         if isinstance(child, discord.Button)
     ]
+
+
+def walk(components: Iterable[Any]) -> Iterator[Any]:
+    """Every component of a message, the ones inside containers, sections and rows too."""
+    for component in components:
+        yield component
+        yield from walk(getattr(component, "children", ()))
+        accessory = getattr(component, "accessory", None)
+        if accessory is not None:
+            yield accessory
+
+
+def layout_texts(message: Message) -> list[str]:
+    """The text displays of a message drawn with layout components, in order."""
+    if isinstance(message, simcord.ResponseMessage):
+        return [
+            c.get("content") or ""
+            for c in raw_components(message.components)
+            if c.get("type") == 10
+        ]
+    return [c.content for c in walk(message.components) if isinstance(c, discord.TextDisplay)]
+
+
+def raw_components(rows: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    for row in rows:
+        yield row
+        yield from raw_components(row.get("components", []))
 
 
 def op_button(message: Message, op: str) -> str:
@@ -115,6 +141,10 @@ def texts(message: Message, *, skip_past: bool = True) -> str:
             if skip_past and f.name in LOG_TITLES:
                 continue
             parts += [f.name or "", f.value or ""]
+    for text in layout_texts(message):
+        if skip_past and text.startswith("-# • "):
+            continue  # the log of past events
+        parts.append(text)
     parts += [b.label for b in buttons(message)]
     parts += [a.description or "" for a in message.attachments]
     return "\n".join(parts)

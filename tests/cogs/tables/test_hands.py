@@ -23,6 +23,7 @@ from tests.cogs.tables._world import (
     card_of,
     hand_buttons,
     hand_cards,
+    layout_texts,
     op_button,
     open_table,
     service_of,
@@ -56,9 +57,13 @@ async def test_arrastrado_with_dms_closed(
     assert seat is not None and seat.dm_closed
     assert not bob.user.dm_channel.history()
     driver = Driver(env, world, [Player(world.member), Player(bob, dm_open=False)])
-    (embed,) = driver.table_message().embeds
-    closed = next(f for f in embed.fields if f.name == t("tables.dms_closed_title", "en"))
-    assert "bob" in (closed.value or "") and "My hand" in (closed.value or "")
+    (closed,) = [
+        line
+        for text in layout_texts(driver.table_message())
+        for line in text.splitlines()
+        if line == t("tables.dms_closed", "en", names="bob")
+    ]
+    assert "My hand" in closed
     driver.audit.check()
     await driver.play()
     driver.check_end()
@@ -101,8 +106,8 @@ async def test_a_table_in_its_channel_with_hands_as_ephemeral_messages(
     def table_message() -> discord.Message:
         return next(m for m in channel.history() if m.id == table.play_message_id)
 
-    footer = table_message().embeds[0].footer.text or ""
-    assert footer == t("tables.play.footer.ephemeral", "en", deal=1)
+    footer = layout_texts(table_message())[-1]
+    assert footer == "-# " + t("tables.play.footer.ephemeral", "en", deal=1)
     assert "DM" not in footer and "My hand" in footer
 
     opened = await alice.click(table_message(), custom_id=op_button(table_message(), "hand"))

@@ -21,6 +21,7 @@ from tests.cogs.tables._world import (
     buttons,
     crafted_click,
     hand_buttons,
+    layout_texts,
     op_button,
     refusal,
     service_of,
@@ -65,14 +66,12 @@ async def test_spanish_server_and_players(
 
     await alice.click(lobby, custom_id=op_button(lobby, "start"))
     driver = Driver(env, world, [Player(alice), Player(bob)])
-    (embed,) = driver.table_message().embeds
-    assert "Turno:" in (embed.description or "")
+    assert "Turno:" in "\n".join(layout_texts(driver.table_message()))
     assert buttons(driver.table_message())[0].label == t("tables.btn.hand", "es")
     for member in (alice, bob):
         (dm,) = member.user.dm_channel.history()
-        assert dm.embeds[0].title == t(
-            "hand.title", "es", variant=t("variants.individual", "es"), id=table.id
-        )
+        title = t("hand.title", "es", variant=t("variants.individual", "es"), id=table.id)
+        assert layout_texts(dm)[0].startswith(f"### {title}\n")
     deal = table.deal
     assert deal is not None
     idle = next(p for p in driver.players if driver.audit.seat_of(p.member) != deal.turn)

@@ -15,6 +15,7 @@ from tests.cogs.tables._world import (
     add_member,
     buttons,
     hand_buttons,
+    layout_texts,
     op_button,
     open_table,
     service_of,
@@ -64,7 +65,7 @@ async def test_the_last_member_leaving_asks_first_and_tells_one_outcome(
     assert not any(b.custom_id.startswith("tute:t:") for b in buttons(shown))
     (hand,) = alice.user.dm_channel.history()
     assert not hand_buttons(hand), "the leaver's hand has nothing left to click"
-    assert hand.embeds[0].description == t("tables.hand.left", "en")
+    assert layout_texts(hand) == [t("tables.hand.left", "en")]
     stats = await member_stats(service_of(env).db, world.guild.id, alice.id)
     assert stats is not None and stats.balance == 400, "the stake went to the bank"
     assert not buttons(done.response), "the question's button is gone with its answer"

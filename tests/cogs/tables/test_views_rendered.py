@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import replace
+from typing import Any
 
 import discord
 import pytest
@@ -52,6 +53,22 @@ def play_on(table: Table, moves: int, rng: random.Random) -> None:
         if deal.finished or not legal:
             return
         deal.apply(rng.choice(legal))
+
+
+def buttons_of(view: discord.ui.View | discord.ui.LayoutView) -> list[discord.ui.Item[Any]]:
+    """The buttons of a message, inside its containers and rows too, in order."""
+    return [
+        item
+        for item in view.walk_children()
+        if isinstance(item, discord.ui.Button | discord.ui.DynamicItem)
+    ]
+
+
+def layout_text(view: discord.ui.LayoutView) -> str:
+    """Everything a layout message says in words."""
+    return "\n".join(
+        item.content for item in view.walk_children() if isinstance(item, discord.ui.TextDisplay)
+    )
 
 
 def embed_text(embed: discord.Embed) -> str:
@@ -106,14 +123,17 @@ def test_the_hand_payload_has_one_button_per_card_the_playable_ones_enabled() ->
     table = playing_table(Variant.ARRASTRADO)
     view = table_view(table)
     hand = hand_view(table, 0)
-    payload = messages.hand_payload(view, hand, "en", ephemeral=False)
-    buttons = [b for b in payload["view"].children if isinstance(b, HandButton)]
-    cards = [b for b in buttons if b.code[0].isdigit()]
-    assert [b.item.label for b in cards] == [ui.card_text(c) for c in hand.cards]
-    for button in cards:
-        card = decode_action(0, button.code).arg
-        assert button.item.disabled is (card not in hand.playable)
-        assert button.item.custom_id == f"tute:h:7:0:0:{CODES[card]}"
+    for v2, label in ((True, lambda c: ui.card_name(c, "en")), (False, ui.card_text)):
+        payload = messages.hand_payload(view, hand, "en", ephemeral=False, v2=v2)
+        buttons = [b for b in buttons_of(payload["view"]) if isinstance(b, HandButton)]
+        cards = [b for b in buttons if b.code[0].isdigit()]
+        assert [b.item.label for b in cards] == [label(c) for c in hand.cards]
+        for button in cards:
+            card = decode_action(0, button.code).arg
+            assert button.item.disabled is (card not in hand.playable)
+            assert button.item.custom_id == f"tute:h:7:0:0:{CODES[card]}"
+            if v2:  # without faces, the suit's symbol
+                assert str(button.item.emoji) == ui.suit_symbol(card)
 
 
 def test_a_robot_standing_in_leaves_the_hand_without_a_button_to_click() -> None:
@@ -137,10 +157,14 @@ def test_the_hand_says_whose_turn_it_is_and_the_trick_on_the_table() -> None:
     table.turn_deadline = 1_000.0
     hand = hand_view(table, 0)
     assert hand.your_turn
-    text = ui.hand_embed(table_view(table), hand, "en").description or ""
-    assert t("hand.your_turn", "en", clock="<t:1000:R>") in text
-    for _, card in deal.trick_seats():
-        assert ui.card_text(card) in text
+    legacy = ui.hand_embed(table_view(table), hand, "en").description or ""
+    layout = layout_text(
+        messages.hand_payload(table_view(table), hand, "en", ephemeral=False)["view"]
+    )
+    for text in (legacy, layout):
+        assert t("hand.your_turn", "en", clock="<t:1000:R>") in text
+        for _, card in deal.trick_seats():
+            assert ui.card_shown(card, "en") in text
 
 
 def test_declarations_are_labelled_in_words() -> None:
@@ -188,7 +212,7 @@ def test_an_ended_table_shows_no_deal_and_its_hand_no_buttons() -> None:
     hand = hand_view(table, 0)
     assert not hand.playing and hand.cards == ()
     payload = messages.hand_payload(view, hand, "en", ephemeral=False)
-    assert not payload["view"].children
+    assert not buttons_of(payload["view"])
     assert t("tables.play.status.cancelled", "en") in (ui.table_embed(view, "en").description or "")
 
 
@@ -315,10 +339,12 @@ def test_the_result_shows_each_members_chips_and_experience(lang: str) -> None:
 def test_a_finished_table_offers_a_rematch_and_nothing_else() -> None:
     table = playing_table(Variant.HABANERO)
     table.status = Status.FINISHED
-    view = messages.table_payload(table_view(table))["view"]
-    assert [getattr(b, "custom_id", None) for b in view.children] == ["tute:t:7:rematch"]
+    for v2 in (True, False):
+        view = messages.table_payload(table_view(table), v2=v2)["view"]
+        assert [getattr(b, "custom_id", None) for b in buttons_of(view)] == ["tute:t:7:rematch"]
     table.status = Status.CANCELLED
-    assert not messages.table_payload(table_view(table))["view"].children
+    for v2 in (True, False):
+        assert not buttons_of(messages.table_payload(table_view(table), v2=v2)["view"])
 
 
 def test_a_member_is_told_once_when_their_turn_comes_after_others_played() -> None:

@@ -12,25 +12,13 @@ import pytest
 import simcord
 
 from tests.cogs.tables._driver import Driver, Player
-from tests.cogs.tables._world import add_member, open_table, the_table
+from tests.cogs.tables._world import add_member, card_of, hand_buttons, open_table, the_table
 from tests.conftest import World
 from tests.tables._play import tables_of
 
 
 def enabled_cards(message: discord.Message) -> list[str]:
-    labels: list[str] = []
-    for row in message.components:
-        for child in getattr(row, "children", []):
-            if (
-                isinstance(child, discord.Button)
-                and not child.disabled
-                and child.custom_id
-                and child.custom_id.startswith("tute:h:")
-            ):
-                code = child.custom_id.rsplit(":", 1)[1]
-                if code[0].isdigit():
-                    labels.append(child.custom_id)
-    return labels
+    return [b.custom_id for b in hand_buttons(message) if not b.disabled and card_of(b) is not None]
 
 
 @pytest.mark.e2e

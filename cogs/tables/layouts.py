@@ -1,0 +1,287 @@
+"""The table and the hand drawn with Discord's layout components (components v2): each
+message one container that reads top to bottom on a phone — its title, the picture, the
+state in a few short lines, what happened, the buttons. Pure builders over the service's
+views, like :mod:`embeds` (whose words they share); the pictures are attached by
+:mod:`messages` once a message is known to be sent.
+
+A message sent with embeds cannot take layout components: tables and hands sent before
+them are drawn the old way by :mod:`messages` until their next fresh message.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.engine import Action, Kind
+from bot.i18n import t
+from bot.tables.model import DealSummary, Status
+from bot.tables.views import HandView, TableView
+
+from . import embeds as ui
+from .buttons import HandButton, TableButton, encode_action
+from .faces import NO_FACES, CardFaces
+from .pictures import HAND_FILE, SUMMARY_FILE, TABLE_FILE
+
+CARD_ROW = 5
+"""Cards per row of buttons (Discord allows five)."""
+LOG_LINES = 3
+"""Events the table message shows, newest last (the whole deal is in its summary)."""
+
+Layout = discord.ui.LayoutView
+Item = discord.ui.Item[Any]
+
+
+def _layout(*items: Item, colour: discord.Colour) -> Layout:
+    view = discord.ui.LayoutView(timeout=None)
+    view.add_item(discord.ui.Container(*items, accent_colour=colour))
+    return view
+
+
+def _text(lines: list[str]) -> discord.ui.TextDisplay[Any]:
+    return discord.ui.TextDisplay("\n".join(line for line in lines if line) or "-")
+
+
+def _small(lines: list[str]) -> list[str]:
+    """Lines in Discord's small grey type."""
+    return [f"-# {line}" for line in lines]
+
+
+def picture(filename: str) -> discord.ui.MediaGallery[Any]:
+    """Where a picture goes; the file itself is attached when the message is sent."""
+    return discord.ui.MediaGallery(discord.MediaGalleryItem(f"attachment://{filename}"))
+
+
+def _rule() -> discord.ui.Separator[Any]:
+    return discord.ui.Separator(spacing=discord.SeparatorSpacing.small)
+
+
+# ------------------------------------------------------------------------ the table
+
+
+def table_layout(table: TableView, lang: str, faces: CardFaces = NO_FACES) -> Layout:
+    """The table in play (its picture, whose turn and how long they have, trumps, cantes,
+    scores, what happened last, its buttons), or how it ended."""
+    deal = table.deal
+    if deal is None or table.status is not Status.PLAYING:
+        return ended_layout(table, lang, faces)
+    state = [ui.turned_line(deal, lang, faces).replace("\n", " · ")]
+    state.append(_turn_line(table, lang))
+    if table.paused_until is not None:
+        state.append(t("tables.play.paused", lang, until=int(table.paused_until)))
+    if deal.contract is not None:
+        name = ui.seat_name(table.seats[deal.contract.seat], lang)
+        state.append(t("tables.contract", lang, name=name, points=deal.contract.points))
+    if deal.capote_seat is not None:
+        state.append(
+            t("tables.capote", lang, name=ui.seat_name(table.seats[deal.capote_seat], lang))
+        )
+    state += [
+        t(
+            "tables.cante_line",
+            lang,
+            name=ui.seat_name(table.seats[c.seat], lang, short=True),
+            points=c.points,
+            suit=ui.suit_text(c.suit, lang),
+        )
+        for c in deal.cantes
+    ]
+    state.append(ui.scores_line(table, deal, lang))
+    closed = [
+        ui.seat_name(s, lang) for s in table.seats if s is not None and s.human and s.dm_closed
+    ]
+    if closed:
+        state.append(t("tables.dms_closed", lang, names=", ".join(closed)))
+    delivery = "dm" if table.hand_delivery == "dm" else "ephemeral"
+    footer = t(f"tables.play.footer.{delivery}", lang, deal=table.deal_no + 1)
+    log = ui.log_lines(table, lang, LOG_LINES, faces)
+    return _layout(
+        _text([f"### {ui.variant_title(table, lang)}"]),
+        picture(TABLE_FILE),
+        _text(state),
+        _rule(),
+        _text(_small(["• " + line for line in log]) or [t("tables.log.started", lang)]),
+        _table_buttons(table, lang),
+        _text(_small([footer])),
+        colour=ui.GOLD,
+    )
+
+
+def _turn_line(table: TableView, lang: str) -> str:
+    deal = table.deal
+    assert deal is not None
+    name = ui.seat_name(table.seats[deal.turn], lang)
+    if deal.auction:
+        return t("tables.auction", lang, name=name, bid=deal.high_bid or "-")
+    clock = "" if table.turn_deadline is None else f"<t:{int(table.turn_deadline)}:R>"
+    return t("tables.turn", lang, name=name, clock=clock)
+
+
+def _table_buttons(table: TableView, lang: str) -> discord.ui.ActionRow[Any]:
+    row: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
+    for button in table_buttons(table, lang):
+        row.add_item(button)
+    return row
+
+
+def table_buttons(table: TableView, lang: str) -> list[TableButton]:
+    """The buttons of the table in play: My hand, I'm back (while a member is away), vote
+    to cancel, leave."""
+    primary, danger = discord.ButtonStyle.primary, discord.ButtonStyle.danger
+    buttons = [TableButton(table.id, "hand", label=t("tables.btn.hand", lang), style=primary)]
+    if any(s is not None and s.away and not s.left for s in table.seats):
+        label = t("tables.btn.back", lang)
+        buttons.append(
+            TableButton(table.id, "back", label=label, style=discord.ButtonStyle.success)
+        )
+    buttons.append(TableButton(table.id, "cancel", label=t("tables.btn.cancel", lang)))
+    label = t("tables.btn.leave_game", lang)
+    buttons.append(TableButton(table.id, "leave", label=label, style=danger))
+    return buttons
+
+
+def ended_layout(table: TableView, lang: str, faces: CardFaces = NO_FACES) -> Layout:
+    """A table that no longer plays: the result of a finished game (the winner, the rounds
+    each side won, what each member won or lost, then the last deal's summary, which this
+    message showed) and a Rematch button; or why it stopped."""
+    status = table.status
+    finished = status is Status.FINISHED
+    title = t("summary.game_over", lang, id=table.id) if finished else None
+    lines = [f"### {title or ui.variant_title(table, lang)}"]
+    lines.append(t(f"tables.play.status.{status.value}", lang))
+    if table.winner is not None and table.rounds_won is not None:
+        lines.append(ui.winner_line(table, table.winner, lang))
+    items: list[Item] = [_text(lines)]
+    if finished and table.rounds_won is not None:
+        rounds = [
+            t("summary.rounds_line", lang, names=ui.side_names(table, seats, lang), rounds=won)
+            for seats, won in zip(table.sides, table.rounds_won, strict=False)
+        ]
+        items.append(_text([f"**{t('summary.rounds', lang)}**", *rounds]))
+        tally = ui.tally_lines(table, lang)
+        if tally:
+            items.append(_text([f"**{t('summary.tally', lang)}**", *tally]))
+    log = ui.log_lines(table, lang, LOG_LINES, faces)
+    if log:
+        items += [_rule(), _text(_small(["• " + line for line in log]))]
+    summary = table.summary
+    if finished and summary is not None:
+        title = t("summary.title", lang, deal=summary.deal_no + 1, id=table.id)
+        items += [
+            _rule(),
+            _text([f"**{title}**", *ui.summary_lines(table, summary, lang)]),
+            picture(SUMMARY_FILE),
+        ]
+    if finished:
+        row: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
+        label = t("tables.btn.rematch", lang)
+        row.add_item(
+            TableButton(table.id, "rematch", label=label, style=discord.ButtonStyle.success)
+        )
+        items.append(row)
+    return _layout(*items, colour=ui.GOLD if finished else ui.GREY)
+
+
+def summary_layout(table: TableView, summary: DealSummary, lang: str) -> Layout:
+    """A deal that is over, as it stays in the thread: how it ended, each side's points,
+    and the picture of what each side took."""
+    title = t("summary.title", lang, deal=summary.deal_no + 1, id=table.id)
+    return _layout(
+        _text([f"### {title}", *ui.summary_lines(table, summary, lang)]),
+        picture(SUMMARY_FILE),
+        colour=ui.GOLD,
+    )
+
+
+def moved_on_layout(line: str) -> Layout:
+    """An old table message that points to the new one."""
+    return _layout(_text([line]), colour=ui.GREY)
+
+
+# ------------------------------------------------------------------------- the hand
+
+
+def hand_layout(
+    table: TableView,
+    hand: HandView,
+    lang: str,
+    *,
+    ephemeral: bool,
+    faces: CardFaces = NO_FACES,
+) -> Layout:
+    """A player's hand: what they need to play (trumps; on their turn the trick, their
+    clock and why a card is held back), the picture of their cards, one button per card
+    (the playable ones enabled), the declarations they may make now."""
+    if hand.left:
+        # the hand's last word, with nothing left to click
+        return _layout(_text([t("tables.hand.left", lang)]), colour=ui.GREY)
+    title = t("hand.title", lang, variant=t(f"variants.{table.variant.value}", lang), id=table.id)
+    if not hand.playing:
+        return _layout(
+            _text([f"### {title}", *ui.hand_lines(table, hand, lang, faces)]), colour=ui.GREY
+        )
+    items: list[Item] = [_text([f"### {title}", *ui.hand_lines(table, hand, lang, faces)])]
+    if hand.cards:
+        items.append(picture(HAND_FILE))
+    items += _card_rows(hand, lang, faces)
+    extra: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
+    for action in hand.declarations:
+        style = (
+            discord.ButtonStyle.danger
+            if action.kind is Kind.RESIGN
+            else discord.ButtonStyle.success
+        )
+        extra.add_item(hand_button(hand, action, ui.action_label(action, hand, lang), style))
+    if ephemeral:
+        label = t("tables.btn.refresh", lang)
+        extra.add_item(TableButton(table.id, "refresh", label=label))
+    if extra.children:
+        items.append(extra)
+    items.append(_text(_small([t("hand.footer", lang, deal=table.deal_no + 1)])))
+    return _layout(*items, colour=ui.GREEN)
+
+
+def _card_rows(hand: HandView, lang: str, faces: CardFaces) -> list[Item]:
+    rows: list[Item] = []
+    for start in range(0, len(hand.cards), CARD_ROW):
+        row: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
+        for card in hand.cards[start : start + CARD_ROW]:
+            playable = card in hand.playable
+            style = discord.ButtonStyle.primary if playable else discord.ButtonStyle.secondary
+            button = hand_button(
+                hand,
+                Action.play(hand.seat, card),
+                ui.card_name(card, lang),
+                style,
+                disabled=not playable,
+                emoji=faces.emoji(card) or ui.suit_symbol(card),
+            )
+            row.add_item(button)
+        rows.append(row)
+    return rows
+
+
+def hand_button(
+    hand: HandView,
+    action: Action,
+    label: str,
+    style: discord.ButtonStyle,
+    *,
+    disabled: bool = False,
+    emoji: discord.PartialEmoji | str | None = None,
+    row: int | None = None,
+) -> HandButton:
+    """A card or a declaration of the hand; its id names the deal and trick it was drawn
+    for (a click on a stale one is refused)."""
+    return HandButton(
+        hand.table_id,
+        hand.deal_no,
+        hand.trick_no,
+        encode_action(action),
+        label=label,
+        style=style,
+        disabled=disabled,
+        emoji=emoji,
+        row=row,
+    )

@@ -1,0 +1,184 @@
+"""The table and the hand drawn with layout components: every variant's messages are ones
+Discord takes (SimCord's validator, Discord's limits), short enough for a phone, their cards
+shown with their faces when the application has them; and a message sent with embeds keeps
+them."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import discord
+import pytest
+from simcord.components import COMPONENTS_V2_FLAG, validate_message_state
+
+from bot.engine import CODES, Kind, Options, Variant
+from bot.i18n import t
+from bot.tables import play
+from bot.tables.model import Status, Table
+from bot.tables.views import hand_view, table_view
+from cogs.tables import embeds as ui
+from cogs.tables import layouts, messages
+from cogs.tables.buttons import HandButton
+from cogs.tables.faces import CardFaces
+from tests.cogs.tables.test_views_rendered import buttons_of, layout_text, playing_table
+
+TEXT_LIMIT = 4000
+"""Characters Discord allows in all the text displays of a message."""
+
+
+class SomeFaces(CardFaces):
+    """A registry that has a face for every card, as after a sync."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        for card, code in enumerate(CODES):
+            self._emojis[code] = discord.PartialEmoji(name=f"tute_{code}_0", id=1000 + card)
+
+    def emoji(self, card: int) -> discord.PartialEmoji | None:
+        return self._emojis.get(CODES[card])
+
+    def inline(self, card: int) -> str:
+        return str(self._emojis[CODES[card]])
+
+
+def accepted(payload: dict[str, Any]) -> list[dict[str, Any]]:
+    """The payload's components as Discord takes them (SimCord raises what it refuses)."""
+    view = payload["view"]
+    assert isinstance(view, discord.ui.LayoutView)
+    components = view.to_components()
+    validate_message_state(
+        components, flags=COMPONENTS_V2_FLAG, content=None, embeds=[], require_nonempty=True
+    )
+    return components
+
+
+def to_the_end_of_a_deal(table: Table, rng: random.Random) -> None:
+    """Play the deal out as the service does, until the next deal (or the end)."""
+    deal = table.deal
+    assert deal is not None
+    first = table.deal_no
+    while table.deal_no == first and table.status is Status.PLAYING:
+        deal = table.deal
+        assert deal is not None
+        actions = deal.legal_actions()
+        plays = [a for a in actions if a.kind in (Kind.PLAY, Kind.PASS, Kind.BID)]
+        action = rng.choice(plays or actions)
+        play.apply(table, deal, action)
+        play.move_on(table, [action], lambda: 0.0, 60.0)
+
+
+@pytest.mark.parametrize("variant", list(Variant))
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_every_variant_renders_as_a_layout_discord_takes(variant: Variant, lang: str) -> None:
+    table = playing_table(variant, options=Options(rounds=1))
+    table.language = lang
+    rng = random.Random(3)
+    for moment in range(3):  # the start, a deal over (its summary), the end
+        view = table_view(table)
+        public = accepted(messages.table_payload(view, SomeFaces()))
+        assert sum(1 for _ in _walk(public)) <= 40
+        assert len(layout_text(messages.table_payload(view)["view"])) <= TEXT_LIMIT
+        for seat in range(variant.players):
+            for ephemeral in (False, True):
+                hand = messages.hand_payload(
+                    view, hand_view(table, seat), lang, ephemeral=ephemeral, faces=SomeFaces()
+                )
+                accepted(hand)
+        if view.summary is not None:
+            accepted(messages.summary_payload(view, view.summary, v2=True))
+        if moment < 2 and table.status is Status.PLAYING:
+            to_the_end_of_a_deal(table, rng)
+
+
+def _walk(components: list[dict[str, Any]]) -> Any:
+    for component in components:
+        yield component
+        yield from _walk(component.get("components", []))
+
+
+def test_the_table_reads_in_a_few_lines() -> None:
+    """Title, picture, trumps, turn, scores, the last events, the buttons, the deal: the
+    text of a table in play is a dozen short lines."""
+    for variant in Variant:
+        table = playing_table(variant)
+        table.turn_deadline = 1_000.0
+        text = layout_text(messages.table_payload(table_view(table))["view"])
+        lines = text.splitlines()
+        assert len(lines) <= 6 + variant.players, lines
+        deal = table.deal
+        assert deal is not None
+        name = ui.seat_name(table.seats[deal.turn], "en")
+        assert t("tables.turn", "en", name=name, clock="<t:1000:R>") in text
+
+
+def test_cards_show_their_faces_when_the_application_has_them() -> None:
+    faces = SomeFaces()
+    table = playing_table(Variant.ARRASTRADO, seed=4)
+    deal = table.deal
+    assert deal is not None
+    while deal.turn != 0:
+        deal.apply(next(a for a in deal.legal_actions() if a.kind is Kind.PLAY))
+    view = table_view(table)
+    hand = hand_view(table, 0)
+    payload = messages.hand_payload(view, hand, "es", ephemeral=False, faces=faces)
+    cards = [b for b in buttons_of(payload["view"]) if isinstance(b, HandButton)]
+    for button, card in zip(cards, hand.cards, strict=False):
+        assert button.item.emoji == faces.emoji(card)  # the face, and the card's name
+        assert button.item.label == ui.card_name(card, "es")
+    said = layout_text(payload["view"])
+    for _, card in deal.trick_seats():  # the trick in play, each card with its face
+        assert f"{faces.inline(card)} {ui.card_name(card, 'es')}" in said
+    public = layout_text(messages.table_payload(view, faces)["view"])
+    assert view.deal is not None
+    assert faces.inline(view.deal.turned) in public  # the turned card
+
+
+def test_a_hand_sent_with_embeds_is_edited_with_embeds() -> None:
+    """Discord cannot turn a message sent with embeds into a layout: a hand (or a table)
+    sent before the layouts is drawn the old way."""
+    table = playing_table(Variant.HABANERO)
+    view = table_view(table)
+    old = messages.hand_payload(view, hand_view(table, 0), "en", ephemeral=False, v2=False)
+    assert isinstance(old["embed"], discord.Embed)
+    assert not isinstance(old["view"], discord.ui.LayoutView)
+    old_table = messages.table_payload(view, v2=False)
+    assert old_table["embeds"][0].title == ui.variant_title(view, "en")
+    moved = messages.moved_on_payload(view, v2=False)
+    assert moved["embeds"][0].description == t("tables.moved_on", "en", deal=1, id=view.id)
+    assert isinstance(messages.moved_on_payload(view, v2=True)["view"], discord.ui.LayoutView)
+
+
+def test_the_result_keeps_the_last_deals_summary_and_offers_a_rematch() -> None:
+    table = playing_table(Variant.HABANERO, options=Options(rounds=1))
+    rng = random.Random(5)
+    while table.status is Status.PLAYING:
+        to_the_end_of_a_deal(table, rng)
+    assert table.status is Status.FINISHED and table.summary is not None
+    view = table_view(table)
+    payload = messages.table_payload(view)
+    accepted(payload)
+    said = layout_text(payload["view"])
+    assert said.startswith(f"### {t('summary.game_over', 'en', id=table.id)}")
+    summary = t("summary.title", "en", deal=table.summary.deal_no + 1, id=table.id)
+    assert f"**{summary}**" in said
+    assert [getattr(b, "custom_id", None) for b in buttons_of(payload["view"])] == [
+        f"tute:t:{table.id}:rematch"
+    ]
+    galleries = [
+        i for i in payload["view"].walk_children() if isinstance(i, discord.ui.MediaGallery)
+    ]
+    assert [g.items[0].media.url for g in galleries] == ["attachment://summary.png"]
+
+
+def test_the_hand_has_a_picture_only_with_cards_and_a_refresh_only_when_ephemeral() -> None:
+    table = playing_table(Variant.PAIRS)
+    view = table_view(table)
+    hand = hand_view(table, 0)
+    dm = messages.hand_payload(view, hand, "en", ephemeral=False)["view"]
+    mine = messages.hand_payload(view, hand, "en", ephemeral=True)["view"]
+    ids = [getattr(b, "custom_id", "") for b in buttons_of(mine)]
+    assert f"tute:t:{table.id}:refresh" in ids
+    assert f"tute:t:{table.id}:refresh" not in [getattr(b, "custom_id", "") for b in buttons_of(dm)]
+    galleries = [i for i in dm.walk_children() if isinstance(i, discord.ui.MediaGallery)]
+    assert [g.items[0].media.url for g in galleries] == [f"attachment://{layouts.HAND_FILE}"]
