@@ -318,7 +318,7 @@ class Driver:
             for call in self.env.http_requests[before:]
             if call.method == "PATCH" and call.path.endswith(table_message)
         ]
-        assert len(edits) <= 1, [(c.method, c.path) for c in self.env.http_requests[before:]]
+        assert len(edits) <= 1, "one edit of the table for the click and the robots' run"
         assert result.acknowledged
         dm = player.member.user.dm_channel
         if channel_of(message) == dm.id and all(m.id != message.id for m in dm.history()):

@@ -19,6 +19,7 @@ from bot.i18n import t
 from bot.render.symbols import SUIT_SYMBOLS
 from bot.tables.model import Table
 from bot.tables.service import TableService
+from cogs.tables.embeds import card_name
 from tests.conftest import World
 from tests.tables._play import tables_of
 
@@ -32,11 +33,20 @@ CARD_BY_CODE = {code: card for card, code in enumerate(CODES)}
 LOG_TITLES = {t("tables.log", lang) for lang in ("en", "es")}
 
 
+FACE = re.compile(r"<:tute_(1[012]|[1-7])([OCEB])_[0-9a-f]+:\d+>")
+"""A card's face, as the application's emoji."""
+CARD_NAMES = {card_name(card, lang): card for card in range(len(CODES)) for lang in ("en", "es")}
+
+
 def cards_in(text: str) -> set[int]:
-    """The cards whose labels (``12🪙``) appear in a text."""
-    return {
+    """The cards a text shows: by their labels (``12🪙``), their faces (emojis) or their
+    names ("King of coins", "Rey de oros")."""
+    found = {
         CARD_BY_CODE[f"{rank}{SUIT_BY_SYMBOL[symbol]}"] for rank, symbol in CARD_LABEL.findall(text)
     }
+    found |= {CARD_BY_CODE[f"{rank}{suit}"] for rank, suit in FACE.findall(text)}
+    found |= {card for name, card in CARD_NAMES.items() if re.search(rf"\b{name}\b", text)}
+    return found
 
 
 @dataclass(frozen=True, slots=True)
