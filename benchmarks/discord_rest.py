@@ -49,6 +49,7 @@ from bot.engine import Deal, Kind
 from bot.tables import service as service_module
 from bot.tables.model import Status, Table
 from bot.tables.service import DECLARE_GRACE, TableService
+from cogs.tables.presenter import ARCHIVE_AFTER
 
 HUMAN_TARGET = 3.0
 ROBOT_TARGET = 1.5
@@ -111,10 +112,16 @@ def _enabled(message: discord.Message) -> list[str]:
     """The custom ids of the buttons one can click."""
     return [
         child.custom_id
-        for row in message.components
-        for child in getattr(row, "children", [])
+        for child in _walk(message.components)
         if isinstance(child, discord.Button) and child.custom_id and not child.disabled
     ]
+
+
+def _walk(components: Any) -> Any:
+    """Every component, the ones inside containers and rows too."""
+    for component in components:
+        yield component
+        yield from _walk(getattr(component, "children", ()))
 
 
 class Game:
@@ -259,8 +266,12 @@ class Game:
             if actor is not None:
                 # the robots' share since the last click
                 self.robots_share(robot_since)
+                deal_before = self.table.deal_no
                 clicked = await self.click(*actor)
                 robot_since = self.mark()
+                if self.table.deal_no != deal_before:
+                    # a moment later, the deal's message becomes its summary
+                    await self.env.advance_time(ARCHIVE_AFTER + 0.1)
                 if clicked:
                     continue
             round_before = self.table.deal
@@ -297,6 +308,7 @@ async def one_game(
                 for name in ("alice", "bob", "carol")[:humans]
             ]
             await env.settle()
+            _clocks_on_simcord_time(env, bot)
             game = Game(env, members, random.Random(seed))
             await game.open(channel, variant, robots)
             await game.play()
@@ -306,6 +318,18 @@ async def one_game(
         # SimCord detaches the bot without closing it: close its database (and its thread)
         if bot.db is not None:
             await bot.db.close()
+
+
+def _clocks_on_simcord_time(env: simcord.Env, bot: TuteBot) -> None:
+    """The tables' clocks (a robot's wait, a deal's message turning into its summary) end
+    when the benchmark moves SimCord's clock, not in real time: each call falls where it
+    would, between the clicks."""
+
+    async def sleep_on_the_clock(delay: float) -> None:
+        await env.external_wait(asyncio.sleep(delay), reason="the table's clock")
+
+    assert bot.tables is not None
+    bot.tables.sleep = sleep_on_the_clock
 
 
 def _mean(values: list[float]) -> float:

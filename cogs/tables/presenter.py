@@ -35,6 +35,10 @@ RETRY_AFTER = (5.0, 30.0, 120.0, 600.0)
 """Seconds before showing a table again after Discord failed to take a change."""
 UNKNOWN_CHANNEL = 10003
 TOO_OLD_TO_EDIT = 30046
+ARCHIVE_AFTER = 1.5
+"""Seconds after a deal's end before its message becomes the deal's summary: the next deal's
+fresh message goes first, with the play that ended the deal (no click costs more than three
+calls), and this edit a moment later."""
 MOVE_ON_AFTER = datetime.timedelta(minutes=50)
 """Discord limits edits of messages older than an hour (30046): the table moves to a fresh
 message before that, once in 50 minutes (one call more in that time, not one a deal)."""
@@ -75,6 +79,8 @@ class DiscordPresenter:
         """The last thing each table was to show: what a retry shows of a table that has
         ended (and left the service's memory) since it failed."""
         self._retry_tasks: dict[int, asyncio.Task[None]] = {}
+        self._archives: dict[tuple[int, int], asyncio.Task[None]] = {}
+        """(table, deal) -> the edit that turns that deal's message into its summary."""
         self._told: set[tuple[int, int]] = set()
         """(table, error code) of the permission problems the host was told of."""
 
@@ -304,32 +310,48 @@ class DiscordPresenter:
             await self._move_on(show)
 
     async def _next_message(self, show: Show) -> None:
-        """The deal of the table message is over: that message becomes the deal's summary
-        (it stays in the thread, the picture of what each side took with it), and the next
-        deal gets a fresh message under it."""
+        """The deal of the table message is over: the next deal gets a fresh message under
+        it, and a moment later the old one becomes the deal's summary (it stays in the
+        thread, the picture of what each side took with it)."""
         table = show.table
         summary = table.summary
         assert summary is not None and table.play_message_id is not None
-        payload = messages.summary_payload(table, summary, v2=table.play_message_v2)
-        try:
-            await self.edit(
-                table.where_id,
-                table.play_message_id,
-                (table.id, "table"),
-                payload,
-                functools.partial(messages.summary_picture, self.shown, table, summary),
-            )
-        except discord.HTTPException as error:
-            if error.status != 404 and error.code != TOO_OLD_TO_EDIT:
-                raise
-            # gone, or too old to edit: the next message comes all the same
-            log.info(
-                "Table %s: deal %s keeps its message as it was (%s)",
-                table.id,
-                summary.deal_no + 1,
-                error,
-            )
+        old, v2 = table.play_message_id, table.play_message_v2
         await self._open_play_message(show)
+        key = (table.id, summary.deal_no)
+        if key not in self._archives:
+            self._archives[key] = asyncio.get_running_loop().create_task(
+                self._archive(table, old, v2), name=f"table-{table.id}-deal-{summary.deal_no}"
+            )
+
+    async def _archive(self, table: TableView, message_id: int, v2: bool) -> None:
+        """Turn a deal's message into the deal's summary; tried again a little later while
+        Discord fails, left as it was when Discord refuses (gone, too old to edit)."""
+        summary = table.summary
+        assert summary is not None
+        service = service_of(self.bot)
+        key = (table.id, f"deal{summary.deal_no}")
+        try:
+            for delay in (ARCHIVE_AFTER, *RETRY_AFTER):
+                await service.sleep(delay)
+                payload = messages.summary_payload(table, summary, v2=v2)
+                picture = functools.partial(messages.summary_picture, self.shown, table, summary)
+                try:
+                    await self.edit(table.where_id, message_id, key, payload, picture)
+                except discord.HTTPException as error:
+                    if error.status >= 500 or error.status == 429:
+                        continue
+                    log.info(
+                        "Table %s: deal %s keeps its message (%s)",
+                        table.id,
+                        summary.deal_no + 1,
+                        error,
+                    )
+                return
+            log.warning("Table %s: deal %s keeps its message", table.id, summary.deal_no + 1)
+        finally:
+            self.shown.digests.pop(key, None)
+            self._archives.pop((table.id, summary.deal_no), None)
 
     async def _move_on(self, show: Show) -> None:
         """A fresh table message before Discord stops letting the bot edit the old one (an

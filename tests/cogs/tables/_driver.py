@@ -24,6 +24,7 @@ from bot.tables.model import Status, Table
 from bot.tables.service import DECLARE_GRACE
 from bot.tables.views import table_view
 from cogs.tables import embeds as ui
+from cogs.tables.presenter import ARCHIVE_AFTER
 from tests.cogs.tables._world import (
     CARD_LABEL,
     Btn,
@@ -114,6 +115,8 @@ class Audit:
             assert not hand_buttons(message), where
             assert not any(CARD_LABEL.fullmatch(b.label) for b in buttons(message)), where
             assert "hand.png" not in {a.filename for a in message.attachments}, where
+            if message.flags.components_v2 and message.id != table.play_message_id:
+                continue  # an earlier deal's message: the cards it names are of that deal
             leaked = cards_in(texts(message)) & hidden_all
             assert not leaked, (where, [CODES[c] for c in leaked])
         # each player's DMs and ephemerals: their own hand only
@@ -359,6 +362,7 @@ class Driver:
                 await self.env.advance_time(DECLARE_GRACE + 1)
                 continue
             message = await self.hand_message(player)
+            deal_no = table.deal_no
             mine = hand_buttons(message)
             cards = [b for b in mine if not b.disabled and card_of(b) is not None]
             extras = [
@@ -373,14 +377,17 @@ class Driver:
             else:
                 await self.env.advance_time(DECLARE_GRACE + 1)
                 continue
+            if self.table.deal_no != deal_no:
+                # a moment later the deal's message becomes its summary
+                await self.env.advance_time(ARCHIVE_AFTER + 0.1)
             self.check_table_message()
         else:
             raise AssertionError("the game did not end")
         return self.table
 
     def check_end(self) -> None:
-        """Each deal's summary shown in the table message, which ends on the final result
-        with its winner over the last summary; no message of their own; every hand closed."""
+        """Each deal's summary kept in the message that showed the deal; the last one's
+        under the final result, with its winner; no other message; every hand closed."""
         table = self.table
         assert table.status is Status.FINISHED, table.status
         assert table.winner is not None

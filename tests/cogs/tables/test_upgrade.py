@@ -17,6 +17,7 @@ from bot.tables.views import hand_view, table_view
 from cogs.tables import embeds as ui
 from cogs.tables import messages
 from cogs.tables.messages import Shown, as_new_message
+from cogs.tables.presenter import ARCHIVE_AFTER
 from tests.cogs.tables import _faults
 from tests.cogs.tables._game import SEED, new_game
 from tests.cogs.tables._world import buttons
@@ -68,6 +69,7 @@ async def test_a_table_sent_with_embeds_keeps_them_until_its_next_deal(
     assert game.shows_hand(hand, alice), "and is edited as the game goes"
 
     await game.play_until(lambda: game.table.deal_no > first)
+    await env.advance_time(ARCHIVE_AFTER + 1)  # the old message becomes the deal's summary
     table = game.table
     summary = next(m for m in game.messages(table.where_id) if m.id == sent.id)
     assert summary.embeds[0].title == t("summary.title", "en", deal=first + 1, id=table.id)
