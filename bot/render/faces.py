@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import re
 from functools import lru_cache
 from typing import Final
 
@@ -229,3 +230,30 @@ def faces_digest() -> str:
     does."""
     joined = " ".join(f"{key}={emoji_hash(key)}" for key in EMOJI_KEYS)
     return hashlib.sha256(joined.encode()).hexdigest()[:HASH_LENGTH]
+
+
+# ------------------------------------------------------------------ emoji names
+
+NAME_PREFIX: Final = "tute_"
+
+_OURS: Final = re.compile(
+    rf"{NAME_PREFIX}(?P<key>(?:1[0-2]|[1-7])[OCEB]|{BACK})_(?P<hash>[0-9a-f]{{8}})"
+)
+
+
+def emoji_name(key: str) -> str:
+    """The name of the emoji of ``key`` (a card code, or ``back``) for its current picture:
+    ``tute_12B_1a2b3c4d``, within Discord's 2 to 32 characters of ``[A-Za-z0-9_]``."""
+    return f"{NAME_PREFIX}{key}_{emoji_hash(key)}"
+
+
+def current_names() -> dict[str, str]:
+    """The name of every emoji for its current picture, by card code (and ``back``)."""
+    return {key: emoji_name(key) for key in EMOJI_KEYS}
+
+
+def key_of(name: str) -> str | None:
+    """The card code (or ``back``) an emoji of ours stands for, whatever its hash; None
+    for an emoji that is not ours."""
+    found = _OURS.fullmatch(name)
+    return found["key"] if found else None

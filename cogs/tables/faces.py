@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 from collections.abc import Iterable
 from typing import Final
 
@@ -22,37 +21,20 @@ import discord
 
 from bot.client import TuteBot
 from bot.engine import CODES
-from bot.render.faces import BACK, EMOJI_KEYS, emoji_hash, emoji_png, faces_digest
+from bot.render.faces import (
+    BACK,
+    EMOJI_KEYS,
+    current_names,
+    emoji_png,
+    faces_digest,
+    key_of,
+)
 
 log = logging.getLogger(__name__)
-
-NAME_PREFIX: Final = "tute_"
-
-_OURS: Final = re.compile(
-    rf"{NAME_PREFIX}(?P<key>(?:1[0-2]|[1-7])[OCEB]|{BACK})_(?P<hash>[0-9a-f]{{8}})"
-)
 
 SYNC_TIME_LIMIT: Final = 300.0
 """Seconds the sync may take in all (Discord may make the bot wait out a rate limit); what
 is not done by then stays text until the next start, which carries on from there."""
-
-
-def emoji_name(key: str) -> str:
-    """The name of the emoji of ``key`` (a card code, or ``back``) for its current picture:
-    ``tute_12B_1a2b3c4d``, within Discord's 2 to 32 characters of ``[A-Za-z0-9_]``."""
-    return f"{NAME_PREFIX}{key}_{emoji_hash(key)}"
-
-
-def current_names() -> dict[str, str]:
-    """The name of every emoji for its current picture, by card code (and ``back``)."""
-    return {key: emoji_name(key) for key in EMOJI_KEYS}
-
-
-def key_of(name: str) -> str | None:
-    """The card code (or ``back``) an emoji of ours stands for, whatever its hash; None
-    for an emoji that is not ours."""
-    found = _OURS.fullmatch(name)
-    return found["key"] if found else None
 
 
 def _partial(emoji: discord.Emoji) -> discord.PartialEmoji:

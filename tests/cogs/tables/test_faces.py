@@ -18,9 +18,9 @@ import simcord
 
 from bot.config import Config
 from bot.engine import CODES
-from bot.render.faces import BACK, EMOJI_KEYS, emoji_hash, emoji_png
+from bot.render.faces import BACK, EMOJI_KEYS, emoji_hash, emoji_name, emoji_png, key_of
 from cogs.tables import faces as faces_module
-from cogs.tables.faces import NO_FACES, CardFaces, emoji_name, faces_of, key_of
+from cogs.tables.faces import NO_FACES, CardFaces, faces_of
 from tests.cogs.tables._driver import Driver, Player
 from tests.cogs.tables._world import open_table
 from tests.conftest import World, fast_bot
