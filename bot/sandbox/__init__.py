@@ -9,18 +9,24 @@ half-way are still there next time.
 ``tute-bot --sandbox --screenshot DIR`` plays a short scripted game against a robot instead and
 saves pictures of it, taken with the system's Chromium.
 
-Time: SimCord's clock only moves when told to. The sandbox's clock ticks it along with real
-time, and the tables' waits (a robot's pause, a turn's clock, a lobby's expiry) are declared to
-SimCord as waits on that clock, so a click in the page is answered at once and each robot play
-comes a moment later, as on Discord.
+Time: SimCord's clock only moves when told to. The sandbox's clock sets it to the real date
+and ticks it along with real time, and the tables' waits (a robot's pause, a turn's clock, a
+lobby's expiry) are declared to SimCord as waits on that clock, so a click in the page is
+answered at once and each robot play comes a moment later, as on Discord. In the page, a
+turn's clock ("in 60 seconds") counts down every second on that clock, and the leaderboard
+names its members, as Discord shows them.
 
-SimCord 3.2 and the table service have no public way to do four things the sandbox needs, so
-it reaches into their internals for them (each place says so):
+SimCord 3.2 and the table service have no public way to do what the sandbox needs, so it
+reaches into their internals for it (each place says so):
 
 - start the simulated clock at the real date and name the bot, through ``env.backend``;
 - put the table service's waits on the simulated clock, by wrapping its timer coroutine;
 - keep a click in the page from overlapping the clock's tick, by wrapping the preview's
   action entry point (SimCord refuses two operations at once);
+- stamp each publication of the page with the simulated time, by wrapping the preview's
+  publishing method, and serve the page a script of the sandbox's that counts relative
+  timestamps down, through the preview server's table of files (``page.py``);
+- show mentions in embeds as names, by turning them on in the preview's text policies;
 - take screenshots with the system Chromium, by replacing the screenshot browser launcher
   (SimCord would download a browser of its own).
 """

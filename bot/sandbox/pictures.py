@@ -8,7 +8,7 @@ import logging
 import shutil
 import tempfile
 import types
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, Final
 
@@ -89,11 +89,17 @@ async def take_screenshots(sandbox: Sandbox, out_dir: Path, chromium: Path) -> l
     await shoot("lobby.png", lobby)
     await you.click(lobby, custom_id=button_id(lobby.message, ":start"))
     table = sandbox.tables.get(table_id)
+    over = False
     for _ in range(400):
         if "summary.png" not in saved and (summary := summary_message(channel, table)):
             await shoot("summary.png", summary)
-        if len(saved) == len(SCREENSHOT_FILES) or table.status is not Status.PLAYING:
+        if len(saved) == len(SCREENSHOT_FILES) or over:
             break
+        if table.status is not Status.PLAYING:
+            # what the end leaves to the clock: the last deal's message becoming its summary
+            await env.advance_time(10)
+            over = True
+            continue
         deal = table.deal
         assert deal is not None
         occupant = table.seats[deal.turn]
@@ -141,12 +147,21 @@ def _holds_back(message: discord.Message) -> bool:
 
 
 def _button_ids(message: discord.Message, *, enabled_only: bool) -> Iterable[str]:
-    for row in message.components:
-        for child in getattr(row, "children", ()):
-            if isinstance(child, discord.Button) and child.custom_id:
-                if enabled_only and child.disabled:
-                    continue
-                yield child.custom_id
+    for button in buttons_in(message.components):
+        if button.custom_id and not (enabled_only and button.disabled):
+            yield button.custom_id
+
+
+def buttons_in(components: Iterable[Any]) -> Iterator[discord.Button]:
+    """The buttons among these components, in order, wherever they sit: in rows of buttons,
+    or in a layout's containers and sections."""
+    for component in components:
+        if isinstance(component, discord.Button):
+            yield component
+        yield from buttons_in(getattr(component, "children", ()))
+        accessory = getattr(component, "accessory", None)
+        if accessory is not None:
+            yield from buttons_in((accessory,))
 
 
 def table_message(channel: simcord.ChannelHandle, table: Table) -> discord.Message:
@@ -158,12 +173,20 @@ def table_message(channel: simcord.ChannelHandle, table: Table) -> discord.Messa
 
 
 def summary_message(channel: simcord.ChannelHandle, table: Table) -> discord.Message | None:
-    """The summary of the table's first deal, posted when the deal ended."""
+    """The summary of the table's first deal: the message that showed the deal, once the
+    deal is over (or the final result, over its summary, after a game of one deal)."""
     title = t("summary.title", table.language, deal=1, id=table.id)
     for message in reversed(channel.history()):
-        if any(embed.title == title for embed in message.embeds):
+        said = [c.content for c in _walk(message.components) if isinstance(c, discord.TextDisplay)]
+        if any(title in text for text in said) and message.attachments:
             return message
     return None
+
+
+def _walk(components: Iterable[Any]) -> Iterator[Any]:
+    for component in components:
+        yield component
+        yield from _walk(getattr(component, "children", ()))
 
 
 async def screenshots(out_dir: Path, chromium: Path, *, think_budget: float = 0.1) -> list[Path]:

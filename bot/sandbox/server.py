@@ -28,6 +28,13 @@ from bot.storage.settings import update_settings
 from bot.tables.model import Status
 from bot.tables.service import TableService
 
+from .page import (
+    card_face_assets,
+    serve_the_page_script,
+    show_mentions_in_embeds,
+    stamp_with_the_simulated_time,
+)
+
 log = logging.getLogger(__name__)
 
 SANDBOX_DB_PATH: Final = Path("data") / "sandbox.db"
@@ -81,12 +88,28 @@ class Sandbox:
 
 class SandboxClock:
     """Moves SimCord's clock along with real time, so turn clocks, robots' waits and lobby
-    expiry happen as they would on Discord (SimCord's time only moves when told to)."""
+    expiry happen as they would on Discord (SimCord's time only moves when told to).
 
-    def __init__(self, env: simcord.Env, preview: Preview, *, tick: float = TICK) -> None:
+    ``real_time`` is the real clock it follows (seconds, from any origin: ``time.monotonic``
+    unless a test brings one of its own), and ``since`` the moment of that clock at which
+    SimCord's clock was set to the real date (the clock's creation when not given): the
+    first tick catches up on the time since then.
+    """
+
+    def __init__(
+        self,
+        env: simcord.Env,
+        preview: Preview,
+        *,
+        tick: float = TICK,
+        real_time: Callable[[], float] = time.monotonic,
+        since: float | None = None,
+    ) -> None:
         self.env = env
         self.preview = preview
         self.tick = tick
+        self.real_time = real_time
+        self._last = real_time() if since is None else since
         self._gate = asyncio.Lock()
         self._published = len(env.http_requests)
         self._task: asyncio.Task[None] | None = None
@@ -109,6 +132,7 @@ class SandboxClock:
         self.preview._action = action_after_tick
 
     def start(self) -> None:
+        """Tick every ``tick`` real seconds until :meth:`stop`."""
         if self._task is None:
             self._task = asyncio.create_task(self._run(), name="sandbox-clock")
 
@@ -119,29 +143,32 @@ class SandboxClock:
             await asyncio.gather(task, return_exceptions=True)
 
     async def _run(self) -> None:
-        last = time.monotonic()  # real time: this runs outside the bot
         while True:
             await asyncio.sleep(self.tick)
-            async with self._gate:
-                now = time.monotonic()
+            await self.catch_up()
+
+    async def catch_up(self) -> None:
+        """One tick: move SimCord's clock by the real time since the last one, and show in
+        the open pages what the bot did on its own meanwhile (a robot played, a clock ran
+        out)."""
+        async with self._gate:
+            now = self.real_time()
+            try:
+                await self.env.advance_time(max(0.0, now - self._last))
+            except simcord.SetupError:
+                # Another SimCord operation is running (a script's click): next tick.
+                return
+            except Exception:
+                # Most likely the bot took longer than SETTLE_TIMEOUT: what it did is kept
+                # and the rest settles with the next operation. The clock goes on.
+                log.warning("The sandbox's clock could not move on", exc_info=True)
+            self._last = now
+            if len(self.env.http_requests) != self._published:
                 try:
-                    await self.env.advance_time(now - last)
+                    await self.preview.refresh()
                 except simcord.SetupError:
-                    # Another SimCord operation is running (a script's click): next tick.
-                    continue
-                except Exception:
-                    # Most likely the bot took longer than SETTLE_TIMEOUT: what it did is kept
-                    # and the rest settles with the next operation. The clock goes on.
-                    log.warning("The sandbox's clock could not move on", exc_info=True)
-                last = now
-                if len(self.env.http_requests) != self._published:
-                    # The bot changed something on its own (a robot played, a clock ran
-                    # out): show it in the open pages.
-                    try:
-                        await self.preview.refresh()
-                    except simcord.SetupError:
-                        continue
-                    self._published = len(self.env.http_requests)
+                    return
+                self._published = len(self.env.http_requests)
 
 
 LANGUAGES: Final = {"en": "en-US", "es": "es-ES"}
@@ -192,29 +219,35 @@ async def open_sandbox(
     settle_timeout: float = SETTLE_TIMEOUT,
     page_size: tuple[int, int] = PAGE_SIZE,
     language: Language = "en",
+    real_time: Callable[[], float] = time.monotonic,
 ) -> AsyncIterator[Sandbox]:
     """Start the bot in a simulated Discord and serve its page; stop both at the end.
 
-    The clock is not started: call ``sandbox.clock.start()`` to let time run. With a
-    ``robot_delay`` of 0, robots play at once, within the click that gave them the turn.
+    The clock is not started: call ``sandbox.clock.start()`` to let time run (its first tick
+    catches up on the time since SimCord's clock was set to the real date), or
+    ``sandbox.clock.catch_up()`` for one tick. ``real_time`` is the real clock it follows.
+    With a ``robot_delay`` of 0, robots play at once, within the click that gave them the
+    turn.
     """
     bot = sandbox_bot(
         db_path, robot_delay=robot_delay, think_budget=think_budget, language=language
     )
-    unsay = _speak(language)
     # Bot errors are answered and logged by the bot's own error path; the sandbox goes on.
     env = simcord.Env(bot, settle_timeout=settle_timeout, check_errors=False)
     server, channel, you, friends = _build_world(env)
     _start_clock_now(env)
+    clock_set = real_time()
     # SimCord internals: the bot account is "TestBot" unless renamed before start.
     env.backend.bot_user.name = BOT_NAME
+    unsay = _speak(language)
+    unshow = show_mentions_in_embeds()
     clock_scope = env.time_context()
     clock_scope.__enter__()
     try:
         await env.start()
         _wait_on_the_simulated_clock(env, _service_of(bot))
         resumed = await _prepare_server(bot)
-        async with env.preview(
+        preview = env.preview(
             channel,
             viewers=[you, *friends],
             layout="channel",
@@ -222,8 +255,12 @@ async def open_sandbox(
             width=page_size[0],
             height=page_size[1],
             locale=LANGUAGES[language],
-        ) as preview:
-            clock = SandboxClock(env, preview)
+            assets=card_face_assets(env),
+        )
+        stamp_with_the_simulated_time(preview)
+        serve_the_page_script(preview)
+        async with preview:
+            clock = SandboxClock(env, preview, real_time=real_time, since=clock_set)
             try:
                 yield Sandbox(env, bot, server, channel, you, friends, preview, clock, resumed)
             finally:
@@ -237,6 +274,7 @@ async def open_sandbox(
                 await env.shutdown()
             finally:
                 clock_scope.__exit__(None, None, None)
+                unshow()
                 unsay()
 
 

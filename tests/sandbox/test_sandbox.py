@@ -12,15 +12,12 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 import urllib.request
-import uuid
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 import aiohttp
 import pytest
-import simcord
 
 from bot import sandbox as sandbox_module
 from bot.__main__ import main
@@ -35,127 +32,24 @@ from bot.sandbox import (
     open_sandbox,
 )
 from bot.sandbox import pictures as pictures_module
+from bot.sandbox.pictures import buttons_in
 from bot.storage.members import member_stats
 from bot.storage.settings import get_settings
 from bot.tables.model import Status
 from cogs.tables.embeds import seat_name
+from tests.sandbox._page import (
+    FAST,
+    FakeTime,
+    PreviewPage,
+    button_ending,
+    card_to_play,
+    message_text,
+)
 from tests.tables._play import table_of
 
 pytest.importorskip("markdown_it", reason="the sandbox's page needs simcord[preview]")
 
 ROOT = Path(__file__).resolve().parents[2]
-
-FAST = {"robot_delay": 0, "think_budget": 0.02}
-"""Robots play at once (within the click that gives them the turn) and think briefly."""
-
-
-class PreviewPage:
-    """One page of the sandbox's preview, driven through the HTTP API its browser page uses:
-    open a page as a member, run slash commands, click buttons, focus a message."""
-
-    def __init__(self, session: aiohttp.ClientSession, url: str) -> None:
-        self.session = session
-        self.base, self.capability = url.split("/#")
-        self.state: dict[str, Any] = {}
-        self.sequence = 0
-
-    def _headers(self) -> dict[str, str]:
-        headers = {"X-Simcord-Capability": self.capability}
-        if self.state:
-            headers["X-Simcord-Context"] = self.state["context"]["id"]
-        return headers
-
-    async def open(self, viewer: simcord.MemberActor) -> None:
-        async with self.session.post(
-            f"{self.base}/api/pages", json={"viewer_id": str(viewer.id)}, headers=self._headers()
-        ) as response:
-            assert response.status == 200, await response.text()
-            self.state = await response.json()
-        self.sequence = 0
-
-    async def read(self) -> None:
-        async with self.session.get(f"{self.base}/api/state", headers=self._headers()) as response:
-            assert response.status == 200, await response.text()
-            self.state = await response.json()
-
-    async def act(self, kind: str, **fields: Any) -> dict[str, Any]:
-        """One action; it must be admitted and settle. The page is read again after it."""
-        self.sequence += 1
-        body = {
-            "protocol_version": 3,
-            "sequence": self.sequence,
-            "request_id": str(uuid.uuid4()),
-            "generation": self.state["context"]["generation"],
-            "bot_generation": self.state["botGeneration"],
-            "published_revision": self.state["publishedRevision"],
-            "kind": kind,
-            **fields,
-        }
-        async with self.session.post(
-            f"{self.base}/api/action", json=body, headers=self._headers()
-        ) as response:
-            assert response.status == 200, await response.text()
-            receipt = await response.json()
-        assert not receipt["rejected"], receipt
-        assert receipt["settlement"] == "settled", receipt
-        await self.read()
-        return receipt
-
-    async def command(self, invocation: str, **options: Any) -> int:
-        """Run a slash command from the composer; the id of the bot's answer."""
-        async with self.session.get(f"{self.base}/api/commands", headers=self._headers()) as r:
-            catalog = await r.json()
-        entry = next(e for e in catalog["entries"] if e["invocation"] == invocation)
-        receipt = await self.act(
-            "run_command",
-            command_id=entry["commandId"],
-            path=entry["path"],
-            schema_fingerprint=entry["schemaFingerprint"],
-            options=options,
-        )
-        return int(receipt["outcomes"][0]["messageId"])
-
-    def message(self, message_id: int) -> dict[str, Any] | None:
-        return self.state["messages"].get(str(message_id))
-
-    async def show(self, message_id: int) -> dict[str, Any]:
-        """The message as this page shows it, bringing it into the page's window first."""
-        if self.message(message_id) is None:
-            await self.act("focus", target_id=str(message_id))
-        message = self.message(message_id)
-        assert message is not None, f"message {message_id} is not visible"
-        return message
-
-    async def click(self, message_id: int, custom_id: str) -> dict[str, Any]:
-        message = await self.show(message_id)
-        button = next(b for b in buttons(message) if b["custom_id"] == custom_id)
-        assert not button["disabled"], button
-        return await self.act("click", target_id=str(message_id), control_key=button["control_key"])
-
-    def bot_messages(self) -> list[dict[str, Any]]:
-        """The page's messages from the bot, oldest first."""
-        messages = [self.state["messages"][str(i)] for i in self.state["timeline"]]
-        return [m for m in messages if m["author"].get("bot")]
-
-
-def buttons(message: dict[str, Any]) -> list[dict[str, Any]]:
-    return [button for row in message["components"] for button in row.get("components", [])]
-
-
-def button_ending(message: dict[str, Any], suffix: str) -> str:
-    return next(b["custom_id"] for b in buttons(message) if b["custom_id"].endswith(suffix))
-
-
-def card_to_play(hand: dict[str, Any]) -> str | None:
-    """The first card the hand allows (a card's code starts with its rank), else a
-    declaration; None when nothing is enabled."""
-    enabled = [
-        b["custom_id"]
-        for b in buttons(hand)
-        if b["custom_id"].startswith("tute:h:") and not b["disabled"]
-    ]
-    cards = [c for c in enabled if c.rsplit(":", 1)[1][0].isdigit()]
-    return (cards or enabled or [None])[0]
 
 
 async def play_habanero(box: Sandbox, page: PreviewPage) -> int:
@@ -209,15 +103,10 @@ async def test_a_whole_game_through_the_page(tmp_path: Path) -> None:
         assert table.status is Status.FINISHED and table.winner is not None
         await page.read()
         game_over = t("summary.game_over", table.language, id=table_id)
-        shown = [
-            embed
-            for message in page.bot_messages()
-            for embed in message["embeds"]
-            if embed.get("title") == game_over
-        ]
+        shown = [text for m in page.bot_messages() if game_over in (text := message_text(m))]
         assert shown, "the page shows no game-over message"
         winner = table.seats[table.winner]
-        assert seat_name(winner, table.language) in shown[-1]["description"]
+        assert seat_name(winner, table.language) in shown[-1]
         # No DM was ever sent: hands came as messages only their owner sees.
         assert not any(r.path == "/users/@me/channels" for r in box.env.http_requests)
 
@@ -296,22 +185,20 @@ async def test_a_lobby_left_open_is_closed_and_a_game_goes_on(tmp_path: Path) ->
         # Its table is shown again in the channel, with the "My hand" button.
         await box.env.settle()
         message = next(m for m in box.channel.history() if m.id == table.play_message_id)
-        assert any(
-            c.custom_id == f"tute:t:{playing}:hand"
-            for row in message.components
-            for c in getattr(row, "children", [])
-        )
+        assert any(b.custom_id == f"tute:t:{playing}:hand" for b in buttons_in(message.components))
 
 
 @pytest.mark.e2e
 async def test_a_robot_plays_a_moment_after_the_click(tmp_path: Path) -> None:
     """The click is answered at once; the robot's pause runs on the sandbox's clock, and the
     tick that ends it plays the robot's card and shows it in the page."""
+    real = FakeTime()
     async with (
-        open_sandbox(tmp_path / "sandbox.db", robot_delay=ROBOT_DELAY, think_budget=0.02) as box,
+        open_sandbox(
+            tmp_path / "sandbox.db", robot_delay=ROBOT_DELAY, think_budget=0.02, real_time=real
+        ) as box,
         aiohttp.ClientSession() as session,
     ):
-        box.clock.start()
         page = PreviewPage(session, box.url)
         await page.open(box.you)
         lobby_id = await page.command("tute new", variant="habanero")
@@ -325,33 +212,52 @@ async def test_a_robot_plays_a_moment_after_the_click(tmp_path: Path) -> None:
         card = card_to_play(await page.show(hand_id))
         assert card is not None
         await page.click(hand_id, card)
-        clicked = time.monotonic()
         assert len(deal.trick) == 1 and deal.turn == 1  # the robot has not played yet
         revision = page.state["publishedRevision"]
-        for _ in range(50):
-            await asyncio.sleep(0.05)
-            if deal.tricks:
-                break
+
+        real.advance(ROBOT_DELAY * 0.6)
+        await box.clock.catch_up()
+        assert len(deal.trick) == 1 and not deal.tricks, "the robot played before its pause"
+        await page.read()
+        assert page.state["publishedRevision"] == revision  # nothing new to show
+
+        real.advance(ROBOT_DELAY * 0.6)
+        await box.clock.catch_up()
         assert len(deal.tricks) == 1, "the robot did not play"
-        assert time.monotonic() - clicked >= ROBOT_DELAY * 0.7
-        # the clock's next tick tells the page (the edit may land just after a tick)
-        for _ in range(40):
-            await asyncio.sleep(0.05)
+        if deal.turn != 0:
+            # The robot took the trick and leads the next one: the table is shown when a
+            # person is to play, once the robot has led, a pause later.
             await page.read()
-            if page.state["publishedRevision"] > revision:
-                break
+            assert page.state["publishedRevision"] == revision
+            real.advance(ROBOT_DELAY * 1.1)
+            await box.clock.catch_up()
+            assert deal.turn == 0 and len(deal.trick) == 1
+        await page.read()
         assert page.state["publishedRevision"] > revision, "the page was not told"
 
 
 @pytest.mark.e2e
 async def test_the_clock_follows_real_time(tmp_path: Path) -> None:
-    async with open_sandbox(tmp_path / "sandbox.db", **FAST) as box:
+    """SimCord's clock is set to the real date, and each tick moves it by the real time
+    since the last one, the time the sandbox took to start included."""
+    real = FakeTime()
+    async with open_sandbox(tmp_path / "sandbox.db", **FAST, real_time=real) as box:
         start = box.env.now()
-        box.clock.start()
-        await asyncio.sleep(0.6)
+        assert abs(start - datetime.now(UTC)) < timedelta(minutes=1)
+        real.advance(2.5)  # starting took that long
+        await box.clock.catch_up()
+        assert (box.env.now() - start).total_seconds() == pytest.approx(2.5)
+        await box.clock.catch_up()  # no real time passed
+        assert (box.env.now() - start).total_seconds() == pytest.approx(2.5)
+
+        box.clock.start()  # ticking on its own, every TICK real seconds
+        real.advance(0.6)
+        for _ in range(100):
+            if box.env.now() - start > timedelta(seconds=2.5):
+                break
+            await asyncio.sleep(0.02)
         await box.clock.stop()
-        moved = (box.env.now() - start).total_seconds()
-        assert 0.3 <= moved <= 1.5
+        assert (box.env.now() - start).total_seconds() == pytest.approx(3.1)
 
 
 @pytest.mark.e2e

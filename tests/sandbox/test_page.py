@@ -1,0 +1,219 @@
+"""What the sandbox adds to SimCord's page: a turn's clock ("in 60 seconds") that counts down
+every second on the simulated clock, and members' names where the bot writes ``<@id>`` in an
+embed (the leaderboard)."""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+from simcord.preview._markdown import markdown_tokens
+
+from bot.sandbox import YOU, find_chromium, open_sandbox
+from bot.sandbox.page import (
+    PAGE_SCRIPT,
+    RELATIVE_MARK,
+    SCRIPT_PATH,
+    SCRIPT_TAG,
+    show_mentions_in_embeds,
+)
+from bot.sandbox.pictures import CHROMIUM_ARGS
+from tests.sandbox._page import FAST, FakeTime, PreviewPage, button_ending
+from tests.tables._play import table_of
+
+pytest.importorskip("markdown_it", reason="the sandbox's page needs simcord[preview]")
+
+
+def tokens_of(tree: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The markdown tokens of a rendered text, flat, in order."""
+    found: list[dict[str, Any]] = []
+    for token in tree:
+        found.append(token)
+        found += tokens_of(token.get("children", []))
+    return found
+
+
+def shown_text(tree: list[dict[str, Any]]) -> str:
+    """What the page writes for these tokens: texts as written, mentions by their label."""
+    return "".join(
+        token.get("label", "") if token["type"] == "mention" else token.get("content", "")
+        for token in tokens_of(tree)
+    )
+
+
+# ------------------------------------------------------------------------- mentions
+
+
+def test_mentions_in_embeds_are_shown_as_names_where_discord_shows_them() -> None:
+    context = {"users": {"11": "Alex"}, "roles": {"22": "Admin"}, "channels": {"33": "tute"}}
+    text = "<@11> of <@&22> in <#33>"
+    undo = show_mentions_in_embeds()
+    try:
+        for field in ("embed_description", "embed_field_value", "message"):
+            tokens = markdown_tokens(text, field, context=context)
+            assert shown_text(tokens) == "@Alex of @Admin in #tute", field
+        # not in titles and field names, as on Discord
+        for field in ("embed_title", "embed_field_name"):
+            assert shown_text(markdown_tokens(text, field, context=context)) == text, field
+        # a user SimCord does not know (not a member) stays as written
+        assert shown_text(markdown_tokens("<@99>", "embed_description", context=context)) == (
+            "<@99>"
+        )
+    finally:
+        undo()
+    assert shown_text(markdown_tokens(text, "embed_description", context=context)) == text
+
+
+@pytest.mark.e2e
+async def test_the_leaderboard_in_the_page_names_its_members(tmp_path: Path) -> None:
+    async with (
+        open_sandbox(tmp_path / "sandbox.db", **FAST) as box,
+        aiohttp.ClientSession() as session,
+    ):
+        page = PreviewPage(session, box.url)
+        await page.open(box.friends[0])
+        await page.command("tute daily")
+        await page.open(box.you)
+        await page.command("tute daily")
+        board = await page.show(await page.command("tute leaderboard"))
+        embed = board["embeds"][0]
+        assert f"<@{box.you.id}>" in embed["description"]  # what the bot wrote
+        tokens = tokens_of(embed["description_tokens"])  # what the page shows
+        mentions = [token for token in tokens if token["type"] == "mention"]
+        friend = box.friends[0].user.global_name
+        assert sorted(m["label"] for m in mentions) == sorted([f"@{YOU}", f"@{friend}"])
+        assert {m["id"] for m in mentions} == {str(box.you.id), str(box.friends[0].id)}
+        assert "<@" not in shown_text(embed["description_tokens"])
+
+
+# ---------------------------------------------------------------------------- clocks
+
+
+@pytest.mark.e2e
+async def test_the_page_loads_the_sandbox_script(tmp_path: Path) -> None:
+    async with (
+        open_sandbox(tmp_path / "sandbox.db", **FAST) as box,
+        aiohttp.ClientSession() as session,
+    ):
+        base = box.url.partition("/#")[0]
+        async with session.get(f"{base}/") as response:
+            assert response.status == 200
+            html = await response.text()
+        assert html.count(SCRIPT_TAG) == 1
+        assert html.index(SCRIPT_TAG) > html.index('src="/app.js"')
+        async with session.get(f"{base}{SCRIPT_PATH}") as response:
+            assert response.status == 200
+            assert response.content_type == "application/javascript"
+            assert await response.text() == PAGE_SCRIPT
+            # SimCord's headers: its page's rules (no inline script) apply to it too
+            assert "script-src 'self'" in response.headers["Content-Security-Policy"]
+        async with session.get(f"{base}/app.js") as response:  # SimCord's own, untouched
+            assert SCRIPT_TAG not in await response.text()
+
+
+@pytest.mark.e2e
+async def test_every_publication_carries_the_simulated_time(tmp_path: Path) -> None:
+    """The page writes ``<t:..:R>`` against the simulated time of its snapshot: a page
+    opened, or a click answered, after the clock has moved says the time it moved to."""
+    real = FakeTime()
+    async with (
+        open_sandbox(tmp_path / "sandbox.db", **FAST, real_time=real) as box,
+        aiohttp.ClientSession() as session,
+    ):
+        page = PreviewPage(session, box.url)
+        await page.open(box.you)
+        assert page.state["profile"]["presentationTime"] == box.env.now().isoformat()
+        real.advance(240)
+        await box.clock.catch_up()
+        await page.command("tute daily")
+        assert page.state["profile"]["presentationTime"] == box.env.now().isoformat()
+        real.advance(60)
+        await box.clock.catch_up()
+        await page.open(box.friends[0])
+        assert page.state["profile"]["presentationTime"] == box.env.now().isoformat()
+
+
+def js_round(value: float) -> int:
+    """JavaScript's Math.round (halves go up)."""
+    return math.floor(value + 0.5)
+
+
+@pytest.mark.e2e
+@pytest.mark.skipif(find_chromium() is None, reason="the page test needs Chromium")
+async def test_a_turn_clock_counts_down_in_the_page_on_the_simulated_clock(
+    tmp_path: Path,
+) -> None:
+    """In a browser: the table's "in 60 seconds" counts down as time passes in the browser,
+    and jumps when the simulated clock does (the browser's clock is fixed by the test)."""
+    pytest.importorskip("playwright", reason="the page test needs Playwright")
+    from playwright.async_api import async_playwright, expect
+
+    chromium = find_chromium()
+    assert chromium is not None
+    real = FakeTime()
+    async with (
+        open_sandbox(tmp_path / "sandbox.db", **FAST, real_time=real) as box,
+        aiohttp.ClientSession() as session,
+    ):
+        page = PreviewPage(session, box.url)
+        await page.open(box.you)
+        lobby_id = await page.command("tute new", variant="habanero")
+        await page.click(lobby_id, button_ending(await page.show(lobby_id), ":start"))
+        table = table_of(box.tables, max(box.tables.tables))
+        assert table.turn_deadline is not None and table.play_message_id is not None
+        deadline = int(table.turn_deadline)  # as the bot writes it: <t:DEADLINE:R>
+
+        async with async_playwright() as playwright:
+            browser = await playwright.chromium.launch(
+                executable_path=str(chromium), args=list(CHROMIUM_ARGS), headless=True
+            )
+            try:
+                tab = await browser.new_page()
+                await tab.clock.set_fixed_time("2030-01-01T00:00:00Z")  # the browser's clock
+                await tab.goto(box.url)
+                clock = tab.locator(
+                    f'[data-message-id="{table.play_message_id}"] time.discord-timestamp'
+                )
+                await expect(clock).to_have_attribute(RELATIVE_MARK, "")
+
+                async def seconds_left_at(browser_seconds: int) -> int:
+                    """Set the browser's clock that long after the page's snapshot was
+                    published; the seconds the turn clock then has left on the simulated
+                    clock (the snapshot's simulated time, plus the time since)."""
+                    # the page has taken in what it asked for (its viewport) and its answer
+                    await tab.wait_for_function("() => window.simcordPreview.ready")
+                    published, presented = await tab.evaluate(
+                        """[window.simcordPreview.publication.publishedAt,
+                            Date.parse(window.simcordPreview.profile.presentationTime)]"""
+                    )
+                    now = await tab.evaluate(
+                        "([at, s]) => new Date(Date.parse(at) + s * 1000).toISOString()",
+                        [published, browser_seconds],
+                    )
+                    await tab.clock.set_fixed_time(now)
+                    return js_round((deadline * 1000 - presented) / 1000 - browser_seconds)
+
+                left = await seconds_left_at(0)
+                assert left in (59, 60)  # a 60-second clock, written in whole seconds
+                await expect(clock).to_have_text(f"in {left} seconds")
+                assert await seconds_left_at(10) == left - 10
+                await expect(clock).to_have_text(f"in {left - 10} seconds")
+
+                # The simulated clock moves 20 s on; the next publication tells the page.
+                revision = await tab.evaluate("window.simcordPreview.publishedRevision")
+                real.advance(20)
+                await box.clock.catch_up()
+                await box.preview.refresh()
+                await tab.wait_for_function(
+                    "revision => window.simcordPreview.publishedRevision > revision", arg=revision
+                )
+                assert await seconds_left_at(10) == left - 30
+                await expect(clock).to_have_text(f"in {left - 30} seconds")
+                text = await clock.text_content()
+                assert text is not None and re.fullmatch(r"in \d+ seconds", text)
+            finally:
+                await browser.close()
