@@ -152,6 +152,12 @@ MESSAGES: Final[dict[str, str]] = {
     "tables.cante_line": "{name} sang {points} in {suit}",
     "tables.scores": "Score",
     "tables.score": "{names}: **{points}** · rounds {rounds}",
+    # the table in one line each: "Score: Ana **34** · Luis **12**", "Cantes: Ana 40 ⚔️ · Luis 20 🪵"
+    "tables.scores_line": "Score: {scores}",
+    "tables.score_item": "{names} **{points}**",
+    "tables.score_item_rounds": "{names} **{points}** ({rounds} won)",
+    "tables.cantes_line": "Cantes: {cantes}",
+    "tables.cante_item": "{name} {points} {suit}",
     "tables.dms_closed_title": "Direct messages closed",
     "tables.dms_closed": "{names}: I cannot send you your hand by DM. Use **My hand** below.",
     "tables.log": "What happened",

@@ -32,6 +32,11 @@ def card_text(card: int, faces: CardFaces = NO_FACES) -> str:
     return faces.inline(card) or card_label(CODES[card])
 
 
+def rank_name(card: int, lang: str) -> str:
+    """A card's rank in words: "King", "Rey", "7"."""
+    return t(f"cards.rank.{RANK_OF[card]}", lang)
+
+
 def suit_symbol(card: int) -> str:
     """The symbol of a card's suit (an emoji)."""
     return SUIT_SYMBOLS[SUITS[card // 10]]
@@ -189,14 +194,15 @@ def trick_line(
     lang: str,
     *,
     plain: bool = False,
+    short: bool = False,
     faces: CardFaces = NO_FACES,
 ) -> str:
     """The cards on the table, each with who played it (``plain``: the names unescaped,
-    the cards in short)."""
+    the cards in short; ``short``: robots without their level)."""
     if not trick:
         return t("tables.trick.empty", lang)
     return " · ".join(
-        f"{seat_name(table.seats[seat], lang, plain=plain)} "
+        f"{seat_name(table.seats[seat], lang, plain=plain, short=short)} "
         + (card_text(card) if plain else card_shown(card, lang, faces))
         for seat, card in trick
     )
@@ -448,7 +454,7 @@ def hand_lines(
         lines.append(t("hand.away", lang))
     elif hand.your_turn:
         if hand.trick:
-            trick = trick_line(table, hand.trick, lang, faces=faces)
+            trick = trick_line(table, hand.trick, lang, short=True, faces=faces)
             lines.append(f"{t('tables.trick', lang, number=hand.trick_no + 1)}: {trick}")
         lines.append(t("hand.your_turn", lang, clock=_deadline(hand.turn_deadline)))
         lines += refused_lines(hand, lang)

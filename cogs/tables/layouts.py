@@ -14,8 +14,9 @@ from typing import Any
 
 import discord
 
-from bot.engine import Action, Kind
+from bot.engine import SUITS, Action, Kind
 from bot.i18n import t
+from bot.render.symbols import SUIT_SYMBOLS
 from bot.tables.model import DealSummary, Status
 from bot.tables.views import HandView, TableView
 
@@ -77,17 +78,19 @@ def table_layout(table: TableView, lang: str, faces: CardFaces = NO_FACES) -> La
         state.append(
             t("tables.capote", lang, name=ui.seat_name(table.seats[deal.capote_seat], lang))
         )
-    state += [
-        t(
-            "tables.cante_line",
-            lang,
-            name=ui.seat_name(table.seats[c.seat], lang, short=True),
-            points=c.points,
-            suit=ui.suit_text(c.suit, lang),
-        )
-        for c in deal.cantes
-    ]
-    state.append(ui.scores_line(table, deal, lang))
+    if deal.cantes:
+        cantes = [
+            t(
+                "tables.cante_item",
+                lang,
+                name=ui.seat_name(table.seats[c.seat], lang, short=True),
+                points=c.points,
+                suit=SUIT_SYMBOLS[SUITS[c.suit]],
+            )
+            for c in deal.cantes
+        ]
+        state.append(t("tables.cantes_line", lang, cantes=" · ".join(cantes)))
+    state.append(_scores_line(table, lang))
     closed = [
         ui.seat_name(s, lang) for s in table.seats if s is not None and s.human and s.dm_closed
     ]
@@ -97,7 +100,7 @@ def table_layout(table: TableView, lang: str, faces: CardFaces = NO_FACES) -> La
     footer = t(f"tables.play.footer.{delivery}", lang, deal=table.deal_no + 1)
     log = ui.log_lines(table, lang, LOG_LINES, faces)
     return _layout(
-        _text([f"### {ui.variant_title(table, lang)}"]),
+        _text([f"**{ui.variant_title(table, lang)}**"]),
         picture(TABLE_FILE),
         _text(state),
         _rule(),
@@ -106,6 +109,25 @@ def table_layout(table: TableView, lang: str, faces: CardFaces = NO_FACES) -> La
         _text(_small([footer])),
         colour=ui.GOLD,
     )
+
+
+def _scores_line(table: TableView, lang: str) -> str:
+    """Each side's points in the deal, in one line; the rounds each has won too, in a game
+    of more than one."""
+    deal = table.deal
+    assert deal is not None
+    items: list[str] = []
+    for side, seats in enumerate(deal.sides):
+        names = " & ".join(ui.seat_name(table.seats[s], lang, short=True) for s in seats)
+        points = deal.scores[side]
+        if table.options.rounds > 1:
+            rounds = table.rounds_won[side] if table.rounds_won else 0
+            items.append(
+                t("tables.score_item_rounds", lang, names=names, points=points, rounds=rounds)
+            )
+        else:
+            items.append(t("tables.score_item", lang, names=names, points=points))
+    return t("tables.scores_line", lang, scores=" · ".join(items))
 
 
 def _turn_line(table: TableView, lang: str) -> str:
@@ -219,12 +241,12 @@ def hand_layout(
     title = t("hand.title", lang, variant=t(f"variants.{table.variant.value}", lang), id=table.id)
     if not hand.playing:
         return _layout(
-            _text([f"### {title}", *ui.hand_lines(table, hand, lang, faces)]), colour=ui.GREY
+            _text([f"**{title}**", *ui.hand_lines(table, hand, lang, faces)]), colour=ui.GREY
         )
-    items: list[Item] = [_text([f"### {title}", *ui.hand_lines(table, hand, lang, faces)])]
+    items: list[Item] = [_text([f"**{title}**", *ui.hand_lines(table, hand, lang, faces)])]
     if hand.cards:
         items.append(picture(HAND_FILE))
-    items += _card_rows(hand, lang, faces)
+    rows = _card_rows(hand, lang, faces)
     extra: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
     for action in hand.declarations:
         style = (
@@ -234,28 +256,34 @@ def hand_layout(
         )
         extra.add_item(hand_button(hand, action, ui.action_label(action, hand, lang), style))
     if ephemeral:
-        label = t("tables.btn.refresh", lang)
-        extra.add_item(TableButton(table.id, "refresh", label=label))
+        refresh = TableButton(table.id, "refresh", label=t("tables.btn.refresh", lang))
+        if not hand.declarations and rows and len(rows[-1].children) < CARD_ROW:
+            rows[-1].add_item(refresh)  # after the last card: one row less
+        else:
+            extra.add_item(refresh)
+    items += rows
     if extra.children:
         items.append(extra)
     items.append(_text(_small([t("hand.footer", lang, deal=table.deal_no + 1)])))
     return _layout(*items, colour=ui.GREEN)
 
 
-def _card_rows(hand: HandView, lang: str, faces: CardFaces) -> list[Item]:
-    rows: list[Item] = []
+def _card_rows(hand: HandView, lang: str, faces: CardFaces) -> list[discord.ui.ActionRow[Any]]:
+    rows: list[discord.ui.ActionRow[Any]] = []
     for start in range(0, len(hand.cards), CARD_ROW):
         row: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
         for card in hand.cards[start : start + CARD_ROW]:
             playable = card in hand.playable
             style = discord.ButtonStyle.primary if playable else discord.ButtonStyle.secondary
+            face = faces.emoji(card)
             button = hand_button(
                 hand,
                 Action.play(hand.seat, card),
-                ui.card_name(card, lang),
+                # its face shows the suit: the rank's name is enough, and fits a phone
+                ui.rank_name(card, lang) if face else ui.card_name(card, lang),
                 style,
                 disabled=not playable,
-                emoji=faces.emoji(card) or ui.suit_symbol(card),
+                emoji=face or ui.suit_symbol(card),
             )
             row.add_item(button)
         rows.append(row)

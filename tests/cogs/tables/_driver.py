@@ -263,7 +263,7 @@ class Driver:
         said = layout_texts(shown)
         lang = table.language
         if table.status is Status.PLAYING and deal is not None:
-            assert said[0] == f"### {ui.variant_title(table_view(table), lang)}"
+            assert said[0] == f"**{ui.variant_title(table_view(table), lang)}**"
             name = ui.seat_name(table.seats[deal.turn], lang)
             assert name in said[1] and ui.suit_text(deal.trump, lang) in said[1]
             (picture,) = shown.attachments

@@ -124,8 +124,8 @@ def test_cards_show_their_faces_when_the_application_has_them() -> None:
     payload = messages.hand_payload(view, hand, "es", ephemeral=False, faces=faces)
     cards = [b for b in buttons_of(payload["view"]) if isinstance(b, HandButton)]
     for button, card in zip(cards, hand.cards, strict=False):
-        assert button.item.emoji == faces.emoji(card)  # the face, and the card's name
-        assert button.item.label == ui.card_name(card, "es")
+        assert button.item.emoji == faces.emoji(card)  # the face, and the rank's name
+        assert button.item.label == ui.rank_name(card, "es")
     said = layout_text(payload["view"])
     for _, card in deal.trick_seats():  # the trick in play, each card with its face
         assert f"{faces.inline(card)} {ui.card_name(card, 'es')}" in said

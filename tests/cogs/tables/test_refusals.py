@@ -82,7 +82,7 @@ async def test_refusals_while_playing(
     before = (len(deal.actions), snapshot(b_hand))
     card = deal.hand(1)[0]
     custom_id = f"tute:h:{table.id}:0:0:{CODES[card]}"
-    assert Btn(custom_id, ui.card_name(card, "en"), True) in buttons(b_hand)
+    assert Btn(custom_id, ui.rank_name(card, "en"), True) in buttons(b_hand)
     said = refusal(await crafted_click(env, bob.user, b_hand, custom_id))
     assert said == t("tables.errors.illegal.not_your_turn", "en")
     (b_hand,) = b_dm.history()
@@ -114,7 +114,7 @@ async def test_refusals_while_playing(
     (b_hand,) = b_dm.history()
     deal_no, trick = deal_and_trick(b_hand) or (-1, -1)
     custom_id = f"tute:h:{table.id}:{deal_no}:{trick}:{CODES[forbidden[0]]}"
-    assert Btn(custom_id, ui.card_name(forbidden[0], "en"), True) in buttons(b_hand)
+    assert Btn(custom_id, ui.rank_name(forbidden[0], "en"), True) in buttons(b_hand)
     before = (len(deal.actions), snapshot(b_hand))
     said = refusal(await crafted_click(env, bob.user, b_hand, custom_id))
     assert said == illegal_text(deal, 1, forbidden[0])
