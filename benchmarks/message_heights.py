@@ -133,7 +133,7 @@ async def measure(width: int, out: Path) -> dict[Variant, dict[str, int]]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--widths", type=int, nargs="+", default=[600, 400])
     parser.add_argument("--out", type=Path, default=None, help="keep the pictures here")
     args = parser.parse_args()
