@@ -26,6 +26,7 @@ from bot.tables.views import table_view
 from cogs._base import shown_name
 from cogs.standings import stats_embed
 from cogs.tables import embeds as ui
+from tests.cogs._said import components, discord_texts, message_body, plain_texts
 from tests.cogs.tables._world import card_of, hand_buttons
 from tests.conftest import World, fast_bot
 
@@ -119,53 +120,6 @@ MASKED_LINK = re.compile(r"(?<!\\)\[[^\]]*(?<!\\)\]\((?P<url>[^)]*)\)")
 RAW_MENTION = re.compile(r"(?<!\\)<(@[!&]?|/[^>]*:)\d+>|@(everyone|here)")
 ASKS_NOTHING: dict[str, Any] = {"parse": []}
 """The allowed_mentions of a message that pings nobody: the bot's default."""
-
-
-def message_body(call: simcord.HttpLogEntry) -> dict[str, Any] | None:
-    """The message a REST call sends or edits (a new message, an edit, an interaction's
-    answer or follow-up), or None."""
-    body = call.json if isinstance(call.json, dict) else None
-    if body is None:
-        return None
-    if call.path.endswith("/callback"):
-        body = body.get("data")
-        if not isinstance(body, dict):
-            return None
-    if not {"content", "embeds", "components"} & set(body):
-        return None
-    return body
-
-
-def discord_texts(body: dict[str, Any]) -> list[str]:
-    """The markdown texts of a message: its content, its embeds' titles, descriptions,
-    field names and values (footers and author names show no markdown), and its layout's
-    text displays."""
-    texts = [body.get("content") or ""]
-    texts += [str(c.get("content") or "") for c in components(body.get("components") or [])]
-    for embed in body.get("embeds") or []:
-        texts += [embed.get("title") or "", embed.get("description") or ""]
-        for f in embed.get("fields") or []:
-            texts += [f.get("name") or "", f.get("value") or ""]
-    return texts
-
-
-def plain_texts(body: dict[str, Any]) -> list[str]:
-    """The texts Discord shows without markdown: footers, authors, labels, alt texts."""
-    texts: list[str] = []
-    for embed in body.get("embeds") or []:
-        texts += [(embed.get("footer") or {}).get("text") or ""]
-        texts += [(embed.get("author") or {}).get("name") or ""]
-    texts += [a.get("description") or "" for a in body.get("attachments") or []]
-    texts += [str(c.get("label") or "") for c in components(body.get("components") or [])]
-    return texts
-
-
-def components(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    found: list[dict[str, Any]] = []
-    for row in rows:
-        found.append(row)
-        found += components(row.get("components") or [])
-    return found
 
 
 def pinged(body: dict[str, Any]) -> set[str]:
