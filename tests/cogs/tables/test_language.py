@@ -5,16 +5,18 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable
 
 import pytest
 import simcord
 
 from bot.config import Config
-from bot.i18n import t
+from bot.i18n import CATALOGS, t
 from bot.storage.settings import update_settings
 from bot.tables.views import table_view
 from cogs.tables import embeds as ui
+from tests.cogs._said import all_texts
 from tests.cogs.tables._driver import Driver, Player
 from tests.cogs.tables._world import (
     add_member,
@@ -23,6 +25,7 @@ from tests.cogs.tables._world import (
     hand_buttons,
     layout_texts,
     op_button,
+    open_table,
     refusal,
     service_of,
     the_table,
@@ -115,3 +118,46 @@ async def test_tute_language_sets_the_servers_that_did_not_choose(
     await alice.slash(world.channel, "tute new", variant="habanero")
     tables = tables_of(service_of(env))
     assert tables[max(tables)].language == "en"
+
+
+def english_only() -> set[str]:
+    """Runs of words of the English catalog (outside its placeholders, three letters or
+    more) that no Spanish text contains."""
+    spanish = list(CATALOGS["es"].values())
+    found: set[str] = set()
+    for key, text in CATALOGS["en"].items():
+        if CATALOGS["es"].get(key) == text:
+            continue
+        for piece in re.split(r"\{[^}]*\}", text):
+            for words in re.findall(r"[A-Za-z][A-Za-z' ]*[A-Za-z]", piece):
+                if len(words) >= 3 and not any(words in es for es in spanish):
+                    found.add(words)
+    return found
+
+
+@pytest.mark.e2e
+@pytest.mark.simcord(settle_timeout=3)
+async def test_a_whole_spanish_game_says_nothing_in_english(
+    simcord_env: simcord.Env,
+    world: World,
+    set_locale: Callable[[str], None],
+    table_seed: Callable[[int], None],
+) -> None:
+    """A Spanish server, players in Spanish: every text of every message of a whole game
+    (the table, the hands, the summaries, the result, their buttons and alt texts) is in
+    Spanish."""
+    env = simcord_env
+    table_seed(4)
+    async with env.bot.db.transaction() as conn:  # type: ignore[attr-defined]
+        await update_settings(conn, world.guild.id, language="es")
+    set_locale("es-ES")
+    bob = await add_member(env, world, "bob")
+    await open_table(env, world, "habanero", [world.member, bob])
+    driver = Driver(env, world, [Player(world.member), Player(bob)])
+    await driver.play()
+    driver.check_end()
+    english = english_only()
+    assert "Your turn" in english and "Trumps" in english  # what it looks for
+    for text in all_texts(env):
+        found = [piece for piece in english if re.search(rf"\b{re.escape(piece)}\b", text)]
+        assert not found, (found, text)
