@@ -171,7 +171,8 @@ def ended_layout(table: TableView, lang: str, faces: CardFaces = NO_FACES) -> La
     finished = status is Status.FINISHED
     title = t("summary.game_over", lang, id=table.id) if finished else None
     lines = [f"### {title or ui.variant_title(table, lang)}"]
-    lines.append(t(f"tables.play.status.{status.value}", lang))
+    if not finished:  # why it stopped (a finished game's title says it)
+        lines.append(t(f"tables.play.status.{status.value}", lang))
     if table.winner is not None and table.rounds_won is not None:
         lines.append(ui.winner_line(table, table.winner, lang))
     items: list[Item] = [_text(lines)]
