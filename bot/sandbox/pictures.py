@@ -30,7 +30,7 @@ CHROMIUM_ARGS: Final = (
     "--disable-background-networking",
     "--no-first-run",
 )
-SCREENSHOT_FILES: Final = ("lobby.png", "trick.png", "hand.png", "summary.png")
+SCREENSHOT_FILES: Final = ("lobby.png", "trick.png", "hand.png", "summary.png", "result.png")
 
 
 def find_chromium() -> Path | None:
@@ -70,7 +70,7 @@ async def take_screenshots(sandbox: Sandbox, out_dir: Path, chromium: Path) -> l
     """Play a habanero game, you against a robot, through SimCord's actors, and save the
     lobby, a trick in play (the robot has led, your turn), your hand then (once the stock
     is out, when it holds back a card and says why; if it never does, late in the deal),
-    and the first deal's summary, as the PNG files of SCREENSHOT_FILES."""
+    the first deal's summary, and the game's result, as the PNG files of SCREENSHOT_FILES."""
     use_chromium(sandbox.preview, chromium)
     await asyncio.to_thread(out_dir.mkdir, parents=True, exist_ok=True)
     env, you, channel = sandbox.env, sandbox.you, sandbox.channel
@@ -93,11 +93,12 @@ async def take_screenshots(sandbox: Sandbox, out_dir: Path, chromium: Path) -> l
     for _ in range(400):
         if "summary.png" not in saved and (summary := summary_message(channel, table)):
             await shoot("summary.png", summary)
-        if len(saved) == len(SCREENSHOT_FILES) or over:
+        if over:
             break
         if table.status is not Status.PLAYING:
             # what the end leaves to the clock: the last deal's message becoming its summary
             await env.advance_time(10)
+            await shoot("result.png", table_message(channel, table))
             over = True
             continue
         deal = table.deal
