@@ -2,7 +2,8 @@
 ``history``), ``buttons`` (the lobby's, the table's and a hand's), ``presenter`` (renders what
 the service says to redraw, each message on its own), ``delivery`` (each hand in a DM or a
 message only its player sees), ``messages`` (the payloads and what each message last
-showed), ``layouts`` (the table and the hand drawn with layout components), ``embeds`` and
+showed), ``layouts`` (the table and the hand drawn with layout components; ``legacy``: as embeds, for
+messages sent before them), ``embeds`` and
 ``pictures`` (the words and the pictures), ``faces`` (the cards as the application's emojis),
 ``threads``.
 

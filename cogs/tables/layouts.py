@@ -136,8 +136,7 @@ def _turn_line(table: TableView, lang: str) -> str:
     name = ui.seat_name(table.seats[deal.turn], lang)
     if deal.auction:
         return t("tables.auction", lang, name=name, bid=deal.high_bid or "-")
-    clock = "" if table.turn_deadline is None else f"<t:{int(table.turn_deadline)}:R>"
-    return t("tables.turn", lang, name=name, clock=clock)
+    return t("tables.turn", lang, name=name, clock=ui.clock_text(table.turn_deadline))
 
 
 def _table_buttons(table: TableView, lang: str) -> discord.ui.ActionRow[Any]:

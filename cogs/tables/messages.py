@@ -21,7 +21,7 @@ from bot.tables.model import DealSummary, Status
 from bot.tables.views import HandView, TableView
 
 from . import embeds as ui
-from . import layouts, pictures
+from . import layouts, legacy, pictures
 from .buttons import HandButton, LobbyButton, TableButton
 from .faces import NO_FACES, CardFaces
 from .layouts import CARD_ROW, hand_button
@@ -220,9 +220,9 @@ def table_payload(table: TableView, faces: CardFaces = NO_FACES, *, v2: bool = T
         view.add_item(
             TableButton(table.id, "rematch", label=label, style=discord.ButtonStyle.success)
         )
-    embeds = [ui.table_embed(table, lang)]
+    embeds = [legacy.table_embed(table, lang)]
     if table.summary is not None:
-        embeds.append(ui.summary_embed(table, table.summary, lang))
+        embeds.append(legacy.summary_embed(table, table.summary, lang))
     return {"embeds": embeds, "view": view}
 
 
@@ -252,7 +252,7 @@ def summary_payload(table: TableView, summary: DealSummary, *, v2: bool) -> Payl
     lang = table.language
     if v2:
         return {"view": layouts.summary_layout(table, summary, lang)}
-    return {"embeds": [ui.summary_embed(table, summary, lang)], "view": None}
+    return {"embeds": [legacy.summary_embed(table, summary, lang)], "view": None}
 
 
 def summary_picture(shown: Shown, table: TableView, summary: DealSummary, payload: Payload) -> None:
@@ -318,7 +318,7 @@ def hand_payload(
                 else discord.ButtonStyle.success
             )
             view.add_item(hand_button(hand, action, ui.action_label(action, hand, lang), style))
-    return {"embed": ui.hand_embed(table, hand, lang), "view": view}
+    return {"embed": legacy.hand_embed(table, hand, lang), "view": view}
 
 
 def hand_picture(hand: HandView, lang: str, payload: Payload) -> None:

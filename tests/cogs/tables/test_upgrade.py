@@ -14,8 +14,7 @@ from bot.config import Config
 from bot.i18n import t
 from bot.tables.model import Status
 from bot.tables.views import hand_view, table_view
-from cogs.tables import embeds as ui
-from cogs.tables import messages
+from cogs.tables import legacy, messages
 from cogs.tables.messages import Shown, as_new_message
 from cogs.tables.presenter import ARCHIVE_AFTER
 from tests.cogs.tables import _faults
@@ -62,7 +61,7 @@ async def test_a_table_sent_with_embeds_keeps_them_until_its_next_deal(
     await game.play_until(lambda: len(game.deal.tricks) >= 2)
     old = game.table_message()
     assert old.id == sent.id and old.embeds and not old.flags.components_v2
-    now = ui.table_embed(table_view(game.table), "en")
+    now = legacy.table_embed(table_view(game.table), "en")
     assert (old.embeds[0].title, old.embeds[0].description) == (now.title, now.description)
     hand = game.dm_message(alice)
     assert hand is not None and hand.id == dm.id and hand.embeds, "the old hand keeps its embeds"

@@ -17,7 +17,7 @@ from bot.i18n import CATALOGS, t
 from bot.tables.model import GameTally, Seat, Status, Table
 from bot.tables.views import Redraws, hand_view, table_view
 from cogs.tables import embeds as ui
-from cogs.tables import messages
+from cogs.tables import legacy, messages
 from cogs.tables.buttons import HandButton, LobbyButton, decode_action, encode_action
 
 
@@ -89,7 +89,7 @@ def test_the_table_shows_no_card_of_a_hand(variant: Variant) -> None:
         view = table_view(table)
         held = {c for seat in range(variant.players) for c in deal.hand(seat)}
         held.discard(deal.turned_card)
-        text = embed_text(ui.table_embed(view, "en"))
+        text = embed_text(legacy.table_embed(view, "en"))
         shown = [c for c in held if re.search(rf"(?<!\d){re.escape(ui.card_text(c))}", text)]
         assert shown == []
         public = view.deal
@@ -144,7 +144,7 @@ def test_a_robot_standing_in_leaves_the_hand_without_a_button_to_click() -> None
     seat.robot = Level.NORMAL
     hand = hand_view(table, 0)
     assert hand.playable == frozenset() and hand.declarations == ()
-    embed = ui.hand_embed(table_view(table), hand, "en")
+    embed = legacy.hand_embed(table_view(table), hand, "en")
     assert t("hand.away", "en") in (embed.description or "")
 
 
@@ -157,11 +157,11 @@ def test_the_hand_says_whose_turn_it_is_and_the_trick_on_the_table() -> None:
     table.turn_deadline = 1_000.0
     hand = hand_view(table, 0)
     assert hand.your_turn
-    legacy = ui.hand_embed(table_view(table), hand, "en").description or ""
+    old = legacy.hand_embed(table_view(table), hand, "en").description or ""
     layout = layout_text(
         messages.hand_payload(table_view(table), hand, "en", ephemeral=False)["view"]
     )
-    for text in (legacy, layout):
+    for text in (old, layout):
         assert t("hand.your_turn", "en", clock="<t:1000:R>") in text
         for _, card in deal.trick_seats():
             assert ui.card_shown(card, "en") in text
@@ -195,7 +195,7 @@ def test_the_table_embed_shows_trump_turn_trick_and_scores() -> None:
     view = table_view(table)
     public = view.deal
     assert public is not None
-    embed = ui.table_embed(view, "es")
+    embed = legacy.table_embed(view, "es")
     assert ui.suit_text(public.trump, "es") in (embed.description or "")
     names = [f.name for f in embed.fields]
     assert t("tables.trick", "es", number=public.trick_no + 1) in names
@@ -213,7 +213,9 @@ def test_an_ended_table_shows_no_deal_and_its_hand_no_buttons() -> None:
     assert not hand.playing and hand.cards == ()
     payload = messages.hand_payload(view, hand, "en", ephemeral=False)
     assert not buttons_of(payload["view"])
-    assert t("tables.play.status.cancelled", "en") in (ui.table_embed(view, "en").description or "")
+    assert t("tables.play.status.cancelled", "en") in (
+        legacy.table_embed(view, "en").description or ""
+    )
 
 
 def test_the_table_waits_for_a_robot_about_to_play_but_not_for_someone_going_away() -> None:
@@ -304,7 +306,7 @@ def test_the_hand_says_why_each_card_it_holds_back_is_refused(lang: str) -> None
             break
     else:
         raise AssertionError("no deal made seat 0 hold a card back")
-    text = ui.hand_embed(table_view(table), hand, lang).description or ""
+    text = legacy.hand_embed(table_view(table), hand, lang).description or ""
     for refusal in hand.refusals:
         why = ui.refusal_text(refusal.key, refusal.params, lang)
         assert t("hand.refused", lang, why=why) in text
@@ -317,7 +319,7 @@ def test_the_result_shows_each_members_chips_and_experience(lang: str) -> None:
     table.status = Status.FINISHED
     table.winner = 1
     table.tally = GameTally(chips={100: -100}, xp={100: 5}, places={100: (2, 3)})
-    embed = ui.table_embed(table_view(table), lang)
+    embed = legacy.table_embed(table_view(table), lang)
     field = next(f for f in embed.fields if f.name == t("summary.tally", lang))
     line = t("summary.tally_line", lang, name="ana", chips="-100", xp=5)
     assert field.value == line + t("summary.tally_place", lang, before=2, after=3)
@@ -326,13 +328,13 @@ def test_the_result_shows_each_members_chips_and_experience(lang: str) -> None:
     no_bet.status = Status.FINISHED
     no_bet.winner = 0
     no_bet.tally = GameTally(chips={100: 0}, xp={100: 20})
-    embed = ui.table_embed(table_view(no_bet), lang)
+    embed = legacy.table_embed(table_view(no_bet), lang)
     field = next(f for f in embed.fields if f.name == t("summary.tally", lang))
     assert field.value == t("summary.tally_xp", lang, name="ana", xp=20)  # nothing at stake
     friendly = playing_table(Variant.HABANERO, options=Options(competitive=False))
     friendly.status = Status.FINISHED
     friendly.tally = GameTally(chips={100: 0}, xp={100: 0})
-    names = [f.name for f in ui.table_embed(table_view(friendly), lang).fields]
+    names = [f.name for f in legacy.table_embed(table_view(friendly), lang).fields]
     assert t("summary.tally", lang) not in names  # a friendly game gives nothing
 
 
@@ -380,7 +382,7 @@ def test_a_member_is_told_once_when_their_turn_comes_after_others_played() -> No
 def test_a_pairs_score_line_fits_a_phone() -> None:
     """Partners' names and their points on one short line: a robot without its level."""
     table = playing_table(Variant.PAIRS)
-    embed = ui.table_embed(table_view(table), "en")
+    embed = legacy.table_embed(table_view(table), "en")
     (scores,) = [f.value or "" for f in embed.fields if f.name == t("tables.scores", "en")]
     for line in scores.splitlines():
         assert len(line) <= 40, line
