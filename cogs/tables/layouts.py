@@ -248,13 +248,8 @@ def hand_layout(
         items.append(picture(HAND_FILE))
     rows = _card_rows(hand, lang, faces)
     extra: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
-    for action in hand.declarations:
-        style = (
-            discord.ButtonStyle.danger
-            if action.kind is Kind.RESIGN
-            else discord.ButtonStyle.success
-        )
-        extra.add_item(hand_button(hand, action, ui.action_label(action, hand, lang), style))
+    for button in declaration_buttons(hand, lang):
+        extra.add_item(button)
     if ephemeral:
         refresh = TableButton(table.id, "refresh", label=t("tables.btn.refresh", lang))
         if not hand.declarations and rows and len(rows[-1].children) < CARD_ROW:
@@ -288,6 +283,16 @@ def _card_rows(hand: HandView, lang: str, faces: CardFaces) -> list[discord.ui.A
             row.add_item(button)
         rows.append(row)
     return rows
+
+
+def declaration_buttons(hand: HandView, lang: str) -> list[HandButton]:
+    """What the player may declare now (sing, exchange, tute...), in words; resigning in red."""
+    buttons: list[HandButton] = []
+    for action in hand.declarations:
+        danger = action.kind is Kind.RESIGN
+        style = discord.ButtonStyle.danger if danger else discord.ButtonStyle.success
+        buttons.append(hand_button(hand, action, ui.action_label(action, hand, lang), style))
+    return buttons
 
 
 def hand_button(

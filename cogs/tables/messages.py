@@ -15,7 +15,7 @@ from typing import Any
 
 import discord
 
-from bot.engine import Action, Kind, Variant
+from bot.engine import Action, Variant
 from bot.i18n import t
 from bot.tables.model import DealSummary, Status
 from bot.tables.views import HandView, TableView
@@ -311,13 +311,8 @@ def hand_payload(
                     row=min(i // CARD_ROW, 2),
                 )
             )
-        for action in hand.declarations:
-            style = (
-                discord.ButtonStyle.danger
-                if action.kind is Kind.RESIGN
-                else discord.ButtonStyle.success
-            )
-            view.add_item(hand_button(hand, action, ui.action_label(action, hand, lang), style))
+        for button in layouts.declaration_buttons(hand, lang):
+            view.add_item(button)
     return {"embed": legacy.hand_embed(table, hand, lang), "view": view}
 
 
