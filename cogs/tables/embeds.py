@@ -238,24 +238,24 @@ def turned_line(deal: DealView, lang: str, faces: CardFaces = NO_FACES) -> str:
 
 def tally_lines(table: TableView, lang: str) -> list[str]:
     """What the game gave each member, in seat order: chips won or lost, and experience."""
+    return [line for seat in table.seats if (line := tally_line(table, seat, lang))]
+
+
+def tally_line(table: TableView, seat: Seat | None, lang: str) -> str:
+    """What the game gave the member in a seat (nothing for a robot, or a friendly game)."""
     tally = table.tally
-    if tally is None or not table.options.competitive:
-        return []
-    lines: list[str] = []
-    for seat in table.seats:
-        if seat is None or seat.user_id is None:
-            continue
-        chips, xp = tally.chips.get(seat.user_id, 0), tally.xp.get(seat.user_id, 0)
-        name = seat_name(seat, lang)
-        if chips or table.options.bet:
-            line = t("summary.tally_line", lang, name=name, chips=f"{chips:+,}", xp=xp)
-        else:  # no chips were at stake
-            line = t("summary.tally_xp", lang, name=name, xp=xp)
-        before, after = tally.places.get(seat.user_id, (0, 0))
-        if before != after:
-            line += t("summary.tally_place", lang, before=before, after=after)
-        lines.append(line)
-    return lines
+    if tally is None or not table.options.competitive or seat is None or seat.user_id is None:
+        return ""
+    chips, xp = tally.chips.get(seat.user_id, 0), tally.xp.get(seat.user_id, 0)
+    name = seat_name(seat, lang)
+    if chips or table.options.bet:
+        line = t("summary.tally_line", lang, name=name, chips=f"{chips:+,}", xp=xp)
+    else:  # no chips were at stake
+        line = t("summary.tally_xp", lang, name=name, xp=xp)
+    before, after = tally.places.get(seat.user_id, (0, 0))
+    if before != after:
+        line += t("summary.tally_place", lang, before=before, after=after)
+    return line
 
 
 def side_names(table: TableView, seats: tuple[int, ...], lang: str) -> str:
@@ -331,7 +331,9 @@ def hand_lines(
         lines = [t(f"tables.play.status.{table.status.value}", lang)]
         if table.winner is not None and table.rounds_won is not None:
             lines.append(winner_line(table, table.winner, lang))
-        return lines
+        # what the game gave them, there too: the hand is all a player needs
+        lines.append(tally_line(table, hand.occupant, lang))
+        return [line for line in lines if line]
     line = t("hand.trumps", lang, suit=suit_text(hand.trump, lang))
     if hand.stock_left is not None:
         line += " · " + stock_line(hand.stock_left, lang)

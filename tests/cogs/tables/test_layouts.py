@@ -15,7 +15,7 @@ from simcord.components import COMPONENTS_V2_FLAG, validate_message_state
 from bot.engine import CODES, Kind, Options, Variant
 from bot.i18n import t
 from bot.tables import play
-from bot.tables.model import Status, Table
+from bot.tables.model import GameTally, Status, Table
 from bot.tables.views import hand_view, table_view
 from cogs.tables import embeds as ui
 from cogs.tables import layouts, messages
@@ -182,3 +182,19 @@ def test_the_hand_has_a_picture_only_with_cards_and_a_refresh_only_when_ephemera
     assert f"tute:t:{table.id}:refresh" not in [getattr(b, "custom_id", "") for b in buttons_of(dm)]
     galleries = [i for i in dm.walk_children() if isinstance(i, discord.ui.MediaGallery)]
     assert [g.items[0].media.url for g in galleries] == [f"attachment://{layouts.HAND_FILE}"]
+
+
+def test_the_hand_says_at_the_end_what_its_player_won() -> None:
+    """The hand is all a player needs: at the end it tells the winner and their own chips
+    and experience (not the others')."""
+    table = playing_table(Variant.HABANERO, options=Options(bet=100))
+    table.status = Status.FINISHED
+    table.winner = 0
+    table.tally = GameTally(chips={100: 100}, xp={100: 20}, places={100: (3, 1)})
+    view = table_view(table)
+    said = layout_text(
+        messages.hand_payload(view, hand_view(table, 0), "en", ephemeral=False)["view"]
+    )
+    mine = t("summary.tally_line", "en", name="ana", chips="+100", xp=20)
+    assert mine + t("summary.tally_place", "en", before=3, after=1) in said
+    assert ui.winner_line(view, 0, "en") in said
