@@ -1,4 +1,5 @@
-"""Time to draw the pictures the bot sends: a table, a hand and a deal's summary.
+"""Time to draw the pictures the bot sends: a table (of four, three and two seats), a hand
+and a deal's summary.
 
 Run: ``python benchmarks/render.py [--runs N]``. Card images are drawn once before timing
 (as in a running bot), so the figures are for composing and encoding a picture.
@@ -17,9 +18,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.render import render_hand, render_summary, render_table
-from tests.render.samples import hand_ten, summary_pairs, table_four
+from tests.render.samples import hand_ten, summary_pairs, table_four, table_three, table_two
 
-TARGETS_MS = {"table": 15.0, "hand": 10.0, "summary": 15.0}
+TARGETS_MS = {"table": 15.0, "table3": 15.0, "table2": 15.0, "hand": 10.0, "summary": 15.0}
 MAX_BYTES = 200_000
 
 
@@ -43,8 +44,11 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=200)
     args = parser.parse_args()
     table, hand, summary = table_four(), hand_ten(), summary_pairs()
+    three, two = table_three(), table_two()
     cases: dict[str, Callable[[], bytes]] = {
         "table": lambda: render_table(table),
+        "table3": lambda: render_table(three),
+        "table2": lambda: render_table(two),
         "hand": lambda: render_hand(hand),
         "summary": lambda: render_summary(summary),
     }

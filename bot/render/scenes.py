@@ -25,7 +25,7 @@ class SeatInfo:
     points: int | None = None
     """Points to show at the place, or None to show none."""
     cards_left: int = 0
-    """Cards in the hand; other players' hands are drawn as that many card backs."""
+    """Cards in the hand, shown as a count on the seat's plate."""
     note: str = ""
     """A short line under the name (e.g. who dealt, a cante just sung), or empty."""
 
@@ -67,8 +67,8 @@ class TableScene:
     scores: tuple[ScoreLine, ...] = ()
     """Lines of the score panel, top to bottom."""
     viewer_seat: int | None = None
-    """The seat drawn at the bottom, whose hand is not shown as backs; None: seat 0 at the
-    bottom and every hand shown as backs (a spectator's view)."""
+    """The seat drawn at the bottom; None: seat 0 (a spectator's view, as the table message
+    shows it)."""
     trick_winner: int | None = None
     """Seat whose card wins the trick on the table (a complete trick), highlighted."""
     last_trick: tuple[tuple[int, str], ...] = ()

@@ -1,4 +1,17 @@
-"""The table in play: felt, the players' places, the trick, the stock and the scores."""
+"""The table in play: felt, the players' places, the trick, the stock and the scores.
+
+The picture is drawn for a phone. Discord shows the picture at the width of the message,
+about 360 pixels on a phone and 475 on a desktop, so the table is wide and low
+(``TABLE_W`` x ``TABLE_H``, more than twice as wide as tall) and every piece of text is
+at least ``MIN_TEXT_PX`` pixels, which stays at 11.5 pixels or more when the picture is
+shown ``PHONE_W`` pixels wide.
+
+The trick lies in the middle, each card on the side of the player who played it. The
+players sitting at the bottom and at the top have a one-line plate under and over the
+trick; those on the left and right a two-line plate beside it. The corners hold the
+scores (top left), trumps (top right), the previous trick as small tiles with a large
+rank (bottom left) and the stock with the turned card (bottom right).
+"""
 
 from __future__ import annotations
 
@@ -8,8 +21,19 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.render.cards import CARD_H, CARD_SIZE, CARD_W, CORNER, scaled_face, shadow, turned_face
+from bot.render.cards import (
+    CARD_H,
+    CARD_SIZE,
+    CARD_W,
+    CORNER,
+    EDGE,
+    PAPER,
+    scaled_face,
+    shadow,
+    turned_face,
+)
 from bot.render.palette import shared_palette
+from bot.render.pen import Pen
 from bot.render.png import encode_png
 from bot.render.scenes import SeatInfo, TableScene
 from bot.render.style import (
@@ -27,43 +51,68 @@ from bot.render.style import (
     suit_badge,
     team_colour,
 )
-from bot.render.symbols import SUITS, normalize_code
-from bot.render.text import fit, paste_text
+from bot.render.suits import symbol_stamp
+from bot.render.symbols import SUIT_COLOURS, SUITS, normalize_code, split_code
+from bot.render.text import displayable, fit, font, paste_text, text_width
 
-TABLE_W = 800
-TABLE_H = 540
+TABLE_W = 720
+TABLE_H = 352
 TABLE_SIZE = (TABLE_W, TABLE_H)
 """Size of a table picture in pixels."""
 
-CENTRE = (400, 258)
-PLATE_W, PLATE_H = 184, 54
-NAME_SIZE = 18
-SMALL_SIZE = 14
-CAPTION_SIZE = 15
+PHONE_W = 360
+"""The narrowest width a phone shows the picture at, which the sizes below are chosen for."""
 
-# Places round the table: where the name plate sits, where that seat's card lands in the
-# trick (offset from the centre), and where its hidden hand points (0 up, 90 right...).
-_PLACES: dict[str, tuple[tuple[int, int], tuple[int, int], int]] = {
-    "bottom": ((400, TABLE_H - 44), (0, 66), 0),
-    "right": ((TABLE_W - 114, 262), (90, 0), 270),
-    "top": ((400, 44), (0, -66), 180),
-    "left": ((114, 262), (-90, 0), 90),
+NAME_SIZE = 26
+STAT_SIZE = 24
+CAPTION_SIZE = 23
+TILE_RANK_SIZE = 24
+"""Font size of the rank on a tile of the previous trick."""
+TEXT_SIZES = (NAME_SIZE, STAT_SIZE, CAPTION_SIZE, TILE_RANK_SIZE)
+MIN_TEXT_PX = min(TEXT_SIZES)
+"""The smallest font size in the picture: shown ``PHONE_W`` pixels wide, its letters are
+``MIN_TEXT_PX * PHONE_W / TABLE_W`` pixels high (11.5)."""
+
+M = 16  # from the picture's edge to what is drawn on the cloth
+CENTRE = (TABLE_W // 2, TABLE_H // 2)
+
+# The trick: where each place's card lies, from the centre.
+_TRICK_OFFSETS: dict[str, tuple[int, int]] = {
+    "bottom": (-16, 36),
+    "right": (94, 0),
+    "top": (16, -36),
+    "left": (-94, 0),
 }
 _ORDER: dict[int, tuple[str, ...]] = {
     2: ("bottom", "top"),
     3: ("bottom", "right", "left"),
     4: ("bottom", "right", "top", "left"),
 }
-_TOWARDS_MIDDLE = {0: (0, -1), 90: (1, 0), 180: (0, 1), 270: (-1, 0)}
 
-TRUMP_AT = (TABLE_W - 96, 96)
-STOCK_AT = (650, 428)
-LAST_TRICK_AT = (40, 390)
-SCORES_AT = (30, 26)
-SCORES_W = 220
+# Plates: one line at the bottom and top (as wide as they need, up to LINE_PLATE_MAX_W),
+# two (three with a note that does not fit) on the left and right.
+LINE_PLATE_H = 42
+LINE_PLATE_MIN_W = 150
+LINE_PLATE_MAX_W = 320
+MIN_NOTE_W = 60  # a note with less room than this is left out
+SIDE_PLATE_W = 190
+SIDE_PLATE_H = 66
+SIDE_PLATE_NOTE_H = 92
+PLATE_INSET = 12  # from a plate's edge to its text (19 with a team stripe)
+STAT_GAP = 12
+ROBOT_ICON = 22
+BACK_ICON = 15  # the small card before the number of cards in hand
+STAR_ICON = 19  # before the points
 
-MINI_W = 44  # cards of the previous trick
-BACK_W = 30  # cards of hidden hands
+# Corners.
+SCORE_ROW = 26
+SCORES_BOTTOM = CENTRE[1] - SIDE_PLATE_H // 2 - 12  # clear of a plate on the left
+TRUMP_BADGE = 54
+SMALL_CARD_W = 68  # the stock and the turned card beside a plate on the right
+TILE_W = 36
+TILE_H = 54
+TILE_GAP = 5
+COUNT_RADIUS = 17
 
 
 def _tilt(seat: int, code: str) -> float:
@@ -80,8 +129,9 @@ def _paste(canvas: Image.Image, image: Image.Image, centre: tuple[float, float])
 
 
 @lru_cache(maxsize=256)
-def _card_shadow(angle: float) -> Image.Image:
-    image = shadow(CARD_SIZE, CORNER, 3.0, 120)
+def _card_shadow(angle: float, width: int) -> Image.Image:
+    size = (width, round(width * CARD_H / CARD_W))
+    image = shadow(size, CORNER * width / CARD_W, 3.0, 120)
     return image.rotate(angle, resample=Image.Resampling.BICUBIC, expand=True) if angle else image
 
 
@@ -97,36 +147,46 @@ def _card_on_table(
     centre: tuple[float, float],
     angle: float = 0.0,
     lit: bool = False,
+    width: int = CARD_W,
 ) -> None:
-    """A full-size card (a back for None) lying on the cloth, with a shadow or a halo."""
+    """A card (a back for None) lying on the cloth, with a shadow or (full size) a halo."""
     if lit:
         _paste(canvas, _card_glow(angle), centre)
     else:
-        _paste(canvas, _card_shadow(angle), (centre[0] + 2, centre[1] + 3))
-    _paste(canvas, turned_face(code, angle), centre)
+        _paste(canvas, _card_shadow(angle, width), (centre[0] + 2, centre[1] + 3))
+    _paste(canvas, turned_face(code, angle, width), centre)
 
 
-@lru_cache(maxsize=128)
-def _hidden_hand(count: int, direction: int) -> Image.Image:
-    """``count`` card backs fanned out, pointing ``direction`` degrees (0 up, 90 right)."""
-    back = scaled_face(None, BACK_W)
-    spread = min(7.0, 64.0 / (count - 1)) if count > 1 else 0.0
-    size = 160
-    pivot = (size / 2, size / 2 + 40)
-    image = Image.new("RGBA", (size, size), (0, 0, 0, 0))
-    lift = back.height / 2 + 16
-    for i in range(count):
-        angle = (i - (count - 1) / 2) * spread
-        turned = back.convert("RGBa").rotate(-angle, Image.Resampling.BICUBIC, expand=True)
-        turned = turned.convert("RGBA")
-        rad = math.radians(angle)
-        cx = pivot[0] + lift * math.sin(rad)
-        cy = pivot[1] - lift * math.cos(rad)
-        image.alpha_composite(turned, (round(cx - turned.width / 2), round(cy - turned.height / 2)))
-    if direction:
-        image = image.rotate(-direction)
-    box = image.getbbox()
-    return image.crop(box) if box else image
+@lru_cache(maxsize=64)
+def _tile(code: str) -> Image.Image:
+    """A small card of the previous trick, ``TILE_W`` x ``TILE_H``: its rank large, in the
+    suit's colour, over the suit's symbol, as on the summary's tiles. ``code`` must already
+    be normalised. Cached; do not modify."""
+    rank, suit = split_code(code)
+    ss = 4
+    big = Image.new("RGBA", (TILE_W * ss, TILE_H * ss), (0, 0, 0, 0))
+    pen = Pen(ImageDraw.Draw(big), ss)
+    pen.rect(0.5, 0.5, TILE_W - 0.5, TILE_H - 0.5, PAPER, EDGE, 1.0, radius=4.5)
+    ink = tuple(round(c * (0.78 if suit == "O" else 0.9)) for c in SUIT_COLOURS[suit])
+    f = font(TILE_RANK_SIZE * ss)
+    text = str(rank)
+    x0, y0, x1, y1 = (round(v) for v in f.getbbox(text))
+    numeral = Image.new("RGBA", (x1 - x0, y1 - y0), (*ink, 0))
+    ImageDraw.Draw(numeral).text((-x0, -y0), text, fill=(*ink, 255), font=f)
+    # condensed as on a Spanish card, so that "12" fits
+    squeeze = min(0.86, (TILE_W - 8) * ss / numeral.width)
+    numeral = numeral.resize(
+        (round(numeral.width * squeeze), numeral.height), Image.Resampling.LANCZOS
+    )
+    centre_x = TILE_W * ss / 2
+    big.alpha_composite(numeral, (round(centre_x - numeral.width / 2), 4 * ss))
+    height, angle = {"O": (19, 0.0), "C": (21, 0.0), "E": (30, -42.0), "B": (29, -42.0)}[suit]
+    stamp = symbol_stamp(suit, height * ss, angle)
+    centre_y = (TILE_H - 15) * ss
+    big.alpha_composite(
+        stamp, (round(centre_x - stamp.width / 2), round(centre_y - stamp.height / 2))
+    )
+    return big.convert("RGBa").resize((TILE_W, TILE_H), Image.Resampling.LANCZOS).convert("RGBA")
 
 
 @lru_cache(maxsize=1)
@@ -146,44 +206,132 @@ def _count_disc(radius: int) -> Image.Image:
     )
 
 
-def _plate(canvas: Image.Image, seat: SeatInfo, index: int, centre: tuple[int, int]) -> None:
-    """A player's name plate: name, robot mark, team colour, cards left, points, a note."""
-    x0 = round(centre[0] - PLATE_W / 2)
-    y0 = round(centre[1] - PLATE_H / 2)
+def _plate_box(
+    canvas: Image.Image, seat: SeatInfo, box: tuple[int, int, int, int]
+) -> tuple[int, int]:
+    """The plate itself (a halo when it is the seat's turn); the left and right ends of
+    what is written on it."""
+    x0, y0, w, h = box
     if seat.is_turn:
-        halo = glow((PLATE_W, PLATE_H), 12, HIGHLIGHT, 230, 6.0)
+        halo = glow((w, h), 12, HIGHLIGHT, 230, 6.0)
         m = glow_margin(6.0)
         canvas.paste(halo, (x0 - m, y0 - m), halo)
     edge = (*HIGHLIGHT, 255) if seat.is_turn else PANEL_EDGE
     colour = team_colour(seat.team)
-    plate = panel((PLATE_W, PLATE_H), 12, edge, 2 if seat.is_turn else 1, 224, colour)
+    plate = panel((w, h), 12, edge, 2 if seat.is_turn else 1, 224, colour)
     canvas.paste(plate, (x0, y0), plate)
-    left = x0 + (19 if colour is not None else 12)
-    right = x0 + PLATE_W - 12
-    name_y = y0 + 19
+    return x0 + PLATE_INSET + (7 if colour is not None else 0), x0 + w - PLATE_INSET
+
+
+def _name_width(seat: SeatInfo) -> float:
+    robot = robot_icon(ROBOT_ICON).width + 6 if seat.is_robot else 0
+    # a name the font cannot draw at all is written as the seat's number
+    return robot + text_width(displayable(seat.name) or "#0", NAME_SIZE)
+
+
+def _name(
+    canvas: Image.Image, seat: SeatInfo, index: int, left: float, right: float, y: float
+) -> None:
+    """The robot mark and the name, from ``left``, centred on ``y``."""
     if seat.is_robot:
-        icon = robot_icon()
-        canvas.paste(icon, (left, name_y - 8), icon)
-        left += icon.width + 5
+        icon = robot_icon(ROBOT_ICON)
+        canvas.paste(icon, (round(left), round(y - icon.height / 2)), icon)
+        left += icon.width + 6
     name = fit(seat.name, NAME_SIZE, right - left) or f"#{index + 1}"
-    paste_text(canvas, (left, name_y), name, NAME_SIZE, HIGHLIGHT if seat.is_turn else TEXT, "lm")
-    # the second line: cards in hand, points, a note
-    line_y = y0 + 40
-    x = x0 + (19 if colour is not None else 12)
-    back = scaled_face(None, 11)
-    canvas.paste(back, (x, line_y - back.height // 2), back)
-    x += back.width + 5
-    paste_text(canvas, (x, line_y), str(seat.cards_left), SMALL_SIZE, TEXT_SOFT, "lm")
-    x += 26
+    ink = HIGHLIGHT if seat.is_turn else TEXT
+    paste_text(canvas, (left, y), name, NAME_SIZE, ink, "lm")
+
+
+def _stats_width(seat: SeatInfo) -> float:
+    width = BACK_ICON + 5 + text_width(str(seat.cards_left), STAT_SIZE)
     if seat.points is not None:
-        icon = star(13)
-        canvas.paste(icon, (x, line_y - 7), icon)
-        x += 17
-        paste_text(canvas, (x, line_y), str(seat.points), SMALL_SIZE, TEXT_SOFT, "lm")
-        x += 34
-    note = fit(seat.note, SMALL_SIZE, right - x)
+        width += STAT_GAP + STAR_ICON + 4 + text_width(str(seat.points), STAT_SIZE)
+    return width
+
+
+def _stats(canvas: Image.Image, seat: SeatInfo, x: float, y: float) -> float:
+    """Cards in hand (a small back and the count) and points (a star and the number),
+    from ``x``, centred on ``y``; where they end."""
+    back = scaled_face(None, BACK_ICON)
+    canvas.paste(back, (round(x), round(y - back.height / 2)), back)
+    x += back.width + 5
+    paste_text(canvas, (x, y), str(seat.cards_left), STAT_SIZE, TEXT_SOFT, "lm")
+    x += text_width(str(seat.cards_left), STAT_SIZE)
+    if seat.points is not None:
+        x += STAT_GAP
+        icon = star(STAR_ICON)
+        canvas.paste(icon, (round(x), round(y - icon.height / 2 - 1)), icon)
+        x += icon.width + 4
+        paste_text(canvas, (x, y), str(seat.points), STAT_SIZE, TEXT_SOFT, "lm")
+        x += text_width(str(seat.points), STAT_SIZE)
+    return x
+
+
+def _line_plate_parts(seat: SeatInfo) -> tuple[int, int, str]:
+    """A one-line plate's width, the width of what is written on it, and the note as
+    drawn: the name comes first, then the numbers; the note takes what room is left, or
+    is left out."""
+    stripe = 7 if seat.team is not None else 0
+    fixed = 2 * PLATE_INSET + stripe + STAT_GAP + _stats_width(seat)
+    name = min(_name_width(seat), LINE_PLATE_MAX_W - fixed)
+    room = LINE_PLATE_MAX_W - fixed - name - STAT_GAP
+    note = fit(seat.note, STAT_SIZE, room) if room >= MIN_NOTE_W else ""
+    width = math.ceil(fixed + name + (STAT_GAP + text_width(note, STAT_SIZE) if note else 0))
+    return max(LINE_PLATE_MIN_W, width), width, note
+
+
+def line_plate_box(scene: TableScene, place: str) -> tuple[int, int, int, int] | None:
+    """Left, top, right and bottom of the plate at ``place`` (``"bottom"`` or ``"top"``),
+    or None when nobody sits there."""
+    places = seat_places(scene)
+    if place not in places:
+        return None
+    w, _, _ = _line_plate_parts(scene.seats[places.index(place)])
+    x0 = CENTRE[0] - w // 2
+    y0 = M - 2 if place == "top" else TABLE_H - M + 2 - LINE_PLATE_H
+    return x0, y0, x0 + w, y0 + LINE_PLATE_H
+
+
+def _line_plate(canvas: Image.Image, scene: TableScene, index: int, place: str) -> None:
+    """A plate of one line, at the bottom or the top: name, cards, points, a note."""
+    seat = scene.seats[index]
+    box = line_plate_box(scene, place)
+    assert box is not None
+    x0, y0, x1, y1 = box
+    w, used, note = _line_plate_parts(seat)
+    left, right = _plate_box(canvas, seat, (x0, y0, x1 - x0, y1 - y0))
+    # what is written is centred on a plate wider than it needs
+    left += (w - used) // 2
+    right -= (w - used) - (w - used) // 2
+    y = (y0 + y1) / 2
+    note_w = text_width(note, STAT_SIZE) + STAT_GAP if note else 0
+    name_right = right - _stats_width(seat) - STAT_GAP - note_w
+    _name(canvas, seat, index, left, name_right, y)
+    end = _stats(canvas, seat, min(left + _name_width(seat), name_right) + STAT_GAP, y)
     if note:
-        paste_text(canvas, (right, line_y), note, SMALL_SIZE, HIGHLIGHT, "rm")
+        paste_text(canvas, (end + STAT_GAP, y), note, STAT_SIZE, HIGHLIGHT, "lm")
+
+
+def _side_plate(canvas: Image.Image, seat: SeatInfo, index: int, place: str) -> None:
+    """A plate of two lines, on the left or the right: the name; cards, points and a note
+    (on a third line when it does not fit on the second)."""
+    stats = _stats_width(seat)
+    stripe = 7 if seat.team is not None else 0
+    room = SIDE_PLATE_W - 2 * PLATE_INSET - stripe - stats - STAT_GAP
+    note = fit(seat.note, STAT_SIZE, room)
+    below = note != displayable(seat.note)
+    h = SIDE_PLATE_NOTE_H if below else SIDE_PLATE_H
+    x0 = M if place == "left" else TABLE_W - M - SIDE_PLATE_W
+    # a plate of three lines reaches further down, clear of the scores above it
+    y0 = CENTRE[1] - SIDE_PLATE_H // 2 - (8 if below else 0)
+    left, right = _plate_box(canvas, seat, (x0, y0, SIDE_PLATE_W, h))
+    _name(canvas, seat, index, left, right, y0 + 21)
+    _stats(canvas, seat, left, y0 + 48)
+    if below:
+        note = fit(seat.note, STAT_SIZE, right - left)
+        paste_text(canvas, (left, y0 + 74), note, STAT_SIZE, HIGHLIGHT, "lm")
+    elif note:
+        paste_text(canvas, (right, y0 + 48), note, STAT_SIZE, HIGHLIGHT, "rm")
 
 
 def _caption(
@@ -195,79 +343,105 @@ def _caption(
 
 
 def _stock(canvas: Image.Image, scene: TableScene) -> None:
-    cx, cy = STOCK_AT
-    if scene.stock_left > 0:
-        if scene.turned is not None:
-            # the turned card lies across, under the stock, half of it showing
-            _card_on_table(canvas, normalize_code(scene.turned), (cx + 44, cy), -90.0)
-        layers = min(6, max(1, math.ceil(scene.stock_left / 4)))
-        for i in range(layers):
-            _card_on_table(canvas, None, (cx - i, cy - i))
-        disc = _count_disc(15)
-        at = (cx - layers + CARD_W / 2 - 4, cy - layers - CARD_H / 2 + 6)
-        _paste(canvas, disc, at)
-        paste_text(canvas, (at[0], at[1] + 1), str(scene.stock_left), 15, TEXT, "mm")
-        _caption(canvas, (cx + 20, cy - CARD_H / 2 - 16), scene.labels.stock, 200)
-    elif scene.turned is not None:
-        _card_on_table(canvas, normalize_code(scene.turned), (cx + 30, cy))
+    """The stock in the bottom right corner, the turned card across under it: full size
+    where nobody sits on the right, smaller beside a player's plate."""
+    small = "right" in seat_places(scene)
+    width = SMALL_CARD_W if small else CARD_W
+    height = round(width * CARD_H / CARD_W)
+    cx = TABLE_W - M - 2 - height
+    cy = TABLE_H - M - 2 - height / 2
+    turned = normalize_code(scene.turned) if scene.turned is not None else None
+    if scene.stock_left <= 0:
+        if turned is not None:
+            _card_on_table(canvas, turned, (TABLE_W - M - 8 - width / 2, cy), width=width)
+        return
+    if turned is not None:
+        # the turned card lies across, under the stock, most of it showing
+        _card_on_table(canvas, turned, (cx + height / 2 - 6, cy + 4), -90.0, width=width)
+    layers = min(5, max(1, math.ceil(scene.stock_left / 5)))
+    for i in range(layers):
+        _card_on_table(canvas, None, (cx - i, cy - i), width=width)
+    disc = _count_disc(COUNT_RADIUS)
+    at = (cx - layers - width / 2 + 4, cy - layers - height / 2 + 10)
+    _paste(canvas, disc, at)
+    paste_text(canvas, (at[0], at[1] + 1), str(scene.stock_left), CAPTION_SIZE, TEXT, "mm")
+    if not small:  # beside a plate, the number on the stock speaks for itself
+        top = cy - layers - height / 2
+        _caption(canvas, (cx + 20, top - 16), scene.labels.stock, 170)
 
 
 def _trump(canvas: Image.Image, scene: TableScene) -> None:
-    _paste(canvas, suit_badge(scene.trump_suit, 64), TRUMP_AT)
-    _caption(canvas, (TRUMP_AT[0], TRUMP_AT[1] - 48), scene.labels.trump, 170)
+    """The trump badge in the top right corner, its caption to its left."""
+    centre = (TABLE_W - M - 8 - TRUMP_BADGE / 2, M + 6 + TRUMP_BADGE / 2)
+    _paste(canvas, suit_badge(scene.trump_suit, TRUMP_BADGE), centre)
+    right = centre[0] - TRUMP_BADGE / 2 - 10
+    top = line_plate_box(scene, "top")
+    left = top[2] + 10 if top is not None else CENTRE[0] + 40
+    _caption(canvas, (right, centre[1]), scene.labels.trump, right - left, "rm")
 
 
 def _last_trick(canvas: Image.Image, scene: TableScene) -> None:
+    """The previous trick as tiles in the bottom left corner, its winner's lit."""
     if not scene.last_trick:
         return
-    x, y = LAST_TRICK_AT
-    _caption(canvas, (x, y - 10), scene.labels.last_trick, 240, "ls")
-    step = MINI_W - 8
-    mini_h = round(MINI_W * CARD_H / CARD_W)
-    for i, (seat, code) in enumerate(scene.last_trick):
-        cx = x + i * step + MINI_W / 2
-        cy = y + mini_h / 2
+    x = M + 8
+    y = TABLE_H - M - 4 - TILE_H
+    bottom = line_plate_box(scene, "bottom")
+    room = (bottom[0] if bottom is not None else CENTRE[0]) - 10 - x
+    _caption(canvas, (x - 2, y - 8), scene.labels.last_trick, room, "ls")
+    for seat, code in scene.last_trick:
+        tile = _tile(normalize_code(code))
         if seat == scene.last_trick_winner:
-            _paste(canvas, glow((MINI_W, mini_h), 4, HIGHLIGHT, 255, 3.0), (cx, cy))
+            lit = glow((TILE_W, TILE_H), 5, HIGHLIGHT, 255, 3.0)
+            canvas.paste(lit, (x - glow_margin(3.0), y - glow_margin(3.0)), lit)
         else:
-            _paste(canvas, shadow((MINI_W, mini_h), 4, 2.0, 110), (cx + 1, cy + 2))
-        _paste(canvas, scaled_face(normalize_code(code), MINI_W), (cx, cy))
+            under = shadow((TILE_W, TILE_H), 4.5, 2.0, 110)
+            canvas.paste(under, (x - 3, y - 2), under)
+        canvas.paste(tile, (x, y), tile)
+        x += TILE_W + TILE_GAP
 
 
 def _scores(canvas: Image.Image, scene: TableScene) -> None:
-    title = scene.labels.scores
+    """The score panel in the top left corner: a title (where there is room for it) and
+    a line for each side, its team's dot before it; as wide as the room beside the top
+    plate (or the trick) allows, the labels shortened where they do not fit."""
     lines = scene.scores
     if not lines:
         return
-    x0, y0 = SCORES_AT
-    width = SCORES_W
-    row = 22
-    height = 12 + (row if title else 0) + row * len(lines) + 2
+    x0, y0 = M, M - 2
+    top = line_plate_box(scene, "top")
+    max_w = (top[0] if top is not None else trick_centre("left")[0] - CARD_W // 2) - 10 - x0
+    title = fit(scene.labels.scores, CAPTION_SIZE, max_w - 24)
+    if title and y0 + 10 + SCORE_ROW * (len(lines) + 1) > SCORES_BOTTOM:
+        title = ""
+    values = [fit(line.value, CAPTION_SIZE, 70) for line in lines]
+    value_w = max(text_width(v, CAPTION_SIZE) for v in values)
+    labels_w = max(
+        text_width(line.label, CAPTION_SIZE) + (17 if line.team is not None else 0)
+        for line in lines
+    )
+    width = round(24 + max(labels_w + 12 + value_w, text_width(title, CAPTION_SIZE)))
+    width = min(max_w, max(110, width))
+    height = 10 + SCORE_ROW * (len(lines) + (1 if title else 0))
     box = panel((width, height), 10)
     canvas.paste(box, (x0, y0), box)
     draw = ImageDraw.Draw(canvas)
-    y = y0 + 7 + row / 2
+    y = y0 + 5 + SCORE_ROW / 2
     if title:
-        paste_text(
-            canvas,
-            (x0 + 12, y),
-            fit(title, CAPTION_SIZE, width - 24),
-            CAPTION_SIZE,
-            HIGHLIGHT,
-            "lm",
-        )
-        y += row
-    for line in lines:
+        paste_text(canvas, (x0 + 12, y), title, CAPTION_SIZE, HIGHLIGHT, "lm")
+        y += SCORE_ROW
+    for line, value in zip(lines, values, strict=True):
         left = x0 + 12
         colour = team_colour(line.team)
         if colour is not None:
-            draw.ellipse((left, y - 5, left + 10, y + 5), fill=colour)
-            left += 16
-        value = fit(line.value, CAPTION_SIZE, 90)
-        paste_text(canvas, (x0 + width - 12, y), value, CAPTION_SIZE, TEXT, "rm")
-        label = fit(line.label, CAPTION_SIZE, x0 + width - 12 - 100 - left + 90)
-        paste_text(canvas, (left, y), label, CAPTION_SIZE, TEXT_SOFT, "lm")
-        y += row
+            draw.ellipse((left, y - 6, left + 12, y + 6), fill=colour)
+            left += 17
+        right = x0 + width - 12
+        paste_text(canvas, (right, y), value, CAPTION_SIZE, TEXT, "rm")
+        label = fit(line.label, CAPTION_SIZE, right - text_width(value, CAPTION_SIZE) - 12 - left)
+        if label:
+            paste_text(canvas, (left, y), label, CAPTION_SIZE, TEXT_SOFT, "lm")
+        y += SCORE_ROW
 
 
 def _check(scene: TableScene) -> None:
@@ -293,6 +467,12 @@ def seat_places(scene: TableScene) -> list[str]:
     return [order[(seat - first) % n] for seat in range(n)]
 
 
+def trick_centre(place: str) -> tuple[int, int]:
+    """Where the card played from ``place`` lies (its centre)."""
+    dx, dy = _TRICK_OFFSETS[place]
+    return CENTRE[0] + dx, CENTRE[1] + dy
+
+
 def table_image(scene: TableScene) -> Image.Image:
     """The table picture as an RGB image of ``TABLE_SIZE``."""
     _check(scene)
@@ -303,24 +483,15 @@ def table_image(scene: TableScene) -> Image.Image:
     _trump(canvas, scene)
     _stock(canvas, scene)
     _last_trick(canvas, scene)
-
     for index, seat in enumerate(scene.seats):
-        plate_centre, _, direction = _PLACES[places[index]]
-        if index != scene.viewer_seat and seat.cards_left > 0:
-            fan = _hidden_hand(min(seat.cards_left, 20), direction)
-            dx, dy = _TOWARDS_MIDDLE[direction]
-            # the fan peeks out from behind the plate, towards the middle of the table
-            reach = (PLATE_H / 2 + fan.height / 2) * abs(dy) + (PLATE_W / 2 + fan.width / 2) * abs(
-                dx
-            )
-            reach -= 12
-            _paste(canvas, fan, (plate_centre[0] + dx * reach, plate_centre[1] + dy * reach))
-        _plate(canvas, seat, index, plate_centre)
+        if places[index] in ("bottom", "top"):
+            _line_plate(canvas, scene, index, places[index])
+        else:
+            _side_plate(canvas, seat, index, places[index])
 
     for seat, code in scene.trick:
-        _, offset, _ = _PLACES[places[seat]]
         code = normalize_code(code)
-        centre = (CENTRE[0] + offset[0], CENTRE[1] + offset[1])
+        centre = trick_centre(places[seat])
         _card_on_table(canvas, code, centre, _tilt(seat, code), lit=seat == scene.trick_winner)
     return canvas
 

@@ -24,6 +24,7 @@ from tests.render.samples import (
     summary_three,
     summary_two,
     table_four,
+    table_three,
     table_two,
 )
 
@@ -34,6 +35,7 @@ MAX_GOLDEN_BYTES = 150_000
 PICTURES: dict[str, Callable[[], bytes]] = {
     "table_four.png": lambda: render_table(table_four()),
     "table_two.png": lambda: render_table(table_two()),
+    "table_three.png": lambda: render_table(table_three()),
     "hand_ten.png": lambda: render_hand(hand_ten()),
     "summary_pairs.png": lambda: render_summary(summary_pairs()),
     "summary_two.png": lambda: render_summary(summary_two()),

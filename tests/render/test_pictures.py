@@ -27,7 +27,7 @@ from bot.render import (
     summary_size,
     table_image,
 )
-from bot.render.table import seat_places
+from bot.render.table import seat_places, trick_centre
 from tests.render.samples import hand_ten, summary_pairs, table_four, table_three, table_two
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -94,7 +94,8 @@ def test_seat_places(seats: int, viewer: int | None, expected: list[str]) -> Non
 
 def test_the_viewers_card_lies_below_the_middle() -> None:
     scene = dataclasses.replace(table_four(), trick=((2, "1O"),))
-    near_bottom_slot = (368, 268)  # inside the card played from the bottom place
+    x, y = trick_centre("bottom")
+    near_bottom_slot = (x + 8, y + 56)  # inside the card played from the bottom place
 
     def brightness(image: Image.Image) -> int:
         pixel = image.convert("L").getpixel(near_bottom_slot)
