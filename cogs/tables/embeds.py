@@ -226,12 +226,14 @@ def scores_line(table: TableView, deal: DealView, lang: str) -> str:
 
 
 def turned_line(deal: DealView, lang: str, faces: CardFaces = NO_FACES) -> str:
-    turned = card_shown(deal.turned, lang, faces)
+    """Trumps and the turned card (its face alone reads at a glance; without faces, its
+    name), then the stock or the card face up on the table."""
+    turned = faces.inline(deal.turned) or card_shown(deal.turned, lang)
     line = t("tables.trump", lang, suit=suit_text(deal.trump, lang), card=turned)
     if deal.stock_left is not None:
         line += "\n" + stock_line(deal.stock_left, lang)
     elif deal.table_card is not None:
-        shown = card_shown(deal.table_card, lang, faces)
+        shown = faces.inline(deal.table_card) or card_shown(deal.table_card, lang)
         line += "\n" + t("tables.table_card", lang, card=shown)
     return line
 
