@@ -69,7 +69,8 @@ def use_chromium(preview: Preview, chromium: Path) -> None:
 async def take_screenshots(sandbox: Sandbox, out_dir: Path, chromium: Path) -> list[Path]:
     """Play a habanero game, you against a robot, through SimCord's actors, and save the
     lobby, a trick in play (the robot has led, your turn), your hand then (once the stock
-    is out, when it holds back a card and says why; if it never does, late in the deal),
+    is out and a cante was sung, when it holds back a card and says why; if it never does,
+    late in the deal),
     the first deal's summary, and the game's result, as the PNG files of SCREENSHOT_FILES."""
     use_chromium(sandbox.preview, chromium)
     await asyncio.to_thread(out_dir.mkdir, parents=True, exist_ok=True)
@@ -114,7 +115,7 @@ async def take_screenshots(sandbox: Sandbox, out_dir: Path, chromium: Path) -> l
         # the deal): the robot has led, your turn
         late = len(deal.hand(deal.turn)) <= 2
         led = "trick.png" not in saved and len(deal.trick) == 1
-        if led and (_holds_back(hand.message) or late):
+        if led and ((_holds_back(hand.message) and deal.cantes) or late):
             await shoot("trick.png", play)
             await shoot("hand.png", hand)
         await you.click(hand, custom_id=hand_choice(hand.message))
@@ -130,8 +131,12 @@ def button_id(message: discord.Message, suffix: str) -> str:
 
 
 def hand_choice(message: discord.Message) -> str:
-    """A card to play from a hand (the first one allowed), or else a declaration."""
+    """A cante when the hand may sing one (the table then shows it), else a card to play
+    (the first one allowed), or else a declaration."""
     choices = [c for c in _button_ids(message, enabled_only=True) if c.startswith("tute:h:")]
+    sings = [c for c in choices if c.rsplit(":", 1)[1].startswith("s")]
+    if sings:
+        return sings[0]
     cards = [c for c in choices if c.rsplit(":", 1)[1][0].isdigit()]
     if cards:
         return cards[0]
