@@ -14,9 +14,8 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.render.cards import EDGE, PAPER, shadow
+from bot.render.cards import shadow
 from bot.render.palette import shared_palette
-from bot.render.pen import Pen
 from bot.render.png import encode_png
 from bot.render.scenes import SideSummary, SummaryScene
 from bot.render.style import (
@@ -31,9 +30,9 @@ from bot.render.style import (
     suit_badge,
     team_colour,
 )
-from bot.render.suits import symbol_stamp
-from bot.render.symbols import SUIT_COLOURS, SUITS, normalize_code, split_code
-from bot.render.text import displayable, fit, font, paste_text, text_width
+from bot.render.symbols import SUITS, normalize_code, split_code
+from bot.render.text import displayable, fit, paste_text, text_width
+from bot.render.tiles import rank_tile
 
 SUMMARY_W = 480
 """Width of a summary picture; its height grows with the number of sides and cards."""
@@ -226,39 +225,12 @@ def summary_size(scene: SummaryScene) -> tuple[int, int]:
 
 @lru_cache(maxsize=64)
 def _tile(code: str) -> Image.Image:
-    """A small card for the summary: its rank large, in the suit's colour, over the suit's
-    symbol. ``code`` must already be normalised. Cached; do not modify."""
-    rank, suit = split_code(code)
-    ss = 4
-    big = Image.new("RGBA", (TILE_W * ss, TILE_H * ss), (0, 0, 0, 0))
-    pen = Pen(ImageDraw.Draw(big), ss)
-    pen.rect(0.5, 0.5, TILE_W - 0.5, TILE_H - 0.5, PAPER, EDGE, 1.0, radius=4.5)
-    # the rank, condensed as on a Spanish card so that "12" fits
-    ink = tuple(round(c * (0.78 if suit == "O" else 0.9)) for c in SUIT_COLOURS[suit])
-    f = font(TILE_RANK_SIZE * ss)
-    text = str(rank)
-    x0, y0, x1, y1 = (round(v) for v in f.getbbox(text))
-    numeral = Image.new("RGBA", (x1 - x0, y1 - y0), (*ink, 0))
-    ImageDraw.Draw(numeral).text((-x0, -y0), text, fill=(*ink, 255), font=f)
-    # in the part of the tile that the next one of its suit leaves uncovered
-    column = (TILE_STEP - 7) * ss
-    squeeze = min(0.86, column / numeral.width)
-    numeral = numeral.resize(
-        (round(numeral.width * squeeze), numeral.height), Image.Resampling.LANCZOS
-    )
-    centre_x = 3 * ss + column / 2
-    big.alpha_composite(numeral, (round(centre_x - numeral.width / 2), 4 * ss))
-    # the suit's symbol under it; swords and clubs leaning, as on the trump badge
-    height, angle = {"O": (18, 0.0), "C": (20, 0.0), "E": (29, -42.0), "B": (28, -42.0)}[suit]
-    stamp = symbol_stamp(suit, height * ss, angle)
-    centre_y = (TILE_H - 15) * ss
-    big.alpha_composite(
-        stamp, (round(centre_x - stamp.width / 2), round(centre_y - stamp.height / 2))
-    )
-    face = big.convert("RGBa").resize((TILE_W, TILE_H), Image.Resampling.LANCZOS)
-    # with its shadow, which also parts it from the tile it overlaps
+    """A small card for the summary (``code`` already normalised), its rank in the part
+    that the next tile of its suit leaves uncovered, with its shadow, which also parts it
+    from the tile it overlaps. Cached; do not modify."""
+    face = rank_tile(code, (TILE_W, TILE_H), TILE_RANK_SIZE, (3, TILE_STEP - 7))
     under = shadow((TILE_W, TILE_H), 4.5, 2.0, 110).copy()
-    under.alpha_composite(face.convert("RGBA"), (TILE_SHADOW[0], TILE_SHADOW[1]))
+    under.alpha_composite(face, (TILE_SHADOW[0], TILE_SHADOW[1]))
     return under
 
 

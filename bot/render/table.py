@@ -26,14 +26,11 @@ from bot.render.cards import (
     CARD_SIZE,
     CARD_W,
     CORNER,
-    EDGE,
-    PAPER,
     scaled_face,
     shadow,
     turned_face,
 )
 from bot.render.palette import shared_palette
-from bot.render.pen import Pen
 from bot.render.png import encode_png
 from bot.render.scenes import SeatInfo, TableScene
 from bot.render.style import (
@@ -51,9 +48,9 @@ from bot.render.style import (
     suit_badge,
     team_colour,
 )
-from bot.render.suits import symbol_stamp
-from bot.render.symbols import SUIT_COLOURS, SUITS, normalize_code, split_code
-from bot.render.text import displayable, fit, font, paste_text, text_width
+from bot.render.symbols import SUITS, normalize_code
+from bot.render.text import displayable, fit, paste_text, text_width
+from bot.render.tiles import rank_tile
 
 TABLE_W = 720
 TABLE_H = 352
@@ -157,36 +154,10 @@ def _card_on_table(
     _paste(canvas, turned_face(code, angle, width), centre)
 
 
-@lru_cache(maxsize=64)
 def _tile(code: str) -> Image.Image:
-    """A small card of the previous trick, ``TILE_W`` x ``TILE_H``: its rank large, in the
-    suit's colour, over the suit's symbol, as on the summary's tiles. ``code`` must already
-    be normalised. Cached; do not modify."""
-    rank, suit = split_code(code)
-    ss = 4
-    big = Image.new("RGBA", (TILE_W * ss, TILE_H * ss), (0, 0, 0, 0))
-    pen = Pen(ImageDraw.Draw(big), ss)
-    pen.rect(0.5, 0.5, TILE_W - 0.5, TILE_H - 0.5, PAPER, EDGE, 1.0, radius=4.5)
-    ink = tuple(round(c * (0.78 if suit == "O" else 0.9)) for c in SUIT_COLOURS[suit])
-    f = font(TILE_RANK_SIZE * ss)
-    text = str(rank)
-    x0, y0, x1, y1 = (round(v) for v in f.getbbox(text))
-    numeral = Image.new("RGBA", (x1 - x0, y1 - y0), (*ink, 0))
-    ImageDraw.Draw(numeral).text((-x0, -y0), text, fill=(*ink, 255), font=f)
-    # condensed as on a Spanish card, so that "12" fits
-    squeeze = min(0.86, (TILE_W - 8) * ss / numeral.width)
-    numeral = numeral.resize(
-        (round(numeral.width * squeeze), numeral.height), Image.Resampling.LANCZOS
-    )
-    centre_x = TILE_W * ss / 2
-    big.alpha_composite(numeral, (round(centre_x - numeral.width / 2), 4 * ss))
-    height, angle = {"O": (19, 0.0), "C": (21, 0.0), "E": (30, -42.0), "B": (29, -42.0)}[suit]
-    stamp = symbol_stamp(suit, height * ss, angle)
-    centre_y = (TILE_H - 15) * ss
-    big.alpha_composite(
-        stamp, (round(centre_x - stamp.width / 2), round(centre_y - stamp.height / 2))
-    )
-    return big.convert("RGBa").resize((TILE_W, TILE_H), Image.Resampling.LANCZOS).convert("RGBA")
+    """A small card of the previous trick (``code`` already normalised), as on the
+    summary's tiles. Cached; do not modify."""
+    return rank_tile(code, (TILE_W, TILE_H), TILE_RANK_SIZE, (4, TILE_W - 8), symbol_grow=1)
 
 
 @lru_cache(maxsize=1)

@@ -5,12 +5,11 @@ from collections.abc import Callable
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from PIL import Image
 
 import bot.render.summary as summary
 from bot.render import SideSummary, SummaryLabels, SummaryScene, summary_image, summary_size
 from bot.render.symbols import ALL_CARDS, SUITS
-from bot.render.text import Ink
+from tests.render._written import record_texts
 from tests.render.samples import summary_pairs, summary_three, summary_two
 
 PHONE_WIDTHS = (360, 380, 400)
@@ -49,27 +48,11 @@ SCENES: dict[str, Callable[[], SummaryScene]] = {
 def test_text_is_legible_at_phone_width(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every piece of text drawn, scaled with the picture to a phone's width, is at least
     ``MIN_SHOWN_PX`` high (its font size in pixels)."""
-    sizes: list[int] = []
-    paste_text = summary.paste_text
-
-    def recording(
-        image: Image.Image,
-        xy: tuple[float, float],
-        text: str,
-        size: int,
-        fill: Ink,
-        anchor: str = "la",
-        halo: Ink | None = None,
-        halo_width: int = 2,
-    ) -> None:
-        sizes.append(size)
-        paste_text(image, xy, text, size, fill, anchor, halo, halo_width)
-
-    monkeypatch.setattr(summary, "paste_text", recording)
+    written = record_texts(summary, monkeypatch)
     scene = SCENES[name]()
     width, _ = summary_image(scene).size
-    assert sizes, "the summary wrote no text"
-    smallest = min([*sizes, summary.TILE_RANK_SIZE])
+    assert written, "the summary wrote no text"
+    smallest = min([*(w.size for w in written), summary.TILE_RANK_SIZE])
     assert smallest >= summary.MIN_TEXT_PX
     for phone in PHONE_WIDTHS:
         shown = smallest * min(1.0, phone / width)

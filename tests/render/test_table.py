@@ -3,7 +3,6 @@ holds it to stay short, its letters large enough to read at a phone's width, its
 of text clear of each other and of the trick."""
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import pytest
 from PIL import Image
@@ -12,7 +11,7 @@ import bot.render.table as table
 from bot.render import CARD_W, TABLE_SIZE, ScoreLine, SeatInfo, TableLabels, TableScene
 from bot.render.cards import turned_face
 from bot.render.symbols import normalize_code
-from bot.render.text import Ink, text_mask
+from tests.render._written import Written, record_texts
 from tests.render.samples import table_four, table_three, table_two
 
 PHONE_WIDTHS = (360, 380, 400)
@@ -125,37 +124,11 @@ SCENES: dict[str, Callable[[], TableScene]] = {
 }
 
 
-@dataclass(frozen=True)
-class Written:
-    text: str
-    size: int
-    box: tuple[int, int, int, int]
-    """Left, top, right, bottom of the letters (and their halo) on the picture."""
-
-
 def _written(
     scene: TableScene, monkeypatch: pytest.MonkeyPatch
 ) -> tuple[Image.Image, list[Written]]:
     """The picture of ``scene``, and every piece of text written on it."""
-    written: list[Written] = []
-    paste_text = table.paste_text
-
-    def recording(
-        image: Image.Image,
-        xy: tuple[float, float],
-        text: str,
-        size: int,
-        fill: Ink,
-        anchor: str = "la",
-        halo: Ink | None = None,
-        halo_width: int = 2,
-    ) -> None:
-        mask, dx, dy = text_mask(text, size, anchor, halo_width if halo is not None else 0)
-        x, y = round(xy[0]) + dx, round(xy[1]) + dy
-        written.append(Written(text, size, (x, y, x + mask.width, y + mask.height)))
-        paste_text(image, xy, text, size, fill, anchor, halo, halo_width)
-
-    monkeypatch.setattr(table, "paste_text", recording)
+    written = record_texts(table, monkeypatch)
     return table.table_image(scene), written
 
 
