@@ -57,7 +57,17 @@ VARIANT_CHOICES = [
 
 
 class TablesCommands(CommandsMixin):
-    """The table commands of the ``/tute`` group (mixed into the Tute cog)."""
+    """The table commands of the ``/tute`` group (mixed into the Tute cog, which sets
+    ``bot``)."""
+
+    bot: TuteBot
+
+    async def cog_unload(self) -> None:
+        # the bot stops (its tables' clocks already have): what is a moment away on screen
+        # (a deal's message becoming its summary) is shown before the connection closes
+        if self.bot.tables is not None:
+            await presenter_of(self.bot).stopping()
+        await super().cog_unload()
 
     @app_commands.command(
         name=catalog_str("commands.tute.new.name"),

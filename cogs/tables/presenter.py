@@ -12,7 +12,7 @@ import datetime
 import functools
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import discord
 
@@ -39,9 +39,21 @@ ARCHIVE_AFTER = 1.5
 """Seconds after a deal's end before its message becomes the deal's summary: the next deal's
 fresh message goes first, with the play that ended the deal (no click costs more than three
 calls), and this edit a moment later."""
+STOP_TIMEOUT = 5.0
+"""Seconds the stop gives what is still to be shown."""
 MOVE_ON_AFTER = datetime.timedelta(minutes=50)
 """Discord limits edits of messages older than an hour (30046): the table moves to a fresh
 message before that, once in 50 minutes (one call more in that time, not one a deal)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Archive:
+    """A deal's message to turn into its summary: the table as the deal ended, the message,
+    and whether it was drawn with layout components."""
+
+    table: TableView
+    message_id: int
+    v2: bool
 
 
 def _deal_over(table: TableView) -> bool:
@@ -79,8 +91,9 @@ class DiscordPresenter:
         """The last thing each table was to show: what a retry shows of a table that has
         ended (and left the service's memory) since it failed."""
         self._retry_tasks: dict[int, asyncio.Task[None]] = {}
-        self._archives: dict[tuple[int, int], asyncio.Task[None]] = {}
-        """(table, deal) -> the edit that turns that deal's message into its summary."""
+        self._archives: dict[tuple[int, int], tuple[asyncio.Task[None], Archive]] = {}
+        """(table, deal) -> the edit, a moment away, that turns that deal's message into
+        its summary (and what it edits)."""
         self._told: set[tuple[int, int]] = set()
         """(table, error code) of the permission problems the host was told of."""
 
@@ -320,38 +333,60 @@ class DiscordPresenter:
         await self._open_play_message(show)
         key = (table.id, summary.deal_no)
         if key not in self._archives:
-            self._archives[key] = asyncio.get_running_loop().create_task(
-                self._archive(table, old, v2), name=f"table-{table.id}-deal-{summary.deal_no}"
+            archive = Archive(table, old, v2)
+            task = asyncio.get_running_loop().create_task(
+                self._archive(archive), name=f"table-{table.id}-deal-{summary.deal_no}"
             )
+            self._archives[key] = (task, archive)
 
-    async def _archive(self, table: TableView, message_id: int, v2: bool) -> None:
-        """Turn a deal's message into the deal's summary; tried again a little later while
-        Discord fails, left as it was when Discord refuses (gone, too old to edit)."""
-        summary = table.summary
-        assert summary is not None
+    async def _archive(self, archive: Archive) -> None:
+        """Turn a deal's message into the deal's summary, a moment after the next deal's
+        message came; tried again a little later while Discord fails."""
         service = service_of(self.bot)
-        key = (table.id, f"deal{summary.deal_no}")
         try:
             for delay in (ARCHIVE_AFTER, *RETRY_AFTER):
                 await service.sleep(delay)
-                payload = messages.summary_payload(table, summary, v2=v2)
-                picture = functools.partial(messages.summary_picture, self.shown, table, summary)
-                try:
-                    await self.edit(table.where_id, message_id, key, payload, picture)
-                except discord.HTTPException as error:
-                    if error.status >= 500 or error.status == 429:
-                        continue
-                    log.info(
-                        "Table %s: deal %s keeps its message (%s)",
-                        table.id,
-                        summary.deal_no + 1,
-                        error,
-                    )
-                return
-            log.warning("Table %s: deal %s keeps its message", table.id, summary.deal_no + 1)
+                if await self._summarize(archive):
+                    return
+            log.warning("Table %s: a deal keeps its message", archive.table.id)
+        finally:
+            summary = archive.table.summary
+            assert summary is not None
+            self._archives.pop((archive.table.id, summary.deal_no), None)
+
+    async def _summarize(self, archive: Archive) -> bool:
+        """One try at the edit; False when Discord failed in a way worth another try (a
+        message gone, or too old to edit, stays as it was)."""
+        table = archive.table
+        summary = table.summary
+        assert summary is not None
+        key = (table.id, f"deal{summary.deal_no}")
+        payload = messages.summary_payload(table, summary, v2=archive.v2)
+        picture = functools.partial(messages.summary_picture, self.shown, table, summary)
+        try:
+            await self.edit(table.where_id, archive.message_id, key, payload, picture)
+        except discord.HTTPException as error:
+            if error.status >= 500 or error.status == 429:
+                return False
+            log.info(
+                "Table %s: deal %s keeps its message (%s)", table.id, summary.deal_no + 1, error
+            )
         finally:
             self.shown.digests.pop(key, None)
-            self._archives.pop((table.id, summary.deal_no), None)
+        return True
+
+    async def stopping(self) -> None:
+        """The bot is about to stop: the deals' messages still waiting to become their
+        summaries become them now (within ``STOP_TIMEOUT`` seconds in all), not never."""
+        waiting = list(self._archives.values())
+        for task, _ in waiting:
+            task.cancel()
+        try:
+            async with asyncio.timeout(STOP_TIMEOUT):
+                for _, archive in waiting:
+                    await self._summarize(archive)
+        except TimeoutError:
+            log.warning("%d deal summaries left undone at the stop", len(waiting))
 
     async def _move_on(self, show: Show) -> None:
         """A fresh table message before Discord stops letting the bot edit the old one (an

@@ -1,0 +1,75 @@
+"""Each deal has a message of its own: when a deal ends, the next deal's table comes as a new
+message, and a moment later the old one becomes the deal's summary; so every deal stays in
+the thread. A bot that stops in that moment makes the summary before it goes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+import simcord
+
+from bot.config import Config
+from bot.i18n import t
+from cogs.tables.presenter import ARCHIVE_AFTER
+from tests.cogs.tables import _faults
+from tests.cogs.tables._game import SEED, Game, new_game
+from tests.cogs.tables._world import buttons, layout_texts
+from tests.conftest import World
+
+quick_games = _faults.quick_games
+
+
+async def to_the_next_deal(game: Game) -> tuple[int, int]:
+    """Play until the first deal is over; the deal, and the message that showed it."""
+    await game.start()
+    first, message = game.table.deal_no, game.table.play_message_id
+    assert message is not None
+    await game.play_until(lambda: game.table.deal_no > first)
+    return first, message
+
+
+def is_summary(game: Game, message_id: int, deal: int) -> bool:
+    table = game.table
+    message = next(m for m in game.messages(table.where_id) if m.id == message_id)
+    title = t("summary.title", "en", deal=deal + 1, id=table.id)
+    said = layout_texts(message)
+    return bool(said) and said[0].startswith(f"### {title}\n") and not buttons(message)
+
+
+@pytest.mark.e2e
+@pytest.mark.simcord(settle_timeout=3)
+async def test_a_deals_message_becomes_its_summary_a_moment_after_the_next(
+    simcord_env: simcord.Env, world: World, table_seed: Callable[[int], None]
+) -> None:
+    env = simcord_env
+    table_seed(SEED)  # two deals
+    game = await new_game(env, world, humans=1)
+    first, old = await to_the_next_deal(game)
+    table = game.table
+    assert table.play_message_id != old, "the next deal has a message of its own"
+    assert (table.play_message_deal, table.play_message_v2) == (table.deal_no, True)
+    assert not is_summary(game, old, first), "not yet: the next deal's message goes first"
+    await env.advance_time(ARCHIVE_AFTER + 0.5)
+    assert is_summary(game, old, first)
+    thread = [m.id for m in game.messages(table.where_id)]
+    assert thread.index(old) < thread.index(table.play_message_id), "the summary stays above"
+
+
+@pytest.mark.e2e
+@pytest.mark.simcord(settle_timeout=3)
+async def test_a_bot_that_stops_makes_the_summary_first(
+    simcord_env: simcord.Env,
+    world: World,
+    table_seed: Callable[[int], None],
+    test_config: Config,
+) -> None:
+    env = simcord_env
+    table_seed(SEED)
+    game = await new_game(env, world, humans=1)
+    first, old = await to_the_next_deal(game)
+    assert not is_summary(game, old, first)
+    await game.restart(test_config)  # at once, within the moment
+    assert is_summary(game, old, first)
+    await game.play()
+    await game.check_end()
