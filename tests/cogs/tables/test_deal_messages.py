@@ -53,7 +53,8 @@ async def test_a_deals_message_becomes_its_summary_a_moment_after_the_next(
     await env.advance_time(ARCHIVE_AFTER + 0.5)
     assert is_summary(game, old, first)
     thread = [m.id for m in game.messages(table.where_id)]
-    assert thread.index(old) < thread.index(table.play_message_id), "the summary stays above"
+    new = table.play_message_id
+    assert new is not None and thread.index(old) < thread.index(new), "the summary stays above"
 
 
 @pytest.mark.e2e
