@@ -295,7 +295,13 @@ async def one_game(
     variant: str, humans: int, robots: int, seed: int, budget: float, db: Path
 ) -> Tally:
     bot = TuteBot(
-        Config(token="not-a-real-token", db_path=db, think_budget=budget, robot_delay=ROBOT_DELAY)
+        Config(
+            token="not-a-real-token",
+            db_path=db,
+            think_budget=budget,
+            robot_delay=ROBOT_DELAY,
+            robot_processes=0,  # the calls to Discord are what counts here
+        )
     )
     # the same deals for the same seed
     service_module.secrets = SimpleNamespace(randbits=lambda _: seed)  # type: ignore[assignment]

@@ -48,6 +48,9 @@ class Config:
     """Seconds a robot waits before it plays, so people can follow (TUTE_ROBOT_DELAY)."""
     think_budget: float = 0.4
     """Seconds a hard robot searches for one move (TUTE_THINK_BUDGET)."""
+    robot_processes: int | None = None
+    """Worker processes the hard robots search on (TUTE_ROBOT_PROCESSES): None, one per
+    core; 0, threads of the bot's own process."""
 
     def prepare_db_path(self) -> Path:
         """The database file's path, after creating its folder if it is missing."""
@@ -84,6 +87,7 @@ def load_config(
         language=_parse_language(setting("TUTE_LANGUAGE")),
         robot_delay=_parse_seconds("TUTE_ROBOT_DELAY", setting("TUTE_ROBOT_DELAY"), 1.2, 10.0),
         think_budget=_parse_seconds("TUTE_THINK_BUDGET", setting("TUTE_THINK_BUDGET"), 0.4, 5.0),
+        robot_processes=_parse_processes(setting("TUTE_ROBOT_PROCESSES")),
     )
 
 
@@ -122,6 +126,18 @@ def _parse_seconds(name: str, value: str | None, default: float, most: float) ->
             f"{name} is {value!r}, but it must be a number of seconds, 0 to {most:g}."
         )
     return seconds
+
+
+def _parse_processes(value: str | None) -> int | None:
+    if value is None:
+        return None
+    if not (value.isascii() and value.isdecimal()) or int(value) > 256:
+        raise ConfigError(
+            f"TUTE_ROBOT_PROCESSES is {value!r}, but it must be a whole number of worker "
+            "processes, 0 (the robots think in threads of the bot) to 256, or left empty "
+            "(one per core)."
+        )
+    return int(value)
 
 
 def _parse_language(value: str | None) -> Language:

@@ -24,6 +24,7 @@ def test_defaults() -> None:
     assert config.log_level == logging.INFO
     assert config.dev_guild_id is None
     assert config.language == "en"
+    assert config.robot_processes is None  # one per core
 
 
 def test_every_setting_is_read() -> None:
@@ -32,12 +33,14 @@ def test_every_setting_is_read() -> None:
         TUTE_LOG_LEVEL="debug",
         TUTE_DEV_GUILD_ID=" 123456789012345678 ",
         TUTE_LANGUAGE="ES",
+        TUTE_ROBOT_PROCESSES="3",
     )
 
     assert config.db_path == Path("/srv/tute/tables.db")
     assert config.log_level == logging.DEBUG
     assert config.dev_guild_id == 123456789012345678
     assert config.language == "es"
+    assert config.robot_processes == 3
 
 
 def test_empty_settings_mean_the_defaults() -> None:
@@ -69,6 +72,16 @@ def test_a_missing_token_says_what_to_do_in_one_sentence(token: str | None) -> N
 def test_a_bad_dev_guild_id_is_refused(value: str) -> None:
     with pytest.raises(ConfigError, match="TUTE_DEV_GUILD_ID"):
         config_from(TUTE_DEV_GUILD_ID=value)
+
+
+@pytest.mark.parametrize("value", ["-1", "two", "1.5", "1000"])
+def test_a_bad_number_of_robot_processes_is_refused(value: str) -> None:
+    with pytest.raises(ConfigError, match="TUTE_ROBOT_PROCESSES"):
+        config_from(TUTE_ROBOT_PROCESSES=value)
+
+
+def test_robot_processes_zero_means_threads() -> None:
+    assert config_from(TUTE_ROBOT_PROCESSES="0").robot_processes == 0
 
 
 @pytest.mark.parametrize("value", ["fr", "english", "es-ES"])

@@ -186,6 +186,8 @@ def sandbox_bot(
         robot_delay=robot_delay,
         think_budget=think_budget,
         language=language,
+        # one person's tables: the robots think in threads, and the sandbox starts at once
+        robot_processes=0,
     )
     return TuteBot(config)
 

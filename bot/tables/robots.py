@@ -1,5 +1,6 @@
 """Turns and robots: which robot has something to do now, what it chooses (from its seat's
-view alone, on a worker thread), and the stand-in that plays for a member out of time."""
+view alone, on a worker process or thread: :mod:`thinking`), and the stand-in that plays
+for a member out of time."""
 
 from __future__ import annotations
 
@@ -139,7 +140,15 @@ class Robots:
         legal = set(view.legal)
         if not legal:
             return None
-        action = await asyncio.to_thread(self._think, view, level, _rng(table, deal, seat))
+        service = self._service
+        thinking = service.thinking
+        rng = _rng(table, deal, seat)
+        budget = thinking.budget(service.think_budget)
+        if level is Level.HARD and service.robot is default_robot and thinking.in_processes:
+            # the search holds a core for its budget: on a worker process, with its share
+            action = await thinking.run(default_robot, view, level, rng, budget)
+        else:
+            action = await asyncio.to_thread(self._think, view, level, rng, budget)
         if action is not None and action not in legal:
             log.warning("Robot chose %s, not legal at table %s; playing another", action, table.id)
             action = None
@@ -148,10 +157,11 @@ class Robots:
             action = plays[-1] if plays else None
         return action
 
-    def _think(self, view: SeatView, level: Level, rng: random.Random) -> Action | None:
-        """The robot's search, on a worker thread. Its budget is read when it starts, not
-        when it was queued: once the bot is stopping, a search still waiting for a thread
+    def _think(
+        self, view: SeatView, level: Level, rng: random.Random, budget: float
+    ) -> Action | None:
+        """The robot's choice, on a worker thread. Whether the bot is stopping is read when
+        it starts, not when it was queued: once it is, a search still waiting for a thread
         takes 0 s (one sampled deal), so that ``suspend`` need not wait for the queue of
         searches of every table in the middle of a move (100 s with 1,000 of them)."""
-        service = self._service
-        return service.robot(view, level, rng, 0.0 if self.hurried else service.think_budget)
+        return self._service.robot(view, level, rng, 0.0 if self.hurried else budget)

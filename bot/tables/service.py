@@ -41,6 +41,7 @@ from .robots import Robot, Robots, default_robot
 # Read from this module when used, so that a test may replace them here: the seed of a new
 # table (``secrets``), a member's chips (``chips_of``) and the robots (``default_robot``).
 from .settlement import chips_of
+from .thinking import Thinking
 from .views import HandView, Redraws, Show, TableView, hand_view, table_view
 from .views import Outcome as Outcome
 
@@ -69,6 +70,7 @@ class TableService:
         think_budget: float = 0.4,
         robot: Robot | None = None,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        robot_processes: int | None = 0,
     ) -> None:
         self.db = db
         self.presenter = presenter
@@ -78,6 +80,9 @@ class TableService:
         self.idle_timeout = idle_timeout
         self.think_budget = think_budget
         self.robot: Robot = robot or default_robot
+        self.thinking = Thinking(robot_processes)
+        """Where hard robots search: worker processes (``robot_processes``; None: one per
+        core) or threads (0)."""
         # how the tables' clocks wait; the sandbox waits on its simulated clock instead
         self.sleep = sleep
         self.tables: dict[int, Table] = {}
@@ -231,6 +236,7 @@ class TableService:
         self._clocks.stop_all()
         self._robots.hurried = True
         await self._store.keep_clocks(list(self.tables.values()), self.lock)
+        self.thinking.close()
 
     # ------------------------------------------------------------------ lobby
 

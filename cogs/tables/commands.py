@@ -303,6 +303,7 @@ async def start_tables(bot: TuteBot) -> TableService:
         clock=lambda: discord.utils.utcnow().timestamp(),
         robot_delay=bot.config.robot_delay,
         think_budget=bot.config.think_budget,
+        robot_processes=bot.config.robot_processes,
     )
     bot.tables = service
     bot.add_dynamic_items(LobbyButton, TableButton, HandButton)
