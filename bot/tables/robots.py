@@ -4,7 +4,6 @@ for a member out of time."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import random
 from collections.abc import Callable
@@ -148,7 +147,7 @@ class Robots:
             # the search holds a core for its budget: on a worker process, with its share
             action = await thinking.run(default_robot, view, level, rng, budget)
         else:
-            action = await asyncio.to_thread(self._think, view, level, rng, budget)
+            action = await thinking.in_thread(self._think, view, level, rng, budget)
         if action is not None and action not in legal:
             log.warning("Robot chose %s, not legal at table %s; playing another", action, table.id)
             action = None

@@ -89,6 +89,15 @@ class Thinking:
         finally:
             self.waiting -= 1
 
+    async def in_thread(self, work: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """``work(*args)`` on a thread of this process (a robot that cannot cross to a
+        process, or a quick one), counted among the searches waiting all the same."""
+        self.waiting += 1
+        try:
+            return await asyncio.to_thread(work, *args, **kwargs)
+        finally:
+            self.waiting -= 1
+
     def close(self) -> None:
         """Stop the worker processes; a search still queued is dropped (its table's robot
         plays when the bot is back)."""

@@ -132,3 +132,10 @@ async def test_searches_queued_on_busy_workers_get_a_share_and_all_finish() -> N
         assert thinking.waiting == 0
     finally:
         thinking.close()
+
+
+async def test_a_search_on_a_thread_counts_among_those_waiting() -> None:
+    """Threads share the budget too: a search there counts while it runs."""
+    thinking = Thinking(processes=0)
+    seen = await thinking.in_thread(lambda: thinking.waiting)
+    assert seen == 1 and thinking.waiting == 0
