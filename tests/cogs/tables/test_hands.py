@@ -113,12 +113,12 @@ async def test_a_table_in_its_channel_with_hands_as_ephemeral_messages(
     opened = await alice.click(table_message(), custom_id=op_button(table_message(), "hand"))
     hand = opened.response
     assert hand is not None and hand.ephemeral
-    deal = table.deal
-    assert deal is not None
     seat = table.seat_of(alice.id)
     for _ in range(60):
         if table.status is not Status.PLAYING:
             break
+        deal = table.deal  # the deal in play (a game may take more than one)
+        assert deal is not None
         if deal.turn != seat:
             await env.advance_time(DECLARE_GRACE + 1)
             continue
