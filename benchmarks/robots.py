@@ -9,7 +9,9 @@ mean points per deal of each side (habanero: without the carry), and the decisio
 each level over the calls that had a choice to make.
 
 Run: ``python benchmarks/robots.py [--deals N] [--variant habanero|pairs|...]
-[--a hard --b normal] [--budget 0.4] [--processes 2] [--seed 1] [--options JSON]``.
+[--a hard --b normal] [--budget 0.4] [--budget-a S] [--budget-b S] [--processes 2]
+[--seed 1] [--options JSON]``: ``--budget-a``/``--budget-b`` give each side its own
+thinking time (the same level against itself at two budgets: does it grow with time?).
 """
 
 from __future__ import annotations
@@ -79,7 +81,8 @@ class Match:
     options: Options
     a: Level
     b: Level
-    budget: float
+    budget_a: float
+    budget_b: float
     seed: int
 
 
@@ -97,6 +100,10 @@ def play_game(
     variant = match.variant
     game = Game(variant, match.options, dealer=deal_seed % variant.players)
     levels = [match.a if seat in a_seats else match.b for seat in range(variant.players)]
+    sides = [
+        ("A", match.budget_a) if seat in a_seats else ("B", match.budget_b)
+        for seat in range(variant.players)
+    ]
     rngs = [random.Random(f"robot-{deal_seed}-{seat}") for seat in range(variant.players)]
     a_sides = {i for i, side in enumerate(sides_of(variant)) if side[0] in a_seats}
     deals = 0
@@ -105,7 +112,7 @@ def play_game(
         deal_rng = random.Random(f"deal-{deal_seed}-{deals}")
         carry = game.carry
         r = Deal(shuffle_deal(variant, match.options, game.dealer, deal_rng, carry))
-        play_deal(r, levels, rngs, match.budget, tally)
+        play_deal(r, levels, rngs, sides, tally)
         result = game.end_deal(r)
         deals += 1
         tally.deals += 1
@@ -127,7 +134,11 @@ def play_game(
 
 
 def play_deal(
-    r: Deal, levels: list[Level], rngs: list[random.Random], budget: float, tally: Tally
+    r: Deal,
+    levels: list[Level],
+    rngs: list[random.Random],
+    sides: list[tuple[str, float]],
+    tally: Tally,
 ) -> None:
     """Ask the robots until the deal ends: seats off turn may declare first."""
     steps = 0
@@ -138,28 +149,34 @@ def play_deal(
         acted = False
         off_turn = sorted({a.seat for a in r.legal_actions() if a.seat != r.turn})
         for seat in off_turn:
-            action = _ask(r, seat, levels[seat], rngs[seat], budget, tally)
+            action = _ask(r, seat, levels[seat], rngs[seat], sides[seat], tally)
             if action is not None:
                 r.apply(action)
                 acted = True
                 break
         if acted:
             continue
-        action = _ask(r, r.turn, levels[r.turn], rngs[r.turn], budget, tally)
+        action = _ask(r, r.turn, levels[r.turn], rngs[r.turn], sides[r.turn], tally)
         if action is None:
             raise RuntimeError(f"seat {r.turn} is on turn and did nothing")
         r.apply(action)
 
 
 def _ask(
-    r: Deal, seat: int, level: Level, rng: random.Random, budget: float, tally: Tally
+    r: Deal,
+    seat: int,
+    level: Level,
+    rng: random.Random,
+    side: tuple[str, float],
+    tally: Tally,
 ) -> Action | None:
     view = seat_view(r, seat)
+    name, budget = side
     start = time.perf_counter()
     action = choose_action(view, level, rng, budget)
     elapsed = time.perf_counter() - start
     if len(view.legal) > 1:
-        tally.times.setdefault(level.value, []).append(elapsed)
+        tally.times.setdefault(f"{name} {level.value}", []).append(elapsed)
     if action is not None and action not in view.legal:
         raise RuntimeError(f"{level.value} chose {action}, not a legal action")
     return action
@@ -211,7 +228,8 @@ def report(match: Match, tally: Tally, deals: int, elapsed: float) -> str:
     d_rate = tally.duplicate / tally.boards if tally.boards else 0.0
     lines = [
         f"{match.variant.value} {json.dumps(match.options.to_dict())}: "
-        f"{match.a.value} (A) vs {match.b.value} (B), {deals} duplicate deals, "
+        f"{match.a.value} at {match.budget_a:g} s (A) vs {match.b.value} at "
+        f"{match.budget_b:g} s (B), {deals} duplicate deals, "
         f"{tally.games} games, {tally.deals} deals played, {elapsed:.0f} s",
         f"  A beats B on {tally.duplicate:g}/{tally.boards} duplicate deals = {d_rate:.1%}"
         f"  (95% Wilson {d_low:.1%} - {d_high:.1%})",
@@ -222,7 +240,7 @@ def report(match: Match, tally: Tally, deals: int, elapsed: float) -> str:
     ]
     for level, times in sorted(tally.times.items()):
         lines.append(
-            f"  {level:<6} decisions {len(times):>7}: p50 {percentile(times, 0.5) * 1000:7.1f} ms"
+            f"  {level:<8} decisions {len(times):>7}: p50 {percentile(times, 0.5) * 1000:7.1f} ms"
             f"  p99 {percentile(times, 0.99) * 1000:7.1f} ms  max {max(times) * 1000:7.1f} ms"
         )
     return "\n".join(lines)
@@ -235,6 +253,8 @@ def main() -> None:
     parser.add_argument("--a", default="hard", choices=[lv.value for lv in Level])
     parser.add_argument("--b", default="normal", choices=[lv.value for lv in Level])
     parser.add_argument("--budget", type=float, default=0.4, help="seconds per hard decision")
+    parser.add_argument("--budget-a", type=float, default=None, help="A's own (default --budget)")
+    parser.add_argument("--budget-b", type=float, default=None, help="B's own (default --budget)")
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1, help="first deal seed")
     parser.add_argument("--options", default="{}", help='table options as JSON, e.g. {"deck": 36}')
@@ -245,7 +265,8 @@ def main() -> None:
         parse_options(variant, json.loads(args.options)),
         Level(args.a),
         Level(args.b),
-        args.budget,
+        args.budget if args.budget_a is None else args.budget_a,
+        args.budget if args.budget_b is None else args.budget_b,
         args.seed,
     )
     jobs = [(match, args.seed + i) for i in range(args.deals)]
