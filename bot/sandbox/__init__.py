@@ -74,7 +74,7 @@ def main(
     """``tute-bot --sandbox [--screenshot DIR]``. 0 when it ran (and the person stopped it),
     1 when it failed, 2 when something it needs is not installed."""
     if screenshot_dir is not None:
-        return _main_screenshots(screenshot_dir)
+        return _main_screenshots(screenshot_dir, language)
     discord.utils.setup_logging(level=logging.WARNING, root=True)
     try:
         asyncio.run(serve(db_path, language))
@@ -86,7 +86,7 @@ def main(
     return 0
 
 
-def _main_screenshots(out_dir: Path) -> int:
+def _main_screenshots(out_dir: Path, language: Language) -> int:
     chromium = find_chromium()
     if chromium is None:
         print(
@@ -105,7 +105,7 @@ def _main_screenshots(out_dir: Path) -> int:
     discord.utils.setup_logging(level=logging.WARNING, root=True)
     print(f"Playing a game against a robot; pictures by {chromium} go to {out_dir}.", flush=True)
     try:
-        saved = asyncio.run(screenshots(out_dir, chromium))
+        saved = asyncio.run(screenshots(out_dir, chromium, language=language))
     except KeyboardInterrupt:
         print("\nStopped.", file=sys.stderr)
         return EXIT_FAILED

@@ -16,7 +16,7 @@ import discord
 import simcord
 from simcord.preview import Preview
 
-from bot.i18n import t
+from bot.i18n import Language, t
 from bot.tables.model import Status, Table
 
 from .server import Sandbox, open_sandbox
@@ -195,11 +195,17 @@ def _walk(components: Iterable[Any]) -> Iterator[Any]:
         yield from _walk(getattr(component, "children", ()))
 
 
-async def screenshots(out_dir: Path, chromium: Path, *, think_budget: float = 0.1) -> list[Path]:
-    """A sandbox of its own for the pictures: a temporary database, robots without delay."""
+async def screenshots(
+    out_dir: Path, chromium: Path, *, think_budget: float = 0.1, language: Language = "en"
+) -> list[Path]:
+    """A sandbox of its own for the pictures: a temporary database, robots without delay,
+    the whole of it in ``language``."""
     with tempfile.TemporaryDirectory(prefix="tute-sandbox-") as folder:
         async with open_sandbox(
-            Path(folder) / "sandbox.db", robot_delay=0, think_budget=think_budget
+            Path(folder) / "sandbox.db",
+            robot_delay=0,
+            think_budget=think_budget,
+            language=language,
         ) as sandbox:
             return await take_screenshots(sandbox, out_dir, chromium)
 
