@@ -5,6 +5,7 @@ or who blocks the bot mid-game, gets the hand under My hand, and the table says 
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 from dataclasses import replace
@@ -13,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.i18n import language_of, t
-from bot.tables.model import Status
+from bot.tables.errors import TableError
+from bot.tables.model import Seat, Status
 from bot.tables.views import HandView, TableView
 
 from . import messages
@@ -37,6 +39,8 @@ class HandDelivery:
         self._ephemeral: dict[tuple[int, int], discord.Interaction[Any]] = {}
         """The last interaction that showed a seat its hand as an ephemeral message: its
         token edits that message for 15 minutes."""
+        self._dm_locks: dict[tuple[int, int], asyncio.Lock] = {}
+        """One delivery at a time to a seat's DMs."""
         self._ephemeral_v2: dict[tuple[int, int], bool] = {}
         """Whether that message is drawn with layout components."""
 
@@ -46,6 +50,8 @@ class HandDelivery:
             self._ephemeral_v2.pop(key, None)
         for key in [k for k in self._pings if k[0] == table_id]:
             del self._pings[key]
+        for key in [k for k in self._dm_locks if k[0] == table_id]:
+            del self._dm_locks[key]
 
     async def deliver(self, table: TableView, hand: HandView, *, shown: bool = False) -> None:
         """Bring one hand in step. ``shown``: the click's own answer showed it already
@@ -68,9 +74,30 @@ class HandDelivery:
 
     async def _dm(self, table: TableView, hand: HandView) -> None:
         """The hand in the player's DMs: edited when what it offers changes, sent the first
-        time (or again, if the message is gone)."""
+        time (or again, if the message is gone). One seat's deliveries go one at a time,
+        each with where its DM is now (an earlier one may have sent it): never two DMs."""
+        lock = self._dm_locks.setdefault((table.id, hand.seat), asyncio.Lock())
+        async with lock:
+            await self._dm_now(table, hand, self._dm_now_of(table.id, hand))
+
+    def _dm_now_of(self, table_id: int, hand: HandView) -> Seat:
+        """The seat of ``hand`` with its DM as the service knows it now."""
         seat = hand.occupant
         assert seat is not None
+        try:
+            now = service_of(self.bot).view(table_id).seats[hand.seat]
+        except TableError:
+            return seat  # a table over: as it ended
+        if now is None or now.user_id != seat.user_id:
+            return seat
+        return replace(
+            seat,
+            dm_channel_id=now.dm_channel_id,
+            dm_message_id=now.dm_message_id,
+            dm_message_v2=now.dm_message_v2,
+        )
+
+    async def _dm_now(self, table: TableView, hand: HandView, seat: Seat) -> None:
         service = service_of(self.bot)
         lang = language_of(seat.locale)
         key = (table.id, f"hand{hand.seat}")
