@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 import discord
 
 from bot.i18n import t
+from bot.tables.errors import TableError
 from bot.tables.model import Status
 from bot.tables.service import LostTable
 from bot.tables.views import Announcement, HandView, Show, TableView
@@ -91,6 +92,8 @@ class DiscordPresenter:
         """The last thing each table was to show: what a retry shows of a table that has
         ended (and left the service's memory) since it failed."""
         self._retry_tasks: dict[int, asyncio.Task[None]] = {}
+        self._public_locks: dict[int, asyncio.Lock] = {}
+        """One update at a time of a table's lobby and table message."""
         self._archives: dict[tuple[int, int], tuple[asyncio.Task[None], Archive]] = {}
         """(table, deal) -> the edit, a moment away, that turns that deal's message into
         its summary (and what it edits)."""
@@ -243,6 +246,7 @@ class DiscordPresenter:
         self.hands.forget_table(table_id)
         self._retries.pop(table_id, None)
         self._latest.pop(table_id, None)
+        self._public_locks.pop(table_id, None)
         self._told = {told for told in self._told if told[0] != table_id}
 
     async def edit(
@@ -271,6 +275,28 @@ class DiscordPresenter:
     # the public messages -----------------------------------------------------
 
     async def _public(self, show: Show) -> None:
+        """The lobby and the table message. One table's go one at a time, each with where
+        the table message is now (an earlier one may have posted a new one)."""
+        lock = self._public_locks.setdefault(show.table.id, asyncio.Lock())
+        async with lock:
+            await self._public_now(replace(show, table=self._placed(show.table)))
+
+    def _placed(self, table: TableView) -> TableView:
+        """``table`` with its messages where the service knows them now."""
+        try:
+            now = service_of(self.bot).view(table.id)
+        except TableError:
+            return table  # over, and out of the service's memory: as it was last shown
+        return replace(
+            table,
+            message_id=now.message_id,
+            play_message_id=now.play_message_id,
+            play_message_deal=now.play_message_deal,
+            play_message_v2=now.play_message_v2,
+            thread_id=now.thread_id,
+        )
+
+    async def _public_now(self, show: Show) -> None:
         table = show.table
         await self.step(table, "lobby", self._lobby(table))
         if table.status is Status.LOBBY or (
