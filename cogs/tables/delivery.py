@@ -130,7 +130,7 @@ class HandDelivery:
                 return
             payload = self._hand(table, hand, lang)
             digest = messages.hand_digest(payload, away=seat.away)
-            await asyncio.to_thread(messages.hand_picture, hand, lang, payload)
+            messages.hand_picture(hand, lang, payload)
             # by id: no need to fetch the user first (one call less per player)
             channel = await self.bot.create_dm(discord.Object(seat.user_id or 0))
             message = await channel.send(**as_new_message(payload))
@@ -223,7 +223,7 @@ class HandDelivery:
         digest = messages.hand_digest(payload, away=seat.away)
         if self.shown.digests.get(key) == digest or hand.may_wait:
             return
-        await asyncio.to_thread(messages.hand_picture, hand, lang, payload)
+        messages.hand_picture(hand, lang, payload)
         try:
             await interaction.edit_original_response(**payload)
         except discord.HTTPException:

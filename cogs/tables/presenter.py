@@ -264,7 +264,7 @@ class DiscordPresenter:
         if self.shown.digests.get(key) == digest:
             return
         if pictures_ is not None:
-            await asyncio.to_thread(pictures_, payload)  # off the event loop
+            pictures_(payload)
         await (
             self.bot.get_partial_messageable(channel_id)
             .get_partial_message(message_id)
@@ -452,7 +452,7 @@ class DiscordPresenter:
         if thread_id is None and first:
             thread_id = await make_thread(self.bot, table)
         payload = messages.table_payload(table, self.faces)
-        await asyncio.to_thread(self._pictures(show), payload)
+        self._pictures(show)(payload)
         where = self.bot.get_partial_messageable(thread_id or table.channel_id)
         try:
             message = await where.send(**as_new_message(payload))
@@ -464,7 +464,7 @@ class DiscordPresenter:
             thread_id = None
             show = replace(show, table=table.with_thread(None))
             payload = messages.table_payload(show.table, self.faces)
-            await asyncio.to_thread(self._pictures(show), payload)
+            self._pictures(show)(payload)
             message = await self.bot.get_partial_messageable(table.channel_id).send(
                 **as_new_message(payload)
             )
