@@ -46,6 +46,7 @@ import simcord
 from bot.client import TuteBot
 from bot.config import Config
 from bot.engine import Deal, Kind
+from bot.sandbox.pictures import buttons_in
 from bot.tables import service as service_module
 from bot.tables.model import Status, Table
 from bot.tables.service import DECLARE_GRACE, TableService
@@ -112,16 +113,9 @@ def _enabled(message: discord.Message) -> list[str]:
     """The custom ids of the buttons one can click."""
     return [
         child.custom_id
-        for child in _walk(message.components)
-        if isinstance(child, discord.Button) and child.custom_id and not child.disabled
+        for child in buttons_in(message.components)
+        if child.custom_id and not child.disabled
     ]
-
-
-def _walk(components: Any) -> Any:
-    """Every component, the ones inside containers and rows too."""
-    for component in components:
-        yield component
-        yield from _walk(getattr(component, "children", ()))
 
 
 class Game:

@@ -23,7 +23,13 @@ import discord
 from PIL import Image
 
 from bot.engine import Variant
-from bot.sandbox.pictures import button_id, find_chromium, table_message, use_chromium
+from bot.sandbox.pictures import (
+    button_id,
+    buttons_in,
+    find_chromium,
+    table_message,
+    use_chromium,
+)
 from bot.sandbox.server import Sandbox, open_sandbox
 from bot.tables.model import Status
 from cogs.tables import messages
@@ -57,7 +63,7 @@ async def heights(sandbox: Sandbox, variant: Variant, out: Path) -> dict[str, in
             assert hand is not None
             card = next(
                 b.custom_id
-                for b in _buttons(hand.message.components)
+                for b in buttons_in(hand.message.components)
                 if b.custom_id and b.custom_id.startswith("tute:h:") and not b.disabled
             )
             await you.click(hand, custom_id=card)
@@ -91,15 +97,6 @@ async def heights(sandbox: Sandbox, variant: Variant, out: Path) -> dict[str, in
         with Image.open(path) as picture:
             found[name] = picture.height
     assert faces_of(env.bot).ready, "the card faces were drawn"
-    return found
-
-
-def _buttons(components: Any) -> list[discord.Button]:
-    found: list[discord.Button] = []
-    for component in components:
-        if isinstance(component, discord.Button):
-            found.append(component)
-        found += _buttons(getattr(component, "children", ()))
     return found
 
 

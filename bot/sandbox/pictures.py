@@ -161,13 +161,18 @@ def _button_ids(message: discord.Message, *, enabled_only: bool) -> Iterable[str
 def buttons_in(components: Iterable[Any]) -> Iterator[discord.Button]:
     """The buttons among these components, in order, wherever they sit: in rows of buttons,
     or in a layout's containers and sections."""
+    return (c for c in walk_components(components) if isinstance(c, discord.Button))
+
+
+def walk_components(components: Iterable[Any]) -> Iterator[Any]:
+    """Every component of a message, in order, the ones inside rows, containers and
+    sections (and a section's accessory) too."""
     for component in components:
-        if isinstance(component, discord.Button):
-            yield component
-        yield from buttons_in(getattr(component, "children", ()))
+        yield component
+        yield from walk_components(getattr(component, "children", ()))
         accessory = getattr(component, "accessory", None)
         if accessory is not None:
-            yield from buttons_in((accessory,))
+            yield from walk_components((accessory,))
 
 
 def table_message(channel: simcord.ChannelHandle, table: Table) -> discord.Message:
@@ -183,16 +188,14 @@ def summary_message(channel: simcord.ChannelHandle, table: Table) -> discord.Mes
     deal is over (or the final result, over its summary, after a game of one deal)."""
     title = t("summary.title", table.language, deal=1, id=table.id)
     for message in reversed(channel.history()):
-        said = [c.content for c in _walk(message.components) if isinstance(c, discord.TextDisplay)]
+        said = [
+            c.content
+            for c in walk_components(message.components)
+            if isinstance(c, discord.TextDisplay)
+        ]
         if any(title in text for text in said) and message.attachments:
             return message
     return None
-
-
-def _walk(components: Iterable[Any]) -> Iterator[Any]:
-    for component in components:
-        yield component
-        yield from _walk(getattr(component, "children", ()))
 
 
 async def screenshots(

@@ -6,7 +6,6 @@ a client should not send, the reason a click was refused.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,9 +16,11 @@ from simcord import ChannelHandle, MemberActor
 from bot.engine import CODES, Deal
 from bot.i18n import t
 from bot.render.symbols import SUIT_SYMBOLS
+from bot.sandbox.pictures import walk_components as walk
 from bot.tables.model import Table
 from bot.tables.service import TableService
 from cogs.tables.embeds import card_name
+from tests.cogs._said import components
 from tests.conftest import World
 from tests.tables._play import tables_of
 
@@ -56,19 +57,13 @@ class Btn:
     disabled: bool
 
 
-def raw_buttons(rows: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
-    for row in rows:
-        if row.get("type") == 2:
-            yield row
-        yield from raw_buttons(row.get("components", []))
-
-
 def buttons(message: Message) -> list[Btn]:
     """Every button of a message, in order."""
     if isinstance(message, simcord.ResponseMessage):
         return [
             Btn(b.get("custom_id") or "", b.get("label") or "", bool(b.get("disabled")))
-            for b in raw_buttons(message.components)
+            for b in components(message.components)
+            if b.get("type") == 2
         ]
     return [
         Btn(child.custom_id or "", child.label or "", child.disabled)
@@ -77,31 +72,13 @@ def buttons(message: Message) -> list[Btn]:
     ]
 
 
-def walk(components: Iterable[Any]) -> Iterator[Any]:
-    """Every component of a message, the ones inside containers, sections and rows too."""
-    for component in components:
-        yield component
-        yield from walk(getattr(component, "children", ()))
-        accessory = getattr(component, "accessory", None)
-        if accessory is not None:
-            yield accessory
-
-
 def layout_texts(message: Message) -> list[str]:
     """The text displays of a message drawn with layout components, in order."""
     if isinstance(message, simcord.ResponseMessage):
         return [
-            c.get("content") or ""
-            for c in raw_components(message.components)
-            if c.get("type") == 10
+            c.get("content") or "" for c in components(message.components) if c.get("type") == 10
         ]
     return [c.content for c in walk(message.components) if isinstance(c, discord.TextDisplay)]
-
-
-def raw_components(rows: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
-    for row in rows:
-        yield row
-        yield from raw_components(row.get("components", []))
 
 
 def op_button(message: Message, op: str) -> str:

@@ -21,6 +21,7 @@ from cogs.tables import embeds as ui
 from cogs.tables import layouts, messages
 from cogs.tables.buttons import HandButton
 from cogs.tables.faces import CardFaces
+from tests.cogs._said import components
 from tests.cogs.tables.test_views_rendered import buttons_of, layout_text, playing_table
 
 TEXT_LIMIT = 4000
@@ -77,7 +78,7 @@ def test_every_variant_renders_as_a_layout_discord_takes(variant: Variant, lang:
     for moment in range(3):  # the start, a deal over (its summary), the end
         view = table_view(table)
         public = accepted(messages.table_payload(view, SomeFaces()))
-        assert sum(1 for _ in _walk(public)) <= 40
+        assert len(components(public)) <= 40
         assert len(layout_text(messages.table_payload(view)["view"])) <= TEXT_LIMIT
         for seat in range(variant.players):
             for ephemeral in (False, True):
@@ -89,12 +90,6 @@ def test_every_variant_renders_as_a_layout_discord_takes(variant: Variant, lang:
             accepted(messages.summary_payload(view, view.summary, v2=True))
         if moment < 2 and table.status is Status.PLAYING:
             to_the_end_of_a_deal(table, rng)
-
-
-def _walk(components: list[dict[str, Any]]) -> Any:
-    for component in components:
-        yield component
-        yield from _walk(component.get("components", []))
 
 
 def test_the_table_reads_in_a_few_lines() -> None:
