@@ -50,7 +50,7 @@ from bot.sandbox.pictures import buttons_in
 from bot.tables import service as service_module
 from bot.tables.model import Status, Table
 from bot.tables.service import DECLARE_GRACE, TableService
-from cogs.tables.presenter import ARCHIVE_AFTER
+from cogs.tables.summaries import ARCHIVE_AFTER
 
 HUMAN_TARGET = 3.0
 ROBOT_TARGET = 1.5

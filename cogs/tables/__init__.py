@@ -1,6 +1,7 @@
 """Tables on Discord, by room: ``commands`` (``/tute new``, ``rules``, ``tables``,
 ``history``), ``buttons`` (the lobby's, the table's and a hand's), ``presenter`` (renders what
-the service says to redraw, each message on its own), ``delivery`` (each hand in a DM or a
+the service says to redraw, each message on its own; ``summaries``: each deal's message
+becoming its summary), ``delivery`` (each hand in a DM or a
 message only its player sees), ``messages`` (the payloads and what each message last
 showed), ``layouts`` (the table and the hand drawn with layout components; ``legacy``: as embeds, for
 messages sent before them), ``embeds`` and

@@ -12,7 +12,7 @@ import datetime
 import functools
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import discord
 
@@ -28,6 +28,7 @@ from .common import service_of
 from .delivery import HandDelivery
 from .faces import CardFaces, faces_of
 from .messages import Payload, Shown, as_new_message
+from .summaries import DealSummaries
 from .threads import make_thread
 
 log = logging.getLogger(__name__)
@@ -36,25 +37,9 @@ RETRY_AFTER = (5.0, 30.0, 120.0, 600.0)
 """Seconds before showing a table again after Discord failed to take a change."""
 UNKNOWN_CHANNEL = 10003
 TOO_OLD_TO_EDIT = 30046
-ARCHIVE_AFTER = 1.5
-"""Seconds after a deal's end before its message becomes the deal's summary: the next deal's
-fresh message goes first, with the play that ended the deal (no click costs more than three
-calls), and this edit a moment later."""
-STOP_TIMEOUT = 5.0
-"""Seconds the stop gives what is still to be shown."""
 MOVE_ON_AFTER = datetime.timedelta(minutes=50)
 """Discord limits edits of messages older than an hour (30046): the table moves to a fresh
 message before that, once in 50 minutes (one call more in that time, not one a deal)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Archive:
-    """A deal's message to turn into its summary: the table as the deal ended, the message,
-    and whether it was drawn with layout components."""
-
-    table: TableView
-    message_id: int
-    v2: bool
 
 
 def _deal_over(table: TableView) -> bool:
@@ -94,9 +79,7 @@ class DiscordPresenter:
         self._retry_tasks: dict[int, asyncio.Task[None]] = {}
         self._public_locks: dict[int, asyncio.Lock] = {}
         """One update at a time of a table's lobby and table message."""
-        self._archives: dict[tuple[int, int], tuple[asyncio.Task[None], Archive]] = {}
-        """(table, deal) -> the edit, a moment away, that turns that deal's message into
-        its summary (and what it edits)."""
+        self.summaries = DealSummaries(self, RETRY_AFTER)
         self._told: set[tuple[int, int]] = set()
         """(table, error code) of the permission problems the host was told of."""
 
@@ -357,62 +340,11 @@ class DiscordPresenter:
         assert summary is not None and table.play_message_id is not None
         old, v2 = table.play_message_id, table.play_message_v2
         await self._open_play_message(show)
-        key = (table.id, summary.deal_no)
-        if key not in self._archives:
-            archive = Archive(table, old, v2)
-            task = asyncio.get_running_loop().create_task(
-                self._archive(archive), name=f"table-{table.id}-deal-{summary.deal_no}"
-            )
-            self._archives[key] = (task, archive)
-
-    async def _archive(self, archive: Archive) -> None:
-        """Turn a deal's message into the deal's summary, a moment after the next deal's
-        message came; tried again a little later while Discord fails."""
-        service = service_of(self.bot)
-        try:
-            for delay in (ARCHIVE_AFTER, *RETRY_AFTER):
-                await service.sleep(delay)
-                if await self._summarize(archive):
-                    return
-            log.warning("Table %s: a deal keeps its message", archive.table.id)
-        finally:
-            summary = archive.table.summary
-            assert summary is not None
-            self._archives.pop((archive.table.id, summary.deal_no), None)
-
-    async def _summarize(self, archive: Archive) -> bool:
-        """One try at the edit; False when Discord failed in a way worth another try (a
-        message gone, or too old to edit, stays as it was)."""
-        table = archive.table
-        summary = table.summary
-        assert summary is not None
-        key = (table.id, f"deal{summary.deal_no}")
-        payload = messages.summary_payload(table, summary, v2=archive.v2)
-        picture = functools.partial(messages.summary_picture, self.shown, table, summary)
-        try:
-            await self.edit(table.where_id, archive.message_id, key, payload, picture)
-        except discord.HTTPException as error:
-            if error.status >= 500 or error.status == 429:
-                return False
-            log.info(
-                "Table %s: deal %s keeps its message (%s)", table.id, summary.deal_no + 1, error
-            )
-        finally:
-            self.shown.digests.pop(key, None)
-        return True
+        self.summaries.later(table, old, v2)
 
     async def stopping(self) -> None:
-        """The bot is about to stop: the deals' messages still waiting to become their
-        summaries become them now (within ``STOP_TIMEOUT`` seconds in all), not never."""
-        waiting = list(self._archives.values())
-        for task, _ in waiting:
-            task.cancel()
-        try:
-            async with asyncio.timeout(STOP_TIMEOUT):
-                for _, archive in waiting:
-                    await self._summarize(archive)
-        except TimeoutError:
-            log.warning("%d deal summaries left undone at the stop", len(waiting))
+        """The bot is about to stop: what is a moment away on screen is shown now."""
+        await self.summaries.now()
 
     async def _move_on(self, show: Show) -> None:
         """A fresh table message before Discord stops letting the bot edit the old one (an

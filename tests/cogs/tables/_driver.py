@@ -24,7 +24,7 @@ from bot.tables.model import Status, Table
 from bot.tables.service import DECLARE_GRACE
 from bot.tables.views import table_view
 from cogs.tables import embeds as ui
-from cogs.tables.presenter import ARCHIVE_AFTER
+from cogs.tables.summaries import ARCHIVE_AFTER
 from tests.cogs.tables._world import (
     CARD_LABEL,
     Btn,

@@ -11,7 +11,7 @@ import simcord
 
 from bot.config import Config
 from bot.i18n import t
-from cogs.tables.presenter import ARCHIVE_AFTER
+from cogs.tables.summaries import ARCHIVE_AFTER
 from tests.cogs.tables import _faults
 from tests.cogs.tables._game import SEED, Game, new_game
 from tests.cogs.tables._world import buttons, layout_texts

@@ -16,7 +16,7 @@ from bot.tables.model import Status
 from bot.tables.views import hand_view, table_view
 from cogs.tables import legacy, messages
 from cogs.tables.messages import Shown, as_new_message
-from cogs.tables.presenter import ARCHIVE_AFTER
+from cogs.tables.summaries import ARCHIVE_AFTER
 from tests.cogs.tables import _faults
 from tests.cogs.tables._game import SEED, new_game
 from tests.cogs.tables._world import buttons

@@ -1,0 +1,115 @@
+"""Each deal keeps its message: once the next deal's message has come, the old one becomes
+the deal's summary (its lines, and the picture of what each side took), a moment later so
+that the click that ended the deal costs no more than three calls; at once when the bot is
+about to stop."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.tables.views import TableView
+
+from . import messages
+from .common import service_of
+
+if TYPE_CHECKING:
+    from .presenter import DiscordPresenter
+
+log = logging.getLogger(__name__)
+
+ARCHIVE_AFTER = 1.5
+"""Seconds after a deal's end before its message becomes the deal's summary: the next deal's
+fresh message goes first, with the play that ended the deal (no click costs more than three
+calls), and this edit a moment later."""
+STOP_TIMEOUT = 5.0
+"""Seconds the stop gives the summaries still to be made."""
+
+
+@dataclass(frozen=True, slots=True)
+class Archive:
+    """A deal's message to turn into its summary: the table as the deal ended, the message,
+    and whether it was drawn with layout components."""
+
+    table: TableView
+    message_id: int
+    v2: bool
+
+
+class DealSummaries:
+    """The deals' messages waiting to become their summaries."""
+
+    def __init__(self, presenter: DiscordPresenter, retry_after: tuple[float, ...]) -> None:
+        self.presenter = presenter
+        self.retry_after = retry_after
+        """Seconds before each new try while Discord fails."""
+        self._waiting: dict[tuple[int, int], tuple[asyncio.Task[None], Archive]] = {}
+        """(table, deal) -> the edit, a moment away, and what it edits."""
+
+    def later(self, table: TableView, message_id: int, v2: bool) -> None:
+        """The deal of ``table.summary`` is over and the next has its message: its own
+        message becomes its summary in ARCHIVE_AFTER seconds (once, however often asked)."""
+        summary = table.summary
+        assert summary is not None
+        key = (table.id, summary.deal_no)
+        if key not in self._waiting:
+            archive = Archive(table, message_id, v2)
+            task = asyncio.get_running_loop().create_task(
+                self._archive(archive), name=f"table-{table.id}-deal-{summary.deal_no}"
+            )
+            self._waiting[key] = (task, archive)
+
+    async def now(self) -> None:
+        """The bot is about to stop: the messages still waiting become their summaries now
+        (within STOP_TIMEOUT seconds in all), not never."""
+        waiting = list(self._waiting.values())
+        for task, _ in waiting:
+            task.cancel()
+        try:
+            async with asyncio.timeout(STOP_TIMEOUT):
+                for _, archive in waiting:
+                    await self._summarize(archive)
+        except TimeoutError:
+            log.warning("%d deal summaries left undone at the stop", len(waiting))
+
+    async def _archive(self, archive: Archive) -> None:
+        """Turn a deal's message into the deal's summary, a moment after the next deal's
+        message came; tried again a little later while Discord fails."""
+        service = service_of(self.presenter.bot)
+        try:
+            for delay in (ARCHIVE_AFTER, *self.retry_after):
+                await service.sleep(delay)
+                if await self._summarize(archive):
+                    return
+            log.warning("Table %s: a deal keeps its message", archive.table.id)
+        finally:
+            summary = archive.table.summary
+            assert summary is not None
+            self._waiting.pop((archive.table.id, summary.deal_no), None)
+
+    async def _summarize(self, archive: Archive) -> bool:
+        """One try at the edit; False when Discord failed in a way worth another try (a
+        message gone, or too old to edit, stays as it was)."""
+        presenter = self.presenter
+        table = archive.table
+        summary = table.summary
+        assert summary is not None
+        key = (table.id, f"deal{summary.deal_no}")
+        payload = messages.summary_payload(table, summary, v2=archive.v2)
+        picture = functools.partial(messages.summary_picture, presenter.shown, table, summary)
+        try:
+            await presenter.edit(table.where_id, archive.message_id, key, payload, picture)
+        except discord.HTTPException as error:
+            if error.status >= 500 or error.status == 429:
+                return False
+            log.info(
+                "Table %s: deal %s keeps its message (%s)", table.id, summary.deal_no + 1, error
+            )
+        finally:
+            presenter.shown.digests.pop(key, None)
+        return True
