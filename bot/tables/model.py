@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import Enum
-from typing import Any
+from typing import Any, Final
 
 from bot.ai import Level
 from bot.engine import Deal, Game, Options, Result, Variant, parse_options
@@ -91,6 +91,20 @@ class Seat:
     def robot_plays(self) -> bool:
         """A robot decides this seat's actions (a robot seat, or a stand-in)."""
         return self.user_id is None or self.left or self.away
+
+    def to_json(self) -> dict[str, Any]:
+        """Every field, in order, as ``dataclasses.asdict`` gives them but without its deep
+        copy (each value is a plain immutable one; ``robot``, a str Enum, is written as its
+        value by ``json``)."""
+        return {name: getattr(self, name) for name in SEAT_FIELDS}
+
+
+SEAT_FIELDS: Final = tuple(f.name for f in fields(Seat))
+"""The fields of a seat, in the order its JSON lists them."""
+
+_ENCODER: Final = json.JSONEncoder(separators=(",", ":"), check_circular=False)
+"""``json.dumps(..., separators=(",", ":"))``, built once. The state has no cycles to look
+for (a cycle would still fail, with a RecursionError)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,6 +260,15 @@ class Table(Seating):
     """The finished table this lobby plays again (same seats, options and stakes)."""
     tally: GameTally | None = None
     """What the game gave each member, once it is over (shown with the result; not saved)."""
+    _options_json: tuple[Options, str] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
+    """The JSON of ``options``, and the options object it was written for (frozen: the same
+    object always writes the same JSON). Not saved."""
+    _summary_json: tuple[DealSummary, str] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
+    """The JSON of ``summary``, and the summary it was written for (frozen too). Not saved."""
 
     # ------------------------------------------------------------------ queries
 
@@ -285,13 +308,16 @@ class Table(Seating):
     # ------------------------------------------------------------ persistence
 
     def state_json(self) -> str:
-        """Everything but the actions of the deal in play (those are the log)."""
+        """Everything but the actions of the deal in play (those are the log).
+
+        The JSON is ``json.dumps(state, separators=(",", ":"))`` of one dict whose keys run
+        from "options" to "game"; the options' and the summary's JSON are written once per
+        object (both are frozen) and spliced in where they stand in that dict."""
         game = self.game
-        data: dict[str, Any] = {
-            "options": self.options.to_dict(),
+        middle: dict[str, Any] = {
             "language": self.language,
             "created_at": self.created_at,
-            "seats": [None if s is None else asdict(s) for s in self.seats],
+            "seats": [None if s is None else s.to_json() for s in self.seats],
             "thread_id": self.thread_id,
             "message_id": self.message_id,
             "play_message_id": self.play_message_id,
@@ -309,7 +335,8 @@ class Table(Seating):
             "cancel_votes": self.cancel_votes,
             "stakes": {str(k): v for k, v in self.stakes.items()},
             "log": [{"key": e.key, "params": e.params} for e in self.log],
-            "summary": None if self.summary is None else self.summary.to_json(),
+        }
+        end: dict[str, Any] = {
             "winner": self.winner,
             "rematch_of": self.rematch_of,
             "game": None
@@ -322,7 +349,26 @@ class Table(Seating):
                 "pot": game.pot,
             },
         }
-        return json.dumps(data, separators=(",", ":"))
+        encode = _ENCODER.encode
+        return (
+            f'{{"options":{self._options_text()},{encode(middle)[1:-1]},'
+            f'"summary":{self._summary_text()},{encode(end)[1:]}'
+        )
+
+    def _options_text(self) -> str:
+        cached = self._options_json
+        if cached is None or cached[0] is not self.options:
+            cached = self._options_json = (self.options, _ENCODER.encode(self.options.to_dict()))
+        return cached[1]
+
+    def _summary_text(self) -> str:
+        summary = self.summary
+        if summary is None:
+            return "null"
+        cached = self._summary_json
+        if cached is None or cached[0] is not summary:
+            cached = self._summary_json = (summary, _ENCODER.encode(summary.to_json()))
+        return cached[1]
 
     @classmethod
     def from_state(
