@@ -9,13 +9,15 @@ higher), and it places the cards shown by cantes, exchanges and the turned card.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from bot.engine.cards import SUIT_OF, beats, cards_of, mask_of
+from bot.engine.actions import Kind
+from bot.engine.cards import KING, KNIGHT, SUIT_OF, beats, card, cards_of, mask_of
 from bot.engine.deal import Deal
 from bot.engine.dealing import dealing_of
 from bot.engine.duty import duty_of, duty_tiers
-from bot.engine.options import StockDuty
+from bot.engine.events import exchange_card
+from bot.engine.options import Scoring, StockDuty, Variant
 from bot.engine.variants import VARIANTS
 from bot.engine.view import SeatView, determinize
 
@@ -248,3 +250,122 @@ def sample_world(view: SeatView, know: Knowledge, rng: random.Random) -> Deal:
     """A full deal consistent with the view, ready to be played on."""
     hands, stock = sample_hands(know, rng)
     return determinize(view, [cards_of(h) for h in hands], stock)
+
+
+# ------------------------------------------------------------------ silences
+
+
+@dataclass(frozen=True, slots=True)
+class _Window:
+    """A side's chance to declare after the trick it won (``trick``: its index)."""
+
+    winner: int
+    trick: int
+    sung_before: int
+    turned: int
+    sang: bool
+    exchanged: bool
+
+
+def _closed_windows(view: SeatView) -> list[_Window]:
+    """Every window to declare that closed (the next card was played), oldest first."""
+    n = view.players
+    windows: list[_Window] = []
+    plays = 0
+    sung = 0
+    turned = view.exchanges[0].took if view.exchanges else view.turned
+    open_at: tuple[int, int, int, int] | None = None  # winner, trick, sung, turned
+    sang = exchanged = False
+    for action in view.history:
+        kind = action.kind
+        if kind is Kind.PLAY:
+            if open_at is not None:
+                windows.append(_Window(*open_at, sang=sang, exchanged=exchanged))
+                open_at = None
+            plays += 1
+            if plays % n == 0 and plays // n <= len(view.tricks):
+                t = plays // n - 1
+                open_at = (view.tricks[t].winner, t, sung, turned)
+                sang = exchanged = False
+        elif kind is Kind.SING:
+            sang = True
+            sung |= 1 << action.arg
+        elif kind is Kind.EXCHANGE:
+            exchanged = True
+            turned = exchange_card(turned, view.trump)
+    return windows
+
+
+def silences(view: SeatView, know: Knowledge) -> Knowledge:
+    """``know`` with what the seats that kept quiet did not hold: a side that won a trick
+    and sang nothing held no pair of a suit still unsung (every robot sings when it can,
+    and so do players, the 40 first); a habanero trick winner that did not exchange held no
+    trump 7 (or 2) to exchange. Only for the hand a seat still holds with nothing drawn
+    since (a card drawn later may have made the pair)."""
+    me = view.seat
+    n = view.players
+    singing = view.options.scoring is not Scoring.SIXTY_FIVE
+    habanero = view.variant is Variant.HABANERO
+    initial = _initial_draw(view)
+    done = len(view.tricks)
+    played_by: dict[int, tuple[int, int]] = {}  # card: (seat, trick index)
+    for index, (leader, cards) in enumerate(all_tricks(view)):
+        for k, c in enumerate(cards):
+            played_by[c] = ((leader + k) % n, index)
+    mine = mask_of(view.hand)
+    void = list(know.void)
+    limits = [list(x) for x in know.limits]
+    side_of = VARIANTS[view.variant].side_of
+    for w in _closed_windows(view):
+        drew = any(initial - 2 * j > 0 for j in range(w.trick + 1, done))
+        if drew or (habanero and initial - 2 * (w.trick + 1) <= 0):
+            continue  # cards drawn since, or no declaring once the stock is gone
+        if singing and not w.sang:
+            for seat in view.sides[side_of[w.winner]]:
+                if seat != me:
+                    _no_pairs(seat, w, played_by, mine, know, void, limits)
+        if habanero and view.options.exchange and not w.exchanged and w.winner != me:
+            e = exchange_card(w.turned, view.trump)
+            if e >= 0 and e not in played_by and not mine >> e & 1:
+                void[w.winner] |= 1 << e
+    for seat in range(n):
+        void[seat] &= ~know.known[seat]
+    return replace(know, void=tuple(void), limits=tuple(tuple(x) for x in limits))
+
+
+def _no_pairs(
+    seat: int,
+    w: _Window,
+    played_by: dict[int, tuple[int, int]],
+    mine: int,
+    know: Knowledge,
+    void: list[int],
+    limits: list[list[tuple[int, int]]],
+) -> None:
+    """``seat`` held no pair of a suit unsung at window ``w``: say what that leaves."""
+    for suit in range(4):
+        if w.sung_before >> suit & 1:
+            continue
+        king, knight = card(KING, suit), card(KNIGHT, suit)
+        if (mine >> king | mine >> knight) & 1:
+            continue
+        held: list[int] = []  # of the two, those the seat certainly held at the window
+        free: list[int] = []
+        for c in (king, knight):
+            where = played_by.get(c)
+            if where is None:
+                if know.known[seat] >> c & 1:
+                    held.append(c)
+                else:
+                    free.append(c)
+            elif where[0] == seat and where[1] > w.trick:
+                held.append(c)
+            # else: out of its hand at the window (played before, or by another seat)
+        if len(held) + len(free) < 2:
+            continue
+        if len(held) == 2:
+            continue  # a contradiction: it may not sing as we think; say nothing
+        if held:
+            void[seat] |= 1 << free[0]
+        else:
+            limits[seat].append((1 << king | 1 << knight, 1))

@@ -300,10 +300,12 @@ def hard_action(
     rng: random.Random,
     budget: float,
     clock: Callable[[], float] = time.perf_counter,
+    knowing: Callable[[SeatView], Knowledge] = infer,
 ) -> Action | None:
     """The hard robot's action: declarations by rule (capote only when proven), then the
     play with the best average over sampled deals, or the exact best once habanero's
-    stock is empty. Thinks for at most about ``budget`` seconds of ``clock``."""
+    stock is empty. Thinks for at most about ``budget`` seconds of ``clock``. ``knowing``:
+    what it makes of its view (the expert reads the silences too)."""
     start = clock()
     deadline = Deadline(start + max(0.0, budget) * 0.85, clock)
     legal = view.legal
@@ -311,7 +313,7 @@ def hard_action(
         return None
     if view.phase is Phase.AUCTION:
         return hard_bid(view, rng, deadline)
-    know = infer(view)
+    know = knowing(view)
     if view.variant is Variant.HABANERO:
         announce = _capote(view, know, Deadline(start + max(0.0, budget) * 0.4, clock))
         if announce is not None:
