@@ -13,7 +13,7 @@ from bot.engine.events import Phase
 from bot.engine.view import SeatView
 
 from .heuristic import normal_bid, normal_card, wanted_declaration
-from .knowledge import Knowledge, infer, silences
+from .knowledge import infer
 from .search import capote_sweeps, hard_action
 from .solver import Deadline
 
@@ -22,14 +22,12 @@ class Level(str, Enum):
     """How well a robot plays. EASY: a random legal card, though it still sings, exchanges
     and declares. NORMAL: one look at the trick, with what it remembers of the cards played
     and the suits each seat has shown it lacks. HARD: search over the deals that agree with
-    its view, exact once habanero's stock is empty. EXPERT: the same search over deals that
-    agree with the silences too (a side that won a trick and did not sing holds no pair it
-    could sing), and, at a table, with more time to think (``EXPERT_TIME``)."""
+    its view and with what the silences say (a side that won a trick and sang nothing holds
+    no pair it could sing), exact once habanero's stock is empty."""
 
     EASY = "easy"
     NORMAL = "normal"
     HARD = "hard"
-    EXPERT = "expert"
 
 
 def choose_action(
@@ -49,19 +47,11 @@ def choose_action(
     machine's speed)."""
     if not view.legal:
         return None
-    if level is Level.EXPERT:
-        return hard_action(view, rng, budget, clock, expert_knowledge)
     if level is Level.HARD:
         return hard_action(view, rng, budget, clock)
     if level is Level.NORMAL:
         return _normal_action(view)
     return _easy_action(view, rng)
-
-
-def expert_knowledge(view: SeatView) -> Knowledge:
-    """What the expert makes of its view: every inference of the hard robot, and the
-    silences."""
-    return silences(view, infer(view))
 
 
 def _easy_action(view: SeatView, rng: random.Random) -> Action | None:

@@ -1,8 +1,8 @@
 """The hard robot: search over the cards it cannot see.
 
 Each sample is a full deal consistent with everything public (cards played, cantes shown,
-suits a seat has shown it lacks, the turned card, hand sizes, the stock), built with
-``determinize``. Every candidate play is tried on the same samples and played out by the
+suits a seat has shown it lacks, the pairs a side that kept quiet cannot hold, the turned
+card, hand sizes, the stock), built with ``determinize``. Every candidate play is tried on the same samples and played out by the
 heuristic policy; the best average result wins. Habanero once the stock is empty is
 solved exactly, and capote is announced only when the exact search proves it.
 """
@@ -28,7 +28,7 @@ from .heuristic import (
     playout_declaration,
     wanted_declaration,
 )
-from .knowledge import Knowledge, infer, sample_world
+from .knowledge import Knowledge, infer, sample_world, silences
 from .solver import CapoteSolver, Deadline, OutOfTime, PointsSolver, follow_mask
 
 MARGIN_WEIGHT: Final = 0.35
@@ -300,12 +300,11 @@ def hard_action(
     rng: random.Random,
     budget: float,
     clock: Callable[[], float] = time.perf_counter,
-    knowing: Callable[[SeatView], Knowledge] = infer,
 ) -> Action | None:
     """The hard robot's action: declarations by rule (capote only when proven), then the
     play with the best average over sampled deals, or the exact best once habanero's
-    stock is empty. Thinks for at most about ``budget`` seconds of ``clock``. ``knowing``:
-    what it makes of its view (the expert reads the silences too)."""
+    stock is empty. Thinks for at most about ``budget`` seconds of ``clock``. It samples deals
+    that agree with the silences too (``silences``)."""
     start = clock()
     deadline = Deadline(start + max(0.0, budget) * 0.85, clock)
     legal = view.legal
@@ -313,7 +312,7 @@ def hard_action(
         return None
     if view.phase is Phase.AUCTION:
         return hard_bid(view, rng, deadline)
-    know = knowing(view)
+    know = silences(view, infer(view))
     if view.variant is Variant.HABANERO:
         announce = _capote(view, know, Deadline(start + max(0.0, budget) * 0.4, clock))
         if announce is not None:

@@ -35,7 +35,6 @@ MESSAGES: Final[dict[str, str]] = {
     "robots.easy": "easy",
     "robots.normal": "normal",
     "robots.hard": "hard",
-    "robots.expert": "expert",
     # commands
     "commands.tute.new.name": "new",
     "commands.tute.new.description": "Open a Tute table in this channel",

@@ -34,7 +34,6 @@ MESSAGES: Final[dict[str, str]] = {
     "robots.easy": "fácil",
     "robots.normal": "normal",
     "robots.hard": "difícil",
-    "robots.expert": "experto",
     # comandos
     "commands.tute.new.name": "nueva",
     "commands.tute.new.description": "Abre una mesa de tute en este canal",

@@ -1,4 +1,4 @@
-"""What the expert reads from silences: a side that won a trick and sang nothing holds no
+"""What the hard robot reads from silences: a side that won a trick and sang nothing holds no
 pair it could have sung; a habanero trick winner that did not exchange holds no card to
 exchange. Checked against the real hands of games where every seat declares whenever it
 may (the normal robot does, as players do)."""
