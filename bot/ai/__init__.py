@@ -1,5 +1,6 @@
 """Robot players: they read a seat's view and choose its action (easy, normal, hard)."""
 
 from .robot import Level, choose_action
+from .search import Searched
 
-__all__ = ["Level", "choose_action"]
+__all__ = ["Level", "Searched", "choose_action"]

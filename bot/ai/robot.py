@@ -14,7 +14,7 @@ from bot.engine.view import SeatView
 
 from .heuristic import normal_bid, normal_card, wanted_declaration
 from .knowledge import infer
-from .search import capote_sweeps, hard_action
+from .search import Searched, capote_sweeps, hard_action
 from .solver import Deadline
 
 
@@ -36,6 +36,7 @@ def choose_action(
     rng: random.Random,
     budget: float = 0.4,
     clock: Callable[[], float] = time.perf_counter,
+    searched: Searched | None = None,
 ) -> Action | None:
     """The action this seat takes now, always one of ``view.legal``; None when it has
     nothing to do (no legal action, or only declarations it does not want, such as a
@@ -44,11 +45,11 @@ def choose_action(
     Declarations come first: call again until the seat plays a card or returns None.
     ``budget`` bounds the thinking time in seconds of ``clock`` (the hard level uses it; a
     test may give a counter for a clock, so that the search does not depend on the
-    machine's speed)."""
+    machine's speed). A search adds the deals it sampled to ``searched``."""
     if not view.legal:
         return None
     if level is Level.HARD:
-        return hard_action(view, rng, budget, clock)
+        return hard_action(view, rng, budget, clock, searched)
     if level is Level.NORMAL:
         return _normal_action(view)
     return _easy_action(view, rng)

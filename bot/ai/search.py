@@ -13,6 +13,7 @@ import math
 import random
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Final
 
 from bot.engine.actions import Action, Kind
@@ -40,6 +41,13 @@ PRUNE_SIGMAS: Final = 3.0
 PRUNE_MARGIN: Final = 0.02
 
 _PLAY: Final = Kind.PLAY
+
+
+@dataclass(slots=True)
+class Searched:
+    """What a search did, for the figures: how many sampled deals it played out."""
+
+    worlds: int = 0
 
 
 # --------------------------------------------------------------------- playouts
@@ -197,6 +205,7 @@ def sample_values(
     rng: random.Random,
     deadline: Deadline,
     max_worlds: int = MAX_WORLDS,
+    searched: Searched | None = None,
 ) -> list[float]:
     """The mean playout value of each candidate over the same sampled deals. A candidate
     clearly worse than the best on the deals so far is dropped (its value becomes minus
@@ -227,6 +236,8 @@ def sample_values(
             active = _survivors(values, active)
             if len(active) == 1:
                 break
+    if searched is not None:
+        searched.worlds += worlds
     alive = set(active)
     return [sum(v) / len(v) if i in alive else -math.inf for i, v in enumerate(values)]
 
@@ -257,7 +268,9 @@ def _capote(view: SeatView, know: Knowledge, deadline: Deadline) -> Action | Non
     return announce if capote_sweeps(view, know, deadline) else None
 
 
-def hard_bid(view: SeatView, rng: random.Random, deadline: Deadline) -> Action:
+def hard_bid(
+    view: SeatView, rng: random.Random, deadline: Deadline, searched: Searched | None = None
+) -> Action:
     """Plato auction: bid the lowest contract when the playouts make it often enough."""
     passing = next(a for a in view.legal if a.kind is Kind.PASS)
     bids = [a for a in view.legal if a.kind is Kind.BID]
@@ -278,6 +291,8 @@ def hard_bid(view: SeatView, rng: random.Random, deadline: Deadline) -> Action:
         worlds += 1
         if deadline.passed():
             break
+    if searched is not None:
+        searched.worlds += worlds
     return lowest if worlds >= 8 and made >= 0.6 * worlds else passing
 
 
@@ -300,18 +315,19 @@ def hard_action(
     rng: random.Random,
     budget: float,
     clock: Callable[[], float] = time.perf_counter,
+    searched: Searched | None = None,
 ) -> Action | None:
     """The hard robot's action: declarations by rule (capote only when proven), then the
     play with the best average over sampled deals, or the exact best once habanero's
     stock is empty. Thinks for at most about ``budget`` seconds of ``clock``. It samples deals
-    that agree with the silences too (``silences``)."""
+    that agree with the silences too (``silences``), and counts them in ``searched``."""
     start = clock()
     deadline = Deadline(start + max(0.0, budget) * 0.85, clock)
     legal = view.legal
     if not legal:
         return None
     if view.phase is Phase.AUCTION:
-        return hard_bid(view, rng, deadline)
+        return hard_bid(view, rng, deadline, searched)
     know = silences(view, infer(view))
     if view.variant is Variant.HABANERO:
         announce = _capote(view, know, Deadline(start + max(0.0, budget) * 0.4, clock))
@@ -335,7 +351,7 @@ def hard_action(
     candidates = _candidates(view, know, plays)
     if len(candidates) == 1 and resign is None:
         return candidates[0]
-    means = sample_values(view, know, candidates, rng, deadline)
+    means = sample_values(view, know, candidates, rng, deadline, searched=searched)
     best = 0
     for i in range(1, len(candidates)):
         if means[i] > means[best] + 1e-9:

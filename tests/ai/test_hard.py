@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from bot.ai import Level, choose_action
+from bot.ai import Level, Searched, choose_action
 from bot.engine import Action, Deal, Kind, Options, Variant, seat_view, shuffle_deal
 
 from .helpers import CountingClock, ask
@@ -152,3 +152,15 @@ def test_hard_keeps_to_its_budget(variant: Variant, budget: float) -> None:
         assert len(spent) > 20, "it searched"
         assert [t for t in spent if t > budget * 0.85] in ([], [spent[-1]])
         assert spent[-1] <= budget
+
+
+def test_a_search_counts_the_deals_it_sampled() -> None:
+    rng = random.Random(4)
+    r = Deal(shuffle_deal(Variant.PAIRS, Options(), 0, rng, None))
+    view = seat_view(r, r.turn)
+    counted: list[int] = []
+    for ticks in (20, 200):
+        searched = Searched()
+        choose_action(view, Level.HARD, random.Random(1), ticks * 0.001, CountingClock(), searched)
+        counted.append(searched.worlds)
+    assert 0 < counted[0] < counted[1]
