@@ -67,10 +67,13 @@ class Clocks:
         """The bot is stopping: no timer starts or rings any more."""
 
     def stop_all(self) -> None:
+        """The bot is stopping: every timer stops, and with them the robots' decisions
+        started for them (a run under way has taken its own already)."""
         self.stopped = True
         for timer in self.timers.values():
             timer.cancel()
         self.timers.clear()
+        self._robots.drop_all_early()
 
     def stop(self, table: Table) -> None:
         timer = self.timers.pop(table.id, None)
@@ -101,16 +104,20 @@ class Clocks:
         )
 
     def _next_wake(self, table: Table) -> float | None:
+        """When the table's clock rings next. A robot it is set for starts deciding now."""
         service = self._service
         now = service.clock()
         if table.status is Status.LOBBY:
             return table.lobby_deadline
         deal = table.deal
         if table.status is not Status.PLAYING or deal is None or deal.finished:
+            self._robots.drop_early(table.id)
             return None
+        seat = self._robots.to_act(table, deal)  # (none while paused)
+        self._robots.think_ahead(table, deal, seat)  # it thinks while the clock runs
         if table.paused_until is not None:
             return table.paused_until
-        if self._robots.to_act(table, deal) is not None:
+        if seat is not None:
             delay = service.robot_delay
             if human_may_declare(table, deal):
                 delay += DECLARE_GRACE

@@ -1,12 +1,20 @@
 """Turns and robots: which robot has something to do now, what it chooses (from its seat's
 view alone, on a worker process or thread: :mod:`thinking`), and the stand-in that plays
-for a member out of time."""
+for a member out of time.
+
+A robot thinks while it waits: its decision starts when the table's clock is set for it
+(``think_ahead``), and when the clock rings the decision already under way is used if
+nothing moved in between. The table waits for the longer of the robot's delay and its
+search, not for the two one after the other."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from enum import Enum
 from typing import TYPE_CHECKING
 
 from bot.ai import Level, choose_action
@@ -33,6 +41,42 @@ def default_robot(view: SeatView, level: Level, rng: random.Random, budget: floa
     return choose_action(view, level, rng, budget)
 
 
+class _Failed(Enum):
+    """An early decision that failed (logged): the robot decides again on time."""
+
+    FAILED = "failed"
+
+
+_FAILED = _Failed.FAILED
+
+_Answer = Action | _Failed | None
+"""What an early decision came to: an action, none (the robot lets it pass), or _FAILED."""
+
+
+@dataclass(frozen=True)
+class _Early:
+    """A robot's decision started ahead of its table's clock, and the moment it is for."""
+
+    key: tuple[int, int, int]
+    """(actions of the deal so far, deal number, seat)."""
+    deal: Deal
+    level: Level
+    robot: Robot
+    task: asyncio.Task[_Answer]
+
+    def is_for(self, table: Table, deal: Deal, seat: int, level: Level, robot: Robot) -> bool:
+        return (
+            self.key == _moment(table, deal, seat)
+            and self.deal is deal
+            and self.level is level
+            and self.robot is robot
+        )
+
+
+def _moment(table: Table, deal: Deal, seat: int) -> tuple[int, int, int]:
+    return (len(deal.actions), table.deal_no, seat)
+
+
 def _rng(table: Table, deal: Deal, seat: int) -> random.Random:
     """A robot's randomness, from the table's seed and the moment alone (never the global
     ``random``): a pinned seed makes its robots as repeatable as their time budget allows."""
@@ -50,9 +94,59 @@ class Robots:
         Without it the table's clock would ask them again and again."""
         self.hurried = False
         """The bot is stopping: a search that starts from now on thinks 0 s."""
+        self.early: dict[int, _Early] = {}
+        """Per table, the decision a robot started when the table's clock was set for it."""
 
     def forget(self, table_id: int) -> None:
         self.declined.pop(table_id, None)
+        self.drop_early(table_id)
+
+    def think_ahead(self, table: Table, deal: Deal, seat: int | None) -> None:
+        """The table's clock is set for ``seat`` (None: for no robot): its robot starts
+        deciding now, from its seat's view as it is now, so that the decision is ready when
+        the clock rings (``_choose`` takes it then if nothing moved). A decision already
+        under way for this same moment goes on; one for another moment is dropped."""
+        occupant = table.seats[seat] if seat is not None else None
+        if seat is None or occupant is None or self.hurried:
+            self.drop_early(table.id)
+            return
+        level = occupant.robot or STAND_IN_ROBOT
+        robot = self._service.robot
+        early = self.early.get(table.id)
+        if early is not None and early.is_for(table, deal, seat, level, robot):
+            return
+        self.drop_early(table.id)
+        view = seat_view(deal, seat)
+        if not view.legal:
+            return
+        task = asyncio.create_task(
+            self._decide_early(table.id, view, level, _rng(table, deal, seat)),
+            name=f"table-{table.id}-robot-{seat}",
+        )
+        self.early[table.id] = _Early(_moment(table, deal, seat), deal, level, robot, task)
+
+    def drop_early(self, table_id: int) -> None:
+        """Forget a table's early decision: cancelled if its search has not started yet
+        (one that has runs out its budget, and its answer is thrown away)."""
+        early = self.early.pop(table_id, None)
+        if early is not None:
+            early.task.cancel()
+
+    def drop_all_early(self) -> None:
+        """The bot is stopping: no clock will ring for the early decisions."""
+        for table_id in list(self.early):
+            self.drop_early(table_id)
+
+    async def _decide_early(
+        self, table_id: int, view: SeatView, level: Level, rng: random.Random
+    ) -> _Answer:
+        """An early decision. Its failure is logged here, as the clock logs a robot's run that
+        fails, and the robot decides again when the clock rings."""
+        try:
+            return await self._search(view, level, rng)
+        except Exception:
+            log.exception("A robot's early decision failed at table %s", table_id)
+            return _FAILED
 
     def to_act(self, table: Table, deal: Deal) -> int | None:
         """A seat played by a robot that has something to do now: the seat on turn first,
@@ -135,19 +229,24 @@ class Robots:
         return done
 
     async def _choose(self, table: Table, deal: Deal, seat: int, level: Level) -> Action | None:
+        """The robot's action: the decision it started when the clock was set for this very
+        moment (``think_ahead``) if there is one, else one it makes now. Either way it is
+        checked against the rules as they are now."""
+        early = self.early.pop(table.id, None)
         view = seat_view(deal, seat)
         legal = set(view.legal)
         if not legal:
+            if early is not None:
+                early.task.cancel()
             return None
-        service = self._service
-        thinking = service.thinking
-        rng = _rng(table, deal, seat)
-        budget = thinking.budget(service.think_budget)
-        if level is Level.HARD and service.robot is default_robot and thinking.in_processes:
-            # the search holds a core for its budget: on a worker process, with its share
-            action = await thinking.run(default_robot, view, level, rng, budget)
-        else:
-            action = await thinking.in_thread(self._think, view, level, rng, budget)
+        action: _Answer = _FAILED
+        if early is not None:
+            if early.is_for(table, deal, seat, level, self._service.robot):
+                action = await self._early_answer(early.task)
+            else:
+                early.task.cancel()
+        if action is _FAILED:
+            action = await self._search(view, level, _rng(table, deal, seat))
         if action is not None and action not in legal:
             log.warning("Robot chose %s, not legal at table %s; playing another", action, table.id)
             action = None
@@ -155,6 +254,27 @@ class Robots:
             plays = [a for a in view.legal if a.kind in (Kind.PLAY, Kind.BID, Kind.PASS)]
             action = plays[-1] if plays else None
         return action
+
+    async def _early_answer(self, task: asyncio.Task[_Answer]) -> _Answer:
+        """What an early decision came to. Cancelled on its own (the worker processes were
+        shut down under it), it failed; cancelling this run cancels it too."""
+        try:
+            return await task
+        except asyncio.CancelledError:
+            current = asyncio.current_task()
+            if current is not None and current.cancelling():
+                raise
+            return _FAILED
+
+    def _search(self, view: SeatView, level: Level, rng: random.Random) -> Awaitable[Action | None]:
+        """The robot's search, with the budget of one more search now."""
+        service = self._service
+        thinking = service.thinking
+        budget = thinking.budget(service.think_budget)
+        if level is Level.HARD and service.robot is default_robot and thinking.in_processes:
+            # the search holds a core for its budget: on a worker process, with its share
+            return thinking.run(default_robot, view, level, rng, budget)
+        return thinking.in_thread(self._think, view, level, rng, budget)
 
     def _think(
         self, view: SeatView, level: Level, rng: random.Random, budget: float
