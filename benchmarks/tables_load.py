@@ -5,15 +5,18 @@ A real ``TableService`` on a real SQLite file in a temporary folder, a presenter
 nothing, the wall clock and real waits. Each table seats one member (seat 0, who plays the
 first legal card at once whenever it is their turn, as a quick player would) and robots of
 ``--level`` in the other seats; the robots wait ``--robot-delay`` and think
-``--think-budget`` a move, on worker processes (``--processes``: one per core when left
-out; 0: threads of the bot's process, as before them).
+``--think-budget`` a move (during the delay: they start when their turn does), on worker
+processes (``--processes``: one per core when left out; 0: threads of the bot's process,
+as before them). Games are of five rounds, so that every table still plays when the time
+is up.
 
 Printed, after ``--seconds`` of play:
 - robot plays per second and per table, against the pace of one table alone on the machine
-  (measured first, for as long), and the share of that pace kept;
-- how long a robot's choice took (p50/p99/max) against its budget, and the budget each
-  choice got (less than ``--think-budget`` when more searches waited than there are
-  workers: a fair share);
+  (measured first, for twice as long), and the share of that pace kept;
+- how long a table waited for a robot's choice once its delay was over (p50/p99/max: 0
+  when the choice was made during the delay), and the budget each choice got (less than
+  ``--think-budget`` when more searches waited than there are workers: a fair share);
+- the deals a search sampled, on average, against one table alone;
 - the event loop's lag (how late a 10 ms timer fires: p50/p99/max);
 - memory: the bot process's resident memory per table (after the tables started, less
   before), and the worker processes';
@@ -145,8 +148,8 @@ async def loop_lag(samples: list[float], stop: asyncio.Event) -> None:
 Result = dict[str, float | list[float]]
 
 
-async def measure(args: argparse.Namespace, count: int) -> Result:
-    """Play ``count`` tables for ``args.seconds``; what was seen."""
+async def measure(args: argparse.Namespace, count: int, seconds: float) -> Result:
+    """Play ``count`` tables for ``seconds``; what was seen."""
     variant = Variant(args.variant)
     with tempfile.TemporaryDirectory(prefix="tute-load-") as folder:
         db = await open_database(Path(folder) / "tute.db")
@@ -172,7 +175,7 @@ async def measure(args: argparse.Namespace, count: int) -> Result:
                     host_id=100_000 + n,
                     host_name=f"member{n}",
                     variant=variant,
-                    options=Options(turn_time=600),
+                    options=Options(turn_time=600, rounds=5),
                     language="en",
                     max_tables=count + 1,
                 )
@@ -190,8 +193,11 @@ async def measure(args: argparse.Namespace, count: int) -> Result:
             watch.durations.clear()
             watch.budgets.clear()
             watch.plays = 0
-            await asyncio.sleep(args.seconds)
+            thinking = service.thinking
+            searches, worlds = thinking.searches, thinking.worlds
+            await asyncio.sleep(seconds)
             plays, durations, budgets = watch.plays, list(watch.durations), list(watch.budgets)
+            searches, worlds = thinking.searches - searches, thinking.worlds - worlds
             workers_mb = _children_rss_mb()
             stop.set()
             await asyncio.gather(*tasks)
@@ -201,9 +207,10 @@ async def measure(args: argparse.Namespace, count: int) -> Result:
         finally:
             await db.close()
     return {
-        "plays": plays / args.seconds / count,
+        "plays": plays / seconds / count,
         "durations": durations,
         "budgets": budgets,
+        "worlds": worlds / max(1, searches),
         "lags": lags,
         "memory": memory / max(1, count),
         "workers": workers_mb,
@@ -230,7 +237,7 @@ def report(args: argparse.Namespace, alone: Result, busy: Result) -> None:
     print(
         f"{args.tables} {variant.value} tables, {args.tables * (variant.players - 1)} "
         f"{args.level} robots ({args.think_budget} s budget, {args.robot_delay} s delay, {how}),"
-        f" {args.seconds:g} s each:"
+        f" {args.seconds:g} s ({2 * args.seconds:g} s alone):"
     )
     pace, rate = _float(alone, "plays"), _float(busy, "plays")
     print(
@@ -243,10 +250,14 @@ def report(args: argparse.Namespace, alone: Result, busy: Result) -> None:
         _floats(busy, "lags"),
     )
     print(
-        f"  a robot's choice: p50 {_pct(durations, 0.5) * 1000:.0f} ms, "
+        f"  waited for a robot's choice: p50 {_pct(durations, 0.5) * 1000:.0f} ms, "
         f"p99 {_pct(durations, 0.99) * 1000:.0f} ms, max {max(durations, default=0) * 1000:.0f} ms"
         f"; budget given: mean {statistics.fmean(budgets) if budgets else 0:.3f} s, "
         f"min {min(budgets, default=0):.3f} s ({len(budgets)} choices)"
+    )
+    print(
+        f"  sampled deals a search: {_float(busy, 'worlds'):.0f}, against "
+        f"{_float(alone, 'worlds'):.0f} for one table alone"
     )
     print(
         f"  event-loop lag: p50 {_pct(lags, 0.5) * 1000:.1f} ms, "
@@ -260,8 +271,8 @@ def report(args: argparse.Namespace, alone: Result, busy: Result) -> None:
 
 
 async def run(args: argparse.Namespace) -> None:
-    alone = await measure(args, 1)
-    busy = await measure(args, args.tables)
+    alone = await measure(args, 1, 2 * args.seconds)  # twice as long: as many plays to count
+    busy = await measure(args, args.tables, args.seconds)
     report(args, alone, busy)
 
 

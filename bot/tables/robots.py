@@ -12,12 +12,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING
 
-from bot.ai import Level, choose_action
+from bot.ai import Level, Searched, choose_action
 from bot.engine import Action, Deal, Kind, SeatView, seat_view
 
 from .model import STAND_IN_ROBOT, Table
@@ -39,6 +39,14 @@ Robot = Callable[[SeatView, Level, random.Random, float], Action | None]
 
 def default_robot(view: SeatView, level: Level, rng: random.Random, budget: float) -> Action | None:
     return choose_action(view, level, rng, budget)
+
+
+def searched_robot(
+    view: SeatView, level: Level, rng: random.Random, budget: float
+) -> tuple[Action | None, int]:
+    """``default_robot``'s choice, and how many deals its search sampled (for the figures)."""
+    searched = Searched()
+    return choose_action(view, level, rng, budget, searched=searched), searched.worlds
 
 
 class _Failed(Enum):
@@ -266,21 +274,30 @@ class Robots:
                 raise
             return _FAILED
 
-    def _search(self, view: SeatView, level: Level, rng: random.Random) -> Awaitable[Action | None]:
+    async def _search(self, view: SeatView, level: Level, rng: random.Random) -> Action | None:
         """The robot's search, with the budget of one more search now."""
         service = self._service
         thinking = service.thinking
         budget = thinking.budget(service.think_budget)
         if level is Level.HARD and service.robot is default_robot and thinking.in_processes:
             # the search holds a core for its budget: on a worker process, with its share
-            return thinking.run(default_robot, view, level, rng, budget)
-        return thinking.in_thread(self._think, view, level, rng, budget)
+            action, worlds = await thinking.run(searched_robot, view, level, rng, budget)
+        else:
+            action, worlds = await thinking.in_thread(self._think, view, level, rng, budget)
+        if worlds is not None:
+            thinking.searched(worlds)
+        return action
 
     def _think(
         self, view: SeatView, level: Level, rng: random.Random, budget: float
-    ) -> Action | None:
-        """The robot's choice, on a worker thread. Whether the bot is stopping is read when
+    ) -> tuple[Action | None, int | None]:
+        """The robot's choice, on a worker thread, and the deals it sampled (None: a robot
+        that does not say, swapped in for ``default_robot``). Whether the bot is stopping is read when
         it starts, not when it was queued: once it is, a search still waiting for a thread
         takes 0 s (one sampled deal), so that ``suspend`` need not wait for the queue of
         searches of every table in the middle of a move (100 s with 1,000 of them)."""
-        return self._service.robot(view, level, rng, 0.0 if self.hurried else budget)
+        robot = self._service.robot
+        budget = 0.0 if self.hurried else budget
+        if robot is not default_robot:
+            return robot(view, level, rng, budget), None
+        return searched_robot(view, level, rng, budget)

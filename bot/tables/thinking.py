@@ -44,6 +44,10 @@ class Thinking:
         self._broken = False
         self.waiting = 0
         """Searches handed to the workers and not over yet."""
+        self.searches = 0
+        self.worlds = 0
+        """Searches of the default robots, and the deals they sampled in all (the figures of
+        ``benchmarks/tables_load.py``)."""
 
     @property
     def workers(self) -> int:
@@ -63,6 +67,11 @@ class Thinking:
         if waiting <= self.workers:
             return base
         return max(min(base, MIN_BUDGET), base * self.workers / waiting)
+
+    def searched(self, worlds: int) -> None:
+        """One more search of the default robots, that sampled ``worlds`` deals."""
+        self.searches += 1
+        self.worlds += worlds
 
     def start(self) -> None:
         """Start the worker processes now, so that the first search does not wait for them."""
