@@ -9,14 +9,19 @@ import os
 import pickle
 import random
 from dataclasses import replace
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, cast
 
 import pytest
 
 from bot.ai import Level
 from bot.engine import Deal, Options, Variant, seat_view
 from bot.engine.dealing import DealtCards, shuffle_deal
-from bot.tables.robots import default_robot
+from bot.tables.robots import Robots, default_robot
 from bot.tables.thinking import MIN_BUDGET, Thinking
+
+if TYPE_CHECKING:
+    from bot.tables.service import TableService
 
 
 def a_deal(variant: Variant, seed: int) -> Deal:
@@ -139,3 +144,19 @@ async def test_a_search_on_a_thread_counts_among_those_waiting() -> None:
     thinking = Thinking(processes=0)
     seen = await thinking.in_thread(lambda: thinking.waiting)
     assert seen == 1 and thinking.waiting == 0
+
+
+async def test_the_default_robots_searches_are_counted_with_their_sampled_deals() -> None:
+    """What the load benchmark prints: searches of the default robots and their deals."""
+    service = SimpleNamespace(
+        thinking=Thinking(processes=0), think_budget=0.05, robot=default_robot
+    )
+    robots = Robots(cast("TableService", service))
+    deal = a_deal(Variant.PAIRS, 5)
+    view = seat_view(deal, deal.turn)
+    action = await robots._search(view, Level.HARD, random.Random(2))  # pyright: ignore[reportPrivateUsage]
+    assert action in view.legal
+    assert service.thinking.searches == 1 and service.thinking.worlds > 0
+    service.robot = lambda view, level, rng, budget: view.legal[0]  # a robot that does not say
+    await robots._search(view, Level.HARD, random.Random(2))  # pyright: ignore[reportPrivateUsage]
+    assert service.thinking.searches == 1
