@@ -12,7 +12,7 @@ from bot.storage.settings import HandDelivery
 
 from .announcement import Announcement
 from .errors import TableError
-from .model import ROBOT_LEVELS, Level, Seat, Status, Table
+from .model import DEFAULT_ROBOT, ROBOT_LEVELS, Level, Seat, Status, Table
 
 
 def may_open(open_tables: list[Table], host_id: int, max_tables: int) -> None:
@@ -34,6 +34,7 @@ def new_table(
     language: str,
     invited: list[int] | None,
     hand_delivery: HandDelivery,
+    robot_level: Level = DEFAULT_ROBOT,
     rematch_of: int | None = None,
     seed: int,
     now: float,
@@ -55,6 +56,7 @@ def new_table(
         seats=seats,
         invited=sorted(set(invited or [])),
         hand_delivery=hand_delivery,
+        robot_level=robot_level,
         rematch_of=rematch_of,
         seed=seed,
         lobby_deadline=deadline,
@@ -99,8 +101,11 @@ def sit(table: Table, seat: Seat, at: int, *, moving_from: int | None) -> None:
     table.add_log("tables.log.joined", name=seat.name)
 
 
-def add_robot(table: Table, user_id: int, level: str, seat: int | None) -> None:
+def add_robot(table: Table, user_id: int, level: str | None, seat: int | None) -> None:
+    """The host seats a robot of ``level`` (None: the table's own level)."""
     host_in_lobby(table, user_id)
+    if level is None:
+        level = table.robot_level
     if level not in ROBOT_LEVELS:
         raise TableError("bad_level")
     level = Level(level)

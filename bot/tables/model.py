@@ -238,6 +238,8 @@ class Table(Seating):
     invited: list[int] = field(default_factory=list[int])
     hand_delivery: HandDelivery = "dm"
     """"dm": each hand by direct message; "ephemeral": players open it with My hand."""
+    robot_level: Level = DEFAULT_ROBOT
+    """How well the robots the host seats play (Add robot, and the seats left at the start)."""
     seed: int = 0
     deal_no: int = 0
     lobby_deadline: float = 0.0
@@ -325,6 +327,7 @@ class Table(Seating):
             "play_message_v2": self.play_message_v2,
             "invited": self.invited,
             "hand_delivery": self.hand_delivery,
+            "robot_level": self.robot_level,
             "seed": self.seed,
             "deal_no": self.deal_no,
             "lobby_deadline": self.lobby_deadline,
@@ -402,6 +405,7 @@ class Table(Seating):
             play_message_v2=bool(data.get("play_message_v2", False)),
             invited=list(data["invited"]),
             hand_delivery="ephemeral" if data.get("hand_delivery") == "ephemeral" else "dm",
+            robot_level=Level(data.get("robot_level", DEFAULT_ROBOT.value)),
             seed=data["seed"],
             deal_no=data["deal_no"],
             lobby_deadline=data["lobby_deadline"],

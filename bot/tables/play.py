@@ -15,7 +15,7 @@ from bot.engine.game import Game
 from .announcement import Announcement
 from .clock import start_turn, update_pause
 from .errors import TableError
-from .model import DEFAULT_ROBOT, DealSummary, Seat, Status, Table
+from .model import DealSummary, Seat, Status, Table
 from .persistence import Played, Write
 from .settlement import Settlement, settle_deal, settle_game, stake_table
 
@@ -23,7 +23,7 @@ from .settlement import Settlement, settle_deal, settle_game, stake_table
 def start(table: Table, clock: Callable[[], float]) -> Write:
     """Fill the empty seats with robots, take the stakes and deal."""
     for i in table.free_seats():
-        table.seats[i] = Seat(name=f"robot:{table.robot_number()}", robot=DEFAULT_ROBOT)
+        table.seats[i] = Seat(name=f"robot:{table.robot_number()}", robot=table.robot_level)
     table.move_to(Status.PLAYING)
     table.game = Game(table.variant, table.options, dealer=table.players - 1)
     table.add_log("tables.log.started")

@@ -50,6 +50,7 @@ def again(old: Table) -> dict[str, Any]:
         "options": old.options,
         "language": old.language,
         "hand_delivery": old.hand_delivery,
+        "robot_level": old.robot_level,
     }
 
 

@@ -32,7 +32,7 @@ from .clock import IDLE_TIMEOUT, LOBBY_TIMEOUT, ROBOT_DELAY, Clocks, Due
 from .clock import RETRY_FIRST as RETRY_FIRST
 from .clock import RETRY_MOST as RETRY_MOST
 from .errors import SaveFailed, TableError
-from .model import DEFAULT_ROBOT, Seat, Status, Table
+from .model import DEFAULT_ROBOT, Level, Seat, Status, Table
 from .persistence import STATE, Store, Write
 from .persistence import LostTable as LostTable
 from .robots import AWAY_AFTER_MISSES as AWAY_AFTER_MISSES
@@ -257,6 +257,7 @@ class TableService:
         max_tables: int = 10,
         host_locale: str = "en",
         hand_delivery: HandDelivery = "dm",
+        robot_level: Level = DEFAULT_ROBOT,
         rematch_of: int | None = None,
     ) -> TableView:
         # one opening at a time per server: the checks hold while the table is written
@@ -277,6 +278,7 @@ class TableService:
                 language=language,
                 invited=invited,
                 hand_delivery=hand_delivery,
+                robot_level=robot_level,
                 rematch_of=rematch_of,
                 seed=secrets.randbits(62),
                 now=now,
@@ -398,8 +400,10 @@ class TableService:
             return self._outcome(table)
 
     async def add_robot(
-        self, table_id: int, user_id: int, level: str = DEFAULT_ROBOT, seat: int | None = None
+        self, table_id: int, user_id: int, level: str | None = None, seat: int | None = None
     ) -> Outcome:
+        """The host seats a robot of ``level`` (None: the table's level), in ``seat`` or the
+        first free one."""
         async with self._change(table_id) as table:
             lobby.add_robot(table, user_id, level, seat)
             await self._store.save(table)

@@ -30,7 +30,7 @@ from bot.storage.settings import HandDelivery
 
 from .announcement import Announcement
 from .errors import TableError
-from .model import DealSummary, GameTally, LogEntry, Seat, Seating, Status, Table
+from .model import DealSummary, GameTally, Level, LogEntry, Seat, Seating, Status, Table
 from .turns import human_may_declare, robot_on_turn
 
 SHOWN_IN_THE_TABLE = frozenset({"tables.announce.deal_over", "tables.announce.game_over"})
@@ -100,6 +100,7 @@ class TableView(Seating):
     status: Status
     seats: tuple[Seat | None, ...]
     hand_delivery: HandDelivery
+    robot_level: Level
     deal_no: int
     lobby_deadline: float
     turn_deadline: float | None
@@ -298,6 +299,7 @@ def table_view(table: Table) -> TableView:
         status=table.status,
         seats=_seats(table),
         hand_delivery=table.hand_delivery,
+        robot_level=table.robot_level,
         deal_no=table.deal_no,
         lobby_deadline=table.lobby_deadline,
         turn_deadline=table.turn_deadline,

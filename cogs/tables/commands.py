@@ -17,6 +17,7 @@ from bot.i18n import t
 from bot.storage import tables as table_repo
 from bot.storage.settings import get_settings
 from bot.tables.errors import TableError
+from bot.tables.model import DEFAULT_ROBOT, ROBOT_LEVELS, Level
 from bot.tables.service import TableService
 from cogs._base import CommandsMixin
 
@@ -45,6 +46,7 @@ NEW_OPTIONS = (
     "scoring",
     "deck",
     "plato",
+    "robots",
     "invite",
     "invite2",
     "invite3",
@@ -88,6 +90,10 @@ class TablesCommands(CommandsMixin):
             app_commands.Choice(name="40", value="40"),
             app_commands.Choice(name="36", value="36"),
         ],
+        robots=[
+            app_commands.Choice(name=catalog_str(f"options.robots.{lv.value}"), value=lv.value)
+            for lv in ROBOT_LEVELS
+        ],
     )
     @app_commands.describe(
         **{name: catalog_str(f"options.{name}.description") for name in NEW_OPTIONS}
@@ -113,6 +119,7 @@ class TablesCommands(CommandsMixin):
         scoring: str = Scoring.MOST.value,
         deck: str = "40",
         plato: bool = False,
+        robots: str = DEFAULT_ROBOT.value,
         invite: discord.Member | None = None,
         invite2: discord.Member | None = None,
         invite3: discord.Member | None = None,
@@ -175,6 +182,7 @@ class TablesCommands(CommandsMixin):
                 max_tables=settings.max_tables,
                 host_locale=lang,
                 hand_delivery=settings.hand_delivery,
+                robot_level=Level(robots),
             )
         except TableError as error:
             await refuse(interaction, error)

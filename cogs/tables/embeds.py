@@ -103,6 +103,7 @@ def options_lines(table: TableView, lang: str) -> list[str]:
     lines = [
         t("tables.opt.rounds", lang, rounds=o.rounds),
         t("tables.opt.turn_time", lang, seconds=o.turn_time),
+        t("tables.opt.robots", lang, value=t(f"robots.{table.robot_level.value}", lang)),
     ]
     if o.bet:
         lines.append(t("tables.opt.bet", lang, bet=o.bet))

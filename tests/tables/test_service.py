@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from bot.ai import Level
 from bot.engine import Action, Contract, End, Kind, Options, SeatView, Variant
 from bot.storage import Database, members, open_database
 from bot.tables.errors import TableError
@@ -167,10 +168,11 @@ async def test_the_result_says_what_the_game_gave_each_member(
         assert tally.places[user][1] == stats.rank  # their place on the chips board now
 
 
-async def finished_pairs(service: TableService) -> Table:
+async def finished_pairs(service: TableService, robot_level: Level = Level.HARD) -> Table:
     """A pairs game played to its end: Ana (seat 0) and Bea (seat 1) against each other,
-    with robots as their partners."""
+    with robots as their partners (of ``robot_level``, as picked with /tute new)."""
     table = await ana_opens(service, Variant.PAIRS, Options(bet=50), language="es")
+    table.robot_level = robot_level
     await service.join(table.id, 11, "Bea", team=1)
     await service.add_robot(table.id, 10, "easy")
     await service.start(table.id, 10)
@@ -184,7 +186,7 @@ async def test_a_rematch_plays_the_same_game_again_at_the_same_table(db: Databas
     (the table turned so the host sits first, partners still partners), the other member
     invited; when they ask too, they sit down on their side; a third ask is refused."""
     service = quick_service(db)
-    old = await finished_pairs(service)
+    old = await finished_pairs(service, Level.EASY)
     before = [(s.user_id, s.robot) if s else None for s in old.seats]
     assert [b[0] if b else None for b in before] == [10, 11, None, None]
 
@@ -193,6 +195,7 @@ async def test_a_rematch_plays_the_same_game_again_at_the_same_table(db: Databas
     lobby = outcome.table
     assert lobby.id != old.id and lobby.status is Status.LOBBY and lobby.host_id == 11
     assert (lobby.variant, lobby.options, lobby.channel_id) == (old.variant, old.options, 2)
+    assert lobby.robot_level is Level.EASY
     assert lobby.invited == (10,)
     # Bea sat at 1: turned, she sits first; the robots of seats 2 and 3 sit at 1 and 2
     seated = [(s.user_id, s.is_robot) if s else None for s in lobby.seats]

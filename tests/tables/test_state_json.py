@@ -120,6 +120,7 @@ def as_asdict_wrote_it(table: Table) -> str:
         "play_message_v2": table.play_message_v2,
         "invited": table.invited,
         "hand_delivery": table.hand_delivery,
+        "robot_level": table.robot_level,
         "seed": table.seed,
         "deal_no": table.deal_no,
         "lobby_deadline": table.lobby_deadline,
@@ -220,3 +221,16 @@ def test_changes_show_in_the_next_state() -> None:
     table.summary = None
     assert table.state_json() == as_asdict_wrote_it(table)
     assert json.loads(table.state_json())["summary"] is None
+
+
+@pytest.mark.parametrize("level", list(Level), ids=[lv.value for lv in Level])
+def test_the_robots_level_restores(level: Level) -> None:
+    table = replace(lobby(), robot_level=level)
+    assert restored(table, table.state_json()).robot_level is level
+
+
+def test_a_table_saved_before_robot_levels_restores_with_hard_robots() -> None:
+    table = lobby()
+    data = json.loads(table.state_json())
+    del data["robot_level"]
+    assert restored(table, json.dumps(data)).robot_level is Level.HARD
