@@ -16,7 +16,8 @@ Printed, after ``--seconds`` of play:
 - how long a table waited for a robot's choice once its delay was over (p50/p99/max: 0
   when the choice was made during the delay), and the budget each choice got (less than
   ``--think-budget`` when more searches waited than there are workers: a fair share);
-- the deals a search sampled, on average, against one table alone;
+- the deals a search sampled, on average over the searches that sampled any, against one
+  table alone;
 - the event loop's lag (how late a 10 ms timer fires: p50/p99/max);
 - memory: the bot process's resident memory per table (after the tables started, less
   before), and the worker processes';

@@ -46,7 +46,8 @@ class Thinking:
         """Searches handed to the workers and not over yet."""
         self.searches = 0
         self.worlds = 0
-        """Searches of the default robots, and the deals they sampled in all (the figures of
+        """Searches of the default robots that sampled deals (not those solved exactly or
+        with one card worth trying), and the deals they sampled in all (the figures of
         ``benchmarks/tables_load.py``)."""
 
     @property
@@ -70,8 +71,9 @@ class Thinking:
 
     def searched(self, worlds: int) -> None:
         """One more search of the default robots, that sampled ``worlds`` deals."""
-        self.searches += 1
-        self.worlds += worlds
+        if worlds:
+            self.searches += 1
+            self.worlds += worlds
 
     def start(self) -> None:
         """Start the worker processes now, so that the first search does not wait for them."""
