@@ -12,7 +12,8 @@ is up.
 
 Printed, after ``--seconds`` of play:
 - robot plays per second and per table, against the pace of one table alone on the machine
-  (measured first, for twice as long), and the share of that pace kept;
+  (measured first, for three times as long: a table's pace varies with its game), and
+  the share of that pace kept;
 - how long a table waited for a robot's choice once its delay was over (p50/p99/max: 0
   when the choice was made during the delay), and the budget each choice got (less than
   ``--think-budget`` when more searches waited than there are workers: a fair share);
@@ -238,7 +239,7 @@ def report(args: argparse.Namespace, alone: Result, busy: Result) -> None:
     print(
         f"{args.tables} {variant.value} tables, {args.tables * (variant.players - 1)} "
         f"{args.level} robots ({args.think_budget} s budget, {args.robot_delay} s delay, {how}),"
-        f" {args.seconds:g} s ({2 * args.seconds:g} s alone):"
+        f" {args.seconds:g} s ({3 * args.seconds:g} s alone):"
     )
     pace, rate = _float(alone, "plays"), _float(busy, "plays")
     print(
@@ -272,7 +273,7 @@ def report(args: argparse.Namespace, alone: Result, busy: Result) -> None:
 
 
 async def run(args: argparse.Namespace) -> None:
-    alone = await measure(args, 1, 2 * args.seconds)  # twice as long: as many plays to count
+    alone = await measure(args, 1, 3 * args.seconds)  # longer: its pace varies with the game
     busy = await measure(args, args.tables, args.seconds)
     report(args, alone, busy)
 
