@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
@@ -42,9 +43,15 @@ def default_robot(view: SeatView, level: Level, rng: random.Random, budget: floa
 
 
 def searched_robot(
-    view: SeatView, level: Level, rng: random.Random, budget: float
+    view: SeatView, level: Level, rng: random.Random, budget: float, due: float | None = None
 ) -> tuple[Action | None, int]:
-    """``default_robot``'s choice, and how many deals its search sampled (for the figures)."""
+    """``default_robot``'s choice, and how many deals its search sampled (for the figures).
+    ``due``: when its table wants the choice, on ``time.monotonic`` (one clock for every
+    process of the machine): a search that waited for a worker until close to then thinks
+    only what is left, down to one sampled deal, so that a machine short of cores never
+    keeps a table waiting much past its robot's delay."""
+    if due is not None:
+        budget = max(0.0, min(budget, due - time.monotonic()))
     searched = Searched()
     return choose_action(view, level, rng, budget, searched=searched), searched.worlds
 
@@ -151,7 +158,7 @@ class Robots:
         """An early decision. Its failure is logged here, as the clock logs a robot's run that
         fails, and the robot decides again when the clock rings."""
         try:
-            return await self._search(view, level, rng)
+            return await self._search(view, level, rng, self._service.robot_delay)
         except Exception:
             log.exception("A robot's early decision failed at table %s", table_id)
             return _FAILED
@@ -254,7 +261,7 @@ class Robots:
             else:
                 early.task.cancel()
         if action is _FAILED:
-            action = await self._search(view, level, _rng(table, deal, seat))
+            action = await self._search(view, level, _rng(table, deal, seat), 0.0)
         if action is not None and action not in legal:
             log.warning("Robot chose %s, not legal at table %s; playing another", action, table.id)
             action = None
@@ -274,14 +281,19 @@ class Robots:
                 raise
             return _FAILED
 
-    async def _search(self, view: SeatView, level: Level, rng: random.Random) -> Action | None:
-        """The robot's search, with the budget of one more search now."""
+    async def _search(
+        self, view: SeatView, level: Level, rng: random.Random, wanted_in: float
+    ) -> Action | None:
+        """The robot's search, with the budget of one more search now, wanted in
+        ``wanted_in`` seconds (its robot's delay, or now) or once its budget is spent."""
         service = self._service
         thinking = service.thinking
         budget = thinking.budget(service.think_budget)
         if level is Level.HARD and service.robot is default_robot and thinking.in_processes:
-            # the search holds a core for its budget: on a worker process, with its share
-            action, worlds = await thinking.run(searched_robot, view, level, rng, budget)
+            # the search holds a core for its budget: on a worker process, with its share,
+            # and done by the time its table wants it however long it waits for a worker
+            due = time.monotonic() + max(wanted_in, budget)
+            action, worlds = await thinking.run(searched_robot, view, level, rng, budget, due)
         else:
             action, worlds = await thinking.in_thread(self._think, view, level, rng, budget)
         if worlds is not None:

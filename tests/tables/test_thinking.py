@@ -8,6 +8,7 @@ import asyncio
 import os
 import pickle
 import random
+import time
 from dataclasses import replace
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, cast
@@ -17,7 +18,7 @@ import pytest
 from bot.ai import Level
 from bot.engine import Deal, Options, Variant, seat_view
 from bot.engine.dealing import DealtCards, shuffle_deal
-from bot.tables.robots import Robots, default_robot
+from bot.tables.robots import Robots, default_robot, searched_robot
 from bot.tables.thinking import MIN_BUDGET, Thinking
 
 if TYPE_CHECKING:
@@ -154,9 +155,20 @@ async def test_the_default_robots_searches_are_counted_with_their_sampled_deals(
     robots = Robots(cast("TableService", service))
     deal = a_deal(Variant.PAIRS, 5)
     view = seat_view(deal, deal.turn)
-    action = await robots._search(view, Level.HARD, random.Random(2))  # pyright: ignore[reportPrivateUsage]
+    action = await robots._search(view, Level.HARD, random.Random(2), 0.0)  # pyright: ignore[reportPrivateUsage]
     assert action in view.legal
     assert service.thinking.searches == 1 and service.thinking.worlds > 0
     service.robot = lambda view, level, rng, budget: view.legal[0]  # a robot that does not say
-    await robots._search(view, Level.HARD, random.Random(2))  # pyright: ignore[reportPrivateUsage]
+    await robots._search(view, Level.HARD, random.Random(2), 0.0)  # pyright: ignore[reportPrivateUsage]
     assert service.thinking.searches == 1
+
+
+def test_a_search_that_waited_past_its_due_time_samples_one_deal_and_returns() -> None:
+    """On a machine short of cores, a search that waited for a worker until its table
+    wanted the choice does not think its whole budget too (10 s here)."""
+    deal = a_deal(Variant.PAIRS, 5)
+    view = seat_view(deal, deal.turn)
+    due = time.monotonic() - 1.0
+    action, worlds = searched_robot(view, Level.HARD, random.Random(2), 10.0, due)
+    assert action in view.legal
+    assert worlds == 1
