@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from bot.ai import Level, choose_action
 from bot.engine import Action, Deal, Game, Options, Variant, seat_view, shuffle_deal
@@ -40,18 +40,21 @@ def play_deal(
     while not r.finished:
         steps += 1
         assert steps < 600, "the deal does not end"
-        acted = False
-        for seat in sorted({a.seat for a in r.legal_actions() if a.seat != r.turn}):
-            action = ask(r, seat, levels[seat], rngs[seat], budget)
-            if action is not None:
-                r.apply(action)
-                acted = True
-                break
-        if acted:
-            continue
-        action = ask(r, r.turn, levels[r.turn], rngs[r.turn], budget)
-        assert action is not None, f"seat {r.turn} is on turn and does nothing"
-        r.apply(action)
+        move(r, lambda seat: ask(r, seat, levels[seat], rngs[seat], budget))
+
+
+def move(r: Deal, decide: Callable[[int], Action | None]) -> Action:
+    """The next action of the deal, applied: a seat off turn that declares (asked in seat
+    order), else the seat on turn, which must do something."""
+    for seat in sorted({a.seat for a in r.legal_actions() if a.seat != r.turn}):
+        action = decide(seat)
+        if action is not None:
+            r.apply(action)
+            return action
+    action = decide(r.turn)
+    assert action is not None, f"seat {r.turn} is on turn and does nothing"
+    r.apply(action)
+    return action
 
 
 def play_game(

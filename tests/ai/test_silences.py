@@ -14,27 +14,17 @@ from bot.ai import Level, choose_action
 from bot.ai.knowledge import Knowledge, infer, sample_hands, silences
 from bot.engine import Deal, Options, Scoring, SeatView, Variant, seat_view, shuffle_deal
 from bot.engine.cards import KING, KNIGHT, card
+from tests.ai.helpers import move
 
 
 def _moments(variant: Variant, options: Options, seed: int) -> Iterator[tuple[Deal, SeatView]]:
-    """Every seat's view at every turn of a deal the normal robots play."""
+    """Every seat's view before every action of a deal the normal robots play."""
     rng = random.Random(seed)
     r = Deal(shuffle_deal(variant, options, seed % variant.players, rng, None))
     while not r.finished:
-        acted = False
-        for seat in sorted({a.seat for a in r.legal_actions() if a.seat != r.turn}):
-            action = choose_action(seat_view(r, seat), Level.NORMAL, rng)
-            if action is not None:
-                r.apply(action)
-                acted = True
-                break
-        if acted:
-            continue
         for seat in range(r.n):
             yield r, seat_view(r, seat)
-        action = choose_action(seat_view(r, r.turn), Level.NORMAL, rng)
-        assert action is not None
-        r.apply(action)
+        move(r, lambda seat: choose_action(seat_view(r, seat), Level.NORMAL, rng))
 
 
 def _holds_against(r: Deal, know: Knowledge) -> None:

@@ -400,3 +400,16 @@ def table_of(service: TableService, table_id: int) -> Table:
     if found is None:
         raise KeyError(table_id)
     return found
+
+
+def restored(table: Table, state: str) -> Table:
+    """``table`` as restored from ``state`` (what ``state_json`` wrote), as after a restart."""
+    return Table.from_state(
+        table_id=table.id,
+        guild_id=table.guild_id,
+        channel_id=table.channel_id,
+        host_id=table.host_id,
+        variant=table.variant.value,
+        status=table.status.value,
+        state=state,
+    )

@@ -129,6 +129,18 @@ async def waiting_robots(env: Env, robot: Recording, **details: object) -> Table
     return await env.open(start=True, **details)  # type: ignore[arg-type]
 
 
+async def robots_next(env: Env, robot: Recording, **details: object) -> Table:
+    """``waiting_robots``, played on (the member plays first if on turn) until the clock
+    is set for a robot."""
+    table = await waiting_robots(env, robot, **details)
+    await env.time.quiet(env.service)
+    if robot_clock(env, table) is None:
+        user, action = member_on_turn(table)
+        await act(env.service, table, user, action)
+        await env.time.quiet(env.service)
+    return table
+
+
 async def test_a_robot_decides_as_its_wait_begins_and_plays_that_decision_on_time(
     env: Env,
 ) -> None:
@@ -177,12 +189,7 @@ async def test_an_early_decision_counts_among_the_searches_waiting(env: Env) -> 
     robot = Recording(time)
     robot.gate = threading.Event()
     try:
-        table = await waiting_robots(env, robot, variant=Variant.PAIRS)
-        await time.quiet(service)
-        if robot_clock(env, table) is None:
-            user, action = member_on_turn(table)
-            await act(service, table, user, action)
-            await time.quiet(service)
+        table = await robots_next(env, robot, variant=Variant.PAIRS)
         waits = robot_clock(env, table)
         assert waits is not None
         early = robots_of(env).early.get(table.id)
@@ -207,12 +214,7 @@ async def test_a_table_cancelled_while_its_robot_thinks_plays_nothing_more(env: 
     robot = Recording(time)
     robot.gate = threading.Event()
     try:
-        table = await waiting_robots(env, robot, bet=_sim.BET)
-        await time.quiet(service)
-        if robot_clock(env, table) is None:
-            user, action = member_on_turn(table)
-            await act(service, table, user, action)
-            await time.quiet(service)
+        table = await robots_next(env, robot, bet=_sim.BET)
         deal = table.deal
         assert deal is not None
         done = list(deal.actions)
@@ -240,12 +242,7 @@ async def test_the_bot_that_stops_drops_the_decisions_under_way(env: Env) -> Non
     robot = Recording(time)
     robot.gate = threading.Event()
     try:
-        table = await waiting_robots(env, robot)
-        await time.quiet(service)
-        if robot_clock(env, table) is None:
-            user, action = member_on_turn(table)
-            await act(service, table, user, action)
-            await time.quiet(service)
+        table = await robots_next(env, robot)
         assert robot_clock(env, table) is not None
         early = robots_of(env).early.get(table.id)
         assert early is not None and not early.task.done()
@@ -337,12 +334,7 @@ async def test_a_failing_early_decision_is_made_again_on_time(
     robot = Recording(time)
     robot.failing = 1  # the robots' first decision: made early, while the first one waits
     with caplog.at_level(logging.ERROR):
-        table = await waiting_robots(env, robot)
-        await time.quiet(service)
-        if robot_clock(env, table) is None:
-            user, action = member_on_turn(table)
-            await act(service, table, user, action)
-            await time.quiet(service)
+        table = await robots_next(env, robot)
         waits = robot_clock(env, table)
         assert waits is not None
         seat, when = waits

@@ -20,7 +20,7 @@ from bot.tables.model import Status, Table
 from bot.tables.service import LostTable, TableService
 from bot.tables.settlement import chips_of
 from bot.tables.views import Show, table_view
-from tests.tables._play import opened
+from tests.tables._play import opened, restored
 
 
 class Recorder:
@@ -253,18 +253,6 @@ async def test_lobby_rules(db: Database) -> None:
     assert table.status is Status.CLOSED
 
 
-def _restored(table: Table, state: str) -> Table:
-    return Table.from_state(
-        table_id=table.id,
-        guild_id=table.guild_id,
-        channel_id=table.channel_id,
-        host_id=table.host_id,
-        variant=table.variant.value,
-        status=table.status.value,
-        state=state,
-    )
-
-
 @pytest.mark.parametrize("variant", list(Variant))
 async def test_the_deal_summary_round_trips_through_the_state(
     db: Database, variant: Variant
@@ -276,13 +264,13 @@ async def test_the_deal_summary_round_trips_through_the_state(
     summary = table.summary
     assert summary is not None
     state = table.state_json()
-    restored = _restored(table, state)
-    assert restored.state_json() == state
-    assert restored.summary is not None
-    assert restored.summary.to_json() == summary.to_json()
+    again = restored(table, state)
+    assert again.state_json() == state
+    assert again.summary is not None
+    assert again.summary.to_json() == summary.to_json()
     # everything but the engine's by_seat, which the result's JSON does not carry
-    assert restored.summary == replace(summary, result=replace(summary.result, by_seat=None))
-    assert _restored(restored, restored.state_json()).summary == restored.summary
+    assert again.summary == replace(summary, result=replace(summary.result, by_seat=None))
+    assert restored(again, again.state_json()).summary == again.summary
 
 
 async def test_a_summary_saved_as_a_plain_dict_restores(db: Database) -> None:
@@ -310,11 +298,11 @@ async def test_a_summary_saved_as_a_plain_dict_restores(db: Database) -> None:
     }
     data = json.loads(table.state_json())
     data["summary"] = old
-    restored = _restored(table, json.dumps(data, separators=(",", ":")))
-    summary = restored.summary
+    again = restored(table, json.dumps(data, separators=(",", ":")))
+    summary = again.summary
     assert summary is not None
     assert summary.deal_no == 2 and summary.names == ("Ana", "?") and summary.trump == 3
     assert summary.result.end is End.CARDS and summary.result.contract == Contract(1, 70)
     assert summary.result.contract_made is False and not summary.result.double
     assert summary.taken == ((0, 10, 20), (1, 11)) and summary.cantes == ((0, 3, 20),)
-    assert json.loads(restored.state_json())["summary"] == old
+    assert json.loads(again.state_json())["summary"] == old

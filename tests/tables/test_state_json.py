@@ -14,6 +14,7 @@ import pytest
 from bot.ai import Level
 from bot.engine import Contract, End, Game, Options, Result, Scoring, Variant
 from bot.tables.model import DealSummary, LogEntry, Seat, Status, Table
+from tests.tables._play import restored
 
 MEMBER = 1_100_000_000_000_000_003
 AWAY = 1_100_000_000_000_000_004
@@ -145,18 +146,6 @@ def as_asdict_wrote_it(table: Table) -> str:
         },
     }
     return json.dumps(data, separators=(",", ":"))
-
-
-def restored(table: Table, state: str) -> Table:
-    return Table.from_state(
-        table_id=table.id,
-        guild_id=table.guild_id,
-        channel_id=table.channel_id,
-        host_id=table.host_id,
-        variant=table.variant.value,
-        status=table.status.value,
-        state=state,
-    )
 
 
 TABLES = [lobby, in_play]
