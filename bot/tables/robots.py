@@ -43,7 +43,7 @@ def default_robot(view: SeatView, level: Level, rng: random.Random, budget: floa
 
 
 def searched_robot(
-    view: SeatView, level: Level, rng: random.Random, budget: float, due: float | None = None
+    view: SeatView, level: Level, seed: str, budget: float, due: float | None = None
 ) -> tuple[Action | None, int]:
     """``default_robot``'s choice, and how many deals its search sampled (for the figures).
     ``due``: when its table wants the choice, on ``time.monotonic`` (one clock for every
@@ -53,6 +53,7 @@ def searched_robot(
     if due is not None:
         budget = max(0.0, min(budget, due - time.monotonic()))
     searched = Searched()
+    rng = random.Random(seed)
     return choose_action(view, level, rng, budget, searched=searched), searched.worlds
 
 
@@ -92,10 +93,11 @@ def _moment(table: Table, deal: Deal, seat: int) -> tuple[int, int, int]:
     return (len(deal.actions), table.deal_no, seat)
 
 
-def _rng(table: Table, deal: Deal, seat: int) -> random.Random:
-    """A robot's randomness, from the table's seed and the moment alone (never the global
-    ``random``): a pinned seed makes its robots as repeatable as their time budget allows."""
-    return random.Random(f"{table.seed}:{table.deal_no}:{len(deal.actions)}:{seat}")
+def _seed(table: Table, deal: Deal, seat: int) -> str:
+    """The seed of a robot's randomness, from the table's seed and the moment alone (never
+    the global ``random``): a pinned seed makes its robots as repeatable as their time
+    budget allows. A few bytes to send to a worker, where a generator is thousands."""
+    return f"{table.seed}:{table.deal_no}:{len(deal.actions)}:{seat}"
 
 
 class Robots:
@@ -135,7 +137,7 @@ class Robots:
         if not view.legal:
             return
         task = asyncio.create_task(
-            self._decide_early(table.id, view, level, _rng(table, deal, seat)),
+            self._decide_early(table.id, view, level, _seed(table, deal, seat)),
             name=f"table-{table.id}-robot-{seat}",
         )
         self.early[table.id] = _Early(_moment(table, deal, seat), deal, level, robot, task)
@@ -153,12 +155,12 @@ class Robots:
             self.drop_early(table_id)
 
     async def _decide_early(
-        self, table_id: int, view: SeatView, level: Level, rng: random.Random
+        self, table_id: int, view: SeatView, level: Level, seed: str
     ) -> _Answer:
         """An early decision. Its failure is logged here, as the clock logs a robot's run that
         fails, and the robot decides again when the clock rings."""
         try:
-            return await self._search(view, level, rng, self._service.robot_delay)
+            return await self._search(view, level, seed, self._service.robot_delay)
         except Exception:
             log.exception("A robot's early decision failed at table %s", table_id)
             return _FAILED
@@ -261,7 +263,7 @@ class Robots:
             else:
                 early.task.cancel()
         if action is _FAILED:
-            action = await self._search(view, level, _rng(table, deal, seat), 0.0)
+            action = await self._search(view, level, _seed(table, deal, seat), 0.0)
         if action is not None and action not in legal:
             log.warning("Robot chose %s, not legal at table %s; playing another", action, table.id)
             action = None
@@ -282,7 +284,7 @@ class Robots:
             return _FAILED
 
     async def _search(
-        self, view: SeatView, level: Level, rng: random.Random, wanted_in: float
+        self, view: SeatView, level: Level, seed: str, wanted_in: float
     ) -> Action | None:
         """The robot's search, with the budget of one more search now, wanted in
         ``wanted_in`` seconds (its robot's delay, or now) or once its budget is spent."""
@@ -293,15 +295,15 @@ class Robots:
             # the search holds a core for its budget: on a worker process, with its share,
             # and done by the time its table wants it however long it waits for a worker
             due = time.monotonic() + max(wanted_in, budget)
-            action, worlds = await thinking.run(searched_robot, view, level, rng, budget, due)
+            action, worlds = await thinking.run(searched_robot, view, level, seed, budget, due)
         else:
-            action, worlds = await thinking.in_thread(self._think, view, level, rng, budget)
+            action, worlds = await thinking.in_thread(self._think, view, level, seed, budget)
         if worlds is not None:
             thinking.searched(worlds)
         return action
 
     def _think(
-        self, view: SeatView, level: Level, rng: random.Random, budget: float
+        self, view: SeatView, level: Level, seed: str, budget: float
     ) -> tuple[Action | None, int | None]:
         """The robot's choice, on a worker thread, and the deals it sampled (None: a robot
         that does not say, swapped in for ``default_robot``). Whether the bot is stopping is read when
@@ -311,5 +313,5 @@ class Robots:
         robot = self._service.robot
         budget = 0.0 if self.hurried else budget
         if robot is not default_robot:
-            return robot(view, level, rng, budget), None
-        return searched_robot(view, level, rng, budget)
+            return robot(view, level, random.Random(seed), budget), None
+        return searched_robot(view, level, seed, budget)

@@ -155,11 +155,11 @@ async def test_the_default_robots_searches_are_counted_with_their_sampled_deals(
     robots = Robots(cast("TableService", service))
     deal = a_deal(Variant.PAIRS, 5)
     view = seat_view(deal, deal.turn)
-    action = await robots._search(view, Level.HARD, random.Random(2), 0.0)  # pyright: ignore[reportPrivateUsage]
+    action = await robots._search(view, Level.HARD, "2", 0.0)  # pyright: ignore[reportPrivateUsage]
     assert action in view.legal
     assert service.thinking.searches == 1 and service.thinking.worlds > 0
     service.robot = lambda view, level, rng, budget: view.legal[0]  # a robot that does not say
-    await robots._search(view, Level.HARD, random.Random(2), 0.0)  # pyright: ignore[reportPrivateUsage]
+    await robots._search(view, Level.HARD, "2", 0.0)  # pyright: ignore[reportPrivateUsage]
     assert service.thinking.searches == 1
 
 
@@ -169,6 +169,6 @@ def test_a_search_that_waited_past_its_due_time_samples_one_deal_and_returns() -
     deal = a_deal(Variant.PAIRS, 5)
     view = seat_view(deal, deal.turn)
     due = time.monotonic() - 1.0
-    action, worlds = searched_robot(view, Level.HARD, random.Random(2), 10.0, due)
+    action, worlds = searched_robot(view, Level.HARD, "2", 10.0, due)
     assert action in view.legal
     assert worlds == 1
