@@ -38,7 +38,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bot.ai import Level
 from bot.engine import Deal, Game, Kind, Options, Variant
 from bot.engine.cards import POINTS
-from bot.tables.model import DealSummary, Seat, Status, Table
+from bot.tables.model import Seat, Status, Table
+from bot.tables.play import summary_of
 
 MEMBER, AWAY = 1_100_000_000_000_000_003, 1_100_000_000_000_000_004
 
@@ -115,19 +116,7 @@ def mid_deal_table(rng: random.Random) -> Table:
     assert result is not None
     rounds_before = tuple(game.rounds_won)
     game.end_deal(first)
-    table.summary = DealSummary(
-        deal_no=table.deal_no,
-        result=result,
-        names=tuple(s.name if s else "?" for s in table.seats),
-        taken=tuple(
-            tuple(c for t in first.tricks if first.side_of[t.winner] == side for c in t.cards)
-            for side in range(len(first.sides))
-        ),
-        cantes=tuple((c.seat, c.suit, c.points) for c in first.cantes),
-        rounds_won=tuple(game.rounds_won),
-        rounds_before=rounds_before,
-        trump=first.trump,
-    )
+    table.summary = summary_of(table, first, result, rounds_before)
     table.deal_no += 1
     second = table.deal = Deal(game.deal_for(table.deal_rng()))
     play(second, lambda deal: len(deal.tricks) >= 5 or deal.result is not None)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.engine import Action, Deal, IllegalActionError, Kind
+from bot.engine import Action, Deal, IllegalActionError, Kind, Result
 from bot.engine.cards import POINTS
 from bot.engine.game import Game
 
@@ -130,15 +130,13 @@ def _deal(table: Table, clock: Callable[[], float]) -> None:
     start_turn(table, clock)
 
 
-def _end_deal(table: Table, clock: Callable[[], float]) -> tuple[Settlement, list[Announcement]]:
-    deal = table.deal
+def summary_of(
+    table: Table, deal: Deal, result: Result, rounds_before: tuple[int, ...]
+) -> DealSummary:
+    """What the summary of ``deal``, just ended and counted in the game, shows."""
     game = table.game
-    assert deal is not None and game is not None and deal.result is not None
-    result = deal.result
-    rounds_before = tuple(game.rounds_won)
-    settlement = settle_deal(table, deal)
-    game.end_deal(deal)
-    summary = DealSummary(
+    assert game is not None
+    return DealSummary(
         deal_no=table.deal_no,
         result=result,
         names=tuple(s.name if s else "?" for s in table.seats),
@@ -151,7 +149,17 @@ def _end_deal(table: Table, clock: Callable[[], float]) -> tuple[Settlement, lis
         rounds_before=rounds_before,
         trump=deal.trump,
     )
-    table.summary = summary
+
+
+def _end_deal(table: Table, clock: Callable[[], float]) -> tuple[Settlement, list[Announcement]]:
+    deal = table.deal
+    game = table.game
+    assert deal is not None and game is not None and deal.result is not None
+    result = deal.result
+    rounds_before = tuple(game.rounds_won)
+    settlement = settle_deal(table, deal)
+    game.end_deal(deal)
+    summary = table.summary = summary_of(table, deal, result, rounds_before)
     announce = [Announcement("tables.announce.deal_over", {"summary": summary})]
     if game.finished:
         table.winner = game.winner

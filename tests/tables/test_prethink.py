@@ -14,6 +14,7 @@ import random
 import secrets
 import threading
 from collections import Counter
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -129,6 +130,21 @@ async def waiting_robots(env: Env, robot: Recording, **details: object) -> Table
     return await env.open(start=True, **details)  # type: ignore[arg-type]
 
 
+async def robot_turns(env: Env, table: Table) -> AsyncIterator[tuple[int, float]]:
+    """Each time the table's clock is set for a robot, while it plays: the robot's seat and
+    when the clock rings (the member plays its turns in between)."""
+    for _ in range(1000):
+        await env.time.quiet(env.service)
+        if table.status is not Status.PLAYING:
+            return
+        waits = robot_clock(env, table)
+        if waits is None:
+            user, action = member_on_turn(table)
+            await act(env.service, table, user, action)
+            continue
+        yield waits
+
+
 async def robots_next(env: Env, robot: Recording, **details: object) -> Table:
     """``waiting_robots``, played on (the member plays first if on turn) until the clock
     is set for a robot."""
@@ -151,16 +167,7 @@ async def test_a_robot_decides_as_its_wait_begins_and_plays_that_decision_on_tim
     robot = Recording(time)
     table = await waiting_robots(env, robot)
     rings = 0
-    for _ in range(1000):
-        await time.quiet(service)
-        if table.status is not Status.PLAYING:
-            break
-        waits = robot_clock(env, table)
-        if waits is None:
-            user, action = member_on_turn(table)
-            await act(service, table, user, action)
-            continue
-        seat, when = waits
+    async for seat, when in robot_turns(env, table):
         deal = table.deal
         assert deal is not None
         task = await early_decision(env, table)
@@ -288,16 +295,7 @@ async def test_a_member_who_sings_while_a_robot_waits_makes_it_decide_again(
     robot = Recording(time, by_cantes)
     for _ in range(10):  # (the deals are pinned: the same table finds the cante every run)
         table = await waiting_robots(env, robot, variant=Variant.PAIRS, max_tables=50)
-        for _ in range(1000):
-            await time.quiet(service)
-            waits = robot_clock(env, table)
-            if table.status is not Status.PLAYING:
-                break
-            if waits is None:
-                user, action = member_on_turn(table)
-                await act(service, table, user, action)
-                continue
-            seat, when = waits
+        async for seat, when in robot_turns(env, table):
             deal = table.deal
             assert deal is not None
             view = seat_view(deal, seat)
