@@ -12,7 +12,8 @@ from bot.engine.actions import Action, Kind
 from bot.engine.events import Phase
 from bot.engine.view import SeatView
 
-from .heuristic import normal_bid, normal_card, wanted_declaration
+from .declarations import normal_bid, wanted_declaration
+from .heuristic import normal_card
 from .knowledge import infer
 from .search import Searched, capote_sweeps, hard_action
 from .solver import Deadline

@@ -23,12 +23,8 @@ from bot.engine.events import Phase
 from bot.engine.options import Variant
 from bot.engine.view import SeatView
 
-from .heuristic import (
-    normal_card,
-    playout_card,
-    playout_declaration,
-    wanted_declaration,
-)
+from .declarations import playout_declaration, wanted_declaration
+from .heuristic import normal_card, playout_card
 from .knowledge import Knowledge, infer, sample_world, silences
 from .solver import CapoteSolver, Deadline, OutOfTime, PointsSolver, follow_mask
 

@@ -1,0 +1,82 @@
+"""What the robots declare and bid: tute, a claim that holds, the exchange, the cantes (the
+40 first), and the plato auction's bid. Capote and resigning are decided by the search."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from bot.engine.actions import Action, Kind
+from bot.engine.cards import PAIR_MASK, POINTS, mask_of
+from bot.engine.deal import Deal
+from bot.engine.options import Scoring
+from bot.engine.view import SeatView
+
+
+def wanted_declaration(view: SeatView) -> Action | None:
+    """The declaration every robot makes when it may: tute, a claim that holds, the
+    exchange, then a cante (the 40 first). Capote, resigning and bidding are decided
+    elsewhere."""
+    claim_holds = view.scores[view.my_side] >= view.options.target
+    return _declaration(view.legal, view.options.scoring, view.trump, lambda _seat: claim_holds)
+
+
+def playout_declaration(r: Deal, acts: list[Action]) -> Action | None:
+    """The same policy inside a playout, from the full state, for whichever seat may
+    declare."""
+    target = r.options.target
+    return _declaration(
+        acts, r.options.scoring, r.trump, lambda seat: r.side_score(r.side_of[seat]) >= target
+    )
+
+
+def _declaration(
+    acts: Sequence[Action], scoring: Scoring, trump: int, claim_holds: Callable[[int], bool]
+) -> Action | None:
+    singing = scoring is not Scoring.SIXTY_FIVE  # there a cante raises the side's bar instead
+    sings: list[Action] = []
+    exchange: Action | None = None
+    for a in acts:
+        kind = a.kind
+        if kind is Kind.PLAY:
+            continue
+        if kind is Kind.TUTE:
+            return a
+        if kind is Kind.CLAIM and claim_holds(a.seat):
+            return a
+        if kind is Kind.EXCHANGE:
+            exchange = a
+        elif kind is Kind.SING and singing:
+            sings.append(a)
+    if exchange is not None:
+        return exchange
+    if sings:
+        return max(sings, key=lambda a: (a.arg == trump, -a.arg))
+    return None
+
+
+def hand_strength(hand: Sequence[int], trump: int, n: int) -> float:
+    """A rough count of the points a hand should take in arrastrado."""
+    mask = mask_of(hand)
+    value = 0.0
+    for c in hand:
+        value += POINTS[c]
+        if c // 10 == trump:
+            value += 7.0 + c % 10  # its strength in the suit
+        elif c % 10 == 9:  # an ace
+            value += 6.0
+    for suit in range(4):
+        if mask & PAIR_MASK[suit] == PAIR_MASK[suit]:
+            value += 40.0 if suit == trump else 20.0
+    return value * 3.0 / n
+
+
+def normal_bid(view: SeatView) -> Action:
+    """Bid the lowest contract with a strong hand, else pass."""
+    passing = next(a for a in view.legal if a.kind is Kind.PASS)
+    bids = [a for a in view.legal if a.kind is Kind.BID]
+    if not bids:
+        return passing
+    lowest = min(bids, key=lambda a: a.arg)
+    if hand_strength(view.hand, view.trump, view.players) >= lowest.arg + 25:
+        return lowest
+    return passing
