@@ -68,10 +68,9 @@ def use_chromium(preview: Preview, chromium: Path) -> None:
 
 async def take_screenshots(sandbox: Sandbox, out_dir: Path, chromium: Path) -> list[Path]:
     """Play a habanero game, you against a robot, through SimCord's actors, and save the
-    lobby, a trick in play (the robot has led, your turn), your hand then (once the stock
-    is out and a cante was sung, when it holds back a card and says why; if it never does,
-    late in the deal),
-    the first deal's summary, and the game's result, as the PNG files of SCREENSHOT_FILES."""
+    lobby, a trick in play and your hand then (at the best moment of the game: the robot has
+    led, a cante was sung and your hand holds back a card and says why), the first deal's
+    summary, and the game's result, as the PNG files of SCREENSHOT_FILES."""
     use_chromium(sandbox.preview, chromium)
     await asyncio.to_thread(out_dir.mkdir, parents=True, exist_ok=True)
     env, you, channel = sandbox.env, sandbox.you, sandbox.channel
@@ -91,6 +90,7 @@ async def take_screenshots(sandbox: Sandbox, out_dir: Path, chromium: Path) -> l
     await you.click(lobby, custom_id=button_id(lobby.message, ":start"))
     table = sandbox.tables.get(table_id)
     over = False
+    best = -1
     for _ in range(400):
         if "summary.png" not in saved and (summary := summary_message(channel, table)):
             await shoot("summary.png", summary)
@@ -111,15 +111,24 @@ async def take_screenshots(sandbox: Sandbox, out_dir: Path, chromium: Path) -> l
         play = table_message(channel, table)
         hand = (await you.click(play, custom_id=button_id(play, ":hand"))).response
         assert hand is not None
-        # the hand once it holds back a card and says why (or, if it never does, late in
-        # the deal): the robot has led, your turn
-        late = len(deal.hand(deal.turn)) <= 2
-        led = "trick.png" not in saved and len(deal.trick) == 1
-        if led and ((_holds_back(hand.message) and deal.cantes) or late):
+        # the trick and your hand at the best moment seen so far: the robot has led, your
+        # hand holds back a card and says why, a cante was sung; else the robot has led;
+        # else any turn of yours (a game may lack the best moment: it is the robots' game)
+        moment = _moment(len(deal.trick) == 1, _holds_back(hand.message), bool(deal.cantes))
+        if moment > best:
+            best = moment
             await shoot("trick.png", play)
             await shoot("hand.png", hand)
         await you.click(hand, custom_id=hand_choice(hand.message))
     return [saved[name] for name in SCREENSHOT_FILES if name in saved]
+
+
+def _moment(led: bool, holds_back: bool, sung: bool) -> int:
+    """How well a turn of yours shows the game: 2 the robot has led, your hand holds back
+    a card and says why, a cante was sung; 1 the robot has led; 0 any other."""
+    if not led:
+        return 0
+    return 2 if holds_back and sung else 1
 
 
 def button_id(message: discord.Message, suffix: str) -> str:
