@@ -43,15 +43,20 @@ def default_robot(view: SeatView, level: Level, rng: random.Random, budget: floa
 
 
 def searched_robot(
-    view: SeatView, level: Level, seed: str, budget: float, due: float | None = None
+    view: SeatView,
+    level: Level,
+    seed: str,
+    budget: float,
+    due: float | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> tuple[Action | None, int]:
     """``default_robot``'s choice, and how many deals its search sampled (for the figures).
-    ``due``: when its table wants the choice, on ``time.monotonic`` (one clock for every
-    process of the machine): a search that waited for a worker until close to then thinks
+    ``due``: when its table wants the choice, on ``clock`` (``time.monotonic``: one clock
+    for every process of the machine): a search that waited for a worker until close to then thinks
     only what is left, down to one sampled deal, so that a machine short of cores never
     keeps a table waiting much past its robot's delay."""
     if due is not None:
-        budget = max(0.0, min(budget, due - time.monotonic()))
+        budget = max(0.0, min(budget, due - clock()))
     searched = Searched()
     rng = random.Random(seed)
     return choose_action(view, level, rng, budget, searched=searched), searched.worlds
