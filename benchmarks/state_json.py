@@ -37,9 +37,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.ai import Level
 from bot.engine import Deal, Game, Kind, Options, Variant
-from bot.engine.cards import POINTS
 from bot.tables.model import Seat, Status, Table
-from bot.tables.play import summary_of
+from bot.tables.play import apply, summary_of
 
 MEMBER, AWAY = 1_100_000_000_000_000_003, 1_100_000_000_000_000_004
 
@@ -99,16 +98,7 @@ def mid_deal_table(rng: random.Random) -> Table:
         while not until(deal):
             actions = deal.legal_actions()
             plain = [a for a in actions if a.kind in (Kind.PLAY, Kind.PASS, Kind.BID)]
-            deal.apply(rng.choice(plain or actions))
-            if not deal.trick and deal.tricks and deal.result is None:
-                trick = deal.tricks[-1]
-                seat = table.seats[trick.winner]
-                table.add_log(
-                    "tables.log.trick",
-                    name=seat.name if seat else "?",
-                    cards=list(trick.cards),
-                    points=sum(POINTS[card] for card in trick.cards),
-                )
+            apply(table, deal, rng.choice(plain or actions))  # logged as a table logs it
 
     first = Deal(game.deal_for(table.deal_rng()))
     play(first, lambda deal: deal.result is not None)
