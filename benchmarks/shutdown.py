@@ -40,7 +40,7 @@ from bot.storage import tables as table_repo
 from bot.tables import service as service_module
 from bot.tables.model import Status, Table
 from bot.tables.service import TableService
-from tests.tables._play import NullPresenter, opened
+from tests.tables._play import NullPresenter, started_tables
 
 GUILD = 1
 TURN_TIME = 600
@@ -101,19 +101,7 @@ async def build(
         sleep=sleep,
     )
     options = Options(turn_time=TURN_TIME)
-    for n in range(count):
-        table = await opened(
-            service,
-            guild_id=GUILD,
-            channel_id=10_000 + n,
-            host_id=100_000 + n,
-            host_name=f"member{n}",
-            variant=variant,
-            options=options,
-            language="en",
-            max_tables=count + 1,
-        )
-        await service.start(table.id, table.host_id)
+    await started_tables(service, count, guild_id=GUILD, variant=variant, options=options)
     await settle(service, within=120)
     return service
 

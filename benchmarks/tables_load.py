@@ -48,7 +48,7 @@ from bot.storage import open_database
 from bot.tables import robots as robots_module
 from bot.tables.model import Status, Table
 from bot.tables.service import TableService
-from tests.tables._play import NullPresenter, opened
+from tests.tables._play import NullPresenter, started_tables
 
 GUILD = 1
 
@@ -168,23 +168,14 @@ async def measure(args: argparse.Namespace, count: int, seconds: float) -> Resul
             service.thinking.start()
             watch = Watch(service)
             before = _rss_mb()
-            tables: list[Table] = []
-            for n in range(count):
-                table = await opened(
-                    service,
-                    guild_id=GUILD,
-                    channel_id=10_000 + n,
-                    host_id=100_000 + n,
-                    host_name=f"member{n}",
-                    variant=variant,
-                    options=Options(turn_time=600, rounds=5),
-                    language="en",
-                    max_tables=count + 1,
-                )
-                for _ in range(variant.players - 1):
-                    await service.add_robot(table.id, table.host_id, args.level)
-                await service.start(table.id, table.host_id)
-                tables.append(table)
+            tables = await started_tables(
+                service,
+                count,
+                guild_id=GUILD,
+                variant=variant,
+                options=Options(turn_time=600, rounds=5),
+                robot_level=Level(args.level),
+            )
             memory = _rss_mb() - before
             stop = asyncio.Event()
             lags: list[float] = []

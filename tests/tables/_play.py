@@ -17,7 +17,7 @@ from typing import Any
 from bot.engine import Action, Kind, Options, SeatView, Variant, parse_options
 from bot.storage import Database
 from bot.tables.errors import TableError
-from bot.tables.model import Status, Table
+from bot.tables.model import DEFAULT_ROBOT, Level, Status, Table
 from bot.tables.service import LostTable, TableService
 from bot.tables.views import Show
 
@@ -392,6 +392,36 @@ async def opened(service: TableService, **details: Any) -> Table:
     """Open a table (``TableService.open_table``) and the table itself, for a test to watch:
     the service answers with its public view."""
     return service.get((await service.open_table(**details)).id)
+
+
+async def started_tables(
+    service: TableService,
+    count: int,
+    *,
+    guild_id: int,
+    variant: Variant,
+    options: Options,
+    robot_level: Level = DEFAULT_ROBOT,
+) -> list[Table]:
+    """``count`` tables of one server, started, each with one member (its host, in seat 0)
+    and robots of ``robot_level`` in the other seats: a busy server, for the benchmarks."""
+    tables: list[Table] = []
+    for n in range(count):
+        table = await opened(
+            service,
+            guild_id=guild_id,
+            channel_id=10_000 + n,
+            host_id=100_000 + n,
+            host_name=f"member{n}",
+            variant=variant,
+            options=options,
+            language="en",
+            max_tables=count + 1,
+            robot_level=robot_level,
+        )
+        await service.start(table.id, table.host_id)
+        tables.append(table)
+    return tables
 
 
 def table_of(service: TableService, table_id: int) -> Table:
