@@ -5,7 +5,9 @@ The façade takes the lock; a concern applies the change to the table in memory 
 ``play``, ``leaving``, ``robots``); ``persistence`` writes the action ahead in the same
 transaction as the table's new state; only then is it shown. ``clock`` wakes a table when
 something is due, and the façade does it like any other change. Keeping the lock, the save
-and the show here is what makes that order hold everywhere.
+and the show here is what makes that order hold everywhere. What the presenter and members
+report that is not a move (where messages live, turn notices) is ``notes``, under the same
+locks.
 
 Nothing here imports discord: the adapter passes ids and names in and renders what the
 ``Presenter`` is told.
@@ -33,6 +35,7 @@ from .clock import RETRY_FIRST as RETRY_FIRST
 from .clock import RETRY_MOST as RETRY_MOST
 from .errors import SaveFailed, TableError
 from .model import DEFAULT_ROBOT, Level, Seat, Status, Table
+from .notes import Notes
 from .persistence import STATE, Store, Write
 from .persistence import LostTable as LostTable
 from .robots import AWAY_AFTER_MISSES as AWAY_AFTER_MISSES
@@ -92,6 +95,9 @@ class TableService:
         self._store = Store(self)
         self._robots = Robots(self)
         self._clocks = Clocks(self, self._robots, self._ring)
+        self.notes = Notes(db, self.tables, self._holding, self._store.save_quietly, self._open_in)
+        """What the presenter and members report that is not a move: where a table's
+        messages live, a DM hand, a member's turn notices."""
         # what each concern remembers of a table, under the names the tests look at
         self._redraws = Redraws()
         self._saved = self._store.saved
@@ -300,86 +306,6 @@ class TableService:
                 self._after_change(table)
         except TableError:
             return
-
-    async def set_messages(
-        self,
-        table_id: int,
-        *,
-        message_id: int | None = None,
-        play_message_id: int | None = None,
-        play_message_deal: int | None = None,
-        play_message_v2: bool | None = None,
-        thread_id: int | None = None,
-    ) -> None:
-        """Remember where the table's public messages live (and for the table message, the
-        deal it was opened for and how it is drawn)."""
-
-        def change(table: Table) -> bool:
-            if message_id is not None:
-                table.message_id = message_id
-            if play_message_id is not None:
-                table.play_message_id = play_message_id
-            if play_message_deal is not None:
-                table.play_message_deal = play_message_deal
-            if play_message_v2 is not None:
-                table.play_message_v2 = play_message_v2
-            if thread_id is not None:
-                table.thread_id = thread_id or None  # 0: its thread is gone
-            return True
-
-        await self._note(table_id, change)
-
-    async def set_dm(
-        self,
-        table_id: int,
-        seat: int,
-        *,
-        channel_id: int | None,
-        message_id: int | None,
-        closed: bool,
-        v2: bool = False,
-    ) -> None:
-        """Remember a player's hand message in their DMs (and how it is drawn), or that
-        their DMs are closed."""
-
-        def change(table: Table) -> bool:
-            occupant = table.seats[seat]
-            if occupant is None:
-                return False
-            occupant.dm_channel_id = channel_id
-            occupant.dm_message_id = message_id
-            occupant.dm_closed = closed
-            occupant.dm_message_v2 = v2
-            return True
-
-        await self._note(table_id, change)
-
-    async def set_notify(self, guild_id: int, user_id: int, on: bool) -> None:
-        """A member's ``/tute notify``: kept for the games they join, and taken at once by
-        the open tables where they sit."""
-        async with self.db.transaction() as conn:
-            await members.set_notify_turn(conn, guild_id, user_id, on)
-
-        def change(table: Table) -> bool:
-            seat = table.seat_of(user_id)
-            occupant = table.seats[seat] if seat is not None else None
-            if occupant is None or occupant.notify is on:
-                return False
-            occupant.notify = on
-            return True
-
-        for table in self._open_in(guild_id):
-            await self._note(table.id, change)
-
-    async def _note(self, table_id: int, change: Callable[[Table], bool]) -> None:
-        """Take what the presenter or a member reports about a table in memory (where a
-        message lives, a member's switch), under its lock; ``change`` says whether it
-        changed anything. It is kept even when its save fails: it goes with the table's
-        next save."""
-        async with self._holding(table_id):
-            table = self.tables.get(table_id)
-            if table is not None and change(table):
-                await self._store.save_quietly(table)
 
     async def join(
         self,

@@ -205,7 +205,7 @@ class TablesCommands(CommandsMixin):
             return
         resource = callback.resource
         if isinstance(resource, discord.InteractionMessage):
-            await service.set_messages(table.id, message_id=resource.id)
+            await service.notes.set_messages(table.id, message_id=resource.id)
 
     @app_commands.command(
         name=catalog_str("commands.tute.rules.name"),
@@ -274,7 +274,7 @@ class TablesCommands(CommandsMixin):
         """Whether the bot tells you when your turn comes, in this server."""
         lang = locale_of(interaction)
         service = service_of(interaction.client)
-        await service.set_notify(interaction.guild_id or 0, interaction.user.id, on)
+        await service.notes.set_notify(interaction.guild_id or 0, interaction.user.id, on)
         key = "tables.notify.on" if on else "tables.notify.off"
         await interaction.response.send_message(t(key, lang), ephemeral=True)
 

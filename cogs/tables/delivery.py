@@ -139,7 +139,7 @@ class HandDelivery:
             return
         self.shown.digests[key] = digest
         self.shown.buttons[(table.id, hand.seat)] = messages.has_buttons(payload)
-        await service.set_dm(
+        await service.notes.set_dm(
             table.id, hand.seat, channel_id=channel.id, message_id=message.id, closed=False, v2=True
         )
 
@@ -158,7 +158,7 @@ class HandDelivery:
     async def _dms_closed(self, table: TableView, seat: int) -> None:
         """The hand moves to My hand, and the table says so at once."""
         service = service_of(self.bot)
-        await service.set_dm(table.id, seat, channel_id=None, message_id=None, closed=True)
+        await service.notes.set_dm(table.id, seat, channel_id=None, message_id=None, closed=True)
         self.shown.forget_hand(table.id, seat)
         now = service.redraw(table.id)  # the table as it is now: its message may be new
         if now is not None and now.table.status is Status.PLAYING and now.table.play_message_id:

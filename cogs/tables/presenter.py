@@ -113,7 +113,7 @@ class DiscordPresenter:
         except discord.HTTPException as error:
             log.warning("Table %s: its rematch lobby could not be shown (%s)", table.id, error)
             return False
-        await service_of(self.bot).set_messages(table.id, message_id=message.id)
+        await service_of(self.bot).notes.set_messages(table.id, message_id=message.id)
         return True
 
     def hand_payload(self, table: TableView, hand: HandView, lang: str, *, v2: bool) -> Payload:
@@ -295,7 +295,9 @@ class DiscordPresenter:
         else:
             if table.play_message_deal is None:
                 # a message from before deals had their own: this is its deal
-                await service_of(self.bot).set_messages(table.id, play_message_deal=table.deal_no)
+                await service_of(self.bot).notes.set_messages(
+                    table.id, play_message_deal=table.deal_no
+                )
             await self.edit_table(show)
 
     def _pictures(self, show: Show) -> Callable[[Payload], None]:
@@ -323,7 +325,7 @@ class DiscordPresenter:
             log.warning("Table %s: its message is gone (%s); posting it again", table.id, error)
             if error.code == UNKNOWN_CHANNEL and table.thread_id is not None:
                 # the thread was deleted: the game goes on in the channel
-                await service_of(self.bot).set_messages(table.id, thread_id=0)
+                await service_of(self.bot).notes.set_messages(table.id, thread_id=0)
                 show = replace(show, table=table.with_thread(None))
             await self._open_play_message(show)
         except discord.HTTPException as error:
@@ -402,7 +404,7 @@ class DiscordPresenter:
             )
         self.shown.digests[(table.id, "table")] = messages.digest(payload)
         deal = table.deal_no
-        await service.set_messages(
+        await service.notes.set_messages(
             table.id,
             play_message_id=message.id,
             play_message_deal=deal,
