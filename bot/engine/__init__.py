@@ -9,7 +9,19 @@ from .deal import Deal
 from .dealing import DealtCards, shuffle_deal
 from .events import Cante, Contract, End, Exchange, Phase, Result, Trick
 from .game import BetSplit, Game, Payout, arrastrado_payout, experience, split_bet
-from .options import OptionError, Options, Scoring, StockDuty, Variant, parse_options
+from .options import (
+    ExchangeWindow,
+    FortyFirst,
+    NextDealer,
+    OptionError,
+    Options,
+    PairsSing,
+    Preset,
+    Scoring,
+    StockDuty,
+    Variant,
+    parse_options,
+)
 from .record import Record, RecordError, parse_record, record_of, replay
 from .view import SeatView, seat_view
 
@@ -25,13 +37,18 @@ __all__ = [
     "DealtCards",
     "End",
     "Exchange",
+    "ExchangeWindow",
+    "FortyFirst",
     "Game",
     "IllegalActionError",
     "Kind",
+    "NextDealer",
     "OptionError",
     "Options",
+    "PairsSing",
     "Payout",
     "Phase",
+    "Preset",
     "Record",
     "RecordError",
     "Result",

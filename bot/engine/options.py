@@ -24,6 +24,48 @@ class Scoring(str, Enum):
     SIXTY_FIVE = "sixty-five"
 
 
+class FortyFirst(str, Enum):
+    """``forty_first``: what singing a 20 while holding the 40 does."""
+
+    LOSE = "lose"
+    """The 40 is lost (the default)."""
+    STRICT = "strict"
+    """A 20 is refused while the singer holds an unsung 40 (seeds/000)."""
+    FREE = "free"
+    """Nothing: the 40 may still be sung (seeds/001)."""
+
+
+class ExchangeWindow(str, Enum):
+    """``exchange_window`` (habanero): when the trump 7 (or 2) may take the turned card."""
+
+    BEFORE_LEAD = "before_lead"
+    BEFORE_DRAW = "before_draw"
+    ANNOUNCE = "announce"
+
+
+class PairsSing(str, Enum):
+    """``pairs_sing``: one cante per trick won by the side, or one per partner."""
+
+    SIDE = "side"
+    EACH = "each"
+
+
+class NextDealer(str, Enum):
+    """``next_dealer`` (habanero): the next deal's dealer."""
+
+    ROTATE = "rotate"
+    LAST_TEN = "last_ten"
+
+
+class Preset(str, Enum):
+    """``rules``: a set of house rules named after the seed it comes from."""
+
+    STANDARD = "standard"
+    FOURNIER = "fournier"
+    ONLINE = "online"
+    SIXTY_FIVE = "sixty-five"
+
+
 class OptionError(ValueError):
     """An option that does not exist, or a value it cannot take."""
 
@@ -48,11 +90,27 @@ class Options:
     turn_time: int = 60
     private: bool = False
     spectators: bool = True
+    rules: Preset = Preset.STANDARD
+    forty_first: FortyFirst = FortyFirst.LOSE
+    sing_drawn: bool = True
+    exchange_window: ExchangeWindow = ExchangeWindow.BEFORE_LEAD
+    pairs_sing: PairsSing = PairsSing.SIDE
+    tute_knights: bool = True
+    auto_exchange: bool = True
+    seats: int = 3
+    next_dealer: NextDealer = NextDealer.ROTATE
 
     def tute_allowed(self, variant: Variant) -> bool:
         if self.allow_tute is None:
             return VARIANTS[variant].tute_by_default
         return self.allow_tute
+
+    def seats_at(self, variant: Variant) -> int:
+        """The seats at a ``variant`` table: its players, and in arrastrado the option
+        ``seats`` (with four, the dealer sits each deal out)."""
+        if variant is Variant.ARRASTRADO:
+            return self.seats
+        return VARIANTS[variant].players
 
     def resolved(self, variant: Variant) -> Options:
         """The same options with the variant's default filled in for ``allow_tute``."""
@@ -74,16 +132,102 @@ class Options:
 
 OPTION_NAMES: Final = tuple(f.name for f in fields(Options))
 
+HOUSE_RULES: Final = (
+    "forty_first",
+    "sing_drawn",
+    "exchange_window",
+    "pairs_sing",
+    "tute_knights",
+    "auto_exchange",
+    "seats",
+    "next_dealer",
+)
+"""The options of RULES.md "House rules from the seeds", in its order."""
+
 _RANGES: Final = {
     "target": (1, 1000),
     "rounds": (1, 5),
     "bet": (0, 1_000_000_000),
     "turn_time": (10, 3600),
 }
+_ENUMS: Final[dict[str, type[Enum]]] = {
+    "stock_duty": StockDuty,
+    "scoring": Scoring,
+    "rules": Preset,
+    "forty_first": FortyFirst,
+    "exchange_window": ExchangeWindow,
+    "pairs_sing": PairsSing,
+    "next_dealer": NextDealer,
+}
+_CHOICES: Final = {"deck": (40, 36), "seats": (3, 4)}
+
+_HABANERO: Final = frozenset({Variant.HABANERO})
+_ARRASTRADO: Final = frozenset({Variant.ARRASTRADO})
+_APPLIES: Final[dict[str, frozenset[Variant]]] = {
+    "stock_duty": _HABANERO,
+    "beat_partner": frozenset({Variant.PAIRS}),
+    "capote": _HABANERO,
+    "target": _HABANERO,
+    "scoring": frozenset({Variant.HABANERO, Variant.PAIRS}),
+    "deck": _ARRASTRADO,
+    "plato": _ARRASTRADO,
+    "exchange": frozenset({Variant.HABANERO, Variant.ARRASTRADO}),
+    "sing_drawn": _HABANERO,
+    "exchange_window": _HABANERO,
+    "pairs_sing": frozenset({Variant.PAIRS}),
+    "auto_exchange": _ARRASTRADO,
+    "seats": _ARRASTRADO,
+    "next_dealer": _HABANERO,
+}
+"""The variants an option exists in; an option not listed exists in every variant."""
+
+PRESETS: Final[dict[Preset, dict[str, Any]]] = {
+    Preset.STANDARD: {},
+    Preset.FOURNIER: {
+        "forty_first": FortyFirst.FREE,
+        "exchange_window": ExchangeWindow.ANNOUNCE,
+        "pairs_sing": PairsSing.EACH,
+        "auto_exchange": False,
+        "next_dealer": NextDealer.LAST_TEN,
+        "stock_duty": StockDuty.FREE,
+    },
+    Preset.ONLINE: {"forty_first": FortyFirst.STRICT, "sing_drawn": False},
+    Preset.SIXTY_FIVE: {
+        "scoring": Scoring.SIXTY_FIVE,
+        "tute_knights": False,
+        "stock_duty": StockDuty.FULL,
+    },
+}
+"""What each preset sets (RULES.md "Presets"); only what applies to the variant is set."""
 
 
-def parse_options(variant: Variant, raw: dict[str, Any] | None) -> Options:
-    """Options from a JSON-like mapping; unknown keys and values raise OptionError."""
+def option_applies(variant: Variant, name: str, options: Options | None = None) -> bool:
+    """Whether option ``name`` exists at a ``variant`` table with these ``options``."""
+    if variant not in _APPLIES.get(name, frozenset(Variant)):
+        return False
+    if options is None:
+        return True
+    if name in ("target", "carry"):
+        return options.scoring is not Scoring.SIXTY_FIVE
+    if name in ("auto_exchange", "seats"):
+        return options.deck == 40
+    return True
+
+
+def preset_options(variant: Variant, preset: Preset, explicit: dict[str, Any]) -> dict[str, Any]:
+    """The values ``preset`` gives the options not named in ``explicit`` at a ``variant``
+    table (those named explicitly win)."""
+    return {
+        name: value
+        for name, value in PRESETS[preset].items()
+        if name not in explicit and variant in _APPLIES.get(name, frozenset(Variant))
+    }
+
+
+def parse_options(variant: Variant, raw: dict[str, Any] | None, *, named: bool = True) -> Options:
+    """Options from a JSON-like mapping: the preset ``rules`` first, then the options named.
+    Unknown keys and values raise OptionError, and so does (with ``named``) an option named
+    that does not exist in the variant."""
     if raw is None:
         return Options()
     if not isinstance(raw, dict):  # pyright: ignore[reportUnnecessaryIsInstance]
@@ -93,22 +237,29 @@ def parse_options(variant: Variant, raw: dict[str, Any] | None) -> Options:
         if key not in OPTION_NAMES:
             raise OptionError(f"unknown option {key!r}")
         values[key] = _parse_value(key, value)
-    options = Options(**values)
-    check_options(variant, options)
+    preset = values.get("rules", Preset.STANDARD)
+    options = Options(**(preset_options(variant, preset, values) | values))
+    check_options(variant, options, named=set(values) if named else set())
     return options
 
 
+def with_preset(variant: Variant, options: Options, named: set[str]) -> Options:
+    """``options`` with its preset's values for the options not in ``named`` (a table
+    opened with a preset and some options named)."""
+    preset = preset_options(variant, options.rules, dict.fromkeys(named, True))
+    return replace(options, **preset) if preset else options
+
+
 def _parse_value(key: str, value: Any) -> Any:
-    if key == "stock_duty":
-        return _enum(StockDuty, key, value)
-    if key == "scoring":
-        return _enum(Scoring, key, value)
-    if key == "deck":
-        if value in (40, "40"):
-            return 40
-        if value in (36, "36"):
-            return 36
-        raise OptionError(f"option deck must be 40 or 36, not {value!r}")
+    kind = _ENUMS.get(key)
+    if kind is not None:
+        return _enum(kind, key, value)
+    if key in _CHOICES:
+        for choice in _CHOICES[key]:
+            if not isinstance(value, bool) and value in (choice, str(choice)):
+                return choice
+        allowed = " or ".join(str(c) for c in _CHOICES[key])
+        raise OptionError(f"option {key} must be {allowed}, not {value!r}")
     if key == "allow_tute" and value is None:
         return None
     if key in _RANGES:
@@ -121,7 +272,7 @@ def _parse_value(key: str, value: Any) -> Any:
     return value
 
 
-def _enum(kind: type[StockDuty] | type[Scoring], key: str, value: Any) -> Any:
+def _enum(kind: type[Enum], key: str, value: Any) -> Any:
     try:
         return kind(value)
     except ValueError:
@@ -129,8 +280,19 @@ def _enum(kind: type[StockDuty] | type[Scoring], key: str, value: Any) -> Any:
         raise OptionError(f"option {key} must be one of {allowed}, not {value!r}") from None
 
 
-def check_options(variant: Variant, options: Options) -> None:
-    """Refuse the combinations RULES.md does not define."""
+def _where(name: str) -> str:
+    return ", ".join(v.value for v in Variant if v in _APPLIES.get(name, frozenset(Variant)))
+
+
+def check_options(variant: Variant, options: Options, named: set[str] | None = None) -> None:
+    """Refuse the combinations RULES.md does not define. ``named``: the options the host
+    or the record named explicitly (by default those that differ from their default);
+    each must exist in the variant."""
+    if named is None:
+        default = Options()
+        named = {
+            f.name for f in fields(options) if getattr(options, f.name) != getattr(default, f.name)
+        }
     if options.deck not in VARIANTS[variant].dealings:
         dealt = ", ".join(v.value for v in Variant if options.deck in VARIANTS[v].dealings)
         raise OptionError(f"option deck {options.deck} exists only in {dealt}")
@@ -138,3 +300,10 @@ def check_options(variant: Variant, options: Options) -> None:
         raise OptionError("scoring sixty-five exists only in habanero and pairs")
     if options.plato and variant is not Variant.ARRASTRADO:
         raise OptionError("option plato exists only in arrastrado")
+    for name in sorted(named, key=OPTION_NAMES.index):
+        if variant not in _APPLIES.get(name, frozenset(Variant)):
+            raise OptionError(f"option {name} exists only in {_where(name)}")
+        if not option_applies(variant, name, options):
+            if name == "target":
+                raise OptionError("option target does not apply with sixty-five scoring")
+            raise OptionError(f"option {name} exists only with the 40-card deck")

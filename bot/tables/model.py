@@ -393,7 +393,7 @@ class Table(Seating):
             channel_id=channel_id,
             host_id=host_id,
             variant=v,
-            options=parse_options(v, data["options"]),
+            options=parse_options(v, data["options"], named=False),
             language=data["language"],
             created_at=data["created_at"],
             seats=[None if s is None else _seat(s) for s in data["seats"]],
