@@ -80,7 +80,10 @@ class Action:
 
     @staticmethod
     def bid(seat: int, points: int) -> Action:
-        return Action.of(seat, Kind.BID, points)
+        """A bid; one outside the contracts (``MIN_BID`` to ``MAX_BID``) is a new object,
+        read from a record only to be refused."""
+        found = Action._table.get((seat, Kind.BID, points))
+        return found or Action(seat, Kind.BID, points, _sort_key(seat, Kind.BID, points))
 
     def to_json(self) -> dict[str, Any]:
         key = KIND_KEYS[self.kind]
@@ -108,6 +111,8 @@ class Action:
 
 
 def _action_of(seat: int, kind: int, arg: int) -> Action:
+    if kind == Kind.BID:
+        return Action.bid(seat, arg)
     return Action.of(seat, Kind(kind), arg)
 
 
@@ -187,9 +192,9 @@ def action_from_json(data: Any) -> Action:
             return Action.sing(seat, parse_suit(value))
     except ValueError as exc:
         raise ActionFormatError(f"action {data!r}: {exc}") from None
-    if kind is Kind.BID:
-        if isinstance(value, bool) or not isinstance(value, int) or not MIN_BID <= value <= MAX_BID:
-            raise ActionFormatError(f"a bid is a number of points from {MIN_BID} to {MAX_BID}")
+    if kind is Kind.BID:  # a number out of the contracts' range is an illegal action
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ActionFormatError(f"action {data!r}: a bid is a number of points")
         return Action.bid(seat, value)
     if value is not True:
         raise ActionFormatError(f"action {data!r}: {key} takes the value true")

@@ -26,7 +26,7 @@ from .events import (
     exchange_card,
     table_exchange,
 )
-from .options import Scoring
+from .options import ExchangeWindow, FortyFirst, Options, PairsSing, Scoring
 from .refusals import refuse_card, refuse_other
 from .variants import VARIANTS, TurnedCard, Variant
 
@@ -38,6 +38,18 @@ _HABANERO: Final = Variant.HABANERO
 _SIXTY_FIVE: Final = Scoring.SIXTY_FIVE
 
 
+def declares_anytime(variant: Variant, options: Options, turned: int, table_card: int) -> bool:
+    """Whether a declaration may be open outside the window after a trick: resigning under
+    sixty-five, the exchange by announcing, arrastrado's exchange by hand at the deal."""
+    if options.scoring is _SIXTY_FIVE:
+        return True
+    if not options.exchange:
+        return False
+    if variant is _HABANERO:
+        return options.exchange_window is ExchangeWindow.ANNOUNCE and turned >= 0
+    return table_card >= 0 and not options.auto_exchange
+
+
 class Deal:
     """The state of one deal. Build it with ``Deal(dealt)``; it is rebuilt from a record
     by replaying its actions."""
@@ -45,7 +57,7 @@ class Deal:
     __slots__ = (
         "_pm",
         "actions",
-        "auction_count",
+        "anytime",
         "best_card",
         "best_seat",
         "cante_points",
@@ -61,11 +73,17 @@ class Deal:
         "hands",
         "high_bid",
         "high_bidder",
+        "last_drawn",
         "leader",
         "lost40",
         "n",
+        "next_seat",
         "options",
+        "passed",
+        "pending",
+        "pending_seat",
         "phase",
+        "players",
         "result",
         "sang",
         "side_of",
@@ -79,7 +97,9 @@ class Deal:
         "trump",
         "turn",
         "turned",
+        "turned_drawn",
         "variant",
+        "window_sang",
         "window_seat",
         "window_side",
         "window_used",
@@ -90,12 +110,15 @@ class Deal:
             check_deal(dealt)
         rules = VARIANTS[dealt.variant]
         turned_lies = dealing_of(dealt.variant, dealt.options).turned
+        seats = dealt.seating
         self.dealt = dealt
         self.variant = dealt.variant
-        self.options = dealt.options.resolved(dealt.variant)
-        self.n = rules.players
-        self.sides = rules.sides
-        self.side_of = rules.side_of
+        self.options = options = dealt.options.resolved(dealt.variant)
+        self.n = seats.seats
+        self.players = seats.players
+        self.next_seat = seats.next_seat
+        self.sides = seats.sides
+        self.side_of = seats.side_of
         self.hands = [mask_of(h) for h in dealt.hands]
         self.trump = dealt.turned // 10  # the suit of the turned card
         # the card under the stock (habanero) or on the table (arrastrado, 40 cards);
@@ -107,7 +130,7 @@ class Deal:
         self.duty = duty_of(self.variant, self.options, self.to_draw)
         self.finished = False
         self.table_card = -1
-        self.leader = (dealt.dealer + 1) % self.n
+        self.leader = seats.next_seat[dealt.dealer]
         self.turn: int = self.leader
         self.trick: list[int] = []
         self.best_card = -1
@@ -122,19 +145,25 @@ class Deal:
         self.window_side = -1
         self.window_seat = -1
         self.window_used = False
+        self.window_sang = 0
         self.capote_open = False
         self.capote_seat = -1
         self.exchanges: list[Exchange] = []
+        self.last_drawn = [-1] * self.n
+        self.turned_drawn = -1
+        self.pending = -1
+        self.pending_seat = -1
         self.high_bid = 0
         self.high_bidder = -1
-        self.auction_count = 0
+        self.passed = [False] * self.n
         self.contract: Contract | None = None
         self.actions: list[Action] = []
         self.result: Result | None = None
         self._pm = -1
         if turned_lies is TurnedCard.ON_TABLE:
             self._table_exchange()
-        self.phase = Phase.AUCTION if self.options.plato else Phase.PLAY
+        self.phase = Phase.AUCTION if options.plato else Phase.PLAY
+        self.anytime = declares_anytime(self.variant, options, self.turned, self.table_card)
 
     # ------------------------------------------------------------------ queries
 
@@ -150,7 +179,12 @@ class Deal:
 
     def trick_seats(self) -> list[tuple[int, int]]:
         """The current trick as (seat, card) pairs."""
-        return [((self.leader + i) % self.n, c) for i, c in enumerate(self.trick)]
+        out: list[tuple[int, int]] = []
+        seat = self.leader
+        for c in self.trick:
+            out.append((seat, c))
+            seat = self.next_seat[seat]
+        return out
 
     def hand(self, seat: int) -> list[int]:
         return display_order(cards_of(self.hands[seat]))
@@ -179,6 +213,8 @@ class Deal:
         new.sang = self.sang[:]
         new.exchanges = self.exchanges[:]
         new.actions = self.actions[:]
+        new.last_drawn = self.last_drawn[:]
+        new.passed = self.passed[:]
         return new
 
     # ------------------------------------------------------------- legality
@@ -217,7 +253,10 @@ class Deal:
         """Every action any seat may take now: the plays of the seat on turn first, then
         cantes, tute, exchange, capote, claim, resign for whoever may make them."""
         if self.phase is not _PLAY_PHASE:
-            return auction_actions(self.turn, self.high_bid) if self.phase is Phase.AUCTION else []
+            if self.phase is not Phase.AUCTION:
+                return []
+            acts = auction_actions(self.turn, self.high_bid)
+            return acts + self.declarations() if self.anytime else acts
         m = self._pm
         if m < 0:
             m = self._pm = self._playable_now()
@@ -236,7 +275,7 @@ class Deal:
         x = m >> 30
         if x:
             acts += table[base | 3072 | x] or play_chunk(base | 3072 | x)
-        if self.window_side >= 0 or self.options.scoring is _SIXTY_FIVE:
+        if self.window_side >= 0 or self.anytime:
             acts += self.declarations()
         return acts
 
@@ -245,47 +284,129 @@ class Deal:
         ``refusals`` module explains a refusal and must agree with this."""
         acts: list[Action] = []
         side = self.window_side
-        if side >= 0:
-            habanero = self.variant is _HABANERO
-            if not self.window_used and (not habanero or self.to_draw):
-                allow_tute = self.options.allow_tute
-                for seat in self.sides[side]:
-                    hand = self.hands[seat]
-                    pairs = hand >> 1 & hand & KNIGHTS_MASK  # a knight whose king is held too
-                    if pairs:
-                        for suit in range(4):
-                            if (
-                                pairs & PAIR_MASK[suit]
-                                and not self.sung_mask >> suit & 1
-                                and not (suit == self.trump and self.lost40[seat])
-                            ):
-                                acts.append(Action.sing(seat, suit))
-                    if (
-                        allow_tute
-                        and not self.sang[seat]
-                        and (hand & KINGS_MASK == KINGS_MASK or hand & KNIGHTS_MASK == KNIGHTS_MASK)
-                    ):
-                        acts.append(Action.simple(seat, Kind.TUTE))
-            if habanero:
-                seat = self.window_seat
-                if self.options.exchange and self.exchange_card_of(seat) >= 0:
+        options = self.options
+        habanero = self.variant is _HABANERO
+        if side >= 0 and (not habanero or self.to_draw):
+            for seat in self.sides[side]:
+                if self.may_sing(seat):
+                    acts += self._cantes(seat)
+        if options.exchange:
+            for seat in range(self.n):
+                if self.exchange_open(seat) >= 0:
                     acts.append(Action.simple(seat, Kind.EXCHANGE))
-                if self.capote_open:
-                    acts += [Action.simple(s, Kind.CAPOTE) for s in range(self.n)]
-                if self.options.scoring is Scoring.MOST and self.dealt.carry is not None:
-                    acts.append(Action.simple(seat, Kind.CLAIM))
-        if self.options.scoring is _SIXTY_FIVE:
+        if side >= 0 and habanero:
+            if self.capote_open:
+                acts += [Action.simple(s, Kind.CAPOTE) for s in range(self.n)]
+            if (
+                options.scoring is Scoring.MOST
+                and self.dealt.carry is not None
+                and self.capote_seat < 0  # nobody claims while a capote runs
+            ):
+                acts.append(Action.simple(self.window_seat, Kind.CLAIM))
+        if options.scoring is _SIXTY_FIVE and self.before_first_lead():
             acts += [
-                Action.simple(seat, Kind.RESIGN)
-                for seat in range(self.n)
-                if self.card_points[self.side_of[seat]] < 10
+                Action.simple(seat, Kind.RESIGN) for seat in range(self.n) if self.may_resign(seat)
             ]
         return acts
 
+    def before_first_lead(self) -> bool:
+        """No card has been played yet."""
+        return not self.tricks and not self.trick
+
+    def may_resign(self, seat: int) -> bool:
+        """Sixty-five, before the first lead: the seat's dealt hand holds under 10 points."""
+        return sum([POINTS[c] for c in self.dealt.hands[seat]]) < 10
+
+    def may_sing(self, seat: int) -> bool:
+        """The seat's side won the last trick and this seat may still sing in its window:
+        one cante a side (``pairs_sing: side``) or one a partner (``each``)."""
+        if self.options.pairs_sing is PairsSing.EACH:
+            return not self.window_sang >> seat & 1
+        return not self.window_used
+
+    def _cantes(self, seat: int) -> list[Action]:
+        """The cantes and the tute this seat may declare, its window being open."""
+        acts: list[Action] = []
+        options = self.options
+        hand = self.hands[seat]
+        pairs = hand >> 1 & hand & KNIGHTS_MASK  # a knight whose king is held too
+        if pairs:
+            trump = self.trump
+            sung = self.sung_mask
+            forty_held = (
+                options.forty_first is FortyFirst.STRICT
+                and not sung >> trump & 1
+                and hand & PAIR_MASK[trump] == PAIR_MASK[trump]
+            )
+            drawn = -1 if options.sing_drawn else self.last_drawn[seat]
+            for suit in range(4):
+                pair = PAIR_MASK[suit]
+                if (
+                    pairs & pair
+                    and not sung >> suit & 1
+                    and not (suit == trump and self.lost40[seat])
+                    and not (forty_held and suit != trump)
+                    and not (drawn >= 0 and pair >> drawn & 1)
+                ):
+                    acts.append(Action.sing(seat, suit))
+        if (
+            options.allow_tute
+            and not self.sang[seat]
+            and (
+                hand & KINGS_MASK == KINGS_MASK
+                or (options.tute_knights and hand & KNIGHTS_MASK == KNIGHTS_MASK)
+            )
+        ):
+            acts.append(Action.simple(seat, Kind.TUTE))
+        return acts
+
     def exchange_card_of(self, seat: int) -> int:
-        """The trump 7 or 2 this seat may give for the turned card under the stock, or -1."""
-        mine = exchange_card(self.turned, self.trump)
+        """The trump 7 or 2 this seat holds that may take the turned card's place (where
+        that card still lies face up), or -1."""
+        turned = self.turned if self.variant is _HABANERO else self._table_turned()
+        mine = exchange_card(turned, self.trump)
         return mine if mine >= 0 and self.hands[seat] >> mine & 1 else -1
+
+    def _table_turned(self) -> int:
+        """Arrastrado without the automatic exchange: the turned card on the table until
+        somebody takes it, before the first lead; else -1."""
+        if self.exchanges or not self.before_first_lead() or self.options.auto_exchange:
+            return -1
+        return self.table_card
+
+    def exchange_open(self, seat: int) -> int:
+        """The trump 7 (or 2) this seat may give in an exchange now, or -1 (RULES.md,
+        ``exchange_window``)."""
+        if not self.options.exchange or self.phase is Phase.FINISHED:
+            return -1
+        if self.variant is not _HABANERO:
+            return self.exchange_card_of(seat)
+        window = self.window_side >= 0 and seat == self.window_seat
+        match self.options.exchange_window:
+            case ExchangeWindow.BEFORE_LEAD:
+                return self.exchange_card_of(seat) if window else -1
+            case ExchangeWindow.BEFORE_DRAW:
+                if not window or self.actions[-1].kind is not _PLAY:
+                    return -1  # only between winning the trick and its draws
+                mine = exchange_card(self.turned_before_draw(), self.trump)
+                if mine < 0 or not self.hands[seat] >> mine & 1 or self.last_drawn[seat] == mine:
+                    return -1  # a 7 (or 2) drawn in that trick waits for the next win
+                return mine
+            case ExchangeWindow.ANNOUNCE:
+                if self.pending >= 0 or not (window or self.turn == seat):
+                    return -1
+                return self.exchange_card_of(seat)
+
+    def turned_before_draw(self) -> int:
+        """Habanero: the turned card as it lay before the draws of the last trick (drawn
+        by its loser if that trick emptied the stock), or -1."""
+        if self.turned >= 0:
+            return self.turned
+        dealing = dealing_of(self.variant, self.options)
+        draw_tricks = (dealing.deck.bit_count() - 2 * dealing.hand_size) // 2
+        if self.turned_drawn >= 0 and len(self.tricks) == draw_tricks:
+            return self.exchanges[-1].gave if self.exchanges else self.dealt.turned
+        return -1
 
     def refusal(self, action: Action) -> IllegalActionError | None:
         """None when ``action`` is legal now, else the IllegalActionError ``apply(action)``
@@ -329,8 +450,8 @@ class Deal:
                 self.window_side = -1
                 self.capote_open = False
             trick.append(c)
-            if len(trick) < self.n:
-                self.turn = seat + 1 if seat + 1 < self.n else 0
+            if len(trick) < self.players:
+                self.turn = self.next_seat[seat]
             else:
                 self._close_trick()
             return
@@ -350,11 +471,15 @@ class Deal:
         if not self.hands[winner]:
             self._finish_cards()
             return
+        if self.pending_seat == winner:
+            self._take_turned(winner, self.pending)
+            self.pending = self.pending_seat = -1
         if self.to_draw:
             self._draw(winner)
         self.window_side = side
         self.window_seat = winner
         self.window_used = False
+        self.window_sang = 0
 
     def _draw(self, winner: int) -> None:
         for seat in (winner, 1 - winner):
@@ -363,7 +488,12 @@ class Deal:
             else:
                 drawn = self.turned
                 self.turned = -1
+                self.turned_drawn = seat
+                if self.pending >= 0:  # the 7 (or 2) put under it goes back to its holder
+                    self.hands[self.pending_seat] |= 1 << self.pending
+                    self.pending = self.pending_seat = -1
             self.hands[seat] |= 1 << drawn
+            self.last_drawn[seat] = drawn
         self.to_draw -= 2
         if not self.to_draw:
             self.duty = duty_of(self.variant, self.options, 0)
@@ -376,10 +506,11 @@ class Deal:
             raise refused
         kind = action.kind
         seat = action.seat
-        if self.phase is Phase.AUCTION:
+        if kind is Kind.BID or kind is Kind.PASS:
             self._bid(action)
             return
         self._pm = -1
+        mine = self.exchange_open(seat) if kind is Kind.EXCHANGE else -1
         self.actions.append(action)
         if kind is Kind.SING:
             self._sing(seat, action.arg)
@@ -387,10 +518,7 @@ class Deal:
             self.window_used = True
             self._finish(End.TUTE, winner=self.side_of[seat], by_seat=seat)
         elif kind is Kind.EXCHANGE:
-            mine = self.exchange_card_of(seat)
-            self.hands[seat] ^= (1 << mine) | (1 << self.turned)
-            self.exchanges.append(Exchange(seat, mine, self.turned))
-            self.turned = mine
+            self._exchange(seat, mine)
         elif kind is Kind.CAPOTE:
             self.capote_seat = seat
             self.capote_open = False
@@ -402,27 +530,72 @@ class Deal:
             side = self.side_of[seat]
             self._finish(End.RESIGN, winner=1 - side, by_seat=seat)
 
+    def _exchange(self, seat: int, mine: int) -> None:
+        if self.variant is not _HABANERO:  # arrastrado: the card on the table
+            took = self.table_card
+            self.hands[seat] ^= (1 << mine) | (1 << took)
+            self.exchanges.append(Exchange(seat, mine, took))
+            self.table_card = mine
+        elif self.turned < 0:
+            # before the draws of the trick that emptied the stock: its loser drew the
+            # turned card, and draws the 7 (or 2) instead
+            took = self.turned_before_draw()
+            drawer = self.turned_drawn
+            self.hands[drawer] ^= (1 << took) | (1 << mine)
+            self.hands[seat] ^= (1 << mine) | (1 << took)
+            self.last_drawn[drawer] = mine
+            self.exchanges.append(Exchange(seat, mine, took))
+        elif self.options.exchange_window is ExchangeWindow.ANNOUNCE and not (
+            self.window_side >= 0 and seat == self.window_seat
+        ):
+            # announced out of its window: the 7 (or 2) waits under the turned card for
+            # its holder's next win
+            self.hands[seat] ^= 1 << mine
+            self.pending = mine
+            self.pending_seat = seat
+        else:
+            self.hands[seat] ^= 1 << mine
+            self._take_turned(seat, mine)
+
+    def _take_turned(self, seat: int, mine: int) -> None:
+        """``seat`` takes the turned card under the stock and ``mine`` lies there instead."""
+        took = self.turned
+        self.hands[seat] |= 1 << took
+        self.exchanges.append(Exchange(seat, mine, took))
+        self.turned = mine
+
     def _sing(self, seat: int, suit: int) -> None:
         side = self.side_of[seat]
         points = 40 if suit == self.trump else 20
-        if points == 20:
+        if points == 20 and self.options.forty_first is FortyFirst.LOSE:
             pair = PAIR_MASK[self.trump]
             if self.hands[seat] & pair == pair:
                 self.lost40[seat] = True
         self.sung_mask |= 1 << suit
         self.sang[seat] = True
         self.window_used = True
+        self.window_sang |= 1 << seat
         self.cante_points[side] += points
         self.cantes.append(Cante(seat, suit, points))
 
     def _bid(self, action: Action) -> None:
+        """The plato auction: a player who passes is out of it; it goes round until every
+        other player has passed after the last bid (or everyone has passed)."""
+        seat = action.seat
         if action.kind is Kind.BID:
             self.high_bid = action.arg
-            self.high_bidder = action.seat
+            self.high_bidder = seat
+        else:
+            self.passed[seat] = True
         self.actions.append(action)
-        self.auction_count += 1
-        if self.auction_count < self.n:
-            self.turn = (self.turn + 1) % self.n
+        self._pm = -1
+        following = self.next_seat[seat]
+        while following != seat and self.passed[following]:
+            following = self.next_seat[following]
+        if following == seat and self.passed[seat]:  # everyone passed: no contract
+            following = -1
+        if following >= 0 and following != self.high_bidder:
+            self.turn = following
             return
         if self.high_bidder >= 0:
             self.contract = Contract(self.high_bidder, self.high_bid)
@@ -434,7 +607,8 @@ class Deal:
         the exchange (``table_exchange``) leaves the trump 7 (or 2) there instead."""
         turned = self.table_card = self.turned
         self.turned = -1
-        found = table_exchange(self.hands, turned, self.trump) if self.options.exchange else None
+        automatic = self.options.exchange and self.options.auto_exchange
+        found = table_exchange(self.hands, turned, self.trump) if automatic else None
         if found is not None:
             self.hands[found.seat] ^= (1 << found.gave) | (1 << turned)
             self.exchanges.append(found)
@@ -467,9 +641,13 @@ class Deal:
     def _finish(
         self, end: End, *, winner: int | None, by_seat: int | None = None, last: int | None = None
     ) -> None:
-        scores = self._scores(last)
-        double = (
+        if end is End.CAPOTE or end is End.RESIGN:
+            scores = [0] * len(self.sides)  # the card points of such a deal do not count
+        else:
+            scores = self._scores(last)
+        double = (  # a tute, claim or resignation is always one round
             self.options.scoring is Scoring.SIXTY_FIVE
+            and end is End.CARDS
             and winner is not None
             and scores[winner] > 101
         )

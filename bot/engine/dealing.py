@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from .cards import CODES, N_CARDS, cards_of, display_order
-from .options import Options
-from .variants import VARIANTS, Dealing, TurnedCard, Variant
+from .options import Options, Scoring
+from .variants import VARIANTS, Dealing, Seating, TurnedCard, Variant, seating
 
 
 class DealError(ValueError):
@@ -35,6 +35,11 @@ class DealtCards:
     def turned_in_hand(self) -> bool:
         return dealing_of(self.variant, self.options).turned is TurnedCard.IN_HAND
 
+    @property
+    def seating(self) -> Seating:
+        """Who plays this deal (arrastrado with four at the table: not the dealer)."""
+        return seating(self.variant, self.options.seats_at(self.variant), self.dealer)
+
 
 def dealing_of(variant: Variant, options: Options) -> Dealing:
     """How this table's deck is dealt in ``variant``: the cards, the hand size, where the
@@ -54,15 +59,19 @@ def shuffle_deal(
     rng: random.Random,
     carry: tuple[int, int] | None = None,
 ) -> DealtCards:
-    """Shuffle with ``rng`` and deal one card at a time from the seat after the dealer."""
-    n = variant.players
+    """Shuffle with ``rng`` and deal one card at a time from the seat after the dealer (a
+    dealer who sits out gets none)."""
+    seats = seating(variant, options.seats_at(variant), dealer)
+    n = seats.players
     dealing = dealing_of(variant, options)
     deck = list(_DECKS[dealing.deck])
     rng.shuffle(deck)
     size = dealing.hand_size
-    hands: list[list[int]] = [[] for _ in range(n)]
+    hands: list[list[int]] = [[] for _ in range(seats.seats)]
+    seat = seats.next_seat[dealer]
     for i in range(size * n):
-        hands[(dealer + 1 + i) % n].append(deck[i])
+        hands[seat].append(deck[i])
+        seat = seats.next_seat[seat]
     if dealing.turned is TurnedCard.IN_HAND:
         turned = deck[size * n - 1]  # the dealer's last card
         rest: list[int] = []
@@ -92,10 +101,13 @@ def _dealt_cards(dealt: DealtCards) -> int:
     """Every card the deal holds, each once (hands of the right size, the turned card where
     the variant puts it, the stock), as a mask."""
     dealing = dealing_of(dealt.variant, dealt.options)
-    size = dealing.hand_size
+    out = dealt.seating.out
     seen = 0
     for seat, hand in enumerate(dealt.hands):
+        size = 0 if seat == out else dealing.hand_size
         if len(hand) != size:
+            if seat == out:
+                raise DealError(f"seat {seat} deals and sits out: its hand must be empty")
             raise DealError(f"seat {seat} must hold {size} cards, not {len(hand)}")
         seen = _add_once(seen, hand)
     if not 0 <= dealt.turned < N_CARDS:
@@ -114,7 +126,7 @@ def _dealt_cards(dealt: DealtCards) -> int:
 def check_deal(dealt: DealtCards) -> None:
     """Refuse a deal whose cards are not exactly this variant's deck, dealt its way."""
     variant, options = dealt.variant, dealt.options
-    n = variant.players
+    n = options.seats_at(variant)
     if not 0 <= dealt.dealer < n:
         raise DealError(f"dealer must be a seat from 0 to {n - 1}")
     if len(dealt.hands) != n:
@@ -124,6 +136,8 @@ def check_deal(dealt: DealtCards) -> None:
         raise DealError("only habanero has a stock")
     if dealt.carry is not None and variant is not Variant.HABANERO:
         raise DealError("only habanero carries scores between deals")
+    if dealt.carry is not None and options.scoring is not Scoring.MOST:
+        raise DealError("no scores are carried between deals with sixty-five scoring")
     expected = dealing_of(variant, options).deck
     if seen != expected:
         missing = bin(expected & ~seen).count("1")

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from .deal import Deal
 from .dealing import DealtCards, shuffle_deal
 from .events import End, Result
-from .options import Options, Variant
+from .options import NextDealer, Options, Variant
 from .variants import sides_of
 
 BANK_RAKE_PERCENT = 25
@@ -34,11 +34,12 @@ class Game:
 
     def __post_init__(self) -> None:
         if not self.rounds_won:
-            self.rounds_won = [0] * len(sides_of(self.variant))
+            self.rounds_won = [0] * len(sides_of(self.variant, self.players))
 
     @property
     def players(self) -> int:
-        return self.variant.players
+        """The seats at the table (arrastrado with four: one sits out each deal)."""
+        return self.options.seats_at(self.variant)
 
     @property
     def winner(self) -> int | None:
@@ -69,11 +70,26 @@ class Game:
             # habanero: nobody reached the target; the scores go on to the next deal
             self.carry = (result.scores[0], result.scores[1])
         else:
-            self.rounds_won[result.winner] += 2 if result.double else 1
+            self.rounds_won[self.side_of_result(result)] += 2 if result.double else 1
             self.carry = None
             self.deals_in_round = 0
-        self.dealer = (self.dealer + 1) % self.players
+        self.dealer = self.next_dealer(result)
         return result
+
+    def side_of_result(self, result: Result) -> int:
+        """The game's side (``sides_of`` the table) of the deal's winning side."""
+        assert result.winner is not None
+        seat = result.sides[result.winner][0]
+        sides = sides_of(self.variant, self.players)
+        return next(i for i, side in enumerate(sides) if seat in side)
+
+    def next_dealer(self, result: Result) -> int:
+        """The next seat, or with ``next_dealer: last_ten`` (habanero) the player who took
+        the last ten of this deal (the next seat where no trick decided it)."""
+        last = result.last_trick
+        if self.options.next_dealer is NextDealer.LAST_TEN and last is not None:
+            return result.sides[last][0]
+        return (self.dealer + 1) % self.players
 
 
 # ---------------------------------------------------------------------- settlement
@@ -111,29 +127,31 @@ def split_bet(staked: int, takers: int) -> BetSplit:
     return BetSplit(share=share, bank=staked - share * takers)
 
 
-def arrastrado_payout(result: Result, pot: int = 0) -> Payout:
-    """Arrastrado payments of one deal (seeds/001): the winner takes 100 from each opponent,
-    200 with 101 points or more; a tute 200 from each; every cante its 20 or 40 from each
-    opponent; with the plato, a contract made takes 200 from each and the pot, a contract
-    failed pays 200 to each and as much again as the pot holds into it."""
-    n = len(result.sides)
-    deltas = [0] * n
+def arrastrado_payout(result: Result, pot: int = 0, seats: int | None = None) -> Payout:
+    """Arrastrado payments of one deal (seeds/001), per seat of a table of ``seats`` (by
+    default one per side; with four, the dealer who sat out pays and takes nothing): the
+    winner takes 100 from each opponent, 200 with 101 points or more; a tute 200 from each;
+    every cante its 20 or 40 from each opponent; with the plato, a contract made takes 200
+    from each and the pot, a contract failed pays 200 to each and as much again as the pot
+    holds into it."""
+    players = [side[0] for side in result.sides]
+    deltas = [0] * (seats or len(players))
 
     def pay(payer: int, payee: int, amount: int) -> None:
         deltas[payer] -= amount
         deltas[payee] += amount
 
-    for seat in range(n):
-        for other in range(n):
-            if other != seat and result.cantes[seat]:
-                pay(other, seat, result.cantes[seat])
+    for side, seat in enumerate(players):
+        for other in players:
+            if other != seat and result.cantes[side]:
+                pay(other, seat, result.cantes[side])
     pot_change = 0
     contract = result.contract
     if contract is not None:
         made = bool(result.contract_made)
         if result.end is End.TUTE:
-            made = result.winner == contract.seat
-        for other in range(n):
+            made = result.winner is not None and players[result.winner] == contract.seat
+        for other in players:
             if other != contract.seat:
                 if made:
                     pay(other, contract.seat, 200)
@@ -146,10 +164,10 @@ def arrastrado_payout(result: Result, pot: int = 0) -> Payout:
             deltas[contract.seat] -= pot
             pot_change = pot
     elif result.winner is not None:
-        winner = result.winner
-        big = result.end is End.TUTE or result.scores[winner] >= 101
+        winner = players[result.winner]
+        big = result.end is End.TUTE or result.scores[result.winner] >= 101
         amount = 200 if big else 100
-        for other in range(n):
+        for other in players:
             if other != winner:
                 pay(other, winner, amount)
     return Payout(tuple(deltas), pot=pot_change)

@@ -87,6 +87,10 @@ def parse_record(data: Any) -> Record:
         actions = tuple(action_from_json(a) for a in actions_raw)  # pyright: ignore[reportUnknownVariableType]
     except ActionFormatError as exc:
         raise RecordError(str(exc)) from None
+    seats = options.seats_at(variant)
+    for action in actions:
+        if action.seat >= seats:
+            raise RecordError(f"there is no seat {action.seat} at a {variant.value} table")
     return Record(dealt, actions)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .actions import Action, IllegalActionError, Kind
+from .actions import MAX_BID, MIN_BID, Action, IllegalActionError, Kind
 from .cards import (
     CODES,
     HIGHER,
@@ -22,7 +22,7 @@ from .cards import (
     SUIT_OF,
 )
 from .events import Phase, exchange_card
-from .options import Scoring, StockDuty
+from .options import ExchangeWindow, FortyFirst, PairsSing, Scoring, StockDuty
 from .variants import Variant
 
 if TYPE_CHECKING:
@@ -102,10 +102,18 @@ def refuse_other(deal: Deal, action: Action) -> IllegalActionError | None:
     if not 0 <= seat < deal.n:
         return IllegalActionError("no_seat", f"there is no seat {seat} in {deal.variant.value}")
     if deal.phase is Phase.AUCTION:
+        if kind is Kind.EXCHANGE and action in deal.declarations():
+            return None
         if kind not in (Kind.BID, Kind.PASS):
             return IllegalActionError("auction", "the bidding for the pot comes first")
         if seat != deal.turn:
             return refuse_turn(deal, seat)
+        if kind is Kind.BID and not MIN_BID <= action.arg <= MAX_BID:
+            return IllegalActionError(
+                "bid_range",
+                f"a contract is from {MIN_BID} to {MAX_BID} points",
+                bid=action.arg,
+            )
         if kind is Kind.BID and action.arg <= deal.high_bid:
             return IllegalActionError(
                 "bid_low",
@@ -144,18 +152,24 @@ def why_not(deal: Deal, action: Action) -> str:
             return "claiming the target exists only in habanero"
         if deal.dealt.carry is None:
             return "the target can be claimed from the second deal on"
+        if deal.capote_seat >= 0:
+            return "nobody may claim while a capote runs"
         return "only a player who has just won a trick may claim, before the next card"
     if kind is Kind.RESIGN:
         if deal.options.scoring is not Scoring.SIXTY_FIVE:
             return "resigning exists only with sixty-five scoring"
-        return f"seat {seat}'s side has 10 points or more and cannot resign"
+        if not deal.before_first_lead():
+            return "resigning is only before the first lead"
+        return f"seat {seat}'s hand holds 10 card points or more and cannot resign"
     return "not now"
 
 
 def _cante_window_reason(deal: Deal, seat: int) -> str | None:
     if deal.window_side < 0 or deal.side_of[seat] != deal.window_side:
         return "only the side that has just won a trick may declare, before the next card"
-    if deal.window_used:
+    if not deal.may_sing(seat):
+        if deal.options.pairs_sing is PairsSing.EACH:
+            return "one cante per partner per trick won"
         return "one cante per trick won"
     if deal.variant is Variant.HABANERO and not deal.to_draw:
         return "no cante once the stock is empty"
@@ -172,6 +186,17 @@ def _why_not_sing(deal: Deal, seat: int, suit: int) -> str | None:
         return f"seat {seat} does not hold the king and the knight of {SUIT_NAMES[suit]}"
     if suit == deal.trump and deal.lost40[seat]:
         return f"seat {seat} sang a 20 while holding the 40, and lost the 40"
+    trump_pair = PAIR_MASK[deal.trump]
+    if (
+        deal.options.forty_first is FortyFirst.STRICT
+        and suit != deal.trump
+        and not deal.sung_mask >> deal.trump & 1
+        and deal.hands[seat] & trump_pair == trump_pair
+    ):
+        return f"seat {seat} holds the 40 and must sing it first"
+    drawn = deal.last_drawn[seat]
+    if not deal.options.sing_drawn and drawn >= 0 and PAIR_MASK[suit] >> drawn & 1:
+        return f"seat {seat} has just drawn {CODES[drawn]} and cannot sing it in this window"
     return None
 
 
@@ -184,23 +209,61 @@ def _why_not_tute(deal: Deal, seat: int) -> str | None:
     if deal.sang[seat]:
         return f"seat {seat} has sung a cante and can no longer declare tute"
     hand = deal.hands[seat]
-    if hand & KINGS_MASK != KINGS_MASK and hand & KNIGHTS_MASK != KNIGHTS_MASK:
+    if not deal.options.tute_knights:
+        if hand & KINGS_MASK != KINGS_MASK:
+            return f"seat {seat} does not hold the four kings (only kings make a tute here)"
+    elif hand & KINGS_MASK != KINGS_MASK and hand & KNIGHTS_MASK != KNIGHTS_MASK:
         return f"seat {seat} holds neither the four kings nor the four knights"
     return None
 
 
 def _why_not_exchange(deal: Deal, seat: int) -> str | None:
-    if deal.variant is not Variant.HABANERO:
-        return "the exchange is made by hand only in habanero"
-    if not deal.options.exchange:
+    options = deal.options
+    if not options.exchange:
         return "the exchange is off at this table"
-    if deal.turned < 0:
-        return "the turned card is no longer under the stock"
-    if deal.window_side < 0 or seat != deal.window_seat:
-        return "only the winner of the last trick may exchange, before leading"
-    if deal.exchange_card_of(seat) < 0:
-        needed = exchange_card(deal.turned, deal.trump)
-        if needed < 0:
-            return f"the turned {CODES[deal.turned]} cannot be exchanged"
+    if deal.variant is not Variant.HABANERO:
+        return _why_not_table_exchange(deal, seat)
+    window = deal.window_side >= 0 and seat == deal.window_seat
+    match options.exchange_window:
+        case ExchangeWindow.BEFORE_LEAD:
+            if deal.turned < 0:
+                return "the turned card is no longer under the stock"
+            if not window:
+                return "only the winner of the last trick may exchange, before leading"
+            return _why_not_hold(deal, seat, deal.turned)
+        case ExchangeWindow.BEFORE_DRAW:
+            if not window or deal.actions[-1].kind is not Kind.PLAY:
+                return "only the winner of a trick may exchange, before the draws"
+            turned = deal.turned_before_draw()
+            if turned < 0:
+                return "the turned card is no longer under the stock"
+            mine = exchange_card(turned, deal.trump)
+            if mine >= 0 and deal.last_drawn[seat] == mine:
+                return f"a {CODES[mine]} drawn in this trick waits for the next win"
+            return _why_not_hold(deal, seat, turned)
+        case ExchangeWindow.ANNOUNCE:
+            if deal.turned < 0:
+                return "the turned card is no longer under the stock"
+            if deal.pending >= 0:
+                return f"seat {deal.pending_seat} has already put {CODES[deal.pending]} under it"
+            if not window and deal.turn != seat:
+                return "the exchange is announced on your turn or after your side wins a trick"
+            return _why_not_hold(deal, seat, deal.turned)
+
+
+def _why_not_table_exchange(deal: Deal, seat: int) -> str | None:
+    options = deal.options
+    if deal.variant is not Variant.ARRASTRADO or options.deck != 40 or options.auto_exchange:
+        return "the exchange is made by hand only in habanero"
+    if deal.exchanges or not deal.before_first_lead():
+        return "the turned card can only be taken before the first lead"
+    return _why_not_hold(deal, seat, deal.table_card)
+
+
+def _why_not_hold(deal: Deal, seat: int, turned: int) -> str | None:
+    needed = exchange_card(turned, deal.trump)
+    if needed < 0:
+        return f"the turned {CODES[turned]} cannot be exchanged"
+    if not deal.hands[seat] >> needed & 1:
         return f"seat {seat} does not hold the {RANK_OF[needed]} of trumps"
     return None

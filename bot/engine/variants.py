@@ -125,6 +125,55 @@ VARIANTS: Final[Mapping[Variant, VariantRules]] = {
 }
 
 
-def sides_of(variant: Variant) -> tuple[tuple[int, ...], ...]:
-    """The seats of each side of ``variant``."""
-    return VARIANTS[variant].sides
+def sides_of(variant: Variant, seats: int | None = None) -> tuple[tuple[int, ...], ...]:
+    """The seats of each side of ``variant`` across a game, at a table of ``seats`` (by
+    default the variant's players; with more, each seat is a side of its own)."""
+    rules = VARIANTS[variant]
+    if seats is None or seats == rules.players:
+        return rules.sides
+    return _alone(seats)
+
+
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """Who plays one deal: ``seats`` at the table, the ``sides`` of the players (seats of
+    each side), ``side_of`` each seat's side (-1 for a seat that sits the deal out),
+    ``next_seat`` the turn order and ``out`` the seat sitting out (-1 when everyone plays).
+    Arrastrado with four at the table: the dealer sits out and the other three play alone."""
+
+    seats: int
+    sides: tuple[tuple[int, ...], ...]
+    side_of: tuple[int, ...]
+    next_seat: tuple[int, ...]
+    out: int
+
+    @property
+    def players(self) -> int:
+        """The seats that play the deal (a trick has this many cards)."""
+        return self.seats - (self.out >= 0)
+
+
+_SEATINGS: dict[tuple[Variant, int, int], Seating] = {}
+
+
+def seating(variant: Variant, seats: int, dealer: int) -> Seating:
+    """The seating of a deal of ``variant`` dealt by ``dealer`` at a table of ``seats``
+    (more seats than the variant's players: the dealer sits out)."""
+    key = (variant, seats, dealer)
+    found = _SEATINGS.get(key)
+    if found is not None:
+        return found
+    rules = VARIANTS[variant]
+    if seats == rules.players:
+        out = -1
+        sides = rules.sides
+        side_of = rules.side_of
+    else:
+        out = dealer
+        sides = tuple((s,) for s in range(seats) if s != out)
+        side_of = tuple(-1 if s == out else s - (out >= 0 and s > out) for s in range(seats))
+    next_seat = tuple(
+        (s + 2) % seats if (s + 1) % seats == out else (s + 1) % seats for s in range(seats)
+    )
+    found = _SEATINGS[key] = Seating(seats, sides, side_of, next_seat, out)
+    return found

@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .actions import Action, Kind
+from .actions import Action
 from .cards import KING, KNIGHT, PAIR_MASK, card, cards_of, mask_of, trick_best
-from .deal import Deal
+from .deal import Deal, declares_anytime
 from .dealing import DealtCards
 from .duty import duty_of
 from .events import Cante, Contract, Exchange, Phase, Result, Trick
 from .options import Options
-from .variants import VARIANTS, Variant
+from .variants import Seating, Variant, seating
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +66,17 @@ class SeatView:
     """Which seats have sung a cante (they can no longer declare tute)."""
     lost40: bool
     """This seat sang a 20 while holding the 40, and lost the 40."""
+    window_sang: tuple[int, ...]
+    """The seats that have sung after this trick (``pairs_sing: each``)."""
+    drawn: int
+    """The card this seat drew last (habanero), or -1."""
+    turned_drawn: int | None
+    """Habanero: the seat that drew the turned card, once the stock is empty."""
+    pending: tuple[int, int] | None
+    """``exchange_window: announce``: (seat, card) of a trump 7 (or 2) put under the
+    turned card, waiting for that seat's next win; public, and out of its hand."""
+    passed: tuple[bool, ...]
+    """The seats out of the plato auction."""
     legal: tuple[Action, ...]
     """The actions this seat may take now."""
     history: tuple[Action, ...]
@@ -74,7 +85,31 @@ class SeatView:
 
     @property
     def my_side(self) -> int:
-        return VARIANTS[self.variant].side_of[self.seat]
+        """This seat's side, or -1 for a dealer who sits the deal out."""
+        return next((i for i, side in enumerate(self.sides) if self.seat in side), -1)
+
+    @property
+    def seating(self) -> Seating:
+        """Who plays this deal, in which order (``Deal``'s seating)."""
+        return seating(self.variant, self.players, self.dealer)
+
+    @property
+    def side_of(self) -> tuple[int, ...]:
+        """Each seat's side (-1 for a dealer who sits out)."""
+        return self.seating.side_of
+
+    def order(self, leader: int) -> tuple[int, ...]:
+        """The seats that play a trick led by ``leader``, in playing order."""
+        seats = [leader]
+        following = self.seating.next_seat
+        while len(seats) < self.seating.players:
+            seats.append(following[seats[-1]])
+        return tuple(seats)
+
+    @property
+    def sits_out(self) -> bool:
+        """This seat deals and sits the deal out (arrastrado with four at the table)."""
+        return self.my_side < 0
 
 
 def _turned_drawer(deal: Deal) -> tuple[int, int] | None:
@@ -148,6 +183,11 @@ def seat_view(deal: Deal, seat: int) -> SeatView:
         capote_open=deal.capote_open,
         sang=tuple(deal.sang),
         lost40=deal.lost40[seat],
+        window_sang=tuple(s for s in range(deal.n) if deal.window_sang >> s & 1),
+        drawn=deal.last_drawn[seat],
+        turned_drawn=deal.turned_drawn if deal.turned_drawn >= 0 else None,
+        pending=(deal.pending_seat, deal.pending) if deal.pending >= 0 else None,
+        passed=tuple(deal.passed),
         legal=tuple(a for a in deal.legal_actions() if a.seat == seat),
         history=tuple(deal.actions),
         result=deal.result,
@@ -174,9 +214,12 @@ def determinize(view: SeatView, hands: Sequence[Iterable[int]], stock: Sequence[
     )
     r.variant = variant
     r.options = view.options
+    seats = r.dealt.seating
     r.n = view.players
+    r.players = seats.players
+    r.next_seat = seats.next_seat
     r.sides = view.sides
-    r.side_of = VARIANTS[variant].side_of
+    r.side_of = seats.side_of
     r.hands = held
     r.trump = view.trump
     r.turned = view.turned if turned_under_stock else -1
@@ -210,10 +253,15 @@ def determinize(view: SeatView, hands: Sequence[Iterable[int]], stock: Sequence[
     r.exchanges = list(view.exchanges)
     r.high_bid = view.high_bid
     r.high_bidder = view.high_bidder if view.high_bidder is not None else -1
-    r.auction_count = sum(1 for a in view.history if a.kind in (Kind.BID, Kind.PASS))
+    r.passed = list(view.passed)
+    r.window_sang = sum(1 << s for s in view.window_sang)
+    r.last_drawn = [view.drawn if s == view.seat else -1 for s in range(r.n)]
+    r.turned_drawn = view.turned_drawn if view.turned_drawn is not None else -1
+    r.pending, r.pending_seat = (view.pending[1], view.pending[0]) if view.pending else (-1, -1)
     r.contract = view.contract
     r.actions = list(view.history)
     r.result = view.result
     r.phase = view.phase
     r._pm = -1  # pyright: ignore[reportPrivateUsage]
+    r.anytime = declares_anytime(variant, view.options, r.turned, r.table_card)
     return r

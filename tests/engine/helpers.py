@@ -40,9 +40,8 @@ def build(
     turned card and the first cards of the stock; the rest of the deck fills the gaps in
     card order. The turned card goes to the dealer where the variant deals it there."""
     options = options or Options()
-    n = variant.players
+    n = options.seats_at(variant)
     dealing = dealing_of(variant, options)
-    size = dealing.hand_size
     given = [cards(hands.get(seat, "")) for seat in range(n)]
     turned_card = parse_card(turned)
     if dealing.turned is TurnedCard.IN_HAND and turned_card not in given[dealer]:
@@ -50,7 +49,8 @@ def build(
     stock_cards = cards(stock)
     used = {c for h in given for c in h} | {turned_card} | set(stock_cards)
     rest = [c for c in cards_of(dealing.deck) if c not in used]
-    for hand in given:
+    for seat, hand in enumerate(given):
+        size = 0 if n > variant.players and seat == dealer else dealing.hand_size
         while len(hand) < size:
             hand.append(rest.pop(0))
     if variant.has_stock:

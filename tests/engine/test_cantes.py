@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine import Action, End, IllegalActionError, Kind, Options, Variant, parse_card
+from bot.engine import Action, End, IllegalActionError, Kind, Options, Phase, Variant, parse_card
 
 from .helpers import build, do, legal_of, legal_plays, play, sing
 
@@ -269,5 +269,70 @@ def test_bid_and_pass_in_plato() -> None:
         r.apply(Action.bid(1, 101))
     r.apply(Action.bid(1, 120))
     r.apply(Action.simple(2, Kind.PASS))
+    assert r.contract is None and r.turn == 0  # outbid, seat 0 may raise again
+    r.apply(Action.simple(0, Kind.PASS))
     assert r.contract is not None and (r.contract.seat, r.contract.points) == (1, 120)
     assert r.turn == 0 and legal_plays(r)
+
+
+# (actions as "seat:bid" or "seat:-", seat on turn after them or None when over, contract)
+AUCTIONS = [
+    ("0:- 1:- 2:-", None, None),
+    ("0:101 1:- 2:-", None, (0, 101)),
+    ("0:- 1:110 2:120 1:130 2:- ", None, (1, 130)),
+    ("0:101 1:110 2:- 0:115 1:-", None, (0, 115)),
+    ("0:101 1:110 2:- 0:115", 1, None),
+    ("0:- 1:- 2:101", None, (2, 101)),
+    ("0:230 1:- 2:-", None, (0, 230)),
+    ("0:- 1:105 2:-", None, (1, 105)),
+    ("0:- 1:105 2:106", 1, None),
+]
+
+
+@pytest.mark.parametrize(("moves", "turn", "contract"), AUCTIONS)
+def test_the_plato_auction_goes_round_until_all_others_pass(
+    moves: str, turn: int | None, contract: tuple[int, int] | None
+) -> None:
+    r = build(Variant.ARRASTRADO, {}, "1B", dealer=2, options=Options(plato=True))
+    for move in moves.split():
+        seat, bid = move.split(":")
+        action = (
+            Action.simple(int(seat), Kind.PASS) if bid == "-" else Action.bid(int(seat), int(bid))
+        )
+        r.apply(action)
+    if turn is not None:
+        assert r.phase is Phase.AUCTION and r.turn == turn
+        assert legal_of(r, Kind.PASS) == {(turn, -1)}
+        return
+    assert r.phase is Phase.PLAY and r.turn == 0
+    got = None if r.contract is None else (r.contract.seat, r.contract.points)
+    assert got == contract
+
+
+def test_a_player_who_passed_is_out_of_the_auction() -> None:
+    r = build(Variant.ARRASTRADO, {}, "1B", dealer=2, options=Options(plato=True))
+    r.apply(Action.simple(0, Kind.PASS))
+    r.apply(Action.bid(1, 110))
+    r.apply(Action.bid(2, 120))
+    assert r.turn == 1  # seat 0 passed: the turn skips it
+    with pytest.raises(IllegalActionError, match="seat 1's turn"):
+        r.apply(Action.bid(0, 130))
+
+
+@pytest.mark.parametrize("points", [100, 231, 0])
+def test_a_bid_outside_the_contracts_is_refused(points: int) -> None:
+    r = build(Variant.ARRASTRADO, {}, "1B", dealer=2, options=Options(plato=True))
+    with pytest.raises(IllegalActionError, match="from 101 to 230"):
+        r.apply(Action.bid(0, points))
+
+
+def test_the_turned_card_taken_by_hand_during_the_auction_keeps_the_turn() -> None:
+    options = Options(plato=True, auto_exchange=False)
+    r = build(Variant.ARRASTRADO, {1: "7B"}, "1B", dealer=2, options=options)
+    assert r.table_card == parse_card("1B")  # nobody takes it at the deal
+    assert legal_of(r, Kind.EXCHANGE) == {(1, -1)}
+    r.apply(Action.bid(0, 101))
+    do(r, 1, Kind.EXCHANGE)
+    assert r.turn == 1 and not r.passed[1]  # still seat 1's turn to bid
+    assert r.table_card == parse_card("7B") and r.hands[1] >> parse_card("1B") & 1
+    assert legal_of(r, Kind.EXCHANGE) == set()

@@ -12,12 +12,16 @@ from hypothesis import strategies as st
 from bot.engine import (
     CODES,
     Deal,
+    ExchangeWindow,
+    FortyFirst,
     Kind,
+    NextDealer,
     Options,
     Scoring,
     SeatView,
     StockDuty,
     Variant,
+    parse_options,
     parse_record,
     record_of,
     replay,
@@ -62,7 +66,7 @@ def reference_plays(r: Deal) -> set[str]:
     assert full
     trumps_down = [c for c in trick if _suit(c) == trump]
     follow = [c for c in hand if _suit(c) == led]
-    seats = [(r.leader + i) % r.n for i in range(len(trick))]
+    seats = [seat for seat, _ in r.trick_seats()]
     # who holds the trick now
     best_i = 0
     for i, c in enumerate(trick):
@@ -104,12 +108,38 @@ OPTION_SETS: list[tuple[Variant, Options]] = [
     (Variant.PAIRS, Options()),
     (Variant.PAIRS, Options(beat_partner=False, undertrump=True)),
     (Variant.PAIRS, Options(scoring=Scoring.SIXTY_FIVE)),
+    # house rules from the seeds (RULES.md), every option in at least one set
+    (Variant.HABANERO, Options(forty_first=FortyFirst.STRICT, sing_drawn=False)),
+    (
+        Variant.HABANERO,
+        Options(exchange_window=ExchangeWindow.BEFORE_DRAW, allow_tute=True, tute_knights=False),
+    ),
+    (
+        Variant.HABANERO,
+        Options(
+            exchange_window=ExchangeWindow.ANNOUNCE,
+            forty_first=FortyFirst.FREE,
+            next_dealer=NextDealer.LAST_TEN,
+        ),
+    ),
+    (Variant.HABANERO, parse_options(Variant.HABANERO, {"rules": "sixty-five"})),
+    (Variant.ARRASTRADO, Options(auto_exchange=False, forty_first=FortyFirst.STRICT)),
+    (Variant.ARRASTRADO, Options(seats=4)),
+    (
+        Variant.ARRASTRADO,
+        parse_options(Variant.ARRASTRADO, {"rules": "fournier", "seats": 4, "plato": True}),
+    ),
+    (Variant.INDIVIDUAL, Options(tute_knights=False, forty_first=FortyFirst.FREE)),
+    (Variant.PAIRS, parse_options(Variant.PAIRS, {"rules": "fournier"})),
+    (Variant.PAIRS, parse_options(Variant.PAIRS, {"rules": "sixty-five"})),
+    (Variant.HABANERO, parse_options(Variant.HABANERO, {"rules": "fournier"})),
+    (Variant.HABANERO, parse_options(Variant.HABANERO, {"rules": "online"})),
 ]
 
 
 def play_random_game(variant: Variant, options: Options, seed: int, carry: bool) -> Deal:
     rng = random.Random(seed)
-    dealer = rng.randrange(variant.players)
+    dealer = rng.randrange(options.seats_at(variant))
     has_carry = carry and variant is Variant.HABANERO and options.scoring is Scoring.MOST
     dealt = shuffle_deal(
         variant,
@@ -179,7 +209,7 @@ def test_random_games_keep_the_invariants(index: int, seed: int, carry: bool) ->
     assert len(played) == len(set(played)), "every card is played at most once"
     if result.end.value == "cards":
         in_play = (
-            len(r.dealt.hands) * len(r.dealt.hands[0])
+            sum(len(h) for h in r.dealt.hands)
             + len(r.dealt.stock)
             + (0 if r.dealt.turned_in_hand else 1)
             - (1 if variant is Variant.ARRASTRADO and r.options.deck == 40 else 0)
@@ -241,6 +271,7 @@ def test_determinize_with_the_true_cards_rebuilds_the_state(
         # whether another seat held the 40 when it sang a 20 is hidden; determinize
         # guesses from its sampled hand, so give it the truth here
         sampled.lost40 = list(r.lost40)
+        sampled.last_drawn = list(r.last_drawn)  # so is the card another seat drew
         assert sorted(sampled.legal_actions(), key=lambda a: a.sort_key) == sorted(
             r.legal_actions(), key=lambda a: a.sort_key
         )

@@ -98,6 +98,16 @@ HANDMADE = [
         contract=Contract(seat=0, points=80),
         contract_made=True,
     ),
+    Result(
+        end=End.RESIGN,
+        sides=((0, 2), (1, 3)),
+        card_points=(0, 0),
+        cantes=(0, 0),
+        last_trick=None,
+        scores=(0, 0),
+        winner=1,
+        by_seat=0,
+    ),
 ]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -84,19 +85,44 @@ def test_sixty_five_scores_leave_out_cantes_and_double_over_101() -> None:
         assert result.double is (result.winner is not None and result.scores[result.winner] > 101)
 
 
-def test_resign_under_ten_points() -> None:
+LOW_HAND = "2O 4O 5O 6O 7O 2C 4C 5C 10C 11C"  # 5 card points
+
+
+def test_a_hand_dealt_under_ten_points_may_resign_before_the_first_lead() -> None:
     from bot.engine import Action, Kind
 
     r = build(
-        Variant.PAIRS, {0: "1E", 1: "2E", 2: "3E", 3: "4E"}, "2O", dealer=3, options=SIXTY_FIVE
+        Variant.PAIRS,
+        {0: "1E 3E 12E", 1: LOW_HAND},
+        "2E",
+        dealer=3,
+        options=replace(SIXTY_FIVE, rounds=2),
     )
     resigners = {a.seat for a in r.legal_actions() if a.kind is Kind.RESIGN}
-    assert resigners == {0, 1, 2, 3}
-    play(r, "1E", "2E", "3E", "4E")  # 21 points to side 0
-    resigners = {a.seat for a in r.legal_actions() if a.kind is Kind.RESIGN}
-    assert resigners == {1, 3}
-    r.apply(Action.simple(3, Kind.RESIGN))
-    assert r.result is not None and r.result.end is End.RESIGN and r.result.winner == 0
+    assert 1 in resigners and 0 not in resigners
+    r.apply(Action.simple(1, Kind.RESIGN))
+    result = r.result
+    assert result is not None and result.end is End.RESIGN and result.winner == 0
+    assert result.scores == (0, 0) and not result.double
+
+
+def test_nobody_resigns_once_a_card_is_played() -> None:
+    from bot.engine import Action, IllegalActionError, Kind
+
+    r = build(Variant.PAIRS, {0: "1E", 1: LOW_HAND}, "2E", dealer=3, options=SIXTY_FIVE)
+    play(r, "1E")
+    assert not [a for a in r.legal_actions() if a.kind is Kind.RESIGN]
+    with pytest.raises(IllegalActionError, match="before the first lead"):
+        r.apply(Action.simple(1, Kind.RESIGN))
+
+
+def test_resigning_is_judged_on_the_hand_dealt_not_on_tricks() -> None:
+    from bot.engine import Action, IllegalActionError, Kind
+
+    r = build(Variant.HABANERO, {1: "1O 3O 12O"}, "2E", dealer=0, options=SIXTY_FIVE)
+    assert {a.seat for a in r.legal_actions() if a.kind is Kind.RESIGN} <= {0}
+    with pytest.raises(IllegalActionError, match="10 card points or more"):
+        r.apply(Action.simple(1, Kind.RESIGN))
 
 
 def test_game_rounds_and_dealer_rotation() -> None:
