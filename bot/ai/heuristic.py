@@ -30,7 +30,7 @@ from bot.engine.deal import Deal
 from bot.engine.duty import duty_of, duty_tiers, playable
 from bot.engine.events import exchange_card
 from bot.engine.options import Scoring, StockDuty
-from bot.engine.variants import VARIANTS, Variant
+from bot.engine.variants import VARIANTS, Variant, seating
 from bot.engine.view import SeatView
 
 from .knowledge import Knowledge
@@ -345,8 +345,14 @@ def _later(
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The seats still to play to a trick after ``seat``, which plays its card number
     ``played`` (0 for the lead), in playing order: (rivals, partners)."""
-    players = len(side_of)
-    later = [(seat + k) % players for k in range(1, players - played)]
+    seats = len(side_of)
+    players = sum(1 for side in side_of if side >= 0)  # a dealer sitting out plays no card
+    later: list[int] = []
+    s = seat
+    while len(later) < players - played - 1:
+        s = (s + 1) % seats
+        if side_of[s] >= 0:
+            later.append(s)
     rivals = tuple(s for s in later if side_of[s] != side_of[seat])
     return rivals, tuple(s for s in later if side_of[s] == side_of[seat])
 
@@ -357,6 +363,7 @@ _LATER: Final = {
         for seat in range(len(side_of))
     ]
     for side_of in {rules.side_of for rules in VARIANTS.values()}
+    | {seating(Variant.ARRASTRADO, 4, dealer).side_of for dealer in range(4)}
 }
 """``_later`` for every seating of the registry, looked up for every card chosen."""
 
@@ -371,7 +378,7 @@ def view_situation(view: SeatView) -> Situation:
     trick = [c for _, c in view.trick]
     best_seat, best = trick_best(view.trick, view.trump)
     options = view.options
-    side_of = VARIANTS[view.variant].side_of
+    side_of = view.side_of
     rivals, partners = _LATER[side_of][view.seat][len(trick)]
     # while the stock has cards, the turned card lies under it
     under = view.turned if view.stock_left else -1

@@ -17,7 +17,7 @@ from bot.engine.deal import Deal
 from bot.engine.dealing import dealing_of
 from bot.engine.duty import duty_of, duty_tiers
 from bot.engine.events import exchange_card
-from bot.engine.options import Scoring, StockDuty, Variant
+from bot.engine.options import ExchangeWindow, Scoring, StockDuty, Variant
 from bot.engine.variants import VARIANTS
 from bot.engine.view import SeatView, determinize
 
@@ -65,19 +65,19 @@ def all_tricks(view: SeatView) -> list[tuple[int, tuple[int, ...]]]:
 def _constraints(view: SeatView) -> list[tuple[int, int, int]]:
     """(seat, mask it lacked, trick index) from the duty in force at each play."""
     out: list[tuple[int, int, int]] = []
-    n = view.players
     trump = view.trump
     options = view.options
-    side_of = VARIANTS[view.variant].side_of
+    side_of = view.side_of
     initial = _initial_draw(view)
     for index, (leader, cards) in enumerate(all_tricks(view)):
+        order = view.order(leader)
         duty = duty_of(view.variant, options, initial - 2 * index)
         if duty is StockDuty.FREE or not cards:
             continue
         led = SUIT_OF[cards[0]]
         best, best_seat = cards[0], leader
         for k in range(1, len(cards)):
-            seat = (leader + k) % n
+            seat = order[k]
             c = cards[k]
             spare = (
                 not options.beat_partner
@@ -117,6 +117,8 @@ def infer(view: SeatView) -> Knowledge:
     stocked = VARIANTS[view.variant].has_stock
     if stocked and view.stock_left > 0:
         out |= 1 << view.turned  # face up under the stock, drawn last
+    if view.pending is not None:
+        out |= 1 << view.pending[1]  # put under it, out of its holder's hand
     known = [0] * n
     known[me] = mine
     for seat, c in view.shown:
@@ -269,7 +271,7 @@ class _Window:
 
 def _closed_windows(view: SeatView) -> list[_Window]:
     """Every window to declare that closed (the next card was played), oldest first."""
-    n = view.players
+    n = view.seating.players  # the cards of a trick
     windows: list[_Window] = []
     plays = 0
     sung = 0
@@ -304,18 +306,23 @@ def silences(view: SeatView, know: Knowledge) -> Knowledge:
     since (a card drawn later may have made the pair)."""
     me = view.seat
     n = view.players
-    singing = view.options.scoring is not Scoring.SIXTY_FIVE
+    options = view.options
     habanero = view.variant is Variant.HABANERO
+    # a pair just drawn may not be singable (``sing_drawn``); an exchange may wait for a
+    # later window or be announced at any time (``exchange_window``)
+    singing = options.scoring is not Scoring.SIXTY_FIVE and (options.sing_drawn or not habanero)
+    swapping = options.exchange and options.exchange_window is ExchangeWindow.BEFORE_LEAD
     initial = _initial_draw(view)
     done = len(view.tricks)
     played_by: dict[int, tuple[int, int]] = {}  # card: (seat, trick index)
     for index, (leader, cards) in enumerate(all_tricks(view)):
+        order = view.order(leader)
         for k, c in enumerate(cards):
-            played_by[c] = ((leader + k) % n, index)
+            played_by[c] = (order[k], index)
     mine = mask_of(view.hand)
     void = list(know.void)
     limits = [list(x) for x in know.limits]
-    side_of = VARIANTS[view.variant].side_of
+    side_of = view.side_of
     for w in _closed_windows(view):
         drew = any(initial - 2 * j > 0 for j in range(w.trick + 1, done))
         if drew or (habanero and initial - 2 * (w.trick + 1) <= 0):
@@ -324,7 +331,7 @@ def silences(view: SeatView, know: Knowledge) -> Knowledge:
             for seat in view.sides[side_of[w.winner]]:
                 if seat != me:
                     _no_pairs(seat, w, played_by, mine, know, void, limits)
-        if habanero and view.options.exchange and not w.exchanged and w.winner != me:
+        if habanero and swapping and not w.exchanged and w.winner != me:
             e = exchange_card(w.turned, view.trump)
             if e >= 0 and e not in played_by and not mine >> e & 1:
                 void[w.winner] |= 1 << e

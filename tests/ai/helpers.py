@@ -62,8 +62,9 @@ def play_game(
 ) -> Game:
     """A whole game (several deals in habanero) between the given levels."""
     rng = random.Random(seed)
-    rngs = [random.Random(seed * 10 + seat) for seat in range(variant.players)]
-    game = Game(variant, options, dealer=seed % variant.players)
+    seats = options.seats_at(variant)
+    rngs = [random.Random(seed * 10 + seat) for seat in range(seats)]
+    game = Game(variant, options, dealer=seed % seats)
     deals = 0
     while not game.finished:
         r = Deal(shuffle_deal(variant, options, game.dealer, rng, game.carry))

@@ -71,7 +71,10 @@ def test_no_cante_and_no_resignation_in_sixty_five_by_default(level: Level) -> N
     play(r, "1B", "2B")
     action = decide(r, 1, level)
     assert action is not None and action.kind is Kind.PLAY
-    # seat 0 may resign (under 10 points) but it is not its turn: it does nothing
+    # before the first lead seat 0 may resign (dealt under 10 card points), but it is
+    # not its turn: it does nothing
+    low = "2B 4B 5B 6B 7B 2C 4C 5C"
+    r = build(Variant.HABANERO, {0: low, 1: "1B"}, "4O", dealer=0, options=options)
     assert Action.simple(0, Kind.RESIGN) in seat_view(r, 0).legal
     assert decide(r, 0, level) is None
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.ai import Level
-from bot.engine import Options, Scoring, StockDuty, Variant
+from bot.engine import ExchangeWindow, Options, Preset, Scoring, StockDuty, Variant, parse_options
 
 from .helpers import play_game
 
@@ -24,6 +24,16 @@ OPTION_SETS: list[tuple[Variant, Options]] = [
     (Variant.PAIRS, Options()),
     (Variant.PAIRS, Options(beat_partner=False, undertrump=True)),
     (Variant.PAIRS, Options(scoring=Scoring.SIXTY_FIVE, rounds=2)),
+    (Variant.HABANERO, Options(exchange_window=ExchangeWindow.BEFORE_DRAW, rounds=2)),
+    (Variant.ARRASTRADO, Options(seats=4, rounds=2)),
+    (Variant.ARRASTRADO, Options(seats=4, plato=True, auto_exchange=False)),
+]
+
+PRESET_CASES = [
+    (variant, parse_options(variant, {"rules": preset.value}))
+    for preset in Preset
+    for variant in Variant
+    if preset is not Preset.STANDARD
 ]
 
 LEVELS = (Level.EASY, Level.NORMAL, Level.HARD)
@@ -38,8 +48,17 @@ def _name(case: tuple[Variant, Options]) -> str:
 @pytest.mark.parametrize("case", OPTION_SETS, ids=[_name(c) for c in OPTION_SETS])
 def test_mixed_levels_play_a_whole_game(case: tuple[Variant, Options]) -> None:
     variant, options = case
-    levels = [LEVELS[(seat + 2) % 3] for seat in range(variant.players)]
+    levels = [LEVELS[(seat + 2) % 3] for seat in range(options.seats_at(variant))]
     game = play_game(variant, options, levels, seed=7, budget=0.01)
+    assert game.finished and game.winner is not None
+
+
+@pytest.mark.parametrize("case", PRESET_CASES, ids=[_name(c) for c in PRESET_CASES])
+def test_robots_play_a_whole_game_under_each_preset(case: tuple[Variant, Options]) -> None:
+    variant, options = case
+    seats = options.seats_at(variant)
+    levels = [LEVELS[(seat + 1) % 3] for seat in range(seats)]
+    game = play_game(variant, options, levels, seed=5, budget=0.01)
     assert game.finished and game.winner is not None
 
 
