@@ -52,6 +52,11 @@ N = frozenset[int]()
         (Variant.HABANERO, SIXTY_FIVE, [74, 56], 0, [frozenset({20}), N], [0], 1),
         (Variant.HABANERO, SIXTY_FIVE, [75, 55], 0, [frozenset({20}), N], [0], 0),
         (Variant.HABANERO, SIXTY_FIVE, [70, 60], 1, [frozenset({40}), N], [1], 0),
+        # both the 40 and a 20 sung: the bar is 85, met at exactly 85
+        (Variant.PAIRS, SIXTY_FIVE, [85, 45], 0, [frozenset({20, 40}), N], [0], 0),
+        (Variant.PAIRS, SIXTY_FIVE, [84, 46], 0, [frozenset({20, 40}), N], [0], 1),
+        # the last-trick side that misses its bar loses whatever the other scored
+        (Variant.PAIRS, SIXTY_FIVE, [80, 50], 0, [frozenset({40}), N], [0], 1),
     ],
 )
 def test_deal_winner(
