@@ -177,8 +177,10 @@ def experience(
     variant: Variant, options: Options, winner: int, sides: tuple[tuple[int, ...], ...]
 ) -> tuple[int, ...]:
     """Experience per seat for a finished competitive game: the winner 10 x players (shared
-    by a pair), each loser 5, and everybody +10 per round beyond the first."""
-    n = variant.players
+    by a pair), each loser 5, and everybody +10 per round beyond the first. ``sides``: the
+    game's sides, every seat at the table in one."""
+    del variant
+    n = sum(len(side) for side in sides)
     if not options.competitive:
         return (0,) * n
     bonus = 10 * (options.rounds - 1)

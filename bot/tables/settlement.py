@@ -82,7 +82,10 @@ def stake_table(table: Table, *, deal_only: bool = False) -> Settlement:
             if await ledger.table_pot(conn, t.id) > 0:
                 return
             seats = members_of(t)
+            out = t.deal.dealt.seating.out if t.deal is not None else -1
             for seat in range(t.players):
+                if seat == out:  # a dealer who sits the deal out puts nothing in
+                    continue
                 payer = seats.get(seat) if not _robot(t, seat) else None
                 await ledger.pot_deposit(conn, t.guild_id, t.id, payer, PLATO_STAKE, now, cap=True)
 
@@ -110,6 +113,8 @@ def _deal_stats(deal: Deal, seat: int) -> Counter[str]:
     result = deal.result
     assert result is not None
     counts = Counter[str]()
+    if deal.side_of[seat] < 0:  # dealt and sat it out (arrastrado, four at the table)
+        return counts
     if result.winner is not None:  # a habanero deal short of the target is no round yet
         counts["rounds_played"] = 1
         if deal.side_of[seat] == result.winner:
@@ -135,7 +140,7 @@ def _arrastrado(result_seats: dict[int, int], deal: Deal) -> Op:
 
     async def pay(conn: Connection, t: Table, now: float) -> None:
         pot = await ledger.table_pot(conn, t.id)
-        payout = arrastrado_payout(result, pot=pot)
+        payout = arrastrado_payout(result, pot=pot, seats=t.players)
         deltas: dict[int | None, int] = {}
         seats = list(payout.seats)
         contract = result.contract
@@ -167,7 +172,7 @@ def settle_game(table: Table) -> Settlement:
         return settlement
     last = table.deal
     assert last is not None and last.result is not None
-    winners = sides_of(table.variant)[table.winner]
+    winners = sides_of(table.variant, table.players)[table.winner]
     seats = members_of(table)
     xp = game_xp(table)
 
@@ -213,7 +218,8 @@ def game_xp(table: Table) -> tuple[int, ...]:
     """Experience per seat for a finished competitive game; a member who left has
     forfeited it, and gets a loser's."""
     assert table.winner is not None
-    xp = experience(table.variant, table.options, table.winner, sides_of(table.variant))
+    sides = sides_of(table.variant, table.players)
+    xp = experience(table.variant, table.options, table.winner, sides)
     loser_xp = min(xp)  # there is always a losing side
     return tuple(
         loser_xp if seat is not None and seat.left else xp[i] for i, seat in enumerate(table.seats)
