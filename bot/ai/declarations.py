@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Final
 
 from bot.engine.actions import Action, Kind
 from bot.engine.cards import PAIR_MASK, POINTS, mask_of
@@ -70,13 +71,28 @@ def hand_strength(hand: Sequence[int], trump: int, n: int) -> float:
     return value * 3.0 / n
 
 
+EXPECTED_PER_STRENGTH: Final = 0.58
+"""Points an arrastrado hand takes, per unit of ``hand_strength``, on average over the
+robots' own play (``python benchmarks/plato_bids.py`` measures it)."""
+BID_MARGIN: Final = 3
+"""How far the expected points must reach past a contract for the normal robot to bid it:
+there about half the contracts are made (the same benchmark)."""
+
+
+def expected_points(hand: Sequence[int], trump: int, n: int) -> float:
+    """The points an arrastrado hand is expected to take, from ``hand_strength``."""
+    return hand_strength(hand, trump, n) * EXPECTED_PER_STRENGTH
+
+
 def normal_bid(view: SeatView) -> Action:
-    """Bid the lowest contract with a strong hand, else pass."""
+    """Bid the lowest contract the hand is expected to make, else pass: outbid past what
+    its hand makes, it passes (it never over-bids its hand)."""
     passing = next(a for a in view.legal if a.kind is Kind.PASS)
     bids = [a for a in view.legal if a.kind is Kind.BID]
     if not bids:
         return passing
     lowest = min(bids, key=lambda a: a.arg)
-    if hand_strength(view.hand, view.trump, view.players) >= lowest.arg + 25:
+    playing = len(view.seating.sides)
+    if expected_points(view.hand, view.trump, playing) >= lowest.arg + BID_MARGIN:
         return lowest
     return passing

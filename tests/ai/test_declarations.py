@@ -98,3 +98,30 @@ def test_plato_bids_with_a_strong_hand_and_passes_with_a_weak_one() -> None:
     r = build(Variant.ARRASTRADO, {1: weak}, "2O", dealer=0, options=options)
     for level in LEVELS:
         assert decide(r, 1, level) == Action.simple(1, Kind.PASS)
+
+
+def test_plato_a_fair_hand_does_not_bid_a_contract_it_rarely_makes() -> None:
+    """Three aces, two threes and a pair (strength 141): such hands take 101 points about
+    one time in three (``benchmarks/plato_bids.py``)."""
+    options = Options(plato=True)
+    fair = "1O 3O 12O 1C 3C 12E 11E 1B 5C 6B 7B 2B 4B"
+    r = build(Variant.ARRASTRADO, {1: fair}, "2O", dealer=0, options=options)
+    for level in (Level.NORMAL, Level.HARD):
+        assert decide(r, 1, level) == Action.simple(1, Kind.PASS)
+
+
+def test_plato_outbid_past_its_hand_the_robot_passes() -> None:
+    options = Options(plato=True)
+    strong = "1O 3O 12O 11O 10O 7O 1C 3C 1E 3E 1B 3B 12C"
+    r = build(Variant.ARRASTRADO, {0: strong}, "2O", dealer=1, options=options)
+    assert r.turn == 2
+    r.apply(Action.bid(2, 101))
+    for level in (Level.NORMAL, Level.HARD):
+        action = decide(r, 0, level)
+        assert action is not None and action.kind is Kind.BID and action.arg == 102
+    r.apply(Action.bid(0, 102))
+    r.apply(Action.bid(1, 200))
+    r.apply(Action.simple(2, Kind.PASS))
+    assert r.turn == 0  # outbid, seat 0 may raise again, and does not
+    for level in LEVELS:
+        assert decide(r, 0, level) == Action.simple(0, Kind.PASS)
