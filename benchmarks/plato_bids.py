@@ -49,7 +49,7 @@ def _played_out(seed: int) -> tuple[Deal, float, int]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--deals", type=int, default=4000)
     parser.add_argument("--budget", type=float, default=0.05)
     args = parser.parse_args()
