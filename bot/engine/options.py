@@ -118,13 +118,20 @@ class Options:
             return self
         return replace(self, allow_tute=self.tute_allowed(variant))
 
-    def to_dict(self, only_changed: bool = True) -> dict[str, Any]:
-        """Options as JSON values; by default only those that differ from the defaults."""
+    def to_dict(self, only_changed: bool = True, variant: Variant | None = None) -> dict[str, Any]:
+        """Options as JSON values; by default only those that differ from the defaults and,
+        given the ``variant``, from what the preset sets there (an option the host named
+        back to its default under a preset is written, so it reads back the same)."""
         default = Options()
+        preset = {} if variant is None else preset_options(variant, self.rules, {}, self.deck)
         out: dict[str, Any] = {}
         for f in fields(self):
             value = getattr(self, f.name)
-            if only_changed and value == getattr(default, f.name):
+            if (
+                only_changed
+                and value == getattr(default, f.name)
+                and value == preset.get(f.name, value)
+            ):
                 continue
             out[f.name] = value.value if isinstance(value, Enum) else value
         return out
@@ -214,13 +221,17 @@ def option_applies(variant: Variant, name: str, options: Options | None = None) 
     return True
 
 
-def preset_options(variant: Variant, preset: Preset, explicit: dict[str, Any]) -> dict[str, Any]:
+def preset_options(
+    variant: Variant, preset: Preset, explicit: dict[str, Any], deck: int = 40
+) -> dict[str, Any]:
     """The values ``preset`` gives the options not named in ``explicit`` at a ``variant``
-    table (those named explicitly win)."""
+    table with a ``deck`` of that many cards (those named explicitly win; an option that
+    does not exist there is not set)."""
+    probe = Options(deck=deck)
     return {
         name: value
         for name, value in PRESETS[preset].items()
-        if name not in explicit and variant in _APPLIES.get(name, frozenset(Variant))
+        if name not in explicit and option_applies(variant, name, probe)
     }
 
 
@@ -238,7 +249,8 @@ def parse_options(variant: Variant, raw: dict[str, Any] | None, *, named: bool =
             raise OptionError(f"unknown option {key!r}")
         values[key] = _parse_value(key, value)
     preset = values.get("rules", Preset.STANDARD)
-    options = Options(**(preset_options(variant, preset, values) | values))
+    deck = values.get("deck", 40)
+    options = Options(**(preset_options(variant, preset, values, deck) | values))
     check_options(variant, options, named=set(values) if named else set())
     return options
 
@@ -246,7 +258,7 @@ def parse_options(variant: Variant, raw: dict[str, Any] | None, *, named: bool =
 def with_preset(variant: Variant, options: Options, named: set[str]) -> Options:
     """``options`` with its preset's values for the options not in ``named`` (a table
     opened with a preset and some options named)."""
-    preset = preset_options(variant, options.rules, dict.fromkeys(named, True))
+    preset = preset_options(variant, options.rules, dict.fromkeys(named, True), options.deck)
     return replace(options, **preset) if preset else options
 
 

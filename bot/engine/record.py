@@ -26,7 +26,7 @@ def record_of(deal: Deal) -> dict[str, Any]:
     """The game record of a deal as played so far."""
     dealt = deal.dealt
     data: dict[str, Any] = {"variant": dealt.variant.value}
-    options = dealt.options.to_dict()
+    options = dealt.options.to_dict(variant=dealt.variant)
     if options:
         data["options"] = options
     data["dealer"] = dealt.dealer

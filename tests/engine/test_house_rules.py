@@ -379,3 +379,20 @@ def test_a_capote_scores_nothing_and_counts_one_round(scoring: Scoring) -> None:
 def test_a_claim_is_open_before_a_capote_is_announced() -> None:
     r = _to_capote(Options(), (60, 90), 1)
     assert legal_of(r, Kind.CLAIM) == {(r.window_seat, -1)}
+
+
+def test_a_preset_sets_nothing_the_deck_leaves_out() -> None:
+    options = parse_options(Variant.ARRASTRADO, {"rules": "fournier", "deck": 36})
+    assert options.auto_exchange and options.forty_first is FortyFirst.FREE
+    assert options.to_dict(variant=Variant.ARRASTRADO) == {
+        "deck": 36,
+        "rules": "fournier",
+        "forty_first": "free",
+    }
+
+
+def test_an_option_named_back_to_its_default_under_a_preset_is_written() -> None:
+    options = parse_options(Variant.HABANERO, {"rules": "fournier", "forty_first": "lose"})
+    written = options.to_dict(variant=Variant.HABANERO)
+    assert written["forty_first"] == "lose"
+    assert parse_options(Variant.HABANERO, written) == options
