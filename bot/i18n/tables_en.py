@@ -335,7 +335,7 @@ MESSAGES: Final[dict[str, str]] = {
     "rules.options": (
         "rounds 1-5 · bet · turn_time · competitive · private (+ invite) · spectators · allow_tute · "
         "stock_duty free/trump/full · beat_partner · undertrump · exchange · capote · target · "
-        "scoring most/sixty-five · deck 40/36 · plato"
+        "scoring most/sixty-five · deck 40/36 · plato · rules (a preset) · house (house rules)"
     ),
     "pictures.trump": "Trumps",
     "pictures.stock": "Stock",
@@ -378,4 +378,104 @@ MESSAGES: Final[dict[str, str]] = {
     "tables.missing_permissions": "{host}: I am missing permissions in {channel} (to send or edit messages, embed links or attach files), so part of the table cannot be shown there. An admin can give them back; the game goes on meanwhile.",
     "tables.play.paused": "⏸️ Paused: everyone is away. Click **I'm back** to play on; the game is cancelled <t:{until}:R> if nobody does.",
     "tables.moved_on": "Deal {deal} of table #{id} goes on in a fresh message below.",
+    # house rules and presets (RULES.md "House rules from the seeds"): /tute new rules: and house:
+    "common.either": "{first} or {last}",
+    "variants.short.habanero": "habanero",
+    "variants.short.arrastrado": "arrastrado",
+    "variants.short.individual": "individual",
+    "variants.short.pairs": "pairs",
+    "options.rules.name": "rules",
+    "options.rules.description": "A set of house rules at once; the options you name win over it",
+    "options.rules.standard": "Standard: the rules of /tute rules",
+    "options.rules.fournier": "Fournier: a 20 never loses the 40, exchange by announcing, each partner sings…",
+    "options.rules.online": "Online: 40 first strict, no singing with the card just drawn",
+    "options.rules.sixty-five": "Sixty-five: more than 65 of 130 wins, only four kings are a tute",
+    "options.house.name": "house",
+    "options.house.description": "House rules as name=value pairs, e.g. forty_first=strict sing_drawn=false",
+    "house.default": "(default)",
+    "house.preset.standard": "Standard",
+    "house.preset.fournier": "Fournier",
+    "house.preset.online": "Online",
+    "house.preset.sixty-five": "Sixty-five",
+    "house.rule.forty_first.lose": "a 20 sung first loses the 40",
+    "house.rule.forty_first.strict": "no 20 while you hold the 40",
+    "house.rule.forty_first.free": "a 20 never loses the 40",
+    "house.rule.sing_drawn.true": "a pair may be sung as soon as it is in hand",
+    "house.rule.sing_drawn.false": "no singing with the card just drawn",
+    "house.rule.exchange_window.before_lead": "exchange after a win, before leading",
+    "house.rule.exchange_window.before_draw": "exchange before drawing",
+    "house.rule.exchange_window.announce": "exchange by announcing",
+    "house.rule.pairs_sing.side": "one cante per trick for the pair",
+    "house.rule.pairs_sing.each": "each partner sings",
+    "house.rule.tute_knights.true": "four kings or four knights are a tute",
+    "house.rule.tute_knights.false": "only four kings are a tute",
+    "house.rule.auto_exchange.true": "the trump 7 takes the turned card by itself",
+    "house.rule.auto_exchange.false": "the holder of the trump 7 chooses to exchange",
+    "house.rule.seats.3": "three at the table",
+    "house.rule.seats.4": "four at the table, the dealer sits out",
+    "house.rule.next_dealer.rotate": "the deal passes to the other player",
+    "house.rule.next_dealer.last_ten": "whoever took the last ten deals next",
+    "tables.opt.preset": "Rules: {preset}",
+    "tables.opt.preset_with": "Rules: {preset} ({rules})",
+    "tables.opt.house": "House rules: {rules}",
+    "tables.errors.option_not_here": "The option `{option}` does not exist in {variant}, only in {variants}.",
+    "tables.errors.option_40": "The option `{option}` exists only with the 40-card deck.",
+    "tables.errors.option_sixty_five": "The option `{option}` does not apply with sixty-five scoring.",
+    "tables.errors.house_pair": "I cannot read “{typed}”: write each house rule as name=value, e.g. forty_first=strict sing_drawn=false.",
+    "tables.errors.house_unknown": "“{typed}” is not a house rule. Here they are: {names}.",
+    "tables.errors.house_value": "The house rule `{option}` cannot be “{typed}”: it takes {values}.",
+    "tables.errors.house_twice": "The house rule `{option}` is named twice.",
+    "hand.sitting_out": "You sit out this deal (you dealt).",
+    "rules.house_title": "House rules (/tute new house:)",
+    "rules.house_intro": (
+        "Readings of the rules some tables play. The host names them as name=value pairs, "
+        "e.g. `house: forty_first=strict sing_drawn=false`; the values are below, the default first. "
+        "Each exists only in the variants it names."
+    ),
+    "rules.house.forty_first.name": "forty_first: the 40 first",
+    "rules.house.forty_first": (
+        "Singing a 20 while you hold the 40. `lose`: that 40 can no longer be sung. "
+        "`strict`: the 20 is refused while you hold an unsung 40: sing the 40 first. "
+        "`free`: nothing is lost, the 40 may still be sung after a later win."
+    ),
+    "rules.house.sing_drawn.name": "sing_drawn: singing a card just drawn",
+    "rules.house.sing_drawn": (
+        "Habanero. `true`: a pair may be sung as soon as its king and knight are in hand. "
+        "`false`: not right after drawing its king or knight; it may be sung after a later win."
+    ),
+    "rules.house.exchange_window.name": "exchange_window: when the 7 takes the turned card",
+    "rules.house.exchange_window": (
+        "Habanero. `before_lead`: after winning a trick, before leading the next. "
+        "`before_draw`: after winning a trick, before the draws (even on the trick that empties the stock). "
+        "`announce`: while the turned card is under the stock, put the trump 7 (or 2) under it; the swap "
+        "is made at your next win (at once in a window you just won), and if the turned card is drawn "
+        "first, the 7 comes back to your hand."
+    ),
+    "rules.house.pairs_sing.name": "pairs_sing: cantes of a pair",
+    "rules.house.pairs_sing": (
+        "Pairs. `side`: one cante per trick the pair wins, by either partner. "
+        "`each`: each partner may sing once after it (two cantes at most)."
+    ),
+    "rules.house.tute_knights.name": "tute_knights: tute of knights",
+    "rules.house.tute_knights": "`true`: four kings or four knights in one hand are a tute. `false`: only four kings.",
+    "rules.house.auto_exchange.name": "auto_exchange: the 7 and the turned card",
+    "rules.house.auto_exchange": (
+        "Arrastrado with 40 cards. `true`: the holder of the trump 7 (or 2) takes the turned card "
+        "as the deal ends. `false`: they choose to exchange before the first lead, or keep their card; "
+        "a turned card left on the table counts for nobody."
+    ),
+    "rules.house.seats.name": "seats: four at an arrastrado table",
+    "rules.house.seats": (
+        "Arrastrado with 40 cards. `3`. `4`: four sit at the table and each deal the dealer sits out: "
+        "no cards, no bids, pays and is paid nothing. The deal passes on as usual."
+    ),
+    "rules.house.next_dealer.name": "next_dealer: who deals next",
+    "rules.house.next_dealer": (
+        "Habanero, between the deals of a game. `rotate`: the other player deals. "
+        "`last_ten`: whoever took the last ten deals."
+    ),
+    "rules.presets_title": "Presets (/tute new rules:)",
+    "rules.preset_line": "**{preset}**: {rules}",
+    "rules.preset_none": "every rule as above",
+    "rules.presets_note": "A preset sets only what exists in the variant; the options you name win over it.",
 }

@@ -42,7 +42,7 @@ def new_table(
 ) -> Table:
     """A lobby with its host in the first seat (its id comes with its first save)."""
     assert host.user_id is not None
-    seats: list[Seat | None] = [None] * variant.players
+    seats: list[Seat | None] = [None] * options.seats_at(variant)
     seats[0] = host
     table = Table(
         id=0,

@@ -168,13 +168,16 @@ class Seating:
 
     __slots__ = ()
     variant: Variant
+    options: Options
     seats: Sequence[Seat | None]
     thread_id: int | None
     channel_id: int
 
     @property
     def players(self) -> int:
-        return self.variant.players
+        """The seats at the table: the variant's players, or four at an arrastrado table
+        with ``seats: 4`` (the dealer sits each deal out)."""
+        return self.options.seats_at(self.variant)
 
     @property
     def where_id(self) -> int:
@@ -361,7 +364,10 @@ class Table(Seating):
     def _options_text(self) -> str:
         cached = self._options_json
         if cached is None or cached[0] is not self.options:
-            cached = self._options_json = (self.options, _ENCODER.encode(self.options.to_dict()))
+            cached = self._options_json = (
+                self.options,
+                _ENCODER.encode(self.options.to_dict(variant=self.variant)),
+            )
         return cached[1]
 
     def _summary_text(self) -> str:

@@ -118,7 +118,8 @@ class TableView(Seating):
 
     @property
     def sides(self) -> tuple[tuple[int, ...], ...]:
-        return sides_of(self.variant)
+        """The game's sides (at a four-seat arrastrado table, each seat)."""
+        return sides_of(self.variant, len(self.seats))
 
     def away_seats(self) -> frozenset[int]:
         return frozenset(i for i, s in enumerate(self.seats) if s is not None and s.away)
@@ -180,6 +181,9 @@ class HandView:
     notify: bool = False
     """Their turn has just come, after others played: tell them (once), in a way that
     notifies (a message, where an edit notifies nobody)."""
+    sits_out: bool = False
+    """The seat deals this deal and sits it out, without cards (arrastrado with four at the
+    table)."""
 
     @property
     def left(self) -> bool:
@@ -244,7 +248,10 @@ def _last_trick(deal: Deal) -> LastTrick | None:
     from bot.engine.cards import POINTS
 
     last = deal.tricks[-1]
-    cards = tuple(((last.leader + i) % deal.n, c) for i, c in enumerate(last.cards))
+    seats = [last.leader]
+    for _ in last.cards[1:]:
+        seats.append(deal.next_seat[seats[-1]])
+    cards = tuple(zip(seats, last.cards, strict=True))
     return LastTrick(cards, last.winner, sum(POINTS[c] for c in last.cards))
 
 
@@ -374,10 +381,14 @@ def hand_view(table: Table, seat: int, *, may_wait: bool = False) -> HandView:
         trick=own.trick,
         turn_deadline=table.turn_deadline,
         may_wait=may_wait,
-        exchange_gives=deal.exchange_card_of(seat)
-        if any(a.kind is Kind.EXCHANGE for a in legal)
-        else -1,
+        exchange_gives=deal.exchange_open(seat),
+        sits_out=sits_out(table, seat, own.dealer) and not own.hand,
     )
+
+
+def sits_out(table: Table, seat: int, dealer: int) -> bool:
+    """Whether ``seat`` sits this deal out: more seats than players, and it deals."""
+    return table.players > table.variant.players and seat == dealer
 
 
 # ---------------------------------------------------------------- what to redraw

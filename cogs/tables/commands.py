@@ -6,17 +6,19 @@ from __future__ import annotations
 import io
 import json
 import logging
+from typing import Any
 
 import discord
 from discord import app_commands
 
 from bot.client import TuteBot, catalog_str
-from bot.engine import OptionError, Options, Scoring, StockDuty, Variant
-from bot.engine.options import check_options
-from bot.i18n import t
+from bot.engine import Options, Preset, Scoring, StockDuty, Variant
+from bot.engine.options import OPTION_NAMES
+from bot.i18n import DEFAULT_LANGUAGE, t
 from bot.storage import tables as table_repo
 from bot.storage.settings import get_settings
 from bot.tables.errors import TableError
+from bot.tables.house import completions, opening_options, parse_house, values_of
 from bot.tables.model import DEFAULT_ROBOT, ROBOT_LEVELS, Level
 from bot.tables.service import TableService
 from cogs._base import CommandsMixin
@@ -46,16 +48,33 @@ NEW_OPTIONS = (
     "scoring",
     "deck",
     "plato",
+    "rules",
+    "house",
     "robots",
     "invite",
     "invite2",
     "invite3",
 )
-"""The options of ``/tute new``, each named and described in the catalog."""
+"""The options of ``/tute new``, each named and described in the catalog (Discord allows
+25 options a command: the house rules share one, ``house``)."""
+
+TABLE_OPTIONS = frozenset(NEW_OPTIONS) & frozenset(OPTION_NAMES)
+"""The options of ``/tute new`` that are table options (``Options`` fields)."""
+
+CHOICE_LENGTH = 100
+"""The longest name or value of a choice Discord takes."""
+MAX_CHOICES = 25
+"""The most choices an autocomplete may offer."""
 
 VARIANT_CHOICES = [
     app_commands.Choice(name=catalog_str(f"variants.{v.value}"), value=v.value) for v in Variant
 ]
+
+
+def _given(interaction: discord.Interaction[TuteBot], option: str) -> Any:
+    """What the user gave option ``option`` of the command (None: nothing). Discord names
+    an option by its English name, whatever the user's language."""
+    return getattr(interaction.namespace, t(f"options.{option}.name", DEFAULT_LANGUAGE), None)
 
 
 class TablesCommands(CommandsMixin):
@@ -94,6 +113,10 @@ class TablesCommands(CommandsMixin):
             app_commands.Choice(name=catalog_str(f"options.robots.{lv.value}"), value=lv.value)
             for lv in ROBOT_LEVELS
         ],
+        rules=[
+            app_commands.Choice(name=catalog_str(f"options.rules.{p.value}"), value=p.value)
+            for p in Preset
+        ],
     )
     @app_commands.describe(
         **{name: catalog_str(f"options.{name}.description") for name in NEW_OPTIONS}
@@ -119,6 +142,8 @@ class TablesCommands(CommandsMixin):
         scoring: str = Scoring.MOST.value,
         deck: str = "40",
         plato: bool = False,
+        rules: str = Preset.STANDARD.value,
+        house: app_commands.Range[str, 1, 300] | None = None,
         robots: str = DEFAULT_ROBOT.value,
         invite: discord.Member | None = None,
         invite2: discord.Member | None = None,
@@ -142,7 +167,15 @@ class TablesCommands(CommandsMixin):
             )
             return
         v = Variant(variant)
+        # the options the host named win over the preset; one offered in every variant and
+        # left at its default changes nothing, wherever it exists
+        named = {
+            name
+            for name in TABLE_OPTIONS
+            if t(f"options.{name}.name", DEFAULT_LANGUAGE) in interaction.namespace
+        }
         try:
+            house_rules = parse_house(v, house or "")
             options = Options(
                 rounds=rounds,
                 bet=bet,
@@ -160,12 +193,12 @@ class TablesCommands(CommandsMixin):
                 scoring=Scoring(scoring),
                 deck=int(deck),
                 plato=plato,
+                rules=Preset(rules),
+                **house_rules,
             )
-            check_options(v, options)
-        except OptionError as exc:
-            await interaction.response.send_message(
-                t("tables.errors.bad_options", lang, why=str(exc)), ephemeral=True
-            )
+            options = opening_options(v, options, named | set(house_rules), quiet=TABLE_OPTIONS)
+        except TableError as error:
+            await refuse(interaction, error)
             return
         invited = [m.id for m in (invite, invite2, invite3) if m is not None]
         service = service_of(interaction.client)
@@ -207,6 +240,26 @@ class TablesCommands(CommandsMixin):
         if isinstance(resource, discord.InteractionMessage):
             await service.notes.set_messages(table.id, message_id=resource.id)
 
+    @new.autocomplete("house")
+    async def house_autocomplete(
+        self, interaction: discord.Interaction[TuteBot], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """``name=value`` completions of the house rules of the variant chosen, each with
+        what it does in the user's language."""
+        lang = locale_of(interaction)
+        chosen = _given(interaction, "variant")
+        variant = Variant(chosen) if chosen in {v.value for v in Variant} else None
+        deck = 36 if str(_given(interaction, "deck")) == "36" else 40
+        offered: list[app_commands.Choice[str]] = []
+        for whole, name, value in completions(variant, current, Options(deck=deck)):
+            if len(whole) > CHOICE_LENGTH:
+                continue
+            label = f"{name}={value}: {ui.rule_text(name, value, lang)}"
+            if value == values_of(name)[0]:
+                label += " " + t("house.default", lang)
+            offered.append(app_commands.Choice(name=label[:CHOICE_LENGTH], value=whole))
+        return offered[:MAX_CHOICES]
+
     @app_commands.command(
         name=catalog_str("commands.tute.rules.name"),
         description=catalog_str("commands.tute.rules.description"),
@@ -230,6 +283,8 @@ class TablesCommands(CommandsMixin):
         embed.add_field(
             name=t("rules.options_title", lang), value=t("rules.options", lang), inline=False
         )
+        for name, value in ui.house_rules_fields(variants, lang):
+            embed.add_field(name=name, value=value, inline=False)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(

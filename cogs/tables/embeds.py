@@ -14,10 +14,12 @@ from typing import Any
 
 import discord
 
-from bot.engine import CODES, SUITS, Action, Kind
+from bot.engine import CODES, SUITS, Action, Kind, Options, Preset, Variant
 from bot.engine.cards import RANK_OF
-from bot.i18n import t
+from bot.engine.options import HOUSE_RULES, OPTION_NAMES, PRESETS, option_applies
+from bot.i18n import CATALOGS, t
 from bot.render.symbols import SUIT_SYMBOLS, card_label
+from bot.tables.house import typed_value
 from bot.tables.model import DEFAULT_ROBOT, DealSummary, Seat, Status
 from bot.tables.views import DealView, HandView, TableView
 from cogs._base import shown_name
@@ -70,6 +72,14 @@ def refusal_text(key: str, params: dict[str, Any], lang: str) -> str:
             shown[name] = card_name(int(shown[name]), lang, the=True)
     if "suit" in shown:
         shown["suit"] = suit_text(int(shown["suit"]), lang)
+    if "option" in shown:
+        shown["option"] = option_label(str(shown["option"]), lang)
+    if "variant" in shown:
+        shown["variant"] = t(f"variants.short.{shown['variant']}", lang)
+    if "variants" in shown:
+        shown["variants"] = variants_text(list(shown["variants"]), lang)
+    if "typed" in shown:
+        shown["typed"] = shown_name(str(shown["typed"]))
     return t(f"tables.errors.{key}", lang, **shown)
 
 
@@ -97,14 +107,22 @@ def seat_name(seat: Seat | None, lang: str, *, plain: bool = False, short: bool 
     return name
 
 
+_OWN_LINES = frozenset({"rounds", "turn_time", "bet", "competitive", "private", "spectators"})
+"""Options the lobby always shows on a line of their own (or, at their default, not)."""
+
+
 def options_lines(table: TableView, lang: str) -> list[str]:
-    """The options that differ from the defaults, plus rounds, bet and turn time."""
+    """The options that differ from the defaults, plus rounds, bet and turn time; the
+    preset and the house rules in one line."""
     o = table.options
     lines = [
         t("tables.opt.rounds", lang, rounds=o.rounds),
         t("tables.opt.turn_time", lang, seconds=o.turn_time),
         t("tables.opt.robots", lang, value=t(f"robots.{table.robot_level.value}", lang)),
     ]
+    rules, in_rules = rules_line(o, lang)
+    if rules:
+        lines.append(rules)
     if o.bet:
         lines.append(t("tables.opt.bet", lang, bet=o.bet))
     if not o.competitive:
@@ -113,20 +131,91 @@ def options_lines(table: TableView, lang: str) -> list[str]:
         lines.append(t("tables.opt.private", lang))
     if not o.spectators:
         lines.append(t("tables.opt.no_spectators", lang))
-    defaults = {"allow_tute": None}
     for name, value in o.to_dict().items():
-        if name in ("rounds", "turn_time", "bet", "competitive", "private", "spectators"):
+        if name in _OWN_LINES or name in in_rules or name == "rules" or name in HOUSE_RULES:
             continue
-        if defaults.get(name, "x") is None and value is None:
+        if name == "allow_tute" and value is None:
             continue
-        lines.append(t(f"tables.opt.{name}", lang, value=_option_value(value, lang)))
+        lines.append(t(f"tables.opt.{name}", lang, value=_option_value(name, value, lang)))
     return lines
 
 
-def _option_value(value: Any, lang: str) -> str:
+def rules_line(options: Options, lang: str) -> tuple[str, frozenset[str]]:
+    """The rules in play in one line, and the options it names. Under a preset: its name,
+    and every house rule (or option the preset set) that differs from its default ("Rules:
+    Fournier (a 20 never loses the 40, ...)"); without one, the house rules that differ
+    ("House rules: ..."). Empty when every rule is at its default."""
+    default = Options()
+    preset = PRESETS[options.rules]
+    named = [
+        name
+        for name in OPTION_NAMES
+        if getattr(options, name) != getattr(default, name)
+        and (name in HOUSE_RULES or (name in preset and getattr(options, name) == preset[name]))
+    ]
+    texts = ", ".join(rule_text(name, getattr(options, name), lang) for name in named)
+    if options.rules is Preset.STANDARD:
+        line = t("tables.opt.house", lang, rules=texts) if texts else ""
+    else:
+        title = t(f"house.preset.{options.rules.value}", lang)
+        key = "tables.opt.preset_with" if texts else "tables.opt.preset"
+        line = t(key, lang, preset=title, rules=texts)
+    return line, frozenset(named)
+
+
+def rule_text(name: str, value: Any, lang: str) -> str:
+    """What an option's value does, in a few words: "a 20 never loses the 40"."""
+    shown = typed_value(name, value)
+    key = f"house.rule.{name}.{shown}"
+    if key in CATALOGS["en"]:
+        return t(key, lang)
+    return t(f"options.{name}.{shown}", lang)
+
+
+def _option_value(name: str, value: Any, lang: str) -> str:
     if isinstance(value, bool):
         return t("common.yes" if value else "common.no", lang)
-    return str(value)
+    key = f"options.{name}.{value}"
+    return t(key, lang) if key in CATALOGS["en"] else str(value)
+
+
+def house_rules_fields(variants: list[Variant], lang: str) -> list[tuple[str, str]]:
+    """``/tute rules``: how to name house rules, each house rule of these variants in words,
+    and the presets with what each sets."""
+    names = [n for n in HOUSE_RULES if any(option_applies(v, n) for v in variants)]
+    fields = [(t("rules.house_title", lang), t("rules.house_intro", lang))]
+    fields += [(t(f"rules.house.{n}.name", lang), t(f"rules.house.{n}", lang)) for n in names]
+    presets: list[str] = []
+    for preset, sets in PRESETS.items():
+        title = t(f"house.preset.{preset.value}", lang)
+        shown = [
+            # a house rule as it is typed in house:, an option of the form in words
+            f"`{name}={typed_value(name, value)}`"
+            if name in HOUSE_RULES
+            else rule_text(name, value, lang)
+            for name, value in sets.items()
+            if any(option_applies(v, name) for v in variants) and value != getattr(Options(), name)
+        ]
+        what = ", ".join(shown) or t("rules.preset_none", lang)
+        presets.append(t("rules.preset_line", lang, preset=title, rules=what))
+    presets.append(t("rules.presets_note", lang))
+    fields.append((t("rules.presets_title", lang), "\n".join(presets)))
+    return fields
+
+
+def option_label(name: str, lang: str) -> str:
+    """An option's name as the user knows it: the name ``/tute new`` gives it in their
+    language, or (a house rule, typed in ``house``) its own."""
+    key = f"options.{name}.name"
+    return t(key, lang) if key in CATALOGS["en"] else name
+
+
+def variants_text(variants: list[str], lang: str) -> str:
+    """Variants named in a sentence: "habanero or pairs"."""
+    names = [t(f"variants.short.{v}", lang) for v in variants]
+    if len(names) < 2:
+        return "".join(names)
+    return t("common.either", lang, first=", ".join(names[:-1]), last=names[-1])
 
 
 def variant_title(table: TableView, lang: str) -> str:
@@ -341,7 +430,9 @@ def hand_lines(
     if hand.stock_left is not None:
         line += " · " + stock_line(hand.stock_left, lang)
     lines = [line]
-    if not hand.cards:
+    if hand.sits_out:
+        lines.append(t("hand.sitting_out", lang))
+    elif not hand.cards:
         lines.append(t("hand.no_cards", lang))
     if hand.robot_plays:
         lines.append(t("hand.away", lang))

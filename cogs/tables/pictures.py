@@ -55,7 +55,9 @@ def table_picture(table: TableView, lang: str) -> discord.File | None:
             is_turn=i == deal.turn,
             is_robot=bool(s is not None and s.robot_plays),
             team=table.team_of(i),
-            points=deal.card_points[deal.side_of[i]] if table.team_of(i) is None else None,
+            points=deal.card_points[deal.side_of[i]]
+            if table.team_of(i) is None and deal.side_of[i] >= 0  # not a dealer sitting out
+            else None,
             cards_left=deal.hand_sizes[i],
         )
         for i, s in enumerate(table.seats)

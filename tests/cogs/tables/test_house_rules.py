@@ -1,0 +1,244 @@
+"""House rules and presets at the table: ``/tute new rules: house:``, what the lobby says of
+them, what ``house`` offers while it is typed, the refusal of an option the variant does not
+have, ``/tute rules`` explaining them, and an arrastrado table of four."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+import simcord
+
+from bot.engine import ExchangeWindow, FortyFirst, NextDealer, PairsSing, Preset, Variant
+from bot.engine.options import HOUSE_RULES, option_applies
+from bot.i18n import t
+from bot.storage.settings import update_settings
+from bot.tables.model import Status
+from tests.cogs.tables._world import buttons, op_button, refusal, service_of, the_table
+from tests.conftest import World
+from tests.tables._play import tables_of
+
+pytestmark = pytest.mark.e2e
+
+
+def lobby_text(world: World, message_id: int) -> str:
+    message = next(m for m in world.channel.history() if m.id == message_id)
+    (embed,) = message.embeds
+    return "\n".join(f"{f.name}\n{f.value}" for f in embed.fields)
+
+
+@pytest.mark.simcord(settle_timeout=3)
+async def test_a_preset_shows_in_the_lobby_with_what_it_changes(
+    simcord_env: simcord.Env, world: World
+) -> None:
+    lobby = (
+        await world.member.slash(world.channel, "tute new", variant="pairs", rules="fournier")
+    ).response
+    assert lobby is not None
+    options = the_table(simcord_env).options
+    assert options.rules is Preset.FOURNIER
+    assert options.forty_first is FortyFirst.FREE and options.pairs_sing is PairsSing.EACH
+    # what the preset sets in other variants is not set here
+    assert options.exchange_window is ExchangeWindow.BEFORE_LEAD
+    assert options.next_dealer is NextDealer.ROTATE
+    rules = ", ".join(
+        [
+            t("house.rule.forty_first.free", "en"),
+            t("house.rule.pairs_sing.each", "en"),
+        ]
+    )
+    line = t("tables.opt.preset_with", "en", preset=t("house.preset.fournier", "en"), rules=rules)
+    assert line == "Rules: Fournier (a 20 never loses the 40, each partner sings)"
+    assert line in lobby_text(world, lobby.id)
+
+
+@pytest.mark.simcord(settle_timeout=3)
+async def test_house_rules_named_win_over_the_preset_and_show_in_the_lobby(
+    simcord_env: simcord.Env, world: World, set_locale: Callable[[str], None]
+) -> None:
+    env = simcord_env
+    alice = world.member
+    lobby = (
+        await alice.slash(
+            world.channel,
+            "tute new",
+            variant="habanero",
+            house="forty_first=strict, Next_Dealer = LAST_TEN",
+        )
+    ).response
+    assert lobby is not None
+    table = the_table(env)
+    assert table.options.forty_first is FortyFirst.STRICT
+    assert table.options.next_dealer is NextDealer.LAST_TEN
+    shown = lobby_text(world, lobby.id)
+    rules = ", ".join(
+        [t("house.rule.forty_first.strict", "en"), t("house.rule.next_dealer.last_ten", "en")]
+    )
+    assert t("tables.opt.house", "en", rules=rules) in shown
+    assert "House rules: no 20 while you hold the 40" in shown
+    await alice.click(lobby, custom_id=op_button(lobby, "close"))
+
+    # a Spanish server: the lobby says it in Spanish
+    async with env.bot.db.transaction() as conn:  # type: ignore[attr-defined]
+        await update_settings(conn, world.guild.id, language="es")
+    set_locale("es-ES")
+    lobby = (
+        await alice.slash(
+            world.channel, "tute new", variant="habanero", rules="online", house="forty_first=free"
+        )
+    ).response
+    assert lobby is not None
+    table = next(t for t in tables_of(service_of(env)).values() if t.status is Status.LOBBY)
+    assert table.options.forty_first is FortyFirst.FREE  # named: it wins over the preset
+    assert table.options.sing_drawn is False  # not named: the preset's
+    assert (
+        "Reglas: Online (cantar las 20 nunca pierde las 40, no se canta con la carta recién robada)"
+        in lobby_text(world, lobby.id)
+    )
+
+
+@pytest.mark.simcord(settle_timeout=3)
+@pytest.mark.parametrize(
+    ("locale", "options", "said"),
+    [
+        (
+            "en-US",
+            {"variant": "habanero", "house": "pairs_sing=each"},
+            "The option `pairs_sing` does not exist in habanero, only in pairs.",
+        ),
+        (
+            "es-ES",
+            {"variant": "habanero", "house": "pairs_sing=each"},
+            "La opción `pairs_sing` no existe en habanero, solo en parejas.",
+        ),
+        (
+            "es-ES",
+            {"variant": "pairs", "stock_duty": "full"},
+            "La opción `obligacion_monte` no existe en parejas, solo en habanero.",
+        ),
+        (
+            "en-US",
+            {"variant": "individual", "scoring": "sixty-five"},
+            "The option `scoring` does not exist in individual, only in habanero or pairs.",
+        ),
+        (
+            "en-US",
+            {"variant": "arrastrado", "deck": "36", "house": "seats=4"},
+            "The option `seats` exists only with the 40-card deck.",
+        ),
+        (
+            "es-ES",
+            {"variant": "pairs", "house": "forty_first=maybe"},
+            "La regla de la casa `forty_first` no puede ser «maybe»: admite lose, strict, free.",
+        ),
+        (
+            "en-US",
+            {"variant": "pairs", "house": "**bold**=yes"},
+            "“\\*\\*bold\\*\\*” is not a house rule. "
+            "Here they are: forty_first, pairs_sing, tute_knights.",
+        ),
+    ],
+)
+async def test_an_option_the_variant_does_not_have_is_refused_and_no_table_opens(
+    simcord_env: simcord.Env,
+    world: World,
+    set_locale: Callable[[str], None],
+    locale: str,
+    options: dict[str, str],
+    said: str,
+) -> None:
+    set_locale(locale)
+    result = await world.member.slash(world.channel, "tute new", **options)
+    assert refusal(result) == said
+    assert not tables_of(service_of(simcord_env))
+
+
+@pytest.mark.simcord(settle_timeout=3)
+async def test_an_option_of_another_variant_left_at_its_default_is_let_be(
+    simcord_env: simcord.Env, world: World
+) -> None:
+    result = await world.member.slash(
+        world.channel, "tute new", variant="pairs", stock_duty="free", target=101, deck="40"
+    )
+    assert result.response is not None and not result.ephemeral
+    assert the_table(simcord_env).options.to_dict() == {}
+
+
+@pytest.mark.simcord(settle_timeout=3)
+async def test_house_offers_the_rules_of_the_variant_in_the_users_language(
+    world: World, set_locale: Callable[[str], None]
+) -> None:
+    alice = world.member
+
+    async def offered(typed: str, **filled: str) -> list[dict[str, str]]:
+        return await alice.autocomplete(world.channel, "tute new", "house", typed, **filled)
+
+    for variant in Variant:
+        choices = await offered("", variant=variant.value)
+        names = {c["value"].partition("=")[0] for c in choices}
+        assert names == {n for n in HOUSE_RULES if option_applies(variant, n)}, variant
+        assert all(len(c["name"]) <= 100 and len(c["value"]) <= 100 for c in choices)
+    choices = await offered("forty_first=strict sing", variant="habanero")
+    assert [c["value"] for c in choices] == [
+        "forty_first=strict sing_drawn=true",
+        "forty_first=strict sing_drawn=false",
+    ]
+    assert choices[1]["name"] == "sing_drawn=false: " + t("house.rule.sing_drawn.false", "en")
+    assert choices[0]["name"].endswith(t("house.default", "en"))
+    assert await offered("seats", variant="arrastrado", deck="36") == []
+    set_locale("es-ES")
+    (choice,) = await offered("pairs_sing=e", variant="pairs")
+    assert (choice["name"], choice["value"]) == (
+        "pairs_sing=each: canta cada compañero",
+        "pairs_sing=each",
+    )
+
+
+@pytest.mark.simcord(settle_timeout=3)
+@pytest.mark.parametrize("locale", ["en-US", "es-ES"])
+async def test_the_rules_explain_each_house_rule_and_preset(
+    world: World, set_locale: Callable[[str], None], locale: str
+) -> None:
+    lang = locale[:2]
+    set_locale(locale)
+    reply = (await world.member.slash(world.channel, "tute rules")).response
+    assert reply is not None and reply.ephemeral
+    (embed,) = reply.embeds
+    fields = {f.name: f.value or "" for f in embed.fields}
+    for name in HOUSE_RULES:
+        assert fields[t(f"rules.house.{name}.name", lang)] == t(f"rules.house.{name}", lang)
+    presets = fields[t("rules.presets_title", lang)]
+    for preset in Preset:
+        assert f"**{t(f'house.preset.{preset.value}', lang)}**" in presets
+    assert "`forty_first=strict`, `sing_drawn=false`" in presets
+    assert all(len(value) <= 1024 for value in fields.values()) and len(embed) <= 6000
+
+    only = (await world.member.slash(world.channel, "tute rules", variant="pairs")).response
+    assert only is not None
+    names = [f.name for f in only.embeds[0].fields]
+    assert t("rules.house.pairs_sing.name", lang) in names
+    assert t("rules.house.sing_drawn.name", lang) not in names  # habanero's
+
+
+@pytest.mark.simcord(settle_timeout=3)
+async def test_an_arrastrado_table_of_four_has_four_seats(
+    simcord_env: simcord.Env, world: World
+) -> None:
+    alice = world.member
+    lobby = (
+        await alice.slash(world.channel, "tute new", variant="arrastrado", house="seats=4")
+    ).response
+    assert lobby is not None
+    table = the_table(simcord_env)
+    assert table.players == len(table.seats) == 4
+    message = next(m for m in world.channel.history() if m.id == lobby.id)
+    seats = next(f for f in message.embeds[0].fields if f.name == t("tables.seats", "en"))
+    assert (seats.value or "").count("\n") == 3
+    assert t("tables.opt.house", "en", rules=t("house.rule.seats.4", "en")) in lobby_text(
+        world, lobby.id
+    )
+    for _ in range(3):
+        await alice.click(lobby, custom_id=op_button(lobby, "robot"))
+    assert all(seat is not None for seat in table.seats)
+    robot = next(b for b in buttons(lobby) if b.custom_id == op_button(lobby, "robot"))
+    assert robot.disabled  # four seats taken: the table is full
