@@ -151,8 +151,8 @@ def expected_stats(found: list[Stored], guild_id: int) -> dict[int, Counter[str]
 
     A game counts once it is over: the winner side's members get 10 x players experience
     (a pair shares it), every other member 5, everybody 10 more per round beyond the first;
-    each deal that decided a round counts as a round played, a round won (two for a double)
-    for the winning side; each cante and tute counts for its singer. A member who left
+    each deal that decided a round counts as a round played (not for a dealer who sat it
+    out), a round won (two for a double) for the winning side; each cante and tute counts for its singer. A member who left
     forfeited: the game counts as played and lost, nothing else. A cancelled game, or a
     game that is not competitive, counts for nothing."""
     stats: dict[int, Counter[str]] = {}
@@ -166,7 +166,7 @@ def expected_stats(found: list[Stored], guild_id: int) -> dict[int, Counter[str]
             continue
         winner = table.winner
         assert winner is not None
-        players = table.variant.players
+        players = table.players  # everyone at the table (a four-seat arrastrado: four)
         winners = [s for s in range(players) if side_of(table.variant, s) == winner]
         bonus = 10 * (table.options.rounds - 1)
         for seat, occupant in enumerate(table.seats):
@@ -184,9 +184,11 @@ def expected_stats(found: list[Stored], guild_id: int) -> dict[int, Counter[str]
             else:
                 counts["xp"] += 5 + bonus
             for result in stored.results.values():
+                if not any(seat in s for s in result.sides):
+                    continue  # dealt and sat the deal out (a four-seat arrastrado)
                 if result.winner is not None:
                     counts["rounds_played"] += 1
-                    if result.winner == side:
+                    if seat in result.sides[result.winner]:
                         counts["rounds_won"] += 2 if result.double else 1
                 if result.end is End.TUTE and result.by_seat == seat:
                     counts["tutes"] += 1

@@ -153,10 +153,17 @@ def random_options(variant: Variant, rng: random.Random, bets: tuple[int, ...]) 
     if variant is Variant.ARRASTRADO:
         raw["plato"] = rng.random() < 0.5
         raw["deck"] = rng.choice((40, 36))
+        if raw["deck"] == 40 and rng.random() < 0.4:
+            raw["seats"] = 4
     if variant in (Variant.HABANERO, Variant.PAIRS) and rng.random() < 0.25:
         raw["scoring"] = "sixty-five"
+        raw.pop("target", None)  # no target under sixty-five
     if rng.random() < 0.3:
         raw["allow_tute"] = rng.random() < 0.5
+    if rng.random() < 0.4:  # the house rules of a seed
+        raw["rules"] = rng.choice(("fournier", "online", "sixty-five"))
+        if raw["rules"] == "sixty-five" and variant is Variant.HABANERO:
+            raw.pop("target", None)
     return parse_options(variant, raw)
 
 

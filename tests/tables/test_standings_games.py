@@ -156,15 +156,19 @@ def deal_payments(
     table = stored.table
     pot: dict[int | None, int] = {}
     for deal_no in range(table.deal_no + 1):
+        dealer = (table.players - 1 + deal_no) % table.players
+        out = dealer if table.players > table.variant.players else -1
         if table.options.plato and not sum(pot.values()):
             for seat in range(table.players):
+                if seat == out:  # the dealer sitting the deal out puts nothing in
+                    continue
                 payer = account(watched, seat, deal_no)
                 pay(payer, -PLATO)
                 pot[payer] = pot.get(payer, 0) + PLATO
         result = stored.results.get(deal_no)
         if result is None or table.variant is not Variant.ARRASTRADO:
             continue
-        payout = arrastrado_payout(result, pot=sum(pot.values()))
+        payout = arrastrado_payout(result, pot=sum(pot.values()), seats=table.players)
         for seat, delta in enumerate(payout.seats):
             pay(account(watched, seat, deal_no + 1), delta)
         if payout.pot < 0:
