@@ -666,6 +666,7 @@ class Deal:
             by_seat=by_seat,
             contract=self.contract,
             contract_made=contract_made,
+            auction=self.options.plato,
         )
         self.phase = Phase.FINISHED
         self.finished = True

@@ -101,6 +101,8 @@ class Result:
     by_seat: int | None = None
     contract: Contract | None = None
     contract_made: bool | None = None
+    auction: bool = False
+    """The deal had a plato auction: ``contract`` is written, null when nobody bid."""
 
     def to_json(self) -> dict[str, object]:
         data: dict[str, object] = {
@@ -120,6 +122,8 @@ class Result:
                 "points": self.contract.points,
                 "made": self.contract_made,
             }
+        elif self.auction:
+            data["contract"] = None
         return data
 
     @classmethod
@@ -140,6 +144,7 @@ class Result:
             if contract is None
             else Contract(seat=int(contract["seat"]), points=int(contract["points"])),
             contract_made=None if contract is None else contract["made"],
+            auction="contract" in data,
         )
 
 

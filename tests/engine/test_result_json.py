@@ -97,6 +97,7 @@ HANDMADE = [
         winner=0,
         contract=Contract(seat=0, points=80),
         contract_made=True,
+        auction=True,
     ),
     Result(
         end=End.RESIGN,

@@ -94,6 +94,7 @@ def in_play() -> Table:
             double=True,
             contract=Contract(seat=0, points=70),
             contract_made=True,
+            auction=True,
         ),
         names=("Alicia", "robot:1", "Carmen", "Bernardo"),
         taken=((35, 38, 30, 24), (25, 23, 1, 2)),
