@@ -86,10 +86,10 @@ class Match:
     seed: int
 
 
-def seatings(variant: Variant) -> list[tuple[int, ...]]:
-    """The seats robot A takes in each run of a deal: one side each time."""
-    sides = sides_of(variant)
-    return [sides[k] for k in range(len(sides))]
+def seatings(variant: Variant, options: Options) -> list[tuple[int, ...]]:
+    """The seats robot A takes in each run of a deal: one side each time (each seat at a
+    four-seat arrastrado table)."""
+    return list(sides_of(variant, options.seats_at(variant)))
 
 
 def play_game(
@@ -98,14 +98,14 @@ def play_game(
     """One game (a round in RULES.md's sense) from the seeded deals: whether A won it, and
     A's final score minus the best other side's."""
     variant = match.variant
-    game = Game(variant, match.options, dealer=deal_seed % variant.players)
-    levels = [match.a if seat in a_seats else match.b for seat in range(variant.players)]
+    seats = match.options.seats_at(variant)
+    game = Game(variant, match.options, dealer=deal_seed % seats)
+    levels = [match.a if seat in a_seats else match.b for seat in range(seats)]
     sides = [
-        ("A", match.budget_a) if seat in a_seats else ("B", match.budget_b)
-        for seat in range(variant.players)
+        ("A", match.budget_a) if seat in a_seats else ("B", match.budget_b) for seat in range(seats)
     ]
-    rngs = [random.Random(f"robot-{deal_seed}-{seat}") for seat in range(variant.players)]
-    a_sides = {i for i, side in enumerate(sides_of(variant)) if side[0] in a_seats}
+    rngs = [random.Random(f"robot-{deal_seed}-{seat}") for seat in range(seats)]
+    a_game_sides = {i for i, side in enumerate(sides_of(variant, seats)) if side[0] in a_seats}
     deals = 0
     margin = 0
     while not game.finished:
@@ -116,6 +116,9 @@ def play_game(
         result = game.end_deal(r)
         deals += 1
         tally.deals += 1
+        a_sides = {i for i, side in enumerate(result.sides) if side[0] in a_seats}
+        if not a_sides:  # A dealt and sat this deal out
+            continue
         a_best = max(result.scores[x] for x in a_sides)
         b_best = max(x for i, x in enumerate(result.scores) if i not in a_sides)
         margin = a_best - b_best
@@ -128,7 +131,7 @@ def play_game(
         if deals >= MAX_DEALS_PER_GAME and not game.finished:
             raise RuntimeError(f"deal {deal_seed}: no winner after {deals} deals")
     tally.games += 1
-    won = game.winner in a_sides
+    won = game.winner in a_game_sides
     tally.wins += won
     return won, margin
 
@@ -185,11 +188,14 @@ def _ask(
 def run_deal(job: tuple[Match, int]) -> Tally:
     match, deal_seed = job
     tally = Tally()
-    games = [play_game(match, deal_seed, seats, tally) for seats in seatings(match.variant)]
+    games = [
+        play_game(match, deal_seed, seats, tally)
+        for seats in seatings(match.variant, match.options)
+    ]
     won = [w for w, _ in games]
     wins = sum(won)
     margin = sum(m for _, m in games)
-    expected = len(games) / len(sides_of(match.variant))
+    expected = 1.0  # each side of the game takes A's place once
     if wins != expected:
         tally.duplicate += 1.0 if wins > expected else 0.0
     else:
