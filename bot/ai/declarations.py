@@ -55,6 +55,11 @@ def _declaration(
     return None
 
 
+def bidding(view: SeatView) -> bool:
+    """It is this seat's turn in the plato auction (it may bid or pass)."""
+    return any(a.kind is Kind.PASS for a in view.legal)
+
+
 def hand_strength(hand: Sequence[int], trump: int, n: int) -> float:
     """A rough count of the points a hand should take in arrastrado."""
     mask = mask_of(hand)

@@ -12,7 +12,7 @@ from bot.engine.actions import Action, Kind
 from bot.engine.events import Phase
 from bot.engine.view import SeatView
 
-from .declarations import normal_bid, wanted_declaration
+from .declarations import bidding, normal_bid, wanted_declaration
 from .heuristic import normal_card
 from .knowledge import infer
 from .search import Searched, capote_sweeps, hard_action
@@ -57,9 +57,11 @@ def choose_action(
 
 
 def _easy_action(view: SeatView, rng: random.Random) -> Action | None:
-    if view.phase is Phase.AUCTION:
-        return next(a for a in view.legal if a.kind is Kind.PASS)
     declaration = wanted_declaration(view)
+    if view.phase is Phase.AUCTION:
+        if declaration is not None or not bidding(view):
+            return declaration
+        return next(a for a in view.legal if a.kind is Kind.PASS)
     if declaration is not None:
         return declaration
     plays = [a for a in view.legal if a.kind is Kind.PLAY]
@@ -68,6 +70,9 @@ def _easy_action(view: SeatView, rng: random.Random) -> Action | None:
 
 def _normal_action(view: SeatView) -> Action | None:
     if view.phase is Phase.AUCTION:
+        declaration = wanted_declaration(view)  # the turned card taken during the auction
+        if declaration is not None or not bidding(view):
+            return declaration
         return normal_bid(view)
     know = infer(view)
     announce = next((a for a in view.legal if a.kind is Kind.CAPOTE), None)

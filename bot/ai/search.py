@@ -23,7 +23,7 @@ from bot.engine.events import Phase
 from bot.engine.options import Variant
 from bot.engine.view import SeatView
 
-from .declarations import playout_declaration, wanted_declaration
+from .declarations import bidding, playout_declaration, wanted_declaration
 from .heuristic import normal_card, playout_card
 from .knowledge import Knowledge, infer, sample_world, silences
 from .solver import CapoteSolver, Deadline, OutOfTime, PointsSolver, follow_mask
@@ -292,6 +292,17 @@ def hard_bid(
     return lowest if worlds >= 8 and made >= 0.6 * worlds else passing
 
 
+def _auction_action(
+    view: SeatView, rng: random.Random, deadline: Deadline, searched: Searched | None
+) -> Action | None:
+    """In the plato auction: the turned card taken (arrastrado without the automatic
+    exchange), else a bid or a pass on this seat's turn."""
+    declaration = wanted_declaration(view)
+    if declaration is not None or not bidding(view):
+        return declaration
+    return hard_bid(view, rng, deadline, searched)
+
+
 def _candidates(view: SeatView, know: Knowledge, plays: list[Action]) -> list[Action]:
     """The plays worth searching: one card for each set of cards that play alike, the
     normal robot's choice first (it wins ties)."""
@@ -323,7 +334,7 @@ def hard_action(
     if not legal:
         return None
     if view.phase is Phase.AUCTION:
-        return hard_bid(view, rng, deadline, searched)
+        return _auction_action(view, rng, deadline, searched)
     know = silences(view, infer(view))
     if view.variant is Variant.HABANERO:
         announce = _capote(view, know, Deadline(start + max(0.0, budget) * 0.4, clock))
