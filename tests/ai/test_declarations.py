@@ -125,3 +125,15 @@ def test_plato_outbid_past_its_hand_the_robot_passes() -> None:
     assert r.turn == 0  # outbid, seat 0 may raise again, and does not
     for level in LEVELS:
         assert decide(r, 0, level) == Action.simple(0, Kind.PASS)
+
+
+@pytest.mark.parametrize("level", LEVELS, ids=[lv.value for lv in LEVELS])
+def test_during_the_auction_a_robot_takes_the_turned_card_out_of_its_turn(level: Level) -> None:
+    """Arrastrado without the automatic exchange: the holder of the trump 7 takes the
+    turned ace during the auction, bidding or not; out of its turn it does nothing else."""
+    options = Options(plato=True, auto_exchange=False)
+    r = build(Variant.ARRASTRADO, {1: "7B"}, "1B", dealer=2, options=options)
+    assert r.turn == 0
+    assert decide(r, 1, level) == Action.simple(1, Kind.EXCHANGE)
+    r.apply(Action.simple(1, Kind.EXCHANGE))
+    assert decide(r, 1, level) is None  # seat 0 is to bid
