@@ -22,7 +22,7 @@ from bot.engine.options import HOUSE_RULES, option_applies
 from bot.tables.errors import TableError
 from bot.tables.house import completions, opening_options, parse_house, values_of
 from bot.tables.lobby import new_table
-from bot.tables.model import Seat
+from bot.tables.model import Seat, Table
 from tests.tables._play import restored
 
 
@@ -177,15 +177,14 @@ def test_an_option_of_the_form_left_at_its_default_changes_nothing_anywhere() ->
         opening_options(Variant.PAIRS, Options(), {"next_dealer"}, quiet=form)
 
 
-def test_a_preset_and_a_rule_named_back_to_its_default_survive_a_restart() -> None:
-    given = Options(rules=Preset.FOURNIER, forty_first=FortyFirst.LOSE)
-    opened = opening_options(Variant.HABANERO, given, {"rules", "forty_first"})
-    table = new_table(
+def _lobby(variant: Variant, options: Options) -> Table:
+    """A lobby the service would open, with its host seated."""
+    return new_table(
         guild_id=1,
         channel_id=2,
         host=Seat(name="ana", user_id=3),
-        variant=Variant.HABANERO,
-        options=opened,
+        variant=variant,
+        options=options,
         language="en",
         invited=None,
         hand_delivery="dm",
@@ -193,25 +192,19 @@ def test_a_preset_and_a_rule_named_back_to_its_default_survive_a_restart() -> No
         now=0.0,
         deadline=600.0,
     )
+
+
+def test_a_preset_and_a_rule_named_back_to_its_default_survive_a_restart() -> None:
+    given = Options(rules=Preset.FOURNIER, forty_first=FortyFirst.LOSE)
+    opened = opening_options(Variant.HABANERO, given, {"rules", "forty_first"})
+    table = _lobby(Variant.HABANERO, opened)
     back = restored(table, table.state_json())
     assert back.options == opened and back.options.forty_first is FortyFirst.LOSE
 
 
 def test_an_arrastrado_table_of_four_has_four_seats() -> None:
     four = opening_options(Variant.ARRASTRADO, Options(seats=4), {"seats"})
-    table = new_table(
-        guild_id=1,
-        channel_id=2,
-        host=Seat(name="ana", user_id=3),
-        variant=Variant.ARRASTRADO,
-        options=four,
-        language="en",
-        invited=None,
-        hand_delivery="dm",
-        seed=4,
-        now=0.0,
-        deadline=600.0,
-    )
+    table = _lobby(Variant.ARRASTRADO, four)
     assert table.players == len(table.seats) == 4
     assert restored(table, table.state_json()).players == 4
 
