@@ -393,7 +393,9 @@ class Deal:
                     return -1  # a 7 (or 2) drawn in that trick waits for the next win
                 return mine
             case ExchangeWindow.ANNOUNCE:
-                if self.pending >= 0 or not (window or self.turn == seat):
+                # only the turned card itself is taken, never a 7 (or 2) left under the
+                # stock by an exchange
+                if self.pending >= 0 or self.exchanges or not (window or self.turn == seat):
                     return -1
                 return self.exchange_card_of(seat)
 

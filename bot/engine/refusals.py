@@ -246,6 +246,8 @@ def _why_not_exchange(deal: Deal, seat: int) -> str | None:
                 return "the turned card is no longer under the stock"
             if deal.pending >= 0:
                 return f"seat {deal.pending_seat} has already put {CODES[deal.pending]} under it"
+            if deal.exchanges:
+                return f"only the turned card is taken, not the {CODES[deal.turned]} left for it"
             if not window and deal.turn != seat:
                 return "the exchange is announced on your turn or after your side wins a trick"
             return _why_not_hold(deal, seat, deal.turned)

@@ -396,3 +396,23 @@ def test_an_option_named_back_to_its_default_under_a_preset_is_written() -> None
     written = options.to_dict(variant=Variant.HABANERO)
     assert written["forty_first"] == "lose"
     assert parse_options(Variant.HABANERO, written) == options
+
+
+@pytest.mark.parametrize(
+    ("window", "again"), [(ExchangeWindow.BEFORE_LEAD, True), (ExchangeWindow.ANNOUNCE, False)]
+)
+def test_the_seven_left_under_the_stock_is_taken_by_the_two_only_without_announcing(
+    window: ExchangeWindow, again: bool
+) -> None:
+    """With ``announce`` only the turned card itself is ever taken (RULES.md)."""
+    options = Options(exchange_window=window)
+    r = build(
+        Variant.HABANERO, {1: "1E 3E 7O 5C", 0: "2O 2E 4E 6C"}, "10O", dealer=0, options=options
+    )
+    play(r, "1E", "2E")
+    do(r, 1, Kind.EXCHANGE)  # seat 1 takes the 10O, the 7O lies under the stock
+    play(r, "5C", "6C")  # seat 0 wins: may its trump 2 take the 7O?
+    assert (legal_of(r, Kind.EXCHANGE) == {(0, -1)}) is again
+    if not again:
+        with pytest.raises(IllegalActionError, match="only the turned card is taken"):
+            do(r, 0, Kind.EXCHANGE)
