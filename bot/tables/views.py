@@ -398,7 +398,10 @@ def robot_plays_next(table: Table) -> bool:
     """Whether a robot is on turn and plays in a moment (after the robot delay; no human may
     sing first, which would make it wait longer). What there is to show may wait for that
     play: the table message then shows both in one edit (a run of plays, one edit), and a
-    hand its player cannot use now is edited once, after it."""
+    hand its player cannot use now is edited once, after it. Not while no member plays this
+    deal for themself (they sit it out at an arrastrado table of four, or are away): no play
+    of theirs would come to show the robots' with, and each run shows by itself, trick by
+    trick."""
     deal = table.deal
     if (
         table.status is not Status.PLAYING
@@ -408,7 +411,11 @@ def robot_plays_next(table: Table) -> bool:
         or table.paused_until is not None
     ):
         return False
-    return robot_on_turn(table, deal) and not human_may_declare(table, deal)
+    member_plays = any(  # a member who plays for themself, dealt into this deal
+        deal.side_of[i] >= 0 and seat is not None and not seat.robot_plays
+        for i, seat in enumerate(table.seats)
+    )
+    return member_plays and robot_on_turn(table, deal) and not human_may_declare(table, deal)
 
 
 class Redraws:

@@ -232,7 +232,12 @@ def test_the_table_waits_for_a_robot_about_to_play_but_not_for_someone_going_awa
     assert seat is not None
     seat.away = True
     assert redraws.show(table).public  # I'm back is shown at once
-    assert not redraws.show(table).public
+    # no member plays for themself now: nobody's play would come to show the robots'
+    # with, so each run of theirs shows by itself
+    assert redraws.show(table).public
+    seat.away = False
+    assert redraws.show(table).public  # back: shown at once
+    assert not redraws.show(table).public  # and the robots' plays wait for theirs again
 
 
 def test_the_deal_summary_and_the_final_result_ride_on_the_table_message() -> None:
