@@ -49,7 +49,7 @@ from bot.render.style import (
     team_colour,
 )
 from bot.render.symbols import SUITS, normalize_code
-from bot.render.text import displayable, fit, paste_text, text_width
+from bot.render.text import displayable, fit, fit_apart, paste_text, text_width
 from bot.render.tiles import rank_tile
 
 TABLE_W = 720
@@ -401,15 +401,24 @@ def _scores(canvas: Image.Image, scene: TableScene) -> None:
     if title:
         paste_text(canvas, (x0 + 12, y), title, CAPTION_SIZE, HIGHLIGHT, "lm")
         y += SCORE_ROW
-    for line, value in zip(lines, values, strict=True):
+    right = x0 + width - 12
+    room = [
+        right
+        - text_width(value, CAPTION_SIZE)
+        - 12
+        - x0
+        - 12
+        - (17 if line.team is not None else 0)
+        for line, value in zip(lines, values, strict=True)
+    ]
+    labels = fit_apart([line.label for line in lines], CAPTION_SIZE, room)
+    for line, value, label in zip(lines, values, labels, strict=True):
         left = x0 + 12
         colour = team_colour(line.team)
         if colour is not None:
             draw.ellipse((left, y - 6, left + 12, y + 6), fill=colour)
             left += 17
-        right = x0 + width - 12
         paste_text(canvas, (right, y), value, CAPTION_SIZE, TEXT, "rm")
-        label = fit(line.label, CAPTION_SIZE, right - text_width(value, CAPTION_SIZE) - 12 - left)
         if label:
             paste_text(canvas, (left, y), label, CAPTION_SIZE, TEXT_SOFT, "lm")
         y += SCORE_ROW

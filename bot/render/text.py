@@ -107,6 +107,30 @@ def fit(text: str, size: int, max_width: float) -> str:
     return text.rstrip() + ELLIPSIS if text else ""
 
 
+def fit_apart(texts: list[str], size: int, widths: list[float]) -> list[str]:
+    """Each of ``texts`` fitted to its width, as ``fit`` does; where two come out the same
+    ("Robot…" for "Robot 2" and "Robot 3"), those keep their last word and lose the middle
+    instead ("Ro… 2"), so that the lines can still be told apart."""
+    fitted = [fit(text, size, width) for text, width in zip(texts, widths, strict=True)]
+    same = {text for text in fitted if fitted.count(text) > 1}
+    return [
+        _fit_middle(displayable(whole), size, width) or text
+        if text in same and text != displayable(whole)
+        else text
+        for whole, text, width in zip(texts, fitted, widths, strict=True)
+    ]
+
+
+def _fit_middle(text: str, size: int, max_width: float) -> str:
+    """``text`` with its middle left out to fit ``max_width``, its last word kept; empty
+    where even that does not fit."""
+    head, _, tail = text.rpartition(" ")
+    tail = " " + tail
+    while head and text_width(head + ELLIPSIS + tail, size) > max_width:
+        head = head[:-1]
+    return head + ELLIPSIS + tail if head else ""
+
+
 @lru_cache(maxsize=4096)
 def text_mask(
     text: str, size: int, anchor: str = "la", stroke: int = 0

@@ -1,6 +1,6 @@
 """Text in the bundled font: accented letters as they are, missing characters left out."""
 
-from bot.render.text import ELLIPSIS, displayable, fit, text_mask, text_width
+from bot.render.text import ELLIPSIS, displayable, fit, fit_apart, text_mask, text_width
 
 
 def test_emoji_and_unknown_scripts_are_left_out() -> None:
@@ -37,3 +37,20 @@ def test_every_letter_of_spanish_and_its_signs_is_in_the_font() -> None:
     """Names and labels in Spanish draw whole: no letter is left out, none a box."""
     letters = "áéíóúüñÁÉÍÓÚÜÑ¿¡ºª€çÇàèÀÈ"
     assert displayable(letters) == letters
+
+
+def test_names_shortened_alike_keep_their_last_word_apart() -> None:
+    names = ["Robot 1", "Robot 2", "Robot 3", "ana"]
+    room = text_width("Robot…", 20) + 1
+    shortened = fit_apart(names, 20, [room] * 4)
+    assert len(set(shortened)) == 4  # every line can be told from the others
+    assert shortened[1].endswith(" 2") and shortened[2].endswith(" 3")
+    assert shortened[3] == "ana"  # what fits is left alone
+    assert all(text_width(s, 20) <= room for s in shortened)
+
+
+def test_a_name_shortened_alone_keeps_its_start() -> None:
+    assert fit_apart(["Bartolomé de las Casas", "ana"], 20, [80, 80]) == [
+        fit("Bartolomé de las Casas", 20, 80),
+        "ana",
+    ]
