@@ -30,6 +30,8 @@ MESSAGES: Final[dict[str, str]] = {
     "cards.the.10": "the {name}",
     "variants.habanero": "Habanero (2 players)",
     "variants.arrastrado": "Arrastrado (3 players)",
+    "variants.arrastrado_seats": "Arrastrado ({seats} players, the dealer sits out)",
+    "tables.picture.sits_out": "sits out",
     "variants.individual": "Individual (4 players)",
     "variants.pairs": "Pairs (2 vs 2)",
     "robots.easy": "easy",

@@ -29,6 +29,8 @@ MESSAGES: Final[dict[str, str]] = {
     "cards.the.10": "la {name}",
     "variants.habanero": "Habanero (2 jugadores)",
     "variants.arrastrado": "Arrastrado (3 jugadores)",
+    "variants.arrastrado_seats": "Arrastrado ({seats} jugadores, descansa el que da)",
+    "tables.picture.sits_out": "descansa",
     "variants.individual": "Individual (4 jugadores)",
     "variants.pairs": "Parejas (2 contra 2)",
     "robots.easy": "fácil",

@@ -218,8 +218,16 @@ def variants_text(variants: list[str], lang: str) -> str:
     return t("common.either", lang, first=", ".join(names[:-1]), last=names[-1])
 
 
+def variant_name(table: TableView, lang: str) -> str:
+    """The variant as the table plays it: "Arrastrado (4 players, the dealer sits out)" at
+    a four-seat arrastrado table."""
+    if len(table.seats) > table.variant.players:
+        return t(f"variants.{table.variant.value}_seats", lang, seats=len(table.seats))
+    return t(f"variants.{table.variant.value}", lang)
+
+
 def variant_title(table: TableView, lang: str) -> str:
-    return t("tables.title", lang, variant=t(f"variants.{table.variant.value}", lang), id=table.id)
+    return t("tables.title", lang, variant=variant_name(table, lang), id=table.id)
 
 
 def lobby_embed(table: TableView, lang: str) -> discord.Embed:
@@ -306,11 +314,18 @@ def stock_line(stock_left: int, lang: str) -> str:
     return t("tables.stock_empty", lang)
 
 
+def rounds_won_by(table: TableView, seats: tuple[int, ...]) -> int:
+    """The rounds won in the game by the side of these seats (one side of a deal). At an
+    arrastrado table of four a deal's sides leave its dealer out: they are not the game's."""
+    won = zip(table.sides, table.rounds_won or (), strict=False)
+    return next((rounds for side, rounds in won if seats[0] in side), 0)
+
+
 def scores_line(table: TableView, deal: DealView, lang: str) -> str:
     parts: list[str] = []
     for side, seats in enumerate(deal.sides):
         names = " & ".join(seat_name(table.seats[s], lang, short=True) for s in seats)
-        rounds = table.rounds_won[side] if table.rounds_won else 0
+        rounds = rounds_won_by(table, seats)
         parts.append(t("tables.score", lang, names=names, points=deal.scores[side], rounds=rounds))
     return "\n".join(parts)
 

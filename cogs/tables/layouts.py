@@ -121,7 +121,7 @@ def _scores_line(table: TableView, lang: str) -> str:
         names = " & ".join(ui.seat_name(table.seats[s], lang, short=True) for s in seats)
         points = deal.scores[side]
         if table.options.rounds > 1:
-            rounds = table.rounds_won[side] if table.rounds_won else 0
+            rounds = ui.rounds_won_by(table, seats)
             items.append(
                 t("tables.score_item_rounds", lang, names=names, points=points, rounds=rounds)
             )
@@ -238,7 +238,7 @@ def hand_layout(
     if hand.left:
         # the hand's last word, with nothing left to click
         return _layout(_text([t("tables.hand.left", lang)]), colour=ui.GREY)
-    title = t("hand.title", lang, variant=t(f"variants.{table.variant.value}", lang), id=table.id)
+    title = t("hand.title", lang, variant=ui.variant_name(table, lang), id=table.id)
     if not hand.playing:
         return _layout(
             _text([f"**{title}**", *ui.hand_lines(table, hand, lang, faces)]), colour=ui.GREY

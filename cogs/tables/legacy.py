@@ -25,6 +25,7 @@ from .embeds import (
     tally_lines,
     trick_line,
     turned_line,
+    variant_name,
     variant_title,
     winner_line,
 )
@@ -131,9 +132,7 @@ def hand_embed(table: TableView, hand: HandView, lang: str) -> discord.Embed:
     clock when it is their turn (the hand is edited when the turn comes to them), a
     declaration they may make, or that a robot plays for them."""
     embed = discord.Embed(
-        title=t(
-            "hand.title", lang, variant=t(f"variants.{table.variant.value}", lang), id=table.id
-        ),
+        title=t("hand.title", lang, variant=variant_name(table, lang), id=table.id),
         colour=GREEN,
     )
     embed.description = "\n".join(hand_lines(table, hand, lang))

@@ -59,6 +59,7 @@ def table_picture(table: TableView, lang: str) -> discord.File | None:
             if table.team_of(i) is None and deal.side_of[i] >= 0  # not a dealer sitting out
             else None,
             cards_left=deal.hand_sizes[i],
+            note=t("tables.picture.sits_out", lang) if deal.side_of[i] < 0 else "",
         )
         for i, s in enumerate(table.seats)
     )
