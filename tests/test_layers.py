@@ -135,7 +135,7 @@ class Room:
 TABLE = [
     Room("bot/engine", ()),
     Room("bot/ai", ("bot/engine",)),
-    Room("bot/tables", ("bot/engine", "bot/ai", "bot/storage")),
+    Room("bot/tables", ("bot/engine", "bot/ai", "bot/storage", "openskill")),  # ratings
     Room("bot/storage", ("aiosqlite",)),  # "the database driver"
     Room("bot/render", ("bot/engine", "PIL")),
     Room("bot/i18n", ()),

@@ -1,5 +1,6 @@
 """A server's settings: starting chips, the daily grant, the default turn time, the language of
-public messages, how hands are delivered, who may open tables, and how many may be open."""
+public messages, how hands are delivered, who may open tables, how many may be open, and how
+games are rated."""
 
 from __future__ import annotations
 
@@ -21,6 +22,8 @@ HAND_DELIVERIES: Final[tuple[str, ...]] = get_args(HandDelivery)
 MAX_CHIPS_SETTING: Final = 1_000_000
 TURN_TIME_RANGE: Final = (10, 3600)
 MAX_TABLES_RANGE: Final = (1, 50)
+ROBOT_WEIGHT_RANGE: Final = (0, 100)
+MIN_RATED_GAMES_RANGE: Final = (1, 100)
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +38,11 @@ class GuildSettings:
     hand_delivery: HandDelivery = "dm"
     opener_role_id: int | None = None  # None: every member may open tables
     max_tables: int = 10
+    robot_rating_weight: int = 0
+    """Percent of a full update that a game of one member against robots gives its rating
+    (0: such games are not rated)."""
+    min_rated_games: int = 5
+    """Rated games a member needs to be listed on the rating leaderboard."""
 
     def language_or(self, default: Language) -> Language:
         """The language of the server's public messages: its choice, else ``default``."""
@@ -72,6 +80,10 @@ def validate(name: str, value: object) -> object:
         return _whole(name, value, *TURN_TIME_RANGE)
     if name == "max_tables":
         return _whole(name, value, *MAX_TABLES_RANGE)
+    if name == "robot_rating_weight":
+        return _whole(name, value, *ROBOT_WEIGHT_RANGE)
+    if name == "min_rated_games":
+        return _whole(name, value, *MIN_RATED_GAMES_RANGE)
     if name == "language":
         if value is not None and value not in LANGUAGES:
             raise InvalidSetting(name, value, f"must be one of {', '.join(LANGUAGES)}")

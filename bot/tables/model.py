@@ -19,6 +19,8 @@ from bot.engine.game import Payout
 from bot.engine.variants import sides_of
 from bot.storage.settings import HandDelivery
 
+from .ratings import RatingChange
+
 
 class Status(str, Enum):
     LOBBY = "lobby"
@@ -213,6 +215,8 @@ class GameTally:
     xp: dict[int, int]
     places: dict[int, tuple[int, int]] = field(default_factory=dict[int, tuple[int, int]])
     """Each member's place on the server's chips board, before the game and after it."""
+    ratings: dict[int, RatingChange] = field(default_factory=dict[int, RatingChange])
+    """Each rated member's skill rating before the game and after it."""
 
 
 @dataclass(slots=True)

@@ -20,7 +20,8 @@ from bot.engine.variants import sides_of
 from bot.storage import Connection, Database, ledger, members
 from bot.storage.settings import get_settings
 
-from .model import GameTally, Table
+from .model import STAND_IN_ROBOT, GameTally, Table
+from .ratings import FAMILY_OF, GameResult, Player, places_of, record_game
 
 Op = Callable[[Connection, Table, float], Awaitable[None]]
 
@@ -189,10 +190,15 @@ def settle_game(table: Table) -> Settlement:
         chips = await ledger.table_results(conn, t.id)
         before = await members.chip_ranks(conn, t.guild_id, chips)
         after = await members.chip_ranks(conn, t.guild_id)
+        settings = await get_settings(conn, t.guild_id)
+        rated = await record_game(
+            conn, t.guild_id, t.id, game_result(t), now, settings.robot_rating_weight
+        )
         t.tally = GameTally(
             chips={user_id: chips.get(user_id, 0) for user_id in seats.values()},
             xp={user_id: xp[seat] for seat, user_id in seats.items()},
             places={u: (before[u], after[u]) for u in seats.values() if u in before and u in after},
+            ratings=rated,
         )
         deals = await _game_deals(conn, t, last)
         for seat, user_id in seats.items():
@@ -212,6 +218,24 @@ def settle_game(table: Table) -> Settlement:
 
     settlement.ops.append(finish)
     return settlement
+
+
+def game_result(table: Table) -> GameResult:
+    """The finished game as the ratings read it: every member who sat (a member who left
+    lost with their side; a member away was stood in for), robots at their level."""
+    assert table.winner is not None and table.game is not None
+    sides = sides_of(table.variant, table.players)
+    players = tuple(
+        tuple(
+            Player(user_id=seat.user_id)
+            if seat is not None and seat.user_id
+            else Player(robot=seat.robot if seat is not None and seat.robot else STAND_IN_ROBOT)
+            for seat in (table.seats[s] for s in side)
+        )
+        for side in sides
+    )
+    places = places_of(table.game.rounds_won, table.winner)
+    return GameResult(FAMILY_OF[table.variant], players, places)
 
 
 def game_xp(table: Table) -> tuple[int, ...]:
