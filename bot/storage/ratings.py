@@ -60,10 +60,11 @@ async def keep_game(
 
 
 async def game_results(source: Source, guild_id: int) -> list[tuple[str, str]]:
-    """(family, result) of every kept game of the server, in the order they finished."""
+    """(family, result) of every kept game of the server, in the order they were kept (and
+    rated)."""
     rows = await fetchall(
         source,
-        "SELECT family, result FROM rated_games WHERE guild_id = ? ORDER BY finished_at, table_id",
+        "SELECT family, result FROM rated_games WHERE guild_id = ? ORDER BY id",
         (guild_id,),
     )
     return [(str(r[0]), str(r[1])) for r in rows]

@@ -250,8 +250,8 @@ async def record_game(
 
 
 async def rebuild(conn: Connection, guild_id: int, robot_weight: int) -> int:
-    """Recompute every rating of the server from its kept games, in the order they
-    finished (after a change of the parameters); returns how many games were read."""
+    """Recompute every rating of the server from its kept games, in the order they were
+    rated (after a change of the parameters); returns how many games were read."""
     results = [
         GameResult.from_json(family, text)
         for family, text in await stored.game_results(conn, guild_id)

@@ -4,13 +4,14 @@
 -- the sides placed. result is JSON: {"sides": [[{"user": id} | {"robot": "hard"}, ...], ...],
 -- "places": [0, 1, ...]} (0 is first; sides that tie share a place).
 CREATE TABLE rated_games (
-    table_id     INTEGER PRIMARY KEY,
+    id           INTEGER PRIMARY KEY AUTOINCREMENT,  -- the order the games were rated in
+    table_id     INTEGER NOT NULL UNIQUE,
     guild_id     INTEGER NOT NULL,
     family       TEXT    NOT NULL CHECK (family IN ('two', 'three', 'four', 'pairs')),
     finished_at  REAL    NOT NULL,
     result       TEXT    NOT NULL
 );
-CREATE INDEX rated_games_by_guild ON rated_games (guild_id, finished_at, table_id);
+CREATE INDEX rated_games_by_guild ON rated_games (guild_id, id);
 
 -- A member's rating in a server and a family of variants (openskill's mu and sigma), the
 -- rated games behind it, and the rating before the last of them (the change shown).
