@@ -18,10 +18,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+import pytest
+
 from bot.engine import End, Result, Variant, parse_record, replay
 from bot.storage import Database, ledger
 from bot.storage import tables as repo
 from bot.tables.model import Status, Table
+from bot.tables.ratings import GameResult, rebuild
 from bot.tables.service import TableService
 
 from ._play import Clock, NullPresenter, Timers, instant_robot
@@ -247,8 +250,44 @@ async def check_all(db: Database, guild_id: int) -> list[Stored]:
         check_deals(stored)
         await check_held(db, stored)
     await check_stats(db, found, guild_id)
+    await check_ratings(db, found, guild_id)
     await check_restore(db)
     return found
+
+
+async def check_ratings(db: Database, found: list[Stored], guild_id: int) -> None:
+    """Every finished competitive game is kept for the ratings, once, with its members;
+    nothing else is; and the ratings kept game by game are what a rebuild from those
+    games gives (the server's robot weight is the default: members alone are not rated)."""
+    kept = {
+        int(r[0]): GameResult.from_json(str(r[1]), str(r[2]))
+        for r in await db.fetchall(
+            "SELECT table_id, family, result FROM rated_games WHERE guild_id = ?", (guild_id,)
+        )
+    }
+    finished = {
+        s.table.id: s.table
+        for s in found
+        if s.table.guild_id == guild_id
+        and s.table.status is Status.FINISHED
+        and s.table.options.competitive
+    }
+    assert set(kept) == set(finished), "the games kept for the ratings are the finished ones"
+    for table_id, result in kept.items():
+        table = finished[table_id]
+        sat = {s.user_id for s in table.seats if s is not None and s.user_id}
+        assert set(result.members) == sat, f"table {table_id}: kept with the wrong members"
+        assert result.places[table.winner or 0] == 0
+    query = "SELECT user_id, family, mu, sigma, games FROM ratings WHERE guild_id = ?"
+    before = {(r[0], r[1]): tuple(r)[2:] for r in await db.fetchall(query, (guild_id,))}
+    async with db.transaction() as conn:
+        await rebuild(conn, guild_id, 0)
+    after = {(r[0], r[1]): tuple(r)[2:] for r in await db.fetchall(query, (guild_id,))}
+    assert set(after) == set(before), "a rebuild rates the same members"
+    for key, value in before.items():
+        assert after[key] == pytest.approx(value), f"member {key}: rebuilt to another rating"
+    rated_games = [r for r in kept.values() if len(set(r.members)) >= 2]
+    assert bool(before) == bool(rated_games)
 
 
 async def dump(db: Database) -> dict[str, list[tuple[Any, ...]]]:
