@@ -59,15 +59,18 @@ async def keep_game(
     return bool(cursor.rowcount)
 
 
-async def game_results(source: Source, guild_id: int) -> list[tuple[str, str]]:
-    """(family, result) of every kept game of the server, in the order they were kept (and
-    rated)."""
+async def game_results(
+    source: Source, guild_id: int, since: float | None = None, until: float | None = None
+) -> list[tuple[str, str, float]]:
+    """(family, result, finished at) of every kept game of the server (that finished from
+    ``since`` and before ``until``, where given), in the order they were kept and rated."""
     rows = await fetchall(
         source,
-        "SELECT family, result FROM rated_games WHERE guild_id = ? ORDER BY id",
-        (guild_id,),
+        "SELECT family, result, finished_at FROM rated_games WHERE guild_id = ?"
+        " AND finished_at >= ? AND finished_at < ? ORDER BY id",
+        (guild_id, -1e18 if since is None else since, 1e18 if until is None else until),
     )
-    return [(str(r[0]), str(r[1])) for r in rows]
+    return [(str(r[0]), str(r[1]), float(r[2])) for r in rows]
 
 
 async def ratings_of(

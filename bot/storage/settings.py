@@ -24,6 +24,7 @@ TURN_TIME_RANGE: Final = (10, 3600)
 MAX_TABLES_RANGE: Final = (1, 50)
 ROBOT_WEIGHT_RANGE: Final = (0, 100)
 MIN_RATED_GAMES_RANGE: Final = (1, 100)
+PAIR_DAILY_CAP_RANGE: Final = (0, 100)
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +44,8 @@ class GuildSettings:
     (0: such games are not rated)."""
     min_rated_games: int = 5
     """Rated games a member needs to be listed on the rating leaderboard."""
+    pair_daily_cap: int = 10
+    """Games a day (UTC) two members may play together and still be rated (0: no limit)."""
 
     def language_or(self, default: Language) -> Language:
         """The language of the server's public messages: its choice, else ``default``."""
@@ -84,6 +87,8 @@ def validate(name: str, value: object) -> object:
         return _whole(name, value, *ROBOT_WEIGHT_RANGE)
     if name == "min_rated_games":
         return _whole(name, value, *MIN_RATED_GAMES_RANGE)
+    if name == "pair_daily_cap":
+        return _whole(name, value, *PAIR_DAILY_CAP_RANGE)
     if name == "language":
         if value is not None and value not in LANGUAGES:
             raise InvalidSetting(name, value, f"must be one of {', '.join(LANGUAGES)}")

@@ -131,6 +131,37 @@ def places_of(rounds_won: Sequence[int], winner: int) -> tuple[int, ...]:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class RatingRules:
+    """A server's choices (its settings): the weight of a game of one member against
+    robots (percent) and the games a day two members may play together and be rated."""
+
+    robot_weight: int = 0
+    pair_cap: int = 0
+
+
+DAY: Final = 86_400.0
+
+
+def day_start(at: float) -> float:
+    """The start (UTC midnight) of the day of ``at`` (seconds since the epoch)."""
+    return at - at % DAY
+
+
+def over_pair_cap(result: GameResult, same_day: Sequence[GameResult], cap: int) -> bool:
+    """Whether two members of this game already played ``cap`` games together that day
+    (``same_day``: the server's games kept earlier that day): then it is not rated."""
+    if cap <= 0:
+        return False
+    members = sorted(set(result.members))
+    for i, a in enumerate(members):
+        for b in members[i + 1 :]:
+            together = sum(1 for g in same_day if a in g.members and b in g.members)
+            if together >= cap:
+                return True
+    return False
+
+
 def weight_of(result: GameResult, robot_weight: int) -> float:
     """How much the game moves its members' ratings: 1 with two members or more, else the
     server's weight for a game against robots (0: not rated)."""
@@ -179,14 +210,24 @@ def _pair(rating: Rating) -> tuple[float, float]:
 
 
 def replay(
-    results: Sequence[GameResult], robot_weight: int = 0
+    games: Sequence[tuple[GameResult, float]], rules: RatingRules | None = None
 ) -> dict[tuple[int, Family], Rating]:
-    """Every member's rating per family after these games, in order, from newcomers."""
+    """Every member's rating per family after these games (each with when it finished), in
+    order, from newcomers, under ``rules`` (by default: none)."""
+    rules = rules or RatingRules()
     ratings: dict[tuple[int, Family], Rating] = {}
-    for result in results:
+    day = -1.0
+    today: list[GameResult] = []
+    for result, finished_at in games:
+        if day_start(finished_at) != day:
+            day, today = day_start(finished_at), []
+        capped = over_pair_cap(result, today, rules.pair_cap)
+        today.append(result)
+        if capped:
+            continue
         family = result.family
         current = {u: ratings[(u, family)] for u in result.members if (u, family) in ratings}
-        for user_id, rating in rate(result, current, robot_weight).items():
+        for user_id, rating in rate(result, current, rules.robot_weight).items():
             ratings[(user_id, family)] = rating
     return ratings
 
@@ -220,17 +261,25 @@ async def record_game(
     table_id: int,
     result: GameResult,
     finished_at: float,
-    robot_weight: int,
+    rules: RatingRules,
 ) -> dict[int, RatingChange]:
     """Keep a finished competitive game's result and rate it (in the settlement's
-    transaction): the members' changes, empty when the game is not rated."""
+    transaction): the members' changes, empty when the game is not rated (kept before, a
+    member alone against robots at weight 0, or two members over their daily cap)."""
     family = result.family.value
+    start = day_start(finished_at)
+    same_day = [
+        GameResult.from_json(f, text)
+        for f, text, _ in await stored.game_results(conn, guild_id, start, start + DAY)
+    ]
     if not await stored.keep_game(conn, guild_id, table_id, family, finished_at, result.to_json()):
         return {}  # kept (and rated) before
+    if over_pair_cap(result, same_day, rules.pair_cap):
+        return {}
     found = await stored.ratings_of(conn, guild_id, family, result.members)
     before = {user_id: _from_stored(r) for user_id, r in found.items()}
     changes: dict[int, RatingChange] = {}
-    for user_id, after in rate(result, before, robot_weight).items():
+    for user_id, after in rate(result, before, rules.robot_weight).items():
         old = before.get(user_id)
         await stored.put_rating(
             conn,
@@ -249,15 +298,16 @@ async def record_game(
     return changes
 
 
-async def rebuild(conn: Connection, guild_id: int, robot_weight: int) -> int:
+async def rebuild(conn: Connection, guild_id: int, rules: RatingRules) -> int:
     """Recompute every rating of the server from its kept games, in the order they were
-    rated (after a change of the parameters); returns how many games were read."""
-    results = [
-        GameResult.from_json(family, text)
-        for family, text in await stored.game_results(conn, guild_id)
+    rated, under ``rules`` (after a change of the server's choices); returns how many
+    games were read."""
+    games = [
+        (GameResult.from_json(family, text), finished_at)
+        for family, text, finished_at in await stored.game_results(conn, guild_id)
     ]
     await stored.clear_ratings(conn, guild_id)
-    for (user_id, family), rating in replay(results, robot_weight).items():
+    for (user_id, family), rating in replay(games, rules).items():
         await stored.put_rating(
             conn,
             guild_id,
@@ -265,4 +315,4 @@ async def rebuild(conn: Connection, guild_id: int, robot_weight: int) -> int:
             user_id,
             StoredRating(rating.mu, rating.sigma, rating.games),
         )
-    return len(results)
+    return len(games)

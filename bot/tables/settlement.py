@@ -21,7 +21,7 @@ from bot.storage import Connection, Database, ledger, members
 from bot.storage.settings import get_settings
 
 from .model import STAND_IN_ROBOT, GameTally, Table
-from .ratings import FAMILY_OF, GameResult, Player, places_of, record_game
+from .ratings import FAMILY_OF, GameResult, Player, RatingRules, places_of, record_game
 
 Op = Callable[[Connection, Table, float], Awaitable[None]]
 
@@ -191,9 +191,8 @@ def settle_game(table: Table) -> Settlement:
         before = await members.chip_ranks(conn, t.guild_id, chips)
         after = await members.chip_ranks(conn, t.guild_id)
         settings = await get_settings(conn, t.guild_id)
-        rated = await record_game(
-            conn, t.guild_id, t.id, game_result(t), now, settings.robot_rating_weight
-        )
+        rules = RatingRules(settings.robot_rating_weight, settings.pair_daily_cap)
+        rated = await record_game(conn, t.guild_id, t.id, game_result(t), now, rules)
         t.tally = GameTally(
             chips={user_id: chips.get(user_id, 0) for user_id in seats.values()},
             xp={user_id: xp[seat] for seat, user_id in seats.items()},

@@ -23,8 +23,9 @@ import pytest
 from bot.engine import End, Result, Variant, parse_record, replay
 from bot.storage import Database, ledger
 from bot.storage import tables as repo
+from bot.storage.settings import get_settings
 from bot.tables.model import Status, Table
-from bot.tables.ratings import GameResult, rebuild
+from bot.tables.ratings import GameResult, RatingRules, rebuild
 from bot.tables.service import TableService
 
 from ._play import Clock, NullPresenter, Timers, instant_robot
@@ -280,8 +281,11 @@ async def check_ratings(db: Database, found: list[Stored], guild_id: int) -> Non
         assert result.places[table.winner or 0] == 0
     query = "SELECT user_id, family, mu, sigma, games FROM ratings WHERE guild_id = ?"
     before = {(r[0], r[1]): tuple(r)[2:] for r in await db.fetchall(query, (guild_id,))}
+    settings = await get_settings(db, guild_id)
     async with db.transaction() as conn:
-        await rebuild(conn, guild_id, 0)
+        await rebuild(
+            conn, guild_id, RatingRules(settings.robot_rating_weight, settings.pair_daily_cap)
+        )
     after = {(r[0], r[1]): tuple(r)[2:] for r in await db.fetchall(query, (guild_id,))}
     assert set(after) == set(before), "a rebuild rates the same members"
     for key, value in before.items():

@@ -19,6 +19,7 @@ from bot.tables.ratings import (
     GameResult,
     Player,
     Rating,
+    RatingRules,
     places_of,
     rate,
     rebuild,
@@ -27,6 +28,7 @@ from bot.tables.ratings import (
 )
 
 GUILD = 1
+NO_RULES = RatingRules()
 MEMBER = [Player(user_id=u) for u in range(100, 108)]
 HARD = Player(robot=Level.HARD)
 
@@ -124,17 +126,18 @@ def test_a_result_reads_back_the_same() -> None:
 async def test_a_kept_game_is_rated_once_and_rebuilt_to_the_same(db: Database) -> None:
     async with db.transaction() as conn:
         for table_id, game in enumerate(GAMES, start=1):
-            changes = await record_game(conn, GUILD, table_id, game, float(table_id), 0)
+            changes = await record_game(conn, GUILD, table_id, game, float(table_id), NO_RULES)
             assert set(changes) == set(game.members)
         # the same table's game again (a settlement run twice) changes nothing
-        assert await record_game(conn, GUILD, 1, GAMES[0], 9.0, 0) == {}
+        assert await record_game(conn, GUILD, 1, GAMES[0], 9.0, NO_RULES) == {}
     incremental = await _all(db)
-    replayed = {(u, f.value): (r.mu, r.sigma, r.games) for (u, f), r in replay(GAMES).items()}
+    timed = [(game, float(i)) for i, game in enumerate(GAMES, start=1)]
+    replayed = {(u, f.value): (r.mu, r.sigma, r.games) for (u, f), r in replay(timed).items()}
     assert set(replayed) == set(incremental)
     for key, value in replayed.items():
         assert incremental[key] == pytest.approx(value)
     async with db.transaction() as conn:
-        assert await rebuild(conn, GUILD, 0) == len(GAMES)
+        assert await rebuild(conn, GUILD, NO_RULES) == len(GAMES)
     rebuilt = await _all(db)
     assert set(rebuilt) == set(incremental)
     for key, value in incremental.items():
@@ -144,10 +147,10 @@ async def test_a_kept_game_is_rated_once_and_rebuilt_to_the_same(db: Database) -
 async def test_a_rebuild_applies_a_new_weight_to_past_games(db: Database) -> None:
     alone = GameResult(Family.TWO, ((MEMBER[5],), (HARD,)), (0, 1))
     async with db.transaction() as conn:
-        assert await record_game(conn, GUILD, 1, alone, 1.0, 0) == {}  # kept, not rated
+        assert await record_game(conn, GUILD, 1, alone, 1.0, NO_RULES) == {}  # kept, not rated
     assert await _all(db) == {}
     async with db.transaction() as conn:
-        assert await rebuild(conn, GUILD, 100) == 1
+        assert await rebuild(conn, GUILD, RatingRules(robot_weight=100)) == 1
     rated = await _all(db)
     assert rated[(105, "two")][0] > NEWCOMER.mu and rated[(105, "two")][2] == 1
 
@@ -170,3 +173,32 @@ async def test_the_board_lists_members_over_the_minimum_surest_first(db: Databas
 async def _all(db: Database) -> dict[tuple[int, str], tuple[float, float, int]]:
     rows = await db.fetchall("SELECT user_id, family, mu, sigma, games FROM ratings")
     return {(int(r[0]), str(r[1])): (float(r[2]), float(r[3]), int(r[4])) for r in rows}
+
+
+async def test_two_members_over_their_daily_cap_are_not_rated_until_the_next_day(
+    db: Database,
+) -> None:
+    rules = RatingRules(pair_cap=2)
+    duel = GAMES[0]  # members 100 and 101
+    day = 1_800_000_000.0 - 1_800_000_000.0 % 86_400
+    async with db.transaction() as conn:
+        rated = [
+            bool(await record_game(conn, GUILD, i, duel, day + 60 * i, rules)) for i in range(1, 4)
+        ]
+        assert rated == [True, True, False]  # the third game of the day together
+        # with a third member, the pair is still over its cap: the game is not rated
+        trio = GAMES[1]
+        assert await record_game(conn, GUILD, 4, trio, day + 600, rules) == {}
+        # the next day they are rated again
+        assert await record_game(conn, GUILD, 5, duel, day + 86_400 + 60, rules)
+    incremental = await _all(db)
+    assert incremental[(100, "two")][2] == 3
+    async with db.transaction() as conn:
+        await rebuild(conn, GUILD, rules)
+    rebuilt = await _all(db)
+    assert set(rebuilt) == set(incremental)
+    for key, value in incremental.items():
+        assert rebuilt[key] == pytest.approx(value)
+    async with db.transaction() as conn:
+        await rebuild(conn, GUILD, NO_RULES)  # without the cap every game counts
+    assert (await _all(db))[(100, "two")][2] == 4

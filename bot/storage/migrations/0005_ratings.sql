@@ -34,3 +34,7 @@ ALTER TABLE guild_settings ADD COLUMN robot_rating_weight INTEGER NOT NULL DEFAU
     CHECK (robot_rating_weight BETWEEN 0 AND 100);
 ALTER TABLE guild_settings ADD COLUMN min_rated_games INTEGER NOT NULL DEFAULT 5
     CHECK (min_rated_games BETWEEN 1 AND 100);
+-- How many games a day (UTC) two members may play together and still be rated (0: no
+-- limit): two accounts of one person playing each other stop gaining from it.
+ALTER TABLE guild_settings ADD COLUMN pair_daily_cap INTEGER NOT NULL DEFAULT 10
+    CHECK (pair_daily_cap BETWEEN 0 AND 100);
