@@ -50,11 +50,14 @@ async def keep_game(
     finished_at: float,
     result: str,
 ) -> bool:
-    """Keep a finished game's result (JSON); False when that table's game was kept before."""
+    """Keep a finished game's result (JSON), in the season running in the server (if any);
+    False when that table's game was kept before."""
     cursor = await conn.execute(
-        "INSERT OR IGNORE INTO rated_games (table_id, guild_id, family, finished_at, result)"
-        " VALUES (?, ?, ?, ?, ?)",
-        (table_id, guild_id, family, finished_at, result),
+        "INSERT OR IGNORE INTO rated_games"
+        " (table_id, guild_id, family, finished_at, result, season_id)"
+        " VALUES (?, ?, ?, ?, ?,"
+        " (SELECT id FROM seasons WHERE guild_id = ? AND ended_at IS NULL))",
+        (table_id, guild_id, family, finished_at, result, guild_id),
     )
     return bool(cursor.rowcount)
 

@@ -20,8 +20,9 @@ TABLES = {
     "member_preferences",
     "rated_games",
     "ratings",
+    "seasons",
 }
-ADDED_AT = {"member_preferences": 4, "rated_games": 5, "ratings": 5}
+ADDED_AT = {"member_preferences": 4, "rated_games": 5, "ratings": 5, "seasons": 6}
 """The tables a later version added, with that version."""
 LATEST = len(migration_scripts())
 
