@@ -1,5 +1,5 @@
-"""Pieces every cog shares: the base view, the error path for buttons, and how a name a
-member chose is shown in Discord's text."""
+"""Pieces every cog shares: the base view, the error path for buttons, how a name a member
+chose is shown in Discord's text, and how numbers read in each language."""
 
 import functools
 import re
@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import discord
 
 from bot.client import answer_error
+from bot.i18n import t
 
 ItemT = TypeVar("ItemT", bound=discord.ui.Item[Any])
 
@@ -44,6 +45,18 @@ def shown_name(name: str) -> str:
     text = discord.utils.escape_markdown(text, as_needed=False, ignore_links=False)
     text = _ORDERED_LIST.sub(r"\1\\.", text)
     return _STILL_LIVE.sub(lambda m: "\\" + m[1] if m[1] else m[0], text)
+
+
+def number(value: int, lang: str) -> str:
+    """1234567 as ``1,234,567`` in English and ``1.234.567`` in Spanish."""
+    return f"{value:,}".replace(",", t("standings.thousands_separator", lang))
+
+
+def signed(value: int, lang: str) -> str:
+    """A change with its sign: ``+35``, ``-1,200`` (``-1.200`` in Spanish), ``±0``."""
+    if value == 0:
+        return "±0"
+    return ("+" if value > 0 else "-") + number(abs(value), lang)
 
 
 class BaseView(discord.ui.View):

@@ -22,13 +22,20 @@ MESSAGES: Final[dict[str, str]] = {
     ),
     # ---- standings: /tute leaderboard, stats, config, daily (cogs/_standings.py) ----
     "commands.tute.leaderboard.name": "leaderboard",
-    "commands.tute.leaderboard.description": "This server's best players, by chips, experience or wins",
+    "commands.tute.leaderboard.description": "This server's best players, by chips, experience, wins or skill rating",
     "commands.tute.leaderboard.by.name": "by",
     "commands.tute.leaderboard.by.description": "What to rank the players by",
     "commands.tute.leaderboard.by.chips": "Chips",
     "commands.tute.leaderboard.by.xp": "Experience",
     "commands.tute.leaderboard.by.games": "Games won",
     "commands.tute.leaderboard.by.rounds": "Rounds won",
+    "commands.tute.leaderboard.by.rating": "Skill rating",
+    "commands.tute.leaderboard.family.name": "family",
+    "commands.tute.leaderboard.family.description": "Whose skill rating: games of two, three, four players or pairs",
+    "commands.tute.leaderboard.family.two": "Two players (habanero)",
+    "commands.tute.leaderboard.family.three": "Three players (arrastrado)",
+    "commands.tute.leaderboard.family.four": "Four players (individual)",
+    "commands.tute.leaderboard.family.pairs": "Pairs",
     "commands.tute.stats.name": "stats",
     "commands.tute.stats.description": "A member's chips, rank and record in this server",
     "commands.tute.stats.member.name": "member",
@@ -53,6 +60,14 @@ MESSAGES: Final[dict[str, str]] = {
     "commands.tute.config.opener_role.description": "Role that may open tables (@everyone: anybody)",
     "commands.tute.config.max_tables.name": "max_tables",
     "commands.tute.config.max_tables.description": "Most tables open at once in this server",
+    "commands.tute.config.robot_rating_weight.name": "robot_rating_weight",
+    "commands.tute.config.robot_rating_weight.description": "How much a game of one member against robots moves ratings (%, 0: not at all)",
+    "commands.tute.config.min_rated_games.name": "min_rated_games",
+    "commands.tute.config.min_rated_games.description": "Rated games a member needs to be on the rating leaderboard",
+    "commands.tute.config.pair_daily_cap.name": "pair_daily_cap",
+    "commands.tute.config.pair_daily_cap.description": "Games a day two members may play together and still be rated (0: no limit)",
+    "commands.tute.config.rebuild_ratings.name": "rebuild_ratings",
+    "commands.tute.config.rebuild_ratings.description": "Recompute every rating here from past games, with these settings",
     "commands.tute.daily.name": "daily",
     "commands.tute.daily.description": "Collect your daily chips in this server",
     "standings.thousands_separator": ",",
@@ -66,6 +81,18 @@ MESSAGES: Final[dict[str, str]] = {
     "standings.leaderboard.page": "Page {page} of {pages}",
     "standings.leaderboard.previous": "◀ Previous",
     "standings.leaderboard.next": "Next ▶",
+    "standings.leaderboard.title.rating": "Leaderboard: skill rating · {family}",
+    "standings.leaderboard.rating_line": "{rank} {member}: **{rating}** ± {spread} ({games})",
+    "standings.leaderboard.rating_empty": (
+        "Nobody is on this board yet: a member needs {games} rated games to be listed."
+    ),
+    "standings.leaderboard.rating_page": (
+        "Page {page} of {pages} · rating ± uncertainty (rated games) · listed from {games} games"
+    ),
+    "standings.family.two": "Two players",
+    "standings.family.three": "Three players",
+    "standings.family.four": "Four players",
+    "standings.family.pairs": "Pairs",
     "standings.stats.title": "{name} in this server",
     "standings.stats.none": "{member} has not played Tute in this server yet.",
     "standings.stats.chips": "Chips",
@@ -77,6 +104,11 @@ MESSAGES: Final[dict[str, str]] = {
     "standings.stats.won_of": "{won} of {played} ({percent}%)",
     "standings.stats.cantes": "Cantes sung",
     "standings.stats.tutes": "Tutes",
+    "standings.stats.rating": "Skill rating",
+    "standings.stats.rating_line": "{family}: **{rating}** ± {spread} · {games} games",
+    "standings.stats.rating_line_one": "{family}: **{rating}** ± {spread} · {games} game",
+    "standings.stats.rating_last": " (last game {change})",
+    "standings.stats.rating_none": "Not rated yet",
     "standings.config.title": "Tute settings of this server",
     "standings.config.updated": "Settings saved",
     "standings.config.forbidden": "Only members with the Manage Server permission can change these settings.",
@@ -85,6 +117,14 @@ MESSAGES: Final[dict[str, str]] = {
     "standings.config.everyone": "Everyone",
     "standings.config.default": "{value} (the bot's default)",
     "standings.config.hint": "Change any of them with the options of /tute config.",
+    "standings.config.percent": "{percent}%",
+    "standings.config.robots_not_rated": "0% (games against robots are not rated)",
+    "standings.config.rebuilt": "Ratings rebuilt from {games} games.",
+    "standings.config.no_limit": "No limit",
+    "standings.config.weight_from_now": (
+        "The new rating rules count from the next game on; `{option}` applies them to past "
+        "games too."
+    ),
     "standings.daily.claimed": (
         "You collected **{amount}** chips. You now have **{balance}**. "
         "The next daily chips are ready {next}."

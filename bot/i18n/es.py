@@ -23,13 +23,20 @@ MESSAGES: Final[dict[str, str]] = {
     ),
     # ---- standings: /tute leaderboard, stats, config, daily (cogs/_standings.py) ----
     "commands.tute.leaderboard.name": "clasificación",
-    "commands.tute.leaderboard.description": "Los mejores jugadores del servidor, por fichas, experiencia o victorias",
+    "commands.tute.leaderboard.description": "Los mejores jugadores del servidor, por fichas, experiencia, victorias o nivel",
     "commands.tute.leaderboard.by.name": "por",
     "commands.tute.leaderboard.by.description": "Por qué ordenar a los jugadores",
     "commands.tute.leaderboard.by.chips": "Fichas",
     "commands.tute.leaderboard.by.xp": "Experiencia",
     "commands.tute.leaderboard.by.games": "Partidas ganadas",
     "commands.tute.leaderboard.by.rounds": "Rondas ganadas",
+    "commands.tute.leaderboard.by.rating": "Nivel de juego",
+    "commands.tute.leaderboard.family.name": "modalidad",
+    "commands.tute.leaderboard.family.description": "Qué nivel: partidas de dos, tres, cuatro jugadores o parejas",
+    "commands.tute.leaderboard.family.two": "Dos jugadores (habanero)",
+    "commands.tute.leaderboard.family.three": "Tres jugadores (arrastrado)",
+    "commands.tute.leaderboard.family.four": "Cuatro jugadores (individual)",
+    "commands.tute.leaderboard.family.pairs": "Parejas",
     "commands.tute.stats.name": "estadísticas",
     "commands.tute.stats.description": "Las fichas, el puesto y el historial de un miembro en este servidor",
     "commands.tute.stats.member.name": "miembro",
@@ -54,6 +61,14 @@ MESSAGES: Final[dict[str, str]] = {
     "commands.tute.config.opener_role.description": "Rol que puede abrir mesas (@everyone: cualquiera)",
     "commands.tute.config.max_tables.name": "mesas_max",
     "commands.tute.config.max_tables.description": "Máximo de mesas abiertas a la vez en este servidor",
+    "commands.tute.config.robot_rating_weight.name": "peso_robots_nivel",
+    "commands.tute.config.robot_rating_weight.description": "Cuánto mueve el nivel una partida de un miembro contra robots (%, 0: nada)",
+    "commands.tute.config.min_rated_games.name": "min_partidas_nivel",
+    "commands.tute.config.min_rated_games.description": "Partidas puntuadas que necesita un miembro para salir en la clasificación de nivel",
+    "commands.tute.config.pair_daily_cap.name": "tope_diario_parejas",
+    "commands.tute.config.pair_daily_cap.description": "Partidas al día que dos miembros pueden jugar juntos y que cuenten (0: sin tope)",
+    "commands.tute.config.rebuild_ratings.name": "recalcular_niveles",
+    "commands.tute.config.rebuild_ratings.description": "Recalcula todos los niveles de aquí con las partidas pasadas y estos ajustes",
     "commands.tute.daily.name": "diario",
     "commands.tute.daily.description": "Recoge tus fichas diarias en este servidor",
     "standings.thousands_separator": ".",
@@ -67,6 +82,19 @@ MESSAGES: Final[dict[str, str]] = {
     "standings.leaderboard.page": "Página {page} de {pages}",
     "standings.leaderboard.previous": "◀ Anterior",
     "standings.leaderboard.next": "Siguiente ▶",
+    "standings.leaderboard.title.rating": "Clasificación: nivel de juego · {family}",
+    "standings.leaderboard.rating_line": "{rank} {member}: **{rating}** ± {spread} ({games})",
+    "standings.leaderboard.rating_empty": (
+        "Aún no hay nadie en esta clasificación: hacen falta {games} partidas puntuadas para salir."
+    ),
+    "standings.leaderboard.rating_page": (
+        "Página {page} de {pages} · nivel ± incertidumbre (partidas puntuadas)"
+        " · se sale con {games} partidas"
+    ),
+    "standings.family.two": "Dos jugadores",
+    "standings.family.three": "Tres jugadores",
+    "standings.family.four": "Cuatro jugadores",
+    "standings.family.pairs": "Parejas",
     "standings.stats.title": "{name} en este servidor",
     "standings.stats.none": "{member} aún no ha jugado al tute en este servidor.",
     "standings.stats.chips": "Fichas",
@@ -78,6 +106,11 @@ MESSAGES: Final[dict[str, str]] = {
     "standings.stats.won_of": "{won} de {played} ({percent} %)",
     "standings.stats.cantes": "Cantes",
     "standings.stats.tutes": "Tutes",
+    "standings.stats.rating": "Nivel de juego",
+    "standings.stats.rating_line": "{family}: **{rating}** ± {spread} · {games} partidas",
+    "standings.stats.rating_line_one": "{family}: **{rating}** ± {spread} · {games} partida",
+    "standings.stats.rating_last": " (última partida {change})",
+    "standings.stats.rating_none": "Aún sin nivel",
     "standings.config.title": "Ajustes del tute en este servidor",
     "standings.config.updated": "Ajustes guardados",
     "standings.config.forbidden": "Solo los miembros con el permiso Gestionar servidor pueden cambiar estos ajustes.",
@@ -86,6 +119,14 @@ MESSAGES: Final[dict[str, str]] = {
     "standings.config.everyone": "Todos",
     "standings.config.default": "{value} (la del bot por defecto)",
     "standings.config.hint": "Cambia cualquiera con las opciones de /tute ajustes.",
+    "standings.config.percent": "{percent} %",
+    "standings.config.robots_not_rated": "0 % (las partidas contra robots no cuentan)",
+    "standings.config.rebuilt": "Niveles recalculados a partir de {games} partidas.",
+    "standings.config.no_limit": "Sin tope",
+    "standings.config.weight_from_now": (
+        "Las nuevas reglas del nivel cuentan desde la próxima partida; `{option}` las aplica "
+        "también a las pasadas."
+    ),
     "standings.daily.claimed": (
         "Has recogido **{amount}** fichas. Ahora tienes **{balance}**. "
         "Las próximas fichas diarias estarán listas {next}."

@@ -311,6 +311,8 @@ MESSAGES: Final[dict[str, str]] = {
     "summary.tally_line": "{name}: **{chips}** chips · +{xp} XP",
     "summary.tally_xp": "{name}: +{xp} XP",
     "summary.tally_place": " · #{before} → #{after} on the board",
+    "summary.tally_rating": " · rating {rating} ({change})",
+    "summary.tally_rating_new": " · rating {rating} (new)",
     # rules
     "rules.title": "Tute: the rules, briefly",
     "rules.common": (

@@ -309,6 +309,8 @@ MESSAGES: Final[dict[str, str]] = {
     "summary.tally_line": "{name}: **{chips}** fichas · +{xp} de experiencia",
     "summary.tally_xp": "{name}: +{xp} de experiencia",
     "summary.tally_place": " · del n.º {before} al n.º {after} en la clasificación",
+    "summary.tally_rating": " · nivel {rating} ({change})",
+    "summary.tally_rating_new": " · nivel {rating} (nuevo)",
     # reglas
     "rules.title": "Tute: las reglas, en breve",
     "rules.common": (

@@ -6,8 +6,12 @@ reads comes from the catalog: ephemeral answers in the member's language, the pu
 leaderboard in the server's.
 
 The leaderboard's Previous/Next buttons are :class:`LeaderboardPage` dynamic items: the
-custom_id (``tute:lb:<board>:<page>``) is all they need, so they keep working on messages
-posted before a restart.
+custom_id (``tute:lb:<board>:<page>``, ``tute:lb:rating:<family>:<page>``) is all they
+need, so they keep working on messages posted before a restart.
+
+Skill ratings show in three places here: a member's rating per family in ``stats``, the
+rating board of a family in ``leaderboard by:rating``, and ``config``'s rating settings
+with ``rebuild_ratings``, which recomputes every rating of the server from its kept games.
 """
 
 from __future__ import annotations
@@ -20,7 +24,9 @@ from discord import app_commands
 from bot.client import TuteBot, catalog_str
 from bot.i18n import t
 from bot.storage import ledger, members
+from bot.storage import ratings as stored_ratings
 from bot.storage.settings import InvalidSetting, get_settings, update_settings
+from bot.tables import ratings
 from cogs._base import CommandsMixin
 
 from .common import (
@@ -36,7 +42,15 @@ from .common import (
     user_language,
 )
 from .embeds import settings_embed, stats_embed
-from .leaderboard import LeaderboardPage, leaderboard_message
+from .leaderboard import (
+    BOARDS,
+    FAMILIES,
+    RATING,
+    Board,
+    LeaderboardPage,
+    busiest_family,
+    leaderboard_message,
+)
 
 
 def _choices(option: str, values: tuple[str, ...]) -> list[app_commands.Choice[str]]:
@@ -62,6 +76,10 @@ CONFIG_OPTIONS = (
     "hand_delivery",
     "opener_role",
     "max_tables",
+    "robot_rating_weight",
+    "min_rated_games",
+    "pair_daily_cap",
+    "rebuild_ratings",
 )
 
 
@@ -84,20 +102,36 @@ class StandingsCommands(CommandsMixin):
         name=catalog_str(f"{CMD}.leaderboard.name"),
         description=catalog_str(f"{CMD}.leaderboard.description"),
     )
-    @app_commands.rename(**_names("leaderboard", "by"))
-    @app_commands.describe(**_descriptions("leaderboard", "by"))
-    @app_commands.choices(by=_choices("leaderboard.by", members.BOARDS))
+    @app_commands.rename(**_names("leaderboard", "by", "family"))
+    @app_commands.describe(**_descriptions("leaderboard", "by", "family"))
+    @app_commands.choices(
+        by=_choices("leaderboard.by", BOARDS), family=_choices("leaderboard.family", FAMILIES)
+    )
     async def leaderboard(
-        self, interaction: discord.Interaction[TuteBot], by: str = "chips"
+        self,
+        interaction: discord.Interaction[TuteBot],
+        by: str | None = None,
+        family: str | None = None,
     ) -> None:
-        """The server's best players, ten a page, for everyone in the channel to see."""
+        """The server's best players, ten a page, for everyone in the channel to see.
+
+        Chips by default. A ``family`` alone asks for its rating board; ``by:rating`` alone
+        shows the family whose board lists the most members (pairs while none lists any).
+        Another board with a family ignores it: only ratings are kept per family."""
         guild = interaction.guild
         if guild is None:
             await reply(interaction, t("standings.guild_only", user_language(interaction)))
             return
+        db = database(interaction)
         lang = await server_language(interaction, guild.id)
-        by_ = cast(members.Board, by)
-        embed, view = await leaderboard_message(database(interaction), guild.id, by_, 0, lang)
+        board = cast(Board, by or (RATING if family else "chips"))
+        if family is not None:
+            chosen = ratings.Family(family)
+        elif board == RATING:
+            chosen = await busiest_family(db, guild.id)
+        else:
+            chosen = ratings.Family.PAIRS  # not shown
+        embed, view = await leaderboard_message(db, guild.id, board, 0, lang, chosen)
         await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_PINGS)
 
     @app_commands.command(
@@ -127,8 +161,16 @@ class StandingsCommands(CommandsMixin):
         if found is None:
             await reply(interaction, t("standings.stats.none", lang, member=target.mention))
             return
+        rated = {
+            family: ratings.last_change(rating)
+            for family, rating in (
+                await stored_ratings.member_ratings(db, guild.id, target.id)
+            ).items()
+        }
         await interaction.response.send_message(
-            embed=stats_embed(found, target, lang), ephemeral=True, allowed_mentions=NO_PINGS
+            embed=stats_embed(found, target, lang, rated),
+            ephemeral=True,
+            allowed_mentions=NO_PINGS,
         )
 
     @app_commands.command(
@@ -153,8 +195,17 @@ class StandingsCommands(CommandsMixin):
         hand_delivery: str | None = None,
         opener_role: discord.Role | None = None,
         max_tables: app_commands.Range[int, 1, 50] | None = None,
+        robot_rating_weight: app_commands.Range[int, 0, 100] | None = None,
+        min_rated_games: app_commands.Range[int, 1, 100] | None = None,
+        pair_daily_cap: app_commands.Range[int, 0, 100] | None = None,
+        rebuild_ratings: bool = False,
     ) -> None:
-        """Show this server's settings, or change the ones given (Manage Server)."""
+        """Show this server's settings, or change the ones given (Manage Server).
+
+        ``rebuild_ratings`` recomputes every rating of the server from its kept games with
+        the settings as they are after this change (a new ``robot_rating_weight`` or
+        ``pair_daily_cap`` then applies to past games too); it may take a moment, so the
+        answer is deferred."""
         lang = user_language(interaction)
         guild = interaction.guild
         if guild is None:
@@ -172,6 +223,9 @@ class StandingsCommands(CommandsMixin):
                 ("language", language),
                 ("hand_delivery", hand_delivery),
                 ("max_tables", max_tables),
+                ("robot_rating_weight", robot_rating_weight),
+                ("min_rated_games", min_rated_games),
+                ("pair_daily_cap", pair_daily_cap),
             )
             if value is not None
         }
@@ -179,17 +233,40 @@ class StandingsCommands(CommandsMixin):
             # Choosing @everyone lets every member open tables again.
             changes["opener_role_id"] = None if opener_role.is_default() else opener_role.id
         db = database(interaction)
+        if rebuild_ratings:
+            # Replaying a server's whole history may outlast the 3 seconds of an answer.
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        games: int | None = None
         try:
             async with db.transaction() as conn:
                 settings = await update_settings(conn, guild.id, **changes)
+                if rebuild_ratings:
+                    rules = ratings.RatingRules(
+                        settings.robot_rating_weight, settings.pair_daily_cap
+                    )
+                    games = await ratings.rebuild(conn, guild.id, rules)
         except InvalidSetting as error:
-            await reply(interaction, t("standings.config.invalid", lang, setting=error.name))
+            refused = t("standings.config.invalid", lang, setting=error.name)
+            if interaction.response.is_done():
+                await interaction.followup.send(refused, ephemeral=True, allowed_mentions=NO_PINGS)
+            else:
+                await reply(interaction, refused)
             return
         title = "standings.config.updated" if changes else "standings.config.title"
+        embed = settings_embed(settings, t(title, lang), lang, bot_language(interaction))
+        if games is not None:
+            said = t("standings.config.rebuilt", lang, games=number(games, lang))
+            await interaction.followup.send(
+                said, embed=embed, ephemeral=True, allowed_mentions=NO_PINGS
+            )
+            return
+        said = None
+        if robot_rating_weight is not None or pair_daily_cap is not None:
+            # The settlement rates each game as it ends: past games keep the old rules.
+            option = t(f"{CMD}.config.rebuild_ratings.name", lang)
+            said = t("standings.config.weight_from_now", lang, option=option)
         await interaction.response.send_message(
-            embed=settings_embed(settings, t(title, lang), lang, bot_language(interaction)),
-            ephemeral=True,
-            allowed_mentions=NO_PINGS,
+            said, embed=embed, ephemeral=True, allowed_mentions=NO_PINGS
         )
 
     @app_commands.command(

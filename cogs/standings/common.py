@@ -9,9 +9,11 @@ from typing import Any
 import discord
 
 from bot.client import TuteBot
-from bot.i18n import DEFAULT_LANGUAGE, Language, language_of, t
+from bot.i18n import DEFAULT_LANGUAGE, Language, language_of
 from bot.storage import Database
 from bot.storage.settings import get_settings
+from cogs._base import number as number  # how numbers read: the standings use it throughout
+from cogs._base import signed as signed
 
 PAGE_SIZE = 10
 MEDALS = ("🥇", "🥈", "🥉")
@@ -35,11 +37,6 @@ def bot_language(interaction: discord.Interaction[Any]) -> Language:
 
 def user_language(interaction: discord.Interaction[Any]) -> str:
     return language_of(interaction.locale.value)
-
-
-def number(value: int, lang: str) -> str:
-    """1234567 as ``1,234,567`` in English and ``1.234.567`` in Spanish."""
-    return f"{value:,}".replace(",", t("standings.thousands_separator", lang))
 
 
 def percent(part: int, whole: int) -> int:

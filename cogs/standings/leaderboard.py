@@ -1,16 +1,20 @@
 """The leaderboard: one page of a board, and its Previous/Next buttons. These are
-:class:`LeaderboardPage` dynamic items: the custom_id (``tute:lb:<board>:<page>``) is all
-they need, so they keep working on messages posted before a restart."""
+:class:`LeaderboardPage` dynamic items: the custom_id (``tute:lb:<board>:<page>``, and for
+the rating board ``tute:lb:rating:<family>:<page>``) is all they need, so they keep working
+on messages posted before a restart."""
 
 from __future__ import annotations
 
 import re
-from typing import Any, cast
+from typing import Any, Final, Literal, cast
 
 import discord
 
 from bot.i18n import t
 from bot.storage import Database, members
+from bot.storage import ratings as stored_ratings
+from bot.storage.settings import get_settings
+from bot.tables.ratings import Family, Rating
 from cogs._base import answers_errors
 
 from .common import (
@@ -24,22 +28,72 @@ from .common import (
     user_language,
 )
 
-BOARD_PATTERN = "|".join(members.BOARDS)
+Board = members.Board | Literal["rating"]
+RATING: Final = "rating"
+BOARDS: Final[tuple[str, ...]] = (*members.BOARDS, RATING)
+FAMILIES: Final[tuple[str, ...]] = tuple(f.value for f in Family)
+DEFAULT_FAMILY: Final = Family.PAIRS
+BOARD_PATTERN = "|".join(BOARDS)
+FAMILY_PATTERN = "|".join(FAMILIES)
+
+
+def medal(rank: int) -> str:
+    return MEDALS[rank - 1] if rank <= len(MEDALS) else f"`#{rank}`"
+
+
+async def busiest_family(db: Database, guild_id: int) -> Family:
+    """The family whose rating board lists the most members (pairs on a tie, or when none
+    lists anybody yet): what ``/tute leaderboard by:rating`` shows without a family."""
+    min_games = (await get_settings(db, guild_id)).min_rated_games
+    best, most = DEFAULT_FAMILY, 0
+    for family in (DEFAULT_FAMILY, *(f for f in Family if f is not DEFAULT_FAMILY)):
+        size = await stored_ratings.rating_board_size(db, guild_id, family.value, min_games)
+        if size > most:
+            best, most = family, size
+    return best
 
 
 async def leaderboard_message(
-    db: Database, guild_id: int, by: members.Board, page: int, lang: str
+    db: Database,
+    guild_id: int,
+    by: Board,
+    page: int,
+    lang: str,
+    family: Family = DEFAULT_FAMILY,
 ) -> tuple[discord.Embed, discord.ui.View]:
-    """The embed of one page of a board (clamped to the pages there are) and its buttons."""
-    size = await members.leaderboard_size(db, guild_id, by)
+    """The embed of one page of a board (clamped to the pages there are) and its buttons;
+    ``family``: which rating board, when ``by`` is the rating."""
+    if by == RATING:
+        embed, page, pages = await _rating_page(db, guild_id, family, page, lang)
+    else:
+        embed, page, pages = await _board_page(db, guild_id, by, page, lang)
+    view = discord.ui.View(timeout=None)
+    # Previous points below the page shown and Next above it, so their ids always differ.
+    previous = t("standings.leaderboard.previous", lang)
+    following = t("standings.leaderboard.next", lang)
+    shown = family if by == RATING else None
+    view.add_item(LeaderboardPage(by, page - 1, shown, label=previous, disabled=page == 0))
+    view.add_item(LeaderboardPage(by, page + 1, shown, label=following, disabled=page >= pages - 1))
+    return embed, view
+
+
+def _pages(size: int, page: int) -> tuple[int, int]:
+    """The page to show (clamped) and how many there are."""
     pages = max(1, -(-size // PAGE_SIZE))
-    page = min(max(page, 0), pages - 1)
+    return min(max(page, 0), pages - 1), pages
+
+
+async def _board_page(
+    db: Database, guild_id: int, by: members.Board, page: int, lang: str
+) -> tuple[discord.Embed, int, int]:
+    size = await members.leaderboard_size(db, guild_id, by)
+    page, pages = _pages(size, page)
     entries = await members.leaderboard(db, guild_id, by, page * PAGE_SIZE, PAGE_SIZE)
     lines = [
         t(
             "standings.leaderboard.line",
             lang,
-            rank=MEDALS[e.rank - 1] if e.rank <= len(MEDALS) else f"`#{e.rank}`",
+            rank=medal(e.rank),
             member=f"<@{e.user_id}>",
             value=number(e.value, lang),
         )
@@ -51,34 +105,89 @@ async def leaderboard_message(
         colour=discord.Colour.gold(),
     )
     embed.set_footer(text=t("standings.leaderboard.page", lang, page=page + 1, pages=pages))
-    view = discord.ui.View(timeout=None)
-    # Previous points below the page shown and Next above it, so their ids always differ.
-    previous = t("standings.leaderboard.previous", lang)
-    following = t("standings.leaderboard.next", lang)
-    view.add_item(LeaderboardPage(by, page - 1, label=previous, disabled=page == 0))
-    view.add_item(LeaderboardPage(by, page + 1, label=following, disabled=page >= pages - 1))
-    return embed, view
+    return embed, page, pages
+
+
+async def _rating_page(
+    db: Database, guild_id: int, family: Family, page: int, lang: str
+) -> tuple[discord.Embed, int, int]:
+    """The members with the server's minimum of rated games in ``family``, best first (by
+    their rating less three times its uncertainty: who surely plays well)."""
+    min_games = (await get_settings(db, guild_id)).min_rated_games
+    size = await stored_ratings.rating_board_size(db, guild_id, family.value, min_games)
+    page, pages = _pages(size, page)
+    entries = await stored_ratings.rating_board(
+        db, guild_id, family.value, min_games, PAGE_SIZE, page * PAGE_SIZE
+    )
+    lines: list[str] = []
+    for rank, (user_id, stored) in enumerate(entries, start=page * PAGE_SIZE + 1):
+        rating = Rating(stored.mu, stored.sigma, stored.games)
+        lines.append(
+            t(
+                "standings.leaderboard.rating_line",
+                lang,
+                rank=medal(rank),
+                member=f"<@{user_id}>",
+                rating=number(rating.shown, lang),
+                spread=number(rating.spread, lang),
+                games=number(rating.games, lang),
+            )
+        )
+    family_name = t(f"standings.family.{family.value}", lang)
+    embed = discord.Embed(
+        title=t("standings.leaderboard.title.rating", lang, family=family_name),
+        description="\n".join(lines)
+        or t("standings.leaderboard.rating_empty", lang, games=number(min_games, lang)),
+        colour=discord.Colour.gold(),
+    )
+    embed.set_footer(
+        text=t(
+            "standings.leaderboard.rating_page",
+            lang,
+            page=page + 1,
+            pages=pages,
+            games=number(min_games, lang),
+        )
+    )
+    return embed, page, pages
 
 
 class LeaderboardPage(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=rf"tute:lb:(?P<by>{BOARD_PATTERN}):(?P<page>-?\d{{1,6}})",
+    template=(
+        rf"tute:lb:(?P<by>{BOARD_PATTERN})(?::(?P<family>{FAMILY_PATTERN}))?"
+        r":(?P<page>-?\d{1,6})"
+    ),
 ):
-    """Previous or Next on a leaderboard: shows page ``page`` of board ``by``, for anyone."""
+    """Previous or Next on a leaderboard: shows page ``page`` of board ``by`` (of the rating
+    in ``family``), for anyone."""
 
     def __init__(
-        self, by: members.Board, page: int, *, label: str | None = None, disabled: bool = False
+        self,
+        by: Board,
+        page: int,
+        family: Family | None = None,
+        *,
+        label: str | None = None,
+        disabled: bool = False,
     ) -> None:
+        if by == RATING:
+            family = family or DEFAULT_FAMILY
+            custom_id = f"tute:lb:{by}:{family.value}:{page}"
+        else:
+            family = None
+            custom_id = f"tute:lb:{by}:{page}"
         super().__init__(
             discord.ui.Button(
                 label=label,
                 style=discord.ButtonStyle.secondary,
-                custom_id=f"tute:lb:{by}:{page}",
+                custom_id=custom_id,
                 disabled=disabled,
             )
         )
-        self.by: members.Board = by
+        self.by: Board = by
         self.page = page
+        self.family = family
 
     @classmethod
     async def from_custom_id(
@@ -88,7 +197,8 @@ class LeaderboardPage(
         match: re.Match[str],
         /,
     ) -> LeaderboardPage:
-        return cls(cast(members.Board, match["by"]), int(match["page"]))
+        family = Family(match["family"]) if match["family"] else None
+        return cls(cast(Board, match["by"]), int(match["page"]), family)
 
     @answers_errors
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
@@ -98,5 +208,7 @@ class LeaderboardPage(
             return
         lang = await server_language(interaction, guild.id)
         db = database(interaction)
-        embed, view = await leaderboard_message(db, guild.id, self.by, self.page, lang)
+        embed, view = await leaderboard_message(
+            db, guild.id, self.by, self.page, lang, self.family or DEFAULT_FAMILY
+        )
         await interaction.response.edit_message(embed=embed, view=view, allowed_mentions=NO_PINGS)

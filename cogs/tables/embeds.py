@@ -22,7 +22,7 @@ from bot.render.symbols import SUIT_SYMBOLS, card_label
 from bot.tables.house import typed_value
 from bot.tables.model import DEFAULT_ROBOT, DealSummary, Seat, Status
 from bot.tables.views import DealView, HandView, TableView
-from cogs._base import shown_name
+from cogs._base import number, shown_name, signed
 
 from .faces import NO_FACES, CardFaces
 
@@ -344,7 +344,8 @@ def turned_line(deal: DealView, lang: str, faces: CardFaces = NO_FACES) -> str:
 
 
 def tally_lines(table: TableView, lang: str) -> list[str]:
-    """What the game gave each member, in seat order: chips won or lost, and experience."""
+    """What the game gave each member, in seat order: chips won or lost, experience, their
+    place on the chips board and their skill rating when they moved."""
     return [line for seat in table.seats if (line := tally_line(table, seat, lang))]
 
 
@@ -362,6 +363,14 @@ def tally_line(table: TableView, seat: Seat | None, lang: str) -> str:
     before, after = tally.places.get(seat.user_id, (0, 0))
     if before != after:
         line += t("summary.tally_place", lang, before=before, after=after)
+    rated = tally.ratings.get(seat.user_id)
+    if rated is not None:  # a rated game
+        rating = number(rated.after.shown, lang)
+        if rated.before is None:
+            line += t("summary.tally_rating_new", lang, rating=rating)
+        else:
+            change = signed(rated.after.shown - rated.before.shown, lang)
+            line += t("summary.tally_rating", lang, rating=rating, change=change)
     return line
 
 

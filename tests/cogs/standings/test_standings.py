@@ -100,14 +100,17 @@ async def test_the_standings_commands_are_subcommands_of_tute(
     options = {o["name"]: o for o in registered["options"]}
     assert options["leaderboard"]["name_localizations"]["es-ES"] == "clasificación"
     assert options["config"]["name_localizations"]["es-ES"] == "ajustes"
-    [by] = options["leaderboard"]["options"]
+    by, family = options["leaderboard"]["options"]
     assert by["name_localizations"]["es-ES"] == "por"
     assert [c["name_localizations"]["es-ES"] for c in by["choices"]] == [
         "Fichas",
         "Experiencia",
         "Partidas ganadas",
         "Rondas ganadas",
+        "Nivel de juego",
     ]
+    assert family["name_localizations"]["es-ES"] == "modalidad"
+    assert [c["value"] for c in family["choices"]] == ["two", "three", "four", "pairs"]
     config_options = {o["name"]: o for o in options["config"]["options"]}
     assert config_options["starting_chips"]["name_localizations"]["es-ES"] == "fichas_iniciales"
 
@@ -233,6 +236,7 @@ async def test_my_stats_give_me_my_starting_chips(server: Server) -> None:
         "Rounds won": "0 of 0 (0%)",
         "Cantes sung": "0",
         "Tutes": "0",
+        "Skill rating": "Not rated yet",
     }
 
 
@@ -270,6 +274,7 @@ async def test_stats_of_another_member(server: Server) -> None:
         "Rounds won": "5 of 9 (56%)",
         "Cantes sung": "6",
         "Tutes": "1",
+        "Skill rating": "Not rated yet",
     }
 
 
@@ -320,6 +325,9 @@ async def test_config_shows_and_changes_the_settings(server: Server) -> None:
         "hand_delivery": "Direct message",
         "opener_role": "Everyone",
         "max_tables": "10",
+        "robot_rating_weight": "0% (games against robots are not rated)",
+        "min_rated_games": "5",
+        "pair_daily_cap": "10",
     }
 
     role = server.guild.create_role("Croupiers")
