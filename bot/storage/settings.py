@@ -25,6 +25,7 @@ MAX_TABLES_RANGE: Final = (1, 50)
 ROBOT_WEIGHT_RANGE: Final = (0, 100)
 MIN_RATED_GAMES_RANGE: Final = (1, 100)
 PAIR_DAILY_CAP_RANGE: Final = (0, 100)
+MIN_DAYS_RANGE: Final = (0, 3650)
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +47,23 @@ class GuildSettings:
     """Rated games a member needs to be listed on the rating leaderboard."""
     pair_daily_cap: int = 10
     """Games a day (UTC) two members may play together and still be rated (0: no limit)."""
+    min_account_days: int = 0
+    """How old (days) a member's Discord account must be for the daily grant and rated play."""
+    min_member_days: int = 0
+    """How long (days) they must have been in the server for the same."""
+
+    def old_enough(self, account_created: float | None, joined: float | None, now: float) -> bool:
+        """Whether a member whose account was created at ``account_created`` and who joined
+        the server at ``joined`` (seconds since the epoch; None: unknown, taken as new) meets
+        both minimums at ``now``."""
+        day = 86_400.0
+        if self.min_account_days and (
+            account_created is None or now - account_created < self.min_account_days * day
+        ):
+            return False
+        return not (
+            self.min_member_days and (joined is None or now - joined < self.min_member_days * day)
+        )
 
     def language_or(self, default: Language) -> Language:
         """The language of the server's public messages: its choice, else ``default``."""
@@ -89,6 +107,8 @@ def validate(name: str, value: object) -> object:
         return _whole(name, value, *MIN_RATED_GAMES_RANGE)
     if name == "pair_daily_cap":
         return _whole(name, value, *PAIR_DAILY_CAP_RANGE)
+    if name in ("min_account_days", "min_member_days"):
+        return _whole(name, value, *MIN_DAYS_RANGE)
     if name == "language":
         if value is not None and value not in LANGUAGES:
             raise InvalidSetting(name, value, f"must be one of {', '.join(LANGUAGES)}")

@@ -97,3 +97,31 @@ async def test_a_server_that_changed_something_else_keeps_the_bots_language(db: 
     async with db.transaction() as conn:
         back = await update_settings(conn, 1, language=None)
     assert back.language is None
+
+
+@pytest.mark.parametrize(
+    ("account_days", "member_days", "created_ago", "joined_ago", "ok"),
+    [
+        (0, 0, None, None, True),  # no minimums: anyone
+        (30, 0, 31, None, True),
+        (30, 0, 29, 400, False),  # account too young
+        (0, 7, 400, 6, False),  # in the server too short a time
+        (0, 7, 400, 8, True),
+        (30, 7, None, 8, False),  # unknown account age counts as new
+    ],
+)
+def test_old_enough(
+    account_days: int,
+    member_days: int,
+    created_ago: float | None,
+    joined_ago: float | None,
+    ok: bool,
+) -> None:
+    from bot.storage.settings import GuildSettings
+
+    now = 1_800_000_000.0
+    day = 86_400.0
+    settings = GuildSettings(min_account_days=account_days, min_member_days=member_days)
+    created = None if created_ago is None else now - created_ago * day
+    joined = None if joined_ago is None else now - joined_ago * day
+    assert settings.old_enough(created, joined, now) is ok

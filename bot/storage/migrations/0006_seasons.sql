@@ -17,3 +17,10 @@ CREATE INDEX seasons_due ON seasons (ends_at) WHERE ended_at IS NULL;
 
 ALTER TABLE rated_games ADD COLUMN season_id INTEGER REFERENCES seasons (id);
 CREATE INDEX rated_games_by_season ON rated_games (season_id, id);
+
+-- Fair play: how old a member's Discord account, and their membership of the server, must
+-- be (in days) for the daily grant and for rated play (0: no minimum).
+ALTER TABLE guild_settings ADD COLUMN min_account_days INTEGER NOT NULL DEFAULT 0
+    CHECK (min_account_days BETWEEN 0 AND 3650);
+ALTER TABLE guild_settings ADD COLUMN min_member_days INTEGER NOT NULL DEFAULT 0
+    CHECK (min_member_days BETWEEN 0 AND 3650);
