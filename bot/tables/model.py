@@ -79,6 +79,10 @@ class Seat:
     """The member's Discord language, for their DMs."""
     notify: bool = True
     """Tell the member when their turn comes after others played (``/tute notify``)."""
+    account_created: float | None = None
+    """When the member's Discord account was made (seconds since the epoch; None: unknown),
+    and when they joined the server: rated play may ask both to be old enough."""
+    joined_server: float | None = None
 
     @property
     def is_robot(self) -> bool:

@@ -84,9 +84,15 @@ class Player:
 
     user_id: int | None = None
     robot: Level | None = None
+    rated: bool = True
+    """False for a member under the server's fair-play minimums (a new account, or new in
+    the server): they play at a newcomer's rating, which the game does not change, and do
+    not count among the members that make a game rated."""
 
     def to_json(self) -> dict[str, Any]:
         if self.user_id is not None:
+            if not self.rated:
+                return {"user": self.user_id, "unrated": True}
             return {"user": self.user_id}
         assert self.robot is not None
         return {"robot": self.robot.value}
@@ -103,7 +109,8 @@ class GameResult:
 
     @property
     def members(self) -> list[int]:
-        return [p.user_id for side in self.sides for p in side if p.user_id is not None]
+        """The members the game rates."""
+        return [p.user_id for side in self.sides for p in side if p.user_id is not None and p.rated]
 
     def to_json(self) -> str:
         sides = [[p.to_json() for p in side] for side in self.sides]
@@ -114,7 +121,9 @@ class GameResult:
         data = json.loads(text)
         sides = tuple(
             tuple(
-                Player(user_id=int(p["user"])) if "user" in p else Player(robot=Level(p["robot"]))
+                Player(user_id=int(p["user"]), rated=not p.get("unrated", False))
+                if "user" in p
+                else Player(robot=Level(p["robot"]))
                 for p in side
             )
             for side in data["sides"]
@@ -185,7 +194,9 @@ def rate(
         [
             MODEL.rating(*ROBOT_RATINGS[p.robot])
             if p.user_id is None and p.robot is not None
-            else MODEL.rating(*_pair(ratings.get(p.user_id, NEWCOMER) if p.user_id else NEWCOMER))
+            else MODEL.rating(
+                *_pair(ratings.get(p.user_id, NEWCOMER) if p.user_id and p.rated else NEWCOMER)
+            )
             for p in side
         ]
         for side in result.sides
@@ -194,8 +205,8 @@ def rate(
     out: dict[int, Rating] = {}
     for side, new_side in zip(result.sides, rated, strict=True):
         for player, new in zip(side, new_side, strict=True):
-            if player.user_id is None:
-                continue  # robots keep their fixed ratings
+            if player.user_id is None or not player.rated:
+                continue  # robots keep their fixed ratings, unrated members theirs
             old = ratings.get(player.user_id, NEWCOMER)
             out[player.user_id] = Rating(
                 old.mu + weight * (new.mu - old.mu),

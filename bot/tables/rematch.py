@@ -65,10 +65,13 @@ async def open_or_join(
     """The member asks for the rematch of ``old``: they sit down in its lobby, or open it
     (and host it) when nobody has yet. The caller holds the lock of rematches."""
     seat = check_may_ask(old, user_id)
+    had = old.seats[seat]
+    since = (None, None) if had is None else (had.account_created, had.joined_server)
     found = lobby_of(list(service.tables.values()), old.id)
     if found is not None:
         team = found.team_of(turned(old, old.seat_of(found.host_id) or 0, seat))
-        return await service.join(found.id, user_id, name, team=team, locale=locale), False
+        joined = await service.join(found.id, user_id, name, team=team, locale=locale, since=since)
+        return joined, False
     view = await service.open_table(
         **again(old),
         rematch_of=old.id,
@@ -77,6 +80,7 @@ async def open_or_join(
         invited=others(old, user_id),
         max_tables=max_tables,
         host_locale=locale,
+        host_since=since,
     )
     for robot_seat, occupant in enumerate(old.seats):
         if occupant is not None and occupant.is_robot:

@@ -265,6 +265,7 @@ class TableService:
         hand_delivery: HandDelivery = "dm",
         robot_level: Level = DEFAULT_ROBOT,
         rematch_of: int | None = None,
+        host_since: tuple[float | None, float | None] = (None, None),
     ) -> TableView:
         # one opening at a time per server: the checks hold while the table is written
         async with self._guild_lock(guild_id):
@@ -278,6 +279,8 @@ class TableService:
                     user_id=host_id,
                     locale=host_locale,
                     notify=await members.notify_turn(self.db, guild_id, host_id),
+                    account_created=host_since[0],
+                    joined_server=host_since[1],
                 ),
                 variant=variant,
                 options=options,
@@ -315,12 +318,22 @@ class TableService:
         *,
         team: int | None = None,
         locale: str = "en",
+        since: tuple[float | None, float | None] = (None, None),
     ) -> Outcome:
+        """Seat a member; ``since``: when their Discord account was made and when they
+        joined the server (for the fair-play minimums of rated play)."""
         async with self._change(table_id) as table:
             moving_from, seat = lobby.seat_for(table, user_id, team)
             await self._check_chips(table, user_id)
             notify = await members.notify_turn(self.db, table.guild_id, user_id)
-            member = Seat(name=name, user_id=user_id, locale=locale, notify=notify)
+            member = Seat(
+                name=name,
+                user_id=user_id,
+                locale=locale,
+                notify=notify,
+                account_created=since[0],
+                joined_server=since[1],
+            )
             lobby.sit(table, member, seat, moving_from=moving_from)
             await self._store.save(table)
             return self._outcome(table)

@@ -20,7 +20,7 @@ from bot.engine.variants import sides_of
 from bot.storage import Connection, Database, ledger, members
 from bot.storage.settings import get_settings
 
-from .model import STAND_IN_ROBOT, GameTally, Table
+from .model import STAND_IN_ROBOT, GameTally, Seat, Table
 from .ratings import FAMILY_OF, GameResult, Player, RatingRules, places_of, record_game
 
 Op = Callable[[Connection, Table, float], Awaitable[None]]
@@ -192,7 +192,10 @@ def settle_game(table: Table) -> Settlement:
         after = await members.chip_ranks(conn, t.guild_id)
         settings = await get_settings(conn, t.guild_id)
         rules = RatingRules(settings.robot_rating_weight, settings.pair_daily_cap)
-        rated = await record_game(conn, t.guild_id, t.id, game_result(t), now, rules)
+        result = game_result(
+            t, lambda s: settings.old_enough(s.account_created, s.joined_server, now)
+        )
+        rated = await record_game(conn, t.guild_id, t.id, result, now, rules)
         t.tally = GameTally(
             chips={user_id: chips.get(user_id, 0) for user_id in seats.values()},
             xp={user_id: xp[seat] for seat, user_id in seats.items()},
@@ -219,14 +222,15 @@ def settle_game(table: Table) -> Settlement:
     return settlement
 
 
-def game_result(table: Table) -> GameResult:
+def game_result(table: Table, old_enough: Callable[[Seat], bool]) -> GameResult:
     """The finished game as the ratings read it: every member who sat (a member who left
-    lost with their side; a member away was stood in for), robots at their level."""
+    lost with their side; a member away was stood in for), unrated where not
+    ``old_enough`` (the fair-play minimums), robots at their level."""
     assert table.winner is not None and table.game is not None
     sides = sides_of(table.variant, table.players)
     players = tuple(
         tuple(
-            Player(user_id=seat.user_id)
+            Player(user_id=seat.user_id, rated=old_enough(seat))
             if seat is not None and seat.user_id
             else Player(robot=seat.robot if seat is not None and seat.robot else STAND_IN_ROBOT)
             for seat in (table.seats[s] for s in side)

@@ -18,7 +18,7 @@ from bot.storage.settings import get_settings
 from bot.tables.errors import TableError
 from bot.tables.service import TableService
 
-from .common import answered, drawn_v2, locale_of, presenter_of, refuse, service_of
+from .common import answered, drawn_v2, locale_of, presenter_of, refuse, service_of, since_of
 
 
 class TuteButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tute:(?!)"):
@@ -105,11 +105,16 @@ class LobbyButton(TuteButton, kind="l", parts={"op": "[a-z0-9]+"}):
         op = self.op
         if op == "join":
             outcome = await service.join(
-                self.table_id, user.id, name, locale=locale_of(interaction)
+                self.table_id, user.id, name, locale=locale_of(interaction), since=since_of(user)
             )
         elif op in ("team0", "team1"):
             outcome = await service.join(
-                self.table_id, user.id, name, team=int(op[-1]), locale=locale_of(interaction)
+                self.table_id,
+                user.id,
+                name,
+                team=int(op[-1]),
+                locale=locale_of(interaction),
+                since=since_of(user),
             )
         elif op == "leave":
             outcome = await service.leave(self.table_id, user.id, lobby=True)

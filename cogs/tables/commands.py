@@ -25,7 +25,7 @@ from cogs._base import CommandsMixin
 
 from . import embeds as ui
 from .buttons import HandButton, LobbyButton, TableButton
-from .common import locale_of, presenter_of, refuse, service_of
+from .common import locale_of, presenter_of, refuse, service_of, since_of
 from .presenter import DiscordPresenter
 
 log = logging.getLogger(__name__)
@@ -216,6 +216,7 @@ class TablesCommands(CommandsMixin):
                 host_locale=lang,
                 hand_delivery=settings.hand_delivery,
                 robot_level=Level(robots),
+                host_since=since_of(member),
             )
         except TableError as error:
             await refuse(interaction, error)

@@ -33,6 +33,13 @@ def locale_of(interaction: discord.Interaction[Any]) -> str:
     return language_of(interaction.locale.value)
 
 
+def since_of(user: discord.User | discord.Member) -> tuple[float | None, float | None]:
+    """When the user's Discord account was made and when they joined the server (None
+    where Discord does not say), for the fair-play minimums of rated play."""
+    joined = user.joined_at if isinstance(user, discord.Member) else None
+    return (user.created_at.timestamp(), None if joined is None else joined.timestamp())
+
+
 async def refuse(interaction: discord.Interaction[Any], error: TableError) -> None:
     """A short ephemeral explanation, in the user's language; nothing changes."""
     text = ui.refusal_text(error.key, error.params, locale_of(interaction))

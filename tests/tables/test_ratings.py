@@ -202,3 +202,47 @@ async def test_two_members_over_their_daily_cap_are_not_rated_until_the_next_day
     async with db.transaction() as conn:
         await rebuild(conn, GUILD, NO_RULES)  # without the cap every game counts
     assert (await _all(db))[(100, "two")][2] == 4
+
+
+def test_a_member_under_the_fair_play_minimums_plays_unrated() -> None:
+    """A new account (or new in the server) plays at a newcomer's rating that the game does
+    not change, and does not make a game of members: alone with it, a member is rated as
+    against robots (not at all by default)."""
+    fresh = Player(user_id=999, rated=False)
+    game = GameResult(Family.TWO, ((MEMBER[0],), (fresh,)), (0, 1))
+    assert game.members == [100]
+    assert rate(game, {}) == {}  # one member: a game against robots, weight 0
+    half = rate(game, {}, robot_weight=50)
+    assert set(half) == {100}
+    assert GameResult.from_json("two", game.to_json()) == game
+    pairs = GameResult(Family.PAIRS, ((MEMBER[0], fresh), (MEMBER[1], MEMBER[2])), (0, 1))
+    after = rate(pairs, {})
+    assert set(after) == {100, 101, 102}  # three members rated, the new account not
+
+
+def test_game_result_marks_who_is_old_enough() -> None:
+    from bot.engine import Game, Options, Variant
+    from bot.tables.model import Seat, Status, Table
+    from bot.tables.settlement import game_result
+
+    seats: list[Seat | None] = [
+        Seat("ana", user_id=1, account_created=0.0),
+        Seat("new", user_id=2, account_created=None),
+    ]
+    table = Table(
+        id=1,
+        guild_id=GUILD,
+        channel_id=2,
+        host_id=1,
+        variant=Variant.HABANERO,
+        options=Options(),
+        language="en",
+        created_at=0.0,
+        seats=seats,
+        status=Status.FINISHED,
+    )
+    table.game = Game(Variant.HABANERO, Options(), rounds_won=[0, 1])
+    table.winner = 1
+    result = game_result(table, lambda seat: seat.account_created is not None)
+    assert result.sides == ((Player(user_id=1),), (Player(user_id=2, rated=False),))
+    assert result.places == (1, 0) and result.members == [1]
