@@ -1,0 +1,247 @@
+"""A tournament's draw, pure: who meets whom in each round, in knockout or Swiss, seeded
+by rating, with byes, and the standings and winner that follow from the results.
+
+A match is one table of the variant's players (two in habanero, three in arrastrado, four
+in individual): each table's winner takes the match. In knockout only match winners go on
+(the draw is filled to whole tables with byes for the best seeds); in Swiss every entrant
+plays every round against entrants on the same score, nobody meets the same opponent twice
+where it can be helped, and the best score after the rounds wins (ties broken by the
+opponents' scores, then by seed). Entrants are user ids; seeds are their places by rating.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from enum import Enum
+from typing import Any, Final
+
+BYE: Final = 0
+"""A free place at a match: the entrants at it go through without playing."""
+
+
+class Format(str, Enum):
+    KNOCKOUT = "knockout"
+    SWISS = "swiss"
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """One table of a round: its entrants (``BYE`` for a free place), and once decided its
+    winner (an entrant) and how (played, or walkover when nobody else came)."""
+
+    round: int
+    entrants: tuple[int, ...]
+    winner: int | None = None
+
+    @property
+    def players(self) -> tuple[int, ...]:
+        return tuple(e for e in self.entrants if e != BYE)
+
+    @property
+    def is_bye(self) -> bool:
+        """One entrant alone at the table: they go through without playing."""
+        return len(self.players) == 1
+
+    def to_json(self) -> dict[str, Any]:
+        return {"round": self.round, "entrants": list(self.entrants), "winner": self.winner}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Match:
+        return cls(int(data["round"]), tuple(int(e) for e in data["entrants"]), data["winner"])
+
+
+@dataclass(slots=True)
+class Draw:
+    """The state of a tournament's draw: the entrants in seed order (best first), the
+    table size, the format and, for Swiss, the number of rounds; the matches so far."""
+
+    entrants: tuple[int, ...]
+    table: int
+    format: Format
+    swiss_rounds: int = 0
+    matches: list[Match] = field(default_factory=list[Match])
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def rounds(self) -> int:
+        """How many rounds the tournament has."""
+        if self.format is Format.SWISS:
+            return self.swiss_rounds
+        return max(1, math.ceil(math.log(max(2, len(self.entrants)), self.table)))
+
+    @property
+    def current_round(self) -> int:
+        """The latest round drawn (0 before the first)."""
+        return max((m.round for m in self.matches), default=0)
+
+    def round_matches(self, number: int) -> list[Match]:
+        return [m for m in self.matches if m.round == number]
+
+    def round_over(self, number: int) -> bool:
+        matches = self.round_matches(number)
+        return bool(matches) and all(m.winner is not None for m in matches)
+
+    @property
+    def finished(self) -> bool:
+        return self.current_round == self.rounds and self.round_over(self.rounds)
+
+    def wins(self) -> dict[int, int]:
+        """Matches won by each entrant (a bye counts as a win)."""
+        won = dict.fromkeys(self.entrants, 0)
+        for m in self.matches:
+            if m.winner is not None and m.winner != BYE:
+                won[m.winner] += 1
+        return won
+
+    def opponents(self) -> dict[int, set[int]]:
+        met: dict[int, set[int]] = {e: set() for e in self.entrants}
+        for m in self.matches:
+            for e in m.players:
+                met[e] |= set(m.players) - {e}
+        return met
+
+    def standings(self) -> list[tuple[int, int, int]]:
+        """(entrant, wins, opponents' wins) best first: in knockout who went furthest, in
+        Swiss the most wins; ties by the opponents' wins (Buchholz), then by seed."""
+        wins = self.wins()
+        met = self.opponents()
+        seed = {e: i for i, e in enumerate(self.entrants)}
+        if self.format is Format.KNOCKOUT:
+            reached = dict.fromkeys(self.entrants, 0)
+            for m in self.matches:
+                for e in m.players:
+                    reached[e] = max(reached[e], m.round + (m.winner == e))
+            key = reached
+        else:
+            key = wins
+        rows = [(e, wins[e], sum(wins[o] for o in met[e])) for e in self.entrants]
+        return sorted(rows, key=lambda row: (-key[row[0]], -row[2], seed[row[0]]))
+
+    @property
+    def winner(self) -> int | None:
+        """The tournament's winner, once it is over."""
+        if not self.finished:
+            return None
+        if self.format is Format.KNOCKOUT:
+            (final,) = self.round_matches(self.rounds)
+            return final.winner
+        return self.standings()[0][0]
+
+    # ------------------------------------------------------------------ changing
+
+    def decide(self, match: Match, winner: int) -> Match:
+        """Record a match's winner (one of its players); returns the match as decided."""
+        if winner not in match.players:
+            raise ValueError(f"{winner} did not play that match")
+        index = self.matches.index(match)
+        decided = replace(match, winner=winner)
+        self.matches[index] = decided
+        return decided
+
+    def next_round(self) -> list[Match]:
+        """Draw the next round (the previous one must be over); byes are decided at once.
+        Returns the matches to play."""
+        number = self.current_round + 1
+        if number > self.rounds or (number > 1 and not self.round_over(number - 1)):
+            raise ValueError("no round to draw now")
+        if self.format is Format.KNOCKOUT:
+            tables = self._knockout_tables(number)
+        else:
+            tables = self._swiss_tables()
+        drawn = [Match(number, tuple(t)) for t in tables]
+        for match in drawn:
+            if match.is_bye:
+                match = replace(match, winner=match.players[0])
+            self.matches.append(match)
+        return [m for m in self.matches if m.round == number and m.winner is None]
+
+    def _knockout_tables(self, number: int) -> list[list[int]]:
+        if number == 1:
+            alive = list(self.entrants)
+        else:
+            alive = [m.winner for m in self.round_matches(number - 1) if m.winner is not None]
+        size = self.table ** math.ceil(math.log(max(2, len(alive)), self.table))
+        tables = size // self.table
+        # byes go to the best seeds: seat the seeds in snake order, the byes last
+        slots: list[list[int]] = [[] for _ in range(tables)]
+        for i, entrant in enumerate([*alive, *[BYE] * (size - len(alive))]):
+            lap, pos = divmod(i, tables)
+            slots[pos if lap % 2 == 0 else tables - 1 - pos].append(entrant)
+        return slots
+
+    def _swiss_tables(self) -> list[list[int]]:
+        wins = self.wins()
+        met = self.opponents()
+        seed = {e: i for i, e in enumerate(self.entrants)}
+        # who had a bye already gets none again where it can be helped
+        byes = {m.players[0] for m in self.matches if m.is_bye}
+        order = sorted(self.entrants, key=lambda e: (-wins[e], seed[e]))
+        spare = (-len(order)) % self.table
+        if spare:
+            # the lowest placed without a bye yet sit at the short table
+            low = [e for e in reversed(order) if e not in byes] or list(reversed(order))
+            short = low[: self.table - spare]
+            order = [e for e in order if e not in short] + short
+        return _tables_without_rematch(order, self.table, met)
+
+    # ------------------------------------------------------------------ storage
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "entrants": list(self.entrants),
+            "table": self.table,
+            "format": self.format.value,
+            "swiss_rounds": self.swiss_rounds,
+            "matches": [m.to_json() for m in self.matches],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Draw:
+        return cls(
+            tuple(int(e) for e in data["entrants"]),
+            int(data["table"]),
+            Format(data["format"]),
+            int(data["swiss_rounds"]),
+            [Match.from_json(m) for m in data["matches"]],
+        )
+
+
+def _tables_without_rematch(
+    order: list[int], size: int, met: dict[int, set[int]]
+) -> list[list[int]]:
+    """``order`` seated at tables of ``size`` in that order, each table's players new to
+    one another where any seating allows it (a search that goes back on a dead end), else
+    in order; the last table is filled with byes."""
+    budget = [20_000]  # steps of the search: a small field with many rounds may have none
+
+    def seat(pool: list[int]) -> list[list[int]] | None:
+        if not pool:
+            return []
+        budget[0] -= 1
+        if budget[0] < 0:
+            return None
+        first, rest = pool[0], pool[1:]
+        need = min(size, len(pool)) - 1
+        for others in itertools.combinations(rest, need):
+            table = [first, *others]
+            if any(b in met[a] for a, b in itertools.combinations(table, 2)):
+                continue
+            left = [e for e in rest if e not in others]
+            found = seat(left)
+            if found is not None:
+                return [table, *found]
+        return None
+
+    tables = seat(order) or [order[i : i + size] for i in range(0, len(order), size)]
+    return [t + [BYE] * (size - len(t)) for t in tables]
+
+
+def seeded(entrants: Sequence[int], ratings: dict[int, float]) -> tuple[int, ...]:
+    """Entrants in seed order: the best rated first (``ratings``: a sort key, higher is
+    better; the unrated last), ties by who signed up first."""
+    order = {e: i for i, e in enumerate(entrants)}
+    return tuple(sorted(entrants, key=lambda e: (e not in ratings, -ratings.get(e, 0.0), order[e])))
