@@ -236,8 +236,23 @@ def _tables_without_rematch(
                 return [table, *found]
         return None
 
-    tables = seat(order) or [order[i : i + size] for i in range(0, len(order), size)]
+    tables = seat(order) or _fewest_rematches(order, size, met)
     return [t + [BYE] * (size - len(t)) for t in tables]
+
+
+def _fewest_rematches(order: list[int], size: int, met: dict[int, set[int]]) -> list[list[int]]:
+    """Where no seating keeps everybody apart from those they met: each table in turn takes
+    the next entrant and those who met fewest of the table already (ties in order)."""
+    pool = list(order)
+    tables: list[list[int]] = []
+    while pool:
+        table = [pool.pop(0)]
+        while len(table) < size and pool:
+            best = min(pool, key=lambda e: sum(e in met[t] for t in table))
+            pool.remove(best)
+            table.append(best)
+        tables.append(table)
+    return tables
 
 
 def seeded(entrants: Sequence[int], ratings: dict[int, float]) -> tuple[int, ...]:

@@ -129,7 +129,7 @@ def test_every_knockout_ends_with_one_winner(entrants: int, table: int) -> None:
     assert len(draw.round_matches(draw.rounds)) == 1
 
 
-@pytest.mark.parametrize(("entrants", "table"), [(9, 3), (12, 3), (12, 4), (16, 4)])
+@pytest.mark.parametrize(("entrants", "table"), [(9, 3), (12, 3), (16, 4), (24, 3)])
 def test_a_swiss_of_free_for_all_tables_seats_nobody_twice_together(
     entrants: int, table: int
 ) -> None:
