@@ -134,5 +134,76 @@ MESSAGES: Final[dict[str, str]] = {
         "The next ones are ready {next}."
     ),
     "standings.daily.off": "Daily chips are turned off in this server.",
+    "commands.tute.leaderboard.season.name": "season",
+    "commands.tute.leaderboard.season.description": "A season's rating board: its number, or 0 for the running season (all-time if left out)",
+    "commands.tute.config.min_account_days.name": "min_account_days",
+    "commands.tute.config.min_account_days.description": "Days a Discord account must have for the daily chips and rated games (0: any)",
+    "commands.tute.config.min_member_days.name": "min_member_days",
+    "commands.tute.config.min_member_days.description": "Days a member must have been here for the daily chips and rated games (0: any)",
+    "commands.tute.season.name": "season",
+    "commands.tute.season.description": "Seasons: ratings that start afresh, with a podium at the end",
+    "commands.tute.season.start.name": "start",
+    "commands.tute.season.start.description": "Start a season: ratings start afresh in it (Manage Server)",
+    "commands.tute.season.start.ends.name": "ends",
+    "commands.tute.season.start.ends.description": "The day it ends, YYYY-MM-DD, at 00:00 UTC (left out: when an admin ends it)",
+    "commands.tute.season.end.name": "end",
+    "commands.tute.season.end.description": "End the running season and post its podium (Manage Server)",
+    "commands.tute.season.show.name": "show",
+    "commands.tute.season.show.description": "The running season, or another one, and its best players",
+    "commands.tute.season.show.number.name": "number",
+    "commands.tute.season.show.number.description": "Which season (the running one if left out)",
+    "standings.leaderboard.title.season_rating": "Leaderboard: skill rating · {family} · season {number}",
+    "standings.stats.season": "Season {number}",
+    "standings.stats.season_none": "No rated games this season yet",
+    "standings.config.days": "{days} days",
+    "standings.config.days_one": "{days} day",
+    "standings.config.no_minimum": "None",
+    "standings.daily.too_new_account": (
+        "Your Discord account is too new for the daily chips here (this server asks for "
+        "{needed} days). Come back in {days} days."
+    ),
+    "standings.daily.too_new_account_one": (
+        "Your Discord account is too new for the daily chips here (this server asks for "
+        "{needed} days). Come back in {days} day."
+    ),
+    "standings.daily.too_new_member": (
+        "You joined this server too recently for the daily chips (it asks for {needed} days "
+        "here). Come back in {days} days."
+    ),
+    "standings.daily.too_new_member_one": (
+        "You joined this server too recently for the daily chips (it asks for {needed} days "
+        "here). Come back in {days} day."
+    ),
+    "standings.season.forbidden": "Only members with the Manage Server permission can start or end a season.",
+    "standings.season.bad_date": (
+        "`{value}` is not a date: write the day the season ends as YYYY-MM-DD, such as 2026-03-01."
+    ),
+    "standings.season.end_past": (
+        "A season must end on a day ahead: {date} at 00:00 UTC has already come."
+    ),
+    "standings.season.running": "Season {number} is running already: end it first with /tute season end.",
+    "standings.season.none_running": "No season is running in this server.",
+    "standings.season.unknown": "There is no season {number} in this server.",
+    "standings.season.started": (
+        "**Season {number} has started!** Ratings start afresh in it; it ends on {date} "
+        "at 00:00 UTC ({relative})."
+    ),
+    "standings.season.started_open": (
+        "**Season {number} has started!** Ratings start afresh in it; an admin ends it "
+        "with /tute season end."
+    ),
+    "standings.season.ended": "**Season {number} has ended!** Here is its podium.",
+    "standings.season.podium_title": "Season {number}: the podium",
+    "standings.season.title": "Season {number}",
+    "standings.season.dates_running": "Started {started}; ends on {date} at 00:00 UTC ({relative}).",
+    "standings.season.dates_open": "Started {started}; it ends when an admin ends it.",
+    "standings.season.dates_ended": "From {started} to {ended}.",
+    "standings.season.place": "{medal} {member}: **{rating}** ± {spread} ({games} games)",
+    "standings.season.place_one": "{medal} {member}: **{rating}** ± {spread} ({games} game)",
+    "standings.season.nobody": "Nobody qualified",
+    "standings.season.nobody_yet": "Nobody qualifies yet",
+    "standings.season.footer": (
+        "rating ± uncertainty (rated games in the season) · ranked from {games} games"
+    ),
     # ---- end of standings ----
 }

@@ -136,5 +136,78 @@ MESSAGES: Final[dict[str, str]] = {
         "Las próximas estarán listas {next}."
     ),
     "standings.daily.off": "Las fichas diarias están desactivadas en este servidor.",
+    "commands.tute.leaderboard.season.name": "temporada",
+    "commands.tute.leaderboard.season.description": "El nivel de una temporada: su número, o 0 para la temporada en curso (sin ella, el histórico)",
+    "commands.tute.config.min_account_days.name": "dias_min_cuenta",
+    "commands.tute.config.min_account_days.description": "Días que debe tener una cuenta de Discord para las fichas diarias y el nivel (0: sin mínimo)",
+    "commands.tute.config.min_member_days.name": "dias_min_miembro",
+    "commands.tute.config.min_member_days.description": "Días que un miembro debe llevar aquí para las fichas diarias y el nivel (0: sin mínimo)",
+    "commands.tute.season.name": "temporada",
+    "commands.tute.season.description": "Temporadas: el nivel empieza de cero y al final hay podio",
+    "commands.tute.season.start.name": "empezar",
+    "commands.tute.season.start.description": "Empieza una temporada: el nivel empieza de cero en ella (Gestionar servidor)",
+    "commands.tute.season.start.ends.name": "termina",
+    "commands.tute.season.start.ends.description": "El día en que termina, AAAA-MM-DD, a las 00:00 UTC (sin él: cuando la termine un admin)",
+    "commands.tute.season.end.name": "terminar",
+    "commands.tute.season.end.description": "Termina la temporada en curso y publica su podio (Gestionar servidor)",
+    "commands.tute.season.show.name": "ver",
+    "commands.tute.season.show.description": "La temporada en curso, u otra, y sus mejores jugadores",
+    "commands.tute.season.show.number.name": "número",
+    "commands.tute.season.show.number.description": "Qué temporada (la que está en curso si no eliges)",
+    "standings.leaderboard.title.season_rating": "Clasificación: nivel de juego · {family} · temporada {number}",
+    "standings.stats.season": "Temporada {number}",
+    "standings.stats.season_none": "Aún sin partidas puntuadas esta temporada",
+    "standings.config.days": "{days} días",
+    "standings.config.days_one": "{days} día",
+    "standings.config.no_minimum": "Sin mínimo",
+    "standings.daily.too_new_account": (
+        "Tu cuenta de Discord es demasiado nueva para las fichas diarias de aquí (este "
+        "servidor pide {needed} días). Vuelve dentro de {days} días."
+    ),
+    "standings.daily.too_new_account_one": (
+        "Tu cuenta de Discord es demasiado nueva para las fichas diarias de aquí (este "
+        "servidor pide {needed} días). Vuelve dentro de {days} día."
+    ),
+    "standings.daily.too_new_member": (
+        "Llevas muy poco en este servidor para las fichas diarias (pide {needed} días "
+        "aquí). Vuelve dentro de {days} días."
+    ),
+    "standings.daily.too_new_member_one": (
+        "Llevas muy poco en este servidor para las fichas diarias (pide {needed} días "
+        "aquí). Vuelve dentro de {days} día."
+    ),
+    "standings.season.forbidden": "Solo los miembros con el permiso Gestionar servidor pueden empezar o terminar una temporada.",
+    "standings.season.bad_date": (
+        "`{value}` no es una fecha: escribe el día en que termina la temporada como "
+        "AAAA-MM-DD, por ejemplo 2026-03-01."
+    ),
+    "standings.season.end_past": (
+        "Una temporada debe terminar un día futuro: el {date} a las 00:00 UTC ya ha llegado."
+    ),
+    "standings.season.running": "La temporada {number} ya está en curso: termínala antes con /tute temporada terminar.",
+    "standings.season.none_running": "No hay ninguna temporada en curso en este servidor.",
+    "standings.season.unknown": "No hay temporada {number} en este servidor.",
+    "standings.season.started": (
+        "**¡Empieza la temporada {number}!** El nivel empieza de cero en ella; termina el "
+        "{date} a las 00:00 UTC ({relative})."
+    ),
+    "standings.season.started_open": (
+        "**¡Empieza la temporada {number}!** El nivel empieza de cero en ella; la termina "
+        "un admin con /tute temporada terminar."
+    ),
+    "standings.season.ended": "**¡Ha terminado la temporada {number}!** Este es su podio.",
+    "standings.season.podium_title": "Temporada {number}: el podio",
+    "standings.season.title": "Temporada {number}",
+    "standings.season.dates_running": "Empezó {started}; termina el {date} a las 00:00 UTC ({relative}).",
+    "standings.season.dates_open": "Empezó {started}; termina cuando la termine un admin.",
+    "standings.season.dates_ended": "Del {started} al {ended}.",
+    "standings.season.place": "{medal} {member}: **{rating}** ± {spread} ({games} partidas)",
+    "standings.season.place_one": "{medal} {member}: **{rating}** ± {spread} ({games} partida)",
+    "standings.season.nobody": "Nadie se clasificó",
+    "standings.season.nobody_yet": "Aún no se clasifica nadie",
+    "standings.season.footer": (
+        "nivel ± incertidumbre (partidas puntuadas en la temporada) · se clasifica con "
+        "{games} partidas"
+    ),
     # ---- end of standings ----
 }

@@ -1,4 +1,5 @@
-"""Standings on Discord: ``/tute leaderboard``, ``stats``, ``config`` and ``daily``.
+"""Standings on Discord: ``/tute leaderboard``, ``stats``, ``config`` and ``daily`` (and,
+from :class:`~cogs.standings.seasons.SeasonCommands`, ``/tute season``).
 
 :class:`StandingsCommands` is mixed into the ``/tute`` GroupCog (discord.py collects app
 commands from the whole MRO), so these are subcommands of ``/tute``. Everything a member
@@ -7,11 +8,17 @@ leaderboard in the server's.
 
 The leaderboard's Previous/Next buttons are :class:`LeaderboardPage` dynamic items: the
 custom_id (``tute:lb:<board>:<page>``, ``tute:lb:rating:<family>:<page>``) is all they
-need, so they keep working on messages posted before a restart.
+need, so they keep working on messages posted before a restart; a season's rating board
+names its season too (``tute:lb:rating:<family>:s<season>:<page>``).
 
 Skill ratings show in three places here: a member's rating per family in ``stats``, the
 rating board of a family in ``leaderboard by:rating``, and ``config``'s rating settings
 with ``rebuild_ratings``, which recomputes every rating of the server from its kept games.
+While a season runs, ``stats`` shows the member's rating in it too.
+
+The daily chips follow the server's fair-play minimums (``min_account_days``,
+``min_member_days`` in ``config``): a member with a newer account, or newer in the server,
+is told how many more days to wait.
 """
 
 from __future__ import annotations
@@ -25,15 +32,16 @@ from bot.client import TuteBot, catalog_str
 from bot.i18n import t
 from bot.storage import ledger, members
 from bot.storage import ratings as stored_ratings
+from bot.storage.seasons import Season, running_season, season_number
 from bot.storage.settings import InvalidSetting, get_settings, update_settings
-from bot.tables import ratings
-from cogs._base import CommandsMixin
+from bot.tables import ratings, seasons
 
 from .common import (
     CMD,
     NO_PINGS,
     bot_language,
     database,
+    fair_play_wait,
     moment,
     next_utc_midnight,
     number,
@@ -51,6 +59,7 @@ from .leaderboard import (
     busiest_family,
     leaderboard_message,
 )
+from .seasons import SeasonCommands
 
 
 def _choices(option: str, values: tuple[str, ...]) -> list[app_commands.Choice[str]]:
@@ -79,11 +88,13 @@ CONFIG_OPTIONS = (
     "robot_rating_weight",
     "min_rated_games",
     "pair_daily_cap",
+    "min_account_days",
+    "min_member_days",
     "rebuild_ratings",
 )
 
 
-class StandingsCommands(CommandsMixin):
+class StandingsCommands(SeasonCommands):
     """The standings commands of the ``/tute`` group (mixed into the Tute cog, which sets
     ``bot``). A cog_load of a class after it in the cog's bases must call super() too."""
 
@@ -102,8 +113,8 @@ class StandingsCommands(CommandsMixin):
         name=catalog_str(f"{CMD}.leaderboard.name"),
         description=catalog_str(f"{CMD}.leaderboard.description"),
     )
-    @app_commands.rename(**_names("leaderboard", "by", "family"))
-    @app_commands.describe(**_descriptions("leaderboard", "by", "family"))
+    @app_commands.rename(**_names("leaderboard", "by", "family", "season"))
+    @app_commands.describe(**_descriptions("leaderboard", "by", "family", "season"))
     @app_commands.choices(
         by=_choices("leaderboard.by", BOARDS), family=_choices("leaderboard.family", FAMILIES)
     )
@@ -112,26 +123,41 @@ class StandingsCommands(CommandsMixin):
         interaction: discord.Interaction[TuteBot],
         by: str | None = None,
         family: str | None = None,
+        season: app_commands.Range[int, 0, 1_000_000] | None = None,
     ) -> None:
         """The server's best players, ten a page, for everyone in the channel to see.
 
-        Chips by default. A ``family`` alone asks for its rating board; ``by:rating`` alone
-        shows the family whose board lists the most members (pairs while none lists any).
-        Another board with a family ignores it: only ratings are kept per family."""
+        Chips by default. A ``family`` or a ``season`` alone asks for a rating board;
+        ``by:rating`` alone shows the family whose board lists the most members (pairs while
+        none lists any). ``season``: that season's rating board (0: the running season's),
+        all-time without it. Another board ignores a family and a season: only ratings are
+        kept per family and per season."""
+        lang = user_language(interaction)
         guild = interaction.guild
         if guild is None:
-            await reply(interaction, t("standings.guild_only", user_language(interaction)))
+            await reply(interaction, t("standings.guild_only", lang))
             return
         db = database(interaction)
-        lang = await server_language(interaction, guild.id)
-        board = cast(Board, by or (RATING if family else "chips"))
+        board = cast(Board, by or (RATING if family or season is not None else "chips"))
+        of_season: Season | None = None
+        if board == RATING and season is not None:
+            if season == 0:
+                of_season = await running_season(db, guild.id)
+                missing = t("standings.season.none_running", lang)
+            else:
+                of_season = await season_number(db, guild.id, season)
+                missing = t("standings.season.unknown", lang, number=season)
+            if of_season is None:
+                await reply(interaction, missing)
+                return
+        public = await server_language(interaction, guild.id)
         if family is not None:
             chosen = ratings.Family(family)
         elif board == RATING:
-            chosen = await busiest_family(db, guild.id)
+            chosen = await busiest_family(db, guild.id, of_season)
         else:
             chosen = ratings.Family.PAIRS  # not shown
-        embed, view = await leaderboard_message(db, guild.id, board, 0, lang, chosen)
+        embed, view = await leaderboard_message(db, guild.id, board, 0, public, chosen, of_season)
         await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_PINGS)
 
     @app_commands.command(
@@ -167,8 +193,14 @@ class StandingsCommands(CommandsMixin):
                 await stored_ratings.member_ratings(db, guild.id, target.id)
             ).items()
         }
+        in_season = None
+        running = await running_season(db, guild.id)
+        if running is not None:
+            season_rated = await seasons.season_ratings(db, running)
+            mine = {f: r for (u, f), r in season_rated.items() if u == target.id}
+            in_season = (running.number, mine)
         await interaction.response.send_message(
-            embed=stats_embed(found, target, lang, rated),
+            embed=stats_embed(found, target, lang, rated, in_season),
             ephemeral=True,
             allowed_mentions=NO_PINGS,
         )
@@ -198,6 +230,8 @@ class StandingsCommands(CommandsMixin):
         robot_rating_weight: app_commands.Range[int, 0, 100] | None = None,
         min_rated_games: app_commands.Range[int, 1, 100] | None = None,
         pair_daily_cap: app_commands.Range[int, 0, 100] | None = None,
+        min_account_days: app_commands.Range[int, 0, 3650] | None = None,
+        min_member_days: app_commands.Range[int, 0, 3650] | None = None,
         rebuild_ratings: bool = False,
     ) -> None:
         """Show this server's settings, or change the ones given (Manage Server).
@@ -226,6 +260,8 @@ class StandingsCommands(CommandsMixin):
                 ("robot_rating_weight", robot_rating_weight),
                 ("min_rated_games", min_rated_games),
                 ("pair_daily_cap", pair_daily_cap),
+                ("min_account_days", min_account_days),
+                ("min_member_days", min_member_days),
             )
             if value is not None
         }
@@ -274,7 +310,8 @@ class StandingsCommands(CommandsMixin):
         description=catalog_str(f"{CMD}.daily.description"),
     )
     async def daily(self, interaction: discord.Interaction[TuteBot]) -> None:
-        """The server's daily chips, once per UTC day."""
+        """The server's daily chips, once per UTC day, for members past the server's
+        fair-play minimums (account age, time in the server)."""
         lang = user_language(interaction)
         guild = interaction.guild
         if guild is None:
@@ -287,6 +324,21 @@ class StandingsCommands(CommandsMixin):
             return
         clock = discord.utils.utcnow()
         now, today = moment(clock)
+        joined = getattr(interaction.user, "joined_at", None)
+        wait = fair_play_wait(
+            settings,
+            interaction.user.created_at.timestamp(),
+            None if joined is None else joined.timestamp(),
+            now,
+        )
+        if wait is not None:
+            reason, days = wait
+            needed = settings.min_account_days if reason == "account" else settings.min_member_days
+            key = f"standings.daily.too_new_{reason}" + ("_one" if days == 1 else "")
+            await reply(
+                interaction, t(key, lang, days=number(days, lang), needed=number(needed, lang))
+            )
+            return
         user_id = interaction.user.id
         async with db.transaction() as conn:
             await members.ensure_member(conn, guild.id, user_id, settings.starting_chips, now)

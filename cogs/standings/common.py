@@ -4,6 +4,8 @@ numbers read in each language, and an ephemeral answer that pings nobody."""
 from __future__ import annotations
 
 import datetime as dt
+import math
+import re
 from typing import Any
 
 import discord
@@ -11,10 +13,11 @@ import discord
 from bot.client import TuteBot
 from bot.i18n import DEFAULT_LANGUAGE, Language, language_of
 from bot.storage import Database
-from bot.storage.settings import get_settings
+from bot.storage.settings import GuildSettings, get_settings
 from cogs._base import number as number  # how numbers read: the standings use it throughout
 from cogs._base import signed as signed
 
+DAY = 86_400.0
 PAGE_SIZE = 10
 MEDALS = ("🥇", "🥈", "🥉")
 NO_PINGS = discord.AllowedMentions.none()
@@ -61,3 +64,43 @@ async def server_language(interaction: discord.Interaction[Any], guild_id: int) 
     """The language of the server's public messages: its setting, or the bot's default."""
     settings = await get_settings(database(interaction), guild_id)
     return settings.language_or(bot_language(interaction))
+
+
+_DAY_FORMAT = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def utc_day_start(text: str) -> dt.datetime | None:
+    """00:00 UTC of the day ``text`` names as ``YYYY-MM-DD`` (None when it names none)."""
+    text = text.strip()
+    if not _DAY_FORMAT.fullmatch(text):
+        return None
+    try:
+        day = dt.date.fromisoformat(text)
+    except ValueError:  # 2026-02-30
+        return None
+    return dt.datetime(day.year, day.month, day.day, tzinfo=dt.UTC)
+
+
+def utc_day(at: float) -> str:
+    """The UTC date of a time (POSIX seconds) as ``YYYY-MM-DD``."""
+    return dt.datetime.fromtimestamp(at, dt.UTC).date().isoformat()
+
+
+def fair_play_wait(
+    settings: GuildSettings, account_created: float | None, joined: float | None, now: float
+) -> tuple[str, int] | None:
+    """Why a member is under the server's fair-play minimums (``"account"`` or
+    ``"member"``, whichever lasts longer) and in how many days both are met; None when
+    :meth:`GuildSettings.old_enough` lets them in. An unknown time counts as now."""
+    if settings.old_enough(account_created, joined, now):
+        return None
+    waits: list[tuple[int, str]] = []
+    for reason, since, minimum in (
+        ("account", account_created, settings.min_account_days),
+        ("member", joined, settings.min_member_days),
+    ):
+        left = minimum * DAY - (now - (now if since is None else since))
+        if minimum and left > 0:
+            waits.append((max(1, math.ceil(left / DAY)), reason))
+    days, reason = max(waits, default=(1, "account"))
+    return reason, days

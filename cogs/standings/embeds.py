@@ -1,18 +1,21 @@
-"""The standings' embeds: a member's stats and the server's settings."""
+"""The standings' embeds: a member's stats, the server's settings, and a season (its podium
+at the end, its best players while it runs)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import datetime as dt
+from collections.abc import Mapping, Sequence
 
 import discord
 
 from bot.i18n import Language, t
 from bot.storage import members
+from bot.storage.seasons import Season
 from bot.storage.settings import GuildSettings
-from bot.tables.ratings import Family, RatingChange
+from bot.tables.ratings import Family, Rating, RatingChange
 from cogs._base import shown_name
 
-from .common import CMD, number, percent, signed
+from .common import CMD, MEDALS, number, percent, signed, utc_day
 
 
 def rating_lines(ratings: Mapping[str, RatingChange], lang: str) -> str:
@@ -42,13 +45,41 @@ def rating_lines(ratings: Mapping[str, RatingChange], lang: str) -> str:
     return "\n".join(lines) or t("standings.stats.rating_none", lang)
 
 
+def season_rating_lines(ratings: Mapping[Family, Rating], lang: str) -> str:
+    """A member's rating in each family in a season, one line each ("Pairs: **1,120** ± 250
+    · 8 games"); "no rated games this season yet" when none."""
+    lines: list[str] = []
+    for family in Family:
+        rating = ratings.get(family)
+        if rating is None:
+            continue
+        key = (
+            "standings.stats.rating_line_one"
+            if rating.games == 1
+            else "standings.stats.rating_line"
+        )
+        lines.append(
+            t(
+                key,
+                lang,
+                family=t(f"standings.family.{family.value}", lang),
+                rating=number(rating.shown, lang),
+                spread=number(rating.spread, lang),
+                games=number(rating.games, lang),
+            )
+        )
+    return "\n".join(lines) or t("standings.stats.season_none", lang)
+
+
 def stats_embed(
     found: members.MemberStats,
     member: discord.User | discord.Member,
     lang: str,
     ratings: Mapping[str, RatingChange] | None = None,
+    season: tuple[int, Mapping[Family, Rating]] | None = None,
 ) -> discord.Embed:
-    """``ratings``: the member's rating per family (by its value), with its last change."""
+    """``ratings``: the member's rating per family (by its value), with its last change;
+    ``season``: the running season's number and the member's rating per family in it."""
     embed = discord.Embed(
         title=t("standings.stats.title", lang, name=shown_name(member.display_name)),
         colour=discord.Colour.dark_green(),
@@ -85,6 +116,80 @@ def stats_embed(
         value=rating_lines(ratings or {}, lang),
         inline=False,
     )
+    if season is not None:
+        number_of, rated = season
+        embed.add_field(
+            name=t("standings.stats.season", lang, number=number_of),
+            value=season_rating_lines(rated, lang),
+            inline=False,
+        )
+    return embed
+
+
+def podium_lines(places: Sequence[tuple[int, Rating]], lang: str) -> list[str]:
+    """🥇 <@id>: **1,120** ± 250 (8 games), one line a place (a mention, which pings nobody
+    where the message allows no mentions, and shows the member's name)."""
+    return [
+        t(
+            "standings.season.place_one" if rating.games == 1 else "standings.season.place",
+            lang,
+            medal=MEDALS[rank] if rank < len(MEDALS) else f"`#{rank + 1}`",
+            member=f"<@{user_id}>",
+            rating=number(rating.shown, lang),
+            spread=number(rating.spread, lang),
+            games=number(rating.games, lang),
+        )
+        for rank, (user_id, rating) in enumerate(places)
+    ]
+
+
+def season_dates(season: Season, lang: str) -> str:
+    """When a season started, and when it ends (or ended)."""
+    started = discord.utils.format_dt(_moment(season.started_at), "D")
+    if season.ended_at is not None:
+        ended = discord.utils.format_dt(_moment(season.ended_at), "D")
+        return t("standings.season.dates_ended", lang, started=started, ended=ended)
+    if season.ends_at is None:
+        return t("standings.season.dates_open", lang, started=started)
+    return t(
+        "standings.season.dates_running",
+        lang,
+        started=started,
+        date=utc_day(season.ends_at),
+        relative=discord.utils.format_dt(_moment(season.ends_at), "R"),
+    )
+
+
+def _moment(at: float) -> dt.datetime:
+    return dt.datetime.fromtimestamp(at, dt.UTC)
+
+
+def season_embed(
+    season: Season,
+    best: Mapping[Family, Sequence[tuple[int, Rating]]],
+    min_games: int,
+    lang: str,
+    *,
+    podium: bool = False,
+) -> discord.Embed:
+    """A season: its dates and, per family, its best players (``best``), first place
+    first; "nobody qualified" in a family with nobody over ``min_games`` rated games.
+    ``podium``: the season's end, titled as its podium."""
+    title = "standings.season.podium_title" if podium else "standings.season.title"
+    embed = discord.Embed(
+        title=t(title, lang, number=season.number),
+        description=season_dates(season, lang),
+        colour=discord.Colour.gold(),
+    )
+    nobody = "standings.season.nobody" if not season.running else "standings.season.nobody_yet"
+    for family in Family:
+        places = best.get(family, ())
+        embed.add_field(
+            name=t(f"standings.family.{family.value}", lang),
+            value="\n".join(podium_lines(places, lang)) or t(nobody, lang),
+            inline=False,
+        )
+    embed.set_footer(text=t("standings.season.footer", lang, games=number(min_games, lang)))
     return embed
 
 
@@ -117,5 +222,18 @@ def settings_embed(
     field("min_rated_games", number(settings.min_rated_games, lang))
     cap = settings.pair_daily_cap
     field("pair_daily_cap", number(cap, lang) if cap else t("standings.config.no_limit", lang))
+    for key, days in (
+        ("min_account_days", settings.min_account_days),
+        ("min_member_days", settings.min_member_days),
+    ):
+        field(key, days_text(days, lang))
     embed.set_footer(text=t("standings.config.hint", lang))
     return embed
+
+
+def days_text(days: int, lang: str) -> str:
+    """A fair-play minimum as shown: "30 days", "1 day", "None"."""
+    if not days:
+        return t("standings.config.no_minimum", lang)
+    key = "standings.config.days_one" if days == 1 else "standings.config.days"
+    return t(key, lang, days=number(days, lang))

@@ -100,7 +100,8 @@ async def test_the_standings_commands_are_subcommands_of_tute(
     options = {o["name"]: o for o in registered["options"]}
     assert options["leaderboard"]["name_localizations"]["es-ES"] == "clasificación"
     assert options["config"]["name_localizations"]["es-ES"] == "ajustes"
-    by, family = options["leaderboard"]["options"]
+    by, family, season = options["leaderboard"]["options"]
+    assert season["name_localizations"]["es-ES"] == "temporada"
     assert by["name_localizations"]["es-ES"] == "por"
     assert [c["name_localizations"]["es-ES"] for c in by["choices"]] == [
         "Fichas",
@@ -328,6 +329,8 @@ async def test_config_shows_and_changes_the_settings(server: Server) -> None:
         "robot_rating_weight": "0% (games against robots are not rated)",
         "min_rated_games": "5",
         "pair_daily_cap": "10",
+        "min_account_days": "None",
+        "min_member_days": "None",
     }
 
     role = server.guild.create_role("Croupiers")
