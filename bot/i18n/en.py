@@ -159,20 +159,20 @@ MESSAGES: Final[dict[str, str]] = {
     "standings.config.days_one": "{days} day",
     "standings.config.no_minimum": "None",
     "standings.daily.too_new_account": (
-        "Your Discord account is too new for the daily chips here (this server asks for "
-        "{needed} days). Come back in {days} days."
+        "Your Discord account is too new for the daily chips here (this server's minimum: "
+        "{needed} d). Come back in {days} days."
     ),
     "standings.daily.too_new_account_one": (
-        "Your Discord account is too new for the daily chips here (this server asks for "
-        "{needed} days). Come back in {days} day."
+        "Your Discord account is too new for the daily chips here (this server's minimum: "
+        "{needed} d). Come back in {days} day."
     ),
     "standings.daily.too_new_member": (
-        "You joined this server too recently for the daily chips (it asks for {needed} days "
-        "here). Come back in {days} days."
+        "You joined this server too recently for the daily chips (its minimum: {needed} d). "
+        "Come back in {days} days."
     ),
     "standings.daily.too_new_member_one": (
-        "You joined this server too recently for the daily chips (it asks for {needed} days "
-        "here). Come back in {days} day."
+        "You joined this server too recently for the daily chips (its minimum: {needed} d). "
+        "Come back in {days} day."
     ),
     "standings.season.forbidden": "Only members with the Manage Server permission can start or end a season.",
     "standings.season.bad_date": (

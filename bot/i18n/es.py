@@ -161,20 +161,20 @@ MESSAGES: Final[dict[str, str]] = {
     "standings.config.days_one": "{days} día",
     "standings.config.no_minimum": "Sin mínimo",
     "standings.daily.too_new_account": (
-        "Tu cuenta de Discord es demasiado nueva para las fichas diarias de aquí (este "
-        "servidor pide {needed} días). Vuelve dentro de {days} días."
+        "Tu cuenta de Discord es demasiado nueva para las fichas diarias de aquí (mínimo "
+        "de este servidor: {needed} d). Vuelve dentro de {days} días."
     ),
     "standings.daily.too_new_account_one": (
-        "Tu cuenta de Discord es demasiado nueva para las fichas diarias de aquí (este "
-        "servidor pide {needed} días). Vuelve dentro de {days} día."
+        "Tu cuenta de Discord es demasiado nueva para las fichas diarias de aquí (mínimo "
+        "de este servidor: {needed} d). Vuelve dentro de {days} día."
     ),
     "standings.daily.too_new_member": (
-        "Llevas muy poco en este servidor para las fichas diarias (pide {needed} días "
-        "aquí). Vuelve dentro de {days} días."
+        "Llevas muy poco en este servidor para las fichas diarias (su mínimo: {needed} d). "
+        "Vuelve dentro de {days} días."
     ),
     "standings.daily.too_new_member_one": (
-        "Llevas muy poco en este servidor para las fichas diarias (pide {needed} días "
-        "aquí). Vuelve dentro de {days} día."
+        "Llevas muy poco en este servidor para las fichas diarias (su mínimo: {needed} d). "
+        "Vuelve dentro de {days} día."
     ),
     "standings.season.forbidden": "Solo los miembros con el permiso Gestionar servidor pueden empezar o terminar una temporada.",
     "standings.season.bad_date": (

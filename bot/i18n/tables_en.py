@@ -307,7 +307,7 @@ MESSAGES: Final[dict[str, str]] = {
     "summary.game_over": "Game over · table #{id}",
     "summary.rounds": "Rounds won",
     "summary.rounds_line": "{names}: {rounds}",
-    "summary.tally": "Chips and experience",
+    "summary.tally": "Chips, experience and rating",
     "summary.tally_line": "{name}: **{chips}** chips · +{xp} XP",
     "summary.tally_xp": "{name}: +{xp} XP",
     "summary.tally_place": " · #{before} → #{after} on the board",

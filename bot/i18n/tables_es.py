@@ -305,7 +305,7 @@ MESSAGES: Final[dict[str, str]] = {
     "summary.game_over": "Fin de la partida · mesa n.º {id}",
     "summary.rounds": "Rondas ganadas",
     "summary.rounds_line": "{names}: {rounds}",
-    "summary.tally": "Fichas y experiencia",
+    "summary.tally": "Fichas, experiencia y nivel",
     "summary.tally_line": "{name}: **{chips}** fichas · +{xp} de experiencia",
     "summary.tally_xp": "{name}: +{xp} de experiencia",
     "summary.tally_place": " · del n.º {before} al n.º {after} en la clasificación",

@@ -399,8 +399,8 @@ async def test_daily_waits_for_the_servers_minimum_account_and_membership_age(
 
     assert new.ephemeral
     assert content_of(new) == (
-        "Your Discord account is too new for the daily chips here (this server asks for "
-        "2 days). Come back in 2 days."
+        "Your Discord account is too new for the daily chips here (this server's minimum: "
+        "2 d). Come back in 2 days."
     )
     await env.advance_time(DAY + 60)
     assert content_of(await eve.slash(channel, "tute daily")).endswith("Come back in 1 day.")
@@ -412,7 +412,7 @@ async def test_daily_waits_for_the_servers_minimum_account_and_membership_age(
     shown = await admin.slash(channel, "tute config", min_account_days=1, min_member_days=1)
     assert fields_of(embed_of(shown))["min_member_days"] == "1 day"
     assert content_of(await frank.slash(channel, "tute daily")) == (
-        "You joined this server too recently for the daily chips (it asks for 1 days here). "
+        "You joined this server too recently for the daily chips (its minimum: 1 d). "
         "Come back in 1 day."
     )
     set_locale("es-ES")
