@@ -1,10 +1,30 @@
-"""Pictures of the Spanish deck and the Tute table, drawn with Pillow from code.
+"""Pictures of the Spanish deck, the Tute table and tournaments, drawn with Pillow from code.
 
 Everything is pure: a scene (a frozen dataclass) goes in, PNG bytes come out. Card
 images are drawn once per process and cached; pictures are composed by pasting them.
 Text in the pictures comes from the caller, already translated.
 """
 
+from bot.render.bracket import (
+    BracketLayout,
+    bracket_alt_text,
+    bracket_layout,
+    bracket_picture,
+    render_bracket,
+    render_standings,
+    standings_alt_text,
+    standings_picture,
+    standings_size,
+)
+from bot.render.bracket_scenes import (
+    BracketLabels,
+    BracketMatch,
+    BracketRound,
+    BracketScene,
+    StandingsLabels,
+    StandingsRow,
+    StandingsScene,
+)
 from bot.render.cards import (
     CARD_H,
     CARD_SIZE,
@@ -40,23 +60,39 @@ __all__ = [
     "SUITS",
     "SUIT_SYMBOLS",
     "TABLE_SIZE",
+    "BracketLabels",
+    "BracketLayout",
+    "BracketMatch",
+    "BracketRound",
+    "BracketScene",
     "HandScene",
     "ScoreLine",
     "SeatInfo",
     "SideSummary",
+    "StandingsLabels",
+    "StandingsRow",
+    "StandingsScene",
     "SummaryLabels",
     "SummaryScene",
     "TableLabels",
     "TableScene",
+    "bracket_alt_text",
+    "bracket_layout",
+    "bracket_picture",
     "card_back",
     "card_image",
     "card_label",
     "hand_image",
     "hand_size",
     "normalize_code",
+    "render_bracket",
     "render_hand",
+    "render_standings",
     "render_summary",
     "render_table",
+    "standings_alt_text",
+    "standings_picture",
+    "standings_size",
     "summary_image",
     "summary_size",
     "table_image",

@@ -1,0 +1,636 @@
+"""Tournament pictures: a knockout bracket and a Swiss standings table.
+
+Both are drawn on the table's felt, with its plates, fonts and gold highlight. The
+bracket lays the rounds out as columns, left to right: each match a plate holding its
+entrants (a table of two, three or four), its winner lit in gold, a line from each
+match to the one its winner goes on to. A bye (one entrant alone at a table) is a soft
+plate of one line. Each later match sits level with the matches that feed it, and the
+earlier rounds are put in the order of the matches they feed, so that the lines do not
+cross. Up to 32 entrants (five rounds of two) fit in ``MAX_W`` pixels; the picture
+grows downwards with the field.
+
+The standings are a single column, ``STANDINGS_W`` wide (narrow enough to read on a
+phone without zooming), one line per entrant, the leader's lit.
+
+Both are deterministic: the same scene gives the same bytes. ``bracket_alt_text`` and
+``standings_alt_text`` say in words what the pictures show, for screen readers.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from bot.render.bracket_scenes import BracketMatch, BracketScene, StandingsRow, StandingsScene
+from bot.render.palette import shared_palette
+from bot.render.png import encode_png
+from bot.render.style import (
+    HIGHLIGHT,
+    PANEL_EDGE,
+    TEXT,
+    TEXT_HALO,
+    TEXT_SOFT,
+    felt,
+    panel,
+)
+from bot.render.text import ELLIPSIS, displayable, fit, fit_apart, paste_text, text_width
+
+MAX_W = 1200
+"""The widest a bracket gets (up to six rounds); its height grows with the field."""
+MIN_W = 480
+"""The narrowest picture: a bracket of one or two rounds is centred on it."""
+STANDINGS_W = 560
+"""Width of a standings picture."""
+
+TITLE_SIZE = 26
+LABEL_SIZE = 21  # round captions and column headings
+NAME_SIZE = 22
+TAG_SIZE = 20  # "Bye" on a bye's plate
+TEXT_SIZES = (TITLE_SIZE, LABEL_SIZE, NAME_SIZE, TAG_SIZE)
+MIN_TEXT_PX = min(TEXT_SIZES)
+
+M = 18  # from the picture's edge to what is drawn on the cloth
+TITLE_H = 44
+CAPTION_H = 34  # the row of round captions
+
+# Bracket plates.
+ROW_H = 32  # one entrant's line on a plate
+PLATE_PAD = 4  # above the first line and under the last
+PLATE_GAP = 12  # between two plates of a column
+INSET = 14  # from a plate's edge to its text
+MAX_COL_W = 250
+MIN_COL_W = 150
+LINK_W = 36  # between two columns, where the lines run
+CROWN_W = 22
+
+# Standings.
+LINE_H = 32
+PLACE_W = 44
+NUMBER_GAP = 18
+
+BAND = (*HIGHLIGHT, 40)  # under a winner's line
+LINE_OPEN = (*TEXT_SOFT, 110)
+LINE_DONE = (*TEXT_SOFT, 200)
+SEPARATOR = (255, 255, 255, 30)
+SOFT_NAME = (150, 182, 160)  # a bye's name and tag, a loser's name
+
+
+# ---------------------------------------------------------------------------- layout
+
+
+@dataclass(frozen=True, slots=True)
+class Plate:
+    """A match as drawn: where it is and what each of its lines says."""
+
+    round: int
+    index: int
+    """The match's index in its round (for a round not drawn yet, the plate's)."""
+    kind: str
+    """``"match"``, ``"bye"`` (one entrant alone) or ``"pending"`` (not drawn yet)."""
+    box: tuple[int, int, int, int]
+    rows: tuple[tuple[int, int], ...]
+    """Top and bottom of each line."""
+    entrants: tuple[int, ...]
+    """For each line, the index in the match's entrants of who is written on it."""
+    winner_row: int | None
+    """The line that is lit, or None."""
+
+    @property
+    def centre_y(self) -> float:
+        return (self.box[1] + self.box[3]) / 2
+
+    def row_centre(self, row: int | None) -> float:
+        if row is None:
+            return self.centre_y
+        top, bottom = self.rows[row]
+        return (top + bottom) / 2
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A line from a match to the one its winner goes on to."""
+
+    start: tuple[int, int]
+    end: tuple[int, int]
+    state: str
+    """``"open"`` (not decided), ``"done"``, or ``"champion"`` (the winner's way up)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BracketLayout:
+    size: tuple[int, int]
+    columns: tuple[int, ...]
+    """Left edge of each round's column."""
+    col_w: int
+    plates: tuple[tuple[Plate, ...], ...]
+    """Each round's plates, top to bottom."""
+    links: tuple[Link, ...]
+    champion: str | None
+
+
+def _players(match: BracketMatch) -> list[int]:
+    return [i for i, e in enumerate(match.entrants) if e]
+
+
+def _check(scene: BracketScene) -> None:
+    if not scene.rounds or not scene.rounds[0].matches:
+        raise ValueError("a bracket needs a first round with matches")
+    seen_pending = False
+    for number, rnd in enumerate(scene.rounds):
+        if not rnd.matches:
+            seen_pending = True
+            continue
+        if seen_pending:
+            raise ValueError(f"round {number + 1} is drawn after one that is not")
+        for match in rnd.matches:
+            if not 2 <= len(match.entrants) <= 4:
+                raise ValueError(f"a match has 2, 3 or 4 places, not {len(match.entrants)}")
+            if match.winner is not None and match.winner not in _players(match):
+                raise ValueError(f"no entrant {match.winner} in {match.entrants!r}")
+            if match.next is not None:
+                later = scene.rounds[number + 1 :]
+                if not later or not 0 <= match.next < max(1, len(later[0].matches)):
+                    raise ValueError(f"no match {match.next} in the next round")
+
+
+def _table(scene: BracketScene) -> int:
+    return max(len(m.entrants) for r in scene.rounds for m in r.matches)
+
+
+def _counts(scene: BracketScene) -> list[int]:
+    """Plates in each round: its matches, or for a round not drawn yet, the tables the
+    previous round's winners fill."""
+    table = _table(scene)
+    counts: list[int] = []
+    for rnd in scene.rounds:
+        counts.append(len(rnd.matches) or max(1, math.ceil(counts[-1] / table)))
+    return counts
+
+
+def _winner_name(match: BracketMatch) -> str | None:
+    return match.entrants[match.winner] if match.winner is not None else None
+
+
+def _targets(scene: BracketScene, counts: list[int]) -> list[list[int | None]]:
+    """For each match, the index of the next round's match its winner goes to, or None."""
+    table = _table(scene)
+    out: list[list[int | None]] = []
+    for number, rnd in enumerate(scene.rounds[:-1]):
+        following = scene.rounds[number + 1].matches
+        row: list[int | None] = []
+        if not rnd.matches:  # not drawn yet: the plates fill the next ones in order
+            row = [min(i // table, counts[number + 1] - 1) for i in range(counts[number])]
+        for i, match in enumerate(rnd.matches):
+            target: int | None = match.next
+            if target is None and not following:
+                target = min(i // table, counts[number + 1] - 1)
+            elif target is None and match.winner is not None:
+                name = _winner_name(match)
+                target = next((j for j, m in enumerate(following) if name in m.entrants), None)
+            row.append(target)
+        out.append(row)
+    return out
+
+
+def _orders(
+    scene: BracketScene, counts: list[int], targets: list[list[int | None]]
+) -> list[list[int]]:
+    """Each round's matches in the order drawn: the last as given, each earlier one in the
+    order of the matches its winners go on to (so that the lines do not cross)."""
+    orders: list[list[int]] = [list(range(c)) for c in counts]
+    for number in range(len(counts) - 2, -1, -1):
+        if not scene.rounds[number].matches:
+            continue
+        place = {m: p for p, m in enumerate(orders[number + 1])}
+        far = len(place)
+        orders[number].sort(
+            key=lambda i: (place.get(t, far) if (t := targets[number][i]) is not None else far, i)
+        )
+    return orders
+
+
+def _lines(scene: BracketScene, number: int, index: int) -> tuple[str, list[int]]:
+    """A plate's kind and the entrant on each of its lines."""
+    matches = scene.rounds[number].matches
+    if not matches:
+        return "pending", list(range(_table(scene)))
+    players = _players(matches[index])
+    if len(players) <= 1:
+        return "bye", players or [0]
+    return "match", players
+
+
+def _column_width(rounds: int) -> int:
+    room = (MAX_W - 2 * M - (rounds - 1) * LINK_W) // rounds
+    return max(MIN_COL_W, min(MAX_COL_W, room))
+
+
+@lru_cache(maxsize=32)
+def bracket_layout(scene: BracketScene) -> BracketLayout:
+    """Where everything goes on the bracket picture of ``scene``."""
+    _check(scene)
+    counts = _counts(scene)
+    targets = _targets(scene, counts)
+    orders = _orders(scene, counts, targets)
+    n = len(scene.rounds)
+    col_w = _column_width(n)
+    used = n * col_w + (n - 1) * LINK_W
+    width = max(MIN_W, used + 2 * M)
+    left = (width - used) // 2
+    columns = tuple(left + r * (col_w + LINK_W) for r in range(n))
+    top0 = M + TITLE_H + CAPTION_H
+
+    plates: list[list[Plate]] = []
+    for number in range(n):
+        feeders: dict[int, list[Plate]] = {}
+        if number:
+            for plate in plates[-1]:
+                target = targets[number - 1][plate.index]
+                if target is not None:
+                    feeders.setdefault(target, []).append(plate)
+        column: list[Plate] = []
+        bottom = top0 - PLATE_GAP
+        for index in orders[number]:
+            kind, entrants = _lines(scene, number, index)
+            height = 2 * PLATE_PAD + ROW_H * len(entrants)
+            top = bottom + PLATE_GAP
+            fed = feeders.get(index)
+            if fed:
+                centre = sum(p.centre_y for p in fed) / len(fed)
+                top = max(top, round(centre - height / 2))
+            x0 = columns[number]
+            rows = tuple(
+                (top + PLATE_PAD + k * ROW_H, top + PLATE_PAD + (k + 1) * ROW_H)
+                for k in range(len(entrants))
+            )
+            winner_row = None
+            if kind == "match":
+                winner = scene.rounds[number].matches[index].winner
+                if winner is not None:
+                    winner_row = entrants.index(winner)
+            box = (x0, top, x0 + col_w, top + height)
+            column.append(Plate(number, index, kind, box, rows, tuple(entrants), winner_row))
+            bottom = top + height
+        plates.append(column)
+
+    champion = None
+    last = scene.rounds[-1].matches
+    if len(last) == 1 and last[0].winner is not None:
+        champion = _winner_name(last[0])
+
+    links: list[Link] = []
+    for number in range(n - 1):
+        by_index = {p.index: p for p in plates[number + 1]}
+        following = scene.rounds[number + 1].matches
+        for plate in plates[number]:
+            target = targets[number][plate.index]
+            if target is None:
+                continue
+            matches = scene.rounds[number].matches
+            match = matches[plate.index] if matches else None
+            name = _winner_name(match) if match is not None else None
+            start_row = plate.winner_row if plate.kind == "match" else None
+            end = by_index[target]
+            end_row = None
+            if following and name:
+                entrants = following[target].entrants
+                if name in entrants and entrants.index(name) in end.entrants:
+                    end_row = end.entrants.index(entrants.index(name))
+            state = "open" if name is None else "champion" if name == champion else "done"
+            links.append(
+                Link(
+                    (plate.box[2], round(plate.row_centre(start_row))),
+                    (end.box[0], round(end.row_centre(end_row))),
+                    state,
+                )
+            )
+
+    height = max(p.box[3] for column in plates for p in column) + M + 4
+    return BracketLayout(
+        (width, height),
+        columns,
+        col_w,
+        tuple(tuple(c) for c in plates),
+        tuple(links),
+        champion,
+    )
+
+
+# ---------------------------------------------------------------------------- drawing
+
+
+@lru_cache(maxsize=4)
+def crown(width: int) -> Image.Image:
+    """A small gold crown, for the tournament's winner."""
+    ss = 4
+    w, h = width * ss, round(width * 0.8) * ss
+    big = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    points = [
+        (0.06, 0.92),
+        (0.02, 0.22),
+        (0.3, 0.52),
+        (0.5, 0.08),
+        (0.7, 0.52),
+        (0.98, 0.22),
+        (0.94, 0.92),
+    ]
+    draw = ImageDraw.Draw(big)
+    draw.polygon(
+        [(x * w, y * h) for x, y in points],
+        fill=(*HIGHLIGHT, 255),
+        outline=(150, 100, 20, 255),
+        width=ss,
+    )
+    size = (width, round(width * 0.8))
+    return big.convert("RGBa").resize(size, Image.Resampling.LANCZOS).convert("RGBA")
+
+
+def _names(scene: BracketScene, layout: BracketLayout) -> dict[tuple[int, int, int], str]:
+    """What each line says, shortened to its plate; names cut to the same text keep
+    their ends apart (``fit_apart``)."""
+    room = layout.col_w - 2 * INSET
+    whole: set[str] = set()
+    lines: list[tuple[tuple[int, int, int], str, float]] = []
+    bye = displayable(scene.labels.bye)
+    for column in layout.plates:
+        for plate in column:
+            if plate.kind == "pending":
+                continue
+            match = scene.rounds[plate.round].matches[plate.index]
+            for k, e in enumerate(plate.entrants):
+                name = match.entrants[e] or ""
+                width = room
+                if plate.kind == "bye" and bye:
+                    width -= text_width(bye, TAG_SIZE) + 10
+                if plate.round == len(scene.rounds) - 1 and name == layout.champion:
+                    width -= CROWN_W + 8
+                whole.add(name)
+                lines.append(((plate.round, plate.index, k), name, width))
+    unique = sorted(whole)
+    fitted = dict(zip(unique, fit_apart(unique, NAME_SIZE, [room] * len(unique)), strict=True))
+    out: dict[tuple[int, int, int], str] = {}
+    for key, name, width in lines:
+        text = fitted[name]
+        if text_width(text, NAME_SIZE) > width:
+            text = fit(name, NAME_SIZE, width)
+        out[key] = text or "?"
+    return out
+
+
+def _title(canvas: Image.Image, title: str, width: int, subtitle: str = "") -> None:
+    room = width - 2 * M - 8
+    text = fit(title, TITLE_SIZE, room)
+    if text:
+        paste_text(canvas, (M + 4, M + TITLE_H / 2), text, TITLE_SIZE, HIGHLIGHT, "lm")
+    if subtitle:
+        rest = room - (text_width(text, TITLE_SIZE) + 16 if text else 0)
+        sub = fit(subtitle, LABEL_SIZE, rest)
+        if sub:
+            paste_text(
+                canvas, (M + 4 + room, M + TITLE_H / 2 + 2), sub, LABEL_SIZE, TEXT_SOFT, "rm"
+            )
+
+
+def _links(canvas: Image.Image, layout: BracketLayout) -> Image.Image:
+    layer = Image.new("RGBA", canvas.size, (0, 0, 0, 0))
+    draw = ImageDraw.Draw(layer)
+    # the open ones first, the champion's way last, on top
+    order = {"open": 0, "done": 1, "champion": 2}
+    for link in sorted(layout.links, key=lambda k: order[k.state]):
+        (x0, y0), (x1, y1) = link.start, link.end
+        xm = (x0 + x1) // 2
+        colour = {"open": LINE_OPEN, "done": LINE_DONE, "champion": (*HIGHLIGHT, 255)}[link.state]
+        width = 2 if link.state == "open" else 3
+        draw.line([(x0, y0), (xm, y0), (xm, y1), (x1, y1)], fill=colour, width=width, joint="curve")
+    return Image.alpha_composite(canvas.convert("RGBA"), layer).convert("RGB")
+
+
+def _lit(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int]) -> None:
+    """A winner's line: a gold frame round it, a gold bar down its left edge (gold on the
+    felt stays gold in the shared palette, where a see-through gold wash would not)."""
+    x0, y0, _, y1 = box
+    draw.rounded_rectangle(box, radius=7, fill=BAND, outline=(*HIGHLIGHT, 255), width=2)
+    draw.rounded_rectangle((x0, y0, x0 + 5, y1), radius=2, fill=(*HIGHLIGHT, 255))
+
+
+def _plate(
+    canvas: Image.Image,
+    scene: BracketScene,
+    layout: BracketLayout,
+    plate: Plate,
+    names: dict[tuple[int, int, int], str],
+) -> None:
+    x0, y0, x1, y1 = plate.box
+    size = (x1 - x0, y1 - y0)
+    if plate.kind == "match":
+        box = panel(size, 10, PANEL_EDGE, 1, 230)
+    else:
+        box = panel(size, 10, (255, 255, 255, 26), 1, 96)
+    canvas.paste(box, (x0, y0), box)
+    draw = ImageDraw.Draw(canvas, "RGBA")
+    for k, (top, bottom) in enumerate(plate.rows):
+        if k and plate.winner_row not in (k - 1, k):
+            draw.line([(x0 + 10, top), (x1 - 11, top)], fill=SEPARATOR, width=1)
+        if k == plate.winner_row:
+            _lit(draw, (x0 + 4, top + 1, x1 - 5, bottom - 2))
+    if plate.kind == "pending":
+        for top, bottom in plate.rows:
+            y = (top + bottom) // 2
+            draw.line([(x0 + INSET, y), (x0 + INSET + 28, y)], fill=(*TEXT_SOFT, 70), width=2)
+        return
+    match = scene.rounds[plate.round].matches[plate.index]
+    for k, e in enumerate(plate.entrants):
+        y = plate.row_centre(k)
+        text = names[(plate.round, plate.index, k)]
+        if plate.kind == "bye":
+            ink = SOFT_NAME
+        elif match.winner is None:
+            ink = TEXT
+        elif k == plate.winner_row:
+            ink = HIGHLIGHT
+        else:
+            ink = SOFT_NAME
+        paste_text(canvas, (x0 + INSET, y), text, NAME_SIZE, ink, "lm")
+        if plate.kind == "bye" and displayable(scene.labels.bye):
+            paste_text(canvas, (x1 - INSET, y), scene.labels.bye, TAG_SIZE, SOFT_NAME, "rm")
+        name = match.entrants[e]
+        last = plate.round == len(scene.rounds) - 1
+        if last and k == plate.winner_row and name is not None and name == layout.champion:
+            mark = crown(CROWN_W)
+            canvas.paste(mark, (x1 - INSET - mark.width, round(y - mark.height / 2) - 1), mark)
+
+
+def bracket_picture(scene: BracketScene) -> Image.Image:
+    """The knockout bracket of ``scene`` as an RGB image (``bracket_layout(scene).size``)."""
+    layout = bracket_layout(scene)
+    width, height = layout.size
+    canvas = _links(felt(width, height, 6, 24, line=False), layout)
+    _title(canvas, scene.title, width)
+    for number, rnd in enumerate(scene.rounds):
+        x = layout.columns[number] + layout.col_w / 2
+        label = fit(rnd.label, LABEL_SIZE, layout.col_w + LINK_W - 8)
+        if label:
+            y = M + TITLE_H + CAPTION_H / 2 - 2
+            paste_text(canvas, (x, y), label, LABEL_SIZE, TEXT, "mm", halo=TEXT_HALO)
+    names = _names(scene, layout)
+    for column in layout.plates:
+        for plate in column:
+            _plate(canvas, scene, layout, plate, names)
+    return canvas
+
+
+def render_bracket(scene: BracketScene) -> bytes:
+    """The knockout bracket as PNG bytes."""
+    return encode_png(bracket_picture(scene), shared_palette())
+
+
+# ---------------------------------------------------------------------------- standings
+
+
+def _is_leader(row: StandingsRow, scene: StandingsScene) -> bool:
+    return row.place == min(r.place for r in scene.rows)
+
+
+def standings_size(scene: StandingsScene) -> tuple[int, int]:
+    """Size in pixels of the standings picture of ``scene``."""
+    rows = max(1, len(scene.rows))
+    return STANDINGS_W, M + TITLE_H + CAPTION_H + 8 + LINE_H * rows + 8 + M
+
+
+def _number_columns(scene: StandingsScene) -> tuple[float, float]:
+    """Widths of the wins and tie-break columns: their heading or widest value."""
+    labels = scene.labels
+    wins = max(
+        [
+            text_width(labels.wins, LABEL_SIZE),
+            *(text_width(str(r.wins), NAME_SIZE) for r in scene.rows),
+        ]
+    )
+    ties = max(
+        [
+            text_width(labels.tie_break, LABEL_SIZE),
+            *(text_width(str(r.tie_break), NAME_SIZE) for r in scene.rows),
+        ]
+    )
+    return min(wins, 130), min(ties, 130)
+
+
+def standings_picture(scene: StandingsScene) -> Image.Image:
+    """The Swiss standings of ``scene`` as an RGB image (``standings_size(scene)``)."""
+    width, height = standings_size(scene)
+    canvas = felt(width, height, 6, 24, line=False).copy()
+    _title(canvas, scene.title, width, scene.subtitle)
+    x0, x1 = M, width - M
+    top = M + TITLE_H + CAPTION_H
+    box = panel((x1 - x0, height - M - top), 12, PANEL_EDGE, 1, 236)
+    canvas.paste(box, (x0, top), box)
+    wins_w, ties_w = _number_columns(scene)
+    ties_right = x1 - INSET
+    wins_right = ties_right - ties_w - NUMBER_GAP
+    place_right = x0 + INSET + PLACE_W - 10
+    name_left = x0 + INSET + PLACE_W + 4
+    name_room = wins_right - wins_w - NUMBER_GAP - name_left
+    # headings over the columns
+    y = top - CAPTION_H / 2 + 2
+    labels = scene.labels
+    for text, x, anchor, room in (
+        (labels.place, place_right, "rm", PLACE_W),
+        (labels.name, name_left, "lm", name_room),
+        (labels.wins, wins_right, "rm", wins_w),
+        (labels.tie_break, ties_right, "rm", ties_w),
+    ):
+        text = fit(text, LABEL_SIZE, room)
+        if text:
+            paste_text(canvas, (x, y), text, LABEL_SIZE, TEXT, anchor, halo=TEXT_HALO)
+    draw = ImageDraw.Draw(canvas, "RGBA")
+    names = fit_apart(
+        [r.name for r in scene.rows],
+        NAME_SIZE,
+        [name_room - (CROWN_W + 8 if _is_leader(r, scene) else 0) for r in scene.rows],
+    )
+    y = top + 8
+    for k, (row, name) in enumerate(zip(scene.rows, names, strict=True)):
+        leader = _is_leader(row, scene)
+        if leader or row.highlight:
+            _lit(draw, (x0 + 4, y + 1, x1 - 5, y + LINE_H - 2))
+        elif k % 2:
+            draw.rectangle((x0 + 4, y + 1, x1 - 5, y + LINE_H - 2), fill=(255, 255, 255, 14))
+        cy = y + LINE_H / 2
+        ink = HIGHLIGHT if leader else TEXT
+        place = fit(str(row.place), NAME_SIZE, PLACE_W)
+        paste_text(canvas, (place_right, cy), place, NAME_SIZE, TEXT_SOFT, "rm")
+        paste_text(canvas, (name_left, cy), name or "?", NAME_SIZE, ink, "lm")
+        if leader:
+            mark = crown(CROWN_W)
+            at = (
+                round(name_left + text_width(name or "?", NAME_SIZE) + 8),
+                round(cy - mark.height / 2) - 1,
+            )
+            canvas.paste(mark, at, mark)
+        wins = fit(str(row.wins), NAME_SIZE, wins_w + NUMBER_GAP - 4)
+        paste_text(canvas, (wins_right, cy), wins, NAME_SIZE, ink, "rm")
+        ties = fit(str(row.tie_break), NAME_SIZE, ties_w + NUMBER_GAP - 4)
+        if ties:
+            paste_text(canvas, (ties_right, cy), ties, NAME_SIZE, TEXT_SOFT, "rm")
+        y += LINE_H
+    return canvas
+
+
+def render_standings(scene: StandingsScene) -> bytes:
+    """The Swiss standings as PNG bytes."""
+    return encode_png(standings_picture(scene), shared_palette())
+
+
+# ---------------------------------------------------------------------------- words
+
+
+def _shorten(text: str, max_chars: int) -> str:
+    return text if len(text) <= max_chars else text[: max_chars - 1].rstrip() + ELLIPSIS
+
+
+def _said(name: str | None) -> str:
+    return (name or "").strip() or "?"
+
+
+def bracket_alt_text(scene: BracketScene, max_chars: int = 1000) -> str:
+    """The bracket in words, e.g. ``"Cup. Round 1: Ana, Luis (winner: Ana); Eva (Bye).
+    Final: to play."``, at most ``max_chars`` long (Discord takes 1024)."""
+    labels = scene.labels
+    parts = [f"{scene.title.strip()}."] if scene.title.strip() else []
+    for rnd in scene.rounds:
+        if not rnd.matches:
+            parts.append(f"{rnd.label}: {labels.to_play}.")
+            continue
+        said: list[str] = []
+        for match in rnd.matches:
+            players = [_said(match.entrants[i]) for i in _players(match)]
+            if len(players) <= 1:
+                said.append(f"{players[0] if players else '?'} ({labels.bye})")
+            elif match.winner is None:
+                said.append(f"{', '.join(players)} ({labels.to_play})")
+            else:
+                winner = _said(match.entrants[match.winner])
+                said.append(f"{', '.join(players)} ({labels.winner}: {winner})")
+        parts.append(f"{rnd.label}: {'; '.join(said)}.")
+    last = scene.rounds[-1].matches
+    if len(last) == 1 and last[0].winner is not None:
+        parts.append(f"{labels.champion}: {_said(_winner_name(last[0]))}.")
+    return _shorten(" ".join(parts), max_chars)
+
+
+def standings_alt_text(scene: StandingsScene, max_chars: int = 1000) -> str:
+    """The standings in words, e.g. ``"Swiss. After round 3. 1. Ana: Wins 3, Tie-break 7; ..."``,
+    at most ``max_chars`` long."""
+    labels = scene.labels
+    head = ". ".join(t.strip() for t in (scene.title, scene.subtitle) if t.strip())
+    rows: list[str] = []
+    for row in scene.rows:
+        said = f"{row.place}. {_said(row.name)}: {labels.wins} {row.wins}"
+        if str(row.tie_break):
+            said += f", {labels.tie_break} {row.tie_break}"
+        rows.append(said)
+    text = (f"{head}. " if head else "") + "; ".join(rows) + ("." if rows else "")
+    return _shorten(text, max_chars)
