@@ -42,6 +42,7 @@ from .common import (
     bot_language,
     database,
     fair_play_wait,
+    managing_guild,
     moment,
     next_utc_midnight,
     number,
@@ -241,12 +242,8 @@ class StandingsCommands(SeasonCommands):
         ``pair_daily_cap`` then applies to past games too); it may take a moment, so the
         answer is deferred."""
         lang = user_language(interaction)
-        guild = interaction.guild
+        guild = await managing_guild(interaction, lang, "standings.config.forbidden")
         if guild is None:
-            await reply(interaction, t("standings.guild_only", lang))
-            return
-        if not interaction.permissions.manage_guild:
-            await reply(interaction, t("standings.config.forbidden", lang))
             return
         changes: dict[str, object] = {
             name: value

@@ -11,7 +11,7 @@ from typing import Any
 import discord
 
 from bot.client import TuteBot
-from bot.i18n import DEFAULT_LANGUAGE, Language, language_of
+from bot.i18n import DEFAULT_LANGUAGE, Language, language_of, t
 from bot.storage import Database
 from bot.storage.settings import GuildSettings, get_settings
 from cogs._base import number as number  # how numbers read: the standings use it throughout
@@ -58,6 +58,21 @@ def next_utc_midnight(now: dt.datetime) -> dt.datetime:
 
 async def reply(interaction: discord.Interaction[Any], content: str) -> None:
     await interaction.response.send_message(content, ephemeral=True, allowed_mentions=NO_PINGS)
+
+
+async def managing_guild(
+    interaction: discord.Interaction[Any], lang: str, forbidden: str
+) -> discord.Guild | None:
+    """The server, when the command comes from one and from a member who may manage it;
+    else None, the user told why (``forbidden``: the catalog key of the refusal)."""
+    guild = interaction.guild
+    if guild is None:
+        await reply(interaction, t("standings.guild_only", lang))
+        return None
+    if not interaction.permissions.manage_guild:
+        await reply(interaction, t(forbidden, lang))
+        return None
+    return guild
 
 
 async def server_language(interaction: discord.Interaction[Any], guild_id: int) -> str:

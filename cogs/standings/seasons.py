@@ -37,6 +37,7 @@ from .common import (
     CMD,
     NO_PINGS,
     database,
+    managing_guild,
     reply,
     server_language,
     user_language,
@@ -168,12 +169,8 @@ class SeasonCommands(CommandsMixin):
         """Start the server's next season (Manage Server): ratings start afresh in it. With
         ``ends`` (``YYYY-MM-DD``), it ends by itself at 00:00 UTC of that day."""
         lang = user_language(interaction)
-        guild = interaction.guild
+        guild = await managing_guild(interaction, lang, "standings.season.forbidden")
         if guild is None:
-            await reply(interaction, t("standings.guild_only", lang))
-            return
-        if not interaction.permissions.manage_guild:
-            await reply(interaction, t("standings.season.forbidden", lang))
             return
         ends_at: dt.datetime | None = None
         if ends is not None:
@@ -221,12 +218,8 @@ class SeasonCommands(CommandsMixin):
     async def season_end(self, interaction: discord.Interaction[TuteBot]) -> None:
         """End the running season now (Manage Server) and post its podium here."""
         lang = user_language(interaction)
-        guild = interaction.guild
+        guild = await managing_guild(interaction, lang, "standings.season.forbidden")
         if guild is None:
-            await reply(interaction, t("standings.guild_only", lang))
-            return
-        if not interaction.permissions.manage_guild:
-            await reply(interaction, t("standings.season.forbidden", lang))
             return
         db = database(interaction)
         if await running_season(db, guild.id) is None:

@@ -4,7 +4,7 @@ real game between two members that rates them."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 
 import discord
 import pytest
@@ -14,11 +14,11 @@ from simcord import MemberActor
 from bot.client import TuteBot
 from bot.config import Config
 from bot.i18n import t
-from bot.storage import Database
 from bot.storage.ratings import StoredRating, keep_game, member_ratings, put_rating
 from bot.storage.settings import get_settings, update_settings
 from bot.tables.model import Status
 from bot.tables.ratings import SCALE, Family, GameResult, Player, Rating
+from tests.cogs.standings.conftest import db_of
 from tests.cogs.tables._game import new_game
 from tests.cogs.tables._world import layout_texts
 from tests.conftest import World, fast_bot
@@ -29,26 +29,6 @@ pytestmark = pytest.mark.e2e
 @pytest.fixture
 def simcord_bot(test_config: Config) -> TuteBot:
     return fast_bot(test_config)  # robots play at once: the real game below is quick
-
-
-@pytest.fixture
-async def admin(simcord_env: simcord.Env, world: World) -> MemberActor:
-    managers = world.guild.create_role(
-        "Managers", permissions=discord.Permissions(manage_guild=True)
-    )
-    return world.guild.add_member(simcord_env.create_user("dora"), roles=[managers])
-
-
-@pytest.fixture(autouse=True)
-async def close_the_database(simcord_env: simcord.Env) -> AsyncIterator[None]:
-    yield
-    await db_of(simcord_env).close()
-
-
-def db_of(env: simcord.Env) -> Database:
-    db = env.bot.db  # type: ignore[attr-defined]
-    assert isinstance(db, Database)
-    return db
 
 
 def shown(value: float) -> float:

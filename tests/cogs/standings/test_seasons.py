@@ -5,7 +5,7 @@ its line in ``/tute stats``; and the fair-play minimums of ``/tute daily``."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 
 import discord
 import pytest
@@ -13,36 +13,16 @@ import simcord
 from simcord import MemberActor
 
 from bot.i18n import t
-from bot.storage import Database
 from bot.storage.seasons import running_season, season_number
 from bot.storage.settings import update_settings
 from bot.tables import seasons
 from bot.tables.ratings import Family, GameResult, Player, Rating, RatingRules, record_game
+from tests.cogs.standings.conftest import db_of
 from tests.conftest import World
 
 pytestmark = pytest.mark.e2e
 
 DAY = 86_400
-
-
-@pytest.fixture
-async def admin(simcord_env: simcord.Env, world: World) -> MemberActor:
-    managers = world.guild.create_role(
-        "Managers", permissions=discord.Permissions(manage_guild=True)
-    )
-    return world.guild.add_member(simcord_env.create_user("dora"), roles=[managers])
-
-
-@pytest.fixture(autouse=True)
-async def close_the_database(simcord_env: simcord.Env) -> AsyncIterator[None]:
-    yield
-    await db_of(simcord_env).close()
-
-
-def db_of(env: simcord.Env) -> Database:
-    db = env.bot.db  # type: ignore[attr-defined]
-    assert isinstance(db, Database)
-    return db
 
 
 class Games:

@@ -2,7 +2,7 @@
 
 import datetime as dt
 import re
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import discord
@@ -13,9 +13,10 @@ from simcord import ChannelHandle, GuildHandle, MemberActor
 from bot.client import TuteBot
 from bot.config import Config
 from bot.i18n import t
-from bot.storage import Database, ledger, members
+from bot.storage import ledger, members
 from bot.storage.settings import DEFAULT_SETTINGS, GuildSettings, get_settings
 from cogs.standings import LeaderboardPage, leaderboard_message
+from tests.cogs.standings.conftest import db_of
 
 pytestmark = pytest.mark.e2e
 
@@ -39,20 +40,6 @@ async def server(simcord_env: simcord.Env) -> Server:
     bob = guild.add_member(simcord_env.create_user("bob"))
     admin = guild.add_member(simcord_env.create_user("dora"), roles=[managers])
     return Server(simcord_env, guild, channel, alice, bob, admin)
-
-
-@pytest.fixture(autouse=True)
-async def close_the_database(simcord_env: simcord.Env) -> AsyncIterator[None]:
-    """SimCord stops the bot without calling its close(): close its database here, so the
-    connection's thread does not outlive the test's event loop."""
-    yield
-    await db_of(simcord_env).close()
-
-
-def db_of(env: simcord.Env) -> Database:
-    db = env.bot.db  # type: ignore[attr-defined]
-    assert isinstance(db, Database)
-    return db
 
 
 async def seed(env: simcord.Env, guild_id: int, chips: dict[int, int]) -> None:
