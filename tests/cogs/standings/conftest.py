@@ -35,3 +35,19 @@ async def admin(simcord_env: simcord.Env, world: World) -> MemberActor:
         "Managers", permissions=discord.Permissions(manage_guild=True)
     )
     return world.guild.add_member(simcord_env.create_user("dora"), roles=[managers])
+
+
+def embed_of(result: simcord.InteractionResult) -> discord.Embed:
+    assert result.response is not None
+    [embed] = result.response.embeds
+    return embed
+
+
+def fields_of(embed: discord.Embed) -> dict[str, str]:
+    return {str(f.name): str(f.value) for f in embed.fields}
+
+
+def buttons_of(message: discord.Message) -> list[discord.ui.Button[discord.ui.View]]:
+    [row] = message.components
+    assert isinstance(row, discord.ActionRow)
+    return [b for b in row.children if isinstance(b, discord.Button)]  # type: ignore[misc]

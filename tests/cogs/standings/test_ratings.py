@@ -18,7 +18,7 @@ from bot.storage.ratings import StoredRating, keep_game, member_ratings, put_rat
 from bot.storage.settings import get_settings, update_settings
 from bot.tables.model import Status
 from bot.tables.ratings import SCALE, Family, GameResult, Player, Rating
-from tests.cogs.standings.conftest import db_of
+from tests.cogs.standings.conftest import buttons_of, db_of, embed_of, fields_of
 from tests.cogs.tables._game import new_game
 from tests.cogs.tables._world import layout_texts
 from tests.conftest import World, fast_bot
@@ -53,22 +53,6 @@ async def rate(
     )
     async with db_of(env).transaction() as conn:
         await put_rating(conn, guild_id, family, user_id, stored)
-
-
-def embed_of(result: simcord.InteractionResult) -> discord.Embed:
-    assert result.response is not None
-    [embed] = result.response.embeds
-    return embed
-
-
-def fields_of(embed: discord.Embed) -> dict[str, str]:
-    return {str(f.name): str(f.value) for f in embed.fields}
-
-
-def buttons_of(message: discord.Message) -> list[discord.ui.Button[discord.ui.View]]:
-    [row] = message.components
-    assert isinstance(row, discord.ActionRow)
-    return [b for b in row.children if isinstance(b, discord.Button)]  # type: ignore[misc]
 
 
 def lines_of(embed: discord.Embed) -> list[str]:

@@ -17,7 +17,7 @@ from bot.storage.seasons import running_season, season_number
 from bot.storage.settings import update_settings
 from bot.tables import seasons
 from bot.tables.ratings import Family, GameResult, Player, Rating, RatingRules, record_game
-from tests.cogs.standings.conftest import db_of
+from tests.cogs.standings.conftest import buttons_of, db_of, embed_of, fields_of
 from tests.conftest import World
 
 pytestmark = pytest.mark.e2e
@@ -58,16 +58,6 @@ def midnight(day: str) -> int:
     return int(dt.datetime.fromisoformat(day).replace(tzinfo=dt.UTC).timestamp())
 
 
-def embed_of(result: simcord.InteractionResult) -> discord.Embed:
-    assert result.response is not None
-    [embed] = result.response.embeds
-    return embed
-
-
-def fields_of(embed: discord.Embed) -> dict[str, str]:
-    return {str(f.name): str(f.value) for f in embed.fields}
-
-
 def content_of(result: simcord.InteractionResult) -> str:
     assert result.response is not None
     return result.response.content
@@ -75,12 +65,6 @@ def content_of(result: simcord.InteractionResult) -> str:
 
 def lines_of(embed: discord.Embed) -> list[str]:
     return (embed.description or "").splitlines()
-
-
-def buttons_of(message: discord.Message) -> list[discord.ui.Button[discord.ui.View]]:
-    [row] = message.components
-    assert isinstance(row, discord.ActionRow)
-    return [b for b in row.children if isinstance(b, discord.Button)]  # type: ignore[misc]
 
 
 # ---------------------------------------------------------------------------- start

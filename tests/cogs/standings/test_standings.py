@@ -16,7 +16,7 @@ from bot.i18n import t
 from bot.storage import ledger, members
 from bot.storage.settings import DEFAULT_SETTINGS, GuildSettings, get_settings
 from cogs.standings import LeaderboardPage, leaderboard_message
-from tests.cogs.standings.conftest import db_of
+from tests.cogs.standings.conftest import buttons_of, db_of, embed_of, fields_of
 
 pytestmark = pytest.mark.e2e
 
@@ -49,22 +49,6 @@ async def seed(env: simcord.Env, guild_id: int, chips: dict[int, int]) -> None:
             await members.ensure_member(conn, guild_id, user_id, 0, 0.0)
             if amount:
                 await ledger.grant(conn, guild_id, user_id, amount, "admin", 0.0)
-
-
-def embed_of(result: simcord.InteractionResult) -> discord.Embed:
-    assert result.response is not None
-    [embed] = result.response.embeds
-    return embed
-
-
-def fields_of(embed: discord.Embed) -> dict[str, str]:
-    return {str(f.name): str(f.value) for f in embed.fields}
-
-
-def buttons_of(message: discord.Message) -> list[discord.ui.Button[discord.ui.View]]:
-    [row] = message.components
-    assert isinstance(row, discord.ActionRow)
-    return [b for b in row.children if isinstance(b, discord.Button)]  # type: ignore[misc]
 
 
 # ---------------------------------------------------------------------------- the mixin
