@@ -12,7 +12,8 @@ ratings by level and are never updated. The storage keeps every competitive game
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Final
@@ -157,18 +158,25 @@ def day_start(at: float) -> float:
     return at - at % DAY
 
 
-def over_pair_cap(result: GameResult, same_day: Sequence[GameResult], cap: int) -> bool:
-    """Whether two members of this game already played ``cap`` games together that day
-    (``same_day``: the server's games kept earlier that day): then it is not rated."""
-    if cap <= 0:
-        return False
+def pairs_of(result: GameResult) -> list[tuple[int, int]]:
+    """Every pair of the game's members, each once."""
     members = sorted(set(result.members))
-    for i, a in enumerate(members):
-        for b in members[i + 1 :]:
-            together = sum(1 for g in same_day if a in g.members and b in g.members)
-            if together >= cap:
-                return True
-    return False
+    return [(a, b) for i, a in enumerate(members) for b in members[i + 1 :]]
+
+
+def pair_counts(games: Iterable[GameResult]) -> Counter[tuple[int, int]]:
+    """How many of ``games`` each pair of members played together."""
+    counts = Counter[tuple[int, int]]()
+    for game in games:
+        counts.update(pairs_of(game))
+    return counts
+
+
+def over_pair_cap(result: GameResult, together: Mapping[tuple[int, int], int], cap: int) -> bool:
+    """Whether two members of this game already played ``cap`` games together that day
+    (``together``: the pairs' counts over the server's games kept earlier that day): then
+    it is not rated."""
+    return cap > 0 and any(together.get(pair, 0) >= cap for pair in pairs_of(result))
 
 
 def weight_of(result: GameResult, robot_weight: int) -> float:
@@ -228,12 +236,12 @@ def replay(
     rules = rules or RatingRules()
     ratings: dict[tuple[int, Family], Rating] = {}
     day = -1.0
-    today: list[GameResult] = []
+    today = Counter[tuple[int, int]]()
     for result, finished_at in games:
         if day_start(finished_at) != day:
-            day, today = day_start(finished_at), []
+            day, today = day_start(finished_at), Counter[tuple[int, int]]()
         capped = over_pair_cap(result, today, rules.pair_cap)
-        today.append(result)
+        today.update(pairs_of(result))
         if capped:
             continue
         family = result.family
@@ -279,10 +287,10 @@ async def record_game(
     member alone against robots at weight 0, or two members over their daily cap)."""
     family = result.family.value
     start = day_start(finished_at)
-    same_day = [
+    same_day = pair_counts(
         GameResult.from_json(f, text)
         for f, text, _ in await stored.game_results(conn, guild_id, start, start + DAY)
-    ]
+    )
     if not await stored.keep_game(conn, guild_id, table_id, family, finished_at, result.to_json()):
         return {}  # kept (and rated) before
     if over_pair_cap(result, same_day, rules.pair_cap):
