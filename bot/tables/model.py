@@ -271,6 +271,9 @@ class Table(Seating):
     deal: Deal | None = None
     rematch_of: int | None = None
     """The finished table this lobby plays again (same seats, options and stakes)."""
+    tournament_id: int | None = None
+    """The tournament whose match this table plays (None: an ordinary table). Written only
+    when set, so that the state of an ordinary table reads as before."""
     tally: GameTally | None = None
     """What the game gave each member, once it is over (shown with the result; not saved)."""
     _options_json: tuple[Options, str] | None = field(
@@ -353,6 +356,7 @@ class Table(Seating):
         end: dict[str, Any] = {
             "winner": self.winner,
             "rematch_of": self.rematch_of,
+            **({} if self.tournament_id is None else {"tournament_id": self.tournament_id}),
             "game": None
             if game is None
             else {
@@ -433,6 +437,7 @@ class Table(Seating):
             summary=None if data["summary"] is None else DealSummary.from_json(data["summary"]),
             winner=data["winner"],
             rematch_of=data.get("rematch_of"),
+            tournament_id=data.get("tournament_id"),
         )
         game = data["game"]
         if game is not None:

@@ -60,6 +60,10 @@ class Presenter(Protocol):
     async def table_lost(self, lost: LostTable) -> None: ...
 
 
+GameOver = Callable[[Table], Awaitable[None]]
+"""Told of a table whose game ended (finished, or cancelled in play), once that is saved."""
+
+
 class TableService:
     def __init__(
         self,
@@ -104,6 +108,8 @@ class TableService:
         self._timers = self._clocks.timers
         self._retries = self._clocks.retries
         self._declined = self._robots.declined
+        self._game_over: list[GameOver] = []
+        self._telling: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------------ access
 
@@ -192,6 +198,37 @@ class TableService:
             self._clocks.schedule(table)
         else:
             self._release(table)
+            if table.status in (Status.FINISHED, Status.CANCELLED):
+                self._tell_game_over(table)
+
+    # ------------------------------------------------------------ game over
+
+    def on_game_over(self, callback: GameOver) -> None:
+        """Have ``callback`` told of every game that ends from now on (a tournament, say).
+        It runs as a task of its own, after the save and outside the table's lock, so that
+        it may take other tables' locks; a failure of it is logged and harms no table."""
+        self._game_over.append(callback)
+
+    def _tell_game_over(self, table: Table) -> None:
+        for callback in self._game_over:
+            task = asyncio.get_running_loop().create_task(self._tell(callback, table))
+            self._telling.add(task)
+            task.add_done_callback(self._telling.discard)
+
+    async def _tell(self, callback: GameOver, table: Table) -> None:
+        try:
+            await callback(table)
+        except Exception:
+            log.exception("A game-over callback failed for table %s", table.id)
+
+    async def told(self) -> None:
+        """Wait until every game-over callback under way has run (those it starts too)."""
+        while self._telling:
+            await asyncio.gather(*list(self._telling), return_exceptions=True)
+
+    async def ended(self, table_id: int) -> Table:
+        """A table that has ended, as its last save left it (it stays out of memory)."""
+        return await self._store.load_ended(table_id)
 
     def _release(self, table: Table) -> None:
         """A table that no longer plays leaves memory (its buttons answer "gone")."""
@@ -266,10 +303,16 @@ class TableService:
         robot_level: Level = DEFAULT_ROBOT,
         rematch_of: int | None = None,
         host_since: tuple[float | None, float | None] = (None, None),
+        tournament_id: int | None = None,
     ) -> TableView:
+        """``tournament_id``: the table plays a match of that tournament (its host may host
+        another table meanwhile: the tournament seats them, they did not ask)."""
         # one opening at a time per server: the checks hold while the table is written
         async with self._guild_lock(guild_id):
-            lobby.may_open(self._open_in(guild_id), host_id, max_tables)
+            if tournament_id is None:
+                lobby.may_open(self._open_in(guild_id), host_id, max_tables)
+            elif len(self._open_in(guild_id)) >= max_tables:
+                raise TableError("too_many_tables", limit=max_tables)
             now = self.clock()
             table = lobby.new_table(
                 guild_id=guild_id,
@@ -293,6 +336,7 @@ class TableService:
                 now=now,
                 deadline=now + self.lobby_timeout,
             )
+            table.tournament_id = tournament_id
             await self._store.create(table)
             self.tables[table.id] = table
             self._clocks.schedule(table)

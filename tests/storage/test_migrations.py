@@ -21,8 +21,9 @@ TABLES = {
     "rated_games",
     "ratings",
     "seasons",
+    "tournaments",
 }
-ADDED_AT = {"member_preferences": 4, "rated_games": 5, "ratings": 5, "seasons": 6}
+ADDED_AT = {"member_preferences": 4, "rated_games": 5, "ratings": 5, "seasons": 6, "tournaments": 7}
 """The tables a later version added, with that version."""
 LATEST = len(migration_scripts())
 

@@ -1,0 +1,471 @@
+"""Tournaments: sign-up, the start (seeded by rating), one table per match played through
+the table service, each match decided when its table's game ends, the next round drawn
+when a round is over, and the winner.
+
+The draw itself is pure (``tournament``); this is its life: what is saved, when tables
+open, and what a restart picks up. A match's table is an ordinary competitive table (bet 0)
+that names the tournament: its entrants are seated directly and it starts at once; a
+member who does not play is stood in for by the table's turn timeout, like at any table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from enum import Enum
+from typing import Any
+
+from bot.engine import Options, Variant, parse_options
+from bot.engine.variants import sides_of
+from bot.storage import Database
+from bot.storage import tournaments as repo
+from bot.storage.ratings import ratings_of
+
+from .errors import SaveFailed, TableError
+from .model import Status, Table
+from .ratings import FAMILY_OF
+from .service import TableService
+from .tournament import Draw, Format, Match, seeded
+
+log = logging.getLogger(__name__)
+
+MAX_ENTRANTS = 64
+TOURNAMENT_TABLES = 10_000
+"""A tournament's tables do not count against the server's limit of open tables: they are
+opened for the members, who did not ask."""
+
+
+class TournamentStatus(str, Enum):
+    SIGNUP = "signup"
+    RUNNING = "running"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
+@dataclass(slots=True)
+class Tournament:
+    id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+    variant: Variant
+    options: Options
+    """The options of its tables (competitive, bet 0)."""
+    format: Format
+    swiss_rounds: int
+    deadline: float
+    """When sign-up ends and it starts (the host may start it earlier)."""
+    created_at: float
+    language: str = "en"
+    max_entrants: int = MAX_ENTRANTS
+    status: TournamentStatus = TournamentStatus.SIGNUP
+    entrants: list[tuple[int, str]] = field(default_factory=list[tuple[int, str]])
+    """(user id, name) in sign-up order."""
+    draw: Draw | None = None
+    tables: dict[int, int] = field(default_factory=dict[int, int])
+    """The table of each match played (its index in ``draw.matches`` -> table id)."""
+
+    @property
+    def table_size(self) -> int:
+        return self.options.seats_at(self.variant)
+
+    def entrant_ids(self) -> list[int]:
+        return [user_id for user_id, _ in self.entrants]
+
+    def name_of(self, user_id: int) -> str:
+        return next((name for uid, name in self.entrants if uid == user_id), str(user_id))
+
+    @property
+    def winner(self) -> int | None:
+        return None if self.draw is None else self.draw.winner
+
+    def match_of_table(self, table_id: int) -> int | None:
+        return next((i for i, t in self.tables.items() if t == table_id), None)
+
+    # ------------------------------------------------------------ persistence
+
+    def state_json(self) -> str:
+        return json.dumps(
+            {
+                "variant": self.variant.value,
+                "options": self.options.to_dict(variant=self.variant),
+                "format": self.format.value,
+                "swiss_rounds": self.swiss_rounds,
+                "deadline": self.deadline,
+                "language": self.language,
+                "max_entrants": self.max_entrants,
+                "entrants": [[uid, name] for uid, name in self.entrants],
+                "draw": None if self.draw is None else self.draw.to_json(),
+                "tables": {str(i): t for i, t in self.tables.items()},
+            },
+            separators=(",", ":"),
+        )
+
+    @classmethod
+    def from_row(cls, row: repo.TournamentRow) -> Tournament:
+        data: dict[str, Any] = json.loads(row.state)
+        variant = Variant(data["variant"])
+        return cls(
+            id=row.id,
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            host_id=row.host_id,
+            variant=variant,
+            options=parse_options(variant, data["options"], named=False),
+            format=Format(data["format"]),
+            swiss_rounds=int(data["swiss_rounds"]),
+            deadline=float(data["deadline"]),
+            created_at=row.created_at,
+            language=str(data.get("language", "en")),
+            max_entrants=int(data.get("max_entrants", MAX_ENTRANTS)),
+            status=TournamentStatus(row.status),
+            entrants=[(int(uid), str(name)) for uid, name in data["entrants"]],
+            draw=None if data["draw"] is None else Draw.from_json(data["draw"]),
+            tables={int(i): int(t) for i, t in data["tables"].items()},
+        )
+
+
+class TournamentService:
+    """Every change to a tournament happens under its lock and is saved before anything
+    follows from it (tables opened, the next round)."""
+
+    def __init__(self, db: Database, tables: TableService, clock: Callable[[], float]) -> None:
+        self.db = db
+        self.tables = tables
+        self.clock = clock
+        self.tournaments: dict[int, Tournament] = {}
+        """Tournaments signing up or running."""
+        self._locks: dict[int, asyncio.Lock] = {}
+        tables.on_game_over(self._game_over)
+
+    def _lock(self, tournament_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(tournament_id, asyncio.Lock())
+
+    def get(self, tournament_id: int) -> Tournament:
+        found = self.tournaments.get(tournament_id)
+        if found is None:
+            raise TableError("tournament_gone")
+        return found
+
+    async def load(self, tournament_id: int) -> Tournament:
+        """A tournament, active or not (a finished one is read from the database)."""
+        found = self.tournaments.get(tournament_id)
+        if found is not None:
+            return found
+        row = await repo.load_tournament(self.db, tournament_id)
+        if row is None:
+            raise TableError("tournament_gone")
+        return Tournament.from_row(row)
+
+    def active_in(self, guild_id: int) -> list[Tournament]:
+        return [t for t in self.tournaments.values() if t.guild_id == guild_id]
+
+    # ----------------------------------------------------------------- saving
+
+    async def _save(self, t: Tournament) -> None:
+        try:
+            async with self.db.transaction() as conn:
+                await repo.save_tournament(
+                    conn, t.id, status=t.status.value, state=t.state_json(), now=self.clock()
+                )
+        except Exception as error:
+            log.error("Tournament %s could not be saved", t.id, exc_info=error)
+            raise SaveFailed from error
+        if t.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
+            self.tournaments.pop(t.id, None)
+
+    # ----------------------------------------------------------------- sign-up
+
+    async def create(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        variant: Variant,
+        options: Options,
+        format: Format,
+        deadline: float,
+        swiss_rounds: int = 3,
+        max_entrants: int = MAX_ENTRANTS,
+        language: str = "en",
+    ) -> Tournament:
+        if format is Format.SWISS and swiss_rounds < 1:
+            raise TableError("bad_rounds")
+        now = self.clock()
+        t = Tournament(
+            id=0,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host_id=host_id,
+            variant=variant,
+            options=replace(options, competitive=True, bet=0),
+            format=format,
+            swiss_rounds=swiss_rounds if format is Format.SWISS else 0,
+            deadline=deadline,
+            created_at=now,
+            language=language,
+            max_entrants=max(2, max_entrants),
+        )
+        try:
+            async with self.db.transaction() as conn:
+                t.id = await repo.create_tournament(
+                    conn,
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                    host_id=host_id,
+                    status=t.status.value,
+                    state=t.state_json(),
+                    now=now,
+                )
+        except Exception as error:
+            log.error("Could not create a tournament in server %s", guild_id, exc_info=error)
+            raise SaveFailed from error
+        self.tournaments[t.id] = t
+        return t
+
+    async def sign_up(self, tournament_id: int, user_id: int, name: str) -> Tournament:
+        async with self._lock(tournament_id):
+            t = self.get(tournament_id)
+            if t.status is not TournamentStatus.SIGNUP:
+                raise TableError("tournament_started")
+            if user_id in t.entrant_ids():
+                raise TableError("already_signed_up")
+            if len(t.entrants) >= t.max_entrants:
+                raise TableError("tournament_full", limit=t.max_entrants)
+            t.entrants.append((user_id, name))
+            try:
+                await self._save(t)
+            except SaveFailed:
+                t.entrants.pop()
+                raise
+            return t
+
+    async def withdraw(self, tournament_id: int, user_id: int) -> Tournament:
+        async with self._lock(tournament_id):
+            t = self.get(tournament_id)
+            if t.status is not TournamentStatus.SIGNUP:
+                raise TableError("tournament_started")
+            before = list(t.entrants)
+            if user_id not in t.entrant_ids():
+                raise TableError("not_signed_up")
+            t.entrants = [e for e in t.entrants if e[0] != user_id]
+            try:
+                await self._save(t)
+            except SaveFailed:
+                t.entrants = before
+                raise
+            return t
+
+    async def cancel(self, tournament_id: int, user_id: int) -> Tournament:
+        """The host calls it off before it starts."""
+        async with self._lock(tournament_id):
+            t = self.get(tournament_id)
+            if user_id != t.host_id:
+                raise TableError("host_only")
+            if t.status is not TournamentStatus.SIGNUP:
+                raise TableError("tournament_started")
+            t.status = TournamentStatus.CANCELLED
+            try:
+                await self._save(t)
+            except SaveFailed:
+                t.status = TournamentStatus.SIGNUP
+                raise
+            return t
+
+    # ------------------------------------------------------------------ start
+
+    async def start(self, tournament_id: int, now: float, *, by: int | None = None) -> Tournament:
+        """Start at the deadline (``by`` None), or earlier by the host (``by``): the entrants
+        seeded by rating, round 1 drawn and its tables opened."""
+        async with self._lock(tournament_id):
+            t = self.get(tournament_id)
+            if t.status is not TournamentStatus.SIGNUP:
+                raise TableError("tournament_started")
+            if by is None and now < t.deadline:
+                raise TableError("tournament_not_yet")
+            if by is not None and by != t.host_id:
+                raise TableError("host_only")
+            if len(t.entrants) < 2:
+                raise TableError("tournament_too_few", needed=2)
+            entrants = t.entrant_ids()
+            ratings = await ratings_of(self.db, t.guild_id, FAMILY_OF[t.variant].value, entrants)
+            order = seeded(entrants, {u: r.mu - 3 * r.sigma for u, r in ratings.items()})
+            draw = Draw(order, t.table_size, t.format, t.swiss_rounds)
+            draw.next_round()
+            t.draw, t.status = draw, TournamentStatus.RUNNING
+            try:
+                await self._save(t)
+            except SaveFailed:
+                t.draw, t.status = None, TournamentStatus.SIGNUP
+                raise
+            await self._advance(t)
+            return t
+
+    async def start_due(self, now: float) -> list[Tournament]:
+        """Every tournament whose sign-up ended by ``now``: started, or cancelled when fewer
+        than two signed up. Returns them."""
+        done: list[Tournament] = []
+        for t in [t for t in self.tournaments.values() if t.status is TournamentStatus.SIGNUP]:
+            if now < t.deadline:
+                continue
+            try:
+                if len(t.entrants) < 2:
+                    async with self._lock(t.id):
+                        t.status = TournamentStatus.CANCELLED
+                        await self._save(t)
+                else:
+                    await self.start(t.id, now)
+            except TableError:
+                log.exception("Tournament %s could not start", t.id)
+                continue
+            done.append(t)
+        return done
+
+    # ------------------------------------------------------------------ matches
+
+    async def _advance(self, t: Tournament) -> None:
+        """Draw rounds while the last is over (byes are decided at once), finish when the
+        draw is, and open the tables of the round in play."""
+        draw = t.draw
+        assert draw is not None
+        while draw.round_over(draw.current_round) and not draw.finished:
+            draw.next_round()
+            await self._save(t)
+        if draw.finished:
+            t.status = TournamentStatus.FINISHED
+            await self._save(t)
+            return
+        for index, match in enumerate(list(draw.matches)):
+            if match.winner is None and match.round == draw.current_round:
+                try:
+                    await self._play(t, index, match)
+                except Exception:
+                    # the next game over, or the next start, tries again
+                    log.exception("The table of match %s of tournament %s failed", index, t.id)
+
+    async def _play(self, t: Tournament, index: int, match: Match) -> None:
+        """Open the match's table (saved as the match's before anyone sits), seat its
+        entrants, fill it with robots and start it; what was done before is not done again."""
+        players = match.players
+        table_id = t.tables.get(index)
+        if table_id is None:
+            view = await self.tables.open_table(
+                guild_id=t.guild_id,
+                channel_id=t.channel_id,
+                host_id=players[0],
+                host_name=t.name_of(players[0]),
+                variant=t.variant,
+                options=t.options,
+                language=t.language,
+                max_tables=TOURNAMENT_TABLES,
+                tournament_id=t.id,
+            )
+            table_id = view.id
+            t.tables[index] = table_id
+            await self._save(t)
+        table = self.tables.tables.get(table_id)
+        if table is None or table.status is not Status.LOBBY:
+            return  # in play already, or ended (decided by its game over, or at restore)
+        for user_id in players:
+            if table.seat_of(user_id) is None:
+                await self.tables.join(table_id, user_id, t.name_of(user_id))
+        for _ in table.free_seats():
+            await self.tables.add_robot(table_id, table.host_id)
+        await self.tables.start(table_id, table.host_id)
+
+    async def _game_over(self, table: Table) -> None:
+        """A table's game ended: its match is decided, and the tournament goes on."""
+        if table.tournament_id is None or table.tournament_id not in self.tournaments:
+            return
+        async with self._lock(table.tournament_id):
+            t = self.tournaments.get(table.tournament_id)
+            if t is None or t.status is not TournamentStatus.RUNNING:
+                return
+            if await self._decide(t, table):
+                await self._advance(t)
+
+    async def _decide(self, t: Tournament, table: Table) -> bool:
+        """Record the winner of the match ``table`` played; False if there is none to
+        decide (not one of its tables, or decided before)."""
+        index = t.match_of_table(table.id)
+        draw = t.draw
+        if index is None or draw is None:
+            return False
+        match = draw.matches[index]
+        if match.winner is not None:
+            return False
+        draw.decide(match, match_winner(match, table, draw.entrants))
+        try:
+            await self._save(t)
+        except SaveFailed:
+            draw.matches[index] = match
+            raise
+        return True
+
+    # -------------------------------------------------------- start and stop
+
+    async def restore(self) -> list[Tournament]:
+        """After a start (and the table service's ``restore``): reload the active
+        tournaments; a match whose table ended while the bot was down is decided now, and
+        what is missing of the round in play (a table, a start) is done."""
+        restored: list[Tournament] = []
+        for row in await repo.active_tournaments(self.db):
+            try:
+                t = Tournament.from_row(row)
+            except Exception:
+                log.exception("Tournament %s could not be restored", row.id)
+                continue
+            self.tournaments[t.id] = t
+            restored.append(t)
+        for t in restored:
+            if t.status is not TournamentStatus.RUNNING:
+                continue
+            try:
+                async with self._lock(t.id):
+                    await self._catch_up(t)
+            except Exception:
+                log.exception("Tournament %s could not catch up", t.id)
+        return restored
+
+    async def _catch_up(self, t: Tournament) -> None:
+        draw = t.draw
+        assert draw is not None
+        for index, table_id in list(t.tables.items()):
+            if draw.matches[index].winner is not None or table_id in self.tables.tables:
+                continue
+            table = await self.tables.ended(table_id)
+            await self._decide(t, table)
+        await self._advance(t)
+
+
+def match_winner(match: Match, table: Table, seeds: tuple[int, ...]) -> int:
+    """Who takes a match: the entrant of the side that won the table's game (the best seed
+    where two sat on it); where a robot's side won, or the game did not finish, the entrant
+    of the side with most rounds won, ties by seed."""
+    players = match.players
+    seed = {e: i for i, e in enumerate(seeds)}
+    seat_of: dict[int, int] = {}
+    for i, s in enumerate(table.seats):
+        if s is not None and s.user_id in players:
+            seat_of[s.user_id] = i
+    sides = sides_of(table.variant, table.players)
+
+    def side(user_id: int) -> int | None:
+        seat = seat_of.get(user_id)
+        return next((n for n, seats in enumerate(sides) if seat in seats), None)
+
+    if table.status is Status.FINISHED and table.winner is not None:
+        on_side = [u for u in players if side(u) == table.winner]
+        if on_side:
+            return min(on_side, key=seed.__getitem__)
+    rounds = table.game.rounds_won if table.game is not None else []
+
+    def won(user_id: int) -> int:
+        n = side(user_id)
+        return rounds[n] if n is not None and n < len(rounds) else 0
+
+    return min(players, key=lambda u: (-won(u), seed[u]))
