@@ -13,6 +13,7 @@ from bot.config import Config
 from bot.i18n import DEFAULT_LANGUAGE, language_of, t
 from bot.storage import Database, open_database
 from bot.tables.service import TableService
+from bot.tables.tournaments import TournamentService
 
 log = logging.getLogger(__name__)
 
@@ -122,6 +123,9 @@ class TuteBot(commands.Bot):
         self.db: Database | None = None
         self.tables: TableService | None = None
         """The table service; the tables cog starts it (and restores the open tables)."""
+        self.tournaments: TournamentService | None = None
+        """The tournaments, on the table service; made right after it, restored after its
+        tables (``cogs.tournaments.start_tournaments``)."""
         self.faces: object | None = None
         """The card faces as this application's emojis (``cogs.tables.faces.CardFaces``, read
         with ``faces_of``); the tables cog makes it and syncs it in the background. Typed

@@ -12,13 +12,17 @@ from bot.client import TuteBot, catalog_str
 from bot.i18n import t
 from cogs.standings import StandingsCommands
 from cogs.tables import TablesCommands, start_faces, start_tables
+from cogs.tournaments import TournamentCommands, start_tournaments
 
 AnyCommand = app_commands.Command[Any, ..., Any]
 FACES_WAIT = 5.0
 """Seconds the start waits for the card faces before restoring the tables."""
+FIELD_LIMIT = 1024
+"""The most characters Discord takes in an embed field's value."""
 
 
 class Tute(
+    TournamentCommands,
     StandingsCommands,
     TablesCommands,
     commands.GroupCog,
@@ -54,7 +58,15 @@ class Tute(
             for command in self.walk_app_commands()
             if isinstance(command, app_commands.Command)
         ]
-        embed.add_field(name=t("about.commands", locale), value="\n".join(lines), inline=False)
+        # a field holds 1024 characters: the list goes on in fields of its own
+        name = t("about.commands", locale)
+        chunk: list[str] = []
+        for line in lines:
+            if chunk and len("\n".join([*chunk, line])) > FIELD_LIMIT:
+                embed.add_field(name=name, value="\n".join(chunk), inline=False)
+                name, chunk = "\u200b", []
+            chunk.append(line[:FIELD_LIMIT])
+        embed.add_field(name=name, value="\n".join(chunk), inline=False)
         return embed
 
 
@@ -78,5 +90,5 @@ async def setup(bot: TuteBot) -> None:
     # them again is one call), so that they are drawn with faces from the first redraw:
     # the first start of a bot, which uploads them, goes on without them meanwhile
     await start_faces(bot).wait_synced(FACES_WAIT)
-    await start_tables(bot)
+    await start_tables(bot, then=lambda: start_tournaments(bot))
     await bot.add_cog(Tute(bot))

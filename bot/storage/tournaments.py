@@ -81,3 +81,9 @@ async def active_tournaments(source: Source) -> list[TournamentRow]:
         ACTIVE_STATUSES,
     )
     return [_row(r) for r in rows]
+
+
+async def latest_tournament_id(source: Source, guild_id: int) -> int | None:
+    """The id of the server's newest tournament, whatever its status (None: none yet)."""
+    row = await fetchone(source, "SELECT MAX(id) FROM tournaments WHERE guild_id = ?", (guild_id,))
+    return None if row is None or row[0] is None else int(row[0])

@@ -144,6 +144,16 @@ class TournamentService:
     def _lock(self, tournament_id: int) -> asyncio.Lock:
         return self._locks.setdefault(tournament_id, asyncio.Lock())
 
+    def lock(self, tournament_id: int) -> asyncio.Lock:
+        """The tournament's lock: a game-over listener registered after this service waits
+        on it to read the tournament once the match is decided and what follows is done."""
+        return self._lock(tournament_id)
+
+    async def latest_in(self, guild_id: int) -> Tournament | None:
+        """The server's newest tournament, whatever its status."""
+        tournament_id = await repo.latest_tournament_id(self.db, guild_id)
+        return None if tournament_id is None else await self.load(tournament_id)
+
     def get(self, tournament_id: int) -> Tournament:
         found = self.tournaments.get(tournament_id)
         if found is None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -354,8 +355,12 @@ class TablesCommands(CommandsMixin):
         await interaction.response.send_message(t("history.here", lang), file=file, ephemeral=True)
 
 
-async def start_tables(bot: TuteBot) -> TableService:
-    """Start the service (once per bot), restore open tables and show them again."""
+async def start_tables(
+    bot: TuteBot, then: Callable[[], Awaitable[object]] | None = None
+) -> TableService:
+    """Start the service (once per bot), restore open tables and show them again. ``then``
+    runs once the tables are restored and before any is shown (the tournaments restore
+    there: the tables they open meanwhile are shown with the others)."""
     if bot.tables is not None:
         return bot.tables
     if bot.db is None:
@@ -376,6 +381,8 @@ async def start_tables(bot: TuteBot) -> TableService:
     except Exception:
         # the commands stay; the tables in the database come back at the next start
         log.exception("Could not restore the open tables")
+    if then is not None:
+        await then()
     for show in service.shows():
         bot.loop.create_task(presenter.refresh(show))
     return service

@@ -1,0 +1,124 @@
+"""What a tournament posts in its channel as it goes, each post on its own (a post Discord
+refuses is logged and the tournament goes on): the round's tables shown (each opens its
+thread and table message through the tables presenter), the pairings with a link to each
+table, the picture; each match's result; the winner."""
+
+from __future__ import annotations
+
+import logging
+from typing import Protocol
+
+import discord
+
+from bot.i18n import t
+from bot.tables.tournaments import Tournament, TournamentService, TournamentStatus
+from cogs.tables.common import presenter_of, service_of
+
+from . import posts
+
+log = logging.getLogger(__name__)
+
+
+async def _send(
+    bot: discord.Client,
+    tour: Tournament,
+    content: str | None = None,
+    *,
+    picture: bool = False,
+    mentions: list[int] | None = None,
+) -> None:
+    channel = bot.get_partial_messageable(tour.channel_id, guild_id=tour.guild_id)
+    try:
+        kwargs: dict[str, object] = {}
+        if picture:
+            kwargs["file"] = await posts.picture_file(tour)
+        await channel.send(
+            content,
+            allowed_mentions=posts.pings(mentions or []),
+            **kwargs,  # type: ignore[arg-type]
+        )
+    except discord.HTTPException as error:  # 403, 404, an outage: this post only
+        log.warning("Tournament %s: could not post in %s (%s)", tour.id, tour.channel_id, error)
+    except Exception:
+        log.exception("Tournament %s: could not post in %s", tour.id, tour.channel_id)
+
+
+async def show_round_tables(bot: discord.Client, tour: Tournament) -> dict[int, str]:
+    """Show each table of the round in play (its thread and table message are made then),
+    and where each is: table id -> a link to its table message."""
+    draw = tour.draw
+    if draw is None:
+        return {}
+    tables = service_of(bot)
+    presenter = presenter_of(bot)
+    links: dict[int, str] = {}
+    for match in draw.round_matches(draw.current_round):
+        table_id = tour.tables.get(draw.matches.index(match))
+        if table_id is None:
+            continue
+        show = tables.redraw(table_id)
+        if show is None:
+            continue  # over already
+        try:
+            await presenter.refresh(show)
+            view = tables.view(table_id)
+        except Exception:
+            log.exception("Tournament %s: could not show table %s", tour.id, table_id)
+            continue
+        if view.play_message_id is not None:
+            links[table_id] = (
+                f"https://discord.com/channels/{tour.guild_id}/{view.where_id}"
+                f"/{view.play_message_id}"
+            )
+    return links
+
+
+async def round_started(bot: discord.Client, tour: Tournament) -> None:
+    """A round was drawn (the first, by the host or the clock, or the next one): its tables
+    shown, its pairings (the players pinged) and the picture posted."""
+    if tour.status is not TournamentStatus.RUNNING:
+        return
+    links = await show_round_tables(bot, tour)
+    await _send(
+        bot,
+        tour,
+        posts.round_text(tour, links),
+        picture=True,
+        mentions=posts.round_players(tour),
+    )
+
+
+async def cancelled(bot: discord.Client, tour: Tournament) -> None:
+    await _send(bot, tour, t("tournaments.cancelled", tour.language, id=tour.id))
+
+
+class EndedTable(Protocol):
+    """What a game over tells of its table that this reads: which table, of which
+    tournament."""
+
+    id: int
+    tournament_id: int | None
+
+
+async def game_over(bot: discord.Client, service: TournamentService, table: EndedTable) -> None:
+    """A table's game ended. Registered after the service's own listener, this waits for the
+    tournament's lock (the service holds it while it decides the match and draws or opens
+    what follows), then posts the result, and the next round or the winner."""
+    tournament_id = table.tournament_id
+    if tournament_id is None:
+        return
+    async with service.lock(tournament_id):
+        pass
+    tour = await service.load(tournament_id)
+    draw = tour.draw
+    index = tour.match_of_table(table.id)
+    if draw is None or index is None:
+        return
+    match = draw.matches[index]
+    if match.winner is None:
+        return  # not decided (the tournament was not running, or a save failed)
+    await _send(bot, tour, posts.result_text(tour, match))
+    if tour.status is TournamentStatus.FINISHED:
+        await _send(bot, tour, posts.winner_text(tour), picture=True, mentions=[tour.winner or 0])
+    elif draw.current_round > posts.match_round(draw, match):
+        await round_started(bot, tour)

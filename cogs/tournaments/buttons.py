@@ -1,0 +1,110 @@
+"""The sign-up message and its buttons: Join, Leave and (for the host) Start now, as
+persistent ``DynamicItem``s whose custom_id names the tournament: ``tute:tn:<id>:<op>``.
+A click after a restart finds everything in the custom_id and the service."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import discord
+
+from bot.i18n import t
+from bot.tables.errors import TableError
+from bot.tables.tournaments import Tournament, TournamentService, TournamentStatus
+from cogs._base import shown_name
+from cogs.tables.buttons import TuteButton
+from cogs.tables.common import answered
+
+from . import announce
+from .posts import GREEN, format_text
+
+MAX_LISTED = 40
+"""Entrants listed by name on the sign-up message (the rest are counted)."""
+
+
+def tournaments_of(client: discord.Client) -> TournamentService:
+    service = getattr(client, "tournaments", None)
+    if not isinstance(service, TournamentService):
+        raise TableError("tournament_gone")
+    return service
+
+
+class TournamentButton(TuteButton, kind="tn", parts={"op": "join|leave|start"}):
+    """A button of a tournament's sign-up message: ``tute:tn:<tournament id>:<op>``. A
+    refusal (``TableError``) is answered ephemerally in the user's language by the base."""
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        tournaments = tournaments_of(interaction.client)
+        tournament_id = self.table_id
+        user = interaction.user
+        op = self.parts[0]
+        if op == "start":
+            # the refusals first, answered at once; the service checks them again
+            found = tournaments.get(tournament_id)
+            if user.id != found.host_id:
+                raise TableError("host_only")
+            if found.status is not TournamentStatus.SIGNUP:
+                raise TableError("tournament_started")
+            if len(found.entrants) < 2:
+                raise TableError("tournament_too_few", needed=2)
+            # opening the round's tables outlasts the 3 seconds of an answer
+            await interaction.response.defer()
+            now = discord.utils.utcnow().timestamp()
+            tour = await tournaments.start(tournament_id, now, by=user.id)
+            if interaction.message is not None:
+                await answered(interaction, interaction.message.edit(**signup_payload(tour)))
+            await announce.round_started(interaction.client, tour)
+            return
+        if op == "join":
+            tour = await tournaments.sign_up(tournament_id, user.id, user.display_name)
+        else:
+            tour = await tournaments.withdraw(tournament_id, user.id)
+        await answered(interaction, interaction.response.edit_message(**signup_payload(tour)))
+
+
+def signup_payload(tour: Tournament) -> dict[str, Any]:
+    """The public sign-up message, in the tournament's language: what it is, when sign-up
+    closes, who signed up, and the buttons (none once sign-up is over)."""
+    lang = tour.language
+    deadline = dt.datetime.fromtimestamp(tour.deadline, dt.UTC)
+    embed = discord.Embed(
+        title=t(
+            "tournaments.signup.title",
+            lang,
+            id=tour.id,
+            variant=t(f"variants.{tour.variant.value}", lang),
+        ),
+        description=t(
+            "tournaments.signup.body",
+            lang,
+            format=format_text(tour, lang),
+            host=f"<@{tour.host_id}>",
+            deadline=discord.utils.format_dt(deadline, "R"),
+        ),
+        colour=GREEN,
+    )
+    names = [shown_name(name) for _, name in tour.entrants]
+    listed = "\n".join(f"{i}. {name}" for i, name in enumerate(names[:MAX_LISTED], start=1))
+    if len(names) > MAX_LISTED:
+        listed += f"\n+{len(names) - MAX_LISTED}"
+    embed.add_field(
+        name=t("tournaments.signup.entrants", lang, count=len(names)),
+        value=listed or t("tournaments.signup.none", lang),
+        inline=False,
+    )
+    view = discord.ui.View(timeout=None)
+    if tour.status is TournamentStatus.SIGNUP:
+        for op, style in (
+            ("join", discord.ButtonStyle.success),
+            ("leave", discord.ButtonStyle.secondary),
+            ("start", discord.ButtonStyle.primary),
+        ):
+            view.add_item(
+                TournamentButton(
+                    tour.id, op, label=t(f"tournaments.button.{op}", lang), style=style
+                )
+            )
+    else:
+        embed.set_footer(text=t("tournaments.signup.closed", lang))
+    return {"embed": embed, "view": view}

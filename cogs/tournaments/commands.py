@@ -1,0 +1,200 @@
+"""``/tute tournament new`` and ``show``, the clock that starts a tournament when its
+sign-up ends, and the start of the tournament service with the bot.
+
+:class:`TournamentCommands` is mixed into the ``/tute`` GroupCog; its ``tournament`` group
+becomes ``/tute tournament``. The sign-up ends on the bot's clock (``discord.utils.utcnow``,
+which SimCord drives), looked at every minute.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord import app_commands
+from discord.ext import tasks
+
+from bot.client import TuteBot, catalog_str
+from bot.engine import Options, Variant
+from bot.i18n import t
+from bot.storage.settings import get_settings
+from bot.tables.errors import TableError
+from bot.tables.tournament import Format
+from bot.tables.tournaments import TournamentService, TournamentStatus
+from cogs._base import CommandsMixin
+from cogs.tables.commands import VARIANT_CHOICES
+from cogs.tables.common import locale_of, refuse
+
+from . import announce, posts
+from .buttons import TournamentButton, signup_payload, tournaments_of
+
+log = logging.getLogger(__name__)
+
+CMD = "commands.tute.tournament"
+CLOCK_SECONDS = 60.0
+"""How often the bot looks whether a tournament's sign-up has ended."""
+NEW_OPTIONS = ("format", "swiss_rounds", "signup", "game_rounds", "target")
+
+
+class TournamentCommands(CommandsMixin):
+    """``/tute tournament`` and the sign-up clock (mixed into the Tute cog, which sets
+    ``bot``). A cog_load of a class after it in the cog's bases must call super() too."""
+
+    bot: TuteBot
+
+    tournament = app_commands.Group(
+        name=catalog_str(f"{CMD}.name"), description=catalog_str(f"{CMD}.description")
+    )
+
+    async def cog_load(self) -> None:
+        self.tournament_clock.start()
+        await super().cog_load()
+
+    async def cog_unload(self) -> None:
+        self.tournament_clock.cancel()
+        await super().cog_unload()
+
+    @tasks.loop(seconds=CLOCK_SECONDS)
+    async def tournament_clock(self) -> None:
+        await self.start_due_tournaments()
+
+    async def start_due_tournaments(self) -> None:
+        """Start every tournament whose sign-up has ended (or call it off when fewer than
+        two signed up) and post what follows. Nothing here may stop the clock."""
+        service = self.bot.tournaments
+        if service is None:
+            return
+        try:
+            started = await service.start_due(discord.utils.utcnow().timestamp())
+        except Exception:
+            log.exception("Could not start the tournaments whose sign-up ended")
+            return
+        for tour in started:
+            try:
+                if tour.status is TournamentStatus.CANCELLED:
+                    await announce.cancelled(self.bot, tour)
+                else:
+                    await announce.round_started(self.bot, tour)
+            except Exception:
+                log.exception("Tournament %s: could not tell its start", tour.id)
+
+    @tournament.command(
+        name=catalog_str(f"{CMD}.new.name"), description=catalog_str(f"{CMD}.new.description")
+    )
+    @app_commands.guild_only()
+    @app_commands.choices(
+        variant=VARIANT_CHOICES,
+        format=[
+            app_commands.Choice(name=catalog_str(f"tournaments.choice.{f.value}"), value=f.value)
+            for f in Format
+        ],
+    )
+    @app_commands.rename(
+        variant=catalog_str("options.variant.name"),
+        **{name: catalog_str(f"{CMD}.new.{name}.name") for name in NEW_OPTIONS},
+    )
+    @app_commands.describe(
+        variant=catalog_str("options.variant.description"),
+        **{name: catalog_str(f"{CMD}.new.{name}.description") for name in NEW_OPTIONS},
+    )
+    async def tournament_new(
+        self,
+        interaction: discord.Interaction[TuteBot],
+        variant: str,
+        format: str = Format.KNOCKOUT.value,
+        swiss_rounds: app_commands.Range[int, 1, 10] = 3,
+        signup: app_commands.Range[int, 1, 10_080] = 15,
+        game_rounds: app_commands.Range[int, 1, 5] = 1,
+        target: app_commands.Range[int, 30, 1000] = 101,
+    ) -> None:
+        """Open a tournament's sign-up here: a public message with Join, Leave and Start
+        now; it starts by itself when sign-up ends."""
+        guild = interaction.guild
+        assert guild is not None
+        service = tournaments_of(interaction.client)
+        settings = await get_settings(service.db, guild.id)
+        v = Variant(variant)
+        options = Options(rounds=game_rounds, target=target, turn_time=settings.turn_time)
+        now = discord.utils.utcnow().timestamp()
+        try:
+            tour = await service.create(
+                guild_id=guild.id,
+                channel_id=interaction.channel_id or 0,
+                host_id=interaction.user.id,
+                variant=v,
+                options=options,
+                format=Format(format),
+                deadline=now + signup * 60,
+                swiss_rounds=swiss_rounds,
+                language=settings.language_or(interaction.client.config.language),
+            )
+        except TableError as error:
+            await refuse(interaction, error)
+            return
+        await interaction.response.send_message(
+            allowed_mentions=discord.AllowedMentions.none(), **signup_payload(tour)
+        )
+
+    @tournament.command(
+        name=catalog_str(f"{CMD}.show.name"), description=catalog_str(f"{CMD}.show.description")
+    )
+    @app_commands.guild_only()
+    @app_commands.rename(id=catalog_str(f"{CMD}.show.id.name"))
+    @app_commands.describe(id=catalog_str(f"{CMD}.show.id.description"))
+    async def tournament_show(
+        self,
+        interaction: discord.Interaction[TuteBot],
+        id: app_commands.Range[int, 1, 1_000_000_000] | None = None,
+    ) -> None:
+        """The bracket (knockout) or standings (Swiss) of the latest tournament here, or of
+        tournament ``id``, for everyone in the channel."""
+        lang = locale_of(interaction)
+        guild_id = interaction.guild_id or 0
+        service = tournaments_of(interaction.client)
+        try:
+            tour = await (service.load(id) if id is not None else service.latest_in(guild_id))
+        except TableError:
+            tour = None
+        if tour is None or tour.guild_id != guild_id:
+            key = "tournaments.show.none" if id is None else "tournaments.show.unknown"
+            await interaction.response.send_message(t(key, lang, id=id), ephemeral=True)
+            return
+        content = f"**{t('tournaments.picture.title', tour.language, id=tour.id)}**: " + (
+            posts.status_text(tour)
+        )
+        if tour.draw is None:
+            await interaction.response.send_message(
+                content, allowed_mentions=discord.AllowedMentions.none(), **signup_payload(tour)
+            )
+            return
+        await interaction.response.defer(thinking=True)
+        file = await posts.picture_file(tour)
+        await interaction.followup.send(
+            content, file=file, allowed_mentions=discord.AllowedMentions.none()
+        )
+
+
+async def start_tournaments(bot: TuteBot) -> TournamentService:
+    """Start the tournament service on the table service (once per bot), listen for the
+    games that end, and restore the tournaments; called once the tables are restored and
+    before they are shown (``start_tables``), so that a table a tournament opens now is
+    shown with the others."""
+    if bot.tournaments is not None:
+        return bot.tournaments
+    tables = bot.tables
+    if tables is None or bot.db is None:
+        raise RuntimeError("the table service is not running")
+    service = TournamentService(bot.db, tables, tables.clock)
+    bot.tournaments = service
+
+    async def game_over(table: announce.EndedTable) -> None:
+        await announce.game_over(bot, service, table)
+
+    tables.on_game_over(game_over)
+    bot.add_dynamic_items(TournamentButton)
+    try:
+        await service.restore()
+    except Exception:
+        # the commands stay; the tournaments in the database come back at the next start
+        log.exception("Could not restore the tournaments")
+    return service

@@ -1,0 +1,14 @@
+"""Fixtures of the tournament tests played through SimCord: a quick bot."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.client import TuteBot
+from bot.config import Config
+from tests.conftest import fast_bot
+
+
+@pytest.fixture
+def simcord_bot(test_config: Config) -> TuteBot:
+    return fast_bot(test_config)

@@ -1,0 +1,159 @@
+"""A tournament played through SimCord: members sign up with the button, the host starts
+it, each match's table opens and its members play it, the results, the bracket and the
+winner are posted in the channel."""
+
+from __future__ import annotations
+
+import discord
+import pytest
+import simcord
+from simcord import MemberActor
+
+from bot.config import Config
+from bot.i18n import t
+from bot.tables.tournaments import Tournament, TournamentService, TournamentStatus
+from tests.cogs.tables._game import SEED, Game, Human
+from tests.cogs.tables._world import add_member, buttons, refusal
+from tests.conftest import World, fast_bot
+
+pytestmark = pytest.mark.e2e
+
+
+def tournaments_of(env: simcord.Env) -> TournamentService:
+    service = env.bot.tournaments  # type: ignore[attr-defined]
+    assert isinstance(service, TournamentService)
+    return service
+
+
+def said(world: World) -> list[discord.Message]:
+    return world.channel.history()
+
+
+async def sign_up(
+    env: simcord.Env, world: World, names: tuple[str, ...]
+) -> tuple[simcord.ResponseMessage, list[MemberActor], int]:
+    """``/tute tournament new`` by alice (a knockout of habanero), everyone joins."""
+    members = [world.member, *[await add_member(env, world, name) for name in names]]
+    result = await world.member.slash(
+        world.channel, "tute tournament new", variant="habanero", format="knockout"
+    )
+    signup = result.response
+    assert signup is not None and not result.ephemeral
+    ids = {b.custom_id for b in buttons(signup)}
+    (tid,) = {int(c.split(":")[2]) for c in ids}
+    assert ids == {f"tute:tn:{tid}:{op}" for op in ("join", "leave", "start")}
+    for member in members:
+        joined = await member.click(signup, custom_id=f"tute:tn:{tid}:join")
+        assert joined.acknowledged and not joined.ephemeral
+    return signup, members, tid
+
+
+async def play_round(
+    env: simcord.Env, world: World, tour: Tournament, members: list[MemberActor]
+) -> None:
+    """Each open table of the round in play, played by its members."""
+    draw = tour.draw
+    assert draw is not None
+    for match in draw.round_matches(draw.current_round):
+        if match.winner is not None:
+            continue  # decided (played before a restart, or a bye)
+        table_id = tour.tables[draw.matches.index(match)]
+        at_table = [Human(m) for m in members if m.id in match.players]
+        game = Game(env, world, at_table, SEED, table_id=table_id)
+        if game.table.status.is_open:
+            await game.play()
+    await env.bot.tables.told()  # type: ignore[attr-defined]
+    await env.settle()
+
+
+async def test_a_knockout_of_four_members(simcord_env: simcord.Env, world: World) -> None:
+    env = simcord_env
+    signup, members, tid = await sign_up(env, world, ("bob", "carol", "dave"))
+    service = tournaments_of(env)
+    tour = service.get(tid)
+    assert [uid for uid, _ in tour.entrants] == [m.id for m in members]
+
+    bob = members[1]
+    twice = await bob.click(signup, custom_id=f"tute:tn:{tid}:join")
+    assert refusal(twice) == t("tables.errors.already_signed_up", "en")
+    early = await bob.click(signup, custom_id=f"tute:tn:{tid}:start")
+    assert refusal(early) == t("tables.errors.host_only", "en")
+
+    started = await world.member.click(signup, custom_id=f"tute:tn:{tid}:start")
+    assert started.acknowledged
+    await env.settle()
+    tour = service.get(tid)
+    assert tour.status is TournamentStatus.RUNNING
+    assert len(tour.tables) == 2, "a table for each match of round 1"
+    for table_id in tour.tables.values():
+        table = env.bot.tables.tables[table_id]  # type: ignore[attr-defined]
+        assert table.status.is_open and table.play_message_id is not None, "shown"
+    pairings = next(m for m in said(world) if "round 1 of 2" in m.content)
+    assert pairings.attachments, "the bracket is posted with the pairings"
+    for member in members:
+        assert f"<@{member.id}>" in pairings.content
+    for table_id in tour.tables.values():
+        assert f"table #{table_id}](https://discord.com/channels/" in pairings.content
+
+    await play_round(env, world, tour, members)
+    tour = service.get(tid)
+    draw = tour.draw
+    assert draw is not None and draw.current_round == 2
+    results = [
+        m.content for m in said(world) if m.content.startswith(f"Tournament #{tid}, round 1")
+    ]
+    assert len(results) == 2
+    assert any("round 2 of 2" in m.content and m.attachments for m in said(world))
+
+    await play_round(env, world, tour, members)
+    done = await service.load(tid)
+    assert done.status is TournamentStatus.FINISHED and done.winner is not None
+    final = t("tournaments.winner", "en", id=tid, winner=f"<@{done.winner}>")
+    (won,) = [m for m in said(world) if m.content == final]
+    assert won.attachments, "the final bracket"
+
+    shown = await members[2].slash(world.channel, "tute tournament show")
+    assert shown.acknowledged and not shown.ephemeral
+
+
+async def test_a_restart_in_the_middle(
+    simcord_env: simcord.Env, world: World, test_config: Config
+) -> None:
+    """The bot stops after round 1's first match: the tournament comes back running, the
+    other match is played on, the final opens and the winner is posted; the old sign-up
+    message lost its buttons at the start, and ``show`` answers after the restart."""
+    env = simcord_env
+    signup, members, tid = await sign_up(env, world, ("bob", "carol", "dave"))
+    await world.member.click(signup, custom_id=f"tute:tn:{tid}:start")
+    await env.settle()
+    tour = tournaments_of(env).get(tid)
+    draw = tour.draw
+    assert draw is not None
+    first = draw.round_matches(1)[0]
+    game = Game(
+        env,
+        world,
+        [Human(m) for m in members if m.id in first.players],
+        SEED,
+        table_id=tour.tables[draw.matches.index(first)],
+    )
+    await game.play()
+    await env.bot.tables.told()  # type: ignore[attr-defined]
+    await env.settle()
+
+    await env.bot.close()
+    await env.restart_bot(fast_bot(test_config))
+    service = tournaments_of(env)
+    tour = service.get(tid)
+    assert tour.status is TournamentStatus.RUNNING
+    shown = await members[1].slash(world.channel, "tute tournament show", id=tid)
+    assert shown.acknowledged and not shown.ephemeral, "the member cache is empty: no matter"
+
+    for _ in range(2):
+        await play_round(env, world, service.get(tid), members)
+        if (await service.load(tid)).status is TournamentStatus.FINISHED:
+            break
+    done = await service.load(tid)
+    assert done.status is TournamentStatus.FINISHED and done.winner is not None
+    final = t("tournaments.winner", "en", id=tid, winner=f"<@{done.winner}>")
+    assert [m for m in said(world) if m.content == final]
