@@ -1,4 +1,4 @@
-"""The sign-up message and its buttons: Join, Leave and (for the host) Start now, as
+"""The sign-up message and its buttons: Join, Leave and (for the host) Start now and Cancel, as
 persistent ``DynamicItem``s whose custom_id names the tournament: ``tute:tn:<id>:<op>``.
 A click after a restart finds everything in the custom_id and the service."""
 
@@ -30,7 +30,7 @@ def tournaments_of(client: discord.Client) -> TournamentService:
     return service
 
 
-class TournamentButton(TuteButton, kind="tn", parts={"op": "join|leave|start"}):
+class TournamentButton(TuteButton, kind="tn", parts={"op": "join|leave|start|cancel"}):
     """A button of a tournament's sign-up message: ``tute:tn:<tournament id>:<op>``. A
     refusal (``TableError``) is answered ephemerally in the user's language by the base."""
 
@@ -55,6 +55,11 @@ class TournamentButton(TuteButton, kind="tn", parts={"op": "join|leave|start"}):
             if interaction.message is not None:
                 await answered(interaction, interaction.message.edit(**signup_payload(tour)))
             await announce.round_started(interaction.client, tour)
+            return
+        if op == "cancel":
+            # the service refuses anyone but the host, and a tournament already started
+            tour = await tournaments.cancel(tournament_id, user.id)
+            await answered(interaction, interaction.response.edit_message(**signup_payload(tour)))
             return
         if op == "join":
             tour = await tournaments.sign_up(tournament_id, user.id, user.display_name)
@@ -99,12 +104,15 @@ def signup_payload(tour: Tournament) -> dict[str, Any]:
             ("join", discord.ButtonStyle.success),
             ("leave", discord.ButtonStyle.secondary),
             ("start", discord.ButtonStyle.primary),
+            ("cancel", discord.ButtonStyle.danger),
         ):
             view.add_item(
                 TournamentButton(
                     tour.id, op, label=t(f"tournaments.button.{op}", lang), style=style
                 )
             )
+    elif tour.status is TournamentStatus.CANCELLED:
+        embed.set_footer(text=t("tournaments.signup.called_off", lang))
     else:
         embed.set_footer(text=t("tournaments.signup.closed", lang))
     return {"embed": embed, "view": view}

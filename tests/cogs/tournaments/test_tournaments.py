@@ -41,7 +41,7 @@ async def sign_up(
     assert signup is not None and not result.ephemeral
     ids = {b.custom_id for b in buttons(signup)}
     (tid,) = {int(c.split(":")[2]) for c in ids}
-    assert ids == {f"tute:tn:{tid}:{op}" for op in ("join", "leave", "start")}
+    assert ids == {f"tute:tn:{tid}:{op}" for op in ("join", "leave", "start", "cancel")}
     for member in members:
         joined = await member.click(signup, custom_id=f"tute:tn:{tid}:join")
         assert joined.acknowledged and not joined.ephemeral
@@ -157,3 +157,123 @@ async def test_a_restart_in_the_middle(
     assert done.status is TournamentStatus.FINISHED and done.winner is not None
     final = t("tournaments.winner", "en", id=tid, winner=f"<@{done.winner}>")
     assert [m for m in said(world) if m.content == final]
+
+
+async def test_the_host_calls_it_off(simcord_env: simcord.Env, world: World) -> None:
+    """Cancel on the sign-up message: refused to anyone but the host; the host's click
+    calls the tournament off, the message says so and loses its buttons, and Join (on a
+    copy of the sign-up message that ``show`` posted before) is refused afterwards."""
+    env = simcord_env
+    signup, members, tid = await sign_up(env, world, ("bob",))
+    service = tournaments_of(env)
+    bob = members[1]
+    copy = (await bob.slash(world.channel, "tute tournament show", id=tid)).response
+    assert copy is not None, "a second sign-up message, whose buttons go stale"
+    refused = await bob.click(signup, custom_id=f"tute:tn:{tid}:cancel")
+    assert refusal(refused) == t("tables.errors.host_only", "en")
+    assert service.get(tid).status is TournamentStatus.SIGNUP
+
+    cancelled = await world.member.click(signup, custom_id=f"tute:tn:{tid}:cancel")
+    assert cancelled.acknowledged and not cancelled.ephemeral
+    assert (await service.load(tid)).status is TournamentStatus.CANCELLED
+    (shown,) = [m for m in said(world) if m.id == signup.id]
+    (embed,) = shown.embeds
+    assert embed.footer.text == t("tournaments.signup.called_off", "en")
+    assert not buttons(shown), "no buttons once called off"
+
+    late = await bob.click(copy, custom_id=f"tute:tn:{tid}:join")
+    assert refusal(late) == t("tables.errors.tournament_gone", "en")
+
+
+async def test_the_clock_starts_it_or_calls_it_off(simcord_env: simcord.Env, world: World) -> None:
+    """No host's click: once the sign-up minute is over, the bot's clock (looked at every
+    minute) starts a tournament of two, its table opens and the pairings are posted; a
+    tournament only its host signed up for is called off, and the channel is told."""
+    env = simcord_env
+    service = tournaments_of(env)
+    bob = await add_member(env, world, "bob")
+    new = await world.member.slash(
+        world.channel,
+        "tute tournament new",
+        variant="habanero",
+        format="knockout",
+        **{"signup-minutes": 1},
+    )
+    signup = new.response
+    assert signup is not None
+    (tid,) = {int(b.custom_id.split(":")[2]) for b in buttons(signup)}
+    for member in (world.member, bob):
+        await member.click(signup, custom_id=f"tute:tn:{tid}:join")
+
+    await env.advance_time(30)
+    assert service.get(tid).status is TournamentStatus.SIGNUP, "not before its deadline"
+    await env.advance_time(100)
+    await env.settle()
+    tour = service.get(tid)
+    assert tour.status is TournamentStatus.RUNNING
+    (table_id,) = tour.tables.values()
+    table = env.bot.tables.tables[table_id]  # type: ignore[attr-defined]
+    assert table.status.is_open and table.play_message_id is not None
+    pairings = next(m for m in said(world) if "round 1 of 1" in m.content)
+    assert pairings.attachments
+    assert f"<@{world.member.id}>" in pairings.content and f"<@{bob.id}>" in pairings.content
+    assert f"table #{table_id}](https://discord.com/channels/" in pairings.content
+
+    alone = await world.member.slash(
+        world.channel,
+        "tute tournament new",
+        variant="habanero",
+        format="knockout",
+        **{"signup-minutes": 1},
+    )
+    assert alone.response is not None
+    (lone,) = {int(b.custom_id.split(":")[2]) for b in buttons(alone.response)}
+    await world.member.click(alone.response, custom_id=f"tute:tn:{lone}:join")
+    await env.advance_time(130)
+    await env.settle()
+    assert (await service.load(lone)).status is TournamentStatus.CANCELLED
+    told = t("tournaments.cancelled", "en", id=lone)
+    assert [m for m in said(world) if m.content == told]
+
+
+async def test_a_swiss_of_four_members(simcord_env: simcord.Env, world: World) -> None:
+    """A Swiss tournament of habanero over two rounds: everyone plays every round, the
+    standings are posted with each round's pairings, and with the winner at the end."""
+    env = simcord_env
+    members = [world.member, *[await add_member(env, world, n) for n in ("bob", "carol", "dave")]]
+    new = await world.member.slash(
+        world.channel,
+        "tute tournament new",
+        variant="habanero",
+        format="swiss",
+        **{"swiss-rounds": 2},
+    )
+    signup = new.response
+    assert signup is not None
+    (tid,) = {int(b.custom_id.split(":")[2]) for b in buttons(signup)}
+    for member in members:
+        await member.click(signup, custom_id=f"tute:tn:{tid}:join")
+    await world.member.click(signup, custom_id=f"tute:tn:{tid}:start")
+    await env.settle()
+    service = tournaments_of(env)
+    tour = service.get(tid)
+    assert tour.status is TournamentStatus.RUNNING and len(tour.tables) == 2
+
+    for number in (1, 2):
+        pairings = next(m for m in said(world) if f"round {number} of 2" in m.content)
+        assert pairings.attachments, "the standings with the pairings"
+        for member in members:
+            assert f"<@{member.id}>" in pairings.content, "everyone plays every round"
+        await play_round(env, world, service.get(tid), members)
+
+    done = await service.load(tid)
+    assert done.status is TournamentStatus.FINISHED and done.winner is not None
+    draw = done.draw
+    assert draw is not None
+    assert sum(wins for _, wins, _ in draw.standings()) == 4, "four matches decided"
+    results = [m for m in said(world) if m.content.startswith(f"Tournament #{tid}, round")]
+    assert len(results) == 4
+    final = t("tournaments.winner", "en", id=tid, winner=f"<@{done.winner}>")
+    (won,) = [m for m in said(world) if m.content == final]
+    (picture,) = won.attachments
+    assert picture.filename == f"tournament-{tid}.png"
