@@ -8,6 +8,7 @@ refused, in words, is ``refusals``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 from .actions import PLAY_TABLE, Action, IllegalActionError, Kind, auction_actions, play_chunk
@@ -287,11 +288,14 @@ class Deal:
         options = self.options
         habanero = self.variant is _HABANERO
         if side >= 0 and (not habanero or self.to_draw):
+            tute = options.allow_tute
             for seat in self.sides[side]:
-                if self.may_sing(seat):
+                hand = self.hands[seat]
+                # the cheap test first: most windows have no pair and no tute to declare
+                if (hand >> 1 & hand & KNIGHTS_MASK or tute) and self.may_sing(seat):
                     acts += self._cantes(seat)
         if options.exchange:
-            for seat in range(self.n):
+            for seat in self._may_exchange():
                 if self.exchange_open(seat) >= 0:
                     acts.append(Action.simple(seat, Kind.EXCHANGE))
         if side >= 0 and habanero:
@@ -308,6 +312,21 @@ class Deal:
                 Action.simple(seat, Kind.RESIGN) for seat in range(self.n) if self.may_resign(seat)
             ]
         return acts
+
+    def _may_exchange(self) -> Sequence[int]:
+        """The seats that might exchange now, in seat order (``exchange_open`` says which
+        may): none where no turned card can be taken, so that a window does not ask every
+        seat at every trick."""
+        if self.variant is _HABANERO:
+            if self.turned < 0 and self.turned_drawn < 0:
+                return ()
+            seats = {self.window_seat} if self.window_side >= 0 else set[int]()
+            if self.options.exchange_window is ExchangeWindow.ANNOUNCE:
+                seats.add(self.turn)
+            return sorted(seats)
+        if self.table_card < 0 or self.exchanges or self.options.auto_exchange:
+            return ()
+        return range(self.n) if self.before_first_lead() else ()
 
     def before_first_lead(self) -> bool:
         """No card has been played yet."""
