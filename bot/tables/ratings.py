@@ -25,6 +25,7 @@ from bot.engine import Variant
 from bot.storage import Connection
 from bot.storage import ratings as stored
 from bot.storage.ratings import StoredRating
+from bot.storage.settings import GuildSettings
 
 
 class Family(str, Enum):
@@ -148,6 +149,11 @@ class RatingRules:
 
     robot_weight: int = 0
     pair_cap: int = 0
+
+    @classmethod
+    def of(cls, settings: GuildSettings) -> RatingRules:
+        """The rules a server's settings choose."""
+        return cls(settings.robot_rating_weight, settings.pair_daily_cap)
 
 
 DAY: Final = 86_400.0

@@ -76,7 +76,7 @@ async def season_ratings(db: Database, season: Season) -> dict[tuple[int, Family
         (GameResult.from_json(family, text), finished_at)
         for family, text, finished_at in await stored.season_games(db, season.id)
     ]
-    return replay(games, RatingRules(settings.robot_rating_weight, settings.pair_daily_cap))
+    return replay(games, RatingRules.of(settings))
 
 
 def board(

@@ -191,7 +191,7 @@ def settle_game(table: Table) -> Settlement:
         before = await members.chip_ranks(conn, t.guild_id, chips)
         after = await members.chip_ranks(conn, t.guild_id)
         settings = await get_settings(conn, t.guild_id)
-        rules = RatingRules(settings.robot_rating_weight, settings.pair_daily_cap)
+        rules = RatingRules.of(settings)
         result = game_result(
             t, lambda s: settings.old_enough(s.account_created, s.joined_server, now)
         )

@@ -274,10 +274,7 @@ class StandingsCommands(SeasonCommands):
             async with db.transaction() as conn:
                 settings = await update_settings(conn, guild.id, **changes)
                 if rebuild_ratings:
-                    rules = ratings.RatingRules(
-                        settings.robot_rating_weight, settings.pair_daily_cap
-                    )
-                    games = await ratings.rebuild(conn, guild.id, rules)
+                    games = await ratings.rebuild(conn, guild.id, ratings.RatingRules.of(settings))
         except InvalidSetting as error:
             refused = t("standings.config.invalid", lang, setting=error.name)
             if interaction.response.is_done():

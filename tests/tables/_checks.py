@@ -283,9 +283,7 @@ async def check_ratings(db: Database, found: list[Stored], guild_id: int) -> Non
     before = {(r[0], r[1]): tuple(r)[2:] for r in await db.fetchall(query, (guild_id,))}
     settings = await get_settings(db, guild_id)
     async with db.transaction() as conn:
-        await rebuild(
-            conn, guild_id, RatingRules(settings.robot_rating_weight, settings.pair_daily_cap)
-        )
+        await rebuild(conn, guild_id, RatingRules.of(settings))
     after = {(r[0], r[1]): tuple(r)[2:] for r in await db.fetchall(query, (guild_id,))}
     assert set(after) == set(before), "a rebuild rates the same members"
     for key, value in before.items():
