@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from bot.storage import Database
 from bot.storage import seasons as stored
 from bot.storage.seasons import Season, SeasonRunning
-from bot.storage.settings import get_settings
+from bot.storage.settings import GuildSettings, get_settings
 
 from .errors import TableError
 from .ratings import Family, GameResult, Rating, RatingRules, replay
@@ -68,10 +68,12 @@ async def end_due(db: Database, now: float) -> list[SeasonEnd]:
     return ended
 
 
-async def season_ratings(db: Database, season: Season) -> dict[tuple[int, Family], Rating]:
+async def season_ratings(
+    db: Database, season: Season, settings: GuildSettings | None = None
+) -> dict[tuple[int, Family], Rating]:
     """Every member's rating per family from the season's games alone (newcomers at its
-    start), under the server's rules."""
-    settings = await get_settings(db, season.guild_id)
+    start), under the server's rules (its ``settings``, read when not given)."""
+    settings = settings or await get_settings(db, season.guild_id)
     games = [
         (GameResult.from_json(family, text), finished_at)
         for family, text, finished_at in await stored.season_games(db, season.id)
@@ -88,10 +90,13 @@ def board(
     return sorted(rows, key=lambda row: (-row[1].conservative, -row[1].mu, row[0]))
 
 
-async def podiums(db: Database, season: Season) -> tuple[Podium, ...]:
-    """The podium of each family of the season."""
-    settings = await get_settings(db, season.guild_id)
-    ratings = await season_ratings(db, season)
+async def podiums(
+    db: Database, season: Season, settings: GuildSettings | None = None
+) -> tuple[Podium, ...]:
+    """The podium of each family of the season (families nobody qualified in left out),
+    under the server's ``settings`` (read when not given)."""
+    settings = settings or await get_settings(db, season.guild_id)
+    ratings = await season_ratings(db, season, settings)
     out: list[Podium] = []
     for family in Family:
         best = board(ratings, family, settings.min_rated_games)[:PODIUM]

@@ -17,7 +17,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 import discord
 from discord import app_commands
@@ -26,7 +26,7 @@ from discord.ext import tasks
 from bot.client import TuteBot, catalog_str
 from bot.i18n import t
 from bot.storage import Database
-from bot.storage.seasons import Season, due_seasons, running_season, season_number
+from bot.storage.seasons import due_seasons, running_season, season_number
 from bot.storage.settings import get_settings
 from bot.tables import seasons
 from bot.tables.errors import TableError
@@ -60,9 +60,8 @@ def season_podium_message(
     end: seasons.SeasonEnd, min_games: int, lang: str
 ) -> tuple[str, discord.Embed]:
     """What the end of a season posts: a line saying so, and its podium per family."""
-    best: dict[Family, Sequence[tuple[int, Rating]]] = {p.family: p.places for p in end.podiums}
     number = end.season.number
-    embed = season_embed(end.season, best, min_games, lang, podium=True)
+    embed = season_embed(end.season, best_of(end.podiums), min_games, lang, podium=True)
     return t("standings.season.ended", lang, number=number), embed
 
 
@@ -267,16 +266,13 @@ class SeasonCommands(CommandsMixin):
             if season is None:
                 await reply(interaction, t("standings.season.unknown", lang, number=number))
                 return
-        min_games = (await get_settings(db, guild.id)).min_rated_games
-        best = await season_best(db, season, min_games)
+        settings = await get_settings(db, guild.id)
+        best = best_of(await seasons.podiums(db, season, settings))
         public = await server_language(interaction, guild.id)
-        embed = season_embed(season, best, min_games, public)
+        embed = season_embed(season, best, settings.min_rated_games, public)
         await interaction.response.send_message(embed=embed, allowed_mentions=NO_PINGS)
 
 
-async def season_best(
-    db: Database, season: Season, min_games: int
-) -> Mapping[Family, Sequence[tuple[int, Rating]]]:
-    """The best three of each family in a season, replayed from its games."""
-    rated = await seasons.season_ratings(db, season)
-    return {family: seasons.board(rated, family, min_games)[: seasons.PODIUM] for family in Family}
+def best_of(podiums: Sequence[seasons.Podium]) -> dict[Family, Sequence[tuple[int, Rating]]]:
+    """A season's podiums by family, for ``season_embed``."""
+    return {p.family: p.places for p in podiums}
