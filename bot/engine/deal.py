@@ -8,7 +8,6 @@ refused, in words, is ``refusals``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Final
 
 from .actions import PLAY_TABLE, Action, IllegalActionError, Kind, auction_actions, play_chunk
@@ -24,9 +23,8 @@ from .events import (
     Result,
     Trick,
     deal_winner,
-    exchange_card,
-    table_exchange,
 )
+from .exchange import ExchangeRules
 from .options import ExchangeWindow, FortyFirst, Options, PairsSing, Scoring
 from .refusals import refuse_card, refuse_other
 from .variants import VARIANTS, TurnedCard, Variant
@@ -51,7 +49,7 @@ def declares_anytime(variant: Variant, options: Options, turned: int, table_card
     return table_card >= 0 and not options.auto_exchange
 
 
-class Deal:
+class Deal(ExchangeRules):
     """The state of one deal. Build it with ``Deal(dealt)``; it is rebuilt from a record
     by replaying its actions."""
 
@@ -313,25 +311,6 @@ class Deal:
             ]
         return acts
 
-    def _may_exchange(self) -> Sequence[int]:
-        """The seats that might exchange now, in seat order (``exchange_open`` says which
-        may): none where no turned card can be taken, so that a window does not ask every
-        seat at every trick."""
-        if self.variant is _HABANERO:
-            if self.turned < 0 and self.turned_drawn < 0:
-                return ()
-            seats = {self.window_seat} if self.window_side >= 0 else set[int]()
-            if self.options.exchange_window is ExchangeWindow.ANNOUNCE:
-                seats.add(self.turn)
-            return sorted(seats)
-        if self.table_card < 0 or self.exchanges or self.options.auto_exchange:
-            return ()
-        return range(self.n) if self.before_first_lead() else ()
-
-    def before_first_lead(self) -> bool:
-        """No card has been played yet."""
-        return not self.tricks and not self.trick
-
     def may_resign(self, seat: int) -> bool:
         """Sixty-five, before the first lead: the seat's dealt hand holds under 10 points."""
         return sum([POINTS[c] for c in self.dealt.hands[seat]]) < 10
@@ -378,56 +357,6 @@ class Deal:
         ):
             acts.append(Action.simple(seat, Kind.TUTE))
         return acts
-
-    def exchange_card_of(self, seat: int) -> int:
-        """The trump 7 or 2 this seat holds that may take the turned card's place (where
-        that card still lies face up), or -1."""
-        turned = self.turned if self.variant is _HABANERO else self._table_turned()
-        mine = exchange_card(turned, self.trump)
-        return mine if mine >= 0 and self.hands[seat] >> mine & 1 else -1
-
-    def _table_turned(self) -> int:
-        """Arrastrado without the automatic exchange: the turned card on the table until
-        somebody takes it, before the first lead; else -1."""
-        if self.exchanges or not self.before_first_lead() or self.options.auto_exchange:
-            return -1
-        return self.table_card
-
-    def exchange_open(self, seat: int) -> int:
-        """The trump 7 (or 2) this seat may give in an exchange now, or -1 (RULES.md,
-        ``exchange_window``)."""
-        if not self.options.exchange or self.phase is Phase.FINISHED:
-            return -1
-        if self.variant is not _HABANERO:
-            return self.exchange_card_of(seat)
-        window = self.window_side >= 0 and seat == self.window_seat
-        match self.options.exchange_window:
-            case ExchangeWindow.BEFORE_LEAD:
-                return self.exchange_card_of(seat) if window else -1
-            case ExchangeWindow.BEFORE_DRAW:
-                if not window or self.actions[-1].kind is not _PLAY:
-                    return -1  # only between winning the trick and its draws
-                mine = exchange_card(self.turned_before_draw(), self.trump)
-                if mine < 0 or not self.hands[seat] >> mine & 1 or self.last_drawn[seat] == mine:
-                    return -1  # a 7 (or 2) drawn in that trick waits for the next win
-                return mine
-            case ExchangeWindow.ANNOUNCE:
-                # only the turned card itself is taken, never a 7 (or 2) left under the
-                # stock by an exchange
-                if self.pending >= 0 or self.exchanges or not (window or self.turn == seat):
-                    return -1
-                return self.exchange_card_of(seat)
-
-    def turned_before_draw(self) -> int:
-        """Habanero: the turned card as it lay before the draws of the last trick (drawn
-        by its loser if that trick emptied the stock), or -1."""
-        if self.turned >= 0:
-            return self.turned
-        dealing = dealing_of(self.variant, self.options)
-        draw_tricks = (dealing.deck.bit_count() - 2 * dealing.hand_size) // 2
-        if self.turned_drawn >= 0 and len(self.tricks) == draw_tricks:
-            return self.exchanges[-1].gave if self.exchanges else self.dealt.turned
-        return -1
 
     def refusal(self, action: Action) -> IllegalActionError | None:
         """None when ``action`` is legal now, else the IllegalActionError ``apply(action)``
@@ -551,40 +480,6 @@ class Deal:
             side = self.side_of[seat]
             self._finish(End.RESIGN, winner=1 - side, by_seat=seat)
 
-    def _exchange(self, seat: int, mine: int) -> None:
-        if self.variant is not _HABANERO:  # arrastrado: the card on the table
-            took = self.table_card
-            self.hands[seat] ^= (1 << mine) | (1 << took)
-            self.exchanges.append(Exchange(seat, mine, took))
-            self.table_card = mine
-        elif self.turned < 0:
-            # before the draws of the trick that emptied the stock: its loser drew the
-            # turned card, and draws the 7 (or 2) instead
-            took = self.turned_before_draw()
-            drawer = self.turned_drawn
-            self.hands[drawer] ^= (1 << took) | (1 << mine)
-            self.hands[seat] ^= (1 << mine) | (1 << took)
-            self.last_drawn[drawer] = mine
-            self.exchanges.append(Exchange(seat, mine, took))
-        elif self.options.exchange_window is ExchangeWindow.ANNOUNCE and not (
-            self.window_side >= 0 and seat == self.window_seat
-        ):
-            # announced out of its window: the 7 (or 2) waits under the turned card for
-            # its holder's next win
-            self.hands[seat] ^= 1 << mine
-            self.pending = mine
-            self.pending_seat = seat
-        else:
-            self.hands[seat] ^= 1 << mine
-            self._take_turned(seat, mine)
-
-    def _take_turned(self, seat: int, mine: int) -> None:
-        """``seat`` takes the turned card under the stock and ``mine`` lies there instead."""
-        took = self.turned
-        self.hands[seat] |= 1 << took
-        self.exchanges.append(Exchange(seat, mine, took))
-        self.turned = mine
-
     def _sing(self, seat: int, suit: int) -> None:
         side = self.side_of[seat]
         points = 40 if suit == self.trump else 20
@@ -622,18 +517,6 @@ class Deal:
             self.contract = Contract(self.high_bidder, self.high_bid)
         self.turn = self.leader
         self.phase = Phase.PLAY
-
-    def _table_exchange(self) -> None:
-        """The turned card lies on the table (arrastrado, 40 cards): the table card, unless
-        the exchange (``table_exchange``) leaves the trump 7 (or 2) there instead."""
-        turned = self.table_card = self.turned
-        self.turned = -1
-        automatic = self.options.exchange and self.options.auto_exchange
-        found = table_exchange(self.hands, turned, self.trump) if automatic else None
-        if found is not None:
-            self.hands[found.seat] ^= (1 << found.gave) | (1 << turned)
-            self.exchanges.append(found)
-            self.table_card = found.gave
 
     # ----------------------------------------------------------------- result
 
