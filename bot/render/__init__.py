@@ -11,10 +11,6 @@ from bot.render.bracket import (
     bracket_layout,
     bracket_picture,
     render_bracket,
-    render_standings,
-    standings_alt_text,
-    standings_picture,
-    standings_size,
 )
 from bot.render.bracket_scenes import (
     BracketLabels,
@@ -46,6 +42,12 @@ from bot.render.scenes import (
     SummaryScene,
     TableLabels,
     TableScene,
+)
+from bot.render.standings import (
+    render_standings,
+    standings_alt_text,
+    standings_picture,
+    standings_size,
 )
 from bot.render.summary import render_summary, summary_image, summary_size
 from bot.render.symbols import ALL_CARDS, RANKS, SUIT_SYMBOLS, SUITS, card_label, normalize_code

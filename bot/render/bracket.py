@@ -1,4 +1,4 @@
-"""Tournament pictures: a knockout bracket and a Swiss standings table.
+"""Tournament pictures: a knockout bracket.
 
 Both are drawn on the table's felt, with its plates, fonts and gold highlight. The
 bracket lays the rounds out as columns, left to right: each match a plate holding its
@@ -9,11 +9,10 @@ earlier rounds are put in the order of the matches they feed, so that the lines 
 cross. Up to 32 entrants (five rounds of two) fit in ``MAX_W`` pixels; the picture
 grows downwards with the field.
 
-The standings are a single column, ``STANDINGS_W`` wide (narrow enough to read on a
-phone without zooming), one line per entrant, the leader's lit.
+The standings are in ``standings``; they share this module's title, crown and lit line.
 
-Both are deterministic: the same scene gives the same bytes. ``bracket_alt_text`` and
-``standings_alt_text`` say in words what the pictures show, for screen readers.
+Deterministic: the same scene gives the same bytes. ``bracket_alt_text`` says in words
+what the picture shows, for screen readers.
 """
 
 from __future__ import annotations
@@ -24,7 +23,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.render.bracket_scenes import BracketMatch, BracketScene, StandingsRow, StandingsScene
+from bot.render.bracket_scenes import BracketMatch, BracketScene
 from bot.render.palette import shared_palette
 from bot.render.png import encode_png
 from bot.render.style import (
@@ -42,7 +41,6 @@ MAX_W = 1200
 """The widest a bracket gets (up to six rounds); its height grows with the field."""
 MIN_W = 480
 """The narrowest picture: a bracket of one or two rounds is centred on it."""
-STANDINGS_W = 560
 """Width of a standings picture."""
 
 TITLE_SIZE = 26
@@ -66,10 +64,6 @@ MIN_COL_W = 150
 LINK_W = 36  # between two columns, where the lines run
 CROWN_W = 22
 
-# Standings.
-LINE_H = 32
-PLACE_W = 44
-NUMBER_GAP = 18
 
 BAND = (*HIGHLIGHT, 40)  # under a winner's line
 LINE_OPEN = (*TEXT_SOFT, 110)
@@ -380,7 +374,7 @@ def _names(scene: BracketScene, layout: BracketLayout) -> dict[tuple[int, int, i
     return out
 
 
-def _title(canvas: Image.Image, title: str, width: int, subtitle: str = "") -> None:
+def title_band(canvas: Image.Image, title: str, width: int, subtitle: str = "") -> None:
     room = width - 2 * M - 8
     text = fit(title, TITLE_SIZE, room)
     if text:
@@ -408,7 +402,7 @@ def _links(canvas: Image.Image, layout: BracketLayout) -> Image.Image:
     return Image.alpha_composite(canvas.convert("RGBA"), layer).convert("RGB")
 
 
-def _lit(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int]) -> None:
+def lit(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int]) -> None:
     """A winner's line: a gold frame round it, a gold bar down its left edge (gold on the
     felt stays gold in the shared palette, where a see-through gold wash would not)."""
     x0, y0, _, y1 = box
@@ -435,7 +429,7 @@ def _plate(
         if k and plate.winner_row not in (k - 1, k):
             draw.line([(x0 + 10, top), (x1 - 11, top)], fill=SEPARATOR, width=1)
         if k == plate.winner_row:
-            _lit(draw, (x0 + 4, top + 1, x1 - 5, bottom - 2))
+            lit(draw, (x0 + 4, top + 1, x1 - 5, bottom - 2))
     if plate.kind == "pending":
         for top, bottom in plate.rows:
             y = (top + bottom) // 2
@@ -468,7 +462,7 @@ def bracket_picture(scene: BracketScene) -> Image.Image:
     layout = bracket_layout(scene)
     width, height = layout.size
     canvas = _links(felt(width, height, 6, 24, line=False), layout)
-    _title(canvas, scene.title, width)
+    title_band(canvas, scene.title, width)
     for number, rnd in enumerate(scene.rounds):
         x = layout.columns[number] + layout.col_w / 2
         label = fit(rnd.label, LABEL_SIZE, layout.col_w + LINK_W - 8)
@@ -487,111 +481,14 @@ def render_bracket(scene: BracketScene) -> bytes:
     return encode_png(bracket_picture(scene), shared_palette())
 
 
-# ---------------------------------------------------------------------------- standings
-
-
-def _is_leader(row: StandingsRow, scene: StandingsScene) -> bool:
-    return row.place == min(r.place for r in scene.rows)
-
-
-def standings_size(scene: StandingsScene) -> tuple[int, int]:
-    """Size in pixels of the standings picture of ``scene``."""
-    rows = max(1, len(scene.rows))
-    return STANDINGS_W, M + TITLE_H + CAPTION_H + 8 + LINE_H * rows + 8 + M
-
-
-def _number_columns(scene: StandingsScene) -> tuple[float, float]:
-    """Widths of the wins and tie-break columns: their heading or widest value."""
-    labels = scene.labels
-    wins = max(
-        [
-            text_width(labels.wins, LABEL_SIZE),
-            *(text_width(str(r.wins), NAME_SIZE) for r in scene.rows),
-        ]
-    )
-    ties = max(
-        [
-            text_width(labels.tie_break, LABEL_SIZE),
-            *(text_width(str(r.tie_break), NAME_SIZE) for r in scene.rows),
-        ]
-    )
-    return min(wins, 130), min(ties, 130)
-
-
-def standings_picture(scene: StandingsScene) -> Image.Image:
-    """The Swiss standings of ``scene`` as an RGB image (``standings_size(scene)``)."""
-    width, height = standings_size(scene)
-    canvas = felt(width, height, 6, 24, line=False).copy()
-    _title(canvas, scene.title, width, scene.subtitle)
-    x0, x1 = M, width - M
-    top = M + TITLE_H + CAPTION_H
-    box = panel((x1 - x0, height - M - top), 12, PANEL_EDGE, 1, 236)
-    canvas.paste(box, (x0, top), box)
-    wins_w, ties_w = _number_columns(scene)
-    ties_right = x1 - INSET
-    wins_right = ties_right - ties_w - NUMBER_GAP
-    place_right = x0 + INSET + PLACE_W - 10
-    name_left = x0 + INSET + PLACE_W + 4
-    name_room = wins_right - wins_w - NUMBER_GAP - name_left
-    # headings over the columns
-    y = top - CAPTION_H / 2 + 2
-    labels = scene.labels
-    for text, x, anchor, room in (
-        (labels.place, place_right, "rm", PLACE_W),
-        (labels.name, name_left, "lm", name_room),
-        (labels.wins, wins_right, "rm", wins_w),
-        (labels.tie_break, ties_right, "rm", ties_w),
-    ):
-        text = fit(text, LABEL_SIZE, room)
-        if text:
-            paste_text(canvas, (x, y), text, LABEL_SIZE, TEXT, anchor, halo=TEXT_HALO)
-    draw = ImageDraw.Draw(canvas, "RGBA")
-    names = fit_apart(
-        [r.name for r in scene.rows],
-        NAME_SIZE,
-        [name_room - (CROWN_W + 8 if _is_leader(r, scene) else 0) for r in scene.rows],
-    )
-    y = top + 8
-    for k, (row, name) in enumerate(zip(scene.rows, names, strict=True)):
-        leader = _is_leader(row, scene)
-        if leader or row.highlight:
-            _lit(draw, (x0 + 4, y + 1, x1 - 5, y + LINE_H - 2))
-        elif k % 2:
-            draw.rectangle((x0 + 4, y + 1, x1 - 5, y + LINE_H - 2), fill=(255, 255, 255, 14))
-        cy = y + LINE_H / 2
-        ink = HIGHLIGHT if leader else TEXT
-        place = fit(str(row.place), NAME_SIZE, PLACE_W)
-        paste_text(canvas, (place_right, cy), place, NAME_SIZE, TEXT_SOFT, "rm")
-        paste_text(canvas, (name_left, cy), name or "?", NAME_SIZE, ink, "lm")
-        if leader:
-            mark = crown(CROWN_W)
-            at = (
-                round(name_left + text_width(name or "?", NAME_SIZE) + 8),
-                round(cy - mark.height / 2) - 1,
-            )
-            canvas.paste(mark, at, mark)
-        wins = fit(str(row.wins), NAME_SIZE, wins_w + NUMBER_GAP - 4)
-        paste_text(canvas, (wins_right, cy), wins, NAME_SIZE, ink, "rm")
-        ties = fit(str(row.tie_break), NAME_SIZE, ties_w + NUMBER_GAP - 4)
-        if ties:
-            paste_text(canvas, (ties_right, cy), ties, NAME_SIZE, TEXT_SOFT, "rm")
-        y += LINE_H
-    return canvas
-
-
-def render_standings(scene: StandingsScene) -> bytes:
-    """The Swiss standings as PNG bytes."""
-    return encode_png(standings_picture(scene), shared_palette())
-
-
 # ---------------------------------------------------------------------------- words
 
 
-def _shorten(text: str, max_chars: int) -> str:
+def shorten(text: str, max_chars: int) -> str:
     return text if len(text) <= max_chars else text[: max_chars - 1].rstrip() + ELLIPSIS
 
 
-def _said(name: str | None) -> str:
+def said_name(name: str | None) -> str:
     return (name or "").strip() or "?"
 
 
@@ -606,31 +503,16 @@ def bracket_alt_text(scene: BracketScene, max_chars: int = 1000) -> str:
             continue
         said: list[str] = []
         for match in rnd.matches:
-            players = [_said(match.entrants[i]) for i in _players(match)]
+            players = [said_name(match.entrants[i]) for i in _players(match)]
             if len(players) <= 1:
                 said.append(f"{players[0] if players else '?'} ({labels.bye})")
             elif match.winner is None:
                 said.append(f"{', '.join(players)} ({labels.to_play})")
             else:
-                winner = _said(match.entrants[match.winner])
+                winner = said_name(match.entrants[match.winner])
                 said.append(f"{', '.join(players)} ({labels.winner}: {winner})")
         parts.append(f"{rnd.label}: {'; '.join(said)}.")
     last = scene.rounds[-1].matches
     if len(last) == 1 and last[0].winner is not None:
-        parts.append(f"{labels.champion}: {_said(_winner_name(last[0]))}.")
-    return _shorten(" ".join(parts), max_chars)
-
-
-def standings_alt_text(scene: StandingsScene, max_chars: int = 1000) -> str:
-    """The standings in words, e.g. ``"Swiss. After round 3. 1. Ana: Wins 3, Tie-break 7; ..."``,
-    at most ``max_chars`` long."""
-    labels = scene.labels
-    head = ". ".join(t.strip() for t in (scene.title, scene.subtitle) if t.strip())
-    rows: list[str] = []
-    for row in scene.rows:
-        said = f"{row.place}. {_said(row.name)}: {labels.wins} {row.wins}"
-        if str(row.tie_break):
-            said += f", {labels.tie_break} {row.tie_break}"
-        rows.append(said)
-    text = (f"{head}. " if head else "") + "; ".join(rows) + ("." if rows else "")
-    return _shorten(text, max_chars)
+        parts.append(f"{labels.champion}: {said_name(_winner_name(last[0]))}.")
+    return shorten(" ".join(parts), max_chars)

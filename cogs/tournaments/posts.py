@@ -11,12 +11,7 @@ import logging
 import discord
 
 from bot.i18n import t
-from bot.render.bracket import (
-    bracket_alt_text,
-    render_bracket,
-    render_standings,
-    standings_alt_text,
-)
+from bot.render.bracket import bracket_alt_text, render_bracket
 from bot.render.bracket_scenes import (
     BracketLabels,
     BracketMatch,
@@ -26,6 +21,7 @@ from bot.render.bracket_scenes import (
     StandingsRow,
     StandingsScene,
 )
+from bot.render.standings import render_standings, standings_alt_text
 from bot.tables.tournament import BYE, Draw, Format, Match
 from bot.tables.tournaments import Tournament, TournamentStatus
 from cogs._base import shown_name

@@ -17,6 +17,7 @@ import pytest
 from PIL import Image, ImageChops, ImageStat
 
 import bot.render.bracket as bracket
+import bot.render.standings as standings
 from bot.render import (
     BracketLabels,
     BracketMatch,
@@ -260,11 +261,11 @@ def test_a_bracket_without_a_first_round_is_refused() -> None:
 def test_standings_sizes(rows: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """Up to 64 lines, one column as wide as ``STANDINGS_W``: shown at a phone's width
     its letters are at least 12 px high, all of it on the cloth, nothing overlapping."""
-    written = record_texts(bracket, monkeypatch)
+    written = record_texts(standings, monkeypatch)
     image = standings_picture(swiss(rows, lambda i: f"{LONG} {i}"))
     assert image.size == standings_size(swiss(rows))
     width, height = image.size
-    assert width == bracket.STANDINGS_W
+    assert width == standings.STANDINGS_W
     assert height == bracket.M * 2 + bracket.TITLE_H + bracket.CAPTION_H + 16 + rows * 32
     assert bracket.MIN_TEXT_PX * PHONE_W / width >= 12.0
     for w in written:
@@ -385,9 +386,9 @@ def test_the_leader_of_the_standings_is_lit() -> None:
     image = standings_picture(scene)
     top = bracket.M + bracket.TITLE_H + bracket.CAPTION_H + 8
     x = bracket.M + 6
-    leader = image.getpixel((x, top + bracket.LINE_H // 2))
-    second = image.getpixel((x, top + bracket.LINE_H + bracket.LINE_H // 2))
-    marked = image.getpixel((x, top + 6 * bracket.LINE_H + bracket.LINE_H // 2))
+    leader = image.getpixel((x, top + standings.LINE_H // 2))
+    second = image.getpixel((x, top + standings.LINE_H + standings.LINE_H // 2))
+    marked = image.getpixel((x, top + 6 * standings.LINE_H + standings.LINE_H // 2))
     assert _is_gold(leader)
     assert not _is_gold(second)
     assert _is_gold(marked)  # the row the caller asked to mark (7th)
@@ -419,7 +420,7 @@ def test_accents_are_kept_and_emoji_left_out(monkeypatch: pytest.MonkeyPatch) ->
     # the description keeps the names as given: a screen reader can say emoji
     assert "🙂🙂" in bracket_alt_text(scene)
 
-    written.clear()
+    written = record_texts(standings, monkeypatch)  # the standings draw in their module
     standings_picture(swiss(3, {1: "Begoña 🎉", 2: "🙂", 3: "Íñigo"}.__getitem__))
     assert {"Begoña", "?", "Íñigo"} <= {w.text for w in written}
 
