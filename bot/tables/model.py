@@ -69,6 +69,9 @@ class Seat:
     away: bool = False
     left: bool = False
     missed: int = 0
+    acted: int = 0
+    """Actions the member took themself at this table (not their stand-in's): a tournament
+    match goes to an entrant who played over one who never showed."""
     dm_channel_id: int | None = None
     dm_message_id: int | None = None
     dm_closed: bool = False

@@ -56,6 +56,7 @@ def member_action(
     except IllegalActionError as exc:
         raise TableError.illegal(exc) from None
     occupant.missed = 0
+    occupant.acted += 1
     return seat
 
 

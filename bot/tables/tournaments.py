@@ -455,13 +455,17 @@ class TournamentService:
 def match_winner(match: Match, table: Table, seeds: tuple[int, ...]) -> int:
     """Who takes a match: the entrant of the side that won the table's game (the best seed
     where two sat on it); where a robot's side won, or the game did not finish, the entrant
-    of the side with most rounds won, ties by seed."""
-    players = match.players
+    of the side with most rounds won, ties by seed. An entrant who never played a card or
+    sang themself (a no-show, stood in for by a robot) never takes it over one who did."""
     seed = {e: i for i, e in enumerate(seeds)}
     seat_of: dict[int, int] = {}
+    showed: list[int] = []
     for i, s in enumerate(table.seats):
-        if s is not None and s.user_id in players:
+        if s is not None and s.user_id in match.players:
             seat_of[s.user_id] = i
+            if s.acted:
+                showed.append(s.user_id)
+    players = [u for u in match.players if u in showed] or list(match.players)
     sides = sides_of(table.variant, table.players)
 
     def side(user_id: int) -> int | None:

@@ -18,7 +18,12 @@ from bot.tables.errors import TableError
 from bot.tables.model import Status
 from bot.tables.service import TableService
 from bot.tables.tournament import BYE, Format
-from bot.tables.tournaments import Tournament, TournamentService, TournamentStatus
+from bot.tables.tournaments import (
+    Tournament,
+    TournamentService,
+    TournamentStatus,
+    match_winner,
+)
 
 from ._play import CHANNEL, GUILD, Clock, Timers, make_service, pick
 
@@ -311,3 +316,30 @@ async def test_a_short_table_is_filled_with_robots(house: House) -> None:
     assert done.status is TournamentStatus.FINISHED
     assert done.draw is not None
     assert all(m.winner in m.players for m in done.draw.matches)
+
+
+@pytest.mark.parametrize(
+    ("acted", "game_winner", "expected"),
+    [
+        ((3, 0), 1, 100),  # the no-show's stand-in won: the member who played takes it
+        ((0, 3), 0, 101),
+        ((3, 3), 1, 101),  # both played: the game decides
+        ((0, 0), 1, 101),  # neither showed: the game decides
+    ],
+)
+async def test_a_no_show_never_takes_a_match_from_who_played(
+    house: House, acted: tuple[int, int], game_winner: int, expected: int
+) -> None:
+    t = await open_tournament(house, Format.KNOCKOUT, [100, 101])
+    await house.tournaments.start(t.id, house.tournaments.clock(), by=HOST)
+    tour = house.tournaments.get(t.id)
+    assert tour.draw is not None
+    (match,) = tour.draw.round_matches(1)
+    (table,) = [x for x in house.tables.tables.values() if x.tournament_id == t.id]
+    for user, n in zip((100, 101), acted, strict=True):
+        seat = table.seats[table.seat_of(user) or 0]
+        assert seat is not None
+        seat.acted = n
+    table.status, table.winner = Status.FINISHED, table.seat_of((100, 101)[game_winner])
+
+    assert match_winner(match, table, tour.draw.entrants) == expected
