@@ -17,7 +17,7 @@ Account = int | None
 GRANT_KINDS: Final = ("start", "daily", "admin")
 """The only movements that create chips: one row, in a member's account."""
 
-MEMBER, BANK, TABLE = "member", "bank", "table"
+MEMBER, BANK, TABLE, TOURNAMENT = "member", "bank", "table", "tournament"
 """The ``account`` column: whose chips a ledger row moves."""
 
 
@@ -65,6 +65,7 @@ class Entry:
     table_id: int | None
     kind: str
     amount: int
+    tournament_id: int | None = None
 
 
 def party(account: Account, table_id: int | None, kind: str, amount: int) -> Entry:
@@ -79,6 +80,11 @@ def table_entry(table_id: int, kind: str, amount: int) -> Entry:
     return Entry(TABLE, None, table_id, kind, amount)
 
 
+def tournament_entry(tournament_id: int, kind: str, amount: int) -> Entry:
+    """A row in the tournament's account (the entries it holds)."""
+    return Entry(TOURNAMENT, None, None, kind, amount, tournament_id)
+
+
 async def post(conn: aiosqlite.Connection, guild_id: int, now: float, entries: list[Entry]) -> int:
     """Write one movement; returns its number. Everything but a grant must add up to zero."""
     grant = all(e.kind in GRANT_KINDS for e in entries)
@@ -88,9 +94,19 @@ async def post(conn: aiosqlite.Connection, guild_id: int, now: float, entries: l
     movement = 1 + await scalar(conn, "SELECT seq FROM sqlite_sequence WHERE name = 'ledger'")
     await conn.executemany(
         "INSERT INTO ledger (guild_id, account, user_id, table_id, kind, amount, created_at,"
-        " movement) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        " movement, tournament_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [
-            (guild_id, e.account, e.user_id, e.table_id, e.kind, e.amount, now, movement)
+            (
+                guild_id,
+                e.account,
+                e.user_id,
+                e.table_id,
+                e.kind,
+                e.amount,
+                now,
+                movement,
+                e.tournament_id,
+            )
             for e in entries
         ],
     )

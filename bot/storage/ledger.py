@@ -2,15 +2,16 @@
 double-entry ledger.
 
 Accounts. ``member`` (one per member and server, by user id), ``bank`` (one per server: the
-house, which takes the rake and plays the robots' side of every payment) and ``table`` (the
-chips a table holds: the stakes of the game in play and the plato pot).
+house, which takes the rake and plays the robots' side of every payment), ``table`` (the
+chips a table holds: the stakes of the game in play and the plato pot) and ``tournament``
+(the entry fees a tournament holds until its prizes; see :mod:`bot.storage.entries`).
 
 Movements. Every change of a balance is a movement: one or more ledger rows that share a
 ``movement`` number and add up to zero. Only grants (kinds ``start``, ``daily``, ``admin``)
 create chips: they are one row in a member's account with nothing on the other side. So at
 any moment, per server::
 
-    sum of the members' balances + the bank + what the tables hold == the chips granted
+    members' balances + the bank + what the tables and tournaments hold == chips granted
 
 and :func:`audit` checks exactly that, plus that every other movement adds up to zero.
 
@@ -49,6 +50,7 @@ from ._movements import (
     GRANT_KINDS,
     MEMBER,
     TABLE,
+    TOURNAMENT,
     Account,
     Entry,
     InsufficientChips,
@@ -99,11 +101,13 @@ class Audit:
     granted: int
     negative_members: tuple[int, ...]
     unbalanced_movements: tuple[int, ...]
+    tournaments: int = 0
+    """The entry fees tournaments hold until they pay their prizes."""
 
     @property
     def balanced(self) -> bool:
         return (
-            self.members + self.bank + self.tables == self.granted
+            self.members + self.bank + self.tables + self.tournaments == self.granted
             and not self.negative_members
             and not self.unbalanced_movements
         )
@@ -466,8 +470,8 @@ async def total_granted(source: Source, guild_id: int) -> int:
 
 
 async def audit(source: Source, guild_id: int) -> Audit:
-    """Check the server's chips: members + bank + tables == granted, nobody below zero, every
-    movement but a grant adding up to zero."""
+    """Check the server's chips: members + bank + tables + tournaments == granted, nobody
+    below zero, every movement but a grant adding up to zero."""
     totals = await fetchall(
         source,
         "SELECT account, SUM(amount) FROM ledger WHERE guild_id = ? GROUP BY account",
@@ -491,6 +495,7 @@ async def audit(source: Source, guild_id: int) -> Audit:
         members=by_account.get(MEMBER, 0),
         bank=by_account.get(BANK, 0),
         tables=by_account.get(TABLE, 0),
+        tournaments=by_account.get(TOURNAMENT, 0),
         granted=await total_granted(source, guild_id),
         negative_members=tuple(int(r[0]) for r in negative),
         unbalanced_movements=tuple(int(r[0]) for r in unbalanced),

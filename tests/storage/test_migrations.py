@@ -134,3 +134,46 @@ async def test_version_3_keeps_each_servers_language_and_lets_it_be_unset(db_pat
         assert (await get_settings(db, 3)).language is None, "new rows leave it to the bot"
     finally:
         await db.close()
+
+
+async def test_version_8_copies_the_ledger_and_numbers_movements_on(db_path: Path) -> None:
+    db = await open_database(db_path, migrate=False)
+    try:
+        assert await db.migrate(target=7) == 7
+        # what the version-7 bot wrote: two starting grants, then two stakes at table 7
+        async with db.transaction() as conn:
+            await conn.executemany(
+                "INSERT INTO members (guild_id, user_id) VALUES (1, ?)", [(10,), (11,)]
+            )
+            await conn.executemany(
+                "INSERT INTO ledger (guild_id, account, user_id, table_id, kind, amount,"
+                " created_at, movement) VALUES (1, ?, ?, ?, ?, ?, 0, ?)",
+                [
+                    ("member", 10, None, "start", 1000, 1),
+                    ("member", 11, None, "start", 1000, 2),
+                    ("member", 10, 7, "stake", -100, 3),
+                    ("member", 11, 7, "stake", -100, 3),
+                    ("table", None, 7, "stake", 200, 3),
+                ],
+            )
+        before = await db.fetchall("SELECT * FROM ledger ORDER BY id")
+        last_movement = max(row[-1] for row in before)
+
+        assert await db.migrate() == LATEST
+
+        after = await db.fetchall(
+            "SELECT id, guild_id, account, user_id, table_id, kind, amount, created_at, movement"
+            " FROM ledger ORDER BY id"
+        )
+        assert [tuple(r) for r in after] == [tuple(r) for r in before]
+        indexes = await schema_objects(db, "index")
+        assert {"ledger_by_member", "ledger_by_table", "ledger_by_movement"} <= indexes
+        assert {"ledger_by_table_any", "ledger_by_guild_kind", "ledger_by_tournament"} <= indexes
+        async with db.transaction() as conn:
+            movement = await ledger.refund_table(conn, 1, 7, 2.0)
+        rows = await db.fetchall("SELECT movement FROM ledger WHERE kind = 'refund'")
+        assert {row[0] for row in rows} == {len(before) + 1} and len(before) + 1 > last_movement
+        assert movement == {10: 100, 11: 100}
+        assert (await ledger.audit(db, 1)).balanced
+    finally:
+        await db.close()
