@@ -110,16 +110,29 @@ class Draw:
         wins = self.wins()
         met = self.opponents()
         seed = {e: i for i, e in enumerate(self.entrants)}
-        if self.format is Format.KNOCKOUT:
-            reached = dict.fromkeys(self.entrants, 0)
-            for m in self.matches:
-                for e in m.players:
-                    reached[e] = max(reached[e], m.round + (m.winner == e))
-            key = reached
-        else:
-            key = wins
+        key = self._reached() if self.format is Format.KNOCKOUT else wins
         rows = [(e, wins[e], sum(wins[o] for o in met[e])) for e in self.entrants]
         return sorted(rows, key=lambda row: (-key[row[0]], -row[2], seed[row[0]]))
+
+    def _reached(self) -> dict[int, int]:
+        """Knockout: the round each entrant reached (one past the last for the winner)."""
+        reached = dict.fromkeys(self.entrants, 0)
+        for m in self.matches:
+            for e in m.players:
+                reached[e] = max(reached[e], m.round + (m.winner == e))
+        return reached
+
+    def places(self) -> list[tuple[int, ...]]:
+        """The entrants by place, best first, those who tie together (in standings order):
+        in knockout those out in the same round share a place (the final's losers second);
+        in Swiss, the same wins and opponents' wins."""
+        rows = self.standings()
+        if self.format is Format.KNOCKOUT:
+            reached = self._reached()
+            groups = itertools.groupby(rows, key=lambda row: reached[row[0]])
+        else:
+            groups = itertools.groupby(rows, key=lambda row: (row[1], row[2]))
+        return [tuple(row[0] for row in group) for _, group in groups]
 
     @property
     def winner(self) -> int | None:
@@ -260,3 +273,32 @@ def seeded(entrants: Sequence[int], ratings: dict[int, float]) -> tuple[int, ...
     better; the unrated last), ties by who signed up first."""
     order = {e: i for i, e in enumerate(entrants)}
     return tuple(sorted(entrants, key=lambda e: (e not in ratings, -ratings.get(e, 0.0), order[e])))
+
+
+PRIZE_SHARES: Final = ((8, (50, 30, 20)), (4, (70, 30)), (0, (100,)))
+"""The pot's split by place (percent), by the number of entrants: 8 or more pay three
+places, 4 to 7 pay two, fewer pay the winner alone."""
+
+
+def prize_shares(entrants: int) -> tuple[int, ...]:
+    return next(shares for least, shares in PRIZE_SHARES if entrants >= least)
+
+
+def prizes(pot: int, places: Sequence[Sequence[int]]) -> dict[int, int]:
+    """The pot paid out by place (``places``: best first, ties together): entrants who tie
+    share the prizes of the places they take between them, the odd chips to the first
+    listed; what rounding leaves goes to the first place. Adds up to ``pot`` exactly;
+    entrants who win nothing are left out."""
+    if pot <= 0 or not places:
+        return {}
+    shares = prize_shares(sum(len(group) for group in places))
+    paid: dict[int, int] = {}
+    position = 0
+    for group in places:
+        percent = sum(shares[position : position + len(group)])
+        position += len(group)
+        each, odd = divmod(pot * percent // 100, len(group))
+        for i, entrant in enumerate(group):
+            paid[entrant] = each + (i < odd)
+    paid[places[0][0]] += pot - sum(paid.values())
+    return {entrant: amount for entrant, amount in paid.items() if amount}

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from bot.tables.tournament import BYE, Draw, Format, Match, seeded
+from bot.tables.tournament import BYE, Draw, Format, Match, prizes, seeded
 
 EIGHT = tuple(range(1, 9))  # entrants named by their seed
 
@@ -143,3 +143,58 @@ def test_a_swiss_of_free_for_all_tables_seats_nobody_twice_together(
     ]
     assert len(together) == len(set(together))
     assert draw.winner is not None
+
+
+def test_knockout_places_put_who_went_out_together_side_by_side() -> None:
+    draw = Draw(EIGHT, 2, Format.KNOCKOUT)
+    while not draw.finished:
+        draw.next_round()
+        play_round(draw)
+    places = draw.places()
+    assert places[0] == (1,) and places[1] == (2,)
+    assert sorted(places[2]) == [3, 4] and sorted(places[3]) == [5, 6, 7, 8]
+
+
+def test_swiss_places_share_a_place_only_on_wins_and_tie_break() -> None:
+    draw = Draw(EIGHT, 2, Format.SWISS, swiss_rounds=3)
+    for _ in range(3):
+        draw.next_round()
+        play_round(draw)
+    standings = draw.standings()
+    places = draw.places()
+    assert [e for group in places for e in group] == [row[0] for row in standings]
+    for group in places:
+        assert len({(w, tb) for e, w, tb in standings if e in group}) == 1
+
+
+@pytest.mark.parametrize(
+    ("pot", "places", "expected"),
+    [
+        (800, [(1,), (2,), (3, 4), (5, 6, 7, 8)], {1: 400, 2: 240, 3: 80, 4: 80}),
+        (400, [(1,), (2,), (3,), (4,)], {1: 280, 2: 120}),  # 4 to 7 entrants: two places
+        (300, [(1,), (2,), (3,)], {1: 300}),  # fewer: the winner alone
+        (101, [(1,), (2,), (3,), (4,)], {1: 71, 2: 30}),  # rounding goes to the winner
+        (100, [(1, 2, 3), (4,)], {1: 34, 2: 33, 3: 33}),  # a tie shares, odd chip first
+        (0, [(1,), (2,)], {}),
+    ],
+)
+def test_prizes_pay_out_the_whole_pot_by_place(
+    pot: int, places: list[tuple[int, ...]], expected: dict[int, int]
+) -> None:
+    assert prizes(pot, places) == expected
+
+
+@pytest.mark.parametrize("entrants", range(2, 20))
+def test_prizes_always_add_up_to_the_pot(entrants: int) -> None:
+    rng = random.Random(entrants)
+    for _ in range(20):
+        pot = rng.randrange(0, 10_000)
+        ids = list(range(1, entrants + 1))
+        places: list[tuple[int, ...]] = []
+        while ids:
+            n = rng.randint(1, len(ids))
+            places.append(tuple(ids[:n]))
+            ids = ids[n:]
+        paid = prizes(pot, places)
+        assert sum(paid.values()) == pot
+        assert all(amount > 0 for amount in paid.values())
