@@ -13,22 +13,25 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
 from bot.engine import Options, Variant, parse_options
 from bot.engine.variants import sides_of
-from bot.storage import Database
+from bot.storage import Connection, Database, members
+from bot.storage import entries as chips
 from bot.storage import tournaments as repo
+from bot.storage.ledger import InsufficientChips
 from bot.storage.ratings import ratings_of
+from bot.storage.settings import get_settings
 
 from .errors import SaveFailed, TableError
 from .model import Status, Table
 from .ratings import FAMILY_OF
 from .service import TableService
-from .tournament import Draw, Format, Match, seeded
+from .tournament import Draw, Format, Match, prizes, seeded
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +64,13 @@ class Tournament:
     created_at: float
     language: str = "en"
     max_entrants: int = MAX_ENTRANTS
+    entry: int = 0
+    """The entry fee in chips (0: free): paid at sign-up into the tournament, given back on
+    leaving or when it is called off, and paid out as prizes at its end."""
+    prizes: dict[int, int] = field(default_factory=dict[int, int])
+    """What each entrant won, once it is over (entry fee tournaments)."""
+    message_id: int | None = None
+    """Its sign-up message in its channel (None: not posted, or not known)."""
     status: TournamentStatus = TournamentStatus.SIGNUP
     entrants: list[tuple[int, str]] = field(default_factory=list[tuple[int, str]])
     """(user id, name) in sign-up order."""
@@ -97,6 +107,9 @@ class Tournament:
                 "deadline": self.deadline,
                 "language": self.language,
                 "max_entrants": self.max_entrants,
+                "entry": self.entry,
+                "prizes": {str(u): n for u, n in self.prizes.items()},
+                "message_id": self.message_id,
                 "entrants": [[uid, name] for uid, name in self.entrants],
                 "draw": None if self.draw is None else self.draw.to_json(),
                 "tables": {str(i): t for i, t in self.tables.items()},
@@ -121,6 +134,9 @@ class Tournament:
             created_at=row.created_at,
             language=str(data.get("language", "en")),
             max_entrants=int(data.get("max_entrants", MAX_ENTRANTS)),
+            entry=int(data.get("entry", 0)),
+            prizes={int(u): int(n) for u, n in data.get("prizes", {}).items()},
+            message_id=data.get("message_id"),
             status=TournamentStatus(row.status),
             entrants=[(int(uid), str(name)) for uid, name in data["entrants"]],
             draw=None if data["draw"] is None else Draw.from_json(data["draw"]),
@@ -175,12 +191,21 @@ class TournamentService:
 
     # ----------------------------------------------------------------- saving
 
-    async def _save(self, t: Tournament) -> None:
+    async def _save(
+        self, t: Tournament, chips_moved: Callable[[Connection], Awaitable[Any]] | None = None
+    ) -> None:
+        """Save the tournament, with the chips that move with this change in the same
+        transaction (``chips_moved``): both or neither. A member short of chips is refused
+        (``tournament_chips``); anything else failing is :class:`SaveFailed`."""
         try:
             async with self.db.transaction() as conn:
+                if chips_moved is not None:
+                    await chips_moved(conn)
                 await repo.save_tournament(
                     conn, t.id, status=t.status.value, state=t.state_json(), now=self.clock()
                 )
+        except InsufficientChips as short:
+            raise TableError("tournament_chips", fee=t.entry, chips=short.available) from None
         except Exception as error:
             log.error("Tournament %s could not be saved", t.id, exc_info=error)
             raise SaveFailed from error
@@ -202,9 +227,12 @@ class TournamentService:
         swiss_rounds: int = 3,
         max_entrants: int = MAX_ENTRANTS,
         language: str = "en",
+        entry: int = 0,
     ) -> Tournament:
         if format is Format.SWISS and swiss_rounds < 1:
             raise TableError("bad_rounds")
+        if entry < 0:
+            raise TableError("bad_entry")
         now = self.clock()
         t = Tournament(
             id=0,
@@ -219,6 +247,7 @@ class TournamentService:
             created_at=now,
             language=language,
             max_entrants=max(2, max_entrants),
+            entry=entry,
         )
         try:
             async with self.db.transaction() as conn:
@@ -248,8 +277,8 @@ class TournamentService:
                 raise TableError("tournament_full", limit=t.max_entrants)
             t.entrants.append((user_id, name))
             try:
-                await self._save(t)
-            except SaveFailed:
+                await self._save(t, self._pay_entry(t, user_id) if t.entry else None)
+            except TableError:
                 t.entrants.pop()
                 raise
             return t
@@ -264,11 +293,22 @@ class TournamentService:
                 raise TableError("not_signed_up")
             t.entrants = [e for e in t.entrants if e[0] != user_id]
             try:
-                await self._save(t)
+                await self._save(t, self._refund(t, user_id))
             except SaveFailed:
                 t.entrants = before
                 raise
             return t
+
+    async def set_message(self, tournament_id: int, message_id: int) -> None:
+        """Where its sign-up message is, kept so that the start can close it. Not kept if the
+        save fails (the message then keeps its buttons, which answer that it started)."""
+        async with self._lock(tournament_id):
+            t = self.get(tournament_id)
+            t.message_id = message_id
+            try:
+                await self._save(t)
+            except SaveFailed:
+                t.message_id = None
 
     async def cancel(self, tournament_id: int, user_id: int) -> Tournament:
         """The host calls it off before it starts."""
@@ -278,13 +318,55 @@ class TournamentService:
                 raise TableError("host_only")
             if t.status is not TournamentStatus.SIGNUP:
                 raise TableError("tournament_started")
-            t.status = TournamentStatus.CANCELLED
-            try:
-                await self._save(t)
-            except SaveFailed:
-                t.status = TournamentStatus.SIGNUP
-                raise
+            await self._call_off(t)
             return t
+
+    # ------------------------------------------------------------------ chips
+
+    def _pay_entry(self, t: Tournament, user_id: int) -> Callable[[Connection], Awaitable[None]]:
+        async def pay(conn: Connection) -> None:
+            settings = await get_settings(conn, t.guild_id)
+            now = self.clock()
+            await members.ensure_member(conn, t.guild_id, user_id, settings.starting_chips, now)
+            await chips.pay_entry(conn, t.guild_id, t.id, user_id, t.entry, now)
+
+        return pay
+
+    def _refund(
+        self, t: Tournament, user_id: int | None = None
+    ) -> Callable[[Connection], Awaitable[object]]:
+        """Give back the entry of ``user_id``, or of everyone."""
+
+        async def refund(conn: Connection) -> object:
+            return await chips.refund_entries(conn, t.guild_id, t.id, self.clock(), user_id=user_id)
+
+        return refund
+
+    async def _call_off(self, t: Tournament) -> None:
+        """Cancelled before it started: every entry given back with it."""
+        t.status = TournamentStatus.CANCELLED
+        try:
+            await self._save(t, self._refund(t))
+        except SaveFailed:
+            t.status = TournamentStatus.SIGNUP
+            raise
+
+    async def _finish(self, t: Tournament) -> None:
+        """The draw is over: the prizes paid out of the entries with it."""
+        draw = t.draw
+        assert draw is not None
+        t.status = TournamentStatus.FINISHED
+
+        async def pay(conn: Connection) -> None:
+            held = await chips.held(conn, t.id)
+            t.prizes = prizes(held, draw.places())
+            await chips.pay_prizes(conn, t.guild_id, t.id, t.prizes, self.clock())
+
+        try:
+            await self._save(t, pay)
+        except SaveFailed:
+            t.status, t.prizes = TournamentStatus.RUNNING, {}
+            raise
 
     # ------------------------------------------------------------------ start
 
@@ -325,8 +407,7 @@ class TournamentService:
             try:
                 if len(t.entrants) < 2:
                     async with self._lock(t.id):
-                        t.status = TournamentStatus.CANCELLED
-                        await self._save(t)
+                        await self._call_off(t)
                 else:
                     await self.start(t.id, now)
             except TableError:
@@ -346,8 +427,7 @@ class TournamentService:
             draw.next_round()
             await self._save(t)
         if draw.finished:
-            t.status = TournamentStatus.FINISHED
-            await self._save(t)
+            await self._finish(t)
             return
         for index, match in enumerate(list(draw.matches)):
             if match.winner is None and match.round == draw.current_round:
@@ -418,10 +498,11 @@ class TournamentService:
 
     # -------------------------------------------------------- start and stop
 
-    async def restore(self) -> list[Tournament]:
+    async def restore(self) -> list[CaughtUp]:
         """After a start (and the table service's ``restore``): reload the active
         tournaments; a match whose table ended while the bot was down is decided now, and
-        what is missing of the round in play (a table, a start) is done."""
+        what is missing of the round in play (a table, a start) is done. Returns what each
+        running tournament's catch-up did, for its channel to be told."""
         restored: list[Tournament] = []
         for row in await repo.active_tournaments(self.db):
             try:
@@ -431,25 +512,52 @@ class TournamentService:
                 continue
             self.tournaments[t.id] = t
             restored.append(t)
+        caught_up: list[CaughtUp] = []
         for t in restored:
-            if t.status is not TournamentStatus.RUNNING:
+            if t.status is not TournamentStatus.RUNNING or t.draw is None:
                 continue
+            round_before = t.draw.current_round
+            decided: list[int] = []
             try:
                 async with self._lock(t.id):
-                    await self._catch_up(t)
+                    await self._catch_up(t, decided)
             except Exception:
                 log.exception("Tournament %s could not catch up", t.id)
-        return restored
+            caught_up.append(CaughtUp(t, tuple(decided), round_before))
+        return caught_up
 
-    async def _catch_up(self, t: Tournament) -> None:
+    async def _catch_up(self, t: Tournament, decided: list[int]) -> None:
         draw = t.draw
         assert draw is not None
         for index, table_id in list(t.tables.items()):
             if draw.matches[index].winner is not None or table_id in self.tables.tables:
                 continue
             table = await self.tables.ended(table_id)
-            await self._decide(t, table)
+            if await self._decide(t, table):
+                decided.append(index)
         await self._advance(t)
+
+
+@dataclass(frozen=True, slots=True)
+class CaughtUp:
+    """What a restart's catch-up did to a running tournament: the matches it decided (their
+    indexes in the draw), and the round that was in play before (a later one was drawn when
+    the draw's current round is past it)."""
+
+    tournament: Tournament
+    decided: tuple[int, ...]
+    round_before: int
+
+    @property
+    def moved(self) -> bool:
+        """Something happened that its channel has not been told: a match decided, a round
+        drawn, or the end."""
+        draw = self.tournament.draw
+        return (
+            bool(self.decided)
+            or self.tournament.status is TournamentStatus.FINISHED
+            or (draw is not None and draw.current_round > self.round_before)
+        )
 
 
 def match_winner(match: Match, table: Table, seeds: tuple[int, ...]) -> int:

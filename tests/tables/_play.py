@@ -372,13 +372,13 @@ def make_service(db: Database, timers: Timers, clock: Callable[[], float]) -> Ta
 
 
 def keep_ended(cls: type[TableService] = TableService) -> Callable[[], None]:
-    """Make the service keep each table it releases from memory in ``service.ended``, so
+    """Make the service keep each table it releases from memory in ``service.kept_ended``, so
     that a test can still look at how a game ended. Returns what undoes it."""
     release = cls._release  # pyright: ignore[reportPrivateUsage]
 
     def keeping(self: TableService, table: Table) -> None:
         if not table.status.is_open:
-            self.__dict__.setdefault("ended", {})[table.id] = table
+            self.__dict__.setdefault("kept_ended", {})[table.id] = table
         release(self, table)
 
     cls._release = keeping  # type: ignore[method-assign]
@@ -391,7 +391,7 @@ def keep_ended(cls: type[TableService] = TableService) -> Callable[[], None]:
 
 def tables_of(service: TableService) -> dict[int, Table]:
     """Every table the service holds or has released (see :func:`keep_ended`)."""
-    ended: dict[int, Table] = service.__dict__.get("ended", {})
+    ended: dict[int, Table] = service.__dict__.get("kept_ended", {})
     return {**ended, **service.tables}
 
 

@@ -97,6 +97,7 @@ async def open_tournament(
     *,
     swiss_rounds: int = 3,
     max_entrants: int = 64,
+    entry: int = 0,
 ) -> Tournament:
     t = await house.tournaments.create(
         guild_id=GUILD,
@@ -108,6 +109,7 @@ async def open_tournament(
         deadline=house.tournaments.clock() + 600,
         swiss_rounds=swiss_rounds,
         max_entrants=max_entrants,
+        entry=entry,
     )
     for user in entrants:
         await house.tournaments.sign_up(t.id, user, f"user{user}")
