@@ -96,6 +96,33 @@ def utc_day_start(text: str) -> dt.datetime | None:
     return dt.datetime(day.year, day.month, day.day, tzinfo=dt.UTC)
 
 
+_MOMENT_FORMAT = re.compile(r"(\d{4}-\d{2}-\d{2})(?:[ T](\d{1,2}):(\d{2}))?")
+_DISCORD_TIMESTAMP = re.compile(r"<t:(-?\d{1,12})(?::[tTdDfFR])?>")
+
+
+def utc_moment(text: str) -> dt.datetime | None:
+    """The moment ``text`` names: ``YYYY-MM-DD HH:MM`` or ``YYYY-MM-DD`` (UTC, 00:00 when
+    no time is given), or a Discord timestamp (``<t:1764360000:F>``) as members paste them;
+    None when it names none."""
+    text = text.strip()
+    stamp = _DISCORD_TIMESTAMP.fullmatch(text)
+    if stamp is not None:
+        try:
+            return dt.datetime.fromtimestamp(int(stamp.group(1)), dt.UTC)
+        except (OverflowError, OSError, ValueError):
+            return None
+    found = _MOMENT_FORMAT.fullmatch(text)
+    if found is None:
+        return None
+    day = utc_day_start(found.group(1))
+    if day is None or found.group(2) is None:
+        return day
+    hour, minute = int(found.group(2)), int(found.group(3))
+    if hour > 23 or minute > 59:
+        return None
+    return day.replace(hour=hour, minute=minute)
+
+
 def utc_day(at: float) -> str:
     """The UTC date of a time (POSIX seconds) as ``YYYY-MM-DD``."""
     return dt.datetime.fromtimestamp(at, dt.UTC).date().isoformat()

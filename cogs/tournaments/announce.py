@@ -11,7 +11,8 @@ from typing import Protocol
 import discord
 
 from bot.i18n import t
-from bot.tables.tournaments import Tournament, TournamentService, TournamentStatus
+from bot.tables.tournament import Match
+from bot.tables.tournaments import CaughtUp, Tournament, TournamentService, TournamentStatus
 from cogs.tables.common import presenter_of, service_of
 
 from . import posts
@@ -89,7 +90,10 @@ async def round_started(bot: discord.Client, tour: Tournament) -> None:
 
 
 async def cancelled(bot: discord.Client, tour: Tournament) -> None:
-    await _send(bot, tour, t("tournaments.cancelled", tour.language, id=tour.id))
+    text = t("tournaments.cancelled", tour.language, id=tour.id)
+    if tour.entry:
+        text += " " + t("tournaments.entries_back", tour.language, fee=tour.entry)
+    await _send(bot, tour, text)
 
 
 class EndedTable(Protocol):
@@ -117,8 +121,35 @@ async def game_over(bot: discord.Client, service: TournamentService, table: Ende
     match = draw.matches[index]
     if match.winner is None:
         return  # not decided (the tournament was not running, or a save failed)
-    await _send(bot, tour, posts.result_text(tour, match))
+    await told(bot, tour, [match], posts.match_round(draw, match))
+
+
+async def caught_up(bot: discord.Client, caught: CaughtUp) -> None:
+    """After a restart: what the catch-up decided and drew, told as the games' ends would
+    have told it."""
+    tour = caught.tournament
+    draw = tour.draw
+    if draw is None or not caught.moved:
+        return
+    await told(bot, tour, [draw.matches[i] for i in caught.decided], caught.round_before)
+
+
+async def told(
+    bot: discord.Client, tour: Tournament, decided: list[Match], round_before: int
+) -> None:
+    """Each decided match's result; then the winner, or the new round when one was drawn
+    after ``round_before``."""
+    draw = tour.draw
+    assert draw is not None
+    for match in decided:
+        await _send(bot, tour, posts.result_text(tour, match))
     if tour.status is TournamentStatus.FINISHED:
-        await _send(bot, tour, posts.winner_text(tour), picture=True, mentions=[tour.winner or 0])
-    elif draw.current_round > posts.match_round(draw, match):
+        await _send(
+            bot,
+            tour,
+            posts.winner_text(tour),
+            picture=True,
+            mentions=[tour.winner or 0, *tour.prizes],
+        )
+    elif draw.current_round > round_before:
         await round_started(bot, tour)

@@ -5,12 +5,14 @@ A click after a restart finds everything in the custom_id and the service."""
 from __future__ import annotations
 
 import datetime as dt
+import logging
 from typing import Any
 
 import discord
 
 from bot.i18n import t
 from bot.tables.errors import TableError
+from bot.tables.tournament import prize_shares
 from bot.tables.tournaments import Tournament, TournamentService, TournamentStatus
 from cogs._base import shown_name
 from cogs.tables.buttons import TuteButton
@@ -18,6 +20,8 @@ from cogs.tables.common import answered
 
 from . import announce
 from .posts import GREEN, format_text
+
+log = logging.getLogger(__name__)
 
 MAX_LISTED = 40
 """Entrants listed by name on the sign-up message (the rest are counted)."""
@@ -85,10 +89,14 @@ def signup_payload(tour: Tournament) -> dict[str, Any]:
             lang,
             format=format_text(tour, lang),
             host=f"<@{tour.host_id}>",
-            deadline=discord.utils.format_dt(deadline, "R"),
+            deadline=f"{discord.utils.format_dt(deadline, 'F')} ({discord.utils.format_dt(deadline, 'R')})",
         ),
         colour=GREEN,
     )
+    if tour.entry:
+        embed.add_field(
+            name=t("tournaments.signup.entry", lang), value=entry_text(tour), inline=False
+        )
     names = [shown_name(name) for _, name in tour.entrants]
     listed = "\n".join(f"{i}. {name}" for i, name in enumerate(names[:MAX_LISTED], start=1))
     if len(names) > MAX_LISTED:
@@ -112,7 +120,37 @@ def signup_payload(tour: Tournament) -> dict[str, Any]:
                 )
             )
     elif tour.status is TournamentStatus.CANCELLED:
-        embed.set_footer(text=t("tournaments.signup.called_off", lang))
+        footer = t("tournaments.signup.called_off", lang)
+        if tour.entry:
+            footer += " " + t("tournaments.entries_back", lang, fee=tour.entry)
+        embed.set_footer(text=footer)
     else:
         embed.set_footer(text=t("tournaments.signup.closed", lang))
     return {"embed": embed, "view": view}
+
+
+async def close_signup(client: discord.Client, tour: Tournament) -> None:
+    """Its sign-up message, once the clock started it or called it off: no more buttons.
+    A message Discord refuses to edit (deleted, no access) is left as it is: its buttons
+    answer that the tournament started."""
+    if tour.message_id is None:
+        return
+    channel = client.get_partial_messageable(tour.channel_id, guild_id=tour.guild_id)
+    try:
+        await channel.get_partial_message(tour.message_id).edit(**signup_payload(tour))
+    except discord.HTTPException as error:
+        log.info("Tournament %s: its sign-up message stays as it was (%s)", tour.id, error)
+
+
+def entry_text(tour: Tournament) -> str:
+    """The fee, the pot it makes with the entrants so far, and how it is paid out."""
+    lang = tour.language
+    shares = prize_shares(max(2, len(tour.entrants)))
+    split = " / ".join(f"{share}%" for share in shares)
+    return t(
+        "tournaments.signup.entry_text",
+        lang,
+        fee=tour.entry,
+        pot=tour.entry * len(tour.entrants),
+        split=split,
+    )

@@ -20,20 +20,23 @@ from bot.i18n import t
 from bot.storage.settings import get_settings
 from bot.tables.errors import TableError
 from bot.tables.tournament import Format
-from bot.tables.tournaments import TournamentService, TournamentStatus
-from cogs._base import CommandsMixin
+from bot.tables.tournaments import CaughtUp, TournamentService, TournamentStatus
+from cogs._base import CommandsMixin, shown_name
+from cogs.standings.common import utc_moment
 from cogs.tables.commands import VARIANT_CHOICES
 from cogs.tables.common import locale_of, refuse
 
 from . import announce, posts
-from .buttons import TournamentButton, signup_payload, tournaments_of
+from .buttons import TournamentButton, close_signup, signup_payload, tournaments_of
 
 log = logging.getLogger(__name__)
 
 CMD = "commands.tute.tournament"
 CLOCK_SECONDS = 60.0
 """How often the bot looks whether a tournament's sign-up has ended."""
-NEW_OPTIONS = ("format", "swiss_rounds", "signup", "game_rounds", "target")
+NEW_OPTIONS = ("format", "swiss_rounds", "signup", "starts", "entry", "game_rounds", "target")
+LONGEST_SIGNUP = 30 * 86_400.0
+"""A sign-up stays open 30 days at most."""
 
 
 class TournamentCommands(CommandsMixin):
@@ -70,6 +73,7 @@ class TournamentCommands(CommandsMixin):
             log.exception("Could not start the tournaments whose sign-up ended")
             return
         for tour in started:
+            await close_signup(self.bot, tour)
             try:
                 if tour.status is TournamentStatus.CANCELLED:
                     await announce.cancelled(self.bot, tour)
@@ -104,11 +108,15 @@ class TournamentCommands(CommandsMixin):
         format: str = Format.KNOCKOUT.value,
         swiss_rounds: app_commands.Range[int, 1, 10] = 3,
         signup: app_commands.Range[int, 1, 10_080] = 15,
+        starts: app_commands.Range[str, 1, 40] | None = None,
+        entry: app_commands.Range[int, 0, 1_000_000] = 0,
         game_rounds: app_commands.Range[int, 1, 5] = 1,
         target: app_commands.Range[int, 30, 1000] = 101,
     ) -> None:
         """Open a tournament's sign-up here: a public message with Join, Leave and Start
-        now; it starts by itself when sign-up ends."""
+        now; it starts by itself when sign-up ends (``signup`` minutes from now, or at the
+        moment ``starts`` names). With an ``entry`` fee, the entries are paid out as
+        prizes."""
         guild = interaction.guild
         assert guild is not None
         service = tournaments_of(interaction.client)
@@ -116,6 +124,13 @@ class TournamentCommands(CommandsMixin):
         v = Variant(variant)
         options = Options(rounds=game_rounds, target=target, turn_time=settings.turn_time)
         now = discord.utils.utcnow().timestamp()
+        deadline = now + signup * 60
+        if starts is not None:
+            refused = start_refusal(starts, now, locale_of(interaction))
+            if isinstance(refused, str):
+                await interaction.response.send_message(refused, ephemeral=True)
+                return
+            deadline = refused
         try:
             tour = await service.create(
                 guild_id=guild.id,
@@ -124,9 +139,10 @@ class TournamentCommands(CommandsMixin):
                 variant=v,
                 options=options,
                 format=Format(format),
-                deadline=now + signup * 60,
+                deadline=deadline,
                 swiss_rounds=swiss_rounds,
                 language=settings.language_or(interaction.client.config.language),
+                entry=entry,
             )
         except TableError as error:
             await refuse(interaction, error)
@@ -134,6 +150,11 @@ class TournamentCommands(CommandsMixin):
         await interaction.response.send_message(
             allowed_mentions=discord.AllowedMentions.none(), **signup_payload(tour)
         )
+        try:
+            message = await interaction.original_response()
+        except discord.HTTPException:
+            return  # its buttons still work; the start cannot close it
+        await service.set_message(tour.id, message.id)
 
     @tournament.command(
         name=catalog_str(f"{CMD}.show.name"), description=catalog_str(f"{CMD}.show.description")
@@ -174,6 +195,19 @@ class TournamentCommands(CommandsMixin):
         )
 
 
+def start_refusal(text: str, now: float, lang: str) -> float | str:
+    """When a sign-up given as ``starts`` ends, or why it cannot (in ``lang``)."""
+    moment = utc_moment(text)
+    if moment is None:
+        return t("tournaments.starts.unreadable", lang, value=shown_name(text))
+    at = moment.timestamp()
+    if at <= now:
+        return t("tournaments.starts.past", lang, at=discord.utils.format_dt(moment, "F"))
+    if at - now > LONGEST_SIGNUP:
+        return t("tournaments.starts.too_far", lang, days=round(LONGEST_SIGNUP / 86_400))
+    return at
+
+
 async def start_tournaments(bot: TuteBot) -> TournamentService:
     """Start the tournament service on the table service (once per bot), listen for the
     games that end, and restore the tournaments; called once the tables are restored and
@@ -193,8 +227,21 @@ async def start_tournaments(bot: TuteBot) -> TournamentService:
     tables.on_game_over(game_over)
     bot.add_dynamic_items(TournamentButton)
     try:
-        await service.restore()
+        caught = await service.restore()
     except Exception:
         # the commands stay; the tournaments in the database come back at the next start
         log.exception("Could not restore the tournaments")
+        return service
+    if any(each.moved for each in caught):
+        # told once the bot is up and the tables are shown (their links in the posts)
+        bot.loop.create_task(tell_caught_up(bot, caught))
     return service
+
+
+async def tell_caught_up(bot: TuteBot, caught: list[CaughtUp]) -> None:
+    await bot.wait_until_ready()
+    for each in caught:
+        try:
+            await announce.caught_up(bot, each)
+        except Exception:
+            log.exception("Tournament %s: could not tell its catch-up", each.tournament.id)

@@ -172,9 +172,28 @@ def result_text(tour: Tournament, match: Match) -> str:
 
 
 def winner_text(tour: Tournament) -> str:
+    """The winner (mentioned) and, with an entry fee, who won what, by place."""
     winner = tour.winner
     assert winner is not None
-    return t("tournaments.winner", tour.language, id=tour.id, winner=f"<@{winner}>")
+    text = t("tournaments.winner", tour.language, id=tour.id, winner=f"<@{winner}>")
+    if not tour.prizes or tour.draw is None:
+        return text
+    lines = [text, t("tournaments.prizes.title", tour.language)]
+    place = 1
+    for group in tour.draw.places():
+        for entrant in group:
+            if tour.prizes.get(entrant):
+                lines.append(
+                    t(
+                        "tournaments.prizes.line",
+                        tour.language,
+                        place=place,
+                        who=f"<@{entrant}>",
+                        chips=tour.prizes[entrant],
+                    )
+                )
+        place += len(group)
+    return "\n".join(lines)
 
 
 def status_text(tour: Tournament) -> str:
