@@ -32,7 +32,10 @@ GREEN = discord.Colour.dark_green()
 
 
 def pings(user_ids: list[int] | tuple[int, ...]) -> discord.AllowedMentions:
-    return discord.AllowedMentions(users=[discord.Object(u) for u in user_ids], roles=False)
+    """Mentions of these members only, each once (Discord refuses a list with repeats)."""
+    return discord.AllowedMentions(
+        users=[discord.Object(u) for u in dict.fromkeys(user_ids)], roles=False
+    )
 
 
 def format_text(tour: Tournament, lang: str) -> str:

@@ -4,6 +4,9 @@ winner are posted in the channel."""
 
 from __future__ import annotations
 
+import datetime as dt
+import sqlite3
+
 import discord
 import pytest
 import simcord
@@ -11,6 +14,8 @@ from simcord import MemberActor
 
 from bot.config import Config
 from bot.i18n import t
+from bot.storage import ledger
+from bot.storage import tournaments as stored
 from bot.tables.tournaments import Tournament, TournamentService, TournamentStatus
 from tests.cogs.tables._game import SEED, Game, Human
 from tests.cogs.tables._world import add_member, buttons, refusal
@@ -277,3 +282,154 @@ async def test_a_swiss_of_four_members(simcord_env: simcord.Env, world: World) -
     (won,) = [m for m in said(world) if m.content == final]
     (picture,) = won.attachments
     assert picture.filename == f"tournament-{tid}.png"
+
+
+async def test_an_entry_fee_is_paid_in_and_out_as_prizes(
+    simcord_env: simcord.Env, world: World
+) -> None:
+    """A knockout of four with a 100-chip entry: the sign-up message shows the fee and the
+    pot, a member short of a dearer entry is refused privately, and at the end the winner
+    post lists the prizes (70/30), which the members' chips and the audit agree with."""
+    env = simcord_env
+    members = [world.member, *[await add_member(env, world, n) for n in ("bob", "carol", "dave")]]
+    dear = await world.member.slash(
+        world.channel, "tute tournament new", variant="habanero", entry=5000
+    )
+    assert dear.response is not None
+    (dear_id,) = {int(b.custom_id.split(":")[2]) for b in buttons(dear.response)}
+    short = await members[1].click(dear.response, custom_id=f"tute:tn:{dear_id}:join")
+    assert refusal(short) == t("tables.errors.tournament_chips", "en", fee=5000, chips=1000)
+
+    new = await world.member.slash(
+        world.channel, "tute tournament new", variant="habanero", entry=100
+    )
+    signup = new.response
+    assert signup is not None
+    (tid,) = {int(b.custom_id.split(":")[2]) for b in buttons(signup)}
+    for member in members:
+        await member.click(signup, custom_id=f"tute:tn:{tid}:join")
+    (shown,) = [m for m in said(world) if m.id == signup.id]
+    (embed,) = shown.embeds
+    entry = next(f for f in embed.fields if f.name == t("tournaments.signup.entry", "en"))
+    assert "**100** chips to enter" in entry.value and "**400** chips" in entry.value
+    assert "70% / 30%" in entry.value
+    db = tournaments_of(env).db
+    assert await ledger.balance(db, world.guild.id, members[1].id) == 900
+
+    await world.member.click(signup, custom_id=f"tute:tn:{tid}:start")
+    await env.settle()
+    service = tournaments_of(env)
+    for _ in range(2):
+        await play_round(env, world, service.get(tid), members)
+    done = await service.load(tid)
+    assert done.status is TournamentStatus.FINISHED and done.winner is not None
+    assert sum(done.prizes.values()) == 400 and done.prizes[done.winner] == 280
+    (won,) = [m for m in said(world) if m.content.startswith(f"Tournament #{tid} is over")]
+    assert t("tournaments.prizes.title", "en") in won.content
+    assert f"1. <@{done.winner}>: **280** chips" in won.content
+    (second,) = [u for u, n in done.prizes.items() if n == 120]
+    assert f"2. <@{second}>: **120** chips" in won.content
+    for member in members:
+        chips = await ledger.balance(db, world.guild.id, member.id)
+        assert chips == 900 + done.prizes.get(member.id, 0)
+    assert (await ledger.audit(db, world.guild.id)).balanced
+
+
+async def test_a_start_time_is_read_kept_and_kept_to(
+    simcord_env: simcord.Env, world: World
+) -> None:
+    """``starts``: what cannot be read, or has passed, is refused privately; a time to come
+    is the sign-up's end, shown on the message; when it comes the clock starts the
+    tournament and closes the sign-up message (no more buttons)."""
+    env = simcord_env
+    bob = await add_member(env, world, "bob")
+    unread = await world.member.slash(
+        world.channel, "tute tournament new", variant="habanero", starts="next friday"
+    )
+    assert unread.ephemeral and unread.response is not None
+    assert unread.response.content.startswith("I cannot read `next friday` as a time")
+    past = await world.member.slash(
+        world.channel, "tute tournament new", variant="habanero", starts="2001-01-01 10:00"
+    )
+    assert (
+        past.ephemeral and past.response is not None and "already passed" in past.response.content
+    )
+
+    at = (discord.utils.utcnow() + dt.timedelta(hours=3)).replace(second=0, microsecond=0)
+    new = await world.member.slash(
+        world.channel,
+        "tute tournament new",
+        variant="habanero",
+        starts=at.strftime("%Y-%m-%d %H:%M"),
+    )
+    signup = new.response
+    assert signup is not None and not new.ephemeral
+    (tid,) = {int(b.custom_id.split(":")[2]) for b in buttons(signup)}
+    service = tournaments_of(env)
+    assert service.get(tid).deadline == at.timestamp()
+    (embed,) = signup.embeds
+    assert f"<t:{int(at.timestamp())}:F>" in (embed.description or "")
+    for member in (world.member, bob):
+        await member.click(signup, custom_id=f"tute:tn:{tid}:join")
+
+    await env.advance_time(3 * 3600 - 120)
+    assert service.get(tid).status is TournamentStatus.SIGNUP
+    await env.advance_time(240)
+    await env.settle()
+    assert service.get(tid).status is TournamentStatus.RUNNING
+    (closed,) = [m for m in said(world) if m.id == signup.id]
+    assert not buttons(closed)
+    (embed,) = closed.embeds
+    assert embed.footer.text == t("tournaments.signup.closed", "en")
+
+
+async def test_a_match_decided_at_a_restart_is_posted(
+    simcord_env: simcord.Env, world: World, test_config: Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Round 1's last game ends while the tournament cannot be saved (a full disk): its
+    match stays open. After a restart the match is decided from the ended table, and the
+    channel gets its result and round 2's pairings as if nothing had happened."""
+    env = simcord_env
+    signup, members, tid = await sign_up(env, world, ("bob", "carol", "dave"))
+    await world.member.click(signup, custom_id=f"tute:tn:{tid}:start")
+    await env.settle()
+    tour = tournaments_of(env).get(tid)
+    draw = tour.draw
+    assert draw is not None
+    first, last = draw.round_matches(1)
+    real = stored.save_tournament
+    for match in (first, last):
+        if match is last:
+
+            async def full_disk(*args: object, **kwargs: object) -> None:
+                raise sqlite3.OperationalError("database or disk is full")
+
+            monkeypatch.setattr(stored, "save_tournament", full_disk)
+        game = Game(
+            env,
+            world,
+            [Human(m) for m in members if m.id in match.players],
+            SEED,
+            table_id=tour.tables[draw.matches.index(match)],
+        )
+        await game.play()
+        await env.bot.tables.told()  # type: ignore[attr-defined]
+        await env.settle()
+    undecided = tournaments_of(env).get(tid).draw
+    assert undecided is not None and undecided.matches[draw.matches.index(last)].winner is None
+    assert not [m for m in said(world) if "round 2 of 2" in m.content]
+
+    monkeypatch.setattr(stored, "save_tournament", real)
+    await env.bot.close()
+    await env.restart_bot(fast_bot(test_config))
+    await env.settle()
+    back = tournaments_of(env).get(tid)
+    assert back.draw is not None and back.draw.current_round == 2
+    results = [
+        m.content for m in said(world) if m.content.startswith(f"Tournament #{tid}, round 1")
+    ]
+    assert len(results) == 2, "the match decided at the restart is told too"
+    (pairings,) = [m for m in said(world) if "round 2 of 2" in m.content]
+    assert pairings.attachments
+    (final,) = back.draw.round_matches(2)
+    assert all(f"<@{u}>" in pairings.content for u in final.players)
