@@ -311,8 +311,9 @@ async def test_an_entry_fee_is_paid_in_and_out_as_prizes(
     (shown,) = [m for m in said(world) if m.id == signup.id]
     (embed,) = shown.embeds
     entry = next(f for f in embed.fields if f.name == t("tournaments.signup.entry", "en"))
-    assert "**100** chips to enter" in entry.value and "**400** chips" in entry.value
-    assert "70% / 30%" in entry.value
+    value = entry.value or ""
+    assert "**100** chips to enter" in value and "**400** chips" in value
+    assert "70% / 30%" in value
     db = tournaments_of(env).db
     assert await ledger.balance(db, world.guild.id, members[1].id) == 900
 
