@@ -108,6 +108,8 @@ MESSAGES: Final[dict[str, str]] = {
     "standings.stats.rating_line": "{family}: **{rating}** ± {spread} · {games} games",
     "standings.stats.rating_line_one": "{family}: **{rating}** ± {spread} · {games} game",
     "standings.stats.rating_last": " (last game {change})",
+    "standings.stats.to_be_listed": " · {left} more games to be on the leaderboard",
+    "standings.stats.to_be_listed_one": " · 1 more game to be on the leaderboard",
     "standings.stats.rating_none": "Not rated yet",
     "standings.config.title": "Tute settings of this server",
     "standings.config.updated": "Settings saved",

@@ -110,6 +110,8 @@ MESSAGES: Final[dict[str, str]] = {
     "standings.stats.rating_line": "{family}: **{rating}** ± {spread} · {games} partidas",
     "standings.stats.rating_line_one": "{family}: **{rating}** ± {spread} · {games} partida",
     "standings.stats.rating_last": " (última partida {change})",
+    "standings.stats.to_be_listed": " · {left} partidas más para entrar en la clasificación",
+    "standings.stats.to_be_listed_one": " · 1 partida más para entrar en la clasificación",
     "standings.stats.rating_none": "Aún sin nivel",
     "standings.config.title": "Ajustes del tute en este servidor",
     "standings.config.updated": "Ajustes guardados",

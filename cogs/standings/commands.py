@@ -178,9 +178,9 @@ class StandingsCommands(SeasonCommands):
             return
         db = database(interaction)
         target = member or interaction.user
+        settings = await get_settings(db, guild.id)
         if target.id == interaction.user.id:
             # Asking is being seen: a new member gets the starting chips now.
-            settings = await get_settings(db, guild.id)
             async with db.transaction() as conn:
                 now, _ = moment(discord.utils.utcnow())
                 await members.ensure_member(conn, guild.id, target.id, settings.starting_chips, now)
@@ -201,7 +201,7 @@ class StandingsCommands(SeasonCommands):
             mine = {f: r for (u, f), r in season_rated.items() if u == target.id}
             in_season = (running.number, mine)
         await interaction.response.send_message(
-            embed=stats_embed(found, target, lang, rated, in_season),
+            embed=stats_embed(found, target, lang, rated, in_season, settings.min_rated_games),
             ephemeral=True,
             allowed_mentions=NO_PINGS,
         )

@@ -18,9 +18,19 @@ from cogs._base import shown_name
 from .common import CMD, MEDALS, number, percent, signed, utc_day
 
 
-def rating_lines(ratings: Mapping[str, RatingChange], lang: str) -> str:
+def _to_be_listed(games: int, min_games: int, lang: str) -> str:
+    """ " · 3 more games to be on the leaderboard" while a member has too few rated games."""
+    left = min_games - games
+    if left <= 0:
+        return ""
+    key = "standings.stats.to_be_listed_one" if left == 1 else "standings.stats.to_be_listed"
+    return t(key, lang, left=number(left, lang))
+
+
+def rating_lines(ratings: Mapping[str, RatingChange], lang: str, min_games: int = 0) -> str:
     """A member's rating in each family they are rated in, one line each ("Pairs: **1,120**
-    ± 250 · 8 games (last game +35)"); "not rated yet" when none."""
+    ± 250 · 8 games (last game +35)"), with how many more games they need to be listed
+    (``min_games``); "not rated yet" when none."""
     lines: list[str] = []
     for family in Family:
         change = ratings.get(family.value)
@@ -41,13 +51,14 @@ def rating_lines(ratings: Mapping[str, RatingChange], lang: str) -> str:
         if change.before is not None:  # unknown after a rebuild
             moved = signed(after.shown - change.before.shown, lang)
             line += t("standings.stats.rating_last", lang, change=moved)
-        lines.append(line)
+        lines.append(line + _to_be_listed(after.games, min_games, lang))
     return "\n".join(lines) or t("standings.stats.rating_none", lang)
 
 
-def season_rating_lines(ratings: Mapping[Family, Rating], lang: str) -> str:
+def season_rating_lines(ratings: Mapping[Family, Rating], lang: str, min_games: int = 0) -> str:
     """A member's rating in each family in a season, one line each ("Pairs: **1,120** ± 250
-    · 8 games"); "no rated games this season yet" when none."""
+    · 8 games"), with how many more games they need to be on the season's board
+    (``min_games``); "no rated games this season yet" when none."""
     lines: list[str] = []
     for family in Family:
         rating = ratings.get(family)
@@ -67,6 +78,7 @@ def season_rating_lines(ratings: Mapping[Family, Rating], lang: str) -> str:
                 spread=number(rating.spread, lang),
                 games=number(rating.games, lang),
             )
+            + _to_be_listed(rating.games, min_games, lang)
         )
     return "\n".join(lines) or t("standings.stats.season_none", lang)
 
@@ -77,9 +89,11 @@ def stats_embed(
     lang: str,
     ratings: Mapping[str, RatingChange] | None = None,
     season: tuple[int, Mapping[Family, Rating]] | None = None,
+    min_games: int = 0,
 ) -> discord.Embed:
     """``ratings``: the member's rating per family (by its value), with its last change;
-    ``season``: the running season's number and the member's rating per family in it."""
+    ``season``: the running season's number and the member's rating per family in it;
+    ``min_games``: the rated games a member needs to be listed."""
     embed = discord.Embed(
         title=t("standings.stats.title", lang, name=shown_name(member.display_name)),
         colour=discord.Colour.dark_green(),
@@ -113,14 +127,14 @@ def stats_embed(
     field("tutes", number(found.tutes, lang))
     embed.add_field(
         name=t("standings.stats.rating", lang),
-        value=rating_lines(ratings or {}, lang),
+        value=rating_lines(ratings or {}, lang, min_games),
         inline=False,
     )
     if season is not None:
         number_of, rated = season
         embed.add_field(
             name=t("standings.stats.season", lang, number=number_of),
-            value=season_rating_lines(rated, lang),
+            value=season_rating_lines(rated, lang, min_games),
             inline=False,
         )
     return embed

@@ -69,18 +69,25 @@ async def test_stats_show_the_rating_of_each_family(
     guild_id = world.guild.id
     await rate(simcord_env, guild_id, "pairs", alice.id, 1120, 250, 8, last=1085)
     await rate(simcord_env, guild_id, "two", alice.id, 1040, 900, 1)
+    await rate(simcord_env, guild_id, "three", alice.id, 990, 600, 4)
 
     result = await alice.slash(world.channel, "tute stats")
 
+    # five rated games to be listed (the default): who has fewer is told how many more
     assert result.ephemeral
     assert fields_of(embed_of(result))["Skill rating"] == (
-        "Two players: **1,040** ± 900 · 1 game\nPairs: **1,120** ± 250 · 8 games (last game +35)"
+        "Two players: **1,040** ± 900 · 1 game · 4 more games to be on the leaderboard\n"
+        "Three players: **990** ± 600 · 4 games · 1 more game to be on the leaderboard\n"
+        "Pairs: **1,120** ± 250 · 8 games (last game +35)"
     )
 
     set_locale("es-ES")
     spanish = await alice.slash(world.channel, "tute stats")
     assert fields_of(embed_of(spanish))["Nivel de juego"] == (
-        "Dos jugadores: **1.040** ± 900 · 1 partida\n"
+        "Dos jugadores: **1.040** ± 900 · 1 partida · 4 partidas más para entrar en la"
+        " clasificación\n"
+        "Tres jugadores: **990** ± 600 · 4 partidas · 1 partida más para entrar en la"
+        " clasificación\n"
         "Parejas: **1.120** ± 250 · 8 partidas (última partida +35)"
     )
 
@@ -116,7 +123,10 @@ async def test_a_game_between_two_members_rates_them_and_says_so(
     # Their stats show it; with one rated game needed, both are on the board, winner first.
     stats = fields_of(embed_of(await alice.slash(world.channel, "tute stats")))
     mine = Rating(rated[alice.id].mu, rated[alice.id].sigma, 1)
-    assert stats["Skill rating"] == f"Two players: **{mine.shown:,}** ± {mine.spread:,} · 1 game"
+    assert stats["Skill rating"] == (
+        f"Two players: **{mine.shown:,}** ± {mine.spread:,} · 1 game"
+        " · 4 more games to be on the leaderboard"
+    )
     async with db.transaction() as conn:
         await update_settings(conn, world.guild.id, min_rated_games=1)
     board = embed_of(await bob.slash(world.channel, "tute leaderboard", by="rating"))

@@ -333,7 +333,10 @@ async def test_stats_show_the_running_seasons_rating(
 
     fields = fields_of(embed_of(await alice.slash(world.channel, "tute stats")))
 
-    assert fields["Season 1"] == f"Two players: **{mine.shown:,}** ± {mine.spread:,} · 1 game"
+    assert fields["Season 1"] == (
+        f"Two players: **{mine.shown:,}** ± {mine.spread:,} · 1 game"
+        " · 4 more games to be on the leaderboard"
+    )
     assert mine.shown < 1000  # the season's only game was a loss
     assert "· 3 games" in fields["Skill rating"]  # all-time: every game
 
