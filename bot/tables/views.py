@@ -115,6 +115,8 @@ class TableView(Seating):
     tally: GameTally | None = None
     """What a finished game gave each member."""
     invited: tuple[int, ...] = ()
+    tournament_id: int | None = None
+    """The tournament whose match this table plays (None: an ordinary table)."""
 
     @property
     def sides(self) -> tuple[tuple[int, ...], ...]:
@@ -318,6 +320,7 @@ def table_view(table: Table) -> TableView:
         deal=deal_view(deal) if playing and deal is not None else None,
         tally=table.tally,
         invited=tuple(table.invited),
+        tournament_id=table.tournament_id,
     )
 
 

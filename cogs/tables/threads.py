@@ -1,6 +1,7 @@
 """The game's own thread: a public one from the lobby message when spectators may watch, a
 private one (its players invited) when they may not, or none (the game plays in the channel)
-when the bot may not make threads there."""
+when the bot may not make threads there. A tournament's match invites its players to its
+thread either way."""
 
 from __future__ import annotations
 
@@ -39,19 +40,28 @@ async def make_thread(bot: discord.Client, table: TableView) -> int | None:
                 thread = await channel.create_thread(
                     name=name, type=discord.ChannelType.public_thread
                 )
-            return thread.id
-        thread = await channel.create_thread(
-            name=name, type=discord.ChannelType.private_thread, invitable=False
-        )
+        else:
+            thread = await channel.create_thread(
+                name=name, type=discord.ChannelType.private_thread, invitable=False
+            )
     except discord.HTTPException:
         log.info("Table %s plays in its channel: no thread could be made", table.id)
         if not table.options.spectators:
             await channel.send(t("tables.no_private_thread", table.language))
         return None
+    if table.options.spectators and table.tournament_id is None:
+        return thread.id  # its players opened it from the lobby: they know where it is
+    await invite(thread, table)
+    return thread.id
+
+
+async def invite(thread: discord.Thread, table: TableView) -> None:
+    """Add the table's members to its thread: to a private thread, so that they can see
+    it; to a tournament match's public one, which they did not open themselves, so that it
+    is in their list."""
     for user_id in table.humans():
         try:
             await thread.add_user(discord.Object(user_id))
         except discord.HTTPException:
             # the others are in; this player still gets their hand, and can be added
             log.warning("Table %s: could not add %s to its thread", table.id, user_id)
-    return thread.id

@@ -90,9 +90,13 @@ async def test_a_knockout_of_four_members(simcord_env: simcord.Env, world: World
     tour = service.get(tid)
     assert tour.status is TournamentStatus.RUNNING
     assert len(tour.tables) == 2, "a table for each match of round 1"
-    for table_id in tour.tables.values():
+    assert tour.draw is not None
+    for index, table_id in tour.tables.items():
         table = env.bot.tables.tables[table_id]  # type: ignore[attr-defined]
         assert table.status.is_open and table.play_message_id is not None, "shown"
+        # its players are invited to the table's thread (a public one: spectators watch)
+        thread = env.backend.channels[table.thread_id]
+        assert set(thread.thread_members) >= set(tour.draw.matches[index].players)
     pairings = next(m for m in said(world) if "round 1 of 2" in m.content)
     assert pairings.attachments, "the bracket is posted with the pairings"
     for member in members:
