@@ -245,49 +245,6 @@ async def test_the_clock_starts_it_or_calls_it_off(simcord_env: simcord.Env, wor
     assert [m for m in said(world) if m.content == told]
 
 
-async def test_a_swiss_of_four_members(simcord_env: simcord.Env, world: World) -> None:
-    """A Swiss tournament of habanero over two rounds: everyone plays every round, the
-    standings are posted with each round's pairings, and with the winner at the end."""
-    env = simcord_env
-    members = [world.member, *[await add_member(env, world, n) for n in ("bob", "carol", "dave")]]
-    new = await world.member.slash(
-        world.channel,
-        "tute tournament new",
-        variant="habanero",
-        format="swiss",
-        **{"swiss-rounds": 2},
-    )
-    signup = new.response
-    assert signup is not None
-    (tid,) = {int(b.custom_id.split(":")[2]) for b in buttons(signup)}
-    for member in members:
-        await member.click(signup, custom_id=f"tute:tn:{tid}:join")
-    await world.member.click(signup, custom_id=f"tute:tn:{tid}:start")
-    await env.settle()
-    service = tournaments_of(env)
-    tour = service.get(tid)
-    assert tour.status is TournamentStatus.RUNNING and len(tour.tables) == 2
-
-    for number in (1, 2):
-        pairings = next(m for m in said(world) if f"round {number} of 2" in m.content)
-        assert pairings.attachments, "the standings with the pairings"
-        for member in members:
-            assert f"<@{member.id}>" in pairings.content, "everyone plays every round"
-        await play_round(env, world, service.get(tid), members)
-
-    done = await service.load(tid)
-    assert done.status is TournamentStatus.FINISHED and done.winner is not None
-    draw = done.draw
-    assert draw is not None
-    assert sum(wins for _, wins, _ in draw.standings()) == 4, "four matches decided"
-    results = [m for m in said(world) if m.content.startswith(f"Tournament #{tid}, round")]
-    assert len(results) == 4
-    final = t("tournaments.winner", "en", id=tid, winner=f"<@{done.winner}>")
-    (won,) = [m for m in said(world) if m.content == final]
-    (picture,) = won.attachments
-    assert picture.filename == f"tournament-{tid}.png"
-
-
 async def test_an_entry_fee_is_paid_in_and_out_as_prizes(
     simcord_env: simcord.Env, world: World
 ) -> None:
