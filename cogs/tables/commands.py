@@ -78,6 +78,31 @@ def _given(interaction: discord.Interaction[TuteBot], option: str) -> Any:
     return getattr(interaction.namespace, t(f"options.{option}.name", DEFAULT_LANGUAGE), None)
 
 
+def house_choices(
+    interaction: discord.Interaction[TuteBot], current: str
+) -> list[app_commands.Choice[str]]:
+    """``name=value`` completions of the house rules of the variant chosen, each with what
+    it does in the user's language (``/tute new`` and ``/tute tournament new``)."""
+    lang = locale_of(interaction)
+    chosen = _given(interaction, "variant")
+    variant = Variant(chosen) if chosen in {v.value for v in Variant} else None
+    deck = 36 if str(_given(interaction, "deck")) == "36" else 40
+    offered: list[app_commands.Choice[str]] = []
+    for whole, name, value in completions(variant, current, Options(deck=deck)):
+        if len(whole) > CHOICE_LENGTH:
+            continue
+        label = f"{name}={value}: {ui.rule_text(name, value, lang)}"
+        if value == values_of(name)[0]:
+            label += " " + t("house.default", lang)
+        offered.append(app_commands.Choice(name=label[:CHOICE_LENGTH], value=whole))
+    return offered[:MAX_CHOICES]
+
+
+RULES_CHOICES = [
+    app_commands.Choice(name=catalog_str(f"options.rules.{p.value}"), value=p.value) for p in Preset
+]
+
+
 class TablesCommands(CommandsMixin):
     """The table commands of the ``/tute`` group (mixed into the Tute cog, which sets
     ``bot``)."""
@@ -114,10 +139,7 @@ class TablesCommands(CommandsMixin):
             app_commands.Choice(name=catalog_str(f"options.robots.{lv.value}"), value=lv.value)
             for lv in ROBOT_LEVELS
         ],
-        rules=[
-            app_commands.Choice(name=catalog_str(f"options.rules.{p.value}"), value=p.value)
-            for p in Preset
-        ],
+        rules=RULES_CHOICES,
     )
     @app_commands.describe(
         **{name: catalog_str(f"options.{name}.description") for name in NEW_OPTIONS}
@@ -246,21 +268,7 @@ class TablesCommands(CommandsMixin):
     async def house_autocomplete(
         self, interaction: discord.Interaction[TuteBot], current: str
     ) -> list[app_commands.Choice[str]]:
-        """``name=value`` completions of the house rules of the variant chosen, each with
-        what it does in the user's language."""
-        lang = locale_of(interaction)
-        chosen = _given(interaction, "variant")
-        variant = Variant(chosen) if chosen in {v.value for v in Variant} else None
-        deck = 36 if str(_given(interaction, "deck")) == "36" else 40
-        offered: list[app_commands.Choice[str]] = []
-        for whole, name, value in completions(variant, current, Options(deck=deck)):
-            if len(whole) > CHOICE_LENGTH:
-                continue
-            label = f"{name}={value}: {ui.rule_text(name, value, lang)}"
-            if value == values_of(name)[0]:
-                label += " " + t("house.default", lang)
-            offered.append(app_commands.Choice(name=label[:CHOICE_LENGTH], value=whole))
-        return offered[:MAX_CHOICES]
+        return house_choices(interaction, current)
 
     @app_commands.command(
         name=catalog_str("commands.tute.rules.name"),

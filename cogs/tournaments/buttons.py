@@ -17,6 +17,7 @@ from bot.tables.tournaments import Tournament, TournamentService, TournamentStat
 from cogs._base import shown_name
 from cogs.tables.buttons import TuteButton
 from cogs.tables.common import answered
+from cogs.tables.embeds import rules_line
 
 from . import announce
 from .posts import GREEN, format_text
@@ -77,6 +78,17 @@ def signup_payload(tour: Tournament) -> dict[str, Any]:
     closes, who signed up, and the buttons (none once sign-up is over)."""
     lang = tour.language
     deadline = dt.datetime.fromtimestamp(tour.deadline, dt.UTC)
+    closes = discord.utils.format_dt(deadline, "F")
+    description = t(
+        "tournaments.signup.body",
+        lang,
+        format=format_text(tour, lang),
+        host=f"<@{tour.host_id}>",
+        deadline=f"{closes} ({discord.utils.format_dt(deadline, 'R')})",
+    )
+    rules, _ = rules_line(tour.options, lang)
+    if rules:
+        description += "\n" + rules
     embed = discord.Embed(
         title=t(
             "tournaments.signup.title",
@@ -84,13 +96,7 @@ def signup_payload(tour: Tournament) -> dict[str, Any]:
             id=tour.id,
             variant=t(f"variants.{tour.variant.value}", lang),
         ),
-        description=t(
-            "tournaments.signup.body",
-            lang,
-            format=format_text(tour, lang),
-            host=f"<@{tour.host_id}>",
-            deadline=f"{discord.utils.format_dt(deadline, 'F')} ({discord.utils.format_dt(deadline, 'R')})",
-        ),
+        description=description,
         colour=GREEN,
     )
     if tour.entry:

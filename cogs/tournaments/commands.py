@@ -15,15 +15,16 @@ from discord import app_commands
 from discord.ext import tasks
 
 from bot.client import TuteBot, catalog_str
-from bot.engine import Options, Variant
-from bot.i18n import t
+from bot.engine import Options, Preset, Variant
+from bot.i18n import DEFAULT_LANGUAGE, t
 from bot.storage.settings import get_settings
 from bot.tables.errors import TableError
+from bot.tables.house import opening_options, parse_house
 from bot.tables.tournament import Format
 from bot.tables.tournaments import CaughtUp, TournamentService, TournamentStatus
 from cogs._base import CommandsMixin, shown_name
 from cogs.standings.common import utc_moment
-from cogs.tables.commands import VARIANT_CHOICES
+from cogs.tables.commands import RULES_CHOICES, VARIANT_CHOICES, house_choices
 from cogs.tables.common import locale_of, refuse
 
 from . import announce, posts
@@ -35,6 +36,8 @@ CMD = "commands.tute.tournament"
 CLOCK_SECONDS = 60.0
 """How often the bot looks whether a tournament's sign-up has ended."""
 NEW_OPTIONS = ("format", "swiss_rounds", "signup", "starts", "entry", "game_rounds", "target")
+TABLE_OPTIONS = ("variant", "rules", "house")
+"""Options it shares with ``/tute new``, named and described as there."""
 LONGEST_SIGNUP = 30 * 86_400.0
 """A sign-up stays open 30 days at most."""
 
@@ -88,17 +91,18 @@ class TournamentCommands(CommandsMixin):
     @app_commands.guild_only()
     @app_commands.choices(
         variant=VARIANT_CHOICES,
+        rules=RULES_CHOICES,
         format=[
             app_commands.Choice(name=catalog_str(f"tournaments.choice.{f.value}"), value=f.value)
             for f in Format
         ],
     )
     @app_commands.rename(
-        variant=catalog_str("options.variant.name"),
+        **{name: catalog_str(f"options.{name}.name") for name in TABLE_OPTIONS},
         **{name: catalog_str(f"{CMD}.new.{name}.name") for name in NEW_OPTIONS},
     )
     @app_commands.describe(
-        variant=catalog_str("options.variant.description"),
+        **{name: catalog_str(f"options.{name}.description") for name in TABLE_OPTIONS},
         **{name: catalog_str(f"{CMD}.new.{name}.description") for name in NEW_OPTIONS},
     )
     async def tournament_new(
@@ -112,17 +116,40 @@ class TournamentCommands(CommandsMixin):
         entry: app_commands.Range[int, 0, 1_000_000] = 0,
         game_rounds: app_commands.Range[int, 1, 5] = 1,
         target: app_commands.Range[int, 30, 1000] = 101,
+        rules: str = Preset.STANDARD.value,
+        house: app_commands.Range[str, 1, 300] | None = None,
     ) -> None:
         """Open a tournament's sign-up here: a public message with Join, Leave and Start
         now; it starts by itself when sign-up ends (``signup`` minutes from now, or at the
         moment ``starts`` names). With an ``entry`` fee, the entries are paid out as
-        prizes."""
+        prizes. Its tables play ``rules`` and the ``house`` rules as ``/tute new`` would."""
         guild = interaction.guild
         assert guild is not None
         service = tournaments_of(interaction.client)
         settings = await get_settings(service.db, guild.id)
         v = Variant(variant)
-        options = Options(rounds=game_rounds, target=target, turn_time=settings.turn_time)
+        given = {
+            option
+            for option, name in (("rounds", "game_rounds"), ("target", "target"))
+            if t(f"{CMD}.new.{name}.name", DEFAULT_LANGUAGE) in interaction.namespace
+        }
+        try:
+            house_rules = parse_house(v, house or "")
+            options = opening_options(
+                v,
+                Options(
+                    rounds=game_rounds,
+                    target=target,
+                    turn_time=settings.turn_time,
+                    rules=Preset(rules),
+                    **house_rules,
+                ),
+                given | set(house_rules),
+                quiet=frozenset(given),
+            )
+        except TableError as error:
+            await refuse(interaction, error)
+            return
         now = discord.utils.utcnow().timestamp()
         deadline = now + signup * 60
         if starts is not None:
@@ -155,6 +182,12 @@ class TournamentCommands(CommandsMixin):
         except discord.HTTPException:
             return  # its buttons still work; the start cannot close it
         await service.set_message(tour.id, message.id)
+
+    @tournament_new.autocomplete("house")
+    async def tournament_house_autocomplete(
+        self, interaction: discord.Interaction[TuteBot], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return house_choices(interaction, current)
 
     @tournament.command(
         name=catalog_str(f"{CMD}.show.name"), description=catalog_str(f"{CMD}.show.description")

@@ -395,3 +395,41 @@ async def test_a_match_decided_at_a_restart_is_posted(
     assert pairings.attachments
     (final,) = back.draw.round_matches(2)
     assert all(f"<@{u}>" in pairings.content for u in final.players)
+
+
+async def test_its_tables_play_the_rules_and_house_rules_chosen(
+    simcord_env: simcord.Env, world: World
+) -> None:
+    """``rules`` and ``house`` as at ``/tute new``: the sign-up message says the rules in
+    play, every match's table plays them, and a house rule the variant has not is refused
+    privately (no tournament is opened)."""
+    env = simcord_env
+    service = tournaments_of(env)
+    wrong = await world.member.slash(
+        world.channel, "tute tournament new", variant="pairs", house="seats=4"
+    )
+    assert wrong.ephemeral and wrong.response is not None
+    assert "`seats`" in wrong.response.content
+    assert service.tournaments == {}
+
+    new = await world.member.slash(
+        world.channel,
+        "tute tournament new",
+        variant="habanero",
+        rules="fournier",
+        house="next_dealer=last_ten",
+    )
+    signup = new.response
+    assert signup is not None and not new.ephemeral
+    (embed,) = signup.embeds
+    assert "Rules: Fournier" in (embed.description or "")
+    (tid,) = {int(b.custom_id.split(":")[2]) for b in buttons(signup)}
+    bob = await add_member(env, world, "bob")
+    for member in (world.member, bob):
+        await member.click(signup, custom_id=f"tute:tn:{tid}:join")
+    await world.member.click(signup, custom_id=f"tute:tn:{tid}:start")
+    await env.settle()
+    (table_id,) = service.get(tid).tables.values()
+    options = env.bot.tables.tables[table_id].options  # type: ignore[attr-defined]
+    assert options.rules.value == "fournier" and options.next_dealer.value == "last_ten"
+    assert options.competitive and options.bet == 0
