@@ -25,11 +25,9 @@ so it may be in the red.
 A member's account is opened by :func:`bot.storage.members.ensure_member`, which gives the
 starting chips; the members' records (experience, rounds, games, leaderboards) live there.
 
-Writes take the ``aiosqlite.Connection`` that ``db.transaction()`` yields, so the table
-service can put several of them and its own writes in one transaction. Reads take either the
-:class:`Database` or that connection (to read inside the transaction). Times are passed in as
-POSIX seconds (``now``) and dates as ``YYYY-MM-DD`` (``today``, in UTC): the bot's clock may
-be simulated, so nothing here reads the clock.
+Writes take the ``aiosqlite.Connection`` of ``db.transaction()`` (several writes, one
+transaction); reads, the :class:`Database` or that connection. Times are passed in (``now``,
+POSIX seconds; ``today``, ``YYYY-MM-DD`` UTC): nothing here reads the clock.
 
 What a table holds is attributed to the accounts that put it there, from the table's own
 ledger rows (see :func:`table_state`), so a cancelled game gives everyone back exactly what
@@ -93,7 +91,8 @@ class TableState:
 
 @dataclass(frozen=True, slots=True)
 class Audit:
-    """The conservation check of one server's chips."""
+    """The conservation check of one server's chips (``tournaments``: the entry fees the
+    tournaments hold until they pay their prizes)."""
 
     members: int
     bank: int
@@ -102,7 +101,6 @@ class Audit:
     negative_members: tuple[int, ...]
     unbalanced_movements: tuple[int, ...]
     tournaments: int = 0
-    """The entry fees tournaments hold until they pay their prizes."""
 
     @property
     def balanced(self) -> bool:

@@ -11,15 +11,12 @@ member who does not play is stood in for by the table's turn timeout, like at an
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field, replace
-from enum import Enum
+from dataclasses import replace
 from typing import Any
 
-from bot.engine import Options, Variant, parse_options
-from bot.engine.variants import sides_of
+from bot.engine import Options, Variant
 from bot.storage import Connection, Database, members
 from bot.storage import entries as chips
 from bot.storage import tournaments as repo
@@ -32,116 +29,19 @@ from .model import Status, Table
 from .ratings import FAMILY_OF
 from .service import TableService
 from .tournament import Draw, Format, Match, prizes, seeded
+from .tournament_state import (
+    MAX_ENTRANTS,
+    CaughtUp,
+    Tournament,
+    TournamentStatus,
+    match_winner,
+)
 
 log = logging.getLogger(__name__)
 
-MAX_ENTRANTS = 64
 TOURNAMENT_TABLES = 10_000
 """A tournament's tables do not count against the server's limit of open tables: they are
 opened for the members, who did not ask."""
-
-
-class TournamentStatus(str, Enum):
-    SIGNUP = "signup"
-    RUNNING = "running"
-    FINISHED = "finished"
-    CANCELLED = "cancelled"
-
-
-@dataclass(slots=True)
-class Tournament:
-    id: int
-    guild_id: int
-    channel_id: int
-    host_id: int
-    variant: Variant
-    options: Options
-    """The options of its tables (competitive, bet 0)."""
-    format: Format
-    swiss_rounds: int
-    deadline: float
-    """When sign-up ends and it starts (the host may start it earlier)."""
-    created_at: float
-    language: str = "en"
-    max_entrants: int = MAX_ENTRANTS
-    entry: int = 0
-    """The entry fee in chips (0: free): paid at sign-up into the tournament, given back on
-    leaving or when it is called off, and paid out as prizes at its end."""
-    prizes: dict[int, int] = field(default_factory=dict[int, int])
-    """What each entrant won, once it is over (entry fee tournaments)."""
-    message_id: int | None = None
-    """Its sign-up message in its channel (None: not posted, or not known)."""
-    status: TournamentStatus = TournamentStatus.SIGNUP
-    entrants: list[tuple[int, str]] = field(default_factory=list[tuple[int, str]])
-    """(user id, name) in sign-up order."""
-    draw: Draw | None = None
-    tables: dict[int, int] = field(default_factory=dict[int, int])
-    """The table of each match played (its index in ``draw.matches`` -> table id)."""
-
-    @property
-    def table_size(self) -> int:
-        return self.options.seats_at(self.variant)
-
-    def entrant_ids(self) -> list[int]:
-        return [user_id for user_id, _ in self.entrants]
-
-    def name_of(self, user_id: int) -> str:
-        return next((name for uid, name in self.entrants if uid == user_id), str(user_id))
-
-    @property
-    def winner(self) -> int | None:
-        return None if self.draw is None else self.draw.winner
-
-    def match_of_table(self, table_id: int) -> int | None:
-        return next((i for i, t in self.tables.items() if t == table_id), None)
-
-    # ------------------------------------------------------------ persistence
-
-    def state_json(self) -> str:
-        return json.dumps(
-            {
-                "variant": self.variant.value,
-                "options": self.options.to_dict(variant=self.variant),
-                "format": self.format.value,
-                "swiss_rounds": self.swiss_rounds,
-                "deadline": self.deadline,
-                "language": self.language,
-                "max_entrants": self.max_entrants,
-                "entry": self.entry,
-                "prizes": {str(u): n for u, n in self.prizes.items()},
-                "message_id": self.message_id,
-                "entrants": [[uid, name] for uid, name in self.entrants],
-                "draw": None if self.draw is None else self.draw.to_json(),
-                "tables": {str(i): t for i, t in self.tables.items()},
-            },
-            separators=(",", ":"),
-        )
-
-    @classmethod
-    def from_row(cls, row: repo.TournamentRow) -> Tournament:
-        data: dict[str, Any] = json.loads(row.state)
-        variant = Variant(data["variant"])
-        return cls(
-            id=row.id,
-            guild_id=row.guild_id,
-            channel_id=row.channel_id,
-            host_id=row.host_id,
-            variant=variant,
-            options=parse_options(variant, data["options"], named=False),
-            format=Format(data["format"]),
-            swiss_rounds=int(data["swiss_rounds"]),
-            deadline=float(data["deadline"]),
-            created_at=row.created_at,
-            language=str(data.get("language", "en")),
-            max_entrants=int(data.get("max_entrants", MAX_ENTRANTS)),
-            entry=int(data.get("entry", 0)),
-            prizes={int(u): int(n) for u, n in data.get("prizes", {}).items()},
-            message_id=data.get("message_id"),
-            status=TournamentStatus(row.status),
-            entrants=[(int(uid), str(name)) for uid, name in data["entrants"]],
-            draw=None if data["draw"] is None else Draw.from_json(data["draw"]),
-            tables={int(i): int(t) for i, t in data["tables"].items()},
-        )
 
 
 class TournamentService:
@@ -536,58 +436,3 @@ class TournamentService:
             if await self._decide(t, table):
                 decided.append(index)
         await self._advance(t)
-
-
-@dataclass(frozen=True, slots=True)
-class CaughtUp:
-    """What a restart's catch-up did to a running tournament: the matches it decided (their
-    indexes in the draw), and the round that was in play before (a later one was drawn when
-    the draw's current round is past it)."""
-
-    tournament: Tournament
-    decided: tuple[int, ...]
-    round_before: int
-
-    @property
-    def moved(self) -> bool:
-        """Something happened that its channel has not been told: a match decided, a round
-        drawn, or the end."""
-        draw = self.tournament.draw
-        return (
-            bool(self.decided)
-            or self.tournament.status is TournamentStatus.FINISHED
-            or (draw is not None and draw.current_round > self.round_before)
-        )
-
-
-def match_winner(match: Match, table: Table, seeds: tuple[int, ...]) -> int:
-    """Who takes a match: the entrant of the side that won the table's game (the best seed
-    where two sat on it); where a robot's side won, or the game did not finish, the entrant
-    of the side with most rounds won, ties by seed. An entrant who never played a card or
-    sang themself (a no-show, stood in for by a robot) never takes it over one who did."""
-    seed = {e: i for i, e in enumerate(seeds)}
-    seat_of: dict[int, int] = {}
-    showed: list[int] = []
-    for i, s in enumerate(table.seats):
-        if s is not None and s.user_id in match.players:
-            seat_of[s.user_id] = i
-            if s.acted:
-                showed.append(s.user_id)
-    players = [u for u in match.players if u in showed] or list(match.players)
-    sides = sides_of(table.variant, table.players)
-
-    def side(user_id: int) -> int | None:
-        seat = seat_of.get(user_id)
-        return next((n for n, seats in enumerate(sides) if seat in seats), None)
-
-    if table.status is Status.FINISHED and table.winner is not None:
-        on_side = [u for u in players if side(u) == table.winner]
-        if on_side:
-            return min(on_side, key=seed.__getitem__)
-    rounds = table.game.rounds_won if table.game is not None else []
-
-    def won(user_id: int) -> int:
-        n = side(user_id)
-        return rounds[n] if n is not None and n < len(rounds) else 0
-
-    return min(players, key=lambda u: (-won(u), seed[u]))
