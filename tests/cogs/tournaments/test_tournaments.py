@@ -16,6 +16,7 @@ from bot.config import Config
 from bot.i18n import t
 from bot.storage import ledger
 from bot.storage import tournaments as stored
+from bot.tables.tournament import Match
 from bot.tables.tournaments import Tournament, TournamentService, TournamentStatus
 from tests.cogs.tables._game import SEED, Game, Human
 from tests.cogs.tables._world import add_member, buttons, refusal
@@ -51,6 +52,20 @@ async def sign_up(
         joined = await member.click(signup, custom_id=f"tute:tn:{tid}:join")
         assert joined.acknowledged and not joined.ephemeral
     return signup, members, tid
+
+
+async def play_match(
+    env: simcord.Env, world: World, tour: Tournament, match: Match, members: list[MemberActor]
+) -> None:
+    """The match's table played to its end by its members, and what follows told."""
+    assert tour.draw is not None
+    table_id = tour.tables[tour.draw.matches.index(match)]
+    game = Game(
+        env, world, [Human(m) for m in members if m.id in match.players], SEED, table_id=table_id
+    )
+    await game.play()
+    await env.bot.tables.told()  # type: ignore[attr-defined]
+    await env.settle()
 
 
 async def play_round(
@@ -138,17 +153,7 @@ async def test_a_restart_in_the_middle(
     tour = tournaments_of(env).get(tid)
     draw = tour.draw
     assert draw is not None
-    first = draw.round_matches(1)[0]
-    game = Game(
-        env,
-        world,
-        [Human(m) for m in members if m.id in first.players],
-        SEED,
-        table_id=tour.tables[draw.matches.index(first)],
-    )
-    await game.play()
-    await env.bot.tables.told()  # type: ignore[attr-defined]
-    await env.settle()
+    await play_match(env, world, tour, draw.round_matches(1)[0], members)
 
     await env.bot.close()
     await env.restart_bot(fast_bot(test_config))
@@ -367,16 +372,7 @@ async def test_a_match_decided_at_a_restart_is_posted(
                 raise sqlite3.OperationalError("database or disk is full")
 
             monkeypatch.setattr(stored, "save_tournament", full_disk)
-        game = Game(
-            env,
-            world,
-            [Human(m) for m in members if m.id in match.players],
-            SEED,
-            table_id=tour.tables[draw.matches.index(match)],
-        )
-        await game.play()
-        await env.bot.tables.told()  # type: ignore[attr-defined]
-        await env.settle()
+        await play_match(env, world, tour, match, members)
     undecided = tournaments_of(env).get(tid).draw
     assert undecided is not None and undecided.matches[draw.matches.index(last)].winner is None
     assert not [m for m in said(world) if "round 2 of 2" in m.content]
