@@ -80,10 +80,12 @@ MESSAGES: Final[dict[str, str]] = {
     "tournaments.starts.past": "{at} has already passed: choose a time to come.",
     "tournaments.starts.too_far": "A sign-up can stay open {days} days at most.",
     "tournaments.signup.entry": "Entry and prizes",
-    "tournaments.signup.entry_text": "**{fee}** chips to enter (given back if you leave before it starts). Prize pool so far: **{pot}** chips, paid out {split} by place.",
+    "tournaments.signup.entry_text": "**{fee}** chips to enter (given back if you leave before it starts). Prize pool so far: **{pot}** chips, {split}.",
     "tournaments.entries_back": "Every entry ({fee} chips) was given back.",
     "tournaments.prizes.title": "Prizes:",
     "tournaments.prizes.line": "{place}. {who}: **{chips}** chips",
     "tables.errors.tournament_chips": "The entry is {fee} chips and you have {chips}.",
     "tables.errors.bad_entry": "An entry fee cannot be negative.",
+    "tournaments.signup.split_one": "all to the winner (two places are paid from 4 entrants, three from 8)",
+    "tournaments.signup.split": "{shares} to the first {places}",
 }

@@ -81,10 +81,12 @@ MESSAGES: Final[dict[str, str]] = {
     "tournaments.starts.past": "{at} ya ha pasado: elige una hora por venir.",
     "tournaments.starts.too_far": "Una inscripción puede seguir abierta {days} días como mucho.",
     "tournaments.signup.entry": "Inscripción y premios",
-    "tournaments.signup.entry_text": "**{fee}** fichas para entrar (se devuelven si te vas antes de que empiece). Bote por ahora: **{pot}** fichas, repartidas {split} por puesto.",
+    "tournaments.signup.entry_text": "**{fee}** fichas para entrar (se devuelven si te vas antes de que empiece). Bote por ahora: **{pot}** fichas, {split}.",
     "tournaments.entries_back": "Se ha devuelto cada inscripción ({fee} fichas).",
     "tournaments.prizes.title": "Premios:",
     "tournaments.prizes.line": "{place}.º {who}: **{chips}** fichas",
     "tables.errors.tournament_chips": "La inscripción cuesta {fee} fichas y tienes {chips}.",
     "tables.errors.bad_entry": "Una cuota de inscripción no puede ser negativa.",
+    "tournaments.signup.split_one": "todo para el ganador (se pagan dos puestos desde 4 inscritos, tres desde 8)",
+    "tournaments.signup.split": "{shares} para los {places} primeros",
 }

@@ -152,7 +152,11 @@ def entry_text(tour: Tournament) -> str:
     """The fee, the pot it makes with the entrants so far, and how it is paid out."""
     lang = tour.language
     shares = prize_shares(max(2, len(tour.entrants)))
-    split = " / ".join(f"{share}%" for share in shares)
+    if len(shares) == 1:
+        split = t("tournaments.signup.split_one", lang)
+    else:
+        each = " / ".join(f"{share}%" for share in shares)
+        split = t("tournaments.signup.split", lang, shares=each, places=len(shares))
     return t(
         "tournaments.signup.entry_text",
         lang,
