@@ -42,6 +42,7 @@ from .common import (
     bot_language,
     database,
     fair_play_wait,
+    in_guild,
     managing_guild,
     moment,
     next_utc_midnight,
@@ -134,9 +135,8 @@ class StandingsCommands(SeasonCommands):
         all-time without it. Another board ignores a family and a season: only ratings are
         kept per family and per season."""
         lang = user_language(interaction)
-        guild = interaction.guild
+        guild = await in_guild(interaction, lang)
         if guild is None:
-            await reply(interaction, t("standings.guild_only", lang))
             return
         db = database(interaction)
         board = cast(Board, by or (RATING if family or season is not None else "chips"))
@@ -172,9 +172,8 @@ class StandingsCommands(SeasonCommands):
     ) -> None:
         """One member's standing in this server (yours by default), for you alone."""
         lang = user_language(interaction)
-        guild = interaction.guild
+        guild = await in_guild(interaction, lang)
         if guild is None:
-            await reply(interaction, t("standings.guild_only", lang))
             return
         db = database(interaction)
         target = member or interaction.user
@@ -307,9 +306,8 @@ class StandingsCommands(SeasonCommands):
         """The server's daily chips, once per UTC day, for members past the server's
         fair-play minimums (account age, time in the server)."""
         lang = user_language(interaction)
-        guild = interaction.guild
+        guild = await in_guild(interaction, lang)
         if guild is None:
-            await reply(interaction, t("standings.guild_only", lang))
             return
         db = database(interaction)
         settings = await get_settings(db, guild.id)

@@ -60,14 +60,21 @@ async def reply(interaction: discord.Interaction[Any], content: str) -> None:
     await interaction.response.send_message(content, ephemeral=True, allowed_mentions=NO_PINGS)
 
 
+async def in_guild(interaction: discord.Interaction[Any], lang: str) -> discord.Guild | None:
+    """The server the command comes from; None (the user told so) in a DM."""
+    guild = interaction.guild
+    if guild is None:
+        await reply(interaction, t("standings.guild_only", lang))
+    return guild
+
+
 async def managing_guild(
     interaction: discord.Interaction[Any], lang: str, forbidden: str
 ) -> discord.Guild | None:
     """The server, when the command comes from one and from a member who may manage it;
     else None, the user told why (``forbidden``: the catalog key of the refusal)."""
-    guild = interaction.guild
+    guild = await in_guild(interaction, lang)
     if guild is None:
-        await reply(interaction, t("standings.guild_only", lang))
         return None
     if not interaction.permissions.manage_guild:
         await reply(interaction, t(forbidden, lang))

@@ -26,6 +26,7 @@ from .common import (
     NO_PINGS,
     PAGE_SIZE,
     database,
+    in_guild,
     number,
     reply,
     server_language,
@@ -248,9 +249,8 @@ class LeaderboardPage(
 
     @answers_errors
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        guild = interaction.guild
+        guild = await in_guild(interaction, user_language(interaction))
         if guild is None:
-            await reply(interaction, t("standings.guild_only", user_language(interaction)))
             return
         lang = await server_language(interaction, guild.id)
         db = database(interaction)

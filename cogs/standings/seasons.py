@@ -37,6 +37,7 @@ from .common import (
     CMD,
     NO_PINGS,
     database,
+    in_guild,
     managing_guild,
     reply,
     server_language,
@@ -251,9 +252,8 @@ class SeasonCommands(CommandsMixin):
         """The running season (or season ``number``): its dates and the best three of each
         family, for everyone in the channel to see."""
         lang = user_language(interaction)
-        guild = interaction.guild
+        guild = await in_guild(interaction, lang)
         if guild is None:
-            await reply(interaction, t("standings.guild_only", lang))
             return
         db = database(interaction)
         if number is None:
