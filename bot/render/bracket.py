@@ -1,6 +1,6 @@
 """Tournament pictures: a knockout bracket.
 
-Both are drawn on the table's felt, with its plates, fonts and gold highlight. The
+It is drawn on the table's felt, with its plates, fonts and gold highlight. The
 bracket lays the rounds out as columns, left to right: each match a plate holding its
 entrants (a table of two, three or four), its winner lit in gold, a line from each
 match to the one its winner goes on to. A bye (one entrant alone at a table) is a soft
@@ -9,7 +9,8 @@ earlier rounds are put in the order of the matches they feed, so that the lines 
 cross. Up to 32 entrants (five rounds of two) fit in ``MAX_W`` pixels; the picture
 grows downwards with the field.
 
-The standings are in ``standings``; they share this module's title, crown and lit line.
+The standings are in ``standings``; both share the look of ``tournament_look`` (the title,
+the crown, a winner's lit line).
 
 Deterministic: the same scene gives the same bytes. ``bracket_alt_text`` says in words
 what the picture shows, for screen readers.
@@ -35,37 +36,42 @@ from bot.render.style import (
     felt,
     panel,
 )
-from bot.render.text import ELLIPSIS, displayable, fit, fit_apart, paste_text, text_width
+from bot.render.text import displayable, fit, fit_apart, paste_text, text_width
+from bot.render.tournament_look import (
+    CAPTION_H,
+    CROWN_W,
+    INSET,
+    LABEL_SIZE,
+    NAME_SIZE,
+    TITLE_H,
+    TITLE_SIZE,
+    M,
+    crown,
+    lit,
+    said_name,
+    shorten,
+    title_band,
+)
 
 MAX_W = 1200
 """The widest a bracket gets (up to six rounds); its height grows with the field."""
 MIN_W = 480
 """The narrowest picture: a bracket of one or two rounds is centred on it."""
-"""Width of a standings picture."""
 
-TITLE_SIZE = 26
-LABEL_SIZE = 21  # round captions and column headings
-NAME_SIZE = 22
 TAG_SIZE = 20  # "Bye" on a bye's plate
 TEXT_SIZES = (TITLE_SIZE, LABEL_SIZE, NAME_SIZE, TAG_SIZE)
 MIN_TEXT_PX = min(TEXT_SIZES)
 
-M = 18  # from the picture's edge to what is drawn on the cloth
-TITLE_H = 44
-CAPTION_H = 34  # the row of round captions
 
 # Bracket plates.
 ROW_H = 32  # one entrant's line on a plate
 PLATE_PAD = 4  # above the first line and under the last
 PLATE_GAP = 12  # between two plates of a column
-INSET = 14  # from a plate's edge to its text
 MAX_COL_W = 250
 MIN_COL_W = 150
 LINK_W = 36  # between two columns, where the lines run
-CROWN_W = 22
 
 
-BAND = (*HIGHLIGHT, 40)  # under a winner's line
 LINE_OPEN = (*TEXT_SOFT, 110)
 LINE_DONE = (*TEXT_SOFT, 200)
 SEPARATOR = (255, 255, 255, 30)
@@ -316,32 +322,6 @@ def bracket_layout(scene: BracketScene) -> BracketLayout:
 # ---------------------------------------------------------------------------- drawing
 
 
-@lru_cache(maxsize=4)
-def crown(width: int) -> Image.Image:
-    """A small gold crown, for the tournament's winner."""
-    ss = 4
-    w, h = width * ss, round(width * 0.8) * ss
-    big = Image.new("RGBA", (w, h), (0, 0, 0, 0))
-    points = [
-        (0.06, 0.92),
-        (0.02, 0.22),
-        (0.3, 0.52),
-        (0.5, 0.08),
-        (0.7, 0.52),
-        (0.98, 0.22),
-        (0.94, 0.92),
-    ]
-    draw = ImageDraw.Draw(big)
-    draw.polygon(
-        [(x * w, y * h) for x, y in points],
-        fill=(*HIGHLIGHT, 255),
-        outline=(150, 100, 20, 255),
-        width=ss,
-    )
-    size = (width, round(width * 0.8))
-    return big.convert("RGBa").resize(size, Image.Resampling.LANCZOS).convert("RGBA")
-
-
 def _names(scene: BracketScene, layout: BracketLayout) -> dict[tuple[int, int, int], str]:
     """What each line says, shortened to its plate; names cut to the same text keep
     their ends apart (``fit_apart``)."""
@@ -374,20 +354,6 @@ def _names(scene: BracketScene, layout: BracketLayout) -> dict[tuple[int, int, i
     return out
 
 
-def title_band(canvas: Image.Image, title: str, width: int, subtitle: str = "") -> None:
-    room = width - 2 * M - 8
-    text = fit(title, TITLE_SIZE, room)
-    if text:
-        paste_text(canvas, (M + 4, M + TITLE_H / 2), text, TITLE_SIZE, HIGHLIGHT, "lm")
-    if subtitle:
-        rest = room - (text_width(text, TITLE_SIZE) + 16 if text else 0)
-        sub = fit(subtitle, LABEL_SIZE, rest)
-        if sub:
-            paste_text(
-                canvas, (M + 4 + room, M + TITLE_H / 2 + 2), sub, LABEL_SIZE, TEXT_SOFT, "rm"
-            )
-
-
 def _links(canvas: Image.Image, layout: BracketLayout) -> Image.Image:
     layer = Image.new("RGBA", canvas.size, (0, 0, 0, 0))
     draw = ImageDraw.Draw(layer)
@@ -400,14 +366,6 @@ def _links(canvas: Image.Image, layout: BracketLayout) -> Image.Image:
         width = 2 if link.state == "open" else 3
         draw.line([(x0, y0), (xm, y0), (xm, y1), (x1, y1)], fill=colour, width=width, joint="curve")
     return Image.alpha_composite(canvas.convert("RGBA"), layer).convert("RGB")
-
-
-def lit(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int]) -> None:
-    """A winner's line: a gold frame round it, a gold bar down its left edge (gold on the
-    felt stays gold in the shared palette, where a see-through gold wash would not)."""
-    x0, y0, _, y1 = box
-    draw.rounded_rectangle(box, radius=7, fill=BAND, outline=(*HIGHLIGHT, 255), width=2)
-    draw.rounded_rectangle((x0, y0, x0 + 5, y1), radius=2, fill=(*HIGHLIGHT, 255))
 
 
 def _plate(
@@ -482,14 +440,6 @@ def render_bracket(scene: BracketScene) -> bytes:
 
 
 # ---------------------------------------------------------------------------- words
-
-
-def shorten(text: str, max_chars: int) -> str:
-    return text if len(text) <= max_chars else text[: max_chars - 1].rstrip() + ELLIPSIS
-
-
-def said_name(name: str | None) -> str:
-    return (name or "").strip() or "?"
 
 
 def bracket_alt_text(scene: BracketScene, max_chars: int = 1000) -> str:

@@ -1,6 +1,6 @@
 """Tournament pictures: the Swiss standings, a single column ``STANDINGS_W`` wide (narrow
 enough to read on a phone without zooming), one line per entrant, the leader's lit; drawn
-like the bracket (``bracket``), on the table's felt. Deterministic: the same scene gives
+like the bracket (``bracket``, with the look of ``tournament_look``), on the table's felt. Deterministic: the same scene gives
 the same bytes; ``standings_alt_text`` says it in words, for screen readers.
 """
 
@@ -8,7 +8,12 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from bot.render.bracket import (
+from bot.render.bracket_scenes import StandingsRow, StandingsScene
+from bot.render.palette import shared_palette
+from bot.render.png import encode_png
+from bot.render.style import HIGHLIGHT, PANEL_EDGE, TEXT, TEXT_HALO, TEXT_SOFT, felt, panel
+from bot.render.text import fit, fit_apart, paste_text, text_width
+from bot.render.tournament_look import (
     CAPTION_H,
     CROWN_W,
     INSET,
@@ -22,11 +27,6 @@ from bot.render.bracket import (
     shorten,
     title_band,
 )
-from bot.render.bracket_scenes import StandingsRow, StandingsScene
-from bot.render.palette import shared_palette
-from bot.render.png import encode_png
-from bot.render.style import HIGHLIGHT, PANEL_EDGE, TEXT, TEXT_HALO, TEXT_SOFT, felt, panel
-from bot.render.text import fit, fit_apart, paste_text, text_width
 
 STANDINGS_W = 560
 LINE_H = 32
