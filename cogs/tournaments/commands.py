@@ -174,14 +174,13 @@ class TournamentCommands(CommandsMixin):
         except TableError as error:
             await refuse(interaction, error)
             return
-        await interaction.response.send_message(
+        callback = await interaction.response.send_message(
             allowed_mentions=discord.AllowedMentions.none(), **signup_payload(tour)
         )
-        try:
-            message = await interaction.original_response()
-        except discord.HTTPException:
-            return  # its buttons still work; the start cannot close it
-        await service.set_message(tour.id, message.id)
+        # where the sign-up message is, from the answer itself (as /tute new's lobby): the
+        # start closes it
+        if isinstance(callback.resource, discord.InteractionMessage):
+            await service.set_message(tour.id, callback.resource.id)
 
     @tournament_new.autocomplete("house")
     async def tournament_house_autocomplete(
