@@ -148,3 +148,16 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         if isinstance(found, aiosqlite.Connection) and found._connection is not None:  # pyright: ignore[reportPrivateUsage]
             warnings.warn(f"a test left {found!r} open", ResourceWarning, stacklevel=1)
             found.stop()
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[str]:
+    """A PostgreSQL server of the test run's own (its ``postgres`` database's URL); the tests
+    that ask for it are skipped where PostgreSQL is not installed."""
+    from tests.pgserver import find_binaries, running_server
+
+    binaries, why = find_binaries()
+    if binaries is None:
+        pytest.skip(why)
+    with running_server() as url:
+        yield url

@@ -136,7 +136,7 @@ TABLE = [
     Room("bot/engine", ()),
     Room("bot/ai", ("bot/engine",)),
     Room("bot/tables", ("bot/engine", "bot/ai", "bot/storage", "openskill")),  # ratings
-    Room("bot/storage", ("aiosqlite",)),  # "the database driver"
+    Room("bot/storage", ("aiosqlite", "asyncpg")),  # "the database drivers"
     Room("bot/render", ("bot/engine", "PIL")),
     Room("bot/i18n", ()),
     # "everything above but cogs": settings (python-dotenv), the commands.Bot subclass,

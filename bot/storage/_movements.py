@@ -7,9 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-import aiosqlite
-
-from ._sql import fetchone, scalar
+from ._sql import fetchone
+from .base import Conn
 
 Account = int | None
 """A member's user id, or None for the server's bank."""
@@ -85,13 +84,13 @@ def tournament_entry(tournament_id: int, kind: str, amount: int) -> Entry:
     return Entry(TOURNAMENT, None, None, kind, amount, tournament_id)
 
 
-async def post(conn: aiosqlite.Connection, guild_id: int, now: float, entries: list[Entry]) -> int:
+async def post(conn: Conn, guild_id: int, now: float, entries: list[Entry]) -> int:
     """Write one movement; returns its number. Everything but a grant must add up to zero."""
     grant = all(e.kind in GRANT_KINDS for e in entries)
     if not grant and sum(e.amount for e in entries) != 0:
         raise LedgerError(f"a movement must add up to zero: {entries}")
-    # The movement is numbered after its first row: the next AUTOINCREMENT id.
-    movement = 1 + await scalar(conn, "SELECT seq FROM sqlite_sequence WHERE name = 'ledger'")
+    await conn.lock(guild_id)
+    movement = await conn.next_movement()
     await conn.executemany(
         "INSERT INTO ledger (guild_id, account, user_id, table_id, kind, amount, created_at,"
         " movement, tournament_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -113,7 +112,7 @@ async def post(conn: aiosqlite.Connection, guild_id: int, now: float, entries: l
     return movement
 
 
-async def require_member(conn: aiosqlite.Connection, guild_id: int, user_id: int) -> None:
+async def require_member(conn: Conn, guild_id: int, user_id: int) -> None:
     row = await fetchone(
         conn, "SELECT 1 FROM members WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
     )

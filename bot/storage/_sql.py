@@ -5,27 +5,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import aiosqlite
+from .base import Conn, Database, Row
 
-from .db import Database
-
-Source = Database | aiosqlite.Connection
+Source = Database | Conn
 """Where a read runs: the :class:`Database`, or the connection that ``db.transaction()``
 yields (to read inside the transaction)."""
 
 
-async def fetchone(source: Source, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Row | None:
-    if isinstance(source, Database):
-        return await source.fetchone(sql, params)
-    async with source.execute(sql, tuple(params)) as cursor:
-        return await cursor.fetchone()
+async def fetchone(source: Source, sql: str, params: Sequence[Any] = ()) -> Row | None:
+    return await source.fetchone(sql, tuple(params))
 
 
-async def fetchall(source: Source, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
-    if isinstance(source, Database):
-        return await source.fetchall(sql, params)
-    async with source.execute(sql, tuple(params)) as cursor:
-        return list(await cursor.fetchall())
+async def fetchall(source: Source, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+    return await source.fetchall(sql, tuple(params))
 
 
 async def scalar(source: Source, sql: str, params: Sequence[Any] = ()) -> int:

@@ -9,11 +9,13 @@ task makes inside it, which see what it has written so far).
 Two ways to write:
 
 - ``write(statements)``: the fast path for a unit of work that only writes. Units that
-  arrive while a batch runs are gathered into the next batch (group commit), and a batch runs
-  as one call on the worker thread: BEGIN IMMEDIATE, each unit in its own SAVEPOINT, one
-  COMMIT. A unit whose statement fails is rolled back alone and only its caller gets the
-  error; if the COMMIT fails, every caller of the batch gets it. A caller returns once its
-  batch is committed.
+  arrive while a batch runs are gathered into the next batch (group commit): BEGIN
+  IMMEDIATE, every unit's statements, one COMMIT. If a statement fails, the batch is rolled
+  back and run again with each unit in its own SAVEPOINT, so that the failing unit is rolled
+  back alone and only its caller gets the error; if the COMMIT fails, every caller of the
+  batch gets it. A caller returns once its batch is committed. Everything goes through
+  aiosqlite's public methods, each statement one hop to its worker thread (consecutive
+  statements of the same SQL in a unit, one ``executemany``).
 - ``transaction()``: an async block that may read what it writes, for the rare paths
   (chips settlements, creating a table), one statement per thread hop.
 
@@ -27,22 +29,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
-import re
-import sqlite3
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
-from importlib import resources
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any
 
 import aiosqlite
 
-log = logging.getLogger(__name__)
+from .base import Database, Dialect, Row, Statement, WriteCounts, migration_scripts
 
-_MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+log = logging.getLogger(__name__)
 
 MAX_BATCH = 256
 """Units per batch at most, so one batch holds the lock (and delays a transaction or a read
@@ -55,80 +55,81 @@ WAL_AUTOCHECKPOINT = 20_000
 """Pages (4 KiB) of log after which SQLite checkpoints in a COMMIT: the bound for a write load
 that never pauses for an idle-time checkpoint."""
 
-Statement = tuple[str, Sequence[Any]]
-"""One SQL statement and its parameters."""
-
-_T = TypeVar("_T")
-
-
-def migration_scripts() -> list[tuple[int, str, str]]:
-    """(version, name, SQL) of every migration shipped in ``bot/storage/migrations``."""
-    found: list[tuple[int, str, str]] = []
-    folder = resources.files("bot.storage") / "migrations"
-    for entry in folder.iterdir():
-        match = _MIGRATION_NAME.match(entry.name)
-        if match:
-            found.append((int(match.group(1)), entry.name, entry.read_text(encoding="utf-8")))
-    found.sort()
-    versions = [v for v, _, _ in found]
-    if versions != list(range(1, len(versions) + 1)):
-        raise RuntimeError(f"migrations must be numbered 1, 2, 3... without gaps: {versions}")
-    return found
+_Frozen = tuple[tuple[str, tuple[Any, ...]], ...]
 
 
 @dataclass(slots=True)
 class _Unit:
     """One caller's statements, and the answer it waits for."""
 
-    statements: tuple[tuple[str, tuple[Any, ...]], ...]
+    statements: _Frozen
     done: asyncio.Future[None]
 
 
-@dataclass(slots=True)
-class WriteCounts:
-    """How the fast path has grouped its units so far (for benchmarks and tests)."""
+async def _run_statements(conn: aiosqlite.Connection, statements: _Frozen) -> None:
+    """A unit's statements in order; a run of the same SQL goes as one ``executemany``."""
+    for sql, group in itertools.groupby(statements, key=lambda statement: statement[0]):
+        params = [p for _, p in group]
+        if len(params) == 1:
+            await conn.execute(sql, params[0])
+        else:
+            await conn.executemany(sql, params)
 
-    batches: int = 0
-    units: int = 0
-    largest: int = 0
-    checkpoints: int = 0
 
-
-def _run_batch(
-    conn: sqlite3.Connection, units: Sequence[Sequence[tuple[str, tuple[Any, ...]]]]
+async def _run_batch(
+    conn: aiosqlite.Connection, units: Sequence[_Frozen]
 ) -> list[Exception | None]:
-    """Run on the worker thread: every unit in one transaction, each in its own savepoint.
-    Returns each unit's error (None: it is in); raises, with nothing written, when the
-    transaction as a whole fails."""
-    outcomes: list[Exception | None] = []
-    conn.execute("BEGIN IMMEDIATE")
+    """Every unit in one transaction. Returns each unit's error (None: it is in); raises,
+    with nothing written, when the transaction as a whole fails.
+
+    Most batches have no failing unit: they run straight through. When a unit's statement
+    fails, the batch is rolled back and run again without that unit, a savepoint around
+    each of the others, so that only a unit that fails is left out."""
     try:
-        for statements in units:
-            conn.execute("SAVEPOINT unit")
+        await conn.execute("BEGIN IMMEDIATE")
+        for index, statements in enumerate(units):
             try:
-                for sql, params in statements:
-                    conn.execute(sql, params)
+                await _run_statements(conn, statements)
             except Exception as error:
                 if not conn.in_transaction:
                     # some errors (a full disk, I/O) make SQLite roll back the whole
-                    # transaction: the units before this one are gone too
+                    # transaction: every unit is out
                     raise
-                conn.execute("ROLLBACK TO unit")
-                outcomes.append(error)
-            else:
-                outcomes.append(None)
-            conn.execute("RELEASE unit")
-        conn.execute("COMMIT")
+                await conn.rollback()
+                return await _run_isolated(conn, units, index, error)
+        await conn.commit()
     except BaseException:
-        # a failed COMMIT (a deferred constraint, a busy file) leaves the transaction open
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
+        # a failed COMMIT (a deferred constraint, a busy file) leaves the transaction open;
+        # a no-op when nothing is open
+        await conn.rollback()
         raise
+    return [None] * len(units)
+
+
+async def _run_isolated(
+    conn: aiosqlite.Connection, units: Sequence[_Frozen], failed: int, error: Exception
+) -> list[Exception | None]:
+    """The batch again but for the unit that ``failed`` (with ``error``), each unit in its
+    own savepoint."""
+    outcomes: list[Exception | None] = []
+    await conn.execute("BEGIN IMMEDIATE")
+    for index, statements in enumerate(units):
+        if index == failed:
+            outcomes.append(error)
+            continue
+        await conn.execute("SAVEPOINT unit")
+        try:
+            await _run_statements(conn, statements)
+        except Exception as unit_error:
+            if not conn.in_transaction:
+                raise
+            await conn.execute("ROLLBACK TO unit")
+            outcomes.append(unit_error)
+        else:
+            outcomes.append(None)
+        await conn.execute("RELEASE unit")
+    await conn.commit()
     return outcomes
-
-
-def _checkpoint(conn: sqlite3.Connection) -> None:
-    conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
 
 
 def _settle(batch: list[_Unit], running: asyncio.Future[list[Exception | None]]) -> None:
@@ -153,11 +154,52 @@ def _settle(batch: list[_Unit], running: asyncio.Future[list[Exception | None]])
             unit.done.set_exception(outcome)
 
 
-class Database:
+class SqliteConn:
+    """The connection inside ``transaction()``, for the repository functions."""
+
+    dialect: Dialect = "sqlite"
+
+    def __init__(self, connection: aiosqlite.Connection) -> None:
+        self.connection = connection
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        async with self.connection.execute(sql, tuple(params)) as cursor:
+            return cursor.rowcount
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        await self.connection.executemany(sql, [tuple(row) for row in rows])
+
+    async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
+        async with self.connection.execute(sql, tuple(params)) as cursor:
+            new_id = cursor.lastrowid
+        assert new_id is not None
+        return new_id
+
+    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        async with self.connection.execute(sql, tuple(params)) as cursor:
+            return await cursor.fetchone()
+
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        return list(await self.connection.execute_fetchall(sql, tuple(params)))
+
+    async def next_movement(self) -> int:
+        # A movement is numbered after its first row: the next AUTOINCREMENT id of the
+        # ledger, which this transaction alone may write (BEGIN IMMEDIATE).
+        row = await self.fetchone("SELECT seq FROM sqlite_sequence WHERE name = 'ledger'")
+        return 1 + (int(row[0]) if row is not None and row[0] is not None else 0)
+
+    async def lock(self, key: int) -> None:
+        """Nothing to do: a transaction here holds the only write lock of the file."""
+
+
+class SqliteDatabase(Database):
     """The connection and its lock. Open it with :func:`open_database`."""
+
+    dialect: Dialect = "sqlite"
 
     def __init__(self, connection: aiosqlite.Connection, *, max_batch: int = MAX_BATCH) -> None:
         self.connection = connection
+        self._conn = SqliteConn(connection)
         self.max_batch = max_batch
         self.counts = WriteCounts()
         self._lock = asyncio.Lock()
@@ -210,12 +252,10 @@ class Database:
                     self._unchecked += size
                     self.counts.largest = max(self.counts.largest, size)
                     running = asyncio.ensure_future(
-                        self._on_worker_thread(
-                            partial(_run_batch, units=[unit.statements for unit in batch])
-                        )
+                        _run_batch(self.connection, [unit.statements for unit in batch])
                     )
                     # the callers are answered from the batch itself, so that they are even
-                    # if this task is cancelled while the batch runs on the thread
+                    # if this task is cancelled while the batch runs
                     running.add_done_callback(partial(_settle, batch))
                     # wait() neither raises the batch's error nor cancels the batch
                     await asyncio.wait((running,))
@@ -235,25 +275,15 @@ class Database:
                 return  # a write came first
             self._unchecked = 0
             try:
-                await self._on_worker_thread(_checkpoint)
+                await self.connection.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)")
             except Exception:
                 # nothing is lost: the log keeps the pages until a later checkpoint
                 log.exception("A checkpoint of the database failed")
             else:
                 self.counts.checkpoints += 1
 
-    async def _on_worker_thread(self, fn: Callable[[sqlite3.Connection], _T]) -> _T:
-        """Call ``fn`` with the sqlite3 connection on aiosqlite's worker thread: a whole
-        batch for one thread hop, ordered with every other statement of the connection."""
-        connection = self.connection
-        # aiosqlite (0.22) has no public way to do this: ``_execute`` is how each of its own
-        # methods queues work for the worker thread, and ``_conn`` is the sqlite3
-        # connection it wraps. This is the one place that uses them; pyproject.toml bounds
-        # aiosqlite, and tests/storage/test_db.py fails if a release changes them.
-        return cast(_T, await connection._execute(lambda: fn(connection._conn)))
-
     @contextlib.asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def transaction(self) -> AsyncIterator[SqliteConn]:
         """One atomic unit of work that may read: commit when the block ends, roll back on
         an error. Batches, reads and other transactions wait until it ends."""
         self._refuse_nesting("transaction()")
@@ -261,7 +291,7 @@ class Database:
             self._owner = asyncio.current_task()
             try:
                 await self.connection.execute("BEGIN IMMEDIATE")
-                yield self.connection
+                yield self._conn
                 await self.connection.commit()
             except BaseException:
                 # also after a cancelled BEGIN or a failed COMMIT, which leave the
@@ -287,13 +317,13 @@ class Database:
         async with self._lock:
             yield
 
-    async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
-        async with self._reading(), self.connection.execute(sql, tuple(params)) as cursor:
-            return await cursor.fetchone()
-
-    async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[aiosqlite.Row]:
+    async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
         async with self._reading():
-            return list(await self.connection.execute_fetchall(sql, tuple(params)))
+            return await self._conn.fetchone(sql, tuple(params))
+
+    async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
+        async with self._reading():
+            return await self._conn.fetchall(sql, tuple(params))
 
     async def schema_version(self) -> int:
         row = await self.fetchone("PRAGMA user_version")
@@ -303,7 +333,7 @@ class Database:
         """Apply the migrations above the file's version (up to ``target``); each one in
         its own transaction together with the new version number."""
         current = await self.schema_version()
-        for version, name, sql in migration_scripts():
+        for version, name, sql in migration_scripts("sqlite"):
             if version <= current or (target is not None and version > target):
                 continue
             async with self._lock:
@@ -323,7 +353,7 @@ class Database:
         await self.connection.close()
 
 
-async def open_database(path: str | Path, *, migrate: bool = True) -> Database:
+async def open_sqlite(path: str | Path, *, migrate: bool = True) -> SqliteDatabase:
     """Open (creating the folder and the file when needed) in WAL mode, and migrate."""
     if str(path) != ":memory:":
         Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -337,9 +367,8 @@ async def open_database(path: str | Path, *, migrate: bool = True) -> Database:
         f"PRAGMA wal_autocheckpoint = {WAL_AUTOCHECKPOINT}",
     ):
         # read each answer to the end, so no statement is left in progress
-        async with connection.execute(pragma) as cursor:
-            await cursor.fetchall()
-    database = Database(connection)
+        await connection.execute_fetchall(pragma)
+    database = SqliteDatabase(connection)
     if migrate:
         await database.migrate()
     return database

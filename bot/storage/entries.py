@@ -7,15 +7,13 @@ granted).
 
 Every row of these movements carries the tournament's id, the member's rows included, so
 what a member paid into a tournament is read from its own rows. Writes take the
-``aiosqlite.Connection`` that ``db.transaction()`` yields; reads take the
+``Conn`` that ``db.transaction()`` yields; reads take the
 :class:`Database` or that connection.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-
-import aiosqlite
 
 from ._movements import (
     MEMBER,
@@ -29,6 +27,7 @@ from ._movements import (
     tournament_entry,
 )
 from ._sql import Source, fetchall, scalar
+from .base import Conn
 from .ledger import balance
 
 ENTRY, REFUND, PRIZE = "entry", "entry_refund", "prize"
@@ -61,7 +60,7 @@ async def paid_in(source: Source, tournament_id: int) -> dict[int, int]:
 
 
 async def pay_entry(
-    conn: aiosqlite.Connection,
+    conn: Conn,
     guild_id: int,
     tournament_id: int,
     user_id: int,
@@ -83,7 +82,7 @@ async def pay_entry(
 
 
 async def refund_entries(
-    conn: aiosqlite.Connection,
+    conn: Conn,
     guild_id: int,
     tournament_id: int,
     now: float,
@@ -106,7 +105,7 @@ async def refund_entries(
 
 
 async def pay_prizes(
-    conn: aiosqlite.Connection,
+    conn: Conn,
     guild_id: int,
     tournament_id: int,
     prizes: Mapping[int, int],

@@ -25,7 +25,7 @@ so it may be in the red.
 A member's account is opened by :func:`bot.storage.members.ensure_member`, which gives the
 starting chips; the members' records (experience, rounds, games, leaderboards) live there.
 
-Writes take the ``aiosqlite.Connection`` of ``db.transaction()`` (several writes, one
+Writes take the ``Conn`` of ``db.transaction()`` (several writes, one
 transaction); reads, the :class:`Database` or that connection. Times are passed in (``now``,
 POSIX seconds; ``today``, ``YYYY-MM-DD`` UTC): nothing here reads the clock.
 
@@ -40,8 +40,6 @@ import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Final, Literal
-
-import aiosqlite
 
 from ._movements import (
     BANK,
@@ -62,6 +60,7 @@ from ._movements import (
 )
 from ._movements import UnknownMember as UnknownMember  # raised by grant and claim_daily
 from ._sql import Source, fetchall, scalar
+from .base import Conn, Database
 
 Amounts = Mapping[int, int] | Mapping[Account, int]
 """Chips per account (a plain ``dict[int, int]`` when no bank is involved)."""
@@ -115,7 +114,11 @@ class Audit:
 
 
 async def balance(source: Source, guild_id: int, user_id: int) -> int:
-    """A member's chips in this server (0 for a member never seen)."""
+    """A member's chips in this server (0 for a member never seen). Read inside a
+    transaction, it holds the server's chips (:meth:`Conn.lock`) until the commit, so the
+    balance stays true while the transaction spends it."""
+    if not isinstance(source, Database):
+        await source.lock(guild_id)
     return await scalar(
         source,
         "SELECT SUM(amount) FROM ledger WHERE guild_id = ? AND account = 'member' AND user_id = ?",
@@ -127,7 +130,7 @@ async def balance(source: Source, guild_id: int, user_id: int) -> int:
 
 
 async def grant_starting_chips(
-    conn: aiosqlite.Connection, guild_id: int, user_id: int, amount: int, now: float
+    conn: Conn, guild_id: int, user_id: int, amount: int, now: float
 ) -> None:
     """A new member's starting chips (a ``start`` grant): :func:`members.ensure_member
     <bot.storage.members.ensure_member>` gives them once, when it first sees the member."""
@@ -137,7 +140,7 @@ async def grant_starting_chips(
 
 
 async def grant(
-    conn: aiosqlite.Connection,
+    conn: Conn,
     guild_id: int,
     user_id: int,
     amount: int,
@@ -161,19 +164,20 @@ async def grant(
 
 
 async def claim_daily(
-    conn: aiosqlite.Connection, guild_id: int, user_id: int, amount: int, today: str, now: float
+    conn: Conn, guild_id: int, user_id: int, amount: int, today: str, now: float
 ) -> bool:
     """The daily grant, at most once per UTC day (``today``: ``YYYY-MM-DD``). False when the
     member already had today's. The member must exist."""
     dt.date.fromisoformat(today)  # refuses anything but a date
     not_negative("amount", amount)
-    cursor = await conn.execute(
-        "UPDATE members SET last_daily = ? WHERE guild_id = ? AND user_id = ?"
-        " AND (last_daily IS NULL OR last_daily < ?)",
-        (today, guild_id, user_id, today),
+    claimed = (
+        await conn.execute(
+            "UPDATE members SET last_daily = ? WHERE guild_id = ? AND user_id = ?"
+            " AND (last_daily IS NULL OR last_daily < ?)",
+            (today, guild_id, user_id, today),
+        )
+        == 1
     )
-    claimed = cursor.rowcount == 1
-    await cursor.close()
     if not claimed:
         await require_member(conn, guild_id, user_id)
         return False
@@ -245,7 +249,7 @@ async def table_pot(source: Source, table_id: int) -> int:
     return (await table_state(source, table_id)).pot_total
 
 
-async def _check_funds(conn: aiosqlite.Connection, guild_id: int, user_id: int, amount: int) -> int:
+async def _check_funds(conn: Conn, guild_id: int, user_id: int, amount: int) -> int:
     available = await balance(conn, guild_id, user_id)
     if available < amount:
         raise InsufficientChips(user_id, amount, available)
@@ -253,7 +257,7 @@ async def _check_funds(conn: aiosqlite.Connection, guild_id: int, user_id: int, 
 
 
 async def hold_stakes(
-    conn: aiosqlite.Connection,
+    conn: Conn,
     guild_id: int,
     table_id: int,
     stakes: Mapping[int, int],
@@ -271,9 +275,7 @@ async def hold_stakes(
     await post(conn, guild_id, now, entries)
 
 
-async def forfeit_stake(
-    conn: aiosqlite.Connection, guild_id: int, table_id: int, user_id: int, now: float
-) -> int:
+async def forfeit_stake(conn: Conn, guild_id: int, table_id: int, user_id: int, now: float) -> int:
     """A member leaves mid-game: their stake stays in the table, no longer theirs. It goes to
     the winners with the rest when the table is released (the caller counts it in the
     payouts); if the game is cancelled instead, it goes to the bank. Returns the stake.
@@ -286,9 +288,7 @@ async def forfeit_stake(
     return stake
 
 
-async def _payable(
-    conn: aiosqlite.Connection, guild_id: int, payer: Account, amount: int, *, cap: bool
-) -> int:
+async def _payable(conn: Conn, guild_id: int, payer: Account, amount: int, *, cap: bool) -> int:
     """What ``payer`` can pay of ``amount``: all of it (the bank always can), or, for a
     member short of chips, what they have with ``cap`` and :class:`InsufficientChips`
     without."""
@@ -303,7 +303,7 @@ async def _payable(
 
 
 async def pot_deposit(
-    conn: aiosqlite.Connection,
+    conn: Conn,
     guild_id: int,
     table_id: int,
     payer: Account,
@@ -324,9 +324,7 @@ async def pot_deposit(
     return amount
 
 
-async def pot_take(
-    conn: aiosqlite.Connection, guild_id: int, table_id: int, taker: Account, now: float
-) -> int:
+async def pot_take(conn: Conn, guild_id: int, table_id: int, taker: Account, now: float) -> int:
     """``taker`` (a member, or the bank for a robot) takes the whole plato pot; returns it."""
     pot = await table_pot(conn, table_id)
     if pot > 0:
@@ -336,7 +334,7 @@ async def pot_take(
 
 
 async def release_table(
-    conn: aiosqlite.Connection,
+    conn: Conn,
     guild_id: int,
     table_id: int,
     payouts: Amounts,
@@ -364,9 +362,7 @@ async def release_table(
     await post(conn, guild_id, now, entries)
 
 
-async def refund_table(
-    conn: aiosqlite.Connection, guild_id: int, table_id: int, now: float
-) -> dict[Account, int]:
+async def refund_table(conn: Conn, guild_id: int, table_id: int, now: float) -> dict[Account, int]:
     """A cancelled game: every stake goes back to its member and the plato pot to whoever
     put it in (the bank for the robots); forfeited stakes go to the bank. Returns what each
     account got back."""
@@ -393,7 +389,7 @@ async def refund_table(
 
 
 async def settle_payments(
-    conn: aiosqlite.Connection,
+    conn: Conn,
     guild_id: int,
     table_id: int | None,
     deltas: Amounts,

@@ -3,7 +3,7 @@ their chips account), their counters (experience, rounds, games, cantes, tutes),
 leaderboards and a member's standing. Their chips are the ledger's (:mod:`.ledger`): a
 leaderboard by chips and a standing read balances from it.
 
-Writes take the ``aiosqlite.Connection`` that ``db.transaction()`` yields; reads take the
+Writes take the ``Conn`` that ``db.transaction()`` yields; reads take the
 :class:`Database` or that connection. Times are passed in (``now``): nothing here reads the
 clock.
 """
@@ -13,10 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, Literal, get_args
 
-import aiosqlite
-
 from ._movements import not_negative
 from ._sql import Source, fetchall, fetchone, scalar
+from .base import Conn
 from .ledger import UnknownMember, balance, grant_starting_chips
 
 Board = Literal["chips", "xp", "games", "rounds"]
@@ -53,24 +52,25 @@ class LeaderboardEntry:
 
 
 async def ensure_member(
-    conn: aiosqlite.Connection, guild_id: int, user_id: int, starting_chips: int, now: float
+    conn: Conn, guild_id: int, user_id: int, starting_chips: int, now: float
 ) -> bool:
     """Make sure the member exists in this server; the first time, they get the server's
     starting chips (a ``start`` grant). True when the member is new."""
     not_negative("starting_chips", starting_chips)
-    cursor = await conn.execute(
-        "INSERT INTO members (guild_id, user_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
-        (guild_id, user_id),
+    new = (
+        await conn.execute(
+            "INSERT INTO members (guild_id, user_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
+            (guild_id, user_id),
+        )
+        == 1
     )
-    new = cursor.rowcount == 1
-    await cursor.close()
     if new:
         await grant_starting_chips(conn, guild_id, user_id, starting_chips, now)
     return new
 
 
 async def add_stats(
-    conn: aiosqlite.Connection,
+    conn: Conn,
     guild_id: int,
     user_id: int,
     *,
@@ -94,15 +94,13 @@ async def add_stats(
     }
     for name, value in counts.items():
         not_negative(name, value)
-    cursor = await conn.execute(
+    updated = await conn.execute(
         "UPDATE members SET xp = xp + ?, rounds_won = rounds_won + ?,"
         " rounds_played = rounds_played + ?, games_won = games_won + ?,"
         " games_played = games_played + ?, cantes = cantes + ?, tutes = tutes + ?"
         " WHERE guild_id = ? AND user_id = ?",
         (*counts.values(), guild_id, user_id),
     )
-    updated = cursor.rowcount
-    await cursor.close()
     if updated != 1:
         raise UnknownMember(guild_id, user_id)
 
@@ -138,7 +136,7 @@ async def leaderboard(
         raise ValueError("offset and limit must not be negative")
     rows = await fetchall(
         source,
-        f"SELECT RANK() OVER (ORDER BY value DESC), user_id, value FROM ({_board_values(by)})"
+        f"SELECT RANK() OVER (ORDER BY value DESC), user_id, value FROM ({_board_values(by)}) AS board"
         " ORDER BY value DESC, user_id LIMIT ? OFFSET ?",
         (guild_id, limit, offset),
     )
@@ -147,7 +145,7 @@ async def leaderboard(
 
 async def leaderboard_size(source: Source, guild_id: int, by: Board) -> int:
     """How many members the board ``by`` lists."""
-    return await scalar(source, f"SELECT COUNT(*) FROM ({_board_values(by)})", (guild_id,))
+    return await scalar(source, f"SELECT COUNT(*) FROM ({_board_values(by)}) AS board", (guild_id,))
 
 
 async def finished_records(source: Source, table_id: int, before: int) -> list[str]:
@@ -176,7 +174,7 @@ async def member_stats(source: Source, guild_id: int, user_id: int) -> MemberSta
     chips = await balance(source, guild_id, user_id)
     ranking = await fetchone(
         source,
-        f"SELECT COUNT(*), SUM(value > ?) FROM ({_BALANCES})",
+        f"SELECT COUNT(*), SUM(CASE WHEN value > ? THEN 1 ELSE 0 END) FROM ({_BALANCES}) AS b",
         (chips, guild_id),
     )
     assert ranking is not None
@@ -225,9 +223,7 @@ async def notify_turn(source: Source, guild_id: int, user_id: int) -> bool:
     return True if row is None else bool(row[0])
 
 
-async def set_notify_turn(
-    conn: aiosqlite.Connection, guild_id: int, user_id: int, on: bool
-) -> None:
+async def set_notify_turn(conn: Conn, guild_id: int, user_id: int, on: bool) -> None:
     await conn.execute(
         "INSERT INTO member_preferences (guild_id, user_id, notify_turn) VALUES (?, ?, ?)"
         " ON CONFLICT (guild_id, user_id) DO UPDATE SET notify_turn = excluded.notify_turn",

@@ -2,7 +2,7 @@
 finished competitive game's result, so that ratings can be rebuilt from history, and each
 member's rating per family of variants.
 
-Writes take the ``aiosqlite.Connection`` that ``db.transaction()`` yields; reads take the
+Writes take the ``Conn`` that ``db.transaction()`` yields; reads take the
 :class:`Database` or that connection.
 """
 
@@ -11,9 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import aiosqlite
-
 from ._sql import Source, fetchall, scalar
+from .base import Conn
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +42,7 @@ def _rating(row: tuple[Any, ...]) -> StoredRating:
 
 
 async def keep_game(
-    conn: aiosqlite.Connection,
+    conn: Conn,
     guild_id: int,
     table_id: int,
     family: str,
@@ -52,14 +51,17 @@ async def keep_game(
 ) -> bool:
     """Keep a finished game's result (JSON), in the season running in the server (if any);
     False when that table's game was kept before."""
-    cursor = await conn.execute(
-        "INSERT OR IGNORE INTO rated_games"
-        " (table_id, guild_id, family, finished_at, result, season_id)"
-        " VALUES (?, ?, ?, ?, ?,"
-        " (SELECT id FROM seasons WHERE guild_id = ? AND ended_at IS NULL))",
-        (table_id, guild_id, family, finished_at, result, guild_id),
+    return (
+        await conn.execute(
+            "INSERT INTO rated_games"
+            " (table_id, guild_id, family, finished_at, result, season_id)"
+            " VALUES (?, ?, ?, ?, ?,"
+            " (SELECT id FROM seasons WHERE guild_id = ? AND ended_at IS NULL))"
+            " ON CONFLICT DO NOTHING",
+            (table_id, guild_id, family, finished_at, result, guild_id),
+        )
+        == 1
     )
-    return bool(cursor.rowcount)
 
 
 async def game_results(
@@ -103,7 +105,7 @@ async def member_ratings(source: Source, guild_id: int, user_id: int) -> dict[st
 
 
 async def put_rating(
-    conn: aiosqlite.Connection, guild_id: int, family: str, user_id: int, rating: StoredRating
+    conn: Conn, guild_id: int, family: str, user_id: int, rating: StoredRating
 ) -> None:
     await conn.execute(
         f"INSERT INTO ratings (guild_id, user_id, family, {_COLUMNS})"
@@ -124,7 +126,7 @@ async def put_rating(
     )
 
 
-async def clear_ratings(conn: aiosqlite.Connection, guild_id: int) -> None:
+async def clear_ratings(conn: Conn, guild_id: int) -> None:
     """Forget every rating of the server (before rebuilding them from its games)."""
     await conn.execute("DELETE FROM ratings WHERE guild_id = ?", (guild_id,))
 

@@ -1,7 +1,7 @@
 """Seasons as stored: at most one running per server, numbered from 1, with a planned end
 the bot keeps, and the games kept for the ratings that finished in each.
 
-Writes take the ``aiosqlite.Connection`` that ``db.transaction()`` yields; reads take the
+Writes take the ``Conn`` that ``db.transaction()`` yields; reads take the
 :class:`Database` or that connection. Times are passed in.
 """
 
@@ -10,9 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import aiosqlite
-
 from ._sql import Source, fetchall, fetchone, scalar
+from .base import Conn
 
 
 class SeasonRunning(Exception):
@@ -70,7 +69,7 @@ async def seasons_of(source: Source, guild_id: int) -> list[Season]:
 
 
 async def start_season(
-    conn: aiosqlite.Connection,
+    conn: Conn,
     guild_id: int,
     now: float,
     ends_at: float | None,
@@ -82,16 +81,15 @@ async def start_season(
     number = 1 + await scalar(
         conn, "SELECT COALESCE(MAX(number), 0) FROM seasons WHERE guild_id = ?", (guild_id,)
     )
-    cursor = await conn.execute(
+    season_id = await conn.insert(
         "INSERT INTO seasons (guild_id, number, started_at, ends_at, channel_id)"
         " VALUES (?, ?, ?, ?, ?)",
         (guild_id, number, now, ends_at, channel_id),
     )
-    assert cursor.lastrowid is not None
-    return Season(cursor.lastrowid, guild_id, number, now, ends_at, None, channel_id)
+    return Season(season_id, guild_id, number, now, ends_at, None, channel_id)
 
 
-async def end_season(conn: aiosqlite.Connection, guild_id: int, now: float) -> Season | None:
+async def end_season(conn: Conn, guild_id: int, now: float) -> Season | None:
     """End the running season (None when none runs)."""
     running = await running_season(conn, guild_id)
     if running is None:

@@ -8,9 +8,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Final, Literal, get_args
 
-import aiosqlite
-
-from .db import Database
+from .base import Conn, Database
 
 Language = Literal["en", "es"]
 HandDelivery = Literal["dm", "ephemeral"]
@@ -124,22 +122,16 @@ def validate(name: str, value: object) -> object:
     raise InvalidSetting(name, value, "is not a setting")
 
 
-async def get_settings(source: Database | aiosqlite.Connection, guild_id: int) -> GuildSettings:
+async def get_settings(source: Database | Conn, guild_id: int) -> GuildSettings:
     """The server's settings; the defaults when it never changed any."""
     sql = f"SELECT {', '.join(SETTING_NAMES)} FROM guild_settings WHERE guild_id = ?"
-    if isinstance(source, Database):
-        row = await source.fetchone(sql, (guild_id,))
-    else:
-        async with source.execute(sql, (guild_id,)) as cursor:
-            row = await cursor.fetchone()
+    row = await source.fetchone(sql, (guild_id,))
     if row is None:
         return DEFAULT_SETTINGS
     return GuildSettings(**dict(zip(SETTING_NAMES, tuple(row), strict=True)))
 
 
-async def update_settings(
-    conn: aiosqlite.Connection, guild_id: int, **changes: Any
-) -> GuildSettings:
+async def update_settings(conn: Conn, guild_id: int, **changes: Any) -> GuildSettings:
     """Change some settings (validated all together first: one bad value changes nothing) and
     return the server's settings after the change. Pass ``conn`` from ``db.transaction()``."""
     checked = {name: validate(name, value) for name, value in changes.items()}

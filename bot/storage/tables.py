@@ -9,9 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-import aiosqlite
-
-from .db import Database, Statement
+from .base import Conn, Database, Row, Statement
 
 OPEN_STATUSES = ("lobby", "playing")
 
@@ -32,12 +30,12 @@ class TableRow:
 _COLUMNS = "id, guild_id, channel_id, host_id, variant, status, state, created_at, updated_at"
 
 
-def _row(row: aiosqlite.Row) -> TableRow:
+def _row(row: Row) -> TableRow:
     return TableRow(*tuple(row))
 
 
 async def create_table(
-    conn: aiosqlite.Connection,
+    conn: Conn,
     *,
     guild_id: int,
     channel_id: int,
@@ -47,15 +45,11 @@ async def create_table(
     state: str,
     now: float,
 ) -> int:
-    cursor = await conn.execute(
+    return await conn.insert(
         "INSERT INTO tables (guild_id, channel_id, host_id, variant, status, state, created_at,"
         " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         (guild_id, channel_id, host_id, variant, status, state, now, now),
     )
-    table_id = cursor.lastrowid
-    await cursor.close()
-    assert table_id is not None
-    return table_id
 
 
 def table_state_statement(
@@ -68,14 +62,14 @@ def table_state_statement(
 
 
 async def save_table(
-    conn: aiosqlite.Connection, table_id: int, *, host_id: int, status: str, state: str, now: float
+    conn: Conn, table_id: int, *, host_id: int, status: str, state: str, now: float
 ) -> None:
     await conn.execute(
         *table_state_statement(table_id, host_id=host_id, status=status, state=state, now=now)
     )
 
 
-async def set_status(conn: aiosqlite.Connection, table_id: int, *, status: str, now: float) -> None:
+async def set_status(conn: Conn, table_id: int, *, status: str, now: float) -> None:
     """Change a table's status alone (its state may be unreadable)."""
     await conn.execute(
         "UPDATE tables SET status = ?, updated_at = ? WHERE id = ?", (status, now, table_id)
@@ -109,9 +103,7 @@ def action_statement(table_id: int, deal_no: int, seq: int, action: str) -> Stat
     )
 
 
-async def append_action(
-    conn: aiosqlite.Connection, table_id: int, deal_no: int, seq: int, action: str
-) -> None:
+async def append_action(conn: Conn, table_id: int, deal_no: int, seq: int, action: str) -> None:
     await conn.execute(*action_statement(table_id, deal_no, seq, action))
 
 
@@ -146,7 +138,7 @@ async def deal_actions(db: Database, table_id: int, deal_no: int) -> list[str]:
 
 
 async def save_deal(
-    conn: aiosqlite.Connection,
+    conn: Conn,
     *,
     table_id: int,
     deal_no: int,

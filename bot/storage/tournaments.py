@@ -1,7 +1,7 @@
 """Tournaments as stored: where each plays, who hosts it, its status and its state (the
 entrants, the draw and the tables of its matches, as JSON the service writes and reads).
 
-Writes take the ``aiosqlite.Connection`` that ``db.transaction()`` yields; reads take the
+Writes take the ``Conn`` that ``db.transaction()`` yields; reads take the
 :class:`Database` or that connection. Times are passed in.
 """
 
@@ -10,9 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import aiosqlite
-
 from ._sql import Source, fetchall, fetchone
+from .base import Conn
 
 ACTIVE_STATUSES = ("signup", "running")
 
@@ -37,7 +36,7 @@ def _row(row: Any) -> TournamentRow:
 
 
 async def create_tournament(
-    conn: aiosqlite.Connection,
+    conn: Conn,
     *,
     guild_id: int,
     channel_id: int,
@@ -46,19 +45,15 @@ async def create_tournament(
     state: str,
     now: float,
 ) -> int:
-    cursor = await conn.execute(
+    return await conn.insert(
         "INSERT INTO tournaments (guild_id, channel_id, host_id, status, state, created_at,"
         " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
         (guild_id, channel_id, host_id, status, state, now, now),
     )
-    tournament_id = cursor.lastrowid
-    await cursor.close()
-    assert tournament_id is not None
-    return tournament_id
 
 
 async def save_tournament(
-    conn: aiosqlite.Connection, tournament_id: int, *, status: str, state: str, now: float
+    conn: Conn, tournament_id: int, *, status: str, state: str, now: float
 ) -> None:
     await conn.execute(
         "UPDATE tournaments SET status = ?, state = ?, updated_at = ? WHERE id = ?",

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bot.engine import Action, Deal, action_from_json, record_of
-from bot.storage import Connection
+from bot.storage import Conn
 from bot.storage import tables as repo
 from bot.storage.ledger import InsufficientChips
 
@@ -326,7 +326,7 @@ def replay(table: Table, actions: Iterable[Action]) -> None:
 
 
 async def _save_deal(
-    conn: Connection, table: Table, deal_no: int, deal: Deal, *, finished_at: float | None
+    conn: Conn, table: Table, deal_no: int, deal: Deal, *, finished_at: float | None
 ) -> None:
     """The game record of a deal: as dealt (``finished_at`` None), or as it ended."""
     await repo.save_deal(

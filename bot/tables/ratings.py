@@ -22,7 +22,7 @@ from openskill.models import PlackettLuce
 
 from bot.ai import Level
 from bot.engine import Variant
-from bot.storage import Connection
+from bot.storage import Conn
 from bot.storage import ratings as stored
 from bot.storage.ratings import StoredRating
 from bot.storage.settings import GuildSettings
@@ -281,7 +281,7 @@ def last_change(rating: StoredRating) -> RatingChange:
 
 
 async def record_game(
-    conn: Connection,
+    conn: Conn,
     guild_id: int,
     table_id: int,
     result: GameResult,
@@ -323,7 +323,7 @@ async def record_game(
     return changes
 
 
-async def rebuild(conn: Connection, guild_id: int, rules: RatingRules) -> int:
+async def rebuild(conn: Conn, guild_id: int, rules: RatingRules) -> int:
     """Recompute every rating of the server from its kept games, in the order they were
     rated, under ``rules`` (after a change of the server's choices); returns how many
     games were read."""

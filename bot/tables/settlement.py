@@ -17,13 +17,13 @@ from dataclasses import dataclass, field
 from bot.engine import Deal, End, Variant, arrastrado_payout, experience, parse_record, replay
 from bot.engine.game import PLATO_STAKE, split_bet
 from bot.engine.variants import sides_of
-from bot.storage import Connection, Database, ledger, members
+from bot.storage import Conn, Database, ledger, members
 from bot.storage.settings import get_settings
 
 from .model import STAND_IN_ROBOT, GameTally, Seat, Table
 from .ratings import FAMILY_OF, GameResult, Player, RatingRules, places_of, record_game
 
-Op = Callable[[Connection, Table, float], Awaitable[None]]
+Op = Callable[[Conn, Table, float], Awaitable[None]]
 
 
 @dataclass(slots=True)
@@ -35,7 +35,7 @@ class Settlement:
     def merge(self, other: Settlement) -> Settlement:
         return Settlement([*self.ops, *other.ops])
 
-    async def apply(self, conn: Connection, table: Table, now: float) -> None:
+    async def apply(self, conn: Conn, table: Table, now: float) -> None:
         for op in self.ops:
             await op(conn, table, now)
 
@@ -53,7 +53,7 @@ async def chips_of(db: Database, guild_id: int, user_id: int, now: float) -> int
     return await ledger.balance(db, guild_id, user_id)
 
 
-async def _ensure(conn: Connection, table: Table, now: float) -> None:
+async def _ensure(conn: Conn, table: Table, now: float) -> None:
     settings = await get_settings(conn, table.guild_id)
     for user_id in members_of(table).values():
         await members.ensure_member(conn, table.guild_id, user_id, settings.starting_chips, now)
@@ -73,13 +73,13 @@ def stake_table(table: Table, *, deal_only: bool = False) -> Settlement:
             for user_id in members_of(table).values():
                 table.stakes[user_id] = bet
 
-            async def hold(conn: Connection, t: Table, now: float) -> None:
+            async def hold(conn: Conn, t: Table, now: float) -> None:
                 await ledger.hold_stakes(conn, t.guild_id, t.id, dict(t.stakes), now)
 
             settlement.ops.append(hold)
     if table.options.plato:
 
-        async def fill(conn: Connection, t: Table, now: float) -> None:
+        async def fill(conn: Conn, t: Table, now: float) -> None:
             if await ledger.table_pot(conn, t.id) > 0:
                 return
             seats = members_of(t)
@@ -126,7 +126,7 @@ def _deal_stats(deal: Deal, seat: int) -> Counter[str]:
     return counts
 
 
-async def _game_deals(conn: Connection, table: Table, last: Deal) -> list[Deal]:
+async def _game_deals(conn: Conn, table: Table, last: Deal) -> list[Deal]:
     """Every deal of the game, finished: the earlier ones replayed from their records."""
     deals: list[Deal] = []
     for record in await members.finished_records(conn, table.id, table.deal_no):
@@ -139,7 +139,7 @@ def _arrastrado(result_seats: dict[int, int], deal: Deal) -> Op:
     result = deal.result
     assert result is not None
 
-    async def pay(conn: Connection, t: Table, now: float) -> None:
+    async def pay(conn: Conn, t: Table, now: float) -> None:
         pot = await ledger.table_pot(conn, t.id)
         payout = arrastrado_payout(result, pot=pot, seats=t.players)
         deltas: dict[int | None, int] = {}
@@ -177,7 +177,7 @@ def settle_game(table: Table) -> Settlement:
     seats = members_of(table)
     xp = game_xp(table)
 
-    async def finish(conn: Connection, t: Table, now: float) -> None:
+    async def finish(conn: Conn, t: Table, now: float) -> None:
         state = await ledger.table_state(conn, t.id)
         takers = [seats[s] for s in winners if s in seats and not t.seats[s].left]  # type: ignore[union-attr]
         split = split_bet(sum(state.stakes.values()) + state.forfeited, len(takers))
@@ -259,7 +259,7 @@ def settle_forfeit(table: Table, user_id: int) -> Settlement:
     if not table.options.competitive or user_id not in table.stakes:
         return settlement
 
-    async def forfeit(conn: Connection, t: Table, now: float) -> None:
+    async def forfeit(conn: Conn, t: Table, now: float) -> None:
         await ledger.forfeit_stake(conn, t.guild_id, t.id, user_id, now)
 
     settlement.ops.append(forfeit)
@@ -273,16 +273,14 @@ def settle_refund(table: Table) -> Settlement:
     if not table.options.competitive:
         return settlement
 
-    async def refund(conn: Connection, t: Table, now: float) -> None:
+    async def refund(conn: Conn, t: Table, now: float) -> None:
         await ledger.refund_table(conn, t.guild_id, t.id, now)
 
     settlement.ops.append(refund)
     return settlement
 
 
-async def refund_damaged(
-    conn: Connection, guild_id: int, table_id: int, now: float
-) -> dict[int, int]:
+async def refund_damaged(conn: Conn, guild_id: int, table_id: int, now: float) -> dict[int, int]:
     """A table that cannot be played on (it could not be restored): whatever it holds goes
     back as in a cancelled game, from the ledger alone. Returns member -> chips back."""
     back = await ledger.refund_table(conn, guild_id, table_id, now)

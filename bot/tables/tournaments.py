@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.engine import Options, Variant
-from bot.storage import Connection, Database, members
+from bot.storage import Conn, Database, members
 from bot.storage import entries as chips
 from bot.storage import tournaments as repo
 from bot.storage.ledger import InsufficientChips
@@ -92,7 +92,7 @@ class TournamentService:
     # ----------------------------------------------------------------- saving
 
     async def _save(
-        self, t: Tournament, chips_moved: Callable[[Connection], Awaitable[Any]] | None = None
+        self, t: Tournament, chips_moved: Callable[[Conn], Awaitable[Any]] | None = None
     ) -> None:
         """Save the tournament, with the chips that move with this change in the same
         transaction (``chips_moved``): both or neither. A member short of chips is refused
@@ -223,8 +223,8 @@ class TournamentService:
 
     # ------------------------------------------------------------------ chips
 
-    def _pay_entry(self, t: Tournament, user_id: int) -> Callable[[Connection], Awaitable[None]]:
-        async def pay(conn: Connection) -> None:
+    def _pay_entry(self, t: Tournament, user_id: int) -> Callable[[Conn], Awaitable[None]]:
+        async def pay(conn: Conn) -> None:
             settings = await get_settings(conn, t.guild_id)
             now = self.clock()
             await members.ensure_member(conn, t.guild_id, user_id, settings.starting_chips, now)
@@ -234,10 +234,10 @@ class TournamentService:
 
     def _refund(
         self, t: Tournament, user_id: int | None = None
-    ) -> Callable[[Connection], Awaitable[object]]:
+    ) -> Callable[[Conn], Awaitable[object]]:
         """Give back the entry of ``user_id``, or of everyone."""
 
-        async def refund(conn: Connection) -> object:
+        async def refund(conn: Conn) -> object:
             return await chips.refund_entries(conn, t.guild_id, t.id, self.clock(), user_id=user_id)
 
         return refund
@@ -257,7 +257,7 @@ class TournamentService:
         assert draw is not None
         t.status = TournamentStatus.FINISHED
 
-        async def pay(conn: Connection) -> None:
+        async def pay(conn: Conn) -> None:
             held = await chips.held(conn, t.id)
             t.prizes = prizes(held, draw.places())
             await chips.pay_prizes(conn, t.guild_id, t.id, t.prizes, self.clock())

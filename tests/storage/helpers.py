@@ -1,6 +1,9 @@
 """Members, balances and the conservation check, shared by the ledger and members tests."""
 
+import aiosqlite
+
 from bot.storage import Database, ledger, members
+from bot.storage.db import SqliteDatabase
 
 GUILD, OTHER_GUILD = 1, 2
 ANA, BEA, CAR = 101, 102, 103
@@ -22,3 +25,10 @@ async def assert_balanced(db: Database, guild: int = GUILD) -> ledger.Audit:
     audit = await ledger.audit(db, guild)
     assert audit.balanced, audit
     return audit
+
+
+def connection_of(db: Database) -> aiosqlite.Connection:
+    """The aiosqlite connection of a SQLite database, for the tests that inject faults into
+    it (its trace callback and progress handler)."""
+    assert isinstance(db, SqliteDatabase), "a fault of SQLite's own needs the SQLite engine"
+    return db.connection

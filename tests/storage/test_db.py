@@ -1,4 +1,5 @@
-"""The connection's lock, transactions and the group commit, on a real SQLite file."""
+"""The SQLite engine: its connection's lock, transactions and the group commit, on a real
+file. (What both engines must do is tested on both, in the other storage tests.)"""
 
 import asyncio
 import logging
@@ -9,14 +10,23 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-import aiosqlite
 import pytest
 
-from bot.storage import Database, Statement, open_database
+from bot.storage import Statement
 from bot.storage import tables as repo
+from bot.storage.db import SqliteDatabase as Database
+from bot.storage.db import open_sqlite as open_database
 
 WAIT = 5.0
 """Seconds a test waits for something that should happen at once, before it fails."""
+
+
+@pytest.fixture
+async def db(db_path: Path) -> AsyncIterator[Database]:
+    """The SQLite engine itself (these tests are about it)."""
+    database = await open_database(db_path)
+    yield database
+    await database.close()
 
 
 @pytest.fixture
@@ -310,8 +320,7 @@ async def test_transactions_and_batches_interleave_without_losing_an_update(
 
     async def read_modify_write(n: int) -> None:
         async with db.transaction() as conn:
-            async with conn.execute("SELECT value FROM counter") as cursor:
-                row = await cursor.fetchone()
+            row = await conn.fetchone("SELECT value FROM counter")
             assert row is not None
             await asyncio.sleep(0.001 * (n % 3))
             await conn.execute("UPDATE counter SET value = ?", (row[0] + 1,))
@@ -468,31 +477,3 @@ async def test_save_progress_writes_the_actions_and_the_state_as_one(db: Databas
     assert await repo.deal_actions(db, table_id, 1) == ["action 0", "action 1"]
     row = await repo.load_table(db, table_id)
     assert row is not None and row.state == '{"after": 1}'
-
-
-# ---------------------------------------------------------------------------- aiosqlite
-
-
-async def test_aiosqlite_still_runs_a_function_on_its_worker_thread(db: Database) -> None:
-    """``Database._on_worker_thread`` relies on two aiosqlite internals; if this fails after
-    an aiosqlite upgrade, adapt that method (and the bound in pyproject.toml)."""
-    connection = db.connection
-    assert callable(getattr(aiosqlite.Connection, "_execute", None)), (
-        "aiosqlite.Connection._execute is gone"
-    )
-    assert isinstance(getattr(connection, "_conn", None), sqlite3.Connection), (
-        "aiosqlite.Connection._conn is no longer the sqlite3 connection"
-    )
-    await connection.create_function("worker_thread", 0, threading.get_ident)
-    await connection.execute("CREATE TEMP TABLE marker (n INTEGER)")
-    await connection.execute("INSERT INTO marker VALUES (7)")
-
-    def probe(conn: sqlite3.Connection) -> tuple[int, int]:
-        # a temporary table is visible on its own connection only
-        return threading.get_ident(), conn.execute("SELECT n FROM marker").fetchone()[0]
-
-    thread, marker = await db._on_worker_thread(probe)
-    row = await db.fetchone("SELECT worker_thread()")
-    assert row is not None
-    assert thread == row[0] != threading.get_ident()
-    assert marker == 7

@@ -1,4 +1,5 @@
-"""Migrations on a real file: from nothing, and from every earlier version."""
+"""Migrations on a real file and a real PostgreSQL database: from nothing, and from every
+earlier version; and the two engines' schemas are the same."""
 
 import asyncio
 from pathlib import Path
@@ -6,8 +7,10 @@ from pathlib import Path
 import pytest
 
 from bot.storage import ledger, members, open_database
-from bot.storage.db import Database, migration_scripts
+from bot.storage.base import Database, migration_scripts
 from bot.storage.settings import get_settings
+
+from .conftest import fresh_postgres
 
 TABLES = {
     "guild_settings",
@@ -29,10 +32,29 @@ LATEST = len(migration_scripts())
 
 
 async def schema_objects(db: Database, kind: str) -> set[str]:
+    if db.dialect == "postgres":
+        sql = {
+            "table": "SELECT tablename FROM pg_tables WHERE schemaname = 'public'"
+            " AND tablename <> 'schema_version'",
+            # not the indexes of keys, which SQLite names by number
+            "index": "SELECT indexname FROM pg_indexes WHERE schemaname = 'public'"
+            " AND indexname NOT LIKE '%\\_pkey' AND indexname NOT LIKE '%\\_key'",
+        }[kind]
+        return {row[0] for row in await db.fetchall(sql)}
     rows = await db.fetchall(
         "SELECT name FROM sqlite_master WHERE type = ? AND name NOT LIKE 'sqlite_%'", (kind,)
     )
     return {row[0] for row in rows}
+
+
+async def columns(db: Database, table: str) -> set[str]:
+    if db.dialect == "postgres":
+        sql = (
+            "SELECT column_name FROM information_schema.columns"
+            " WHERE table_schema = 'public' AND table_name = ?"
+        )
+        return {row[0] for row in await db.fetchall(sql, (table,))}
+    return {row[1] for row in await db.fetchall(f"PRAGMA table_info({table})")}
 
 
 async def test_an_empty_file_gets_every_migration(db_path: Path) -> None:
@@ -49,13 +71,28 @@ async def test_an_empty_file_gets_every_migration(db_path: Path) -> None:
     assert await asyncio.to_thread(db_path.is_file)
 
 
-async def test_opening_again_applies_nothing(db_path: Path) -> None:
-    db = await open_database(db_path)
+async def test_both_engines_have_the_same_schema(db_path: Path, pg_server: str) -> None:
+    """PostgreSQL's migrations are SQLite's twins: the same tables, columns and indexes."""
+    assert [v for v, _, _ in migration_scripts("postgres")] == list(range(1, LATEST + 1))
+    sqlite = await open_database(db_path)
+    postgres = await open_database(await fresh_postgres(pg_server))
+    try:
+        for kind in ("table", "index"):
+            assert await schema_objects(postgres, kind) == await schema_objects(sqlite, kind)
+        for table in TABLES:
+            assert await columns(postgres, table) == await columns(sqlite, table), table
+    finally:
+        await sqlite.close()
+        await postgres.close()
+
+
+async def test_opening_again_applies_nothing(db_target: str | Path) -> None:
+    db = await open_database(db_target)
     async with db.transaction() as conn:
         await members.ensure_member(conn, 1, 10, 1000, 0.0)
     await db.close()
 
-    db = await open_database(db_path)
+    db = await open_database(db_target)
     try:
         assert await db.schema_version() == LATEST
         assert await db.migrate() == LATEST
@@ -66,8 +103,10 @@ async def test_opening_again_applies_nothing(db_path: Path) -> None:
 
 
 @pytest.mark.parametrize("start", range(1, LATEST))
-async def test_every_earlier_version_migrates_to_the_latest(db_path: Path, start: int) -> None:
-    db = await open_database(db_path, migrate=False)
+async def test_every_earlier_version_migrates_to_the_latest(
+    db_target: str | Path, start: int
+) -> None:
+    db = await open_database(db_target, migrate=False)
     try:
         assert await db.schema_version() == 0
         assert await db.migrate(target=start) == start
@@ -107,13 +146,12 @@ async def test_every_earlier_version_migrates_to_the_latest(db_path: Path, start
         await db.close()
 
 
-async def test_migrating_to_a_target_stops_there(db_path: Path) -> None:
-    db = await open_database(db_path, migrate=False)
+async def test_migrating_to_a_target_stops_there(db_target: str | Path) -> None:
+    db = await open_database(db_target, migrate=False)
     try:
         assert await db.migrate(target=1) == 1
         assert "ledger_by_movement" not in await schema_objects(db, "index")
-        columns = {row[1] for row in await db.fetchall("PRAGMA table_info(ledger)")}
-        assert "movement" not in columns
+        assert "movement" not in await columns(db, "ledger")
     finally:
         await db.close()
 

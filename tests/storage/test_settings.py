@@ -25,7 +25,7 @@ async def test_a_server_that_never_chose_gets_the_defaults(db: Database) -> None
 
 
 async def test_changes_are_kept_per_server_and_survive_a_restart(
-    db: Database, db_path: Path
+    db: Database, db_target: str | Path
 ) -> None:
     async with db.transaction() as conn:
         changed = await update_settings(conn, 1, starting_chips=500, language="es")
@@ -37,7 +37,7 @@ async def test_changes_are_kept_per_server_and_survive_a_restart(
     )
     assert await get_settings(db, 2) == DEFAULT_SETTINGS
     await db.close()
-    reopened = await open_database(db_path)
+    reopened = await open_database(db_target)
     try:
         assert await get_settings(reopened, 1) == changed
     finally:

@@ -26,6 +26,7 @@ import time
 
 from bot.storage import Database, ledger, members, open_database
 from bot.tables.model import Status
+from tests.storage.helpers import connection_of
 
 from ._play import GUILD, Habits, Players, Timers, keep_ended, make_service, table_of
 
@@ -43,7 +44,7 @@ async def arm(db: Database, kill_at: int, *, between_writes: bool) -> None:
     """SIGKILL as the ``kill_at``-th statement is about to run; with ``between_writes`` only
     writes (and COMMITs) that follow a write of the same transaction count."""
     count = writes = 0
-    connection = db.connection
+    connection = connection_of(db)
 
     def trace(sql: str) -> None:
         nonlocal count, writes

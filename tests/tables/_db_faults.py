@@ -14,6 +14,7 @@ import contextlib
 import sqlite3
 from collections.abc import AsyncIterator, Callable
 
+from tests.storage.helpers import connection_of
 from tests.tables._sim import Env
 
 
@@ -30,26 +31,26 @@ class DiskFull:
     def trace(self, sql: str) -> None:
         self.statement = sql.lstrip().upper()
         if self.statement.startswith("BEGIN"):
-            self.changes_at_begin = self.db.connection.total_changes
+            self.changes_at_begin = connection_of(self.db).total_changes
 
     def progress(self) -> int:
         if (
             self.statement.startswith("COMMIT")
             and self.changes_at_begin is not None
-            and self.db.connection.total_changes != self.changes_at_begin
+            and connection_of(self.db).total_changes != self.changes_at_begin
         ):
             self.refused += 1
             return 1
         return 0
 
     async def start(self) -> None:
-        await self.db.connection.set_trace_callback(self.trace)
-        await self.db.connection.set_progress_handler(self.progress, 1)
+        await connection_of(self.db).set_trace_callback(self.trace)
+        await connection_of(self.db).set_progress_handler(self.progress, 1)
 
     async def stop(self) -> None:
         # None removes them (sqlite3 takes it; aiosqlite's hints do not say so)
-        await self.db.connection.set_progress_handler(None, 1)  # pyright: ignore[reportArgumentType]
-        await self.db.connection.set_trace_callback(None)  # pyright: ignore[reportArgumentType]
+        await connection_of(self.db).set_progress_handler(None, 1)  # pyright: ignore[reportArgumentType]
+        await connection_of(self.db).set_trace_callback(None)  # pyright: ignore[reportArgumentType]
 
 
 class Locked:

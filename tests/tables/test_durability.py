@@ -34,6 +34,7 @@ from bot.storage import tables as repo
 from bot.storage.settings import update_settings
 from bot.tables.errors import SaveFailed
 from bot.tables.model import Status
+from tests.storage.helpers import connection_of
 
 from ._checks import check_all, dump
 from ._play import CHANNEL, GUILD, Clock, Habits, Players, Timers, make_service, opened, table_of
@@ -163,14 +164,14 @@ class FailAt:
         return int(self.count == self.at)
 
     async def install(self, db: Database) -> None:
-        await db.connection.set_trace_callback(self.trace)
-        await db.connection.set_progress_handler(self.progress, 1)
+        await connection_of(db).set_trace_callback(self.trace)
+        await connection_of(db).set_progress_handler(self.progress, 1)
 
     @staticmethod
     async def remove(db: Database) -> None:
         # None removes them (sqlite3 takes it; aiosqlite's hints do not say so)
-        await db.connection.set_progress_handler(None, 1)  # pyright: ignore[reportArgumentType]
-        await db.connection.set_trace_callback(None)  # pyright: ignore[reportArgumentType]
+        await connection_of(db).set_progress_handler(None, 1)  # pyright: ignore[reportArgumentType]
+        await connection_of(db).set_trace_callback(None)  # pyright: ignore[reportArgumentType]
 
 
 async def deal_played_down_to(

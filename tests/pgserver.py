@@ -1,0 +1,86 @@
+"""A throwaway PostgreSQL server for the tests, started from the machine's own binaries.
+
+The server lives in a temporary folder, listens on a Unix socket there (and nowhere else),
+runs without fsync (nothing it holds outlives the tests) and is stopped at the end. As root
+(a container, CI), it runs as the ``postgres`` user, since PostgreSQL refuses to run as root.
+Where no PostgreSQL is installed, :func:`find_binaries` says why, and the tests that need
+one are skipped with that reason.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pwd
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+PORT = 5432
+"""The socket's number: its name is ``.s.PGSQL.5432`` in the server's own folder."""
+
+
+def find_binaries() -> tuple[Path | None, str]:
+    """The folder of ``initdb`` and ``pg_ctl``, or None and why not."""
+    candidates = sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True)
+    on_path = shutil.which("initdb")
+    if on_path:
+        candidates.insert(0, Path(on_path).resolve().parent)
+    for folder in candidates:
+        if (folder / "initdb").exists() and (folder / "pg_ctl").exists():
+            return folder, ""
+    return None, (
+        "PostgreSQL is not installed (no initdb in /usr/lib/postgresql/*/bin or on PATH):"
+        " apt-get install postgresql, as .ci/run does"
+    )
+
+
+def _as_server_user() -> tuple[list[str], int | None]:
+    """The command prefix that runs a program as the server's user, and that user's id."""
+    if os.geteuid() != 0:
+        return [], None
+    try:
+        user = pwd.getpwnam("postgres")
+    except KeyError:
+        return [], None
+    return ["runuser", "-u", "postgres", "--"], user.pw_uid
+
+
+@contextlib.contextmanager
+def running_server() -> Iterator[str]:
+    """Start a server; yields the URL of its ``postgres`` database; stops it afterwards."""
+    binaries, why = find_binaries()
+    if binaries is None:
+        raise RuntimeError(why)
+    prefix, uid = _as_server_user()
+    folder = Path(tempfile.mkdtemp(prefix="tute-pg-"))
+    if uid is not None:
+        os.chown(folder, uid, -1)
+    data = folder / "data"
+    run: dict[str, Any] = {"check": True, "stdout": subprocess.DEVNULL, "stderr": subprocess.PIPE}
+    subprocess.run(
+        [*prefix, str(binaries / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres"],
+        **run,
+    )
+    options = (
+        f"-p {PORT} -k {folder} -c listen_addresses='' -c fsync=off"
+        " -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+    )
+    pg_ctl = [*prefix, str(binaries / "pg_ctl"), "-D", str(data)]
+    subprocess.run(
+        [*pg_ctl, "-o", options, "-l", str(folder / "log"), "-w", "start"],
+        **run,
+    )
+    try:
+        yield f"postgresql://postgres@/postgres?host={folder}&port={PORT}"
+    finally:
+        subprocess.run([*pg_ctl, "-m", "immediate", "-w", "stop"], check=False, capture_output=True)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def database_url(server: str, name: str) -> str:
+    """The URL of database ``name`` on the server whose ``postgres`` database is ``server``."""
+    return server.replace("/postgres?", f"/{name}?", 1)
