@@ -25,8 +25,16 @@ TABLES = {
     "ratings",
     "seasons",
     "tournaments",
+    "shard_leases",
 }
-ADDED_AT = {"member_preferences": 4, "rated_games": 5, "ratings": 5, "seasons": 6, "tournaments": 7}
+ADDED_AT = {
+    "member_preferences": 4,
+    "rated_games": 5,
+    "ratings": 5,
+    "seasons": 6,
+    "tournaments": 7,
+    "shard_leases": 9,
+}
 """The tables a later version added, with that version."""
 LATEST = len(migration_scripts())
 
