@@ -12,13 +12,23 @@ from typing import Any, ClassVar, Self
 import discord
 
 from bot.client import answer_error
-from bot.engine import CODES, Action, Kind, parse_card, parse_suit
 from bot.i18n import t
 from bot.storage.settings import get_settings
+from bot.tables.cluster import Click
+from bot.tables.codes import decode_action
 from bot.tables.errors import TableError
 from bot.tables.service import TableService
 
-from .common import answered, drawn_v2, locale_of, presenter_of, refuse, service_of, since_of
+from .common import (
+    answered,
+    cluster_of,
+    drawn_v2,
+    locale_of,
+    presenter_of,
+    refuse,
+    service_of,
+    since_of,
+)
 
 
 class TuteButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tute:(?!)"):
@@ -268,6 +278,16 @@ class HandButton(
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         service = service_of(interaction.client)
+        cluster = cluster_of(interaction.client)
+        if cluster is not None and not cluster.holds(self.table_id, service):
+            # a DM click that reached this process (shard 0) for a table another runs: that
+            # process plays it and redraws the hand; this one only acknowledges the click
+            await answered(interaction, interaction.response.defer())
+            click = Click(
+                self.table_id, interaction.user.id, self.code, self.deal_no, self.trick_no
+            )
+            await cluster.forward(click)
+            return
         presenter = presenter_of(interaction.client)
         seat = service.view(self.table_id).seat_of(interaction.user.id)
         if seat is None:
@@ -289,42 +309,3 @@ class HandButton(
         else:
             skip = await presenter.hands.answer_ephemeral(interaction, show.table, hand, lang)
         await presenter.refresh(show, skip_seat=skip)
-
-
-def encode_action(action: Action) -> str:
-    kind = action.kind
-    if kind is Kind.PLAY:
-        return CODES[action.arg]
-    if kind is Kind.SING:
-        return "s" + "OCEB"[action.arg]
-    if kind is Kind.BID:
-        return f"b{action.arg}"
-    return {
-        Kind.TUTE: "t",
-        Kind.EXCHANGE: "x",
-        Kind.CAPOTE: "k",
-        Kind.CLAIM: "c",
-        Kind.RESIGN: "r",
-        Kind.PASS: "p",
-    }[kind]
-
-
-def decode_action(seat: int, code: str) -> Action:
-    try:
-        if code[0].isdigit():
-            return Action.play(seat, parse_card(code))
-        if code[0] == "s":
-            return Action.sing(seat, parse_suit(code[1:]))
-        if code[0] == "b":
-            return Action.bid(seat, int(code[1:]))
-        kind = {
-            "t": Kind.TUTE,
-            "x": Kind.EXCHANGE,
-            "k": Kind.CAPOTE,
-            "c": Kind.CLAIM,
-            "r": Kind.RESIGN,
-            "p": Kind.PASS,
-        }[code]
-        return Action.simple(seat, kind)
-    except (KeyError, ValueError, IndexError):
-        raise TableError("stale") from None

@@ -17,11 +17,12 @@ import discord
 from bot.engine import SUITS, Action, Kind
 from bot.i18n import t
 from bot.render.symbols import SUIT_SYMBOLS
+from bot.tables.codes import encode_action
 from bot.tables.model import DealSummary, Status
 from bot.tables.views import HandView, TableView
 
 from . import embeds as ui
-from .buttons import HandButton, TableButton, encode_action
+from .buttons import HandButton, TableButton
 from .faces import NO_FACES, CardFaces
 from .pictures import HAND_FILE, SUMMARY_FILE, TABLE_FILE
 

@@ -18,11 +18,11 @@ from bot.engine import Deal, Kind
 from bot.i18n import t
 from bot.storage import Database
 from bot.storage import tables as table_repo
+from bot.tables.codes import decode_action
 from bot.tables.model import Status, Table
 from bot.tables.service import DECLARE_GRACE, TableService
 from bot.tables.views import table_view
 from cogs.tables import messages
-from cogs.tables.buttons import decode_action
 from cogs.tables.faces import faces_of
 from cogs.tables.presenter import RETRY_AFTER
 from tests.cogs.tables._faults import Injected

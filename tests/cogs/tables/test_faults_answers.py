@@ -13,8 +13,8 @@ import simcord
 
 from bot.config import Config
 from bot.storage import tables as table_repo
+from bot.tables.codes import decode_action
 from bot.tables.model import Status
-from cogs.tables.buttons import decode_action
 from tests.cogs.tables import _faults
 from tests.cogs.tables._faults import Fault, faults_for, inject
 from tests.cogs.tables._game import SEED, Game, Human, db_of, new_game, service_of

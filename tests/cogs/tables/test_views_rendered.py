@@ -14,11 +14,12 @@ import pytest
 from bot.ai import Level
 from bot.engine import CODES, SUITS, Action, Deal, Game, Kind, Options, Variant, parse_card
 from bot.i18n import CATALOGS, t
+from bot.tables.codes import decode_action, encode_action
 from bot.tables.model import GameTally, Seat, Status, Table
 from bot.tables.views import Redraws, hand_view, table_view
 from cogs.tables import embeds as ui
 from cogs.tables import legacy, messages
-from cogs.tables.buttons import HandButton, LobbyButton, decode_action, encode_action
+from cogs.tables.buttons import HandButton, LobbyButton
 
 
 def playing_table(variant: Variant, *, seed: int = 1, options: Options | None = None) -> Table:
