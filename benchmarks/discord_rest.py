@@ -295,6 +295,7 @@ async def one_game(
             think_budget=budget,
             robot_delay=ROBOT_DELAY,
             robot_processes=0,  # the calls to Discord are what counts here
+            shard_count=1,
         )
     )
     # the same deals for the same seed

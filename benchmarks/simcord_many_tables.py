@@ -202,7 +202,9 @@ def clocks_on_simcord_time(env: simcord.Env, bot: discord.Client) -> None:
 
 async def scenario(run: Run, folder: Path) -> None:
     args = run.args
-    bot = make_bot(args, Config(token="not-a-real-token", db_path=folder / "tute.db"))
+    bot = make_bot(
+        args, Config(token="not-a-real-token", db_path=folder / "tute.db", shard_count=1)
+    )
     async with simcord.run(bot, settle_timeout=args.settle_timeout, check_errors=False) as env:
         try:
             if args.clocks == "virtual":

@@ -12,6 +12,8 @@ from discord.ext import commands
 from bot.config import Config
 from bot.i18n import DEFAULT_LANGUAGE, language_of, t
 from bot.storage import Database, open_database
+from bot.storage.bus import Bus
+from bot.tables.cluster import Cluster
 from bot.tables.service import TableService
 from bot.tables.tournaments import TournamentService
 
@@ -103,9 +105,22 @@ def cog_module_names() -> list[str]:
     )
 
 
-class TuteBot(commands.Bot):
+def _shards(config: Config) -> dict[str, Any]:
+    """The shards this process runs: those given, or every one Discord asks for."""
+    given: dict[str, Any] = {}
+    if config.shard_count is not None:
+        given["shard_count"] = config.shard_count
+    if config.shards is not None:
+        given["shard_ids"] = list(config.shards)
+    return given
+
+
+class TuteBot(commands.AutoShardedBot):
     """The Discord client. It asks for no privileged intent: everything goes through
-    interactions (slash commands and buttons), so it never reads members or message text."""
+    interactions (slash commands and buttons), so it never reads members or message text.
+
+    It runs every shard Discord asks for, or, as one of several processes on one PostgreSQL
+    database, the shards it is given (``--shards``, see :mod:`bot.tables.cluster`)."""
 
     def __init__(self, config: Config) -> None:
         super().__init__(
@@ -118,9 +133,13 @@ class TuteBot(commands.Bot):
             # Ping nobody unless a message means to: the one that does (the /tute new
             # invitation) passes its own allowed_mentions, merged over this default.
             allowed_mentions=discord.AllowedMentions.none(),
+            **_shards(config),
         )
         self.config = config
         self.db: Database | None = None
+        self.cluster: Cluster | None = None
+        """This process's shards and its link to the others; made once the database is
+        open, started by the tables cog before it restores the tables."""
         self.tables: TableService | None = None
         """The table service; the tables cog starts it (and restores the open tables)."""
         self.tournaments: TournamentService | None = None
@@ -136,7 +155,8 @@ class TuteBot(commands.Bot):
         # setup() may use those resources), and the command tree is synced last, once every
         # cog has added its commands.
         await self.tree.set_translator(CatalogTranslator())
-        self.db = await open_database(self.config.prepare_db_path())
+        self.db = await open_database(self.config.database_target())
+        self.cluster = self._cluster(self.db)
         if await self._load_cogs():
             await self._sync_commands()
         else:
@@ -148,10 +168,27 @@ class TuteBot(commands.Bot):
         """Stop the table clocks (keeping each turn's time left), then the database."""
         if self.tables is not None:
             await self.tables.suspend()
+        if self.cluster is not None:
+            await self.cluster.stop()
+            self.cluster = None
         await super().close()
         if self.db is not None:
             await self.db.close()
             self.db = None
+
+    def _cluster(self, db: Database) -> Cluster:
+        """This process's place among the bot's processes: every shard (the default), or
+        those of ``--shards``, which then talk to the others over the database."""
+        config = self.config
+        cluster = Cluster(
+            db,
+            shard_count=config.shard_count or 1,
+            shards=config.shards,
+            clock=lambda: discord.utils.utcnow().timestamp(),
+        )
+        if not cluster.whole and config.database_url is not None:
+            cluster.bus = Bus(config.database_url)
+        return cluster
 
     async def _load_cogs(self) -> bool:
         """Load every cog; whether all of them loaded."""

@@ -24,7 +24,10 @@ from bot.tables.service import TableService
 from tests.tables._play import keep_ended
 
 TEST_CONFIG = Config(
-    token="not-a-real-token", db_path=Path(tempfile.mkdtemp()) / "tute.db", robot_processes=0
+    token="not-a-real-token",
+    db_path=Path(tempfile.mkdtemp()) / "tute.db",
+    robot_processes=0,
+    shard_count=1,
 )
 """For tests that build a bot outside a fixture: its database is in a temporary folder."""
 
@@ -33,7 +36,9 @@ TEST_CONFIG = Config(
 def test_config(tmp_path: Path) -> Config:
     """A configuration whose database is a fresh SQLite file of the test's own; its robots
     think in threads (the worker processes have tests of their own)."""
-    return Config(token="not-a-real-token", db_path=tmp_path / "tute.db", robot_processes=0)
+    return Config(
+        token="not-a-real-token", db_path=tmp_path / "tute.db", robot_processes=0, shard_count=1
+    )
 
 
 def fast_bot(config: Config) -> TuteBot:

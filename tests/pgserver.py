@@ -10,6 +10,7 @@ one are skipped with that reason.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import pwd
 import shutil
@@ -18,6 +19,8 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+import asyncpg
 
 PORT = 5432
 """The socket's number: its name is ``.s.PGSQL.5432`` in the server's own folder."""
@@ -84,3 +87,18 @@ def running_server() -> Iterator[str]:
 def database_url(server: str, name: str) -> str:
     """The URL of database ``name`` on the server whose ``postgres`` database is ``server``."""
     return server.replace("/postgres?", f"/{name}?", 1)
+
+
+_numbers = itertools.count(1)
+
+
+async def fresh_postgres(server: str) -> str:
+    """The URL of a new, empty database on the server."""
+    name = f"tute_{os.getpid()}_{next(_numbers)}"
+    admin = await asyncpg.connect(server)
+    try:
+        await admin.execute(f"DROP DATABASE IF EXISTS {name}")
+        await admin.execute(f"CREATE DATABASE {name}")
+    finally:
+        await admin.close()
+    return database_url(server, name)

@@ -184,7 +184,7 @@ async def test_a_cog_that_fails_to_load_is_logged_and_the_commands_stay(
         "async def setup(bot):\n    raise RuntimeError('broken on purpose')\n"
     )
     monkeypatch.syspath_prepend(str(tmp_path))
-    config = Config(token="not-a-real-token", db_path=tmp_path / "tute.db")
+    config = Config(token="not-a-real-token", db_path=tmp_path / "tute.db", shard_count=1)
     first = TuteBot(config)
     second = TuteBot(config)
     try:
@@ -217,7 +217,9 @@ async def test_a_cog_that_fails_to_load_is_logged_and_the_commands_stay(
 @pytest.mark.e2e
 async def test_with_a_dev_guild_the_commands_are_synced_to_it_only() -> None:
     dev_guild_id = 1_000_000_000_000_000_001
-    bot = TuteBot(Config(token="x", dev_guild_id=dev_guild_id, db_path=TEST_CONFIG.db_path))
+    bot = TuteBot(
+        Config(token="x", dev_guild_id=dev_guild_id, db_path=TEST_CONFIG.db_path, shard_count=1)
+    )
     env = simcord.Env(bot)
     env.create_guild("Dev", id=dev_guild_id)
     await env.start()

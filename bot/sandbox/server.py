@@ -188,6 +188,7 @@ def sandbox_bot(
         language=language,
         # one person's tables: the robots think in threads, and the sandbox starts at once
         robot_processes=0,
+        shard_count=1,  # one simulated server: one shard
     )
     return TuteBot(config)
 

@@ -235,6 +235,8 @@ class Store:
         set aside (cancelled, stakes back, its players told) and the others are restored."""
         restored: list[Table] = []
         for row in await repo.open_tables(self._service.db):
+            if not self._service.owns(row.guild_id):
+                continue  # another process's
             try:
                 table = await self._load(row)
                 adopt(table)

@@ -6,6 +6,7 @@ minimum of rated games).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.storage import Database
@@ -58,10 +59,15 @@ async def end(db: Database, guild_id: int, now: float) -> SeasonEnd | None:
     return SeasonEnd(season, await podiums(db, season))
 
 
-async def end_due(db: Database, now: float) -> list[SeasonEnd]:
-    """End every season whose planned end has come, in every server."""
+async def end_due(
+    db: Database, now: float, owns: Callable[[int], bool] = lambda _guild_id: True
+) -> list[SeasonEnd]:
+    """End every season whose planned end has come, in every server this process runs
+    (``owns``: the others are their own processes' to end)."""
     ended: list[SeasonEnd] = []
     for season in await stored.due_seasons(db, now):
+        if not owns(season.guild_id):
+            continue
         done = await end(db, season.guild_id, now)
         if done is not None:
             ended.append(done)

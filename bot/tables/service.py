@@ -93,6 +93,8 @@ class TableService:
         # how the tables' clocks wait; the sandbox waits on its simulated clock instead
         self.sleep = sleep
         self.tables: dict[int, Table] = {}
+        self.owns: Callable[[int], bool] = _everywhere
+        """Whether a server's tables run in this process (:mod:`bot.tables.cluster`)."""
         self._locks: dict[int, asyncio.Lock] = {}
         self._guild_locks: dict[int, asyncio.Lock] = {}
         self._rematching = asyncio.Lock()  # one lobby per rematch, however many ask at once
@@ -546,3 +548,8 @@ class TableService:
             await self._store.save(table, Write(settlement=settlement))
         self._after_change(table)
         return announce
+
+
+def _everywhere(_guild_id: int) -> bool:
+    """One process runs every server's tables."""
+    return True

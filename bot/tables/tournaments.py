@@ -405,6 +405,8 @@ class TournamentService:
         running tournament's catch-up did, for its channel to be told."""
         restored: list[Tournament] = []
         for row in await repo.active_tournaments(self.db):
+            if not self.tables.owns(row.guild_id):
+                continue  # another process's
             try:
                 t = Tournament.from_row(row)
             except Exception:

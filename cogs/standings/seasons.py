@@ -114,8 +114,14 @@ class SeasonCommands(CommandsMixin):
         ):
             return
         try:
-            planned = [s.ends_at for s in await due_seasons(db, math.inf) if s.ends_at is not None]
-            ended = await seasons.end_due(db, now) if min(planned, default=math.inf) <= now else []
+            owns = self.bot.tables.owns if self.bot.tables is not None else (lambda _g: True)
+            planned = [
+                s.ends_at
+                for s in await due_seasons(db, math.inf)
+                if s.ends_at is not None and owns(s.guild_id)
+            ]
+            due = min(planned, default=math.inf) <= now
+            ended = await seasons.end_due(db, now, owns) if due else []
         except Exception:
             log.exception("Could not end the seasons whose planned end has come")
             return

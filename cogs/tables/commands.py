@@ -384,6 +384,10 @@ async def start_tables(
     )
     bot.tables = service
     bot.add_dynamic_items(LobbyButton, TableButton, HandButton)
+    if bot.cluster is not None:
+        # hold this process's shards first: a process that takes over from one that died
+        # waits here for its leases to run out, then restores its tables
+        await bot.cluster.start(service)
     try:
         await service.restore()
     except Exception:

@@ -11,6 +11,7 @@ import discord
 
 from bot.client import TuteBot
 from bot.i18n import language_of
+from bot.tables.cluster import Cluster
 from bot.tables.errors import TableError
 from bot.tables.service import TableService
 
@@ -27,6 +28,11 @@ def service_of(client: discord.Client) -> TableService:
     if service is None:
         raise RuntimeError("the table service is not running")
     return service
+
+
+def cluster_of(client: discord.Client) -> Cluster | None:
+    """This process's place among the bot's processes (None before the database opens)."""
+    return client.cluster if isinstance(client, TuteBot) else None
 
 
 def locale_of(interaction: discord.Interaction[Any]) -> str:

@@ -1,34 +1,18 @@
 """Storage tests run on both engines: a real SQLite file in a temporary folder, and a fresh
 database of a real PostgreSQL server (tests/pgserver.py), each opened as the bot opens it."""
 
-import itertools
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-import asyncpg
 import pytest
 
 from bot.storage import Database, open_database
-from tests.pgserver import database_url
-
-_numbers = itertools.count(1)
+from tests.pgserver import fresh_postgres
 
 
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
     return tmp_path / "data" / "tute.db"
-
-
-async def fresh_postgres(server: str) -> str:
-    """The URL of a new, empty database on the server."""
-    name = f"tute_{next(_numbers)}"
-    admin = await asyncpg.connect(server)
-    try:
-        await admin.execute(f"DROP DATABASE IF EXISTS {name}")
-        await admin.execute(f"CREATE DATABASE {name}")
-    finally:
-        await admin.close()
-    return database_url(server, name)
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

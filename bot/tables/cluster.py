@@ -1,0 +1,279 @@
+"""The bot as several processes on one PostgreSQL database, each running some of its shards.
+
+A server's tables (and tournaments) belong to the process holding the server's shard,
+``(guild_id >> 22) % shard_count`` as Discord deals servers to shards: their clocks and
+robots run only there. A process holds its shards by a lease in the database
+(:mod:`bot.storage.leases`), renewed every ``RENEW_EVERY`` seconds; it starts its tables only
+once it holds every lease, so a process that takes the shards of one that died waits for
+that lease to run out (``LEASE_TTL``), then restores the tables from the database as after
+a restart: every action a member was answered for is in the log.
+
+Direct messages reach shard 0 only, so a click on a hand in a DM may reach a process that
+does not hold the table. That process forwards it to the holder (:meth:`Cluster.forward`)
+over LISTEN/NOTIFY: the holder plays it as if clicked there, redraws what changed (the DM
+hand too) and answers; the click is answered with that answer, or with "try again" when
+none comes within ``FORWARD_TIMEOUT`` (Discord gives 3 seconds).
+
+One process with every shard on SQLite (the default) needs none of this: no lease, no bus.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import json
+import logging
+import os
+import socket
+import uuid
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from bot.storage import Database, leases
+from bot.storage import tables as repo
+from bot.storage.bus import Bus
+
+from .codes import decode_action
+from .errors import SaveFailed, TableError
+from .service import TableService
+
+log = logging.getLogger(__name__)
+
+LEASE_TTL = 30.0
+"""Seconds a lease holds without being renewed: how long the shards of a process that died
+wait before another takes them."""
+
+RENEW_EVERY = 10.0
+"""Seconds between two renewals of a process's leases (a third of their life)."""
+
+CLAIM_RETRY = 5.0
+"""Seconds between two tries at shards another process still holds."""
+
+FORWARD_TIMEOUT = 2.5
+"""Seconds a forwarded click waits for the holder's answer, inside Discord's 3."""
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard Discord puts a server on."""
+    return (guild_id >> 22) % shard_count
+
+
+def process_name() -> str:
+    """A name for this process that no other process, here or elsewhere, has had."""
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Click:
+    """A member's click on a hand's button, as forwarded: ``code`` is the button's action
+    code (:mod:`bot.tables.codes`), ``deal_no`` and ``trick_no`` what it was drawn for."""
+
+    table_id: int
+    user_id: int
+    code: str
+    deal_no: int
+    trick_no: int
+
+
+class Cluster:
+    """This process's place among the bot's processes."""
+
+    def __init__(
+        self,
+        db: Database,
+        *,
+        shard_count: int = 1,
+        shards: Iterable[int] | None = None,
+        bus: Bus | None = None,
+        clock: Callable[[], float],
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        name: str | None = None,
+        forward_timeout: float = FORWARD_TIMEOUT,
+    ) -> None:
+        self.db = db
+        self.shard_count = shard_count
+        self.shards = frozenset(range(shard_count) if shards is None else shards)
+        self.bus = bus
+        self.clock = clock
+        self.sleep = sleep
+        self.name = name or process_name()
+        self.forward_timeout = forward_timeout
+        self.service: TableService | None = None
+        self._inbox = f"tute_reply_{uuid.uuid4().hex}"
+        self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._renewing: asyncio.Task[None] | None = None
+        self._serving: set[asyncio.Task[None]] = set()
+
+    @property
+    def whole(self) -> bool:
+        """Whether this process runs every shard (then nothing is ever forwarded)."""
+        return self.shards == frozenset(range(self.shard_count))
+
+    @property
+    def leased(self) -> bool:
+        """Whether this process holds its shards by leases: always on PostgreSQL, where
+        another process may share the database."""
+        return self.db.dialect == "postgres"
+
+    def holds(self, table_id: int, tables: TableService) -> bool:
+        """Whether a click on this table is played here: it is in memory, or no other
+        process could have it."""
+        return self.whole or table_id in tables.tables
+
+    def owns(self, guild_id: int) -> bool:
+        """Whether the server's tables run in this process."""
+        return shard_of(guild_id, self.shard_count) in self.shards
+
+    # ---------------------------------------------------------------- start and stop
+
+    async def start(self, service: TableService) -> None:
+        """Hold this process's shards (waiting for any another process still holds), listen
+        for forwarded clicks, and only then let ``service`` restore its tables."""
+        self.service = service
+        service.owns = self.owns
+        if self.leased:
+            await self._claim_all()
+            self._renewing = asyncio.create_task(self._renew(), name="shard-leases")
+        if self.bus is not None:
+            await self.bus.start()
+            await self.bus.listen(self._inbox, self._on_reply)
+            for shard in sorted(self.shards):
+                await self.bus.listen(_shard_channel(shard), self._on_request)
+
+    async def _claim_all(self) -> None:
+        while True:
+            now = self.clock()
+            try:
+                held = await leases.claim(
+                    self.db, self.name, self.shards, now=now, until=now + LEASE_TTL
+                )
+            except Exception:
+                log.exception("Could not claim shards %s: trying again", sorted(self.shards))
+                await self.sleep(CLAIM_RETRY)
+                continue
+            missing = sorted(self.shards - held)
+            if not missing:
+                log.info("Holding shards %s of %d", sorted(self.shards), self.shard_count)
+                return
+            log.info("Shards %s are held by another process: waiting for them", missing)
+            await self.sleep(CLAIM_RETRY)
+
+    async def _renew(self) -> None:
+        while True:
+            await self.sleep(RENEW_EVERY)
+            now = self.clock()
+            try:
+                held = await leases.claim(
+                    self.db, self.name, self.shards, now=now, until=now + LEASE_TTL
+                )
+            except Exception:
+                # the lease holds LEASE_TTL: the next renewal may still be in time
+                log.exception("Could not renew the leases of shards %s", sorted(self.shards))
+                continue
+            if held != self.shards:
+                log.error("Shards %s were taken by another process", sorted(self.shards - held))
+
+    async def stop(self) -> None:
+        """Let the shards go at once (a clean stop: whoever takes them need not wait)."""
+        if self._renewing is not None:
+            self._renewing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._renewing
+            self._renewing = None
+        for task in list(self._serving):
+            task.cancel()
+        if self.leased:
+            try:
+                await leases.release(self.db, self.name)
+            except Exception:
+                log.exception("Could not release the shard leases (they run out by themselves)")
+        if self.bus is not None:
+            await self.bus.close()
+
+    # ---------------------------------------------------------------- forwarding
+
+    async def forward(self, click: Click) -> None:
+        """Have the process holding the click's table play it. Returns once that process
+        has saved it; raises its refusal as a :class:`TableError`, ``gone`` when no table
+        is open there, and :class:`SaveFailed` (try again) when no answer comes in time."""
+        row = await repo.load_table(self.db, click.table_id)
+        if row is None or row.status not in repo.OPEN_STATUSES or self.owns(row.guild_id):
+            # here, it would be in memory: it ended, or never was
+            raise TableError("gone")
+        if self.bus is None:
+            raise TableError("gone")
+        request_id = uuid.uuid4().hex
+        answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._waiting[request_id] = answer
+        request = {"id": request_id, "reply": self._inbox, **dataclasses.asdict(click)}
+        try:
+            await self.bus.send(
+                _shard_channel(shard_of(row.guild_id, self.shard_count)), json.dumps(request)
+            )
+            reply = await asyncio.wait_for(answer, self.forward_timeout)
+        except TimeoutError:
+            log.warning("No answer to a click forwarded for table %s", click.table_id)
+            raise SaveFailed from None
+        finally:
+            self._waiting.pop(request_id, None)
+        if "error" in reply:
+            raise TableError(str(reply["error"]), **reply.get("params", {}))
+
+    def _on_reply(self, payload: str) -> None:
+        reply = json.loads(payload)
+        answer = self._waiting.get(str(reply.get("id")))
+        if answer is not None and not answer.done():
+            answer.set_result(reply)
+
+    def _on_request(self, payload: str) -> None:
+        task = asyncio.get_running_loop().create_task(self._serve(json.loads(payload)))
+        self._serving.add(task)
+        task.add_done_callback(self._serving.discard)
+
+    async def _serve(self, request: dict[str, Any]) -> None:
+        """Play a forwarded click as if clicked here, answer, then redraw."""
+        service = self.service
+        assert service is not None and self.bus is not None
+        reply: dict[str, Any] = {"id": request["id"]}
+        click = Click(
+            int(request["table_id"]),
+            int(request["user_id"]),
+            str(request["code"]),
+            int(request["deal_no"]),
+            int(request["trick_no"]),
+        )
+        outcome = None
+        try:
+            seat = service.view(click.table_id).seat_of(click.user_id)
+            if seat is None:
+                raise TableError("not_seated")
+            outcome = await service.act(
+                click.table_id,
+                click.user_id,
+                decode_action(seat, click.code),
+                deal_no=click.deal_no,
+                trick_no=click.trick_no,
+            )
+        except TableError as refused:
+            reply["error"] = refused.key
+            reply["params"] = refused.params
+        except Exception:
+            log.exception("A forwarded click on table %s failed", click.table_id)
+            reply["error"] = "save_failed"
+        try:
+            await self.bus.send(str(request["reply"]), json.dumps(reply, default=str))
+        except Exception:
+            log.exception("Could not answer a forwarded click on table %s", click.table_id)
+        if outcome is not None:
+            # every message of the table, the clicker's DM hand included (the process that
+            # got the click only acknowledged it)
+            try:
+                await service.presenter.refresh(outcome.show)
+            except Exception:
+                log.exception("Could not show table %s", click.table_id)
+
+
+def _shard_channel(shard: int) -> str:
+    return f"tute_shard_{shard}"
