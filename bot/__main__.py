@@ -1,17 +1,22 @@
-"""Start-up: ``tute-bot`` (or ``python -m bot``) reads the settings and runs the bot."""
+"""Start-up: ``tute-bot`` (or ``python -m bot``) reads the settings and runs the bot;
+``tute-bot migrate-to-postgres`` copies its SQLite file into PostgreSQL."""
 
 import argparse
+import asyncio
 import logging
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from bot.client import LoginFailure, TuteBot, setup_logging
-from bot.config import ConfigError, load_config
+from bot.config import ConfigError, load_config, mask_url, parse_database_url, parse_shards
 from bot.i18n import LANGUAGES, Language
 
 EXIT_CONFIG_ERROR = 2
 EXIT_UNREACHABLE = 1
+EXIT_COPY_FAILED = 1
+
+MIGRATE = "migrate-to-postgres"
 
 log = logging.getLogger("bot")
 
@@ -21,7 +26,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="tute-bot",
         description=(
             "Run the Tute bot: it hosts games of Tute, the Spanish card game, on Discord. "
-            "Settings come from the environment or a .env file (see .env.example)."
+            "Settings come from the environment or a .env file (see .env.example). "
+            f"'tute-bot {MIGRATE}' copies the SQLite database into PostgreSQL."
+        ),
+    )
+    parser.add_argument(
+        "command",
+        nargs="?",
+        choices=(MIGRATE,),
+        help=(
+            f"{MIGRATE}: copy everything in the SQLite database (--from) into an empty "
+            "PostgreSQL database (--to), checked; stop the bot first"
         ),
     )
     parser.add_argument(
@@ -44,12 +59,51 @@ def main(argv: Sequence[str] | None = None) -> int:
         default="en",
         help="with --sandbox: the language of the page, of your clicks and of the bot (en)",
     )
+    parser.add_argument(
+        "--shards",
+        type=_shards,
+        metavar="LIST",
+        help=(
+            "run only these shards of the bot in this process (such as 0-3 or 0,2,4-6); "
+            "several processes share one PostgreSQL database (TUTE_DATABASE_URL)"
+        ),
+    )
+    parser.add_argument(
+        "--shard-count",
+        type=int,
+        metavar="N",
+        help="with --shards: how many shards the whole bot has, over all its processes",
+    )
+    parser.add_argument(
+        "--from",
+        dest="source",
+        type=Path,
+        metavar="PATH",
+        help=f"with {MIGRATE}: the SQLite file to copy (default: TUTE_DB_PATH, data/tute.db)",
+    )
+    parser.add_argument(
+        "--to",
+        dest="target",
+        metavar="URL",
+        help=f"with {MIGRATE}: the empty PostgreSQL database (default: TUTE_DATABASE_URL)",
+    )
     args = parser.parse_args(argv)
+    if args.command == MIGRATE:
+        if (
+            args.sandbox
+            or args.screenshot is not None
+            or args.shards
+            or args.shard_count is not None
+        ):
+            parser.error(f"{MIGRATE} takes only --from and --to")
+        return migrate(args.source, args.target)
+    if args.source is not None or args.target is not None:
+        parser.error(f"--from and --to go with {MIGRATE}")
     if args.sandbox or args.screenshot is not None:
         return run_sandbox(args.screenshot, args.lang)
 
     try:
-        config = load_config()
+        config = load_config(shards=args.shards, shard_count=args.shard_count)
     except ConfigError as error:
         print(f"tute-bot: {error}", file=sys.stderr)
         return EXIT_CONFIG_ERROR
@@ -74,6 +128,50 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return EXIT_UNREACHABLE
+    return 0
+
+
+def _shards(text: str) -> tuple[int, ...]:
+    try:
+        return parse_shards(text)
+    except ConfigError as error:
+        raise argparse.ArgumentTypeError(str(error)) from error
+
+
+def migrate(source: Path | None, target: str | None) -> int:
+    """``migrate-to-postgres``: copy the SQLite file into PostgreSQL, print what was copied.
+    No token is needed: the bot does not log in."""
+    from bot.storage.copy import CopyError, migrate_to_postgres
+
+    try:
+        config = load_config(require_token=False)
+        url = parse_database_url(target, "--to") if target is not None else config.database_url
+    except ConfigError as error:
+        print(f"tute-bot: {error}", file=sys.stderr)
+        return EXIT_CONFIG_ERROR
+    if url is None:
+        print(
+            f"tute-bot: {MIGRATE} needs a PostgreSQL database: give --to "
+            "postgresql://user:password@host/tute, or set TUTE_DATABASE_URL.",
+            file=sys.stderr,
+        )
+        return EXIT_CONFIG_ERROR
+    path = source if source is not None else config.db_path
+    if not path.is_file():
+        print(
+            f"tute-bot: there is no SQLite database at {path}: give its path with --from.",
+            file=sys.stderr,
+        )
+        return EXIT_CONFIG_ERROR
+    print(f"Copying {path} into {mask_url(url)}...")
+    try:
+        report = asyncio.run(migrate_to_postgres(path, url))
+    except CopyError as error:
+        print(f"tute-bot: {mask_url(url)}: {error}", file=sys.stderr)
+        return EXIT_COPY_FAILED
+    for line in report.summary():
+        print(f"  {line}")
+    print(f"Done: {report.total_rows} rows copied. Set TUTE_DATABASE_URL to start the bot on it.")
     return 0
 
 

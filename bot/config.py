@@ -4,12 +4,15 @@ Real environment variables win over the ``.env`` file. The ``.env`` file is look
 folder the bot is started from, which is also where the relative ``TUTE_DB_PATH`` is resolved.
 """
 
+import dataclasses
 import logging
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from dotenv import load_dotenv
 
@@ -17,6 +20,7 @@ from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, Language
 
 DEFAULT_DB_PATH: Final = Path("data") / "tute.db"
 LOG_LEVELS: Final = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+POSTGRES_SCHEMES: Final = ("postgresql://", "postgres://")
 
 
 class ConfigError(Exception):
@@ -51,21 +55,62 @@ class Config:
     robot_processes: int | None = None
     """Worker processes the hard robots search on (TUTE_ROBOT_PROCESSES): None, one per
     core; 0, threads of the bot's own process."""
+    database_url: str | None = None
+    """A PostgreSQL database (TUTE_DATABASE_URL) to keep everything in instead of the SQLite
+    file at ``db_path``: what several processes of one bot share. Its password never shows
+    in the repr."""
+    shards: tuple[int, ...] | None = None
+    """The shards this process runs (``--shards``); None: all of them."""
+    shard_count: int | None = None
+    """How many shards the whole bot has (``--shard-count``); None: as Discord says."""
+
+    def __post_init__(self) -> None:
+        _check_shards(self.shards, self.shard_count, self.database_url)
+
+    def __repr__(self) -> str:
+        shown = []
+        for item in dataclasses.fields(self):
+            if not item.repr:
+                continue
+            value = getattr(self, item.name)
+            if item.name == "database_url" and value is not None:
+                value = mask_url(value)
+            shown.append(f"{item.name}={value!r}")
+        return f"{type(self).__name__}({', '.join(shown)})"
 
     def prepare_db_path(self) -> Path:
         """The database file's path, after creating its folder if it is missing."""
         self.db_path.parent.mkdir(parents=True, exist_ok=True)
         return self.db_path
 
+    def database_target(self) -> str | Path:
+        """Where the bot keeps everything: the PostgreSQL URL when one is set, else the
+        SQLite file's path (its folder created)."""
+        if self.database_url is not None:
+            return self.database_url
+        return self.prepare_db_path()
+
+    @property
+    def runs_every_shard(self) -> bool:
+        """Whether this process runs the whole bot (not only some of its shards)."""
+        return self.shards is None or self.shards == tuple(range(self.shard_count or 0))
+
 
 def load_config(
-    environ: Mapping[str, str] | None = None, *, dotenv_path: Path | None = Path(".env")
+    environ: Mapping[str, str] | None = None,
+    *,
+    dotenv_path: Path | None = Path(".env"),
+    shards: tuple[int, ...] | None = None,
+    shard_count: int | None = None,
+    require_token: bool = True,
 ) -> Config:
-    """Read the settings.
+    """Read the settings; ``shards`` and ``shard_count`` come from the command line.
 
     With ``environ`` left out, ``dotenv_path`` (when it exists) is loaded into
     ``os.environ`` without overriding variables already set, and ``os.environ`` is read.
-    With an explicit ``environ`` (tests), only that mapping is read.
+    With an explicit ``environ`` (tests), only that mapping is read. With
+    ``require_token=False`` (commands that never log in, such as ``migrate-to-postgres``),
+    a missing token is left empty.
     """
     if environ is None:
         if dotenv_path is not None and dotenv_path.is_file():
@@ -77,10 +122,10 @@ def load_config(
         return value or None
 
     token = setting("DISCORD_TOKEN")
-    if token is None:
+    if token is None and require_token:
         raise MissingTokenError
     return Config(
-        token=token,
+        token=token or "",
         db_path=Path(setting("TUTE_DB_PATH") or DEFAULT_DB_PATH),
         log_level=_parse_log_level(setting("TUTE_LOG_LEVEL")),
         dev_guild_id=_parse_guild_id(setting("TUTE_DEV_GUILD_ID")),
@@ -88,7 +133,99 @@ def load_config(
         robot_delay=_parse_seconds("TUTE_ROBOT_DELAY", setting("TUTE_ROBOT_DELAY"), 1.2, 10.0),
         think_budget=_parse_seconds("TUTE_THINK_BUDGET", setting("TUTE_THINK_BUDGET"), 0.4, 5.0),
         robot_processes=_parse_processes(setting("TUTE_ROBOT_PROCESSES")),
+        database_url=parse_database_url(setting("TUTE_DATABASE_URL")),
+        shards=shards,
+        shard_count=shard_count,
     )
+
+
+def parse_database_url(value: str | None, name: str = "TUTE_DATABASE_URL") -> str | None:
+    """A PostgreSQL URL as given (None when empty); ``name`` is where it came from (the
+    setting, or ``--to``), for the error."""
+    if value is None:
+        return None
+    scheme, _, rest = value.partition("://")
+    if f"{scheme}://" not in POSTGRES_SCHEMES or not rest:
+        unset = ", or left empty to keep the SQLite file" if name == "TUTE_DATABASE_URL" else ""
+        raise ConfigError(
+            f"{name} is {mask_url(value)!r}, but it must be a PostgreSQL URL such as "
+            f"postgresql://user:password@host:5432/tute{unset}."
+        )
+    return value
+
+
+def mask_url(url: str) -> str:
+    """``url`` with its password (before the host, or a ``password=`` parameter) as ***;
+    a URL without one as it is."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return "***"
+    netloc = parts.netloc
+    if "@" in netloc:
+        userinfo, host = netloc.rsplit("@", 1)
+        if ":" in userinfo:
+            netloc = f"{userinfo.split(':', 1)[0]}:***@{host}"
+    query = parts.query
+    pairs = parse_qsl(query, keep_blank_values=True)
+    if any(key == "password" for key, _ in pairs):
+        masked = [(key, "***" if key == "password" else value) for key, value in pairs]
+        query = urlencode(masked, safe="/*:")
+    if (netloc, query) == (parts.netloc, parts.query):
+        return url
+    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+
+
+_SHARD_PART = re.compile(r"(\d+)(?:-(\d+))?", re.ASCII)
+
+
+def parse_shards(text: str) -> tuple[int, ...]:
+    """The shards ``--shards`` names: ``5``, ``0-3`` or a list of both, ``0,2,4-6``
+    (sorted, each once)."""
+    found: set[int] = set()
+    for part in text.split(","):
+        match = _SHARD_PART.fullmatch(part.strip())
+        if match is None:
+            raise ConfigError(
+                f"--shards is {text!r}, but it must be shard numbers and ranges such as "
+                "0-3 or 0,2,4-6."
+            )
+        first = int(match.group(1))
+        last = int(match.group(2)) if match.group(2) is not None else first
+        if last < first:
+            raise ConfigError(
+                f"--shards has the range {part.strip()!r}, which runs backwards: "
+                f"write it {last}-{first}."
+            )
+        found.update(range(first, last + 1))
+    return tuple(sorted(found))
+
+
+def _check_shards(
+    shards: tuple[int, ...] | None, shard_count: int | None, database_url: str | None
+) -> None:
+    if shard_count is not None and shard_count < 1:
+        raise ConfigError(f"--shard-count is {shard_count}, but it must be 1 or more.")
+    if shards is None:
+        return
+    if shard_count is None:
+        raise ConfigError(
+            "--shards needs --shard-count too: say how many shards the whole bot has, "
+            "for example --shards 0-3 --shard-count 16."
+        )
+    if not shards:
+        raise ConfigError("--shards names no shard: give at least one, such as 0 or 0-3.")
+    outside = [shard for shard in shards if not 0 <= shard < shard_count]
+    if outside:
+        raise ConfigError(
+            f"--shards names shard {outside[0]}, but with --shard-count {shard_count} the "
+            f"shards are 0 to {shard_count - 1}."
+        )
+    if shards != tuple(range(shard_count)) and database_url is None:
+        raise ConfigError(
+            "--shards runs only some shards in this process, and several processes cannot "
+            "share a SQLite file: set TUTE_DATABASE_URL to a PostgreSQL database they all use."
+        )
 
 
 def _parse_log_level(value: str | None) -> int:

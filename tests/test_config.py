@@ -7,7 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import DEFAULT_DB_PATH, Config, ConfigError, MissingTokenError, load_config
+from bot.config import (
+    DEFAULT_DB_PATH,
+    Config,
+    ConfigError,
+    MissingTokenError,
+    load_config,
+    mask_url,
+    parse_shards,
+)
 
 TOKEN = "MTIz.secret-token-for-tests"
 
@@ -25,6 +33,9 @@ def test_defaults() -> None:
     assert config.dev_guild_id is None
     assert config.language == "en"
     assert config.robot_processes is None  # one per core
+    assert config.database_url is None
+    assert config.shards is None
+    assert config.shard_count is None
 
 
 def test_every_setting_is_read() -> None:
@@ -144,3 +155,150 @@ def test_no_dotenv_file_is_fine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(os, "environ", {"DISCORD_TOKEN": TOKEN})
 
     assert load_config(dotenv_path=tmp_path / ".env") == Config(token=TOKEN)
+
+
+# ---------------------------------------------------------------------------- the database
+
+PG_URL = "postgresql://tute:hunter2-secret@db.example:5432/tute"
+
+
+def test_without_a_database_url_the_target_is_the_sqlite_file(tmp_path: Path) -> None:
+    config = config_from(TUTE_DB_PATH=str(tmp_path / "data" / "tute.db"))
+
+    assert config.database_target() == tmp_path / "data" / "tute.db"
+    assert (tmp_path / "data").is_dir()
+
+
+@pytest.mark.parametrize("url", [PG_URL, "postgres://localhost/tute"])
+def test_a_database_url_is_the_target(url: str, tmp_path: Path) -> None:
+    config = config_from(TUTE_DATABASE_URL=f" {url} ", TUTE_DB_PATH=str(tmp_path / "x" / "t.db"))
+
+    assert config.database_url == url
+    assert config.database_target() == url
+    assert not (tmp_path / "x").exists()
+
+
+@pytest.mark.parametrize(
+    "value", ["mysql://db/tute", "sqlite:///data/tute.db", "data/tute.db", "postgresql://"]
+)
+def test_a_database_url_that_is_not_postgresql_is_refused(value: str) -> None:
+    with pytest.raises(ConfigError, match=r"TUTE_DATABASE_URL .* postgresql://") as raised:
+        config_from(TUTE_DATABASE_URL=value)
+
+    assert str(raised.value).count(". ") == 0
+
+
+def test_the_database_password_never_shows_in_the_repr() -> None:
+    config = config_from(TUTE_DATABASE_URL=PG_URL)
+
+    assert "hunter2-secret" not in repr(config)
+    assert "postgresql://tute:***@db.example:5432/tute" in repr(config)
+    assert TOKEN not in repr(config)
+
+
+def test_a_refused_database_url_never_shows_its_password() -> None:
+    with pytest.raises(ConfigError) as raised:
+        config_from(TUTE_DATABASE_URL="mysql://tute:hunter2-secret@db/tute")
+
+    assert "hunter2-secret" not in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        (PG_URL, "postgresql://tute:***@db.example:5432/tute"),
+        ("postgresql://tute@db/tute", "postgresql://tute@db/tute"),
+        (
+            "postgresql://db/tute?password=pw&host=/tmp/s",
+            "postgresql://db/tute?password=***&host=/tmp/s",
+        ),
+    ],
+)
+def test_mask_url(url: str, shown: str) -> None:
+    assert mask_url(url) == shown
+
+
+# ---------------------------------------------------------------------------- shards
+
+
+@pytest.mark.parametrize(
+    ("text", "shards"),
+    [
+        ("5", (5,)),
+        ("0-3", (0, 1, 2, 3)),
+        ("0,2,4-6", (0, 2, 4, 5, 6)),
+        ("6,0-2,1", (0, 1, 2, 6)),
+        (" 3 - 3 ".replace(" - ", "-"), (3,)),
+    ],
+)
+def test_parse_shards(text: str, shards: tuple[int, ...]) -> None:
+    assert parse_shards(text) == shards
+
+
+@pytest.mark.parametrize("text", ["", ",", "a", "1,", "-1", "1-", "3-1", "1-2-3", "1.5", "\u0661"])
+def test_parse_shards_refuses_anything_else(text: str) -> None:
+    with pytest.raises(ConfigError, match="--shards"):
+        parse_shards(text)
+
+
+def test_a_backwards_range_says_how_to_write_it() -> None:
+    with pytest.raises(ConfigError, match="write it 1-3"):
+        parse_shards("3-1")
+
+
+def test_shards_are_read_with_the_settings() -> None:
+    config = load_config(
+        {"DISCORD_TOKEN": TOKEN, "TUTE_DATABASE_URL": PG_URL}, shards=(0, 1), shard_count=4
+    )
+
+    assert config.shards == (0, 1)
+    assert config.shard_count == 4
+    assert not config.runs_every_shard
+
+
+def test_every_shard_in_one_process_may_keep_the_sqlite_file() -> None:
+    config = load_config({"DISCORD_TOKEN": TOKEN}, shards=(0, 1, 2), shard_count=3)
+    counted = load_config({"DISCORD_TOKEN": TOKEN}, shard_count=8)
+
+    assert config.runs_every_shard
+    assert counted.runs_every_shard
+    assert config_from().runs_every_shard
+
+
+@pytest.mark.parametrize(
+    ("shards", "shard_count", "message"),
+    [
+        (None, 0, "--shard-count is 0, but it must be 1 or more"),
+        ((0, 1), None, "--shards needs --shard-count"),
+        ((0, 4), 4, "--shards names shard 4, but with --shard-count 4 the shards are 0 to 3"),
+        ((), 4, "--shards names no shard"),
+    ],
+)
+def test_bad_shards_are_refused(
+    shards: tuple[int, ...] | None, shard_count: int | None, message: str
+) -> None:
+    with pytest.raises(ConfigError, match=message):
+        load_config(
+            {"DISCORD_TOKEN": TOKEN, "TUTE_DATABASE_URL": PG_URL},
+            shards=shards,
+            shard_count=shard_count,
+        )
+
+
+def test_some_shards_need_a_postgresql_database() -> None:
+    with pytest.raises(ConfigError, match="cannot share a SQLite file: set TUTE_DATABASE_URL"):
+        load_config({"DISCORD_TOKEN": TOKEN}, shards=(0, 1), shard_count=4)
+
+
+def test_replacing_the_shards_checks_them_too() -> None:
+    config = config_from()
+
+    with pytest.raises(ConfigError, match="TUTE_DATABASE_URL"):
+        dataclasses.replace(config, shards=(1,), shard_count=2)
+
+
+def test_the_migration_needs_no_token() -> None:
+    config = load_config({"TUTE_DATABASE_URL": PG_URL}, require_token=False)
+
+    assert config.token == ""
+    assert config.database_url == PG_URL

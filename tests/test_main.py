@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
+from bot.config import Config
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -76,6 +77,7 @@ async def start(self, token, *, reconnect=True):
 
 TuteBot.start = start
 from bot.__main__ import main
+from bot.config import Config
 raise SystemExit(main([]))
 """
 
@@ -99,3 +101,91 @@ def test_no_network_is_reported_in_one_line(tmp_path: Path) -> None:
     assert result.returncode == 1
     assert "could not reach Discord (Cannot connect to host discord.com:443)" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_shards_without_a_database_url_are_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(os, "environ", {"DISCORD_TOKEN": "MTIz.abc"})
+
+    assert main(["--shards", "0-3", "--shard-count", "16"]) == 2
+
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert "TUTE_DATABASE_URL" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_a_bad_shard_list_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["--shards", "3-1", "--shard-count", "4"])
+
+    assert exited.value.code == 2
+    assert "write it 1-3" in capsys.readouterr().err
+
+
+def test_the_shards_reach_the_bot(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[Config] = []
+
+    class FakeBot:
+        def __init__(self, config: Config) -> None:
+            seen.append(config)
+
+        def run(self, token: str, *, log_handler: object) -> None:
+            pass
+
+    url = "postgresql://tute:pw@db/tute"
+    monkeypatch.setattr(os, "environ", {"DISCORD_TOKEN": "MTIz.abc", "TUTE_DATABASE_URL": url})
+    monkeypatch.setattr("bot.__main__.TuteBot", FakeBot)
+    monkeypatch.setattr("bot.__main__.setup_logging", lambda level: None)
+
+    assert main(["--shards", "0,2", "--shard-count", "4"]) == 0
+
+    (config,) = seen
+    assert config.shards == (0, 2)
+    assert config.shard_count == 4
+    assert config.database_target() == url
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--from", "tute.db"],
+        ["--to", "postgresql://db/tute"],
+        ["migrate-to-postgres", "--shards", "0", "--shard-count", "1"],
+        ["migrate-to-postgres", "--sandbox"],
+        ["migrate-to-everywhere"],
+    ],
+)
+def test_mixed_up_arguments_are_usage_errors(argv: list[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+
+    assert exited.value.code == 2
+
+
+def test_the_migration_needs_no_token_but_a_source(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(os, "environ", {"TUTE_DATABASE_URL": "postgresql://u:pw@db/tute"})
+
+    assert main(["migrate-to-postgres"]) == 2
+
+    out, err = capsys.readouterr()
+    assert "DISCORD_TOKEN" not in err
+    assert "no SQLite database at data/tute.db" in err
+    assert "pw@" not in out + err
+
+
+def test_the_migration_refuses_a_target_that_is_not_postgresql(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(os, "environ", {})
+    (tmp_path / "tute.db").touch()
+
+    assert main(["migrate-to-postgres", "--from", "tute.db", "--to", "sqlite:///x.db"]) == 2
+
+    assert "--to is 'sqlite:///x.db'" in capsys.readouterr().err
