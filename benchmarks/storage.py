@@ -12,8 +12,8 @@ Two paths of ``bot/storage/db.py``:
 - ``transaction``: ``append_action`` + ``save_table`` in one ``db.transaction()`` (BEGIN
   IMMEDIATE .. COMMIT, one trip to the database thread per statement): what every save used.
 - ``write``: ``tables.save_progress``, the group commit the table service uses for a play
-  (the units queued while a batch runs share the next one, run in one trip to the database
-  thread, each in its own SAVEPOINT, with one COMMIT).
+  (the units queued while a batch runs share the next one: one transaction, one COMMIT,
+  each statement one trip to the database thread through aiosqlite's public API).
 
 Loads:
 - ``burst``: every table writes its next action as soon as the previous one is committed

@@ -10,12 +10,12 @@ Two ways to write:
 
 - ``write(statements)``: the fast path for a unit of work that only writes. Units that
   arrive while a batch runs are gathered into the next batch (group commit): BEGIN
-  IMMEDIATE, every unit's statements, one COMMIT. If a statement fails, the batch is rolled
-  back and run again with each unit in its own SAVEPOINT, so that the failing unit is rolled
-  back alone and only its caller gets the error; if the COMMIT fails, every caller of the
-  batch gets it. A caller returns once its batch is committed. Everything goes through
-  aiosqlite's public methods, each statement one hop to its worker thread (consecutive
-  statements of the same SQL in a unit, one ``executemany``).
+  IMMEDIATE, every unit's statements, one COMMIT. If a unit's statement fails, the batch is
+  rolled back and run again without that unit, each other unit in its own SAVEPOINT, so that
+  only a failing unit is left out and only its caller gets the error; if the COMMIT fails,
+  every caller of the batch gets it. A caller returns once its batch is committed.
+  Everything goes through aiosqlite's public methods, each statement one hop to its worker
+  thread (consecutive statements of the same SQL in a unit, one ``executemany``).
 - ``transaction()``: an async block that may read what it writes, for the rare paths
   (chips settlements, creating a table), one statement per thread hop.
 
