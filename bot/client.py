@@ -188,7 +188,14 @@ class TuteBot(commands.AutoShardedBot):
         )
         if not cluster.whole and config.database_url is not None:
             cluster.bus = Bus(config.database_url)
+        cluster.on_lost = self._shards_lost
         return cluster
+
+    async def _shards_lost(self) -> None:
+        # the tables first: close() would keep their clocks, saving over the new holder's
+        if self.tables is not None:
+            self.tables.abandon()
+        self.loop.create_task(self.close(), name="shards-lost")
 
     async def _load_cogs(self) -> bool:
         """Load every cog; whether all of them loaded."""

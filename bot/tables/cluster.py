@@ -101,6 +101,10 @@ class Cluster:
         self.name = name or process_name()
         self.forward_timeout = forward_timeout
         self.service: TableService | None = None
+        self.on_lost: Callable[[], Awaitable[None]] | None = None
+        """Called when another process has taken this one's shards (its leases ran out
+        unrenewed): this process must stop running their tables at once. The bot stops
+        (its supervisor starts it again, to wait for its shards)."""
         self._inbox = f"tute_reply_{uuid.uuid4().hex}"
         self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._renewing: asyncio.Task[None] | None = None
@@ -173,7 +177,14 @@ class Cluster:
                 log.exception("Could not renew the leases of shards %s", sorted(self.shards))
                 continue
             if held != self.shards:
-                log.error("Shards %s were taken by another process", sorted(self.shards - held))
+                log.error(
+                    "Shards %s were taken by another process: stopping, so that no table is"
+                    " played by two processes",
+                    sorted(self.shards - held),
+                )
+                if self.on_lost is not None:
+                    await self.on_lost()
+                return
 
     async def stop(self) -> None:
         """Let the shards go at once (a clean stop: whoever takes them need not wait)."""

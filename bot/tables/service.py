@@ -283,6 +283,14 @@ class TableService:
         await self._store.keep_clocks(list(self.tables.values()), self.lock)
         self.thinking.close()
 
+    def abandon(self) -> None:
+        """Stop every clock and forget every table, saving nothing: another process runs
+        them now (:mod:`bot.tables.cluster`). A save under way that would follow that
+        process's is refused by the log (each action's number is written once)."""
+        self._clocks.stop_all()
+        self._robots.hurried = True
+        self.tables.clear()
+
     # ------------------------------------------------------------------ lobby
 
     def _guild_lock(self, guild_id: int) -> asyncio.Lock:

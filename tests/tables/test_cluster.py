@@ -17,6 +17,7 @@ import pytest
 
 from bot.engine import Kind, Variant, parse_options
 from bot.storage import Database, leases, open_database
+from bot.storage import tables as repo
 from bot.storage.bus import Bus
 from bot.tables.cluster import CLAIM_RETRY, LEASE_TTL, Click, Cluster, shard_of
 from bot.tables.codes import encode_action
@@ -280,3 +281,35 @@ async def test_a_process_restores_only_its_own_shards_tables(
     shard1 = await start(url, [1], processes, lease_clock)
     assert set(shard0.service.tables) == {on0}
     assert set(shard1.service.tables) == {on1}
+
+
+async def test_a_process_whose_shards_were_taken_stops_playing_them(
+    url: str, processes: list[Process]
+) -> None:
+    """A process that could not renew its lease in time (a stalled host) finds another
+    holding its shards: it lets their tables go at once, saving nothing."""
+    lease_clock = Clock()
+    stalled = await start(url, [0], processes, lease_clock)
+    table_id = await table_with_robots(stalled, GUILD_ON[0])
+    lost: list[bool] = []
+
+    async def on_lost() -> None:
+        stalled.service.abandon()
+        lost.append(True)
+
+    stalled.cluster.on_lost = on_lost
+    delay, renewal = await stalled.sleeps.waiting.get()  # its renewal, due in RENEW_EVERY
+    lease_clock.now += LEASE_TTL + delay  # ... came far too late
+    heir = await start(url, [0], processes, lease_clock)
+    assert table_id in heir.service.tables
+    saved = await repo.load_table(heir.db, table_id)
+
+    renewal.set_result(None)
+    renewing = stalled.cluster._renewing  # pyright: ignore[reportPrivateUsage]
+    assert renewing is not None
+    await renewing
+
+    assert lost == [True]
+    assert stalled.service.tables == {}
+    assert await leases.held(heir.db, heir.cluster.name) == {0}
+    assert await repo.load_table(heir.db, table_id) == saved  # nothing written over it
