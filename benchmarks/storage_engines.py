@@ -48,11 +48,11 @@ import asyncpg
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.state_json import mid_deal_table
-from bot.engine import Variant
+from benchmarks.storage import make_tables
 from bot.storage import Database, open_database
 from bot.storage import tables as table_repo
 from bot.storage.postgres import POOL_SIZE
-from tests.pgserver import PORT, _as_server_user, find_binaries, running_server
+from tests.pgserver import PORT, as_server_user, find_binaries, running_server
 
 DEAL_NO = 0
 SEED = 2026
@@ -67,25 +67,6 @@ class Result:
     times: list[float]
     batches: int
     largest: int
-
-
-async def make_tables(db: Database, count: int, state: str) -> list[int]:
-    ids: list[int] = []
-    async with db.transaction() as conn:
-        for n in range(count):
-            ids.append(
-                await table_repo.create_table(
-                    conn,
-                    guild_id=1,
-                    channel_id=100 + n,
-                    host_id=1000 + n,
-                    variant=Variant.PAIRS.value,
-                    status="playing",
-                    state=state,
-                    now=time.time(),
-                )
-            )
-    return ids
 
 
 async def play(
@@ -179,7 +160,7 @@ def durable_server() -> Iterator[str]:
         binaries, why = find_binaries()
         if binaries is None:
             raise RuntimeError(why)
-        prefix, _ = _as_server_user()
+        prefix, _ = as_server_user()
         options = f"-p {PORT} -k {folder} -c listen_addresses='' -c max_connections=200"
         subprocess.run(
             [

@@ -41,7 +41,7 @@ def find_binaries() -> tuple[Path | None, str]:
     )
 
 
-def _as_server_user() -> tuple[list[str], int | None]:
+def as_server_user() -> tuple[list[str], int | None]:
     """The command prefix that runs a program as the server's user, and that user's id."""
     if os.geteuid() != 0:
         return [], None
@@ -58,7 +58,7 @@ def running_server() -> Iterator[str]:
     binaries, why = find_binaries()
     if binaries is None:
         raise RuntimeError(why)
-    prefix, uid = _as_server_user()
+    prefix, uid = as_server_user()
     folder = Path(tempfile.mkdtemp(prefix="tute-pg-"))
     if uid is not None:
         os.chown(folder, uid, -1)

@@ -10,6 +10,7 @@ import pytest
 
 from bot.__main__ import main
 from bot.storage import (
+    Conn,
     Database,
     ledger,
     members,
@@ -29,6 +30,20 @@ from .helpers import ANA, BEA, CAR, GUILD, NOW, OTHER_GUILD
 TODAY = "2026-01-01"
 
 
+async def new_table(conn: Conn, host: int, status: str, now: float) -> int:
+    """A table of two in the server's channel 55."""
+    return await tables.create_table(
+        conn,
+        guild_id=GUILD,
+        channel_id=55,
+        host_id=host,
+        variant="two",
+        status=status,
+        state="{}",
+        now=now,
+    )
+
+
 async def fill(db: Database) -> dict[str, int]:
     """A server's life, written through the repository functions: members, chips moved
     through a table and a tournament, a season and a rated game. Returns the new ids."""
@@ -40,16 +55,7 @@ async def fill(db: Database) -> dict[str, int]:
         await ledger.claim_daily(conn, GUILD, ANA, 100, TODAY, NOW + 1)
         await members.set_notify_turn(conn, GUILD, BEA, False)
         season = await seasons.start_season(conn, GUILD, NOW, NOW + 86_400, 55)
-        table_id = await tables.create_table(
-            conn,
-            guild_id=GUILD,
-            channel_id=55,
-            host_id=ANA,
-            variant="two",
-            status="playing",
-            state="{}",
-            now=NOW,
-        )
+        table_id = await new_table(conn, ANA, "playing", NOW)
         await ledger.hold_stakes(conn, GUILD, table_id, {ANA: 50, BEA: 50}, NOW + 2)
         await ledger.pot_deposit(conn, GUILD, table_id, None, 10, NOW + 3)
         tournament_id = await tournaments.create_tournament(
@@ -148,16 +154,7 @@ async def test_new_rows_get_ids_after_the_copied_ones(source: Database, target: 
     last_ledger = await _highest(target, "ledger")
 
     async with target.transaction() as conn:
-        table_id = await tables.create_table(
-            conn,
-            guild_id=GUILD,
-            channel_id=55,
-            host_id=BEA,
-            variant="two",
-            status="lobby",
-            state="{}",
-            now=NOW + 10,
-        )
+        table_id = await new_table(conn, BEA, "lobby", NOW + 10)
         await ledger.grant(conn, GUILD, CAR, 20, "admin", NOW + 10)
         tournament_id = await tournaments.create_tournament(
             conn,
@@ -217,16 +214,7 @@ async def test_an_empty_source_copies_nothing_and_ids_start_at_one(
     assert report.total_rows == 0
     assert report.servers == ()
     async with target.transaction() as conn:
-        table_id = await tables.create_table(
-            conn,
-            guild_id=GUILD,
-            channel_id=55,
-            host_id=BEA,
-            variant="two",
-            status="lobby",
-            state="{}",
-            now=NOW,
-        )
+        table_id = await new_table(conn, BEA, "lobby", NOW)
     assert table_id == 1
 
 
