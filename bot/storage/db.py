@@ -10,12 +10,14 @@ Two ways to write:
 
 - ``write(statements)``: the fast path for a unit of work that only writes. Units that
   arrive while a batch runs are gathered into the next batch (group commit): BEGIN
-  IMMEDIATE, every unit's statements, one COMMIT. If a unit's statement fails, the batch is
-  rolled back and run again without that unit, each other unit in its own SAVEPOINT, so that
-  only a failing unit is left out and only its caller gets the error; if the COMMIT fails,
-  every caller of the batch gets it. A caller returns once its batch is committed.
-  Everything goes through aiosqlite's public methods, each statement one hop to its worker
-  thread (consecutive statements of the same SQL in a unit, one ``executemany``).
+  IMMEDIATE, every unit's statements, one COMMIT. The statements of one SQL go together as
+  one ``executemany`` (one hop to aiosqlite's worker thread through its public methods), in
+  the order they were queued; so units queued together must not depend on the order of
+  one another's statements of different SQL (table saves do not: each table has one save
+  in flight). If a statement fails, the batch is rolled back and run again unit by unit,
+  each in its own SAVEPOINT, so that a failing unit is left out alone and only its caller
+  gets the error; if the COMMIT fails, every caller of the batch gets it. A caller returns
+  once its batch is committed.
 - ``transaction()``: an async block that may read what it writes, for the rare paths
   (chips settlements, creating a table), one statement per thread hop.
 
@@ -69,11 +71,35 @@ class _Unit:
 async def _run_statements(conn: aiosqlite.Connection, statements: _Frozen) -> None:
     """A unit's statements in order; a run of the same SQL goes as one ``executemany``."""
     for sql, group in itertools.groupby(statements, key=lambda statement: statement[0]):
-        params = [p for _, p in group]
-        if len(params) == 1:
-            await conn.execute(sql, params[0])
-        else:
-            await conn.executemany(sql, params)
+        await _run_rows(conn, sql, [p for _, p in group])
+
+
+async def _run_rows(conn: aiosqlite.Connection, sql: str, rows: list[tuple[Any, ...]]) -> None:
+    if len(rows) == 1:
+        await conn.execute(sql, rows[0])
+    else:
+        await conn.executemany(sql, rows)
+
+
+def _grouped(units: Sequence[_Frozen]) -> list[tuple[str, list[tuple[Any, ...]]]] | None:
+    """The batch's statements grouped by their SQL, each group in the order queued and the
+    groups in the order their SQL first came: one ``executemany`` a group. None when that
+    would change the order of some unit's own statements (its SQL comes in another order
+    than an earlier unit's, or again after another)."""
+    groups: dict[str, list[tuple[Any, ...]]] = {}
+    for statements in units:
+        seen: list[str] = []
+        for sql, params in statements:
+            if not seen or seen[-1] != sql:
+                if sql in seen:
+                    return None
+                seen.append(sql)
+            groups.setdefault(sql, []).append(params)
+        order = list(groups)
+        positions = [order.index(sql) for sql in seen]
+        if positions != sorted(positions):
+            return None
+    return list(groups.items())
 
 
 async def _run_batch(
@@ -82,21 +108,28 @@ async def _run_batch(
     """Every unit in one transaction. Returns each unit's error (None: it is in); raises,
     with nothing written, when the transaction as a whole fails.
 
-    Most batches have no failing unit: they run straight through. When a unit's statement
-    fails, the batch is rolled back and run again without that unit, a savepoint around
-    each of the others, so that only a unit that fails is left out."""
+    Most batches have no failing unit: they run straight through, the statements of one
+    SQL as one ``executemany`` (:func:`_grouped`): a batch of table saves is four trips to
+    the database thread, whatever its size. When a statement fails, the batch is rolled
+    back and run again unit by unit, each in its own savepoint, so that only a failing unit
+    is left out."""
+    groups = _grouped(units)
     try:
         await conn.execute("BEGIN IMMEDIATE")
-        for index, statements in enumerate(units):
-            try:
-                await _run_statements(conn, statements)
-            except Exception as error:
-                if not conn.in_transaction:
-                    # some errors (a full disk, I/O) make SQLite roll back the whole
-                    # transaction: every unit is out
-                    raise
-                await conn.rollback()
-                return await _run_isolated(conn, units, index, error)
+        try:
+            if groups is None:
+                for statements in units:
+                    await _run_statements(conn, statements)
+            else:
+                for sql, rows in groups:
+                    await _run_rows(conn, sql, rows)
+        except Exception:
+            if not conn.in_transaction:
+                # some errors (a full disk, I/O) make SQLite roll back the whole
+                # transaction: every unit is out
+                raise
+            await conn.rollback()
+            return await _run_isolated(conn, units)
         await conn.commit()
     except BaseException:
         # a failed COMMIT (a deferred constraint, a busy file) leaves the transaction open;
@@ -107,24 +140,20 @@ async def _run_batch(
 
 
 async def _run_isolated(
-    conn: aiosqlite.Connection, units: Sequence[_Frozen], failed: int, error: Exception
+    conn: aiosqlite.Connection, units: Sequence[_Frozen]
 ) -> list[Exception | None]:
-    """The batch again but for the unit that ``failed`` (with ``error``), each unit in its
-    own savepoint."""
+    """The batch again, each unit in its own savepoint (after a statement failed)."""
     outcomes: list[Exception | None] = []
     await conn.execute("BEGIN IMMEDIATE")
-    for index, statements in enumerate(units):
-        if index == failed:
-            outcomes.append(error)
-            continue
+    for statements in units:
         await conn.execute("SAVEPOINT unit")
         try:
             await _run_statements(conn, statements)
-        except Exception as unit_error:
+        except Exception as error:
             if not conn.in_transaction:
                 raise
             await conn.execute("ROLLBACK TO unit")
-            outcomes.append(unit_error)
+            outcomes.append(error)
         else:
             outcomes.append(None)
         await conn.execute("RELEASE unit")
@@ -162,22 +191,22 @@ class SqliteConn:
     def __init__(self, connection: aiosqlite.Connection) -> None:
         self.connection = connection
 
+    # each one trip to the worker thread (a cursor closed with ``async with`` is a second)
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
-        async with self.connection.execute(sql, tuple(params)) as cursor:
-            return cursor.rowcount
+        cursor = await self.connection.execute(sql, tuple(params))
+        return cursor.rowcount
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         await self.connection.executemany(sql, [tuple(row) for row in rows])
 
     async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
-        async with self.connection.execute(sql, tuple(params)) as cursor:
-            new_id = cursor.lastrowid
-        assert new_id is not None
-        return new_id
+        row = await self.connection.execute_insert(sql, tuple(params))
+        assert row is not None
+        return int(row[0])
 
     async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
-        async with self.connection.execute(sql, tuple(params)) as cursor:
-            return await cursor.fetchone()
+        rows = await self.connection.execute_fetchall(sql, tuple(params))
+        return next(iter(rows), None)
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         return list(await self.connection.execute_fetchall(sql, tuple(params)))

@@ -15,6 +15,7 @@ import pytest
 from bot.storage import Statement
 from bot.storage import tables as repo
 from bot.storage.db import SqliteDatabase as Database
+from bot.storage.db import _grouped  # pyright: ignore[reportPrivateUsage]
 from bot.storage.db import open_sqlite as open_database
 
 WAIT = 5.0
@@ -477,3 +478,29 @@ async def test_save_progress_writes_the_actions_and_the_state_as_one(db: Databas
     assert await repo.deal_actions(db, table_id, 1) == ["action 0", "action 1"]
     row = await repo.load_table(db, table_id)
     assert row is not None and row.state == '{"after": 1}'
+
+
+# ---------------------------------------------------------------------------- grouping
+
+
+A, B = ("UPDATE counter SET value = value + 1", ()), ("UPDATE counter SET value = value * 2", ())
+
+
+def test_a_batch_runs_each_sql_together_unless_a_unit_would_change_order() -> None:
+    grouped = _grouped([(A, B), (A, A, B), (B,)])
+    assert grouped == [(A[0], [(), (), ()]), (B[0], [(), (), ()])]
+    assert _grouped([(A, B), (B, A)]) is None  # the second unit's own order would change
+    assert _grouped([(A, B, A)]) is None
+
+
+async def test_units_whose_order_would_change_run_one_after_the_other(scratch: Database) -> None:
+    db = scratch
+    async with db.transaction():
+        # queued behind the transaction: they go as one batch
+        first = asyncio.create_task(db.write([A, B]))  # (0 + 1) * 2
+        second = asyncio.create_task(db.write([B, A]))  # 2 * 2 + 1
+        await settle()
+    await asyncio.wait_for(asyncio.gather(first, second), WAIT)
+    assert db.counts.largest == 2
+    row = await db.fetchone("SELECT value FROM counter")
+    assert row is not None and row[0] == 5

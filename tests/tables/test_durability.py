@@ -148,20 +148,23 @@ async def test_a_bot_killed_at_any_moment_loses_and_duplicates_nothing(tmp_path:
 
 class FailAt:
     """Makes the ``at``-th SQL statement fail as it starts (SQLite interrupts it), counted
-    from when it is installed."""
+    from when it is installed; and that same statement (its SQL and values) whenever it is
+    run again, as a fault that stays does (a batch that failed is run again unit by unit)."""
 
     def __init__(self, at: int) -> None:
         self.at = at
         self.count = 0
         self.failed: str | None = None
+        self.current = ""
 
     def trace(self, sql: str) -> None:
         self.count += 1
+        self.current = sql
         if self.count == self.at:
             self.failed = sql
 
     def progress(self) -> int:
-        return int(self.count == self.at)
+        return int(self.count == self.at or self.current == self.failed)
 
     async def install(self, db: Database) -> None:
         await connection_of(db).set_trace_callback(self.trace)
