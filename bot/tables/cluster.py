@@ -91,6 +91,7 @@ class Cluster:
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         name: str | None = None,
         forward_timeout: float = FORWARD_TIMEOUT,
+        lease_ttl: float = LEASE_TTL,
     ) -> None:
         self.db = db
         self.shard_count = shard_count
@@ -100,6 +101,8 @@ class Cluster:
         self.sleep = sleep
         self.name = name or process_name()
         self.forward_timeout = forward_timeout
+        self.lease_ttl = lease_ttl
+        """How long a lease holds unrenewed; renewed every third of it."""
         self.service: TableService | None = None
         self.on_lost: Callable[[], Awaitable[None]] | None = None
         """Called when another process has taken this one's shards (its leases ran out
@@ -151,26 +154,26 @@ class Cluster:
             now = self.clock()
             try:
                 held = await leases.claim(
-                    self.db, self.name, self.shards, now=now, until=now + LEASE_TTL
+                    self.db, self.name, self.shards, now=now, until=now + self.lease_ttl
                 )
             except Exception:
                 log.exception("Could not claim shards %s: trying again", sorted(self.shards))
-                await self.sleep(CLAIM_RETRY)
+                await self.sleep(self._claim_retry)
                 continue
             missing = sorted(self.shards - held)
             if not missing:
                 log.info("Holding shards %s of %d", sorted(self.shards), self.shard_count)
                 return
             log.info("Shards %s are held by another process: waiting for them", missing)
-            await self.sleep(CLAIM_RETRY)
+            await self.sleep(self._claim_retry)
 
     async def _renew(self) -> None:
         while True:
-            await self.sleep(RENEW_EVERY)
+            await self.sleep(self.lease_ttl * RENEW_EVERY / LEASE_TTL)
             now = self.clock()
             try:
                 held = await leases.claim(
-                    self.db, self.name, self.shards, now=now, until=now + LEASE_TTL
+                    self.db, self.name, self.shards, now=now, until=now + self.lease_ttl
                 )
             except Exception:
                 # the lease holds LEASE_TTL: the next renewal may still be in time
@@ -202,6 +205,10 @@ class Cluster:
                 log.exception("Could not release the shard leases (they run out by themselves)")
         if self.bus is not None:
             await self.bus.close()
+
+    @property
+    def _claim_retry(self) -> float:
+        return self.lease_ttl * CLAIM_RETRY / LEASE_TTL
 
     # ---------------------------------------------------------------- forwarding
 

@@ -12,6 +12,10 @@ With ``any:N`` it kills itself with SIGKILL as its N-th SQL statement (counted f
 start) is about to run, whatever it is; with ``between:N``, as its N-th write that follows
 another write of the same transaction (or its COMMIT) is about to run. It prints where first.
 With ``finish`` it plays the tables it restored to their end, opens no new one, and exits.
+
+DB may be a PostgreSQL URL: the driver is then one process of a bot on PostgreSQL, holding
+its (only) shard by a lease of ``LEASE`` seconds before it restores anything, as
+``tute-bot`` does; a driver started after one was killed waits for that lease to run out.
 """
 
 from __future__ import annotations
@@ -24,7 +28,8 @@ import signal
 import sys
 import time
 
-from bot.storage import Database, ledger, members, open_database
+from bot.storage import Database, is_postgres, ledger, members, open_database
+from bot.tables.cluster import Cluster
 from bot.tables.model import Status
 from tests.storage.helpers import connection_of
 
@@ -34,6 +39,8 @@ USERS = list(range(201, 209))
 LANES = 3
 """Tables in play at once."""
 POOR = 200
+LEASE = 1.0
+"""Seconds a killed driver's lease holds on PostgreSQL (the bot's is 30)."""
 TOP_UP = 500
 
 
@@ -103,6 +110,9 @@ async def run(path: str, seed: int, mode: str) -> None:
     finish = mode == "finish"
     timers = Timers()
     service = make_service(db, timers, time.time)
+    cluster = Cluster(db, clock=time.time, lease_ttl=LEASE) if is_postgres(path) else None
+    if cluster is not None:
+        await cluster.start(service)
     restored = await service.restore()
     players = Players(
         service, timers, rng, USERS, bets=(0, 50, 200), habits=Habits(leave=0.01, vote=0.01)
@@ -116,6 +126,8 @@ async def run(path: str, seed: int, mode: str) -> None:
     await timers.quiet(service)
     await service.suspend()
     await timers.stop()
+    if cluster is not None:
+        await cluster.stop()
     await db.close()
     print("finished", flush=True)
 

@@ -29,11 +29,12 @@ from pathlib import Path
 import pytest
 
 from bot.engine import Kind, Variant, parse_options
-from bot.storage import Database, ledger, members, open_database
+from bot.storage import Database, leases, ledger, members, open_database
 from bot.storage import tables as repo
 from bot.storage.settings import update_settings
 from bot.tables.errors import SaveFailed
 from bot.tables.model import Status
+from tests.pgserver import fresh_postgres
 from tests.storage.helpers import connection_of
 
 from ._checks import check_all, dump
@@ -45,7 +46,7 @@ STARTUP = 30.0
 """Seconds a driver may take to start, or to die once told to (generous: never reached)."""
 
 
-async def drive(path: Path, seed: int, mode: str = "") -> asyncio.subprocess.Process:
+async def drive(path: Path | str, seed: int, mode: str = "") -> asyncio.subprocess.Process:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
@@ -141,6 +142,50 @@ async def test_a_bot_killed_at_any_moment_loses_and_duplicates_nothing(tmp_path:
     assert any(s.left for stored in found for s in stored.table.seats if s is not None), (
         "members left"
     )
+
+
+@pytest.mark.e2e
+async def test_a_process_killed_on_postgresql_is_taken_over_losing_nothing(
+    pg_server: str,
+) -> None:
+    """The bot as a process of a cluster on PostgreSQL, killed from outside again and again:
+    the next process waits for the dead one's lease on the shard, then takes its tables over
+    from the database, every action it had answered for in the log."""
+    url = await fresh_postgres(pg_server)
+    rng = random.Random(20261123)
+    taken = 0
+    in_play: list[int] = []
+    for kill in range(3):
+        proc = await drive(url, kill)
+        await asyncio.sleep(rng.uniform(0.3, 0.8))
+        proc.send_signal(signal.SIGKILL)
+        code, said = await until_dead(proc)
+        assert code == -signal.SIGKILL
+        db = await open_database(url)
+        try:
+            await check_all(db, GUILD)
+            taken += await acknowledged_are_logged(db, said)
+            in_play.append(len(await repo.open_tables(db)))
+            assert set(await leases.holders(db)) == {0}, "the dead process still holds it"
+        finally:
+            await db.close()
+
+    proc = await drive(url, 3, "finish")
+    code, said = await until_dead(proc)
+    assert code == 0 and "finished" in said, said
+    db = await open_database(url)
+    try:
+        found = await check_all(db, GUILD)
+        audit = await ledger.audit(db, GUILD)
+        assert await leases.holders(db) == {}, "a clean stop gives the lease back"
+    finally:
+        await db.close()
+    assert taken, "the killed processes had played"
+    # the tables each dead process left in play went on in the next one, to their end
+    assert sum(in_play) > 0
+    assert audit.tables == 0 and audit.balanced
+    statuses = Counter(stored.table.status for stored in found)
+    assert not statuses[Status.LOBBY] and not statuses[Status.PLAYING]
 
 
 # ------------------------------------------------------------------ simulated crash
