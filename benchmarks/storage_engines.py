@@ -9,7 +9,9 @@ action, written ahead, and the table's new state as one atomic unit; on SQLite t
 group commit). The state is the JSON of a real table (``benchmarks/state_json.py``'s: four
 seats, the second deal half played, a full log; about 2.7 KB) and the actions are that deal's
 own, all from a fixed seed. An action's time runs from asking for the
-save to its commit, so it includes the wait for the lock or for a pooled connection.
+save to its commit, so it includes the wait for the lock or for a pooled connection. By
+default each table saves again as soon as it can (the ceiling); with ``--interval 0.1``,
+about every 0.1 s (what play looks like, many times faster than people and robots play).
 
 Durability, as each engine runs (printed with the results):
 - SQLite: as the bot opens it, WAL with ``synchronous=NORMAL`` (a commit is not fsynced; the
@@ -21,7 +23,7 @@ Durability, as each engine runs (printed with the results):
   database ``tute_bench_<pid>`` is made on it and dropped afterwards).
 
 Run: ``python benchmarks/storage_engines.py [--tables 100] [--actions 200]
-[--engines sqlite,postgres] [--postgres URL]``.
+[--interval SECONDS] [--engines sqlite,postgres] [--postgres URL]``.
 """
 
 from __future__ import annotations
@@ -70,9 +72,20 @@ class Result:
 
 
 async def play(
-    db: Database, table_id: int, count: int, state: str, actions: list[str], times: list[float]
+    db: Database,
+    table_id: int,
+    count: int,
+    state: str,
+    actions: list[str],
+    times: list[float],
+    interval: float | None,
 ) -> None:
+    """One table's saves: at once one after the other, or (``interval``) one every
+    ``interval`` seconds or so, as play goes."""
+    pace = random.Random(f"{SEED}:{table_id}")
     for seq in range(count):
+        if interval is not None:
+            await asyncio.sleep(interval * pace.uniform(0.5, 1.5))
         start = time.perf_counter()
         await table_repo.save_progress(
             db,
@@ -95,18 +108,23 @@ async def bench(
     count: int,
     state: str,
     actions: list[str],
+    interval: float | None,
 ) -> Result:
     ids = await make_tables(db, tables, state)
     times: list[float] = []
     start = time.perf_counter()
-    await asyncio.gather(*(play(db, table_id, count, state, actions, times) for table_id in ids))
+    await asyncio.gather(
+        *(play(db, table_id, count, state, actions, times, interval) for table_id in ids)
+    )
     elapsed = time.perf_counter() - start
     row = await db.fetchone("SELECT COUNT(*) FROM actions WHERE deal_no = ?", (DEAL_NO,))
     assert row is not None and row[0] == tables * count, (row and row[0], tables * count)
     return Result(engine, durability, elapsed, times, db.counts.batches, db.counts.largest)
 
 
-async def bench_sqlite(tables: int, count: int, state: str, actions: list[str]) -> Result:
+async def bench_sqlite(
+    tables: int, count: int, state: str, actions: list[str], interval: float | None
+) -> Result:
     with tempfile.TemporaryDirectory() as folder:
         db = await open_database(Path(folder) / "bench.db")
         try:
@@ -115,7 +133,7 @@ async def bench_sqlite(tables: int, count: int, state: str, actions: list[str]) 
             assert journal is not None and synchronous is not None
             level = {0: "OFF", 1: "NORMAL", 2: "FULL", 3: "EXTRA"}.get(synchronous[0], "?")
             durability = f"{str(journal[0]).upper()}, synchronous={level}"
-            return await bench(db, "sqlite", durability, tables, count, state, actions)
+            return await bench(db, "sqlite", durability, tables, count, state, actions, interval)
         finally:
             await db.close()
 
@@ -127,7 +145,7 @@ def with_database(url: str, name: str) -> str:
 
 
 async def bench_postgres(
-    server: str, tables: int, count: int, state: str, actions: list[str]
+    server: str, tables: int, count: int, state: str, actions: list[str], interval: float | None
 ) -> Result:
     name = f"tute_bench_{os.getpid()}"
     admin = await asyncpg.connect(server)
@@ -141,7 +159,9 @@ async def bench_postgres(
                     for setting in ("fsync", "synchronous_commit", "full_page_writes")
                 ]
                 durability = f"{', '.join(settings)}; pool {POOL_SIZE}"
-                return await bench(db, "postgres", durability, tables, count, state, actions)
+                return await bench(
+                    db, "postgres", durability, tables, count, state, actions, interval
+                )
             finally:
                 await db.close()
         finally:
@@ -204,6 +224,12 @@ def main() -> None:
     parser.add_argument(
         "--postgres", metavar="URL", help="an existing server (default: a throwaway one)"
     )
+    parser.add_argument(
+        "--interval",
+        type=float,
+        metavar="SECONDS",
+        help="each table saves once every SECONDS or so (default: as fast as it can)",
+    )
     args = parser.parse_args()
     engines = [engine.strip() for engine in args.engines.split(",") if engine.strip()]
     unknown = set(engines) - set(ENGINES)
@@ -216,7 +242,8 @@ def main() -> None:
     print(
         f"{args.tables} tables x {args.actions} actions (save_progress: 1 action + state),"
         f" state {len(state):,} bytes, seed {SEED}; SQLite {aiosqlite.sqlite_version},"
-        f" asyncpg {asyncpg.__version__}, {os.cpu_count()} CPUs"
+        f" asyncpg {asyncpg.__version__}, {os.cpu_count()} CPUs;"
+        + (f" a save every {args.interval} s a table" if args.interval else " saves back to back")
     )
     print(
         f"{'engine':<10}{'actions/s':>10}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}{'run s':>8}"
@@ -224,17 +251,25 @@ def main() -> None:
     )
     for engine in engines:
         if engine == "sqlite":
-            report(asyncio.run(bench_sqlite(args.tables, args.actions, state, actions)))
+            report(
+                asyncio.run(bench_sqlite(args.tables, args.actions, state, actions, args.interval))
+            )
         elif args.postgres:
             report(
                 asyncio.run(
-                    bench_postgres(args.postgres, args.tables, args.actions, state, actions)
+                    bench_postgres(
+                        args.postgres, args.tables, args.actions, state, actions, args.interval
+                    )
                 )
             )
         else:
             with durable_server() as server:
                 report(
-                    asyncio.run(bench_postgres(server, args.tables, args.actions, state, actions))
+                    asyncio.run(
+                        bench_postgres(
+                            server, args.tables, args.actions, state, actions, args.interval
+                        )
+                    )
                 )
 
 
