@@ -30,6 +30,19 @@ from .helpers import ANA, BEA, CAR, GUILD, NOW, OTHER_GUILD
 TODAY = "2026-01-01"
 
 
+async def new_tournament(conn: Conn, now: float) -> int:
+    """A tournament signing up in the server's channel 55, hosted by Car."""
+    return await tournaments.create_tournament(
+        conn,
+        guild_id=GUILD,
+        channel_id=55,
+        host_id=CAR,
+        status="signup",
+        state="{}",
+        now=now,
+    )
+
+
 async def new_table(conn: Conn, host: int, status: str, now: float) -> int:
     """A table of two in the server's channel 55."""
     return await tables.create_table(
@@ -58,15 +71,7 @@ async def fill(db: Database) -> dict[str, int]:
         table_id = await new_table(conn, ANA, "playing", NOW)
         await ledger.hold_stakes(conn, GUILD, table_id, {ANA: 50, BEA: 50}, NOW + 2)
         await ledger.pot_deposit(conn, GUILD, table_id, None, 10, NOW + 3)
-        tournament_id = await tournaments.create_tournament(
-            conn,
-            guild_id=GUILD,
-            channel_id=55,
-            host_id=CAR,
-            status="signup",
-            state="{}",
-            now=NOW,
-        )
+        tournament_id = await new_tournament(conn, NOW)
     await tables.save_progress(
         db,
         table_id,
@@ -156,15 +161,7 @@ async def test_new_rows_get_ids_after_the_copied_ones(source: Database, target: 
     async with target.transaction() as conn:
         table_id = await new_table(conn, BEA, "lobby", NOW + 10)
         await ledger.grant(conn, GUILD, CAR, 20, "admin", NOW + 10)
-        tournament_id = await tournaments.create_tournament(
-            conn,
-            guild_id=GUILD,
-            channel_id=55,
-            host_id=CAR,
-            status="signup",
-            state="{}",
-            now=NOW + 10,
-        )
+        tournament_id = await new_tournament(conn, NOW + 10)
         await seasons.end_season(conn, GUILD, NOW + 11)
         season = await seasons.start_season(conn, GUILD, NOW + 12, None, None)
 

@@ -77,6 +77,14 @@ async def until_dead(proc: asyncio.subprocess.Process) -> tuple[int, str]:
     return await proc.wait(), said.decode()
 
 
+async def killed_from_outside(path: Path | str, seed: int, after: float) -> tuple[int, str]:
+    """A driver SIGKILLed ``after`` seconds into its play: its exit code and what it said."""
+    proc = await drive(path, seed)
+    await asyncio.sleep(after)
+    proc.send_signal(signal.SIGKILL)
+    return await until_dead(proc)
+
+
 async def acknowledged_are_logged(db: Database, said: str) -> int:
     """Every action the killed run's service had taken (answered the member) is in the log;
     returns how many."""
@@ -108,10 +116,7 @@ async def test_a_bot_killed_at_any_moment_loses_and_duplicates_nothing(tmp_path:
                 assert " in a transaction" in kills[-1] and "after 0 " not in kills[-1]
         else:
             # killed from outside, whatever it is doing
-            proc = await drive(path, kill)
-            await asyncio.sleep(rng.uniform(0.1, 0.6))
-            proc.send_signal(signal.SIGKILL)
-            code, said = await until_dead(proc)
+            code, said = await killed_from_outside(path, kill, rng.uniform(0.1, 0.6))
         assert code == -signal.SIGKILL
         db = await open_database(path)
         try:
@@ -156,10 +161,7 @@ async def test_a_process_killed_on_postgresql_is_taken_over_losing_nothing(
     taken = 0
     in_play: list[int] = []
     for kill in range(3):
-        proc = await drive(url, kill)
-        await asyncio.sleep(rng.uniform(0.3, 0.8))
-        proc.send_signal(signal.SIGKILL)
-        code, said = await until_dead(proc)
+        code, said = await killed_from_outside(url, kill, rng.uniform(0.3, 0.8))
         assert code == -signal.SIGKILL
         db = await open_database(url)
         try:
