@@ -85,10 +85,19 @@ class Bus:
     async def send(self, channel: str, payload: str) -> None:
         """Send ``payload`` to whoever listens on ``channel`` (nobody: it is lost)."""
         async with self._sending:
-            sender = self._sender
-            if sender is None or sender.is_closed():
-                sender = self._sender = await asyncpg.connect(self.dsn)
-            await sender.execute("SELECT pg_notify($1, $2)", channel, payload)
+            for attempt in (1, 2):
+                sender = self._sender
+                if sender is None or sender.is_closed():
+                    sender = self._sender = await asyncpg.connect(self.dsn)
+                try:
+                    await sender.execute("SELECT pg_notify($1, $2)", channel, payload)
+                    return
+                except (OSError, asyncpg.InterfaceError, asyncpg.PostgresConnectionError):
+                    # the connection broke since the last message: once more, on a new one
+                    sender.terminate()
+                    self._sender = None
+                    if attempt == 2:
+                        raise
 
     async def close(self) -> None:
         self._closed = True

@@ -13,6 +13,7 @@ import random
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
+import asyncpg
 import pytest
 
 from bot.engine import Kind, Variant, parse_options
@@ -313,3 +314,39 @@ async def test_a_process_whose_shards_were_taken_stops_playing_them(
     assert stalled.service.tables == {}
     assert await leases.held(heir.db, heir.cluster.name) == {0}
     assert await repo.load_table(heir.db, table_id) == saved  # nothing written over it
+
+
+async def test_forwarding_comes_back_after_the_database_drops_the_bus(
+    url: str, processes: list[Process]
+) -> None:
+    """PostgreSQL drops both ends' connections of the bus (a restart, a network cut): the
+    listener connects again by itself, the sender on its next message, and the next click is
+    played as before."""
+    lease_clock = Clock()
+    shard0 = await start(url, [0], processes, lease_clock)
+    shard1 = await start(url, [1], processes, lease_clock)
+    table_id = await table_with_robots(shard1, GUILD_ON[1])
+    rng = random.Random(11)
+    await shard0.cluster.forward(human_click(shard1, table_id, rng))
+    await shard1.timers.quiet(shard1.service)
+
+    admin = await asyncpg.connect(url)
+    try:
+        # every connection of both buses (not the pools: those are the databases')
+        dropped = await admin.fetchval(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            " AND (query LIKE 'LISTEN%' OR query LIKE 'SELECT pg_notify%')"
+        )
+    finally:
+        await admin.close()
+    assert dropped >= 3  # both listeners, and at least the sender that forwarded
+
+    for _ in range(200):  # the listeners reconnect in the background
+        listeners = [p.cluster.bus._listener for p in (shard0, shard1)]  # pyright: ignore[reportOptionalMemberAccess, reportPrivateUsage]
+        if all(c is not None and not c.is_closed() for c in listeners):
+            break
+        await asyncio.sleep(0.01)
+    before = len(shard1.service.tables[table_id].deal.actions)  # type: ignore[union-attr]
+    await shard0.cluster.forward(human_click(shard1, table_id, rng))
+    assert len(shard1.service.tables[table_id].deal.actions) > before  # type: ignore[union-attr]
