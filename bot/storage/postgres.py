@@ -5,9 +5,9 @@ The repository functions are the same as on SQLite: their ``?`` parameters becom
 $2...`` here (:func:`translate`). A pool of connections serves the processes' coroutines
 side by side; PostgreSQL keeps them apart:
 
-- ``write(statements)``: one transaction on a pooled connection. PostgreSQL commits
-  concurrent transactions together on its own (its WAL writer groups their flushes), so no
-  batching is needed here. As on SQLite, cancelling the caller does not cancel the write.
+- ``write(statements)``: the group commit, as on SQLite (:mod:`bot.storage.batching`): the
+  units queued while a batch runs go together in the next, on one pooled connection, one
+  ``executemany`` a SQL and one COMMIT (one flush of PostgreSQL's log for them all).
 - ``transaction()``: a transaction on a pooled connection for the block. Two processes that
   move one server's chips are kept in line by :meth:`PgConn.lock` (an advisory lock on the
   server's id, held until the commit), which the ledger takes before it reads a balance.
@@ -19,17 +19,18 @@ version is kept in the one-row table ``schema_version``.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import functools
 import logging
+import math
 from collections.abc import AsyncIterator, Iterable, Sequence
 from typing import Any
 
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
-from .base import Database, Dialect, Row, Statement, WriteCounts, migration_scripts
+from .base import Database, Dialect, Row, migration_scripts
+from .batching import MAX_BATCH, Frozen, GroupCommit, run_batch
 
 log = logging.getLogger(__name__)
 
@@ -122,31 +123,46 @@ class PgConn:
         await self.connection.execute("SELECT pg_advisory_xact_lock($1)", key)
 
 
-class PostgresDatabase(Database):
+class _PgRunner:
+    """A batch on a pooled connection."""
+
+    def __init__(self, connection: Connection) -> None:
+        self.connection = connection
+
+    async def begin(self) -> None:
+        await self.connection.execute("BEGIN")
+
+    async def rows(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
+        if len(rows) == 1:
+            await self.connection.execute(translate(sql), *rows[0])
+        else:
+            await self.connection.executemany(translate(sql), rows)
+
+    async def commit(self) -> None:
+        await self.connection.execute("COMMIT")
+
+    async def rollback(self) -> None:
+        if self.in_transaction():
+            await self.connection.execute("ROLLBACK")
+
+    def in_transaction(self) -> bool:
+        return not self.connection.is_closed() and self.connection.is_in_transaction()
+
+
+class PostgresDatabase(GroupCommit, Database):
     """A pool of connections to one PostgreSQL database. Open it with :func:`open_postgres`."""
 
     dialect: Dialect = "postgres"
 
-    def __init__(self, pool: asyncpg.Pool, dsn: str) -> None:
+    def __init__(self, pool: asyncpg.Pool, dsn: str, *, max_batch: int = MAX_BATCH) -> None:
         self.pool = pool
         self.dsn = dsn
-        self.counts = WriteCounts()
+        # PostgreSQL checkpoints by itself
+        self._start_group_commit(max_batch=max_batch, checkpoint_after=math.inf)
 
-    async def write(self, statements: Iterable[Statement]) -> None:
-        frozen = [(translate(sql), tuple(params)) for sql, params in statements]
-        if not frozen:
-            return
-        # shielded: cancelling the caller stops its waiting, the write is committed or not
-        # as a whole all the same (as on SQLite)
-        await asyncio.shield(self._write(frozen))
-
-    async def _write(self, statements: list[tuple[str, tuple[Any, ...]]]) -> None:
-        async with self.pool.acquire() as connection, connection.transaction():
-            for sql, params in statements:
-                await connection.execute(sql, *params)
-        self.counts.batches += 1
-        self.counts.units += 1
-        self.counts.largest = max(self.counts.largest, 1)
+    async def _run_units(self, units: Sequence[Frozen]) -> list[Exception | None]:
+        async with self.pool.acquire() as connection:
+            return await run_batch(_PgRunner(connection), units)
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[PgConn]:
@@ -186,6 +202,7 @@ class PostgresDatabase(Database):
         return current
 
     async def close(self) -> None:
+        await self.close_writes()
         await self.pool.close()
 
 

@@ -14,8 +14,8 @@ import pytest
 
 from bot.storage import Statement
 from bot.storage import tables as repo
+from bot.storage.batching import grouped
 from bot.storage.db import SqliteDatabase as Database
-from bot.storage.db import _grouped  # pyright: ignore[reportPrivateUsage]
 from bot.storage.db import open_sqlite as open_database
 
 WAIT = 5.0
@@ -487,10 +487,9 @@ A, B = ("UPDATE counter SET value = value + 1", ()), ("UPDATE counter SET value 
 
 
 def test_a_batch_runs_each_sql_together_unless_a_unit_would_change_order() -> None:
-    grouped = _grouped([(A, B), (A, A, B), (B,)])
-    assert grouped == [(A[0], [(), (), ()]), (B[0], [(), (), ()])]
-    assert _grouped([(A, B), (B, A)]) is None  # the second unit's own order would change
-    assert _grouped([(A, B, A)]) is None
+    assert grouped([(A, B), (A, A, B), (B,)]) == [(A[0], [(), (), ()]), (B[0], [(), (), ()])]
+    assert grouped([(A, B), (B, A)]) is None  # the second unit's own order would change
+    assert grouped([(A, B, A)]) is None
 
 
 async def test_units_whose_order_would_change_run_one_after_the_other(scratch: Database) -> None:
