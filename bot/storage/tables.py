@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ._sql import Source, fetchone
 from .base import Conn, Database, Row, Statement
 
 OPEN_STATUSES = ("lobby", "playing")
@@ -93,6 +94,16 @@ async def open_tables(db: Database, guild_id: int | None = None) -> list[TableRo
             (*OPEN_STATUSES, guild_id),
         )
     return [_row(r) for r in rows]
+
+
+async def open_table_guild(source: Source, table_id: int) -> int | None:
+    """The server of a table in the lobby or in play (None: it ended, or never was)."""
+    row = await fetchone(
+        source,
+        "SELECT guild_id FROM tables WHERE id = ? AND status IN (?, ?)",
+        (table_id, *OPEN_STATUSES),
+    )
+    return None if row is None else int(row[0])
 
 
 def action_statement(table_id: int, deal_no: int, seq: int, action: str) -> Statement:
