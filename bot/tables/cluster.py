@@ -149,13 +149,17 @@ class Cluster:
             for shard in sorted(self.shards):
                 await self.bus.listen(_shard_channel(shard), self._on_request)
 
+    async def _claim(self) -> set[int]:
+        """Take or renew this process's leases; the shards it holds now."""
+        now = self.clock()
+        return await leases.claim(
+            self.db, self.name, self.shards, now=now, until=now + self.lease_ttl
+        )
+
     async def _claim_all(self) -> None:
         while True:
-            now = self.clock()
             try:
-                held = await leases.claim(
-                    self.db, self.name, self.shards, now=now, until=now + self.lease_ttl
-                )
+                held = await self._claim()
             except Exception:
                 log.exception("Could not claim shards %s: trying again", sorted(self.shards))
                 await self.sleep(self._claim_retry)
@@ -170,11 +174,8 @@ class Cluster:
     async def _renew(self) -> None:
         while True:
             await self.sleep(self.lease_ttl * RENEW_EVERY / LEASE_TTL)
-            now = self.clock()
             try:
-                held = await leases.claim(
-                    self.db, self.name, self.shards, now=now, until=now + self.lease_ttl
-                )
+                held = await self._claim()
             except Exception:
                 # the lease holds LEASE_TTL: the next renewal may still be in time
                 log.exception("Could not renew the leases of shards %s", sorted(self.shards))
@@ -216,11 +217,9 @@ class Cluster:
         """Have the process holding the click's table play it. Returns once that process
         has saved it; raises its refusal as a :class:`TableError`, ``gone`` when no table
         is open there, and :class:`SaveFailed` (try again) when no answer comes in time."""
-        row = await repo.load_table(self.db, click.table_id)
-        if row is None or row.status not in repo.OPEN_STATUSES or self.owns(row.guild_id):
+        guild_id = await repo.open_table_guild(self.db, click.table_id)
+        if guild_id is None or self.owns(guild_id) or self.bus is None:
             # here, it would be in memory: it ended, or never was
-            raise TableError("gone")
-        if self.bus is None:
             raise TableError("gone")
         request_id = uuid.uuid4().hex
         answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
@@ -228,7 +227,7 @@ class Cluster:
         request = {"id": request_id, "reply": self._inbox, **dataclasses.asdict(click)}
         try:
             await self.bus.send(
-                _shard_channel(shard_of(row.guild_id, self.shard_count)), json.dumps(request)
+                _shard_channel(shard_of(guild_id, self.shard_count)), json.dumps(request)
             )
             reply = await asyncio.wait_for(answer, self.forward_timeout)
         except TimeoutError:
