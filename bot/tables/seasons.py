@@ -16,6 +16,7 @@ from bot.storage.settings import GuildSettings, get_settings
 
 from .errors import TableError
 from .ratings import Family, GameResult, Rating, RatingRules, replay
+from .service import everywhere
 
 PODIUM = 3
 
@@ -60,7 +61,7 @@ async def end(db: Database, guild_id: int, now: float) -> SeasonEnd | None:
 
 
 async def end_due(
-    db: Database, now: float, owns: Callable[[int], bool] = lambda _guild_id: True
+    db: Database, now: float, owns: Callable[[int], bool] = everywhere
 ) -> list[SeasonEnd]:
     """End every season whose planned end has come, in every server this process runs
     (``owns``: the others are their own processes' to end)."""

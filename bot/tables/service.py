@@ -93,7 +93,7 @@ class TableService:
         # how the tables' clocks wait; the sandbox waits on its simulated clock instead
         self.sleep = sleep
         self.tables: dict[int, Table] = {}
-        self.owns: Callable[[int], bool] = _everywhere
+        self.owns: Callable[[int], bool] = everywhere
         """Whether a server's tables run in this process (:mod:`bot.tables.cluster`)."""
         self._locks: dict[int, asyncio.Lock] = {}
         self._guild_locks: dict[int, asyncio.Lock] = {}
@@ -558,6 +558,6 @@ class TableService:
         return announce
 
 
-def _everywhere(_guild_id: int) -> bool:
+def everywhere(_guild_id: int) -> bool:
     """One process runs every server's tables."""
     return True

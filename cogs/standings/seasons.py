@@ -102,8 +102,8 @@ class SeasonCommands(CommandsMixin):
         The database is read only when the earliest planned end known has come, when this
         process started or ended a season, or every :data:`REREAD_SECONDS`: a check a
         minute stays free."""
-        db = self.bot.db
-        if db is None:
+        db, cluster = self.bot.db, self.bot.cluster
+        if db is None or cluster is None:
             return
         now = discord.utils.utcnow().timestamp()
         read_at, next_end = self._season_ends_read_at, self._next_season_end
@@ -114,14 +114,13 @@ class SeasonCommands(CommandsMixin):
         ):
             return
         try:
-            owns = self.bot.tables.owns if self.bot.tables is not None else (lambda _g: True)
             planned = [
                 s.ends_at
                 for s in await due_seasons(db, math.inf)
-                if s.ends_at is not None and owns(s.guild_id)
+                if s.ends_at is not None and cluster.owns(s.guild_id)
             ]
             due = min(planned, default=math.inf) <= now
-            ended = await seasons.end_due(db, now, owns) if due else []
+            ended = await seasons.end_due(db, now, cluster.owns) if due else []
         except Exception:
             log.exception("Could not end the seasons whose planned end has come")
             return
