@@ -85,6 +85,14 @@ async def killed_from_outside(path: Path | str, seed: int, after: float) -> tupl
     return await until_dead(proc)
 
 
+async def checked_after_a_kill(db: Database, said: str) -> tuple[int, int]:
+    """The file as a restarting bot finds it after a kill passes every check; returns how
+    many actions the killed run had taken, and how many tables it left in play."""
+    await check_all(db, GUILD)
+    taken = await acknowledged_are_logged(db, said)
+    return taken, len(await repo.open_tables(db))
+
+
 async def acknowledged_are_logged(db: Database, said: str) -> int:
     """Every action the killed run's service had taken (answered the member) is in the log;
     returns how many."""
@@ -120,9 +128,9 @@ async def test_a_bot_killed_at_any_moment_loses_and_duplicates_nothing(tmp_path:
         assert code == -signal.SIGKILL
         db = await open_database(path)
         try:
-            await check_all(db, GUILD)
-            taken += await acknowledged_are_logged(db, said)
-            restored.append(len(await repo.open_tables(db)))
+            logged, in_play = await checked_after_a_kill(db, said)
+            taken += logged
+            restored.append(in_play)
         finally:
             await db.close()
 
@@ -165,9 +173,9 @@ async def test_a_process_killed_on_postgresql_is_taken_over_losing_nothing(
         assert code == -signal.SIGKILL
         db = await open_database(url)
         try:
-            await check_all(db, GUILD)
-            taken += await acknowledged_are_logged(db, said)
-            in_play.append(len(await repo.open_tables(db)))
+            logged, left = await checked_after_a_kill(db, said)
+            taken += logged
+            in_play.append(left)
             assert set(await leases.holders(db)) == {0}, "the dead process still holds it"
         finally:
             await db.close()
