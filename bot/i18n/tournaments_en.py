@@ -46,6 +46,8 @@ MESSAGES: Final[dict[str, str]] = {
     "tournaments.round.no_table": "its table could not be opened yet",
     "tournaments.result": "Tournament #{id}, round {round}: {winner} wins the match against {others}.",
     "tournaments.winner": "Tournament #{id} is over: {winner} wins it!",
+    "tournaments.result_nobody": "Tournament #{id}, round {round}: {players} all left the match; nobody goes through.",
+    "tournaments.no_winner": "Tournament #{id} is over: every finalist left, so nobody wins it.",
     "tournaments.picture.title": "Tournament #{id}",
     "tournaments.picture.round": "Round {round}",
     "tournaments.picture.semi": "Semi-finals",

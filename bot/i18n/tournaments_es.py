@@ -47,6 +47,8 @@ MESSAGES: Final[dict[str, str]] = {
     "tournaments.round.no_table": "su mesa aún no se ha podido abrir",
     "tournaments.result": "Torneo n.º {id}, ronda {round}: {winner} gana el emparejamiento contra {others}.",
     "tournaments.winner": "¡El torneo n.º {id} ha terminado: lo gana {winner}!",
+    "tournaments.result_nobody": "Torneo n.º {id}, ronda {round}: {players} abandonaron el emparejamiento; no pasa nadie.",
+    "tournaments.no_winner": "El torneo n.º {id} ha terminado: todos los finalistas abandonaron, así que nadie lo gana.",
     "tournaments.picture.title": "Torneo n.º {id}",
     "tournaments.picture.round": "Ronda {round}",
     "tournaments.picture.semi": "Semifinales",

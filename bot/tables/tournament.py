@@ -2,7 +2,9 @@
 by rating, with byes, and the standings and winner that follow from the results.
 
 A match is one table of the variant's players (two in habanero, three in arrastrado, four
-in individual): each table's winner takes the match. In knockout only match winners go on
+in individual): each table's winner takes the match. An entrant who left one of their
+tables is out (``Draw.out``): they never take a match, are drawn no more, and take no
+place; a match whose players all left goes to nobody (its winner is ``BYE``). In knockout only match winners go on
 (the draw is filled to whole tables with byes for the best seeds); in Swiss every entrant
 plays every round against entrants on the same score, nobody meets the same opponent twice
 where it can be helped, and the best score after the rounds wins (ties broken by the
@@ -13,7 +15,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any, Final
@@ -30,7 +32,7 @@ class Format(str, Enum):
 @dataclass(frozen=True, slots=True)
 class Match:
     """One table of a round: its entrants (``BYE`` for a free place), and once decided its
-    winner (an entrant) and how (played, or walkover when nobody else came)."""
+    winner: an entrant, or ``BYE`` when every player left and nobody goes through."""
 
     round: int
     entrants: tuple[int, ...]
@@ -44,6 +46,11 @@ class Match:
     def is_bye(self) -> bool:
         """One entrant alone at the table: they go through without playing."""
         return len(self.players) == 1
+
+    @property
+    def through(self) -> int | None:
+        """Who goes through: the winner, None while undecided or when nobody does."""
+        return None if self.winner in (None, BYE) else self.winner
 
     def to_json(self) -> dict[str, Any]:
         return {"round": self.round, "entrants": list(self.entrants), "winner": self.winner}
@@ -63,6 +70,8 @@ class Draw:
     format: Format
     swiss_rounds: int = 0
     matches: list[Match] = field(default_factory=list[Match])
+    out: set[int] = field(default_factory=set[int])
+    """Entrants who left one of their tables: drawn no more, and placed nowhere."""
 
     # ------------------------------------------------------------------ reading
 
@@ -87,7 +96,18 @@ class Draw:
 
     @property
     def finished(self) -> bool:
-        return self.current_round == self.rounds and self.round_over(self.rounds)
+        """The last round is over, or nobody is left to draw a next one for."""
+        number = self.current_round
+        if not self.round_over(number):
+            return False
+        return number == self.rounds or not self._still_in(number + 1)
+
+    def _still_in(self, number: int) -> list[int]:
+        """Who may be drawn in round ``number``: in knockout the previous round's winners,
+        in Swiss every entrant who is not out."""
+        if self.format is Format.KNOCKOUT and number > 1:
+            return [w for m in self.round_matches(number - 1) if (w := m.through) is not None]
+        return [e for e in self.entrants if e not in self.out]
 
     def wins(self) -> dict[int, int]:
         """Matches won by each entrant (a bye counts as a win)."""
@@ -125,8 +145,9 @@ class Draw:
     def places(self) -> list[tuple[int, ...]]:
         """The entrants by place, best first, those who tie together (in standings order):
         in knockout those out in the same round share a place (the final's losers second);
-        in Swiss, the same wins and opponents' wins."""
-        rows = self.standings()
+        in Swiss, the same wins and opponents' wins. Who left (``out``) takes no place: the
+        others move up, placed by what they reached."""
+        rows = [row for row in self.standings() if row[0] not in self.out]
         if self.format is Format.KNOCKOUT:
             reached = self._reached()
             groups = itertools.groupby(rows, key=lambda row: reached[row[0]])
@@ -140,18 +161,23 @@ class Draw:
         if not self.finished:
             return None
         if self.format is Format.KNOCKOUT:
-            (final,) = self.round_matches(self.rounds)
-            return final.winner
-        return self.standings()[0][0]
+            final = self.round_matches(self.rounds)
+            return final[0].through if len(final) == 1 else None
+        return next((e for e, _, _ in self.standings() if e not in self.out), None)
 
     # ------------------------------------------------------------------ changing
 
-    def decide(self, match: Match, winner: int) -> Match:
-        """Record a match's winner (one of its players); returns the match as decided."""
-        if winner not in match.players:
-            raise ValueError(f"{winner} did not play that match")
+    def decide(self, match: Match, winner: int | None, out: Iterable[int] = ()) -> Match:
+        """Record a match's winner (one of its players; None: nobody goes through) and who
+        left it (``out``); returns the match as decided."""
+        left = set(out)
+        if not left | {winner} - {None} <= set(match.players):
+            raise ValueError(f"{winner} or {left} did not play that match")
+        if winner in left:
+            raise ValueError(f"{winner} left that match")
         index = self.matches.index(match)
-        decided = replace(match, winner=winner)
+        self.out |= left
+        decided = replace(match, winner=BYE if winner is None else winner)
         self.matches[index] = decided
         return decided
 
@@ -169,14 +195,13 @@ class Draw:
         for match in drawn:
             if match.is_bye:
                 match = replace(match, winner=match.players[0])
+            elif not match.players:
+                match = replace(match, winner=BYE)  # nobody came through to it
             self.matches.append(match)
         return [m for m in self.matches if m.round == number and m.winner is None]
 
     def _knockout_tables(self, number: int) -> list[list[int]]:
-        if number == 1:
-            alive = list(self.entrants)
-        else:
-            alive = [m.winner for m in self.round_matches(number - 1) if m.winner is not None]
+        alive = self._still_in(number)
         size = self.table ** math.ceil(math.log(max(2, len(alive)), self.table))
         tables = size // self.table
         # byes go to the best seeds: seat the seeds in snake order, the byes last
@@ -192,7 +217,7 @@ class Draw:
         seed = {e: i for i, e in enumerate(self.entrants)}
         # who had a bye already gets none again where it can be helped
         byes = {m.players[0] for m in self.matches if m.is_bye}
-        order = sorted(self.entrants, key=lambda e: (-wins[e], seed[e]))
+        order = sorted(self._still_in(0), key=lambda e: (-wins[e], seed[e]))
         spare = (-len(order)) % self.table
         if spare:
             # the lowest placed without a bye yet sit at the short table
@@ -210,6 +235,7 @@ class Draw:
             "format": self.format.value,
             "swiss_rounds": self.swiss_rounds,
             "matches": [m.to_json() for m in self.matches],
+            "out": sorted(self.out),
         }
 
     @classmethod
@@ -220,6 +246,7 @@ class Draw:
             Format(data["format"]),
             int(data["swiss_rounds"]),
             [Match.from_json(m) for m in data["matches"]],
+            {int(e) for e in data.get("out", [])},
         )
 
 
@@ -284,14 +311,18 @@ def prize_shares(entrants: int) -> tuple[int, ...]:
     return next(shares for least, shares in PRIZE_SHARES if entrants >= least)
 
 
-def prizes(pot: int, places: Sequence[Sequence[int]]) -> dict[int, int]:
+def prizes(
+    pot: int, places: Sequence[Sequence[int]], entrants: int | None = None
+) -> dict[int, int]:
     """The pot paid out by place (``places``: best first, ties together): entrants who tie
     share the prizes of the places they take between them, the odd chips to the first
-    listed; what rounding leaves goes to the first place. Adds up to ``pot`` exactly;
-    entrants who win nothing are left out."""
+    listed; what rounding leaves, and the shares of places nobody takes (their entrants
+    left), go to the first place. How many places pay follows from ``entrants`` (all who
+    entered; by default those placed). Adds up to ``pot`` exactly; entrants who win
+    nothing are left out."""
     if pot <= 0 or not places:
         return {}
-    shares = prize_shares(sum(len(group) for group in places))
+    shares = prize_shares(entrants or sum(len(group) for group in places))
     paid: dict[int, int] = {}
     position = 0
     for group in places:

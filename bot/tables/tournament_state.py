@@ -144,20 +144,36 @@ class CaughtUp:
         )
 
 
-def match_winner(match: Match, table: Table, seeds: tuple[int, ...]) -> int:
+def leavers(match: Match, table: Table) -> set[int]:
+    """The match's entrants who left its table (a robot played on for them): they are out
+    of the tournament."""
+    return {
+        s.user_id for s in table.seats if s is not None and s.left and s.user_id in match.players
+    }
+
+
+def match_winner(match: Match, table: Table, seeds: tuple[int, ...]) -> int | None:
     """Who takes a match: the entrant of the side that won the table's game (the best seed
-    where two sat on it); where a robot's side won, or the game did not finish, the entrant
-    of the side with most rounds won, ties by seed. An entrant who never played a card or
-    sang themself (a no-show, stood in for by a robot) never takes it over one who did."""
+    where two sat on it); where a robot's side won, or the game did not finish (cancelled,
+    say, after a pause nobody came back from), the entrant of the side with most rounds
+    won, ties by seed. An entrant who left the table never takes it, whatever their
+    stand-in did: the match goes to one who stayed, and to nobody (None) when every player
+    left. An entrant who never played a card or sang themself (a no-show, stood in for by
+    a robot) never takes it over one who did; where nobody who stayed played, the game
+    decides among them."""
     seed = {e: i for i, e in enumerate(seeds)}
+    left = leavers(match, table)
     seat_of: dict[int, int] = {}
     showed: list[int] = []
     for i, s in enumerate(table.seats):
         if s is not None and s.user_id in match.players:
             seat_of[s.user_id] = i
-            if s.acted:
+            if s.acted and not s.left:
                 showed.append(s.user_id)
-    players = [u for u in match.players if u in showed] or list(match.players)
+    stayed = [u for u in match.players if u not in left]
+    if not stayed:
+        return None
+    players = [u for u in stayed if u in showed] or stayed
     sides = sides_of(table.variant, table.players)
 
     def side(user_id: int) -> int | None:

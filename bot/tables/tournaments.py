@@ -34,6 +34,7 @@ from .tournament_state import (
     CaughtUp,
     Tournament,
     TournamentStatus,
+    leavers,
     match_winner,
 )
 
@@ -252,14 +253,20 @@ class TournamentService:
             raise
 
     async def _finish(self, t: Tournament) -> None:
-        """The draw is over: the prizes paid out of the entries with it."""
+        """The draw is over: the prizes paid out of the entries with it, by place (who left
+        takes none: ``Draw.places``)."""
         draw = t.draw
         assert draw is not None
         t.status = TournamentStatus.FINISHED
 
         async def pay(conn: Conn) -> None:
             held = await chips.held(conn, t.id)
-            t.prizes = prizes(held, draw.places())
+            places = draw.places()
+            if not places:
+                # every entrant left: nobody to pay, every entry goes back as at a call-off
+                await chips.refund_entries(conn, t.guild_id, t.id, self.clock())
+                return
+            t.prizes = prizes(held, places, len(draw.entrants))
             await chips.pay_prizes(conn, t.guild_id, t.id, t.prizes, self.clock())
 
         try:
@@ -388,11 +395,12 @@ class TournamentService:
         match = draw.matches[index]
         if match.winner is not None:
             return False
-        draw.decide(match, match_winner(match, table, draw.entrants))
+        out_before = set(draw.out)
+        draw.decide(match, match_winner(match, table, draw.entrants), leavers(match, table))
         try:
             await self._save(t)
         except SaveFailed:
-            draw.matches[index] = match
+            draw.matches[index], draw.out = match, out_before
             raise
         return True
 

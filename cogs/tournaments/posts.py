@@ -68,7 +68,7 @@ def bracket_scene(tour: Tournament) -> BracketScene:
         matches = tuple(
             BracketMatch(
                 entrants=_names(tour, m),
-                winner=None if m.winner is None else m.entrants.index(m.winner),
+                winner=None if m.through is None else m.entrants.index(m.through),
             )
             for m in draw.round_matches(number)
         )
@@ -163,6 +163,14 @@ def match_round(draw: Draw, match: Match) -> int:
 def result_text(tour: Tournament, match: Match) -> str:
     lang = tour.language
     assert match.winner is not None
+    if match.through is None:  # every player left: nobody goes through
+        return t(
+            "tournaments.result_nobody",
+            lang,
+            id=tour.id,
+            round=match_round(tour.draw, match) if tour.draw is not None else 0,
+            players=", ".join(shown_name(tour.name_of(u)) for u in match.players),
+        )
     others = ", ".join(shown_name(tour.name_of(u)) for u in match.players if u != match.winner)
     return t(
         "tournaments.result",
@@ -177,8 +185,10 @@ def result_text(tour: Tournament, match: Match) -> str:
 def winner_text(tour: Tournament) -> str:
     """The winner (mentioned) and, with an entry fee, who won what, by place."""
     winner = tour.winner
-    assert winner is not None
-    text = t("tournaments.winner", tour.language, id=tour.id, winner=f"<@{winner}>")
+    if winner is None:  # every finalist left
+        text = t("tournaments.no_winner", tour.language, id=tour.id)
+    else:
+        text = t("tournaments.winner", tour.language, id=tour.id, winner=f"<@{winner}>")
     if not tour.prizes or tour.draw is None:
         return text
     lines = [text, t("tournaments.prizes.title", tour.language)]

@@ -198,3 +198,26 @@ def test_prizes_always_add_up_to_the_pot(entrants: int) -> None:
         paid = prizes(pot, places)
         assert sum(paid.values()) == pot
         assert all(amount > 0 for amount in paid.values())
+
+
+def test_who_left_is_placed_nowhere_and_a_swiss_draws_them_no_more() -> None:
+    knockout = Draw((1, 2, 3, 4), 2, Format.KNOCKOUT)
+    knockout.next_round()
+    play_round(knockout)
+    (final,) = knockout.next_round()
+    knockout.decide(final, None, out=(1, 2))  # both finalists left
+    assert knockout.finished and knockout.winner is None
+    assert knockout.places() == [(3, 4)]  # the semi-final losers move up, together
+    assert prizes(100, knockout.places(), 4) == {3: 50, 4: 50}
+    assert Draw.from_json(json.loads(json.dumps(knockout.to_json()))) == knockout
+
+    swiss = Draw((1, 2, 3, 4), 2, Format.SWISS, swiss_rounds=2)
+    first = swiss.next_round()
+    (with_one,) = [m for m in first if 1 in m.players]
+    (other,) = [m for m in first if 1 not in m.players]
+    swiss.decide(with_one, max(with_one.players), out=(1,))  # seed 1 left their first match
+    swiss.decide(other, min(other.players))
+    second = swiss.next_round()
+    assert all(1 not in m.players for m in second)
+    play_round(swiss)
+    assert swiss.finished and 1 not in [e for group in swiss.places() for e in group]
