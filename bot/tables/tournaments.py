@@ -350,6 +350,8 @@ class TournamentService:
         players = match.players
         table_id = t.tables.get(index)
         if table_id is None:
+            # the hands are dealt as the server deals them at any table (/tute config)
+            settings = await get_settings(self.db, t.guild_id)
             view = await self.tables.open_table(
                 guild_id=t.guild_id,
                 channel_id=t.channel_id,
@@ -360,6 +362,7 @@ class TournamentService:
                 language=t.language,
                 max_tables=TOURNAMENT_TABLES,
                 tournament_id=t.id,
+                hand_delivery=settings.hand_delivery,
             )
             table_id = view.id
             t.tables[index] = table_id
