@@ -55,6 +55,8 @@ class Tournament:
     draw: Draw | None = None
     tables: dict[int, int] = field(default_factory=dict[int, int])
     """The table of each match played (its index in ``draw.matches`` -> table id)."""
+    told: set[int] = field(default_factory=set[int])
+    """The tables its channel was told had opened (a link posted)."""
 
     @property
     def table_size(self) -> int:
@@ -91,6 +93,7 @@ class Tournament:
                 "entrants": [[uid, name] for uid, name in self.entrants],
                 "draw": None if self.draw is None else self.draw.to_json(),
                 "tables": {str(i): t for i, t in self.tables.items()},
+                "told": sorted(self.told),
             },
             separators=(",", ":"),
         )
@@ -99,6 +102,7 @@ class Tournament:
     def from_row(cls, row: repo.TournamentRow) -> Tournament:
         data: dict[str, Any] = json.loads(row.state)
         variant = Variant(data["variant"])
+        tables = {int(i): int(t) for i, t in data["tables"].items()}
         return cls(
             id=row.id,
             guild_id=row.guild_id,
@@ -118,7 +122,9 @@ class Tournament:
             status=TournamentStatus(row.status),
             entrants=[(int(uid), str(name)) for uid, name in data["entrants"]],
             draw=None if data["draw"] is None else Draw.from_json(data["draw"]),
-            tables={int(i): int(t) for i, t in data["tables"].items()},
+            tables=tables,
+            # a tournament kept before ``told`` was: its tables were told
+            told={int(t) for t in data["told"]} if "told" in data else set(tables.values()),
         )
 
 
@@ -131,6 +137,8 @@ class CaughtUp:
     tournament: Tournament
     decided: tuple[int, ...]
     round_before: int
+    untold: tuple[int, ...] = ()
+    """Open tables of the round in play whose opening the channel was never told."""
 
     @property
     def moved(self) -> bool:
@@ -139,6 +147,7 @@ class CaughtUp:
         draw = self.tournament.draw
         return (
             bool(self.decided)
+            or bool(self.untold)
             or self.tournament.status is TournamentStatus.FINISHED
             or (draw is not None and draw.current_round > self.round_before)
         )

@@ -17,8 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.engine import Options, Variant
-from bot.storage import Conn, Database, members
-from bot.storage import entries as chips
+from bot.storage import Conn, Database
 from bot.storage import tournaments as repo
 from bot.storage.ledger import InsufficientChips
 from bot.storage.ratings import ratings_of
@@ -28,7 +27,9 @@ from .errors import SaveFailed, TableError
 from .model import Status, Table
 from .ratings import FAMILY_OF
 from .service import TableService
-from .tournament import Draw, Format, Match, prizes, seeded
+from .tournament import Draw, Format, Match, seeded
+from .tournament_chips import pay_entry, pay_prizes, refund
+from .tournament_retry import Opened, Retries
 from .tournament_state import (
     MAX_ENTRANTS,
     CaughtUp,
@@ -56,7 +57,15 @@ class TournamentService:
         self.tournaments: dict[int, Tournament] = {}
         """Tournaments signing up or running."""
         self._locks: dict[int, asyncio.Lock] = {}
+        self._retries = Retries(self._reopen, self._sleep)
         tables.on_game_over(self._game_over)
+
+    async def _sleep(self, delay: float) -> None:
+        await self.tables.sleep(delay)  # read each time: the sandbox swaps it
+
+    def stop(self) -> None:
+        """The bot is stopping: no table is tried again (the next start does it)."""
+        self._retries.stop()
 
     def _lock(self, tournament_id: int) -> asyncio.Lock:
         return self._locks.setdefault(tournament_id, asyncio.Lock())
@@ -178,7 +187,7 @@ class TournamentService:
                 raise TableError("tournament_full", limit=t.max_entrants)
             t.entrants.append((user_id, name))
             try:
-                await self._save(t, self._pay_entry(t, user_id) if t.entry else None)
+                await self._save(t, pay_entry(t, user_id, self.clock) if t.entry else None)
             except TableError:
                 t.entrants.pop()
                 raise
@@ -194,7 +203,7 @@ class TournamentService:
                 raise TableError("not_signed_up")
             t.entrants = [e for e in t.entrants if e[0] != user_id]
             try:
-                await self._save(t, self._refund(t, user_id))
+                await self._save(t, refund(t, self.clock, user_id))
             except SaveFailed:
                 t.entrants = before
                 raise
@@ -224,30 +233,11 @@ class TournamentService:
 
     # ------------------------------------------------------------------ chips
 
-    def _pay_entry(self, t: Tournament, user_id: int) -> Callable[[Conn], Awaitable[None]]:
-        async def pay(conn: Conn) -> None:
-            settings = await get_settings(conn, t.guild_id)
-            now = self.clock()
-            await members.ensure_member(conn, t.guild_id, user_id, settings.starting_chips, now)
-            await chips.pay_entry(conn, t.guild_id, t.id, user_id, t.entry, now)
-
-        return pay
-
-    def _refund(
-        self, t: Tournament, user_id: int | None = None
-    ) -> Callable[[Conn], Awaitable[object]]:
-        """Give back the entry of ``user_id``, or of everyone."""
-
-        async def refund(conn: Conn) -> object:
-            return await chips.refund_entries(conn, t.guild_id, t.id, self.clock(), user_id=user_id)
-
-        return refund
-
     async def _call_off(self, t: Tournament) -> None:
         """Cancelled before it started: every entry given back with it."""
         t.status = TournamentStatus.CANCELLED
         try:
-            await self._save(t, self._refund(t))
+            await self._save(t, refund(t, self.clock))
         except SaveFailed:
             t.status = TournamentStatus.SIGNUP
             raise
@@ -259,18 +249,8 @@ class TournamentService:
         assert draw is not None
         t.status = TournamentStatus.FINISHED
 
-        async def pay(conn: Conn) -> None:
-            held = await chips.held(conn, t.id)
-            places = draw.places()
-            if not places:
-                # every entrant left: nobody to pay, every entry goes back as at a call-off
-                await chips.refund_entries(conn, t.guild_id, t.id, self.clock())
-                return
-            t.prizes = prizes(held, places, len(draw.entrants))
-            await chips.pay_prizes(conn, t.guild_id, t.id, t.prizes, self.clock())
-
         try:
-            await self._save(t, pay)
+            await self._save(t, pay_prizes(t, draw, self.clock))
         except SaveFailed:
             t.status, t.prizes = TournamentStatus.RUNNING, {}
             raise
@@ -336,13 +316,64 @@ class TournamentService:
         if draw.finished:
             await self._finish(t)
             return
+        if not await self._open_tables(t):
+            self._retries.start(t.id)
+
+    async def _open_tables(self, t: Tournament) -> bool:
+        """Open the tables of the round in play that are not; False if one failed."""
+        draw = t.draw
+        assert draw is not None
+        opened = True
         for index, match in enumerate(list(draw.matches)):
             if match.winner is None and match.round == draw.current_round:
                 try:
                     await self._play(t, index, match)
                 except Exception:
-                    # the next game over, or the next start, tries again
                     log.exception("The table of match %s of tournament %s failed", index, t.id)
+                    opened = False
+        return opened
+
+    async def _reopen(self, tournament_id: int) -> tuple[Tournament, bool] | None:
+        """A try again of the tables that failed to open (``Retries``); the tables it opens
+        are to be told in the channel."""
+        async with self._lock(tournament_id):
+            t = self.tournaments.get(tournament_id)
+            if t is None or t.status is not TournamentStatus.RUNNING or t.draw is None:
+                return None
+            before = set(t.tables.values())
+            try:
+                opened = await self._open_tables(t)
+            finally:
+                new = set(t.tables.values()) - before
+                if new:
+                    self._retries.to_tell.setdefault(t.id, set()).update(new)
+            return t, opened
+
+    # ------------------------------------------------------------ telling
+
+    def on_opened(self, listener: Opened) -> None:
+        """Have ``listener`` told of the tables that opened late (tried again), and of those
+        handed back with ``tell_later``: it tells the channel where they are, and reports
+        it with ``told``."""
+        self._retries.listeners.append(listener)
+
+    def tell_later(self, tournament_id: int, table_ids: set[int]) -> None:
+        """The channel could not be told where these tables opened: try again later."""
+        self._retries.start(tournament_id, table_ids)
+
+    async def told(self, tournament_id: int, table_ids: set[int]) -> None:
+        """The channel was told where these tables opened: not told again after a restart.
+        A failed save is logged (they may be told once more)."""
+        self._retries.told(tournament_id, table_ids)
+        async with self._lock(tournament_id):
+            t = self.tournaments.get(tournament_id)
+            if t is None or table_ids <= t.told:
+                return
+            t.told |= table_ids
+            try:
+                await self._save(t)
+            except (SaveFailed, TableError):
+                t.told -= table_ids
 
     async def _play(self, t: Tournament, index: int, match: Match) -> None:
         """Open the match's table (saved as the match's before anyone sits), seat its
@@ -436,8 +467,23 @@ class TournamentService:
                     await self._catch_up(t, decided)
             except Exception:
                 log.exception("Tournament %s could not catch up", t.id)
-            caught_up.append(CaughtUp(t, tuple(decided), round_before))
+            caught_up.append(CaughtUp(t, tuple(decided), round_before, self._untold(t)))
         return caught_up
+
+    def _untold(self, t: Tournament) -> tuple[int, ...]:
+        """The open tables of the round in play that the channel was never told of (its
+        post failed, or the bot stopped before it)."""
+        draw = t.draw
+        if t.status is not TournamentStatus.RUNNING or draw is None:
+            return ()
+        return tuple(
+            table_id
+            for index, table_id in sorted(t.tables.items())
+            if draw.matches[index].round == draw.current_round
+            and draw.matches[index].winner is None
+            and table_id not in t.told
+            and table_id in self.tables.tables
+        )
 
     async def _catch_up(self, t: Tournament, decided: list[int]) -> None:
         draw = t.draw
