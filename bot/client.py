@@ -166,6 +166,8 @@ class TuteBot(commands.AutoShardedBot):
 
     async def close(self) -> None:
         """Stop the table clocks (keeping each turn's time left), then the database."""
+        if self.tournaments is not None:
+            self.tournaments.stop()
         if self.tables is not None:
             await self.tables.suspend()
         if self.cluster is not None:

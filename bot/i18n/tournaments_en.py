@@ -44,6 +44,7 @@ MESSAGES: Final[dict[str, str]] = {
     "tournaments.round.table": "[table #{table}]({link})",
     "tournaments.round.table_pending": "table #{table}",
     "tournaments.round.no_table": "its table could not be opened yet",
+    "tournaments.table_opened": "Tournament #{id}: the table of {players} is open: {where}",
     "tournaments.result": "Tournament #{id}, round {round}: {winner} wins the match against {others}.",
     "tournaments.winner": "Tournament #{id} is over: {winner} wins it!",
     "tournaments.result_nobody": "Tournament #{id}, round {round}: {players} all left the match; nobody goes through.",

@@ -45,6 +45,7 @@ MESSAGES: Final[dict[str, str]] = {
     "tournaments.round.table": "[mesa n.º {table}]({link})",
     "tournaments.round.table_pending": "mesa n.º {table}",
     "tournaments.round.no_table": "su mesa aún no se ha podido abrir",
+    "tournaments.table_opened": "Torneo n.º {id}: la mesa de {players} está abierta: {where}",
     "tournaments.result": "Torneo n.º {id}, ronda {round}: {winner} gana el emparejamiento contra {others}.",
     "tournaments.winner": "¡El torneo n.º {id} ha terminado: lo gana {winner}!",
     "tournaments.result_nobody": "Torneo n.º {id}, ronda {round}: {players} abandonaron el emparejamiento; no pasa nadie.",

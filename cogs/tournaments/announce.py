@@ -15,7 +15,7 @@ from bot.tables.tournament import Match
 from bot.tables.tournaments import CaughtUp, Tournament, TournamentService, TournamentStatus
 from cogs.tables.common import presenter_of, service_of
 
-from . import posts
+from . import opened, posts
 
 log = logging.getLogger(__name__)
 
@@ -27,7 +27,8 @@ async def _send(
     *,
     picture: bool = False,
     mentions: list[int] | None = None,
-) -> None:
+) -> bool:
+    """Whether it was posted."""
     channel = bot.get_partial_messageable(tour.channel_id, guild_id=tour.guild_id)
     try:
         kwargs: dict[str, object] = {}
@@ -42,6 +43,9 @@ async def _send(
         log.warning("Tournament %s: could not post in %s (%s)", tour.id, tour.channel_id, error)
     except Exception:
         log.exception("Tournament %s: could not post in %s", tour.id, tour.channel_id)
+    else:
+        return True
+    return False
 
 
 async def show_round_tables(bot: discord.Client, tour: Tournament) -> dict[int, str]:
@@ -80,13 +84,14 @@ async def round_started(bot: discord.Client, tour: Tournament) -> None:
     if tour.status is not TournamentStatus.RUNNING:
         return
     links = await show_round_tables(bot, tour)
-    await _send(
+    posted = await _send(
         bot,
         tour,
         posts.round_text(tour, links),
         picture=True,
         mentions=posts.round_players(tour),
     )
+    await opened.after_round_post(bot, tour, links, posted)
 
 
 async def cancelled(bot: discord.Client, tour: Tournament) -> None:
@@ -131,6 +136,10 @@ async def caught_up(bot: discord.Client, caught: CaughtUp) -> None:
     draw = tour.draw
     if draw is None or not caught.moved:
         return
+    tournaments = opened.service(bot)
+    if caught.untold and draw.current_round == caught.round_before and tournaments is not None:
+        # opened before the stop, never told where: told now (the service's clock)
+        tournaments.tell_later(tour.id, set(caught.untold))
     await told(bot, tour, [draw.matches[i] for i in caught.decided], caught.round_before)
 
 

@@ -21,13 +21,13 @@ from bot.storage.settings import get_settings
 from bot.tables.errors import TableError
 from bot.tables.house import opening_options, parse_house
 from bot.tables.tournament import Format
-from bot.tables.tournaments import CaughtUp, TournamentService, TournamentStatus
+from bot.tables.tournaments import CaughtUp, Tournament, TournamentService, TournamentStatus
 from cogs._base import CommandsMixin, shown_name
 from cogs.standings.common import utc_moment
 from cogs.tables.commands import RULES_CHOICES, VARIANT_CHOICES, house_choices
 from cogs.tables.common import locale_of, refuse
 
-from . import announce, posts
+from . import announce, opened, posts
 from .buttons import TournamentButton, close_signup, signup_payload, tournaments_of
 
 log = logging.getLogger(__name__)
@@ -257,6 +257,11 @@ async def start_tournaments(bot: TuteBot) -> TournamentService:
         await announce.game_over(bot, service, table)
 
     tables.on_game_over(game_over)
+
+    async def tables_opened(tour: Tournament, table_ids: tuple[int, ...]) -> None:
+        await opened.tell_opened(bot, tour, table_ids)
+
+    service.on_opened(tables_opened)
     bot.add_dynamic_items(TournamentButton)
     try:
         caught = await service.restore()
