@@ -6,11 +6,12 @@ from __future__ import annotations
 import pytest
 import simcord
 
+from bot.config import Config
 from bot.i18n import t
 from bot.storage.settings import update_settings
 from tests.cogs.tables._world import layout_texts, op_button, thread_of
-from tests.cogs.tournaments.test_tournaments import sign_up, tournaments_of
-from tests.conftest import World
+from tests.cogs.tournaments.test_tournaments import said, sign_up, tournaments_of
+from tests.conftest import World, fast_bot
 
 pytestmark = pytest.mark.e2e
 
@@ -36,3 +37,45 @@ async def test_a_server_that_deals_hands_in_the_channel_gets_no_dm(
         assert not member.user.dm_channel.history(), "no hand sent by DM"
     opened = await members[1].click(message, custom_id=op_button(message, "hand"))
     assert opened.response is not None and opened.response.ephemeral
+
+
+def links_to(world: World, table_id: int) -> list[str]:
+    """The channel's posts that tell where the table opened, by itself (not the pairings)."""
+    return [
+        m.content
+        for m in world.channel.history()
+        if f"table #{table_id}](https://discord.com/channels/" in m.content
+        and "round 1 of 1" not in m.content
+    ]
+
+
+async def test_a_table_the_channel_was_not_told_of_is_told_once(
+    simcord_env: simcord.Env, world: World, test_config: Config
+) -> None:
+    """The pairings post fails (no permission for a moment): the channel is told where the
+    table opened a second later; and where the bot stops before that, after its restart.
+    Either way once, however many restarts follow."""
+    env = simcord_env
+    for restart in (False, True):
+        signup, _, tid = await sign_up(env, world, ("carol",) if restart else ("bob",))
+        env.inject_error(
+            "POST",
+            f"/channels/{world.channel.id}/messages",
+            status=403,
+            code=50013,
+            message="Missing Permissions",
+        )
+        await world.member.click(signup, custom_id=f"tute:tn:{tid}:start")
+        await env.settle()
+        tour = tournaments_of(env).get(tid)
+        assert not [m for m in said(world) if f"#{tid}: round 1" in m.content], "refused"
+        (table_id,) = tour.tables.values()
+        assert links_to(world, table_id) == []
+        for _ in range(2):
+            if restart:
+                await env.bot.close()
+                await env.restart_bot(fast_bot(test_config))
+            await env.advance_time(2)
+            await env.settle()
+            (told,) = links_to(world, table_id)
+            assert all(f"<@{u}>" in told for u in tour.entrant_ids())
