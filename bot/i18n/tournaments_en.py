@@ -65,6 +65,7 @@ MESSAGES: Final[dict[str, str]] = {
     "tournaments.status.signup": "Signing up",
     "tournaments.status.running": "Playing round {round} of {rounds}",
     "tournaments.status.finished": "Over: {winner} won it",
+    "tournaments.status.finished_nobody": "Over: every finalist left, nobody won it",
     "tournaments.status.cancelled": "Called off",
     "tournaments.guild_only": "Tournaments are held in servers only.",
     "tables.errors.tournament_started": "That tournament has already started.",

@@ -65,6 +65,7 @@ MESSAGES: Final[dict[str, str]] = {
     "tournaments.show.unknown": "No hay ningún torneo n.º {id} en este servidor.",
     "tournaments.status.signup": "Inscripción abierta",
     "tournaments.status.running": "Jugando la ronda {round} de {rounds}",
+    "tournaments.status.finished_nobody": "Terminado: todos los finalistas abandonaron, nadie lo ganó",
     "tournaments.status.finished": "Terminado: lo ganó {winner}",
     "tournaments.status.cancelled": "Suspendido",
     "tournaments.guild_only": "Los torneos se celebran solo en servidores.",

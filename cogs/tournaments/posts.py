@@ -216,4 +216,6 @@ def status_text(tour: Tournament) -> str:
         return t("tournaments.status.running", lang, round=draw.current_round, rounds=draw.rounds)
     if tour.status is TournamentStatus.FINISHED and tour.winner is not None:
         return t("tournaments.status.finished", lang, winner=shown_name(tour.name_of(tour.winner)))
+    if tour.status is TournamentStatus.FINISHED:
+        return t("tournaments.status.finished_nobody", lang)  # every finalist left
     return t(f"tournaments.status.{tour.status.value}", lang)
