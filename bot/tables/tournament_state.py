@@ -72,6 +72,18 @@ class Tournament:
     def winner(self) -> int | None:
         return None if self.draw is None else self.draw.winner
 
+    def tables_in_play(self) -> list[int]:
+        """The tables of the round in play whose match is not decided, in draw order."""
+        draw = self.draw
+        if draw is None:
+            return []
+        return [
+            table_id
+            for index, table_id in sorted(self.tables.items())
+            if draw.matches[index].round == draw.current_round
+            and draw.matches[index].winner is None
+        ]
+
     def match_of_table(self, table_id: int) -> int | None:
         return next((i for i, t in self.tables.items() if t == table_id), None)
 

@@ -473,16 +473,12 @@ class TournamentService:
     def _untold(self, t: Tournament) -> tuple[int, ...]:
         """The open tables of the round in play that the channel was never told of (its
         post failed, or the bot stopped before it)."""
-        draw = t.draw
-        if t.status is not TournamentStatus.RUNNING or draw is None:
+        if t.status is not TournamentStatus.RUNNING:
             return ()
         return tuple(
             table_id
-            for index, table_id in sorted(t.tables.items())
-            if draw.matches[index].round == draw.current_round
-            and draw.matches[index].winner is None
-            and table_id not in t.told
-            and table_id in self.tables.tables
+            for table_id in t.tables_in_play()
+            if table_id not in t.told and table_id in self.tables.tables
         )
 
     async def _catch_up(self, t: Tournament, decided: list[int]) -> None:

@@ -34,14 +34,9 @@ async def after_round_post(
     """The round's pairings were posted (``posted``) with ``links``: those are told; the
     round's open tables that they do not link are told later, on the service's clock."""
     tournaments = service(bot)
-    draw = tour.draw
-    if tournaments is None or draw is None:
+    if tournaments is None:
         return
-    round_tables = {
-        table_id
-        for index, table_id in tour.tables.items()
-        if draw.matches[index].round == draw.current_round and draw.matches[index].winner is None
-    }
+    round_tables = set(tour.tables_in_play())
     told = set(links) if posted else set()
     if told:
         await tournaments.told(tour.id, told)
