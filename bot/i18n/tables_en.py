@@ -372,6 +372,7 @@ MESSAGES: Final[dict[str, str]] = {
     "tables.confirm.leave.end_stake": "Leave this game? You are the last player at the table, so the game ends at once, nothing is scored, and your stake of {stake} chips goes to the bank.",
     "tables.confirm.cancel": "Vote to cancel this game? {missing} more vote(s) needed after yours. If everyone agrees, nothing is scored.",
     "tables.confirm.cancel_last": "Vote to cancel this game? Yours is the last vote needed: the game ends at once and nothing is scored.",
+    "tables.confirm.cancel_leave": "Vote to cancel this game? You are the only player here, against robots, and the first trick is over: cancelling now counts as leaving. The game ends at once, nothing is scored, and your stake of {stake} chips goes to the bank (it does not come back).",
     "tables.confirm.cancel_stake": " Your stake of {stake} chips comes back to you.",
     "tables.btn.confirm_leave": "Yes, leave",
     "tables.btn.confirm_cancel": "Yes, vote to cancel",

@@ -372,6 +372,7 @@ MESSAGES: Final[dict[str, str]] = {
     "tables.confirm.leave.end_stake": "¿Dejar esta partida? Eres el último jugador en la mesa, así que la partida se acaba ya, no cuenta y tu apuesta de {stake} fichas va a la banca.",
     "tables.confirm.cancel": "¿Votar para anular esta partida? Tras tu voto faltan {missing}. Si todos están de acuerdo, no cuenta.",
     "tables.confirm.cancel_last": "¿Votar para anular esta partida? El tuyo es el último voto que falta: la partida se acaba ya y no cuenta.",
+    "tables.confirm.cancel_leave": "¿Votar para anular esta partida? Eres el único jugador, contra robots, y ya se jugó la primera baza: anular ahora cuenta como dejarla. La partida se acaba ya, no cuenta y tu apuesta de {stake} fichas va a la banca (no vuelve a ti).",
     "tables.confirm.cancel_stake": " Tu apuesta de {stake} fichas vuelve a ti.",
     "tables.btn.confirm_leave": "Sí, dejarla",
     "tables.btn.confirm_cancel": "Sí, votar anular",
