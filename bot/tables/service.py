@@ -347,6 +347,9 @@ class TableService:
                 deadline=now + self.lobby_timeout,
             )
             table.tournament_id = tournament_id
+            if tournament_id is None:
+                # a lobby its host cannot pay for could never start
+                await self._check_chips(table, host_id)
             await self._store.create(table)
             self.tables[table.id] = table
             self._clocks.schedule(table)
