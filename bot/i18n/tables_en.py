@@ -116,6 +116,8 @@ MESSAGES: Final[dict[str, str]] = {
     "tables.opt.rounds": "Rounds to win: {rounds}",
     "tables.opt.turn_time": "Time per turn: {seconds} s",
     "tables.opt.bet": "Bet: {bet} chips each",
+    "tables.opt.arrastrado_pays": "Chips every deal, whatever the bet: the winner takes 100 from each opponent (200 with 101 points or a tute), and each cante its 20 or 40 from each opponent",
+    "tables.opt.arrastrado_pays_plato": "Chips every deal, whatever the bet: the winner takes 100 from each opponent (200 with 101 points or a tute), and each cante its 20 or 40 from each opponent; everyone puts 100 into the plato whenever it is empty",
     "tables.opt.practice": "Practice: no chips, no experience",
     "tables.opt.private": "Private: invited members only",
     "tables.opt.no_spectators": "No spectators",

@@ -115,6 +115,8 @@ MESSAGES: Final[dict[str, str]] = {
     "tables.opt.rounds": "Rondas para ganar: {rounds}",
     "tables.opt.turn_time": "Tiempo por turno: {seconds} s",
     "tables.opt.bet": "Apuesta: {bet} fichas cada uno",
+    "tables.opt.arrastrado_pays": "Fichas en cada mano, sea cual sea la apuesta: el ganador cobra 100 a cada rival (200 con 101 puntos o un tute) y cada cante sus 20 o 40 a cada rival",
+    "tables.opt.arrastrado_pays_plato": "Fichas en cada mano, sea cual sea la apuesta: el ganador cobra 100 a cada rival (200 con 101 puntos o un tute) y cada cante sus 20 o 40 a cada rival; todos ponen 100 en el plato cuando está vacío",
     "tables.opt.practice": "Práctica: sin fichas ni experiencia",
     "tables.opt.private": "Privada: solo invitados",
     "tables.opt.no_spectators": "Sin espectadores",
