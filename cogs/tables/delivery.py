@@ -17,6 +17,7 @@ from bot.i18n import language_of, t
 from bot.tables.errors import TableError
 from bot.tables.model import Seat, Status
 from bot.tables.views import HandView, TableView
+from cogs._base import pings
 
 from . import messages
 from .common import answered, drawn_v2, service_of
@@ -186,7 +187,7 @@ class HandDelivery:
         text = t("tables.your_turn_ping", table.language, mention=f"<@{occupant.user_id}>")
         message = await self.bot.get_partial_messageable(table.where_id).send(
             text,
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(occupant.user_id)]),
+            allowed_mentions=pings([occupant.user_id]),
         )
         self._pings[(table.id, hand.seat)] = message.id
 

@@ -21,6 +21,7 @@ from bot.tables.errors import TableError
 from bot.tables.model import Status
 from bot.tables.service import LostTable
 from bot.tables.views import Announcement, HandView, Show, TableView
+from cogs._base import pings
 
 from . import embeds as ui
 from . import messages
@@ -105,9 +106,7 @@ class DiscordPresenter:
         try:
             message = await self.bot.get_partial_messageable(table.channel_id).send(
                 content=content,
-                allowed_mentions=discord.AllowedMentions(
-                    users=[discord.Object(uid) for uid in table.invited]
-                ),
+                allowed_mentions=pings(table.invited),
                 **self.lobby_payload(table),
             )
         except discord.HTTPException as error:
@@ -218,7 +217,7 @@ class DiscordPresenter:
         try:
             await self.bot.get_partial_messageable(table.channel_id).send(
                 text,
-                allowed_mentions=discord.AllowedMentions(users=[discord.Object(table.host_id)]),
+                allowed_mentions=pings([table.host_id]),
             )
         except discord.HTTPException:
             log.warning("Table %s: could not tell its host about permissions", table.id)
@@ -448,7 +447,5 @@ class DiscordPresenter:
             text = t("tables.announce.lost", lang, table=lost.table_id)
         await self.bot.get_partial_messageable(lost.channel_id).send(
             text,
-            allowed_mentions=discord.AllowedMentions(
-                users=[discord.Object(uid) for uid in lost.refunded]
-            ),
+            allowed_mentions=pings(lost.refunded),
         )
