@@ -21,7 +21,7 @@ from cogs._base import pings
 
 from . import messages
 from .common import answered, drawn_v2, service_of
-from .messages import Shown, as_new_message
+from .messages import TOO_OLD_TO_EDIT, Shown, as_new_message, too_old
 
 if TYPE_CHECKING:
     from .presenter import DiscordPresenter
@@ -104,10 +104,13 @@ class HandDelivery:
         key = (table.id, f"hand{hand.seat}")
         if seat.dm_message_id is not None and hand.may_wait:
             return
-        if hand.notify and seat.dm_message_id is not None and seat.dm_channel_id is not None:
-            # an edit notifies nobody: the hand comes again as a new message, the old one goes
-            await self._delete(table, seat.dm_channel_id, seat.dm_message_id)
-            seat = replace(seat, dm_message_id=None)
+        playing = table.status is Status.PLAYING and not seat.left
+        if seat.dm_message_id is not None and (
+            hand.notify or (playing and too_old(seat.dm_message_id))
+        ):
+            # an edit notifies nobody, and Discord stops editing a message after an hour: the
+            # hand comes again as a new message (as the table moves on), the old one goes
+            seat = await self._drop_dm(table, seat)
         try:
             if seat.dm_message_id is not None and seat.dm_channel_id is not None:
                 # drawn as that message was (one sent with embeds keeps them)
@@ -124,10 +127,14 @@ class HandDelivery:
                     )
                 except discord.NotFound:
                     log.info("Table %s: the hand of seat %s is gone", table.id, hand.seat)
+                except discord.HTTPException as error:
+                    if error.code != TOO_OLD_TO_EDIT:
+                        raise
+                    seat = await self._drop_dm(table, seat)  # Discord's word: too old
                 else:
                     self.shown.buttons[(table.id, hand.seat)] = messages.has_buttons(payload)
                     return
-            if table.status is not Status.PLAYING or seat.left:
+            if not playing:
                 return
             payload = self._hand(table, hand, lang)
             digest = messages.hand_digest(payload, away=seat.away)
@@ -143,6 +150,12 @@ class HandDelivery:
         await service.notes.set_dm(
             table.id, hand.seat, channel_id=channel.id, message_id=message.id, closed=False, v2=True
         )
+
+    async def _drop_dm(self, table: TableView, seat: Seat) -> Seat:
+        """The seat's DM hand goes (a new one takes its place): the seat without it."""
+        if seat.dm_channel_id is not None and seat.dm_message_id is not None:
+            await self._delete(table, seat.dm_channel_id, seat.dm_message_id)
+        return replace(seat, dm_message_id=None)
 
     def _hand(
         self,

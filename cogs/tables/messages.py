@@ -8,6 +8,7 @@ summary under it, until the next deal's fresh message."""
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import json
 from collections.abc import Iterator
@@ -27,6 +28,17 @@ from .faces import NO_FACES, CardFaces
 from .layouts import CARD_ROW, hand_button
 
 Payload = dict[str, Any]
+
+TOO_OLD_TO_EDIT = 30046
+MOVE_ON_AFTER = datetime.timedelta(minutes=50)
+"""Discord limits edits of messages older than an hour (30046): a message edited all game
+long (the table, a hand in the DMs) moves to a fresh one before that, once in 50 minutes
+(one call more in that time, not one a deal)."""
+
+
+def too_old(message_id: int) -> bool:
+    """Whether a message is near the hour after which Discord limits its edits."""
+    return discord.utils.utcnow() - discord.utils.snowflake_time(message_id) > MOVE_ON_AFTER
 
 
 def attach(payload: Payload, pictures_: list[tuple[discord.Embed, discord.File | None]]) -> None:

@@ -8,7 +8,6 @@ this side only compares what a message shows with what it last showed, to send n
 from __future__ import annotations
 
 import asyncio
-import datetime
 import functools
 import logging
 from collections.abc import Awaitable, Callable
@@ -28,7 +27,7 @@ from . import messages
 from .common import service_of
 from .delivery import HandDelivery
 from .faces import CardFaces, faces_of
-from .messages import Payload, Shown, as_new_message
+from .messages import TOO_OLD_TO_EDIT, Payload, Shown, as_new_message, too_old
 from .summaries import DealSummaries
 from .threads import make_thread
 
@@ -37,10 +36,6 @@ log = logging.getLogger(__name__)
 RETRY_AFTER = (5.0, 30.0, 120.0, 600.0)
 """Seconds before showing a table again after Discord failed to take a change."""
 UNKNOWN_CHANNEL = 10003
-TOO_OLD_TO_EDIT = 30046
-MOVE_ON_AFTER = datetime.timedelta(minutes=50)
-"""Discord limits edits of messages older than an hour (30046): the table moves to a fresh
-message before that, once in 50 minutes (one call more in that time, not one a deal)."""
 
 
 def _deal_over(table: TableView) -> bool:
@@ -54,10 +49,6 @@ def _deal_over(table: TableView) -> bool:
         and summary.deal_no == table.play_message_deal
         and table.status is Status.PLAYING
     )
-
-
-def _too_old(message_id: int) -> bool:
-    return discord.utils.utcnow() - discord.utils.snowflake_time(message_id) > MOVE_ON_AFTER
 
 
 class DiscordPresenter:
@@ -289,7 +280,7 @@ class DiscordPresenter:
             await self._open_play_message(show)
         elif _deal_over(table):
             await self._next_message(show)
-        elif _too_old(table.play_message_id):
+        elif too_old(table.play_message_id):
             await self._move_on(show)
         else:
             if table.play_message_deal is None:
