@@ -34,9 +34,10 @@ class HandDelivery:
         self.bot = bot
         self.shown = shown
         self.presenter = presenter
-        self._pings: dict[tuple[int, int], int] = {}
-        """(table, seat) -> the message in the table's channel that told a player whose hand
-        is not in their DMs that their turn had come; removed once they have played."""
+        self._pings: dict[tuple[int, int], tuple[int, int]] = {}
+        """(table, seat) -> (channel, message): where the table played then (its thread, or
+        its channel), the message that told a player whose hand is not in their DMs that
+        their turn had come; removed once they have played."""
         self._ephemeral: dict[tuple[int, int], discord.Interaction[Any]] = {}
         """The last interaction that showed a seat its hand as an ephemeral message: its
         token edits that message for 15 minutes."""
@@ -202,7 +203,7 @@ class HandDelivery:
             text,
             allowed_mentions=pings([occupant.user_id]),
         )
-        self._pings[(table.id, hand.seat)] = message.id
+        self._pings[(table.id, hand.seat)] = (table.where_id, message.id)
 
     async def _unping(self, table: TableView, hand: HandView) -> None:
         """The ping of a turn that is over (they played, or the game moved on) goes."""
@@ -210,7 +211,7 @@ class HandDelivery:
         if ping is None or (hand.your_turn and not hand.notify):
             return
         del self._pings[(table.id, hand.seat)]
-        await self._delete(table, table.where_id, ping)
+        await self._delete(table, *ping)
 
     # ephemeral hands ---------------------------------------------------------
 

@@ -128,6 +128,8 @@ class DiscordPresenter:
         ok = True
         if show.public:
             ok &= await self.step(table, "table", self._public(show))
+        # where the table plays now: the first show of a game made its thread just above
+        table = self._placed(table)
         for hand in show.hands:
             delivery = self.hands.deliver(table, hand, shown=hand.seat == skip_seat)
             ok &= await self.step(table, "hand", delivery)

@@ -8,7 +8,17 @@ from collections.abc import Callable
 import pytest
 import simcord
 
+from bot.i18n import t
+from bot.storage.settings import update_settings
 from tests.cogs.tables._game import SEED, new_game
+from tests.cogs.tables._world import (
+    hand_buttons,
+    op_button,
+    open_table,
+    service_of,
+    the_table,
+    thread_of,
+)
 from tests.conftest import World
 
 
@@ -73,3 +83,35 @@ async def test_a_dm_hand_discord_will_not_edit_any_more_comes_again(
     assert occupant.dm_message_id not in (None, first)
     assert [m.id for m in dm.history()] == [occupant.dm_message_id]
     assert game.shows_hand(game.dm_message(alice), alice)
+
+
+@pytest.mark.e2e
+@pytest.mark.simcord(settle_timeout=3)
+async def test_with_ephemeral_hands_the_turn_ping_is_in_the_thread_and_goes(
+    simcord_env: simcord.Env, world: World, table_seed: Callable[[int], None]
+) -> None:
+    """A server that deals hands as ephemeral messages pings a player whose turn comes where
+    the table plays (its thread), from the very first turn; once they played, it goes."""
+    env = simcord_env
+    table_seed(SEED)  # alice plays first
+    alice = world.member
+    async with service_of(env).db.transaction() as conn:
+        await update_settings(conn, world.guild.id, hand_delivery="ephemeral")
+    await open_table(env, world, "habanero", [alice], robots=1)
+    table = the_table(env)
+    deal = table.deal
+    assert deal is not None and deal.turn == table.seat_of(alice.id)
+    thread = thread_of(world, table)
+    ping = t("tables.your_turn_ping", "en", mention=f"<@{alice.id}>")
+    assert not [m for m in world.channel.history() if m.content == ping], "not in the channel"
+    (first,) = [m.id for m in thread.history() if m.content == ping]
+
+    message = next(m for m in thread.history() if m.id == table.play_message_id)
+    hand = (await alice.click(message, custom_id=op_button(message, "hand"))).response
+    assert hand is not None
+    card = next(b for b in hand_buttons(hand) if not b.disabled)
+    await alice.click(hand, custom_id=card.custom_id)
+    assert len(deal.actions) >= 2, "she played, the robot answered"
+    assert first not in {m.id for m in thread.history()}, "the ping of the turn she played"
+    assert len([m for m in thread.history() if m.content == ping]) <= 1
+    assert not [m for m in world.channel.history() if m.content == ping]
