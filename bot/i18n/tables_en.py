@@ -381,6 +381,7 @@ MESSAGES: Final[dict[str, str]] = {
     "tables.done.leave_end": "You left, and the game is over.",
     "tables.done.cancelled": "The game is cancelled.",
     "tables.hand.left": "You left this game.",
+    "tables.hand.behind": "This copy of your hand of table #{id} no longer follows the game. Refresh shows your hand as it is now.",
     "tables.hand.over": "This game is over.",
     "tables.missing_permissions": "{host}: I am missing permissions in {channel} (to send or edit messages, embed links or attach files), so part of the table cannot be shown there. An admin can give them back; the game goes on meanwhile.",
     "tables.play.paused": "⏸️ Paused: everyone is away. Click **I'm back** to play on; the game is cancelled <t:{until}:R> if nobody does.",

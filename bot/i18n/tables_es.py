@@ -381,6 +381,7 @@ MESSAGES: Final[dict[str, str]] = {
     "tables.done.leave_end": "Has dejado la partida y se ha acabado.",
     "tables.done.cancelled": "La partida queda anulada.",
     "tables.hand.left": "Has dejado esta partida.",
+    "tables.hand.behind": "Esta copia de tu mano de la mesa #{id} ya no sigue la partida. Actualizar muestra tu mano como está ahora.",
     "tables.hand.over": "Esta partida ha terminado.",
     "tables.missing_permissions": "{host}: me faltan permisos en {channel} (para enviar o editar mensajes, insertar enlaces o adjuntar archivos), así que parte de la mesa no se puede mostrar ahí. Un admin puede devolvérmelos; mientras, la partida sigue.",
     "tables.play.paused": "⏸️ En pausa: todos están ausentes. Pulsa **Ya estoy** para seguir; la partida se anula <t:{until}:R> si nadie lo hace.",

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+from collections.abc import Awaitable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +22,7 @@ from cogs._base import pings
 
 from . import messages
 from .common import answered, drawn_v2, service_of
+from .copies import Copies, Copy
 from .messages import TOO_OLD_TO_EDIT, Shown, as_new_message, too_old
 
 if TYPE_CHECKING:
@@ -45,6 +47,8 @@ class HandDelivery:
         """One delivery at a time to a seat's DMs."""
         self._ephemeral_v2: dict[tuple[int, int], bool] = {}
         """Whether that message is drawn with layout components."""
+        self.copies = Copies()
+        """The ephemeral copies of each hand that nothing keeps up to date."""
 
     def forget_table(self, table_id: int) -> None:
         for key in [k for k in self._ephemeral if k[0] == table_id]:
@@ -54,16 +58,18 @@ class HandDelivery:
             del self._pings[key]
         for key in [k for k in self._dm_locks if k[0] == table_id]:
             del self._dm_locks[key]
+        self.copies.forget_table(table_id)
 
     async def deliver(self, table: TableView, hand: HandView, *, shown: bool = False) -> None:
         """Bring one hand in step. ``shown``: the click's own answer showed it already
         (only a ping of the turn it has just played goes)."""
         await self._unping(table, hand)
+        await self._leave_behind(table, hand)
         if shown:
             return
-        had_buttons = self.shown.buttons.get((table.id, hand.seat))
-        if (hand.left or table.status is not Status.PLAYING) and had_buttons is False:
-            # nothing left in it to see or click: the table shows the rest
+        if hand.left and self.shown.buttons.get((table.id, hand.seat)) is False:
+            # it says they left, with nothing to click: the table shows the rest (a game
+            # that ended is still drawn in every hand, even one with no card left in it)
             return
         if table.by_dm(hand.seat):
             await self._dm(table, hand)
@@ -215,6 +221,30 @@ class HandDelivery:
 
     # ephemeral hands ---------------------------------------------------------
 
+    async def _leave_behind(self, table: TableView, hand: HandView) -> None:
+        """Each copy of the hand that no longer shows it says so: no card, no "Your turn",
+        a refresh button (a copy whose token ran out stays as it was)."""
+        copies = self.copies.of((table.id, hand.seat))
+        seat = hand.occupant
+        if not copies or seat is None:
+            return
+        lang = language_of(seat.locale)
+        now: dict[bool, str] = {}
+        for message_id, copy in list(copies.items()):
+            if copy.v2 not in now:
+                payload = self._hand(table, hand, lang, ephemeral=True, v2=copy.v2)
+                now[copy.v2] = messages.hand_digest(payload, away=hand.away)
+            if copy.digest == now[copy.v2]:
+                continue
+            del copies[message_id]
+            if copy.interaction.is_expired():
+                continue
+            try:
+                behind = messages.behind_payload(table, lang, v2=copy.v2)
+                await copy.interaction.edit_original_response(**behind)
+            except discord.HTTPException as error:
+                log.info("Table %s: a copy of a hand stays as it was (%s)", table.id, error)
+
     async def _ephemeral_hand(self, table: TableView, hand: HandView) -> None:
         """The hand the player last opened with My hand (or clicked in), edited through that
         interaction while its token lasts (15 minutes); after that, its refresh button."""
@@ -282,23 +312,48 @@ class HandDelivery:
         by_dm = table.by_dm(hand.seat)
         v2 = not edit or drawn_v2(interaction)
         payload = self.answer(table, hand, lang, ephemeral=True, remember=not by_dm, v2=v2)
+        sent: list[int] = []
         if edit:
             answer = interaction.response.edit_message(**payload)
         else:
-            answer = interaction.response.send_message(**as_new_message(payload), ephemeral=True)
+            answer = _sent(
+                interaction.response.send_message(**as_new_message(payload), ephemeral=True),
+                sent,
+            )
         if not await answered(interaction, answer):
             # nothing was shown: the player clicks again; the refresh must not skip it
             if not by_dm:
                 self.shown.forget_hand(table.id, hand.seat)
             return
-        if not by_dm:
-            self._remember_ephemeral(table.id, hand.seat, interaction, v2)
+        message_id = interaction.message.id if edit and interaction.message else next(iter(sent), 0)
+        self._remember_ephemeral(
+            table.id, hand, interaction, v2, payload, message_id, live=not by_dm
+        )
 
     def _remember_ephemeral(
-        self, table_id: int, seat: int, interaction: discord.Interaction[Any], v2: bool
+        self,
+        table_id: int,
+        hand: HandView,
+        interaction: discord.Interaction[Any],
+        v2: bool,
+        payload: messages.Payload,
+        message_id: int,
+        *,
+        live: bool,
     ) -> None:
-        self._ephemeral[(table_id, seat)] = interaction
-        self._ephemeral_v2[(table_id, seat)] = v2
+        """The ephemeral hand just shown: the one the table keeps up to date for a seat
+        without DMs (the one before it is left behind), else a copy that may fall behind."""
+        key = (table_id, hand.seat)
+        previous = self._ephemeral.get(key)
+        if message_id:
+            copy = Copy(interaction, v2, messages.hand_digest(payload, away=hand.away))
+            before = None
+            if previous is not None:
+                before = Copy(previous, self._ephemeral_v2.get(key, True), "")
+            self.copies.shown(key, message_id, copy, live=live, previous=before)
+        if live:
+            self._ephemeral[key] = interaction
+            self._ephemeral_v2[key] = v2
 
     async def answer_ephemeral(
         self, interaction: discord.Interaction[Any], table: TableView, hand: HandView, lang: str
@@ -311,7 +366,16 @@ class HandDelivery:
         if not await answered(interaction, interaction.response.edit_message(**payload)):
             self.shown.forget_hand(table.id, hand.seat)
             return None
-        if by_dm:
-            return None
-        self._remember_ephemeral(table.id, hand.seat, interaction, v2)
-        return hand.seat
+        message_id = interaction.message.id if interaction.message else 0
+        self._remember_ephemeral(
+            table.id, hand, interaction, v2, payload, message_id, live=not by_dm
+        )
+        return None if by_dm else hand.seat
+
+
+async def _sent(answer: Awaitable[Any], sent: list[int]) -> None:
+    """Send an answer, keeping the id of the message it made in ``sent``."""
+    callback = await answer
+    resource = getattr(callback, "resource", None)
+    if isinstance(resource, discord.InteractionMessage):
+        sent.append(resource.id)

@@ -288,6 +288,19 @@ def moved_on_payload(table: TableView, *, v2: bool) -> Payload:
 # ------------------------------------------------------------------------ the hand
 
 
+def behind_payload(table: TableView, lang: str, *, v2: bool) -> Payload:
+    """A copy of a hand the game has left behind: it says so, with no card and no "Your
+    turn"; its refresh button draws the hand as it is now."""
+    line = t("tables.hand.behind", lang, id=table.id)
+    refresh = TableButton(table.id, "refresh", label=t("tables.btn.refresh", lang))
+    if v2:
+        return {"view": layouts.behind_layout(line, refresh), "attachments": []}
+    view = discord.ui.View(timeout=None)
+    view.add_item(refresh)
+    embed = discord.Embed(description=line, colour=ui.GREY)
+    return {"embeds": [embed], "view": view, "attachments": []}
+
+
 def hand_payload(
     table: TableView,
     hand: HandView,
