@@ -36,6 +36,7 @@ log = logging.getLogger(__name__)
 RETRY_AFTER = (5.0, 30.0, 120.0, 600.0)
 """Seconds before showing a table again after Discord failed to take a change."""
 UNKNOWN_CHANNEL = 10003
+THREAD_ARCHIVED = 50083
 
 
 def _deal_over(table: TableView) -> bool:
@@ -321,8 +322,32 @@ class DiscordPresenter:
                 show = replace(show, table=table.with_thread(None))
             await self._open_play_message(show)
         except discord.HTTPException as error:
-            if error.code != TOO_OLD_TO_EDIT:
+            if error.code == THREAD_ARCHIVED and table.thread_id is not None:
+                await self._reopen_thread(show)
+            elif error.code == TOO_OLD_TO_EDIT:
+                await self._move_on(show)
+            else:
                 raise
+
+    async def _reopen_thread(self, show: Show) -> None:
+        """Discord archived the game's thread (nothing was said in it for a while: a long
+        pause) and takes no edits in it: it is opened again and the table edited; if that
+        fails, the table is posted again (a new message opens the thread too)."""
+        table = show.table
+        assert table.play_message_id is not None and table.thread_id is not None
+        try:
+            thread = await self.bot.fetch_channel(table.thread_id)
+            if isinstance(thread, discord.Thread):
+                await thread.edit(archived=False)
+            await self.edit(
+                table.where_id,
+                table.play_message_id,
+                (table.id, "table"),
+                messages.table_payload(table, self.faces, v2=table.play_message_v2),
+                self._pictures(show),
+            )
+        except discord.HTTPException as error:
+            log.info("Table %s: its thread stays archived (%s); posting again", table.id, error)
             await self._move_on(show)
 
     async def _next_message(self, show: Show) -> None:
