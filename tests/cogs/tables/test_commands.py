@@ -109,7 +109,9 @@ async def test_a_member_invited_twice_is_invited_and_pinged_once(
     assert lobby is not None and not result.ephemeral
     assert lobby.content == t("tables.invited", "en", mentions=f"<@{bob.id}>")
     sent = [c for c in env.http_requests if c.method == "POST" and "/callback" in c.path]
-    users = sent[-1].json["data"]["allowed_mentions"]["users"]
+    body = sent[-1].json
+    assert body is not None
+    users = body["data"]["allowed_mentions"]["users"]
     assert [int(u) for u in users] == [bob.id], "each member once"
     table = the_table(env)
     assert table.status.is_open and table.invited == [bob.id]
