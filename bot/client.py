@@ -53,13 +53,23 @@ async def answer_error(interaction: discord.Interaction[Any], error: BaseExcepti
     )
     message = t("errors.generic", interaction.locale.value)
     try:
-        if interaction.response.is_done():
-            await interaction.followup.send(message, ephemeral=True)
-        else:
-            await interaction.response.send_message(message, ephemeral=True)
+        await tell(interaction, message)
     except discord.HTTPException:
         # Expired interaction or Discord outage: the log above is all that can be done.
         log.warning("Could not tell user %s about the error", interaction.user.id, exc_info=True)
+
+
+async def tell(interaction: discord.Interaction[Any], text: str) -> None:
+    """Answer with ``text`` for the user alone: as the answer, or, after a "thinking" defer,
+    as the edit of that deferred answer (what Discord documents; a followup taking its place
+    is not), or else as a followup."""
+    response = interaction.response
+    if not response.is_done():
+        await response.send_message(text, ephemeral=True)
+    elif response.type is discord.InteractionResponseType.deferred_channel_message:
+        await interaction.edit_original_response(content=text)
+    else:
+        await interaction.followup.send(text, ephemeral=True)
 
 
 def _describe(interaction: discord.Interaction[Any]) -> str:

@@ -3,7 +3,7 @@ chose is shown in Discord's text, and how numbers read in each language."""
 
 import functools
 import re
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
@@ -45,6 +45,18 @@ def shown_name(name: str) -> str:
     text = discord.utils.escape_markdown(text, as_needed=False, ignore_links=False)
     text = _ORDERED_LIST.sub(r"\1\\.", text)
     return _STILL_LIVE.sub(lambda m: "\\" + m[1] if m[1] else m[0], text)
+
+
+MAX_PINGS = 100
+"""The most members one message may ping (``allowed_mentions.users``)."""
+
+
+def pings(user_ids: Iterable[int]) -> discord.AllowedMentions:
+    """Mentions of these members only, each once: Discord refuses a list with repeats (a
+    member invited twice) or of more than 100."""
+    unique = list(dict.fromkeys(user_ids))[:MAX_PINGS]
+    users = [discord.Object(u) for u in unique]
+    return discord.AllowedMentions(users=users, roles=False, everyone=False)
 
 
 def number(value: int, lang: str) -> str:

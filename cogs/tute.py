@@ -21,6 +21,10 @@ FIELD_LIMIT = 1024
 """The most characters Discord takes in an embed field's value."""
 
 
+# every command needs a server (its tables, chips and standings): not offered in DMs at all
+# (``guild_only`` on a subcommand hides nothing: Discord reads contexts of the group)
+@app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)
+@app_commands.allowed_installs(guilds=True, users=False)
 class Tute(
     TournamentCommands,
     StandingsCommands,

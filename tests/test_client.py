@@ -109,9 +109,14 @@ async def test_a_failing_command_gets_an_ephemeral_apology(
 async def test_a_command_failing_after_deferring_gets_an_ephemeral_apology(
     simcord_env: simcord.Env, world: World
 ) -> None:
+    before = len(simcord_env.http_requests)
     result = await world.member.slash(world.channel, "fail-deferred")
 
-    # The first followup after a deferral takes the place of the "thinking..." message.
+    # the "thinking..." message becomes the apology: an edit of the original response, as
+    # Discord documents it (a followup taking its place is not)
+    calls = [(c.method, c.path) for c in simcord_env.http_requests[before:]]
+    assert any(m == "PATCH" and p.endswith("/messages/@original") for m, p in calls), calls
+    assert not any(m == "POST" and p.startswith("/webhooks/") for m, p in calls), calls
     assert result.ephemeral
     assert result.response is not None
     assert result.response.content == t("errors.generic", "en")

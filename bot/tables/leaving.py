@@ -97,17 +97,36 @@ def leave_game(
     return settlement, announce
 
 
-def vote_terms(table: Table, user_id: int) -> tuple[int, int]:
-    """What a vote to cancel would do now: ``(votes still missing after it, stake)``."""
+def vote_terms(table: Table, user_id: int) -> tuple[int, int, bool]:
+    """What a vote to cancel would do now: ``(votes still missing after it, stake, whether
+    it is a leave)`` (see :func:`is_a_leave`)."""
     _may_vote(table, user_id)
     missing = len(set(table.humans()) - set(table.cancel_votes) - {user_id})
     stake = table.stake_of(user_id)
-    return missing, stake
+    return missing, stake, is_a_leave(table, user_id)
 
 
-def vote(table: Table, user_id: int) -> tuple[Settlement, list[Announcement]]:
-    """Cancel by agreement: every human at the table votes yes; robots do not vote."""
+def is_a_leave(table: Table, user_id: int) -> bool:
+    """Whether a vote to cancel counts as leaving: the only member at the table, alone with
+    robots, once the game's first trick is over. Their vote alone would be the whole
+    agreement, and a game going badly would give its stake back; so, as when leaving, the
+    stake goes to the bank. Before the first trick, or with other members to agree, a
+    vote cancels and gives every stake back."""
+    if table.humans() != [user_id]:
+        return False
+    return table.deal_no > 1 or (table.deal is not None and bool(table.deal.tricks))
+
+
+def vote(
+    table: Table, user_id: int, clock: Callable[[], float], idle_timeout: float
+) -> tuple[Settlement, list[Announcement]]:
+    """Cancel by agreement: every human at the table votes yes; robots do not vote. A vote
+    that is a leave (:func:`is_a_leave`) is one."""
     _may_vote(table, user_id)
+    if is_a_leave(table, user_id):
+        seat = table.seat_of(user_id)
+        assert seat is not None
+        return leave_game(table, seat, user_id, clock, idle_timeout)
     table.cancel_votes.append(user_id)
     table.add_log(
         "tables.log.vote",

@@ -347,6 +347,9 @@ class TableService:
                 deadline=now + self.lobby_timeout,
             )
             table.tournament_id = tournament_id
+            if tournament_id is None:
+                # a lobby its host cannot pay for could never start
+                await self._check_chips(table, host_id)
             await self._store.create(table)
             self.tables[table.id] = table
             self._clocks.schedule(table)
@@ -506,14 +509,16 @@ class TableService:
             self._after_change(table)
             return self._outcome(table, announce=announce)
 
-    def vote_terms(self, table_id: int, user_id: int) -> tuple[int, int]:
-        """What a vote to cancel would do now: ``(votes still missing after it, stake)``."""
+    def vote_terms(self, table_id: int, user_id: int) -> tuple[int, int, bool]:
+        """What a vote to cancel would do now: ``(votes still missing after it, stake, whether
+        it counts as leaving)``."""
         return leaving.vote_terms(self.get(table_id), user_id)
 
     async def vote_cancel(self, table_id: int, user_id: int) -> Outcome:
-        """Cancel by agreement: every human at the table votes yes; robots do not vote."""
+        """Cancel by agreement: every human at the table votes yes; robots do not vote. The
+        only member left with robots, past the first trick, leaves instead (``is_a_leave``)."""
         async with self._change(table_id) as table:
-            settlement, announce = leaving.vote(table, user_id)
+            settlement, announce = leaving.vote(table, user_id, self.clock, self.idle_timeout)
             await self._store.save(table, Write(settlement=settlement))
             self._after_change(table)
             return self._outcome(table, announce=announce)

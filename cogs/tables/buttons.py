@@ -198,6 +198,8 @@ class TableButton(TuteButton, kind="t", parts={"op": "[a-z]+"}):
             outcome = await service.vote_cancel(self.table_id, user.id)
             ended = not outcome.show.table.status.is_open
             done = "tables.done.cancelled" if ended else "tables.done.cancel"
+            if any(a.key.startswith("tables.announce.abandoned") for a in outcome.show.announce):
+                done = "tables.done.leave_end"  # alone with robots: the vote was a leave
         elif self.op == "leaveok":
             outcome = await service.leave(self.table_id, user.id)
             ended = not outcome.show.table.status.is_open
@@ -236,7 +238,9 @@ class TableButton(TuteButton, kind="t", parts={"op": "[a-z]+"}):
             case, stake = service.leave_terms(self.table_id, user_id)
             key = f"tables.confirm.leave.{case}" + ("_stake" if stake else "")
             return t(key, lang, stake=stake)
-        missing, stake = service.vote_terms(self.table_id, user_id)
+        missing, stake, leave = service.vote_terms(self.table_id, user_id)
+        if leave and stake:
+            return t("tables.confirm.cancel_leave", lang, stake=stake)
         key = "tables.confirm.cancel" if missing else "tables.confirm.cancel_last"
         text = t(key, lang, missing=missing)
         if stake:

@@ -22,7 +22,7 @@ from bot.tables.errors import TableError
 from bot.tables.house import completions, opening_options, parse_house, values_of
 from bot.tables.model import DEFAULT_ROBOT, ROBOT_LEVELS, Level
 from bot.tables.service import TableService
-from cogs._base import CommandsMixin
+from cogs._base import CommandsMixin, pings
 
 from . import embeds as ui
 from .buttons import HandButton, LobbyButton, TableButton
@@ -223,7 +223,8 @@ class TablesCommands(CommandsMixin):
         except TableError as error:
             await refuse(interaction, error)
             return
-        invited = [m.id for m in (invite, invite2, invite3) if m is not None]
+        # a member named twice is invited (and pinged) once
+        invited = list(dict.fromkeys(m.id for m in (invite, invite2, invite3) if m is not None))
         service = service_of(interaction.client)
         try:
             table = await service.open_table(
@@ -250,9 +251,7 @@ class TablesCommands(CommandsMixin):
         try:
             callback = await interaction.response.send_message(
                 content=t("tables.invited", table.language, mentions=mentions) if invited else None,
-                allowed_mentions=discord.AllowedMentions(
-                    users=[discord.Object(uid) for uid in invited]
-                ),
+                allowed_mentions=pings(invited),
                 **payload,
             )
         except discord.HTTPException as error:

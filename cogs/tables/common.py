@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
-from bot.client import TuteBot
+from bot.client import TuteBot, tell
 from bot.i18n import language_of
 from bot.tables.cluster import Cluster
 from bot.tables.errors import TableError
@@ -48,11 +48,7 @@ def since_of(user: discord.User | discord.Member) -> tuple[float | None, float |
 
 async def refuse(interaction: discord.Interaction[Any], error: TableError) -> None:
     """A short ephemeral explanation, in the user's language; nothing changes."""
-    text = ui.refusal_text(error.key, error.params, locale_of(interaction))
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
+    await tell(interaction, ui.refusal_text(error.key, error.params, locale_of(interaction)))
 
 
 async def answered(interaction: discord.Interaction[Any], answer: Awaitable[Any]) -> bool:

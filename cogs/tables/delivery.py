@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+from collections.abc import Awaitable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -17,10 +18,12 @@ from bot.i18n import language_of, t
 from bot.tables.errors import TableError
 from bot.tables.model import Seat, Status
 from bot.tables.views import HandView, TableView
+from cogs._base import pings
 
 from . import messages
 from .common import answered, drawn_v2, service_of
-from .messages import Shown, as_new_message
+from .copies import Copies, Copy
+from .messages import TOO_OLD_TO_EDIT, Shown, as_new_message, too_old
 
 if TYPE_CHECKING:
     from .presenter import DiscordPresenter
@@ -33,9 +36,10 @@ class HandDelivery:
         self.bot = bot
         self.shown = shown
         self.presenter = presenter
-        self._pings: dict[tuple[int, int], int] = {}
-        """(table, seat) -> the message in the table's channel that told a player whose hand
-        is not in their DMs that their turn had come; removed once they have played."""
+        self._pings: dict[tuple[int, int], tuple[int, int]] = {}
+        """(table, seat) -> (channel, message): where the table played then (its thread, or
+        its channel), the message that told a player whose hand is not in their DMs that
+        their turn had come; removed once they have played."""
         self._ephemeral: dict[tuple[int, int], discord.Interaction[Any]] = {}
         """The last interaction that showed a seat its hand as an ephemeral message: its
         token edits that message for 15 minutes."""
@@ -43,6 +47,8 @@ class HandDelivery:
         """One delivery at a time to a seat's DMs."""
         self._ephemeral_v2: dict[tuple[int, int], bool] = {}
         """Whether that message is drawn with layout components."""
+        self.copies = Copies()
+        """The ephemeral copies of each hand that nothing keeps up to date."""
 
     def forget_table(self, table_id: int) -> None:
         for key in [k for k in self._ephemeral if k[0] == table_id]:
@@ -52,16 +58,18 @@ class HandDelivery:
             del self._pings[key]
         for key in [k for k in self._dm_locks if k[0] == table_id]:
             del self._dm_locks[key]
+        self.copies.forget_table(table_id)
 
     async def deliver(self, table: TableView, hand: HandView, *, shown: bool = False) -> None:
         """Bring one hand in step. ``shown``: the click's own answer showed it already
         (only a ping of the turn it has just played goes)."""
         await self._unping(table, hand)
+        await self._leave_behind(table, hand)
         if shown:
             return
-        had_buttons = self.shown.buttons.get((table.id, hand.seat))
-        if (hand.left or table.status is not Status.PLAYING) and had_buttons is False:
-            # nothing left in it to see or click: the table shows the rest
+        if hand.left and self.shown.buttons.get((table.id, hand.seat)) is False:
+            # it says they left, with nothing to click: the table shows the rest (a game
+            # that ended is still drawn in every hand, even one with no card left in it)
             return
         if table.by_dm(hand.seat):
             await self._dm(table, hand)
@@ -103,10 +111,13 @@ class HandDelivery:
         key = (table.id, f"hand{hand.seat}")
         if seat.dm_message_id is not None and hand.may_wait:
             return
-        if hand.notify and seat.dm_message_id is not None and seat.dm_channel_id is not None:
-            # an edit notifies nobody: the hand comes again as a new message, the old one goes
-            await self._delete(table, seat.dm_channel_id, seat.dm_message_id)
-            seat = replace(seat, dm_message_id=None)
+        playing = table.status is Status.PLAYING and not seat.left
+        if seat.dm_message_id is not None and (
+            hand.notify or (playing and too_old(seat.dm_message_id))
+        ):
+            # an edit notifies nobody, and Discord stops editing a message after an hour: the
+            # hand comes again as a new message (as the table moves on), the old one goes
+            seat = await self._drop_dm(table, seat)
         try:
             if seat.dm_message_id is not None and seat.dm_channel_id is not None:
                 # drawn as that message was (one sent with embeds keeps them)
@@ -123,10 +134,14 @@ class HandDelivery:
                     )
                 except discord.NotFound:
                     log.info("Table %s: the hand of seat %s is gone", table.id, hand.seat)
+                except discord.HTTPException as error:
+                    if error.code != TOO_OLD_TO_EDIT:
+                        raise
+                    seat = await self._drop_dm(table, seat)  # Discord's word: too old
                 else:
                     self.shown.buttons[(table.id, hand.seat)] = messages.has_buttons(payload)
                     return
-            if table.status is not Status.PLAYING or seat.left:
+            if not playing:
                 return
             payload = self._hand(table, hand, lang)
             digest = messages.hand_digest(payload, away=seat.away)
@@ -142,6 +157,12 @@ class HandDelivery:
         await service.notes.set_dm(
             table.id, hand.seat, channel_id=channel.id, message_id=message.id, closed=False, v2=True
         )
+
+    async def _drop_dm(self, table: TableView, seat: Seat) -> Seat:
+        """The seat's DM hand goes (a new one takes its place): the seat without it."""
+        if seat.dm_channel_id is not None and seat.dm_message_id is not None:
+            await self._delete(table, seat.dm_channel_id, seat.dm_message_id)
+        return replace(seat, dm_message_id=None)
 
     def _hand(
         self,
@@ -186,9 +207,9 @@ class HandDelivery:
         text = t("tables.your_turn_ping", table.language, mention=f"<@{occupant.user_id}>")
         message = await self.bot.get_partial_messageable(table.where_id).send(
             text,
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(occupant.user_id)]),
+            allowed_mentions=pings([occupant.user_id]),
         )
-        self._pings[(table.id, hand.seat)] = message.id
+        self._pings[(table.id, hand.seat)] = (table.where_id, message.id)
 
     async def _unping(self, table: TableView, hand: HandView) -> None:
         """The ping of a turn that is over (they played, or the game moved on) goes."""
@@ -196,9 +217,33 @@ class HandDelivery:
         if ping is None or (hand.your_turn and not hand.notify):
             return
         del self._pings[(table.id, hand.seat)]
-        await self._delete(table, table.where_id, ping)
+        await self._delete(table, *ping)
 
     # ephemeral hands ---------------------------------------------------------
+
+    async def _leave_behind(self, table: TableView, hand: HandView) -> None:
+        """Each copy of the hand that no longer shows it says so: no card, no "Your turn",
+        a refresh button (a copy whose token ran out stays as it was)."""
+        copies = self.copies.of((table.id, hand.seat))
+        seat = hand.occupant
+        if not copies or seat is None:
+            return
+        lang = language_of(seat.locale)
+        now: dict[bool, str] = {}
+        for message_id, copy in list(copies.items()):
+            if copy.v2 not in now:
+                payload = self._hand(table, hand, lang, ephemeral=True, v2=copy.v2)
+                now[copy.v2] = messages.hand_digest(payload, away=hand.away)
+            if copy.digest == now[copy.v2]:
+                continue
+            del copies[message_id]
+            if copy.interaction.is_expired():
+                continue
+            try:
+                behind = messages.behind_payload(table, lang, v2=copy.v2)
+                await copy.interaction.edit_original_response(**behind)
+            except discord.HTTPException as error:
+                log.info("Table %s: a copy of a hand stays as it was (%s)", table.id, error)
 
     async def _ephemeral_hand(self, table: TableView, hand: HandView) -> None:
         """The hand the player last opened with My hand (or clicked in), edited through that
@@ -267,23 +312,48 @@ class HandDelivery:
         by_dm = table.by_dm(hand.seat)
         v2 = not edit or drawn_v2(interaction)
         payload = self.answer(table, hand, lang, ephemeral=True, remember=not by_dm, v2=v2)
+        sent: list[int] = []
         if edit:
             answer = interaction.response.edit_message(**payload)
         else:
-            answer = interaction.response.send_message(**as_new_message(payload), ephemeral=True)
+            answer = _sent(
+                interaction.response.send_message(**as_new_message(payload), ephemeral=True),
+                sent,
+            )
         if not await answered(interaction, answer):
             # nothing was shown: the player clicks again; the refresh must not skip it
             if not by_dm:
                 self.shown.forget_hand(table.id, hand.seat)
             return
-        if not by_dm:
-            self._remember_ephemeral(table.id, hand.seat, interaction, v2)
+        message_id = interaction.message.id if edit and interaction.message else next(iter(sent), 0)
+        self._remember_ephemeral(
+            table.id, hand, interaction, v2, payload, message_id, live=not by_dm
+        )
 
     def _remember_ephemeral(
-        self, table_id: int, seat: int, interaction: discord.Interaction[Any], v2: bool
+        self,
+        table_id: int,
+        hand: HandView,
+        interaction: discord.Interaction[Any],
+        v2: bool,
+        payload: messages.Payload,
+        message_id: int,
+        *,
+        live: bool,
     ) -> None:
-        self._ephemeral[(table_id, seat)] = interaction
-        self._ephemeral_v2[(table_id, seat)] = v2
+        """The ephemeral hand just shown: the one the table keeps up to date for a seat
+        without DMs (the one before it is left behind), else a copy that may fall behind."""
+        key = (table_id, hand.seat)
+        previous = self._ephemeral.get(key)
+        if message_id:
+            copy = Copy(interaction, v2, messages.hand_digest(payload, away=hand.away))
+            before = None
+            if previous is not None:
+                before = Copy(previous, self._ephemeral_v2.get(key, True), "")
+            self.copies.shown(key, message_id, copy, live=live, previous=before)
+        if live:
+            self._ephemeral[key] = interaction
+            self._ephemeral_v2[key] = v2
 
     async def answer_ephemeral(
         self, interaction: discord.Interaction[Any], table: TableView, hand: HandView, lang: str
@@ -296,7 +366,16 @@ class HandDelivery:
         if not await answered(interaction, interaction.response.edit_message(**payload)):
             self.shown.forget_hand(table.id, hand.seat)
             return None
-        if by_dm:
-            return None
-        self._remember_ephemeral(table.id, hand.seat, interaction, v2)
-        return hand.seat
+        message_id = interaction.message.id if interaction.message else 0
+        self._remember_ephemeral(
+            table.id, hand, interaction, v2, payload, message_id, live=not by_dm
+        )
+        return None if by_dm else hand.seat
+
+
+async def _sent(answer: Awaitable[Any], sent: list[int]) -> None:
+    """Send an answer, keeping the id of the message it made in ``sent``."""
+    callback = await answer
+    resource = getattr(callback, "resource", None)
+    if isinstance(resource, discord.InteractionMessage):
+        sent.append(resource.id)

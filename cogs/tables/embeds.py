@@ -125,6 +125,8 @@ def options_lines(table: TableView, lang: str) -> list[str]:
         lines.append(rules)
     if o.bet:
         lines.append(t("tables.opt.bet", lang, bet=o.bet))
+    if o.competitive and table.variant is Variant.ARRASTRADO:  # it pays whatever the bet
+        lines.append(t("tables.opt.arrastrado_pays" + ("_plato" if o.plato else ""), lang))
     if not o.competitive:
         lines.append(t("tables.opt.practice", lang))
     if o.private:

@@ -222,6 +222,13 @@ def moved_on_layout(line: str) -> Layout:
     return _layout(_text([line]), colour=ui.GREY)
 
 
+def behind_layout(line: str, refresh: TableButton) -> Layout:
+    """A copy of a hand the game has left behind: a line, and its refresh button."""
+    row: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
+    row.add_item(refresh)
+    return _layout(_text([line]), row, colour=ui.GREY)
+
+
 # ------------------------------------------------------------------------- the hand
 
 

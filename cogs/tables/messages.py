@@ -8,6 +8,7 @@ summary under it, until the next deal's fresh message."""
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import json
 from collections.abc import Iterator
@@ -27,6 +28,17 @@ from .faces import NO_FACES, CardFaces
 from .layouts import CARD_ROW, hand_button
 
 Payload = dict[str, Any]
+
+TOO_OLD_TO_EDIT = 30046
+MOVE_ON_AFTER = datetime.timedelta(minutes=50)
+"""Discord limits edits of messages older than an hour (30046): a message edited all game
+long (the table, a hand in the DMs) moves to a fresh one before that, once in 50 minutes
+(one call more in that time, not one a deal)."""
+
+
+def too_old(message_id: int) -> bool:
+    """Whether a message is near the hour after which Discord limits its edits."""
+    return discord.utils.utcnow() - discord.utils.snowflake_time(message_id) > MOVE_ON_AFTER
 
 
 def attach(payload: Payload, pictures_: list[tuple[discord.Embed, discord.File | None]]) -> None:
@@ -274,6 +286,19 @@ def moved_on_payload(table: TableView, *, v2: bool) -> Payload:
 
 
 # ------------------------------------------------------------------------ the hand
+
+
+def behind_payload(table: TableView, lang: str, *, v2: bool) -> Payload:
+    """A copy of a hand the game has left behind: it says so, with no card and no "Your
+    turn"; its refresh button draws the hand as it is now."""
+    line = t("tables.hand.behind", lang, id=table.id)
+    refresh = TableButton(table.id, "refresh", label=t("tables.btn.refresh", lang))
+    if v2:
+        return {"view": layouts.behind_layout(line, refresh), "attachments": []}
+    view = discord.ui.View(timeout=None)
+    view.add_item(refresh)
+    embed = discord.Embed(description=line, colour=ui.GREY)
+    return {"embeds": [embed], "view": view, "attachments": []}
 
 
 def hand_payload(

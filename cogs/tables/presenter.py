@@ -8,7 +8,6 @@ this side only compares what a message shows with what it last showed, to send n
 from __future__ import annotations
 
 import asyncio
-import datetime
 import functools
 import logging
 from collections.abc import Awaitable, Callable
@@ -21,13 +20,14 @@ from bot.tables.errors import TableError
 from bot.tables.model import Status
 from bot.tables.service import LostTable
 from bot.tables.views import Announcement, HandView, Show, TableView
+from cogs._base import pings
 
 from . import embeds as ui
 from . import messages
 from .common import service_of
 from .delivery import HandDelivery
 from .faces import CardFaces, faces_of
-from .messages import Payload, Shown, as_new_message
+from .messages import TOO_OLD_TO_EDIT, Payload, Shown, as_new_message, too_old
 from .summaries import DealSummaries
 from .threads import make_thread
 
@@ -36,10 +36,7 @@ log = logging.getLogger(__name__)
 RETRY_AFTER = (5.0, 30.0, 120.0, 600.0)
 """Seconds before showing a table again after Discord failed to take a change."""
 UNKNOWN_CHANNEL = 10003
-TOO_OLD_TO_EDIT = 30046
-MOVE_ON_AFTER = datetime.timedelta(minutes=50)
-"""Discord limits edits of messages older than an hour (30046): the table moves to a fresh
-message before that, once in 50 minutes (one call more in that time, not one a deal)."""
+THREAD_ARCHIVED = 50083
 
 
 def _deal_over(table: TableView) -> bool:
@@ -53,10 +50,6 @@ def _deal_over(table: TableView) -> bool:
         and summary.deal_no == table.play_message_deal
         and table.status is Status.PLAYING
     )
-
-
-def _too_old(message_id: int) -> bool:
-    return discord.utils.utcnow() - discord.utils.snowflake_time(message_id) > MOVE_ON_AFTER
 
 
 class DiscordPresenter:
@@ -105,9 +98,7 @@ class DiscordPresenter:
         try:
             message = await self.bot.get_partial_messageable(table.channel_id).send(
                 content=content,
-                allowed_mentions=discord.AllowedMentions(
-                    users=[discord.Object(uid) for uid in table.invited]
-                ),
+                allowed_mentions=pings(table.invited),
                 **self.lobby_payload(table),
             )
         except discord.HTTPException as error:
@@ -138,6 +129,8 @@ class DiscordPresenter:
         ok = True
         if show.public:
             ok &= await self.step(table, "table", self._public(show))
+        # where the table plays now: the first show of a game made its thread just above
+        table = self._placed(table)
         for hand in show.hands:
             delivery = self.hands.deliver(table, hand, shown=hand.seat == skip_seat)
             ok &= await self.step(table, "hand", delivery)
@@ -218,7 +211,7 @@ class DiscordPresenter:
         try:
             await self.bot.get_partial_messageable(table.channel_id).send(
                 text,
-                allowed_mentions=discord.AllowedMentions(users=[discord.Object(table.host_id)]),
+                allowed_mentions=pings([table.host_id]),
             )
         except discord.HTTPException:
             log.warning("Table %s: could not tell its host about permissions", table.id)
@@ -290,7 +283,7 @@ class DiscordPresenter:
             await self._open_play_message(show)
         elif _deal_over(table):
             await self._next_message(show)
-        elif _too_old(table.play_message_id):
+        elif too_old(table.play_message_id):
             await self._move_on(show)
         else:
             if table.play_message_deal is None:
@@ -329,8 +322,32 @@ class DiscordPresenter:
                 show = replace(show, table=table.with_thread(None))
             await self._open_play_message(show)
         except discord.HTTPException as error:
-            if error.code != TOO_OLD_TO_EDIT:
+            if error.code == THREAD_ARCHIVED and table.thread_id is not None:
+                await self._reopen_thread(show)
+            elif error.code == TOO_OLD_TO_EDIT:
+                await self._move_on(show)
+            else:
                 raise
+
+    async def _reopen_thread(self, show: Show) -> None:
+        """Discord archived the game's thread (nothing was said in it for a while: a long
+        pause) and takes no edits in it: it is opened again and the table edited; if that
+        fails, the table is posted again (a new message opens the thread too)."""
+        table = show.table
+        assert table.play_message_id is not None and table.thread_id is not None
+        try:
+            thread = await self.bot.fetch_channel(table.thread_id)
+            if isinstance(thread, discord.Thread):
+                await thread.edit(archived=False)
+            await self.edit(
+                table.where_id,
+                table.play_message_id,
+                (table.id, "table"),
+                messages.table_payload(table, self.faces, v2=table.play_message_v2),
+                self._pictures(show),
+            )
+        except discord.HTTPException as error:
+            log.info("Table %s: its thread stays archived (%s); posting again", table.id, error)
             await self._move_on(show)
 
     async def _next_message(self, show: Show) -> None:
@@ -448,7 +465,5 @@ class DiscordPresenter:
             text = t("tables.announce.lost", lang, table=lost.table_id)
         await self.bot.get_partial_messageable(lost.channel_id).send(
             text,
-            allowed_mentions=discord.AllowedMentions(
-                users=[discord.Object(uid) for uid in lost.refunded]
-            ),
+            allowed_mentions=pings(lost.refunded),
         )

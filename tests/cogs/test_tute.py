@@ -73,3 +73,14 @@ async def test_the_group_is_synced_with_spanish_names_and_descriptions(
             "commands.tute.about.description", "es"
         )
     assert "en-US" not in about.get("name_localizations", {})
+
+
+async def test_the_group_is_offered_in_servers_only(simcord_env: simcord.Env) -> None:
+    """Every ``/tute`` command needs a server (its tables, chips and standings live there):
+    the group is offered only there, and only as installed to a server; a subcommand's
+    ``guild_only`` would not hide it in DMs."""
+    registered = simcord_env.backend.find_command("tute", None, type=1)
+
+    assert registered is not None
+    assert registered["contexts"] == [0], "servers only: not in DMs or group DMs"
+    assert registered["integration_types"] == [0], "installed to a server, not to a user"

@@ -319,13 +319,7 @@ class Players:
             await self.vote(table, rng.choice(humans), seen)
             return self._open(table_id)
         if rng.random() < self.habits.leave:
-            user = rng.choice(humans)
-            deal_no = table.deal_no
-            await self.service.leave(table_id, user)
-            if seen is not None:
-                seen.left[user] = deal_no
-            if self.on_leave is not None:
-                self.on_leave(table, user)
+            await self.leave(table, rng.choice(humans), seen)
             return self._open(table_id)
         moves: list[tuple[int, Action]] = []
         for action in deal.legal_actions():
@@ -346,9 +340,26 @@ class Players:
         return self._open(table_id)
 
     async def vote(self, table: Table, user: int, seen: Seen | None) -> None:
+        if self.service.vote_terms(table.id, user)[2]:
+            # alone with robots past the first trick: the vote is a leave
+            await self.leave(table, user, seen, vote=True)
+            return
         await self.service.vote_cancel(table.id, user)
         if seen is not None:
             seen.voted.append(user)
+
+    async def leave(
+        self, table: Table, user: int, seen: Seen | None, *, vote: bool = False
+    ) -> None:
+        deal_no = table.deal_no
+        if vote:
+            await self.service.vote_cancel(table.id, user)
+        else:
+            await self.service.leave(table.id, user)
+        if seen is not None:
+            seen.left[user] = deal_no
+        if self.on_leave is not None:
+            self.on_leave(table, user)
 
     def _open(self, table_id: int) -> bool:
         return table_of(self.service, table_id).status.is_open

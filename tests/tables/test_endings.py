@@ -23,8 +23,10 @@ from tests.tables._sim import (
     LOBBY,
     START,
     Env,
+    act,
     check_chips,
     check_gone,
+    member_on_turn,
     play_out,
     private_state,
     until_paused,
@@ -75,6 +77,53 @@ async def test_a_member_who_leaves_with_another_still_seated_leaves_a_robot(env:
     assert await ledger.balance(env.db, GUILD, 10) == START - BET
     await check_chips(env.db)
     check_gone(service, table)
+
+
+async def test_alone_with_robots_a_vote_to_cancel_after_the_first_trick_is_a_leave(
+    env: Env,
+) -> None:
+    """One member against robots: their vote alone would cancel a game going badly and give
+    the stake back. Before the first trick it does; after it, it counts as leaving."""
+    service = env.service
+    early = await env.open(10, bet=BET, start=True)
+    assert service.vote_terms(early.id, 10) == (0, BET, False)
+    await service.vote_cancel(early.id, 10)
+    assert early.status is Status.CANCELLED
+    assert await ledger.balance(env.db, GUILD, 10) == START, "the stake came back"
+
+    table = await env.open(10, bet=BET, start=True)
+    deal = table.deal
+    assert deal is not None
+    while not deal.tricks:
+        await act(service, table, *member_on_turn(table))
+        await env.time.quiet(service)
+    assert service.vote_terms(table.id, 10) == (0, BET, True)
+    outcome = await service.vote_cancel(table.id, 10)
+    await env.time.quiet(service)
+    assert table.status is Status.CANCELLED
+    assert [a.key for a in outcome.announce] == ["tables.announce.abandoned_stake"]
+    assert await ledger.balance(env.db, GUILD, 10) == START - BET, "the stake is lost"
+    assert await ledger.bank_balance(env.db, GUILD) == BET
+    await check_chips(env.db)
+
+
+async def test_with_two_members_a_vote_after_the_first_trick_still_gives_stakes_back(
+    env: Env,
+) -> None:
+    service = env.service
+    table = await env.open(10, members=(11,), bet=BET, start=True)
+    deal = table.deal
+    assert deal is not None
+    while not deal.tricks:
+        await act(service, table, *member_on_turn(table))
+        await env.time.quiet(service)
+    assert service.vote_terms(table.id, 10) == (1, BET, False)
+    await service.vote_cancel(table.id, 10)
+    await service.vote_cancel(table.id, 11)
+    assert table.status is Status.CANCELLED
+    assert await ledger.balance(env.db, GUILD, 10) == START
+    assert await ledger.balance(env.db, GUILD, 11) == START
+    await check_chips(env.db)
 
 
 # --------------------------------------------------------- ended tables leave memory

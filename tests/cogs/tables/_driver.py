@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import discord
@@ -335,13 +336,13 @@ class Driver:
             assert card_of(button) not in hand_cards(reply), "the card left the hand"
         self.audit.check()
 
-    async def play(self, *, limit: int = 400) -> Table:
-        """Play until the game is over: each human on turn clicks an enabled card (sometimes
-        a declaration first); when only a robot waits for a human who may declare, time
-        passes."""
+    async def play(self, *, limit: int = 400, until: Callable[[], bool] | None = None) -> Table:
+        """Play until the game is over (or ``until`` says so): each human on turn clicks an
+        enabled card (sometimes a declaration first); when only a robot waits for a human who
+        may declare, time passes."""
         for _ in range(limit):
             table = self.table
-            if table.status is not Status.PLAYING:
+            if table.status is not Status.PLAYING or (until is not None and until()):
                 break
             deal = table.deal
             assert deal is not None

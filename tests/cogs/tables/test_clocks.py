@@ -234,6 +234,34 @@ async def test_an_edit_refused_as_too_old_moves_the_table_on(
 
 
 @pytest.mark.simcord(settle_timeout=3)
+async def test_a_thread_archived_for_inactivity_is_opened_again_and_the_table_edited(
+    simcord_env: simcord.Env, world: Any
+) -> None:
+    """A thread Discord archived (a long pause) takes no edits (50083): the bot opens it
+    again and edits the table in place."""
+    env = simcord_env
+    bob = world.guild.add_member(env.create_user("bob"))
+    await open_habanero(env, world, bob=bob)
+    table = the_table(env)
+    deal = table.deal
+    assert deal is not None and table.thread_id is not None
+    first, thread_id = table.play_message_id, table.thread_id
+    members = {table.seat_of(world.member.id): world.member, table.seat_of(bob.id): bob}
+    edit = f"/channels/{thread_id}/messages/{first}"
+    env.inject_error("PATCH", edit, status=400, code=50083, message="Thread is archived")
+    before = len(env.http_requests)
+    member = members[deal.turn]
+    hand = member.user.dm_channel.history()[-1]
+    await member.user.click(hand, custom_id=enabled_cards(hand)[0])
+    calls = env.http_requests[before:]
+    reopened = [c for c in calls if c.method == "PATCH" and c.path == f"/channels/{thread_id}"]
+    assert [(c.json or {}).get("archived") for c in reopened] == [False], "the thread opened again"
+    assert len([c for c in calls if c.method == "PATCH" and c.path == edit]) == 2
+    assert table.play_message_id == first, "edited in place"
+    assert len(deal.actions) == 1
+
+
+@pytest.mark.simcord(settle_timeout=3)
 async def test_the_last_member_away_pauses_the_game_in_sight(
     simcord_env: simcord.Env, world: Any
 ) -> None:

@@ -91,3 +91,29 @@ async def test_rules_tables_and_history(
     assert answer["result"]["winner"] is not None
     none = (await bob.slash(channel, "tute history")).response
     assert none is not None and none.content == t("history.none", "en")
+
+
+@pytest.mark.e2e
+@pytest.mark.simcord(settle_timeout=3)
+async def test_a_member_invited_twice_is_invited_and_pinged_once(
+    simcord_env: simcord.Env, world: World
+) -> None:
+    """Discord refuses a mention list that names a member twice: the lobby would never show.
+    Named twice, a member is invited once and pinged once."""
+    env = simcord_env
+    bob = await add_member(env, world, "bob")
+    result = await world.member.slash(
+        world.channel, "tute new", variant="habanero", private=True, invite=bob, invite2=bob
+    )
+    lobby = result.response
+    assert lobby is not None and not result.ephemeral
+    assert lobby.content == t("tables.invited", "en", mentions=f"<@{bob.id}>")
+    sent = [c for c in env.http_requests if c.method == "POST" and "/callback" in c.path]
+    body = sent[-1].json
+    assert body is not None
+    users = body["data"]["allowed_mentions"]["users"]
+    assert [int(u) for u in users] == [bob.id], "each member once"
+    table = the_table(env)
+    assert table.status.is_open and table.invited == [bob.id]
+    joined = await bob.click(lobby, custom_id=op_button(lobby, "join"))
+    assert joined.acknowledged and not joined.ephemeral

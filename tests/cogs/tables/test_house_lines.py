@@ -111,3 +111,20 @@ def test_a_hand_that_sits_out_says_so_instead_of_an_empty_hand(lang: str) -> Non
     assert t("hand.no_cards", lang) not in shown
     empty = ui.hand_lines(table_view(table), replace(hand, sits_out=False), lang)
     assert t("hand.no_cards", lang) in empty and t("hand.sitting_out", lang) not in empty
+
+
+def test_an_arrastrado_lobby_says_it_pays_chips_whatever_the_bet() -> None:
+    """Arrastrado pays every deal in chips even with a bet of 0: the lobby says so in words
+    (a practice table pays nothing and says nothing)."""
+    shown = lines(Variant.ARRASTRADO, Options(bet=0), set())
+    assert not any(line.startswith("Bet") for line in shown)
+    assert t("tables.opt.arrastrado_pays", "en") in shown
+    assert "100" in t("tables.opt.arrastrado_pays", "en")
+    assert t("tables.opt.arrastrado_pays", "es") in lines(
+        Variant.ARRASTRADO, Options(), set(), "es"
+    )
+    plato = lines(Variant.ARRASTRADO, Options(plato=True), {"plato"})
+    assert t("tables.opt.arrastrado_pays_plato", "en") in plato
+    practice = lines(Variant.ARRASTRADO, Options(competitive=False), {"competitive"})
+    assert not any("100" in line for line in practice)
+    assert not any("100" in line for line in lines(Variant.HABANERO, Options(), set()))

@@ -11,6 +11,7 @@ from bot.i18n import t
 from bot.storage.members import member_stats
 from bot.storage.settings import update_settings
 from bot.tables.model import Status
+from tests.cogs.tables._driver import Driver, Player
 from tests.cogs.tables._world import (
     add_member,
     buttons,
@@ -102,3 +103,35 @@ async def test_vote_to_cancel_asks_first_then_counts(
     assert ended.response is not None
     assert ended.response.content == t("tables.done.cancelled", "en")
     assert table.status is Status.CANCELLED
+
+
+@pytest.mark.e2e
+@pytest.mark.simcord(settle_timeout=3)
+async def test_alone_with_robots_a_vote_after_the_first_trick_says_the_stake_is_lost(
+    simcord_env: simcord.Env, world: World, table_seed: Callable[[int], None]
+) -> None:
+    """Alone against robots, the first trick over: the question says that cancelling now is
+    leaving and the stake goes to the bank, and so it does."""
+    env = simcord_env
+    table_seed(3)
+    alice = world.member
+    async with service_of(env).db.transaction() as conn:
+        await update_settings(conn, world.guild.id, starting_chips=500)
+    await open_table(env, world, "habanero", [alice], robots=1, bet=100)
+    table = the_table(env)
+    deal = table.deal
+    assert deal is not None
+    await Driver(env, world, [Player(alice)]).play(until=lambda: bool(deal.tricks))
+    table_message = next(
+        m for m in thread_of(world, table).history() if m.id == table.play_message_id
+    )
+    question = await alice.click(table_message, custom_id=op_button(table_message, "cancel"))
+    assert question.response is not None and question.ephemeral
+    assert question.response.content == t("tables.confirm.cancel_leave", "en", stake=100)
+    (yes,) = buttons(question.response)
+    done = await alice.click(question.response, custom_id=yes.custom_id)
+    assert done.response is not None
+    assert done.response.content == t("tables.done.leave_end", "en")
+    assert table.status is Status.CANCELLED
+    stats = await member_stats(service_of(env).db, world.guild.id, alice.id)
+    assert stats is not None and stats.balance == 400, "the stake went to the bank"

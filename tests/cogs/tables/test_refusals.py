@@ -14,6 +14,7 @@ import simcord
 
 from bot.engine import CODES, Action, Deal, IllegalActionError, Kind
 from bot.i18n import t
+from bot.storage.settings import update_settings
 from bot.tables.model import Status
 from cogs.tables import embeds as ui
 from tests.cogs.tables._driver import Driver, Player
@@ -28,6 +29,7 @@ from tests.cogs.tables._world import (
     op_button,
     open_table,
     refusal,
+    service_of,
     the_table,
 )
 from tests.conftest import World
@@ -88,7 +90,16 @@ async def test_refusals_while_playing(
     (b_hand,) = b_dm.history()
     assert (len(deal.actions), snapshot(b_hand)) == before
 
-    # alice plays from one reply; the other still offers cards, but it is bob's turn now
+    # alice plays from one reply; the other still offers cards (a copy left behind says so,
+    # but this one's token ran out: the bot can no longer edit it), but it is bob's turn now
+    env.inject_error(
+        "PATCH",
+        "/webhooks/*/messages/@original",
+        status=401,
+        code=50027,
+        message="Invalid Webhook Token",
+        times=None,
+    )
     await driver.click(spare, first, next(b for b in hand_buttons(first) if not b.disabled))
     assert deal.turn == 1 and len(deal.tricks) == 0
     left = [b for b in hand_buttons(second) if not b.disabled and card_of(b) in deal.hand(0)]
@@ -176,3 +187,29 @@ async def test_private_table_and_host_only_buttons(simcord_env: simcord.Env, wor
     assert table.status is Status.CLOSED
     assert not hand_buttons(lobby.message) and not buttons(lobby.message)
     assert world.channel.history()[-1].content == t("tables.announce.closed_by_host", "en")
+
+
+@pytest.mark.e2e
+@pytest.mark.simcord(settle_timeout=3)
+async def test_a_bet_above_your_chips_is_refused_with_how_many_you_have(
+    simcord_env: simcord.Env, world: World
+) -> None:
+    """``/tute new`` with a bet its host cannot pay opens no lobby (it could never start);
+    a member who cannot pay a lobby's bet cannot sit. Each is told the chips they have."""
+    env = simcord_env
+    alice = world.member
+    async with service_of(env).db.transaction() as conn:
+        await update_settings(conn, world.guild.id, starting_chips=300)
+    result = await alice.slash(world.channel, "tute new", variant="habanero", bet=500)
+    assert refusal(result) == t("tables.errors.no_chips", "en", bet=500, chips=300)
+    assert not service_of(env).tables, "no lobby was opened"
+    assert not [m for m in world.channel.history() if m.author.bot], "nothing was posted"
+
+    lobby = (await alice.slash(world.channel, "tute new", variant="habanero", bet=300)).response
+    assert lobby is not None
+    bob = await add_member(env, world, "bob")
+    async with service_of(env).db.transaction() as conn:
+        await update_settings(conn, world.guild.id, starting_chips=200)
+    joined = await bob.click(lobby, custom_id=op_button(lobby, "join"))
+    assert refusal(joined) == t("tables.errors.no_chips", "en", bet=300, chips=200)
+    assert the_table(env).humans() == [alice.id]
