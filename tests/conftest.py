@@ -14,6 +14,7 @@ import aiosqlite
 import discord
 import pytest
 import simcord
+import simcord.http.router
 import simcord.interactions
 from simcord import ChannelHandle, GuildHandle, MemberActor
 
@@ -21,6 +22,7 @@ from bot.client import TuteBot
 from bot.config import Config
 from bot.storage import Database
 from bot.tables.service import TableService
+from tests.discord_limits import check_request
 from tests.tables._play import keep_ended
 
 TEST_CONFIG = Config(
@@ -107,6 +109,27 @@ def keep_ended_tables() -> Iterator[None]:
     undo = keep_ended()
     yield
     undo()
+
+
+@pytest.fixture(autouse=True)
+def discord_limits(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """Every request a bot makes to SimCord is held to Discord's documented limits
+    (``tests/discord_limits.py``), which SimCord does not enforce: the test fails with each
+    request that breaks one, its route, the limit and the value. The request still goes
+    through, so the bot's code runs as it would have (a bot that catches errors would hide a
+    refusal). A test of a refused payload clears the list it gets from this fixture."""
+    broken: list[str] = []
+    dispatch = simcord.http.router.dispatch
+
+    def checked(backend: Any, method: str, path: str, **kwargs: Any) -> Any:
+        broken.extend(check_request(method, path, kwargs.get("json"), kwargs.get("files")))
+        return dispatch(backend, method, path, **kwargs)
+
+    monkeypatch.setattr(simcord.http.router, "dispatch", checked)
+    yield broken
+    if broken:
+        shown = "\n".join(dict.fromkeys(broken))
+        pytest.fail(f"requests over Discord's documented limits:\n{shown}", pytrace=False)
 
 
 @dataclass
