@@ -11,6 +11,7 @@ import discord
 import pytest
 import simcord
 
+from bot.storage.settings import update_settings
 from tests.cogs.tables._driver import Driver, Player
 from tests.cogs.tables._world import add_member, card_of, hand_buttons, open_table, the_table
 from tests.conftest import World
@@ -19,6 +20,17 @@ from tests.tables._play import tables_of
 
 def enabled_cards(message: discord.Message) -> list[str]:
     return [b.custom_id for b in hand_buttons(message) if not b.disabled and card_of(b) is not None]
+
+
+async def play_first_cards(member: simcord.MemberActor) -> None:
+    """The member plays the first card it may from its DM'd hand until it has none left."""
+    dm = member.user.dm_channel
+    for _ in range(400):
+        hand = dm.history()[-1]
+        cards = enabled_cards(hand)
+        if not cards:
+            return
+        await member.user.click(hand, custom_id=cards[0])
 
 
 @pytest.mark.e2e
@@ -39,13 +51,7 @@ async def test_habanero_against_a_robot(simcord_env: simcord.Env, world: Any) ->
         if c.custom_id and c.custom_id.endswith(":start")
     )
     await alice.click(lobby, custom_id=start)
-    dm = alice.user.dm_channel
-    for _ in range(200):
-        hand = dm.history()[-1]
-        cards = enabled_cards(hand)
-        if not cards:
-            break
-        await alice.user.click(hand, custom_id=cards[0])
+    await play_first_cards(alice)
     table = next(iter(tables_of(env.bot.tables).values()))  # type: ignore[attr-defined]
     assert table.status.value == "finished", table.status
 
@@ -124,3 +130,46 @@ async def test_individual_two_humans_and_two_robots(
     await driver.play()
     driver.check_end()
     assert driver.clicks >= 20
+
+
+LONG_NAME = "Ñandú_*Gaucho*_de_la_Pampa~~||ñ|"
+"""32 characters, the most Discord allows a name, half of them escaped where shown."""
+
+
+@pytest.mark.e2e
+@pytest.mark.simcord(settle_timeout=3)
+@pytest.mark.parametrize("language", ["en", "es"])
+@pytest.mark.parametrize(
+    ("variant", "house"),
+    [
+        ("habanero", None),
+        ("arrastrado", None),
+        ("arrastrado", "seats=4"),
+        ("individual", None),
+        ("pairs", None),
+    ],
+)
+async def test_a_whole_game_of_each_variant_keeps_discords_limits(
+    simcord_env: simcord.Env,
+    world: World,
+    set_locale: Callable[[str], None],
+    table_seed: Callable[[int], None],
+    variant: str,
+    house: str | None,
+    language: str,
+) -> None:
+    """A member with a name of 32 characters plays a whole game against robots, in each
+    language: every request the bot makes on the way is within Discord's documented limits
+    (the ``discord_limits`` fixture of tests/conftest.py fails the test otherwise)."""
+    env = simcord_env
+    table_seed(4)
+    async with env.bot.db.transaction() as conn:  # type: ignore[attr-defined]
+        await update_settings(conn, world.guild.id, language=language)
+    set_locale("es-ES" if language == "es" else "en-US")
+    member = await add_member(env, world, LONG_NAME)
+    assert len(LONG_NAME) == 32
+    options: dict[str, Any] = {"house": house} if house else {}
+    await open_table(env, world, variant, [member], **options)
+    assert the_table(env).language == language
+    await play_first_cards(member)
+    assert the_table(env).status.value == "finished"
