@@ -5,7 +5,9 @@ table, the picture; each match's result; the winner."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Sequence
 from typing import Protocol
 
 import discord
@@ -13,11 +15,21 @@ import discord
 from bot.i18n import t
 from bot.tables.tournament import Match
 from bot.tables.tournaments import CaughtUp, Tournament, TournamentService, TournamentStatus
+from cogs._base import pings
 from cogs.tables.common import presenter_of, service_of
 
 from . import opened, posts
 
 log = logging.getLogger(__name__)
+
+
+RETRY_DELAYS = (2.0, 10.0, 30.0)
+"""Seconds before each new try of a post Discord could not take for now (an outage, 5xx, or
+a rate limit, 429); what it refuses for good (403, 404) is not tried again."""
+
+
+def _passing(error: discord.HTTPException) -> bool:
+    return error.status == 429 or error.status >= 500
 
 
 async def _send(
@@ -26,26 +38,44 @@ async def _send(
     content: str | None = None,
     *,
     picture: bool = False,
-    mentions: list[int] | None = None,
+    mentions: Sequence[int] = (),
 ) -> bool:
-    """Whether it was posted."""
+    """Whether it was posted; tried again while Discord fails for now, then logged."""
     channel = bot.get_partial_messageable(tour.channel_id, guild_id=tour.guild_id)
-    try:
-        kwargs: dict[str, object] = {}
-        if picture:
-            kwargs["file"] = await posts.picture_file(tour)
-        await channel.send(
-            content,
-            allowed_mentions=posts.pings(mentions or []),
-            **kwargs,  # type: ignore[arg-type]
-        )
-    except discord.HTTPException as error:  # 403, 404, an outage: this post only
-        log.warning("Tournament %s: could not post in %s (%s)", tour.id, tour.channel_id, error)
-    except Exception:
-        log.exception("Tournament %s: could not post in %s", tour.id, tour.channel_id)
-    else:
-        return True
+    for delay in (*RETRY_DELAYS, None):
+        try:
+            kwargs: dict[str, object] = {}
+            if picture:
+                kwargs["file"] = await posts.picture_file(tour)
+            await channel.send(
+                content,
+                allowed_mentions=pings(mentions),
+                **kwargs,  # type: ignore[arg-type]
+            )
+        except discord.HTTPException as error:  # 403, 404, an outage: this post only
+            if delay is not None and _passing(error):
+                log.info("Tournament %s: a post is tried again (%s)", tour.id, error)
+                await asyncio.sleep(delay)
+                continue
+            log.warning("Tournament %s: could not post in %s (%s)", tour.id, tour.channel_id, error)
+        except Exception:
+            log.exception("Tournament %s: could not post in %s", tour.id, tour.channel_id)
+        else:
+            return True
+        return False
     return False
+
+
+async def _send_parts(
+    bot: discord.Client, tour: Tournament, parts: list[posts.Part], *, picture: bool
+) -> set[int]:
+    """Each part posted on its own (the picture with the first); the tables linked by the
+    parts that were posted."""
+    linked: set[int] = set()
+    for i, part in enumerate(parts):
+        if await _send(bot, tour, part.text, picture=picture and i == 0, mentions=part.players):
+            linked.update(part.tables)
+    return linked
 
 
 async def show_round_tables(bot: discord.Client, tour: Tournament) -> dict[int, str]:
@@ -84,14 +114,8 @@ async def round_started(bot: discord.Client, tour: Tournament) -> None:
     if tour.status is not TournamentStatus.RUNNING:
         return
     links = await show_round_tables(bot, tour)
-    posted = await _send(
-        bot,
-        tour,
-        posts.round_text(tour, links),
-        picture=True,
-        mentions=posts.round_players(tour),
-    )
-    await opened.after_round_post(bot, tour, links, posted)
+    linked = await _send_parts(bot, tour, posts.round_parts(tour, links), picture=True)
+    await opened.after_round_post(bot, tour, {k: v for k, v in links.items() if k in linked})
 
 
 async def cancelled(bot: discord.Client, tour: Tournament) -> None:
@@ -153,12 +177,6 @@ async def told(
     for match in decided:
         await _send(bot, tour, posts.result_text(tour, match))
     if tour.status is TournamentStatus.FINISHED:
-        await _send(
-            bot,
-            tour,
-            posts.winner_text(tour),
-            picture=True,
-            mentions=[tour.winner or 0, *tour.prizes],
-        )
+        await _send_parts(bot, tour, posts.winner_parts(tour), picture=True)
     elif draw.current_round > round_before:
         await round_started(bot, tour)

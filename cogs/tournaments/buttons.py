@@ -16,7 +16,7 @@ from bot.tables.tournament import prize_shares
 from bot.tables.tournaments import Tournament, TournamentService, TournamentStatus
 from cogs._base import shown_name
 from cogs.tables.buttons import TuteButton
-from cogs.tables.common import answered
+from cogs.tables.common import answered, locale_of
 from cogs.tables.embeds import rules_line
 
 from . import announce
@@ -24,8 +24,13 @@ from .posts import GREEN, format_text
 
 log = logging.getLogger(__name__)
 
-MAX_LISTED = 40
-"""Entrants listed by name on the sign-up message (the rest are counted)."""
+FIELD_LIMIT = 1024
+"""Discord's limit on an embed field's value."""
+LISTED_BUDGET = 3000
+"""Characters of entrants' names listed on the sign-up message, over fields of at most
+``FIELD_LIMIT``: with the rest of the embed it stays well within Discord's 6,000 per
+message, whatever the names (escaped, they may be twice as long as typed). The entrants past
+it are counted."""
 
 
 def tournaments_of(client: discord.Client) -> TournamentService:
@@ -70,7 +75,15 @@ class TournamentButton(TuteButton, kind="tn", parts={"op": "join|leave|start|can
             tour = await tournaments.sign_up(tournament_id, user.id, user.display_name)
         else:
             tour = await tournaments.withdraw(tournament_id, user.id)
-        await answered(interaction, interaction.response.edit_message(**signup_payload(tour)))
+        if await answered(interaction, interaction.response.edit_message(**signup_payload(tour))):
+            return
+        # saved already (and the fee taken): the member is told even when the message is not
+        key = "tournaments.joined" if op == "join" else "tournaments.left"
+        text = t(key, locale_of(interaction), id=tour.id)
+        if interaction.response.is_done():
+            await answered(interaction, interaction.followup.send(text, ephemeral=True))
+        else:
+            await answered(interaction, interaction.response.send_message(text, ephemeral=True))
 
 
 def signup_payload(tour: Tournament) -> dict[str, Any]:
@@ -79,13 +92,16 @@ def signup_payload(tour: Tournament) -> dict[str, Any]:
     lang = tour.language
     deadline = dt.datetime.fromtimestamp(tour.deadline, dt.UTC)
     closes = discord.utils.format_dt(deadline, "F")
+    open_ = tour.status is TournamentStatus.SIGNUP
     description = t(
-        "tournaments.signup.body",
+        "tournaments.signup.body" if open_ else "tournaments.signup.body_closed",
         lang,
         format=format_text(tour, lang),
         host=f"<@{tour.host_id}>",
         deadline=f"{closes} ({discord.utils.format_dt(deadline, 'R')})",
     )
+    if tour.status in (TournamentStatus.RUNNING, TournamentStatus.FINISHED):
+        description += "\n" + t("tournaments.signup.started", lang)
     rules, _ = rules_line(tour.options, lang)
     if rules:
         description += "\n" + rules
@@ -104,16 +120,12 @@ def signup_payload(tour: Tournament) -> dict[str, Any]:
             name=t("tournaments.signup.entry", lang), value=entry_text(tour), inline=False
         )
     names = [shown_name(name) for _, name in tour.entrants]
-    listed = "\n".join(f"{i}. {name}" for i, name in enumerate(names[:MAX_LISTED], start=1))
-    if len(names) > MAX_LISTED:
-        listed += f"\n+{len(names) - MAX_LISTED}"
-    embed.add_field(
-        name=t("tournaments.signup.entrants", lang, count=len(names)),
-        value=listed or t("tournaments.signup.none", lang),
-        inline=False,
-    )
+    fields = entrant_fields(names, lang) or [t("tournaments.signup.none", lang)]
+    for i, value in enumerate(fields):
+        title = t("tournaments.signup.entrants", lang, count=len(names)) if i == 0 else "\u200b"
+        embed.add_field(name=title, value=value, inline=False)
     view = discord.ui.View(timeout=None)
-    if tour.status is TournamentStatus.SIGNUP:
+    if open_:
         for op, style in (
             ("join", discord.ButtonStyle.success),
             ("leave", discord.ButtonStyle.secondary),
@@ -146,6 +158,32 @@ async def close_signup(client: discord.Client, tour: Tournament) -> None:
         await channel.get_partial_message(tour.message_id).edit(**signup_payload(tour))
     except discord.HTTPException as error:
         log.info("Tournament %s: its sign-up message stays as it was (%s)", tour.id, error)
+
+
+def entrant_fields(names: list[str], lang: str) -> list[str]:
+    """The entrants, numbered one a line, over field values of at most ``FIELD_LIMIT``
+    characters and ``LISTED_BUDGET`` in all; those past it counted on a last line."""
+    fields: list[str] = []
+    lines: list[str] = []
+    size = used = 0
+    for i, name in enumerate(names, start=1):
+        line = f"{i}. {name}"[: FIELD_LIMIT - 1]
+        if used + len(line) + 1 > LISTED_BUDGET:
+            more = t("tournaments.signup.more", lang, count=len(names) - i + 1)
+            if size + len(more) + 1 > FIELD_LIMIT:
+                fields.append("\n".join(lines))
+                lines, size = [], 0
+            lines.append(more)
+            break
+        if size + len(line) + 1 > FIELD_LIMIT:
+            fields.append("\n".join(lines))
+            lines, size = [], 0
+        lines.append(line)
+        size += len(line) + 1
+        used += len(line) + 1
+    if lines:
+        fields.append("\n".join(lines))
+    return fields
 
 
 def entry_text(tour: Tournament) -> str:
