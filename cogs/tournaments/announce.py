@@ -66,8 +66,8 @@ async def _send(
     return False
 
 
-async def _send_parts(
-    bot: discord.Client, tour: Tournament, parts: list[posts.Part], *, picture: bool
+async def send_parts(
+    bot: discord.Client, tour: Tournament, parts: list[posts.Part], *, picture: bool = False
 ) -> set[int]:
     """Each part posted on its own (the picture with the first); the tables linked by the
     parts that were posted."""
@@ -114,7 +114,7 @@ async def round_started(bot: discord.Client, tour: Tournament) -> None:
     if tour.status is not TournamentStatus.RUNNING:
         return
     links = await show_round_tables(bot, tour)
-    linked = await _send_parts(bot, tour, posts.round_parts(tour, links), picture=True)
+    linked = await send_parts(bot, tour, posts.round_parts(tour, links), picture=True)
     await opened.after_round_post(bot, tour, {k: v for k, v in links.items() if k in linked})
 
 
@@ -177,6 +177,6 @@ async def told(
     for match in decided:
         await _send(bot, tour, posts.result_text(tour, match))
     if tour.status is TournamentStatus.FINISHED:
-        await _send_parts(bot, tour, posts.winner_parts(tour), picture=True)
+        await send_parts(bot, tour, posts.winner_parts(tour), picture=True)
     elif draw.current_round > round_before:
         await round_started(bot, tour)
