@@ -149,3 +149,28 @@ async def test_sixty_four_hostile_names_play_through(
         if not match.is_bye:
             assert posted(env, world, posts.result_text(done, match)), "every result posted"
     assert check_every_post(env) > ENTRANTS
+
+
+async def test_a_join_whose_message_cannot_be_edited_is_still_answered(
+    simcord_env: simcord.Env, world: World
+) -> None:
+    """Discord refuses the sign-up message's edit: the member is told, only them, that they
+    are signed up (it is saved), and the next Join shows everyone."""
+    env = simcord_env
+    bob = await add_member(env, world, "bob")
+    new = await world.member.slash(world.channel, "tute tournament new", variant="habanero")
+    signup = new.response
+    assert signup is not None
+    (tid,) = {int(b.custom_id.split(":")[2]) for b in buttons(signup)}
+    env.inject_error(
+        "POST", "/interactions/*/*/callback", status=400, code=50035, message="Invalid Form Body"
+    )
+    joined = await world.member.click(signup, custom_id=f"tute:tn:{tid}:join")
+    assert joined.acknowledged and joined.ephemeral
+    assert joined.response is not None
+    assert joined.response.content == t("tournaments.joined", "en", id=tid)
+    assert [uid for uid, _ in tournaments_of(env).get(tid).entrants] == [world.member.id]
+    again = await bob.click(signup, custom_id=f"tute:tn:{tid}:join")
+    assert again.acknowledged and not again.ephemeral
+    (embed,) = message(env, signup.channel_id, signup.id).embeds
+    assert embed.fields[0].name == t("tournaments.signup.entrants", "en", count=2)
