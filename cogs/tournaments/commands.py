@@ -222,8 +222,9 @@ class TournamentCommands(CommandsMixin):
             return
         await interaction.response.defer(thinking=True)
         file = await posts.picture_file(tour)
-        await interaction.followup.send(
-            content, file=file, allowed_mentions=discord.AllowedMentions.none()
+        # the answer "thinking..." becomes the picture (a follow-up would be a second message)
+        await interaction.edit_original_response(
+            content=content, attachments=[file], allowed_mentions=discord.AllowedMentions.none()
         )
 
 

@@ -138,6 +138,12 @@ async def test_a_knockout_of_four_members(simcord_env: simcord.Env, world: World
 
     shown = await members[2].slash(world.channel, "tute tournament show")
     assert shown.acknowledged and not shown.ephemeral
+    assert shown.response is not None and not shown.followups, "one answer: the picture"
+    # the "thinking..." answer is edited into the picture, not followed by a second message
+    answers = [c for c in env.http_requests if c.path.startswith("/webhooks/")]
+    assert [c.method for c in answers][-1:] == ["PATCH"], [c.path for c in answers]
+    (picture,) = shown.response.attachments
+    assert picture.filename == f"tournament-{tid}.png"
 
 
 async def test_a_restart_in_the_middle(
