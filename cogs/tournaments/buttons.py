@@ -18,6 +18,7 @@ from cogs._base import shown_name
 from cogs.tables.buttons import TuteButton
 from cogs.tables.common import answered, locale_of
 from cogs.tables.embeds import rules_line
+from cogs.tables.messages import too_old
 
 from . import announce
 from .posts import GREEN, format_text
@@ -75,15 +76,29 @@ class TournamentButton(TuteButton, kind="tn", parts={"op": "join|leave|start|can
             tour = await tournaments.sign_up(tournament_id, user.id, user.display_name)
         else:
             tour = await tournaments.withdraw(tournament_id, user.id)
-        if await answered(interaction, interaction.response.edit_message(**signup_payload(tour))):
-            return
-        # saved already (and the fee taken): the member is told even when the message is not
-        key = "tournaments.joined" if op == "join" else "tournaments.left"
-        text = t(key, locale_of(interaction), id=tour.id)
-        if interaction.response.is_done():
-            await answered(interaction, interaction.followup.send(text, ephemeral=True))
-        else:
-            await answered(interaction, interaction.response.send_message(text, ephemeral=True))
+        await answer_signup(interaction, tour, op)
+
+
+async def answer_signup(interaction: discord.Interaction[Any], tour: Tournament, op: str) -> None:
+    """A Join or Leave, saved: the sign-up message shows it. One near the hour after which
+    Discord limits its edits (30046; a sign-up may stay open for days) moves to a fresh
+    message, as a table does, and the old one points to it, its buttons gone. Whatever
+    Discord refuses, the member is told, only them."""
+    payload = signup_payload(tour)
+    message = interaction.message
+    if message is not None and too_old(message.id):
+        fresh = await repost_signup(interaction.client, tour)
+        if fresh is not None:
+            payload = moved_payload(tour, fresh.jump_url)
+    if await answered(interaction, interaction.response.edit_message(**payload)):
+        return
+    # saved already (and the fee taken): the member is told even when the message is not
+    key = "tournaments.joined" if op == "join" else "tournaments.left"
+    text = t(key, locale_of(interaction), id=tour.id)
+    if interaction.response.is_done():
+        await answered(interaction, interaction.followup.send(text, ephemeral=True))
+    else:
+        await answered(interaction, interaction.response.send_message(text, ephemeral=True))
 
 
 def signup_payload(tour: Tournament) -> dict[str, Any]:
@@ -158,6 +173,37 @@ async def close_signup(client: discord.Client, tour: Tournament) -> None:
         await channel.get_partial_message(tour.message_id).edit(**signup_payload(tour))
     except discord.HTTPException as error:
         log.info("Tournament %s: its sign-up message stays as it was (%s)", tour.id, error)
+
+
+async def repost_signup(client: discord.Client, tour: Tournament) -> discord.Message | None:
+    """The sign-up message posted afresh, and kept as the tournament's (None: Discord
+    refused it; the old one stays)."""
+    channel = client.get_partial_messageable(tour.channel_id, guild_id=tour.guild_id)
+    try:
+        fresh = await channel.send(
+            allowed_mentions=discord.AllowedMentions.none(), **signup_payload(tour)
+        )
+    except discord.HTTPException as error:
+        log.warning("Tournament %s: its sign-up could not move (%s)", tour.id, error)
+        return None
+    await tournaments_of(client).set_message(tour.id, fresh.id)
+    return fresh
+
+
+def moved_payload(tour: Tournament, link: str) -> dict[str, Any]:
+    """What an old sign-up message becomes once a fresh one took its place."""
+    lang = tour.language
+    embed = discord.Embed(
+        title=t(
+            "tournaments.signup.title",
+            lang,
+            id=tour.id,
+            variant=t(f"variants.{tour.variant.value}", lang),
+        ),
+        description=t("tournaments.signup.moved", lang, link=link),
+        colour=GREEN,
+    )
+    return {"embed": embed, "view": discord.ui.View(timeout=None)}
 
 
 def entrant_fields(names: list[str], lang: str) -> list[str]:

@@ -174,3 +174,35 @@ async def test_a_join_whose_message_cannot_be_edited_is_still_answered(
     assert again.acknowledged and not again.ephemeral
     (embed,) = message(env, signup.channel_id, signup.id).embeds
     assert embed.fields[0].name == t("tournaments.signup.entrants", "en", count=2)
+
+
+async def test_a_sign_up_open_for_hours_moves_to_a_fresh_message(
+    simcord_env: simcord.Env, world: World
+) -> None:
+    """Discord limits edits of messages older than an hour (30046): a Join on a sign-up
+    message 51 minutes old posts it afresh (the start then closes the fresh one), and the
+    old one points to it, its buttons gone."""
+    env = simcord_env
+    bob = await add_member(env, world, "bob")
+    new = await world.member.slash(
+        world.channel, "tute tournament new", variant="habanero", **{"signup-minutes": 600}
+    )
+    first = new.response
+    assert first is not None
+    (tid,) = {int(b.custom_id.split(":")[2]) for b in buttons(first)}
+    await world.member.click(first, custom_id=f"tute:tn:{tid}:join")
+    assert tournaments_of(env).get(tid).message_id == first.id, "a fresh message: edited in place"
+    await env.advance_time(51 * 60)
+    joined = await bob.click(first, custom_id=f"tute:tn:{tid}:join")
+    assert joined.acknowledged and not joined.ephemeral
+    moved_to = tournaments_of(env).get(tid).message_id
+    assert moved_to is not None and moved_to != first.id
+    old = message(env, first.channel_id, first.id)
+    fresh = message(env, first.channel_id, moved_to)
+    assert not buttons(old)
+    link = f"https://discord.com/channels/{world.guild.id}/{world.channel.id}/{moved_to}"
+    assert old.embeds[0].description == t("tournaments.signup.moved", "en", link=link)
+    assert fresh.embeds[0].fields[0].name == t("tournaments.signup.entrants", "en", count=2)
+    await world.member.click(fresh, custom_id=f"tute:tn:{tid}:start")
+    await env.settle()
+    assert not buttons(message(env, first.channel_id, moved_to)), "the start closes it"
