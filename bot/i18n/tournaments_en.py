@@ -31,6 +31,7 @@ MESSAGES: Final[dict[str, str]] = {
     "tournaments.signup.started": "It has started: the pairings and the tables are posted in this channel.",
     "tournaments.signup.more": "…and {count} more",
     "tournaments.signup.moved": "Sign-up goes on in a newer message: {link}",
+    "tournaments.signup.started_link": "It has started: see [the pairings]({link}).",
     "tournaments.signup.entrants": "Entrants ({count})",
     "tournaments.signup.none": "Nobody yet.",
     "tournaments.signup.closed": "Sign-up is closed.",

@@ -32,6 +32,7 @@ MESSAGES: Final[dict[str, str]] = {
     "tournaments.signup.started": "Ya ha empezado: los emparejamientos y las mesas se publican en este canal.",
     "tournaments.signup.more": "…y {count} más",
     "tournaments.signup.moved": "La inscripción sigue en un mensaje más reciente: {link}",
+    "tournaments.signup.started_link": "Ya ha empezado: mira [los emparejamientos]({link}).",
     "tournaments.signup.entrants": "Inscritos ({count})",
     "tournaments.signup.none": "Nadie todavía.",
     "tournaments.signup.closed": "La inscripción está cerrada.",

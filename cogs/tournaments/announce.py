@@ -12,6 +12,7 @@ from typing import Protocol
 
 import discord
 
+from bot.client import TuteBot
 from bot.i18n import t
 from bot.tables.tournament import Match
 from bot.tables.tournaments import CaughtUp, Tournament, TournamentService, TournamentStatus
@@ -32,6 +33,14 @@ def _passing(error: discord.HTTPException) -> bool:
     return error.status == 429 or error.status >= 500
 
 
+async def _wait(bot: discord.Client, delay: float) -> None:
+    """On the tables' clock (the one tests run forward), real time without one."""
+    if isinstance(bot, TuteBot) and bot.tables is not None:
+        await bot.tables.sleep(delay)
+    else:
+        await asyncio.sleep(delay)
+
+
 async def _send(
     bot: discord.Client,
     tour: Tournament,
@@ -39,15 +48,16 @@ async def _send(
     *,
     picture: bool = False,
     mentions: Sequence[int] = (),
-) -> bool:
-    """Whether it was posted; tried again while Discord fails for now, then logged."""
+) -> discord.Message | None:
+    """The message posted (None: not); tried again while Discord fails for now, then
+    logged."""
     channel = bot.get_partial_messageable(tour.channel_id, guild_id=tour.guild_id)
     for delay in (*RETRY_DELAYS, None):
         try:
             kwargs: dict[str, object] = {}
             if picture:
                 kwargs["file"] = await posts.picture_file(tour)
-            await channel.send(
+            sent = await channel.send(
                 content,
                 allowed_mentions=pings(mentions),
                 **kwargs,  # type: ignore[arg-type]
@@ -55,27 +65,29 @@ async def _send(
         except discord.HTTPException as error:  # 403, 404, an outage: this post only
             if delay is not None and _passing(error):
                 log.info("Tournament %s: a post is tried again (%s)", tour.id, error)
-                await asyncio.sleep(delay)
+                await _wait(bot, delay)
                 continue
             log.warning("Tournament %s: could not post in %s (%s)", tour.id, tour.channel_id, error)
         except Exception:
             log.exception("Tournament %s: could not post in %s", tour.id, tour.channel_id)
         else:
-            return True
-        return False
-    return False
+            return sent
+        return None
+    return None
 
 
 async def send_parts(
     bot: discord.Client, tour: Tournament, parts: list[posts.Part], *, picture: bool = False
-) -> set[int]:
-    """Each part posted on its own (the picture with the first); the tables linked by the
-    parts that were posted."""
-    linked: set[int] = set()
+) -> list[tuple[posts.Part, discord.Message]]:
+    """Each part posted on its own (the picture with the first); those posted."""
+    sent: list[tuple[posts.Part, discord.Message]] = []
     for i, part in enumerate(parts):
-        if await _send(bot, tour, part.text, picture=picture and i == 0, mentions=part.players):
-            linked.update(part.tables)
-    return linked
+        message = await _send(
+            bot, tour, part.text, picture=picture and i == 0, mentions=part.players
+        )
+        if message is not None:
+            sent.append((part, message))
+    return sent
 
 
 async def show_round_tables(bot: discord.Client, tour: Tournament) -> dict[int, str]:
@@ -108,14 +120,17 @@ async def show_round_tables(bot: discord.Client, tour: Tournament) -> dict[int, 
     return links
 
 
-async def round_started(bot: discord.Client, tour: Tournament) -> None:
+async def round_started(bot: discord.Client, tour: Tournament) -> str | None:
     """A round was drawn (the first, by the host or the clock, or the next one): its tables
-    shown, its pairings (the players pinged) and the picture posted."""
+    shown, its pairings (the players pinged) and the picture posted. Returns a link to the
+    pairings' first message (None: not posted)."""
     if tour.status is not TournamentStatus.RUNNING:
-        return
+        return None
     links = await show_round_tables(bot, tour)
-    linked = await send_parts(bot, tour, posts.round_parts(tour, links), picture=True)
+    sent = await send_parts(bot, tour, posts.round_parts(tour, links), picture=True)
+    linked = {table for part, _ in sent for table in part.tables}
     await opened.after_round_post(bot, tour, {k: v for k, v in links.items() if k in linked})
+    return sent[0][1].jump_url if sent else None
 
 
 async def cancelled(bot: discord.Client, tour: Tournament) -> None:

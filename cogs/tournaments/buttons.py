@@ -65,7 +65,9 @@ class TournamentButton(TuteButton, kind="tn", parts={"op": "join|leave|start|can
             tour = await tournaments.start(tournament_id, now, by=user.id)
             if interaction.message is not None:
                 await answered(interaction, interaction.message.edit(**signup_payload(tour)))
-            await announce.round_started(interaction.client, tour)
+            pairings = await announce.round_started(interaction.client, tour)
+            if pairings is not None:
+                await close_signup(interaction.client, tour, pairings)
             return
         if op == "cancel":
             # the service refuses anyone but the host, and a tournament already started
@@ -101,9 +103,10 @@ async def answer_signup(interaction: discord.Interaction[Any], tour: Tournament,
         await answered(interaction, interaction.response.send_message(text, ephemeral=True))
 
 
-def signup_payload(tour: Tournament) -> dict[str, Any]:
+def signup_payload(tour: Tournament, pairings: str | None = None) -> dict[str, Any]:
     """The public sign-up message, in the tournament's language: what it is, when sign-up
-    closes, who signed up, and the buttons (none once sign-up is over)."""
+    closes, who signed up, and the buttons (none once sign-up is over; then, once started,
+    a link to the ``pairings`` when they are posted)."""
     lang = tour.language
     deadline = dt.datetime.fromtimestamp(tour.deadline, dt.UTC)
     closes = discord.utils.format_dt(deadline, "F")
@@ -115,7 +118,9 @@ def signup_payload(tour: Tournament) -> dict[str, Any]:
         host=f"<@{tour.host_id}>",
         deadline=f"{closes} ({discord.utils.format_dt(deadline, 'R')})",
     )
-    if tour.status in (TournamentStatus.RUNNING, TournamentStatus.FINISHED):
+    if pairings is not None:
+        description += "\n" + t("tournaments.signup.started_link", lang, link=pairings)
+    elif tour.status in (TournamentStatus.RUNNING, TournamentStatus.FINISHED):
         description += "\n" + t("tournaments.signup.started", lang)
     rules, _ = rules_line(tour.options, lang)
     if rules:
@@ -162,15 +167,19 @@ def signup_payload(tour: Tournament) -> dict[str, Any]:
     return {"embed": embed, "view": view}
 
 
-async def close_signup(client: discord.Client, tour: Tournament) -> None:
-    """Its sign-up message, once the clock started it or called it off: no more buttons.
+async def close_signup(
+    client: discord.Client, tour: Tournament, pairings: str | None = None
+) -> None:
+    """Its sign-up message, once the clock started it or called it off: no more buttons
+    (and, once posted, a link to the round's ``pairings``).
     A message Discord refuses to edit (deleted, no access) is left as it is: its buttons
     answer that the tournament started."""
     if tour.message_id is None:
         return
     channel = client.get_partial_messageable(tour.channel_id, guild_id=tour.guild_id)
     try:
-        await channel.get_partial_message(tour.message_id).edit(**signup_payload(tour))
+        payload = signup_payload(tour, pairings)
+        await channel.get_partial_message(tour.message_id).edit(**payload)
     except discord.HTTPException as error:
         log.info("Tournament %s: its sign-up message stays as it was (%s)", tour.id, error)
 

@@ -81,7 +81,9 @@ class TournamentCommands(CommandsMixin):
                 if tour.status is TournamentStatus.CANCELLED:
                     await announce.cancelled(self.bot, tour)
                 else:
-                    await announce.round_started(self.bot, tour)
+                    pairings = await announce.round_started(self.bot, tour)
+                    if pairings is not None:
+                        await close_signup(self.bot, tour, pairings)
             except Exception:
                 log.exception("Tournament %s: could not tell its start", tour.id)
 

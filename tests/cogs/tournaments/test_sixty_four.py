@@ -104,6 +104,8 @@ def check_every_post(env: simcord.Env) -> int:
     return len(bodies)
 
 
+@pytest.mark.simcord(settle_timeout=60)  # 32 tables open at once: slow on a busy machine
+@pytest.mark.simcord(settle_timeout=60)  # 32 tables open at once: slow on a busy machine
 @pytest.mark.parametrize("lang", ["en", "es"])
 @pytest.mark.parametrize(("format", "options"), [("knockout", {}), ("swiss", {"swiss-rounds": 2})])
 async def test_sixty_four_hostile_names_play_through(
@@ -120,13 +122,19 @@ async def test_sixty_four_hostile_names_play_through(
     service = tournaments_of(env)
     assert len(service.get(tid).entrants) == ENTRANTS
 
-    started = await world.member.click(signup, custom_id=f"tute:tn:{tid}:start")
-    assert started.acknowledged
+    start = await world.member.click(signup, custom_id=f"tute:tn:{tid}:start")
+    assert start.acknowledged
     await env.settle()
     closed = message(env, signup.channel_id, signup.id)
     assert not buttons(closed), "sign-up is over"
     (embed, *_) = closed.embeds
-    assert t("tournaments.signup.started", lang) in (embed.description or "")
+    draw = service.get(tid).draw
+    assert draw is not None
+    title = t("tournaments.round.title", lang, id=tid, round=1, rounds=draw.rounds)
+    first = posted(env, world, title)[0]
+    link = f"https://discord.com/channels/{world.guild.id}/{world.channel.id}/{first.id}"
+    started = t("tournaments.signup.started_link", lang, link=link)
+    assert started in (embed.description or ""), "it says it started, and where"
 
     leaver = await leave_a_match(env, tid, members)
     await play_out(env, tid)
