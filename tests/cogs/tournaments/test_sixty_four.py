@@ -54,7 +54,7 @@ async def sign_up_all(
         variant="habanero",
         format=format,
         target=TARGET,
-        entry=0,
+        entry=10,
         **options,
     )
     signup = new.response
@@ -146,6 +146,7 @@ async def test_sixty_four_hostile_names_play_through(
     assert all(m.winner is not None for m in draw.matches), "every match decided"
     later = [m for m in draw.matches if leaver in m.players and m.winner not in (None, BYE)]
     assert all(m.winner != leaver for m in later), "the leaver takes no match"
+    assert done.prizes and leaver not in done.prizes, "the leaver wins no prize"
     for number in range(1, draw.rounds + 1):
         title = t("tournaments.round.title", lang, id=tid, round=number, rounds=draw.rounds)
         parts = posted(env, world, title)
