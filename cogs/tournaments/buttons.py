@@ -126,12 +126,7 @@ def signup_payload(tour: Tournament, pairings: str | None = None) -> dict[str, A
     if rules:
         description += "\n" + rules
     embed = discord.Embed(
-        title=t(
-            "tournaments.signup.title",
-            lang,
-            id=tour.id,
-            variant=t(f"variants.{tour.variant.value}", lang),
-        ),
+        title=signup_title(tour),
         description=description,
         colour=GREEN,
     )
@@ -199,16 +194,21 @@ async def repost_signup(client: discord.Client, tour: Tournament) -> discord.Mes
     return fresh
 
 
+def signup_title(tour: Tournament) -> str:
+    lang = tour.language
+    return t(
+        "tournaments.signup.title",
+        lang,
+        id=tour.id,
+        variant=t(f"variants.{tour.variant.value}", lang),
+    )
+
+
 def moved_payload(tour: Tournament, link: str) -> dict[str, Any]:
     """What an old sign-up message becomes once a fresh one took its place."""
     lang = tour.language
     embed = discord.Embed(
-        title=t(
-            "tournaments.signup.title",
-            lang,
-            id=tour.id,
-            variant=t(f"variants.{tour.variant.value}", lang),
-        ),
+        title=signup_title(tour),
         description=t("tournaments.signup.moved", lang, link=link),
         colour=GREEN,
     )
