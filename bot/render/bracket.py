@@ -75,7 +75,7 @@ LINK_W = 36  # between two columns, where the lines run
 LINE_OPEN = (*TEXT_SOFT, 110)
 LINE_DONE = (*TEXT_SOFT, 200)
 SEPARATOR = (255, 255, 255, 30)
-SOFT_NAME = (150, 182, 160)  # a bye's name and tag, a loser's name
+SOFT_NAME = (150, 182, 160)  # a bye's tag, a loser's name
 
 
 # ---------------------------------------------------------------------------- layout
@@ -398,7 +398,7 @@ def _plate(
         y = plate.row_centre(k)
         text = names[(plate.round, plate.index, k)]
         if plate.kind == "bye":
-            ink = SOFT_NAME
+            ink = TEXT  # through to the next round: never greyed out as a loser
         elif match.winner is None:
             ink = TEXT
         elif k == plate.winner_row:

@@ -5,19 +5,40 @@ table, the picture; each match's result; the winner."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Sequence
 from typing import Protocol
 
 import discord
 
+from bot.client import TuteBot
 from bot.i18n import t
 from bot.tables.tournament import Match
 from bot.tables.tournaments import CaughtUp, Tournament, TournamentService, TournamentStatus
+from cogs._base import pings
 from cogs.tables.common import presenter_of, service_of
 
 from . import opened, posts
 
 log = logging.getLogger(__name__)
+
+
+RETRY_DELAYS = (2.0, 10.0, 30.0)
+"""Seconds before each new try of a post Discord could not take for now (an outage, 5xx, or
+a rate limit, 429); what it refuses for good (403, 404) is not tried again."""
+
+
+def _passing(error: discord.HTTPException) -> bool:
+    return error.status == 429 or error.status >= 500
+
+
+async def _wait(bot: discord.Client, delay: float) -> None:
+    """On the tables' clock (the one tests run forward), real time without one."""
+    if isinstance(bot, TuteBot) and bot.tables is not None:
+        await bot.tables.sleep(delay)
+    else:
+        await asyncio.sleep(delay)
 
 
 async def _send(
@@ -26,26 +47,47 @@ async def _send(
     content: str | None = None,
     *,
     picture: bool = False,
-    mentions: list[int] | None = None,
-) -> bool:
-    """Whether it was posted."""
+    mentions: Sequence[int] = (),
+) -> discord.Message | None:
+    """The message posted (None: not); tried again while Discord fails for now, then
+    logged."""
     channel = bot.get_partial_messageable(tour.channel_id, guild_id=tour.guild_id)
-    try:
-        kwargs: dict[str, object] = {}
-        if picture:
-            kwargs["file"] = await posts.picture_file(tour)
-        await channel.send(
-            content,
-            allowed_mentions=posts.pings(mentions or []),
-            **kwargs,  # type: ignore[arg-type]
+    for delay in (*RETRY_DELAYS, None):
+        try:
+            kwargs: dict[str, object] = {}
+            if picture:
+                kwargs["file"] = await posts.picture_file(tour)
+            sent = await channel.send(
+                content,
+                allowed_mentions=pings(mentions),
+                **kwargs,  # type: ignore[arg-type]
+            )
+        except discord.HTTPException as error:  # 403, 404, an outage: this post only
+            if delay is not None and _passing(error):
+                log.info("Tournament %s: a post is tried again (%s)", tour.id, error)
+                await _wait(bot, delay)
+                continue
+            log.warning("Tournament %s: could not post in %s (%s)", tour.id, tour.channel_id, error)
+        except Exception:
+            log.exception("Tournament %s: could not post in %s", tour.id, tour.channel_id)
+        else:
+            return sent
+        return None
+    return None
+
+
+async def send_parts(
+    bot: discord.Client, tour: Tournament, parts: list[posts.Part], *, picture: bool = False
+) -> list[tuple[posts.Part, discord.Message]]:
+    """Each part posted on its own (the picture with the first); those posted."""
+    sent: list[tuple[posts.Part, discord.Message]] = []
+    for i, part in enumerate(parts):
+        message = await _send(
+            bot, tour, part.text, picture=picture and i == 0, mentions=part.players
         )
-    except discord.HTTPException as error:  # 403, 404, an outage: this post only
-        log.warning("Tournament %s: could not post in %s (%s)", tour.id, tour.channel_id, error)
-    except Exception:
-        log.exception("Tournament %s: could not post in %s", tour.id, tour.channel_id)
-    else:
-        return True
-    return False
+        if message is not None:
+            sent.append((part, message))
+    return sent
 
 
 async def show_round_tables(bot: discord.Client, tour: Tournament) -> dict[int, str]:
@@ -78,20 +120,17 @@ async def show_round_tables(bot: discord.Client, tour: Tournament) -> dict[int, 
     return links
 
 
-async def round_started(bot: discord.Client, tour: Tournament) -> None:
+async def round_started(bot: discord.Client, tour: Tournament) -> str | None:
     """A round was drawn (the first, by the host or the clock, or the next one): its tables
-    shown, its pairings (the players pinged) and the picture posted."""
+    shown, its pairings (the players pinged) and the picture posted. Returns a link to the
+    pairings' first message (None: not posted)."""
     if tour.status is not TournamentStatus.RUNNING:
-        return
+        return None
     links = await show_round_tables(bot, tour)
-    posted = await _send(
-        bot,
-        tour,
-        posts.round_text(tour, links),
-        picture=True,
-        mentions=posts.round_players(tour),
-    )
-    await opened.after_round_post(bot, tour, links, posted)
+    sent = await send_parts(bot, tour, posts.round_parts(tour, links), picture=True)
+    linked = {table for part, _ in sent for table in part.tables}
+    await opened.after_round_post(bot, tour, {k: v for k, v in links.items() if k in linked})
+    return sent[0][1].jump_url if sent else None
 
 
 async def cancelled(bot: discord.Client, tour: Tournament) -> None:
@@ -153,12 +192,6 @@ async def told(
     for match in decided:
         await _send(bot, tour, posts.result_text(tour, match))
     if tour.status is TournamentStatus.FINISHED:
-        await _send(
-            bot,
-            tour,
-            posts.winner_text(tour),
-            picture=True,
-            mentions=[tour.winner or 0, *tour.prizes],
-        )
+        await send_parts(bot, tour, posts.winner_parts(tour), picture=True)
     elif draw.current_round > round_before:
         await round_started(bot, tour)

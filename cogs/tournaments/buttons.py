@@ -16,16 +16,22 @@ from bot.tables.tournament import prize_shares
 from bot.tables.tournaments import Tournament, TournamentService, TournamentStatus
 from cogs._base import shown_name
 from cogs.tables.buttons import TuteButton
-from cogs.tables.common import answered
+from cogs.tables.common import answered, locale_of
 from cogs.tables.embeds import rules_line
+from cogs.tables.messages import too_old
 
 from . import announce
 from .posts import GREEN, format_text
 
 log = logging.getLogger(__name__)
 
-MAX_LISTED = 40
-"""Entrants listed by name on the sign-up message (the rest are counted)."""
+FIELD_LIMIT = 1024
+"""Discord's limit on an embed field's value."""
+LISTED_BUDGET = 3000
+"""Characters of entrants' names listed on the sign-up message, over fields of at most
+``FIELD_LIMIT``: with the rest of the embed it stays well within Discord's 6,000 per
+message, whatever the names (escaped, they may be twice as long as typed). The entrants past
+it are counted."""
 
 
 def tournaments_of(client: discord.Client) -> TournamentService:
@@ -59,7 +65,9 @@ class TournamentButton(TuteButton, kind="tn", parts={"op": "join|leave|start|can
             tour = await tournaments.start(tournament_id, now, by=user.id)
             if interaction.message is not None:
                 await answered(interaction, interaction.message.edit(**signup_payload(tour)))
-            await announce.round_started(interaction.client, tour)
+            pairings = await announce.round_started(interaction.client, tour)
+            if pairings is not None:
+                await close_signup(interaction.client, tour, pairings)
             return
         if op == "cancel":
             # the service refuses anyone but the host, and a tournament already started
@@ -70,32 +78,55 @@ class TournamentButton(TuteButton, kind="tn", parts={"op": "join|leave|start|can
             tour = await tournaments.sign_up(tournament_id, user.id, user.display_name)
         else:
             tour = await tournaments.withdraw(tournament_id, user.id)
-        await answered(interaction, interaction.response.edit_message(**signup_payload(tour)))
+        await answer_signup(interaction, tour, op)
 
 
-def signup_payload(tour: Tournament) -> dict[str, Any]:
+async def answer_signup(interaction: discord.Interaction[Any], tour: Tournament, op: str) -> None:
+    """A Join or Leave, saved: the sign-up message shows it. One near the hour after which
+    Discord limits its edits (30046; a sign-up may stay open for days) moves to a fresh
+    message, as a table does, and the old one points to it, its buttons gone. Whatever
+    Discord refuses, the member is told, only them."""
+    payload = signup_payload(tour)
+    message = interaction.message
+    if message is not None and too_old(message.id):
+        fresh = await repost_signup(interaction.client, tour)
+        if fresh is not None:
+            payload = moved_payload(tour, fresh.jump_url)
+    if await answered(interaction, interaction.response.edit_message(**payload)):
+        return
+    # saved already (and the fee taken): the member is told even when the message is not
+    key = "tournaments.joined" if op == "join" else "tournaments.left"
+    text = t(key, locale_of(interaction), id=tour.id)
+    if interaction.response.is_done():
+        await answered(interaction, interaction.followup.send(text, ephemeral=True))
+    else:
+        await answered(interaction, interaction.response.send_message(text, ephemeral=True))
+
+
+def signup_payload(tour: Tournament, pairings: str | None = None) -> dict[str, Any]:
     """The public sign-up message, in the tournament's language: what it is, when sign-up
-    closes, who signed up, and the buttons (none once sign-up is over)."""
+    closes, who signed up, and the buttons (none once sign-up is over; then, once started,
+    a link to the ``pairings`` when they are posted)."""
     lang = tour.language
     deadline = dt.datetime.fromtimestamp(tour.deadline, dt.UTC)
     closes = discord.utils.format_dt(deadline, "F")
+    open_ = tour.status is TournamentStatus.SIGNUP
     description = t(
-        "tournaments.signup.body",
+        "tournaments.signup.body" if open_ else "tournaments.signup.body_closed",
         lang,
         format=format_text(tour, lang),
         host=f"<@{tour.host_id}>",
         deadline=f"{closes} ({discord.utils.format_dt(deadline, 'R')})",
     )
+    if pairings is not None:
+        description += "\n" + t("tournaments.signup.started_link", lang, link=pairings)
+    elif tour.status in (TournamentStatus.RUNNING, TournamentStatus.FINISHED):
+        description += "\n" + t("tournaments.signup.started", lang)
     rules, _ = rules_line(tour.options, lang)
     if rules:
         description += "\n" + rules
     embed = discord.Embed(
-        title=t(
-            "tournaments.signup.title",
-            lang,
-            id=tour.id,
-            variant=t(f"variants.{tour.variant.value}", lang),
-        ),
+        title=signup_title(tour),
         description=description,
         colour=GREEN,
     )
@@ -104,16 +135,12 @@ def signup_payload(tour: Tournament) -> dict[str, Any]:
             name=t("tournaments.signup.entry", lang), value=entry_text(tour), inline=False
         )
     names = [shown_name(name) for _, name in tour.entrants]
-    listed = "\n".join(f"{i}. {name}" for i, name in enumerate(names[:MAX_LISTED], start=1))
-    if len(names) > MAX_LISTED:
-        listed += f"\n+{len(names) - MAX_LISTED}"
-    embed.add_field(
-        name=t("tournaments.signup.entrants", lang, count=len(names)),
-        value=listed or t("tournaments.signup.none", lang),
-        inline=False,
-    )
+    fields = entrant_fields(names, lang) or [t("tournaments.signup.none", lang)]
+    for i, value in enumerate(fields):
+        title = t("tournaments.signup.entrants", lang, count=len(names)) if i == 0 else "\u200b"
+        embed.add_field(name=title, value=value, inline=False)
     view = discord.ui.View(timeout=None)
-    if tour.status is TournamentStatus.SIGNUP:
+    if open_:
         for op, style in (
             ("join", discord.ButtonStyle.success),
             ("leave", discord.ButtonStyle.secondary),
@@ -135,17 +162,83 @@ def signup_payload(tour: Tournament) -> dict[str, Any]:
     return {"embed": embed, "view": view}
 
 
-async def close_signup(client: discord.Client, tour: Tournament) -> None:
-    """Its sign-up message, once the clock started it or called it off: no more buttons.
+async def close_signup(
+    client: discord.Client, tour: Tournament, pairings: str | None = None
+) -> None:
+    """Its sign-up message, once the clock started it or called it off: no more buttons
+    (and, once posted, a link to the round's ``pairings``).
     A message Discord refuses to edit (deleted, no access) is left as it is: its buttons
     answer that the tournament started."""
     if tour.message_id is None:
         return
     channel = client.get_partial_messageable(tour.channel_id, guild_id=tour.guild_id)
     try:
-        await channel.get_partial_message(tour.message_id).edit(**signup_payload(tour))
+        payload = signup_payload(tour, pairings)
+        await channel.get_partial_message(tour.message_id).edit(**payload)
     except discord.HTTPException as error:
         log.info("Tournament %s: its sign-up message stays as it was (%s)", tour.id, error)
+
+
+async def repost_signup(client: discord.Client, tour: Tournament) -> discord.Message | None:
+    """The sign-up message posted afresh, and kept as the tournament's (None: Discord
+    refused it; the old one stays)."""
+    channel = client.get_partial_messageable(tour.channel_id, guild_id=tour.guild_id)
+    try:
+        fresh = await channel.send(
+            allowed_mentions=discord.AllowedMentions.none(), **signup_payload(tour)
+        )
+    except discord.HTTPException as error:
+        log.warning("Tournament %s: its sign-up could not move (%s)", tour.id, error)
+        return None
+    await tournaments_of(client).set_message(tour.id, fresh.id)
+    return fresh
+
+
+def signup_title(tour: Tournament) -> str:
+    lang = tour.language
+    return t(
+        "tournaments.signup.title",
+        lang,
+        id=tour.id,
+        variant=t(f"variants.{tour.variant.value}", lang),
+    )
+
+
+def moved_payload(tour: Tournament, link: str) -> dict[str, Any]:
+    """What an old sign-up message becomes once a fresh one took its place."""
+    lang = tour.language
+    embed = discord.Embed(
+        title=signup_title(tour),
+        description=t("tournaments.signup.moved", lang, link=link),
+        colour=GREEN,
+    )
+    return {"embed": embed, "view": discord.ui.View(timeout=None)}
+
+
+def entrant_fields(names: list[str], lang: str) -> list[str]:
+    """The entrants, numbered one a line, over field values of at most ``FIELD_LIMIT``
+    characters and ``LISTED_BUDGET`` in all; those past it counted on a last line."""
+    fields: list[str] = []
+    lines: list[str] = []
+    size = used = 0
+    for i, name in enumerate(names, start=1):
+        line = f"{i}. {name}"[: FIELD_LIMIT - 1]
+        if used + len(line) + 1 > LISTED_BUDGET:
+            more = t("tournaments.signup.more", lang, count=len(names) - i + 1)
+            if size + len(more) + 1 > FIELD_LIMIT:
+                fields.append("\n".join(lines))
+                lines, size = [], 0
+            lines.append(more)
+            break
+        if size + len(line) + 1 > FIELD_LIMIT:
+            fields.append("\n".join(lines))
+            lines, size = [], 0
+        lines.append(line)
+        size += len(line) + 1
+        used += len(line) + 1
+    if lines:
+        fields.append("\n".join(lines))
+    return fields
 
 
 def entry_text(tour: Tournament) -> str:

@@ -81,7 +81,9 @@ class TournamentCommands(CommandsMixin):
                 if tour.status is TournamentStatus.CANCELLED:
                     await announce.cancelled(self.bot, tour)
                 else:
-                    await announce.round_started(self.bot, tour)
+                    pairings = await announce.round_started(self.bot, tour)
+                    if pairings is not None:
+                        await close_signup(self.bot, tour, pairings)
             except Exception:
                 log.exception("Tournament %s: could not tell its start", tour.id)
 
@@ -222,8 +224,9 @@ class TournamentCommands(CommandsMixin):
             return
         await interaction.response.defer(thinking=True)
         file = await posts.picture_file(tour)
-        await interaction.followup.send(
-            content, file=file, allowed_mentions=discord.AllowedMentions.none()
+        # the answer "thinking..." becomes the picture (a follow-up would be a second message)
+        await interaction.edit_original_response(
+            content=content, attachments=[file], allowed_mentions=discord.AllowedMentions.none()
         )
 
 

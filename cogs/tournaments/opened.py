@@ -12,9 +12,8 @@ import discord
 
 from bot.i18n import t
 from bot.tables.tournaments import Tournament, TournamentService
+from cogs._base import pings
 from cogs.tables.common import presenter_of, service_of
-
-from . import posts
 
 log = logging.getLogger(__name__)
 
@@ -28,16 +27,15 @@ def table_link(tour: Tournament, where_id: int, message_id: int) -> str:
     return f"https://discord.com/channels/{tour.guild_id}/{where_id}/{message_id}"
 
 
-async def after_round_post(
-    bot: discord.Client, tour: Tournament, links: dict[int, str], posted: bool
-) -> None:
-    """The round's pairings were posted (``posted``) with ``links``: those are told; the
-    round's open tables that they do not link are told later, on the service's clock."""
+async def after_round_post(bot: discord.Client, tour: Tournament, links: dict[int, str]) -> None:
+    """The round's pairings were posted with ``links`` (those of the parts posted): those are
+    told; the round's open tables that they do not link are told later, on the service's
+    clock."""
     tournaments = service(bot)
     if tournaments is None:
         return
     round_tables = set(tour.tables_in_play())
-    told = set(links) if posted else set()
+    told = set(links)
     if told:
         await tournaments.told(tour.id, told)
     if round_tables - told:
@@ -79,7 +77,7 @@ async def tell_opened(bot: discord.Client, tour: Tournament, table_ids: tuple[in
                     players=" - ".join(f"<@{u}>" for u in players),
                     where=where,
                 ),
-                allowed_mentions=posts.pings(list(players)),
+                allowed_mentions=pings(players),
             )
         except discord.HTTPException as error:  # this table only: tried again later
             log.warning("Tournament %s: table %s not told (%s)", tour.id, table_id, error)

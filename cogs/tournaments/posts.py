@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from dataclasses import dataclass
 
 import discord
 
@@ -24,18 +25,42 @@ from bot.render.bracket_scenes import (
 from bot.render.standings import render_standings, standings_alt_text
 from bot.tables.tournament import BYE, Draw, Format, Match
 from bot.tables.tournaments import Tournament, TournamentStatus
-from cogs._base import shown_name
+from cogs._base import MAX_PINGS, shown_name
 
 log = logging.getLogger(__name__)
 
 GREEN = discord.Colour.dark_green()
 
 
-def pings(user_ids: list[int] | tuple[int, ...]) -> discord.AllowedMentions:
-    """Mentions of these members only, each once (Discord refuses a list with repeats)."""
-    return discord.AllowedMentions(
-        users=[discord.Object(u) for u in dict.fromkeys(user_ids)], roles=False
-    )
+MAX_CONTENT = 2000
+"""Discord's limit on a message's content."""
+
+
+@dataclass(frozen=True)
+class Part:
+    """One message of a post too long for one: its text, whom it pings, the tables it links."""
+
+    text: str
+    players: tuple[int, ...] = ()
+    tables: tuple[int, ...] = ()
+
+
+def split_lines(title: str, lines: list[Part]) -> list[Part]:
+    """``lines`` under ``title`` in as few messages as Discord's 2,000 characters allow, each
+    message starting with the title; each pings the players of its own lines (at most 100
+    members, a line never pings more than four)."""
+    parts: list[Part] = []
+    text, players, tables = title, list[int](), list[int]()
+    for line in lines:
+        crowded = len(set(players) | set(line.players)) > MAX_PINGS
+        if len(text) + 1 + len(line.text) > MAX_CONTENT or crowded:
+            parts.append(Part(text, tuple(players), tuple(tables)))
+            text, players, tables = title, [], []
+        text += "\n" + line.text[: MAX_CONTENT - len(title) - 1]
+        players += line.players
+        tables += line.tables
+    parts.append(Part(text, tuple(players), tuple(tables)))
+    return parts
 
 
 def format_text(tour: Tournament, lang: str) -> str:
@@ -125,18 +150,21 @@ async def picture_file(tour: Tournament) -> discord.File:
 # ------------------------------------------------------------------ posts
 
 
-def round_text(tour: Tournament, links: dict[int, str]) -> str:
-    """The round in play: each match's players (mentioned) and where its table is."""
+def round_parts(tour: Tournament, links: dict[int, str]) -> list[Part]:
+    """The round in play: each match's players (mentioned) and where its table is, over as
+    many messages as it takes."""
     lang = tour.language
     draw = tour.draw
     assert draw is not None
     number = draw.current_round
-    lines = [t("tournaments.round.title", lang, id=tour.id, round=number, rounds=draw.rounds)]
+    title = t("tournaments.round.title", lang, id=tour.id, round=number, rounds=draw.rounds)
+    lines: list[Part] = []
     for match in draw.round_matches(number):
         index = draw.matches.index(match)
         players = " - ".join(f"<@{u}>" for u in match.players)
         if match.is_bye:
-            lines.append(t("tournaments.round.bye", lang, player=players))
+            text = t("tournaments.round.bye", lang, player=players)
+            lines.append(Part(text, match.players))
             continue
         table_id = tour.tables.get(index)
         if table_id is None:
@@ -145,14 +173,10 @@ def round_text(tour: Tournament, links: dict[int, str]) -> str:
             where = t("tournaments.round.table", lang, table=table_id, link=links[table_id])
         else:
             where = t("tournaments.round.table_pending", lang, table=table_id)
-        lines.append(t("tournaments.round.match", lang, players=players, where=where))
-    return "\n".join(lines)
-
-
-def round_players(tour: Tournament) -> list[int]:
-    draw = tour.draw
-    assert draw is not None
-    return [u for m in draw.round_matches(draw.current_round) for u in m.players]
+        text = t("tournaments.round.match", lang, players=players, where=where)
+        linked: tuple[int, ...] = (table_id,) if table_id in links else ()
+        lines.append(Part(text, match.players, linked))
+    return split_lines(title, lines)
 
 
 def match_round(draw: Draw, match: Match) -> int:
@@ -182,31 +206,37 @@ def result_text(tour: Tournament, match: Match) -> str:
     )
 
 
-def winner_text(tour: Tournament) -> str:
+def winner_parts(tour: Tournament) -> list[Part]:
     """The winner (mentioned) and, with an entry fee, who won what, by place."""
     winner = tour.winner
     if winner is None:  # every finalist left
         text = t("tournaments.no_winner", tour.language, id=tour.id)
     else:
         text = t("tournaments.winner", tour.language, id=tour.id, winner=f"<@{winner}>")
+    first = () if winner is None else (winner,)
     if not tour.prizes or tour.draw is None:
-        return text
-    lines = [text, t("tournaments.prizes.title", tour.language)]
+        return [Part(text, first)]
+    lines = [Part(t("tournaments.prizes.title", tour.language))]
     place = 1
     for group in tour.draw.places():
         for entrant in group:
             if tour.prizes.get(entrant):
-                lines.append(
-                    t(
-                        "tournaments.prizes.line",
-                        tour.language,
-                        place=place,
-                        who=f"<@{entrant}>",
-                        chips=tour.prizes[entrant],
-                    )
+                line = t(
+                    "tournaments.prizes.line",
+                    tour.language,
+                    place=place,
+                    who=f"<@{entrant}>",
+                    chips=tour.prizes[entrant],
                 )
+                lines.append(Part(line, (entrant,)))
         place += len(group)
-    return "\n".join(lines)
+    parts = split_lines(text, lines)
+    return [Part(parts[0].text, (*first, *parts[0].players)), *parts[1:]]
+
+
+def winner_text(tour: Tournament) -> str:
+    """The winner and the prizes, as one text (what a single message says)."""
+    return "\n".join(part.text for part in winner_parts(tour))
 
 
 def status_text(tour: Tournament) -> str:

@@ -12,6 +12,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import cast
 
 import pytest
 from PIL import Image, ImageChops, ImageStat
@@ -379,6 +380,20 @@ def test_a_bye_is_drawn_softly_on_one_line() -> None:
     assert len(byes) == 2
     assert all(len(p.rows) == 1 for p in byes)
     assert "Exento" in bracket_alt_text(scene)
+
+
+def test_the_entrant_of_a_bye_is_not_greyed_out() -> None:
+    """An entrant with a bye goes through: their name is written as bright as a player's
+    still in, not in the grey of a loser."""
+    scene = six_with_byes()
+    layout = bracket_layout(scene)
+    image = bracket_picture(scene).convert("RGB")
+    for plate in (p for p in layout.plates[0] if p.kind == "bye"):
+        x0, _, x1, _ = plate.box
+        y = round(plate.row_centre(0))
+        name = image.crop((x0 + 8, y - 6, (x0 + x1) // 2, y + 6))
+        brightest = sum(high for _, high in cast(list[tuple[int, int]], name.getextrema()))
+        assert brightest > sum(bracket.SOFT_NAME) + 150, "a bright name"
 
 
 def test_the_leader_of_the_standings_is_lit() -> None:

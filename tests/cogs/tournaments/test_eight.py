@@ -11,11 +11,9 @@ search: the games are the same on every run."""
 from __future__ import annotations
 
 import io
-import itertools
 import re
 from collections.abc import Callable
 from pathlib import Path
-from types import SimpleNamespace
 
 import discord
 import pytest
@@ -28,7 +26,6 @@ from bot.engine.variants import sides_of
 from bot.i18n import t
 from bot.render.bracket import bracket_alt_text
 from bot.render.standings import standings_alt_text
-from bot.tables import service as service_module
 from bot.tables.model import Status, Table
 from bot.tables.tournament import Format, Match
 from bot.tables.tournaments import Tournament, TournamentService, TournamentStatus
@@ -44,20 +41,6 @@ TARGET = 30
 """Points a game is played to: the smallest the command takes, for short games."""
 NAMES = ("bob", "carol", "dave", "erin", "frank", "grace", "heidi")
 """With alice (the host), the eight members who sign up first."""
-
-
-@pytest.fixture
-def pin_tables(monkeypatch: pytest.MonkeyPatch) -> Callable[[int], None]:
-    """Pin the shuffle of every table opened from now on: the n-th table's seed is
-    ``first + n`` (the tournament opens its tables in the order of its draw)."""
-
-    def pin(first: int) -> None:
-        seeds = itertools.count(first)
-        monkeypatch.setattr(
-            service_module, "secrets", SimpleNamespace(randbits=lambda _: next(seeds))
-        )
-
-    return pin
 
 
 # ------------------------------------------------------------------ reading

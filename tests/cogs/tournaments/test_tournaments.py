@@ -138,6 +138,12 @@ async def test_a_knockout_of_four_members(simcord_env: simcord.Env, world: World
 
     shown = await members[2].slash(world.channel, "tute tournament show")
     assert shown.acknowledged and not shown.ephemeral
+    assert shown.response is not None and not shown.followups, "one answer: the picture"
+    # the "thinking..." answer is edited into the picture, not followed by a second message
+    answers = [c for c in env.http_requests if c.path.startswith("/webhooks/")]
+    assert [c.method for c in answers][-1:] == ["PATCH"], [c.path for c in answers]
+    (picture,) = shown.response.attachments
+    assert picture.filename == f"tournament-{tid}.png"
 
 
 async def test_a_restart_in_the_middle(
@@ -429,3 +435,27 @@ async def test_its_tables_play_the_rules_and_house_rules_chosen(
     options = env.bot.tables.tables[table_id].options  # type: ignore[attr-defined]
     assert options.rules.value == "fournier" and options.next_dealer.value == "last_ten"
     assert options.competitive and options.bet == 0
+
+
+async def test_a_result_discord_cannot_take_for_now_is_posted_later(
+    simcord_env: simcord.Env, world: World
+) -> None:
+    """An outage (503) as the final's result goes out: it is tried again on the clock, and
+    the result and the winner are both posted, once."""
+    env = simcord_env
+    signup, members, tid = await sign_up(env, world, ("bob",))
+    await world.member.click(signup, custom_id=f"tute:tn:{tid}:start")
+    await env.settle()
+    tour = tournaments_of(env).get(tid)
+    assert tour.draw is not None
+    (final,) = tour.draw.round_matches(1)
+    env.inject_error("POST", f"/channels/{world.channel.id}/messages", status=503)
+    await play_match(env, world, tour, final, members)
+    done = await tournaments_of(env).load(tid)
+    assert done.status is TournamentStatus.FINISHED and done.winner is not None
+    won = t("tournaments.winner", "en", id=tid, winner=f"<@{done.winner}>")
+    assert not [m for m in said(world) if m.content == won], "not yet: the outage"
+    await env.advance_time(60)
+    await env.settle()
+    assert len([m for m in said(world) if m.content.startswith(f"Tournament #{tid}, round 1")]) == 1
+    assert len([m for m in said(world) if m.content == won]) == 1
