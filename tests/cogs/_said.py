@@ -63,31 +63,3 @@ def all_texts(env: simcord.Env) -> list[str]:
         if body is not None:
             said += discord_texts(body) + plain_texts(body)
     return [text for text in said if text]
-
-
-def over_limits(body: dict[str, Any]) -> list[str]:
-    """What in a message Discord would refuse: content past 2,000 characters, an embed's
-    title, description, field or footer past its limit, embeds past 6,000 in all, more than
-    25 fields, or a ping list of more than 100 members or with repeats."""
-    found: list[str] = []
-    if len(body.get("content") or "") > 2000:
-        found.append("content")
-    total = 0
-    for embed in body.get("embeds") or []:
-        fields = embed.get("fields") or []
-        sizes = {
-            "title": (len(embed.get("title") or ""), 256),
-            "description": (len(embed.get("description") or ""), 4096),
-            "footer": (len((embed.get("footer") or {}).get("text") or ""), 2048),
-            "fields": (len(fields), 25),
-        }
-        sizes |= {f"field {i}": (len(f.get("value") or ""), 1024) for i, f in enumerate(fields)}
-        found += [what for what, (size, limit) in sizes.items() if size > limit]
-        total += sum(size for what, (size, _) in sizes.items() if what != "fields")
-        total += sum(len(f.get("name") or "") for f in fields)
-    if total > 6000:
-        found.append("embeds")
-    users = (body.get("allowed_mentions") or {}).get("users") or []
-    if len(users) > 100 or len(set(users)) != len(users):
-        found.append("pings")
-    return found

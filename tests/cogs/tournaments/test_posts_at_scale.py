@@ -16,7 +16,7 @@ from bot.tables.tournament import Draw, Format
 from bot.tables.tournaments import Tournament, TournamentStatus
 from cogs.tournaments import announce, posts
 from cogs.tournaments.buttons import signup_payload
-from tests.cogs._said import over_limits
+from tests.discord_limits import check_message
 
 FIRST_ID = 412_345_678_901_234_567
 """A snowflake's length: mentions are as long as real ones."""
@@ -65,7 +65,7 @@ def body_of(payload: dict[str, Any]) -> dict[str, Any]:
 @pytest.mark.parametrize("count", [1, 28, 40, 64])
 def test_the_sign_up_message_fits_with_every_entrant_counted(lang: str, count: int) -> None:
     body = body_of(signup_payload(tour_of(count, lang)))
-    assert over_limits(body) == []
+    assert list(check_message(body)) == []
     (embed,) = body["embeds"]
     lines = "\n".join(f["value"] for f in embed["fields"][1:]).split("\n")
     named = [line for line in lines if line.startswith(tuple(f"{i}. " for i in range(1, 65)))]
@@ -107,7 +107,9 @@ def test_the_pairings_of_64_go_out_in_messages_that_fit(lang: str) -> None:
     assert len(parts) > 1
     for part in parts:
         pinged = [str(u) for u in part.players]
-        assert over_limits({"content": part.text, "allowed_mentions": {"users": pinged}}) == []
+        assert (
+            list(check_message({"content": part.text, "allowed_mentions": {"users": pinged}})) == []
+        )
         assert all(f"<@{u}>" in part.text for u in part.players)
     assert sorted(u for p in parts for u in p.players) == sorted(tour.entrant_ids())
     assert sorted(table for p in parts for table in p.tables) == sorted(links)

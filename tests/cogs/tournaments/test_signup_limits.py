@@ -23,11 +23,6 @@ def long_name(i: int) -> str:
     return name
 
 
-@pytest.mark.xfail(
-    reason="the sign-up post lists every entrant in one field, over 1,024 characters: fixed "
-    "on the tour-posts branch; take this mark off when it merges",
-    strict=False,
-)
 @pytest.mark.parametrize("language", ["en", "es"])
 async def test_forty_sign_ups_with_32_character_names_keep_discords_limits(
     simcord_env: simcord.Env,

@@ -20,7 +20,7 @@ from bot.storage.settings import update_settings
 from bot.tables.tournament import BYE
 from bot.tables.tournaments import TournamentStatus
 from cogs.tournaments import posts
-from tests.cogs._said import message_body, over_limits
+from tests.cogs._said import message_body
 from tests.cogs.tables._world import add_member, buttons
 from tests.cogs.tournaments.test_eight import (
     TARGET,
@@ -32,6 +32,7 @@ from tests.cogs.tournaments.test_eight import (
 )
 from tests.cogs.tournaments.test_posts_at_scale import hostile_names
 from tests.conftest import World
+from tests.discord_limits import check_message
 
 pytestmark = pytest.mark.e2e
 
@@ -100,7 +101,7 @@ def check_every_post(env: simcord.Env) -> int:
     """Every message the bot sent or edited is within Discord's limits; returns how many."""
     bodies = [b for call in env.http_requests if (b := message_body(call)) is not None]
     for body in bodies:
-        assert over_limits(body) == [], body
+        assert list(check_message(body)) == [], body
     return len(bodies)
 
 
