@@ -236,8 +236,13 @@ async def test_a_robot_plays_a_moment_after_the_click(tmp_path: Path) -> None:
         assert page.state["publishedRevision"] > revision, "the page was not told"
 
 
+SAFETY_NET = 600.0
+"""Seconds after which a wait on the sandbox (a tick, an answer, the process's exit) gives
+up: a bound for a hang, never a wait (each test goes on as soon as the sandbox does)."""
+
+
 @pytest.mark.e2e
-async def test_the_clock_follows_real_time(tmp_path: Path) -> None:
+async def test_the_clock_follows_real_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """SimCord's clock is set to the real date, and each tick moves it by the real time
     since the last one, the time the sandbox took to start included."""
     real = FakeTime()
@@ -250,12 +255,19 @@ async def test_the_clock_follows_real_time(tmp_path: Path) -> None:
         await box.clock.catch_up()  # no real time passed
         assert (box.env.now() - start).total_seconds() == pytest.approx(2.5)
 
+        ticked = asyncio.Event()
+        catch_up = box.clock.catch_up
+
+        async def catch_up_and_tell() -> None:
+            await catch_up()
+            ticked.set()
+
+        monkeypatch.setattr(box.clock, "catch_up", catch_up_and_tell)
         box.clock.start()  # ticking on its own, every TICK real seconds
         real.advance(0.6)
-        for _ in range(100):
-            if box.env.now() - start > timedelta(seconds=2.5):
-                break
-            await asyncio.sleep(0.02)
+        # the tick comes when the loop gets to it: wait for it, however long that is
+        async with asyncio.timeout(SAFETY_NET):
+            await ticked.wait()
         await box.clock.stop()
         assert (box.env.now() - start).total_seconds() == pytest.approx(3.1)
 
@@ -275,7 +287,10 @@ def test_the_command_serves_the_page_until_ctrl_c(tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         text=True,
     )
-    watchdog = threading.Timer(60, process.kill)
+    # Every step waits on the process itself (a line printed, an answer, its exit), never on
+    # a time: the watchdog only ends a sandbox that hangs, so its bound is far beyond any
+    # machine's start-up under load.
+    watchdog = threading.Timer(SAFETY_NET, process.kill)
     watchdog.start()
     try:
         assert process.stdout is not None
@@ -285,10 +300,11 @@ def test_the_command_serves_the_page_until_ctrl_c(tmp_path: Path) -> None:
                 url = found.group()
                 break
         assert url is not None, "no address printed"
-        with urllib.request.urlopen(url.partition("#")[0], timeout=10) as response:
+        page = url.partition("#")[0]
+        with urllib.request.urlopen(page, timeout=SAFETY_NET) as response:
             assert response.status == 200
         process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=30)
+        out, err = process.communicate()  # until it exits (or the watchdog ends it)
     finally:
         watchdog.cancel()
         if process.poll() is None:
