@@ -123,13 +123,33 @@ class SandboxClock:
 
         async def action_after_tick(context_id: str | None, body: Any) -> dict[str, Any]:
             async with self._gate:
+                acting = self._page_of(context_id)
                 try:
-                    return await act(context_id, body)
+                    return await act(context_id, _on_the_page_as_it_is(acting, body))
                 finally:
-                    # The acting page is already up to date: no republishing for it.
+                    # The acting page is up to date; the others (another tab) are shown
+                    # what the action did now.
+                    if len(self.env.http_requests) != self._published:
+                        self._republish_all_but(acting)
                     self._published = len(self.env.http_requests)
 
         self.preview._action = action_after_tick
+
+    def _page_of(self, context_id: str | None) -> Any:
+        """SimCord internals: the preview's page (one per tab) a context id names; None when
+        it names none (SimCord then refuses the action itself)."""
+        try:
+            return self.preview._get_page(context_id)
+        except Exception:
+            return None
+
+    def _republish_all_but(self, acting: Any) -> None:
+        """SimCord internals: SimCord publishes an action's outcome to the acting page only,
+        so a second tab would not show it until the clock found something new."""
+        pages: dict[str, Any] = self.preview._pages
+        for page in tuple(pages.values()):
+            if page is not acting and page.id in pages:
+                self.preview._publish(page, reason="refresh")
 
     def start(self) -> None:
         """Tick every ``tick`` real seconds until :meth:`stop`."""
@@ -169,6 +189,21 @@ class SandboxClock:
                 except simcord.SetupError:
                     return
                 self._published = len(self.env.http_requests)
+
+
+def _on_the_page_as_it_is(page: Any, body: Any) -> Any:
+    """A click made on the page as it was published before the latest republish (a tick
+    showed a robot's play, another tab acted) is made on the page as it is now.
+
+    SimCord internals: it refuses an action against an older publication ("stale-revision")
+    and the page shows nothing, so a click made during a republish was lost in silence. The
+    bot checks every click against the table as it is (an old button is answered with why
+    it no longer applies), so the click goes on; a button no longer on the page is still
+    refused by SimCord."""
+    revision = body.get("published_revision") if isinstance(body, dict) else None
+    if page is None or type(revision) is not int or not 0 < revision < page.revision:
+        return body
+    return {**body, "published_revision": page.revision}
 
 
 LANGUAGES: Final = {"en": "en-US", "es": "es-ES"}

@@ -112,6 +112,35 @@ async def test_a_whole_game_through_the_page(tmp_path: Path) -> None:
 
 
 @pytest.mark.e2e
+async def test_a_second_tab_sees_the_first_ones_actions_and_its_own_clicks_count(
+    tmp_path: Path,
+) -> None:
+    """Two tabs: what one does shows in the other at once, and a click in the other, made
+    on the page as it was before that, is taken (not refused in silence)."""
+    async with (
+        open_sandbox(tmp_path / "sandbox.db", **FAST) as box,
+        aiohttp.ClientSession() as session,
+    ):
+        first, second = PreviewPage(session, box.url), PreviewPage(session, box.url)
+        await first.open(box.you)
+        await second.open(box.you)
+        lobby_id = await first.command("tute new", variant="habanero")
+        await second.read()
+        lobby = await second.show(lobby_id)
+        as_it_was = second.state
+
+        await first.click(lobby_id, button_ending(lobby, ":robot"))
+        await second.read()
+        seated = await second.show(lobby_id)
+        assert message_text(seated) != message_text(lobby), "the second tab shows no robot"
+
+        second.state = as_it_was  # a click made before the republish reached the tab
+        await second.click(lobby_id, button_ending(lobby, ":start"))
+        table = next(iter(box.tables.tables.values()))
+        assert table.status is Status.PLAYING
+
+
+@pytest.mark.e2e
 async def test_standings_and_ids_are_kept_between_runs(tmp_path: Path) -> None:
     db = tmp_path / "sandbox.db"
     async with open_sandbox(db, **FAST) as box, aiohttp.ClientSession() as session:
