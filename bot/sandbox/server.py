@@ -28,6 +28,7 @@ from bot.storage.settings import update_settings
 from bot.tables.model import Status
 from bot.tables.service import TableService
 
+from .localized import options_as_declared, show_commands_in
 from .page import (
     card_face_assets,
     serve_the_page_script,
@@ -104,9 +105,12 @@ class SandboxClock:
         tick: float = TICK,
         real_time: Callable[[], float] = time.monotonic,
         since: float | None = None,
+        locale: str = "en-US",
     ) -> None:
         self.env = env
         self.preview = preview
+        self.locale = locale
+        """The page's Discord locale: a command run from it names its options in it."""
         self.tick = tick
         self.real_time = real_time
         self._last = real_time() if since is None else since
@@ -125,7 +129,9 @@ class SandboxClock:
             async with self._gate:
                 acting = self._page_of(context_id)
                 try:
-                    return await act(context_id, _on_the_page_as_it_is(acting, body))
+                    body = _on_the_page_as_it_is(acting, body)
+                    body = options_as_declared(self.preview, acting, body, self.locale)
+                    return await act(context_id, body)
                 finally:
                     # The acting page is up to date; the others (another tab) are shown
                     # what the action did now.
@@ -279,6 +285,7 @@ async def open_sandbox(
     env.backend.bot_user.name = BOT_NAME
     unsay = _speak(language)
     unshow = show_mentions_in_embeds()
+    unlist = show_commands_in(LANGUAGES[language])
     clock_scope = env.time_context()
     clock_scope.__enter__()
     try:
@@ -298,7 +305,9 @@ async def open_sandbox(
         stamp_with_the_simulated_time(preview)
         serve_the_page_script(preview)
         async with preview:
-            clock = SandboxClock(env, preview, real_time=real_time, since=clock_set)
+            clock = SandboxClock(
+                env, preview, real_time=real_time, since=clock_set, locale=LANGUAGES[language]
+            )
             try:
                 yield Sandbox(env, bot, server, channel, you, friends, preview, clock, resumed)
             finally:
@@ -312,6 +321,7 @@ async def open_sandbox(
                 await env.shutdown()
             finally:
                 clock_scope.__exit__(None, None, None)
+                unlist()
                 unshow()
                 unsay()
 

@@ -177,21 +177,28 @@ async def test_the_person_at_the_page_has_a_name_and_runs_the_server(tmp_path: P
 
 @pytest.mark.e2e
 async def test_the_sandbox_speaks_spanish_when_asked(tmp_path: Path) -> None:
-    """``--lang es``: the page's clicks come in Spanish, and so does the bot's default."""
+    """``--lang es``: the page's clicks come in Spanish, and so does the bot's default; the
+    page lists the commands, their options and choices as a Spanish client does."""
     async with (
         open_sandbox(tmp_path / "sandbox.db", **FAST, language="es") as box,
         aiohttp.ClientSession() as session,
     ):
         page = PreviewPage(session, box.url)
         await page.open(box.you)
-        lobby_id = await page.command("tute new", variant="habanero")
+        new = f"{t('commands.tute.name', 'es')} {t('commands.tute.new.name', 'es')}"
+        listed = {e["invocation"]: e for e in await page.commands()}
+        assert new == "tute nueva" and "tute new" not in listed
+        variant = next(o for o in listed[new]["options"] if o["name"] == "modalidad")
+        assert variant["description"] == t("options.variant.description", "es")
+        assert t("variants.habanero", "es") in [c["name"] for c in variant["choices"]]
+        lobby_id = await page.command(new, modalidad="habanero")
         table = table_of(box.tables, max(box.tables.tables))
         assert table.language == "es"
         lobby = await page.show(lobby_id)
         assert lobby["embeds"][0]["title"] == t(
             "tables.title", "es", variant=t("variants.habanero", "es"), id=table.id
         )
-        rules = await page.show(await page.command("tute rules"))
+        rules = await page.show(await page.command("tute reglas"))
         assert rules["embeds"][0]["title"] == t("rules.title", "es")
 
 
