@@ -10,7 +10,8 @@ SimCord 3.2 has no setting for either, so each reaches into its internals (each 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 import simcord
@@ -18,16 +19,20 @@ from simcord.backend.cdn import CDN_BASE
 from simcord.preview import Preview
 from simcord.preview import _markdown as simcord_markdown
 
+from bot.i18n import CATALOGS, Language, t
 from bot.render.faces import emoji_png, key_of
 
 SCRIPT_PATH: Final = "/tute-sandbox.js"
 """Where the page loads the sandbox's script from (same origin: the page's rules allow it)."""
 SCRIPT_TAG: Final = f'<script type="module" src="{SCRIPT_PATH}"></script>'
+CHROME_ID: Final = "tute-sandbox-words"
+"""The id of the page's element that carries its own words in the sandbox's language."""
 RELATIVE_MARK: Final = "data-tute-relative"
 """The attribute the script puts on each relative timestamp it keeps counting."""
 
 PAGE_SCRIPT: Final = (
-    r"""// The Tute sandbox: Discord's relative timestamps (<t:...:R>, "in 60 seconds") count
+    (
+        r"""// The Tute sandbox: Discord's relative timestamps (<t:...:R>, "in 60 seconds") count
 // down every second, on the simulated clock.
 //
 // SimCord's page writes such a timestamp once, against the simulated time of the snapshot it
@@ -94,8 +99,66 @@ PAGE_SCRIPT: Final = (
   setInterval(update, 1000);
   update();
 })();
+
+// The page's own words (toolbar, composer, buttons) in the sandbox's language: SimCord's page
+// writes them in English; each one the sandbox has a word for is replaced as it appears.
+// Messages, dialogs and their components are the bot's: left as they are.
+(() => {
+  "use strict";
+  const data = document.getElementById("__CHROME__");
+  const words = new Map(Object.entries(JSON.parse(data?.textContent || "{}")));
+  if (!words.size) return;
+  const CONTENT = "#channel-message-list, #focused-content, #modal-root";
+  const ATTRIBUTES = ["placeholder", "aria-label", "title"];
+
+  function ours(node) {
+    const element = node.nodeType === Node.ELEMENT_NODE ? node : node.parentElement;
+    return !element || !element.closest(CONTENT);
+  }
+
+  function translateText(node) {
+    const text = node.nodeValue || "";
+    const said = words.get(text.trim());
+    if (said !== undefined && said !== text.trim()) node.nodeValue = text.replace(text.trim(), said);
+  }
+
+  function translateAttributes(element) {
+    for (const name of ATTRIBUTES) {
+      const value = element.getAttribute(name);
+      const said = value === null ? undefined : words.get(value);
+      if (said !== undefined && said !== value) element.setAttribute(name, said);
+    }
+  }
+
+  function translate(root) {
+    if (!ours(root)) return;
+    if (root.nodeType === Node.TEXT_NODE) return translateText(root);
+    if (root.nodeType !== Node.ELEMENT_NODE) return;
+    translateAttributes(root);
+    const skip = { acceptNode: (node) => node.nodeType === Node.ELEMENT_NODE && node.matches(CONTENT)
+      ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT };
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, skip);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (node.nodeType === Node.TEXT_NODE) translateText(node);
+      else translateAttributes(node);
+    }
+  }
+
+  new MutationObserver((records) => {
+    for (const record of records) {
+      if (record.type === "childList") record.addedNodes.forEach(translate);
+      else translate(record.target);
+    }
+  }).observe(document.documentElement, {
+    childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ATTRIBUTES,
+  });
+  translate(document.body);
+})();
 """
-).replace("__MARK__", RELATIVE_MARK)
+    )
+    .replace("__MARK__", RELATIVE_MARK)
+    .replace("__CHROME__", CHROME_ID)
+)
 
 
 def stamp_with_the_simulated_time(preview: Preview) -> None:
@@ -115,8 +178,18 @@ def stamp_with_the_simulated_time(preview: Preview) -> None:
     preview._publish = publish_now
 
 
-def serve_the_page_script(preview: Preview) -> None:
-    """The page loads :data:`PAGE_SCRIPT`. Call before the preview is entered.
+def chrome_words(language: Language, channel: str) -> dict[str, str]:
+    """The page's own words as SimCord writes them (English), each with what the page says
+    in ``language`` (from the catalog); ``channel``: the name of the channel shown."""
+    keys = [key for key in CATALOGS["en"] if key.startswith("sandbox.page.")]
+    return {t(key, "en", channel=channel): t(key, language, channel=channel) for key in keys}
+
+
+def serve_the_page_script(
+    preview: Preview, words: Mapping[str, str] | None = None, language: str = "en"
+) -> None:
+    """The page loads :data:`PAGE_SCRIPT`, and says its own ``words`` (English: what the page
+    says instead) in ``language``. Call before the preview is entered.
 
     SimCord internals: its server serves a fixed table of files, read when it starts, through
     one handler that checks the request and adds the page's headers. The script gets a route
@@ -132,7 +205,11 @@ def serve_the_page_script(preview: Preview) -> None:
         if request.path == SCRIPT_PATH:
             response.text = PAGE_SCRIPT
         elif request.path == "/":
-            response.text = response.text.replace("</body>", f"{SCRIPT_TAG}\n</body>", 1)
+            # JSON in a tag the browser never runs; "</" escaped so no text can close it
+            carried = json.dumps(dict(words or {}), ensure_ascii=False).replace("</", "<\\/")
+            tags = f'<script type="application/json" id="{CHROME_ID}">{carried}</script>'
+            page = response.text.replace("</body>", f"{tags}\n{SCRIPT_TAG}\n</body>", 1)
+            response.text = page.replace('<html lang="en">', f'<html lang="{language}">', 1)
         return response
 
     server._static = static_and_the_script

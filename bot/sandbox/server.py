@@ -31,6 +31,7 @@ from bot.tables.service import TableService
 from .localized import options_as_declared, show_commands_in
 from .page import (
     card_face_assets,
+    chrome_words,
     serve_the_page_script,
     show_mentions_in_embeds,
     stamp_with_the_simulated_time,
@@ -303,7 +304,7 @@ async def open_sandbox(
             assets=card_face_assets(env),
         )
         stamp_with_the_simulated_time(preview)
-        serve_the_page_script(preview)
+        serve_the_page_script(preview, chrome_words(language, CHANNEL_NAME), language)
         async with preview:
             clock = SandboxClock(
                 env, preview, real_time=real_time, since=clock_set, locale=LANGUAGES[language]

@@ -201,6 +201,16 @@ async def test_the_sandbox_speaks_spanish_when_asked(tmp_path: Path) -> None:
         rules = await page.show(await page.command("tute reglas"))
         assert rules["embeds"][0]["title"] == t("rules.title", "es")
 
+        # the page's own words: the page carries them, in Spanish, for its script
+        async with session.get(page.base + "/") as response:
+            html = await response.text()
+        assert '<html lang="es">' in html
+        carried = re.search(r'<script type="application/json" id="[^"]+">(.*?)</script>', html)
+        assert carried is not None, "the page carries no words of its own"
+        words = json.loads(carried.group(1))
+        assert words["Viewing as"] == t("sandbox.page.viewing_as", "es") == "Viendo como"
+        assert words["Message #tute"] == "Enviar mensaje a #tute"
+
 
 @pytest.mark.e2e
 async def test_a_lobby_left_open_is_closed_and_a_game_goes_on(tmp_path: Path) -> None:
