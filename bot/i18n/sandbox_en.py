@@ -4,7 +4,10 @@ text SimCord's page writes, which the sandbox's script replaces with the page's 
 from typing import Final
 
 MESSAGES: Final[dict[str, str]] = {
+    "sandbox.channel_topic": "Open a table with /{command}",
     "sandbox.page.viewing_as": "Viewing as",
+    "sandbox.page.viewport_updated": "Viewport updated",
+    "sandbox.page.conversation": "Conversation",
     "sandbox.page.refresh": "Refresh preview",
     "sandbox.page.messages": "Messages",
     "sandbox.page.capture": "Capture",

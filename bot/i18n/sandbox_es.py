@@ -4,7 +4,10 @@ botones) en español."""
 from typing import Final
 
 MESSAGES: Final[dict[str, str]] = {
+    "sandbox.channel_topic": "Abre una mesa con /{command}",
     "sandbox.page.viewing_as": "Viendo como",
+    "sandbox.page.viewport_updated": "Vista actualizada",
+    "sandbox.page.conversation": "Conversación",
     "sandbox.page.refresh": "Actualizar vista",
     "sandbox.page.messages": "Mensajes",
     "sandbox.page.capture": "Capturar",

@@ -23,7 +23,7 @@ from simcord.preview import Preview
 
 from bot.client import TuteBot
 from bot.config import Config
-from bot.i18n import Language
+from bot.i18n import Language, t
 from bot.storage.settings import update_settings
 from bot.tables.model import Status
 from bot.tables.service import TableService
@@ -279,7 +279,7 @@ async def open_sandbox(
     )
     # Bot errors are answered and logged by the bot's own error path; the sandbox goes on.
     env = simcord.Env(bot, settle_timeout=settle_timeout, check_errors=False)
-    server, channel, you, friends = _build_world(env)
+    server, channel, you, friends = _build_world(env, language)
     _start_clock_now(env)
     clock_set = real_time()
     # SimCord internals: the bot account is "TestBot" unless renamed before start.
@@ -349,8 +349,14 @@ def _wait_on_the_simulated_clock(env: simcord.Env, service: TableService) -> Non
     service.sleep = sleep_on_the_clock
 
 
+def _new_table_command(language: Language) -> str:
+    """``/tute new`` as a client in ``language`` lists it."""
+    return f"{t('commands.tute.name', language)} {t('commands.tute.new.name', language)}"
+
+
 def _build_world(
     env: simcord.Env,
+    language: Language,
 ) -> tuple[
     simcord.GuildHandle,
     simcord.ChannelHandle,
@@ -368,7 +374,7 @@ def _build_world(
     channel = server.create_text_channel(
         CHANNEL_NAME,
         overwrites={server.default_role: no_threads},
-        topic="Open a table with /tute new",
+        topic=t("sandbox.channel_topic", language, command=_new_table_command(language)),
     )
     admin = server.create_role("Admin", permissions=discord.Permissions(manage_guild=True))
     you = server.add_member(env.create_user(YOU.lower(), global_name=YOU), roles=[admin])

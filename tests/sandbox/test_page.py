@@ -13,6 +13,7 @@ import aiohttp
 import pytest
 from simcord.preview._markdown import markdown_tokens
 
+from bot.i18n import t
 from bot.sandbox import YOU, find_chromium, open_sandbox
 from bot.sandbox.page import (
     PAGE_SCRIPT,
@@ -217,3 +218,40 @@ async def test_a_turn_clock_counts_down_in_the_page_on_the_simulated_clock(
                 assert text is not None and re.fullmatch(r"in \d+ seconds", text)
             finally:
                 await browser.close()
+
+
+# ----------------------------------------------------------------- the page's own words
+
+
+@pytest.mark.e2e
+@pytest.mark.skipif(find_chromium() is None, reason="the page test needs Chromium")
+async def test_with_lang_es_the_page_says_its_own_words_in_spanish(tmp_path: Path) -> None:
+    """In a browser: the toolbar's "Viewing as" and the composer's "Message #tute" read as
+    a Spanish Discord client reads them; the bot's messages are left as they are."""
+    pytest.importorskip("playwright", reason="the page test needs Playwright")
+    from playwright.async_api import async_playwright, expect
+
+    chromium = find_chromium()
+    assert chromium is not None
+    async with (
+        open_sandbox(tmp_path / "sandbox.db", **FAST, language="es") as box,
+        async_playwright() as playwright,
+    ):
+        browser = await playwright.chromium.launch(
+            executable_path=str(chromium), args=list(CHROMIUM_ARGS), headless=True
+        )
+        try:
+            tab = await browser.new_page()
+            await tab.goto(box.url)
+            await tab.wait_for_function("() => window.simcordPreview?.ready")
+            viewer = tab.locator("label.viewer-control")
+            await expect(viewer).to_contain_text(t("sandbox.page.viewing_as", "es"))
+            await expect(viewer).not_to_contain_text("Viewing as")
+            composer = tab.locator("#channel-composer-input")
+            said = t("sandbox.page.message_channel", "es", channel="tute")
+            await expect(composer).to_have_attribute("placeholder", said)
+            topic = t("sandbox.channel_topic", "es", command="tute nueva")
+            await expect(tab.locator("#channel-topic")).to_have_text(topic)
+            await tab.screenshot(path=str(tmp_path / "es.png"))
+        finally:
+            await browser.close()
