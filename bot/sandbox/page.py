@@ -11,13 +11,16 @@ SimCord 3.2 has no setting for either, so each reaches into its internals (each 
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 import simcord
 from simcord.backend.cdn import CDN_BASE
 from simcord.preview import Preview
+from simcord.preview import _component_projection as simcord_projection
 from simcord.preview import _markdown as simcord_markdown
+from simcord.preview import _messages as simcord_messages
 
 from bot.i18n import CATALOGS, Language, t
 from bot.render.faces import emoji_png, key_of
@@ -236,6 +239,57 @@ def show_mentions_in_embeds() -> Callable[[], None]:
     def undo() -> None:
         for field, shown in before.items():
             policies[field]["mentions"] = shown
+
+    return undo
+
+
+MARKDOWN_KEPT: Final = 4096
+"""How many texts' markdown the page keeps parsed (a channel window is 50 messages, each a
+few texts: several windows' worth)."""
+
+
+def remember_markdown() -> Callable[[], None]:
+    """Each text the page shows is parsed once, not at every publication. Returns what undoes
+    it.
+
+    SimCord internals: each publication projects every message in the page's window (50),
+    and each text of each message (content, embed titles, fields...) builds a new markdown
+    parser to read it: about 0.4 s a publication at 50 messages, at every move of the clock
+    that showed something, while clicks wait. The tokens depend on the text, its field's
+    policy and the page's context (names, emojis) alone, so they are kept under those, and
+    each caller gets its own copy."""
+    modules = (simcord_messages, simcord_projection)
+    parse: Callable[..., list[dict[str, Any]]] = simcord_markdown.markdown_tokens
+    kept: OrderedDict[tuple[str, str, str, str], str] = OrderedDict()
+
+    def markdown_tokens(
+        value: Any, profile: str = "message", *, context: Mapping[str, Any] | None = None
+    ) -> list[dict[str, Any]]:
+        if value is None:
+            return []
+        policy = simcord_markdown._FIELD_POLICIES.get(profile)
+        key = (
+            str(value),
+            profile,
+            json.dumps(policy, sort_keys=True, default=str),
+            json.dumps(context, sort_keys=True, default=str),
+        )
+        found = kept.get(key)
+        if found is None:
+            found = json.dumps(parse(value, profile, context=context))
+            kept[key] = found
+            if len(kept) > MARKDOWN_KEPT:
+                kept.popitem(last=False)
+        else:
+            kept.move_to_end(key)
+        return json.loads(found)
+
+    for module in modules:
+        module.markdown_tokens = markdown_tokens  # type: ignore[attr-defined]
+
+    def undo() -> None:
+        for module in modules:
+            module.markdown_tokens = parse  # type: ignore[attr-defined]
 
     return undo
 

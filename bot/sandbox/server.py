@@ -32,6 +32,7 @@ from .localized import options_as_declared, show_commands_in
 from .page import (
     card_face_assets,
     chrome_words,
+    remember_markdown,
     serve_the_page_script,
     show_mentions_in_embeds,
     stamp_with_the_simulated_time,
@@ -286,6 +287,7 @@ async def open_sandbox(
     env.backend.bot_user.name = BOT_NAME
     unsay = _speak(language)
     unshow = show_mentions_in_embeds()
+    unparse = remember_markdown()
     unlist = show_commands_in(LANGUAGES[language])
     clock_scope = env.time_context()
     clock_scope.__enter__()
@@ -323,6 +325,7 @@ async def open_sandbox(
             finally:
                 clock_scope.__exit__(None, None, None)
                 unlist()
+                unparse()
                 unshow()
                 unsay()
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import aiohttp
 import pytest
+from simcord.preview import _markdown as simcord_markdown
 from simcord.preview._markdown import markdown_tokens
 
 from bot.i18n import t
@@ -255,3 +256,40 @@ async def test_with_lang_es_the_page_says_its_own_words_in_spanish(tmp_path: Pat
             await tab.screenshot(path=str(tmp_path / "es.png"))
         finally:
             await browser.close()
+
+
+# ------------------------------------------------------------------- a long channel
+
+
+@pytest.mark.e2e
+async def test_a_publication_reads_no_text_it_has_read_before(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a full channel window (50 messages), a publication that shows nothing new
+    parses no markdown again (it parsed each text of each message at every tick: the page
+    fell behind the clock at about 50 messages); what the page shows stays the same."""
+    async with (
+        open_sandbox(tmp_path / "sandbox.db", **FAST) as box,
+        aiohttp.ClientSession() as session,
+    ):
+        page = PreviewPage(session, box.url)
+        await page.open(box.you)
+        for _ in range(52):
+            await page.command("tute leaderboard")
+        await page.read()
+        shown = page.state["messages"]
+        assert len(page.state["timeline"]) == 50
+
+        parsers = 0
+        build = simcord_markdown._markdown_parser
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            nonlocal parsers
+            parsers += 1
+            return build(*args, **kwargs)
+
+        monkeypatch.setattr(simcord_markdown, "_markdown_parser", counted)
+        await box.preview.refresh()
+        assert parsers == 0
+        await page.read()
+        assert page.state["messages"] == shown
