@@ -183,9 +183,11 @@ def stamp_with_the_simulated_time(preview: Preview) -> None:
 
 def chrome_words(language: Language, channel: str) -> dict[str, str]:
     """The page's own words as SimCord writes them (English), each with what the page says
-    in ``language`` (from the catalog); ``channel``: the name of the channel shown."""
+    in ``language`` (from the catalog), those that differ; ``channel``: the name of the
+    channel shown."""
     keys = [key for key in CATALOGS["en"] if key.startswith("sandbox.page.")]
-    return {t(key, "en", channel=channel): t(key, language, channel=channel) for key in keys}
+    pairs = ((t(key, "en", channel=channel), t(key, language, channel=channel)) for key in keys)
+    return {english: said for english, said in pairs if said != english}
 
 
 def serve_the_page_script(

@@ -21,6 +21,7 @@ from bot.sandbox.page import (
     RELATIVE_MARK,
     SCRIPT_PATH,
     SCRIPT_TAG,
+    chrome_words,
     show_mentions_in_embeds,
 )
 from bot.sandbox.pictures import CHROMIUM_ARGS
@@ -293,3 +294,10 @@ async def test_a_publication_reads_no_text_it_has_read_before(
         assert parsers == 0
         await page.read()
         assert page.state["messages"] == shown
+
+
+def test_in_english_the_page_keeps_its_words() -> None:
+    """The page's words are replaced only where the language says something else."""
+    assert chrome_words("en", "tute") == {}
+    spanish = chrome_words("es", "tute")
+    assert spanish["Send"] == "Enviar" and "Inspector" not in spanish
