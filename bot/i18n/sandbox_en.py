@@ -39,4 +39,8 @@ MESSAGES: Final[dict[str, str]] = {
     "sandbox.page.recent_activity": "Recent activity",
     "sandbox.page.diagnostics": "Diagnostics",
     "sandbox.page.technical_details": "Technical details",
+    "sandbox.page.options_heading": "OPTIONS",
+    "sandbox.page.optional_count": "+{count} optional",
+    "sandbox.page.more_count": "+{count} more",
+    "sandbox.page.options_count": "+{count} options",
 }

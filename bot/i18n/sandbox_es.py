@@ -39,4 +39,8 @@ MESSAGES: Final[dict[str, str]] = {
     "sandbox.page.recent_activity": "Actividad reciente",
     "sandbox.page.diagnostics": "Diagnóstico",
     "sandbox.page.technical_details": "Detalles técnicos",
+    "sandbox.page.options_heading": "OPCIONES",
+    "sandbox.page.optional_count": "+{count} opcionales",
+    "sandbox.page.more_count": "+{count} más",
+    "sandbox.page.options_count": "+{count} opciones",
 }

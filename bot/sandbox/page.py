@@ -119,16 +119,31 @@ PAGE_SCRIPT: Final = (
     return !element || !element.closest(CONTENT);
   }
 
+  // words with a number in them ("+22 optional"): matched with any number, which is kept
+  const escaped = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const counted = [...words].filter(([english]) => english.includes("{count}")).map(([english, said]) =>
+    [new RegExp(`^${english.split("{count}").map(escaped).join("(\\d+)")}$`), said]);
+
+  function wordFor(text) {
+    const said = words.get(text);
+    if (said !== undefined) return said;
+    for (const [pattern, template] of counted) {
+      const found = pattern.exec(text);
+      if (found) return template.replace("{count}", found[1]);
+    }
+    return undefined;
+  }
+
   function translateText(node) {
     const text = node.nodeValue || "";
-    const said = words.get(text.trim());
+    const said = wordFor(text.trim());
     if (said !== undefined && said !== text.trim()) node.nodeValue = text.replace(text.trim(), said);
   }
 
   function translateAttributes(element) {
     for (const name of ATTRIBUTES) {
       const value = element.getAttribute(name);
-      const said = value === null ? undefined : words.get(value);
+      const said = value === null ? undefined : wordFor(value);
       if (said !== undefined && said !== value) element.setAttribute(name, said);
     }
   }
@@ -186,7 +201,9 @@ def chrome_words(language: Language, channel: str) -> dict[str, str]:
     in ``language`` (from the catalog), those that differ; ``channel``: the name of the
     channel shown."""
     keys = [key for key in CATALOGS["en"] if key.startswith("sandbox.page.")]
-    pairs = ((t(key, "en", channel=channel), t(key, language, channel=channel)) for key in keys)
+    # a number the page writes stays "{count}": the script puts it back
+    fill = {"channel": channel, "count": "{count}"}
+    pairs = ((t(key, "en", **fill), t(key, language, **fill)) for key in keys)
     return {english: said for english, said in pairs if said != english}
 
 

@@ -254,6 +254,11 @@ async def test_with_lang_es_the_page_says_its_own_words_in_spanish(tmp_path: Pat
             await expect(composer).to_have_attribute("placeholder", said)
             topic = t("sandbox.channel_topic", "es", command="tute nueva")
             await expect(tab.locator("#channel-topic")).to_have_text(topic)
+            await composer.click()
+            await tab.keyboard.type("/tute nu")  # the list of commands, as in Spanish
+            listed = tab.get_by_text("/tute nueva", exact=True)
+            await expect(listed).to_be_visible()
+            await expect(tab.get_by_text(re.compile(r"^\+\d+ opcionales$"))).to_be_visible()
             await tab.screenshot(path=str(tmp_path / "es.png"))
         finally:
             await browser.close()
