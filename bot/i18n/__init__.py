@@ -7,7 +7,16 @@ translator that feeds it to Discord lives in ``bot.client``.
 
 from typing import Final, Literal, get_args
 
-from bot.i18n import en, es, tables_en, tables_es, tournaments_en, tournaments_es
+from bot.i18n import (
+    en,
+    es,
+    sandbox_en,
+    sandbox_es,
+    tables_en,
+    tables_es,
+    tournaments_en,
+    tournaments_es,
+)
 
 Language = Literal["en", "es"]
 
@@ -15,8 +24,8 @@ LANGUAGES: Final[tuple[Language, ...]] = get_args(Language)
 DEFAULT_LANGUAGE: Final[Language] = "en"
 
 CATALOGS: Final[dict[Language, dict[str, str]]] = {
-    "en": {**en.MESSAGES, **tables_en.MESSAGES, **tournaments_en.MESSAGES},
-    "es": {**es.MESSAGES, **tables_es.MESSAGES, **tournaments_es.MESSAGES},
+    "en": {**en.MESSAGES, **tables_en.MESSAGES, **tournaments_en.MESSAGES, **sandbox_en.MESSAGES},
+    "es": {**es.MESSAGES, **tables_es.MESSAGES, **tournaments_es.MESSAGES, **sandbox_es.MESSAGES},
 }
 
 

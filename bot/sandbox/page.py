@@ -10,24 +10,32 @@ SimCord 3.2 has no setting for either, so each reaches into its internals (each 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 import simcord
 from simcord.backend.cdn import CDN_BASE
 from simcord.preview import Preview
+from simcord.preview import _component_projection as simcord_projection
 from simcord.preview import _markdown as simcord_markdown
+from simcord.preview import _messages as simcord_messages
 
+from bot.i18n import CATALOGS, Language, t
 from bot.render.faces import emoji_png, key_of
 
 SCRIPT_PATH: Final = "/tute-sandbox.js"
 """Where the page loads the sandbox's script from (same origin: the page's rules allow it)."""
 SCRIPT_TAG: Final = f'<script type="module" src="{SCRIPT_PATH}"></script>'
+CHROME_ID: Final = "tute-sandbox-words"
+"""The id of the page's element that carries its own words in the sandbox's language."""
 RELATIVE_MARK: Final = "data-tute-relative"
 """The attribute the script puts on each relative timestamp it keeps counting."""
 
 PAGE_SCRIPT: Final = (
-    r"""// The Tute sandbox: Discord's relative timestamps (<t:...:R>, "in 60 seconds") count
+    (
+        r"""// The Tute sandbox: Discord's relative timestamps (<t:...:R>, "in 60 seconds") count
 // down every second, on the simulated clock.
 //
 // SimCord's page writes such a timestamp once, against the simulated time of the snapshot it
@@ -94,8 +102,81 @@ PAGE_SCRIPT: Final = (
   setInterval(update, 1000);
   update();
 })();
+
+// The page's own words (toolbar, composer, buttons) in the sandbox's language: SimCord's page
+// writes them in English; each one the sandbox has a word for is replaced as it appears.
+// Messages, dialogs and their components are the bot's: left as they are.
+(() => {
+  "use strict";
+  const data = document.getElementById("__CHROME__");
+  const words = new Map(Object.entries(JSON.parse(data?.textContent || "{}")));
+  if (!words.size) return;
+  const CONTENT = "#channel-message-list, #focused-content, #modal-root";
+  const ATTRIBUTES = ["placeholder", "aria-label", "title"];
+
+  function ours(node) {
+    const element = node.nodeType === Node.ELEMENT_NODE ? node : node.parentElement;
+    return !element || !element.closest(CONTENT);
+  }
+
+  // words with a number in them ("+22 optional"): matched with any number, which is kept
+  const escaped = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const counted = [...words].filter(([english]) => english.includes("{count}")).map(([english, said]) =>
+    [new RegExp(`^${english.split("{count}").map(escaped).join("(\\d+)")}$`), said]);
+
+  function wordFor(text) {
+    const said = words.get(text);
+    if (said !== undefined) return said;
+    for (const [pattern, template] of counted) {
+      const found = pattern.exec(text);
+      if (found) return template.replace("{count}", found[1]);
+    }
+    return undefined;
+  }
+
+  function translateText(node) {
+    const text = node.nodeValue || "";
+    const said = wordFor(text.trim());
+    if (said !== undefined && said !== text.trim()) node.nodeValue = text.replace(text.trim(), said);
+  }
+
+  function translateAttributes(element) {
+    for (const name of ATTRIBUTES) {
+      const value = element.getAttribute(name);
+      const said = value === null ? undefined : wordFor(value);
+      if (said !== undefined && said !== value) element.setAttribute(name, said);
+    }
+  }
+
+  function translate(root) {
+    if (!ours(root)) return;
+    if (root.nodeType === Node.TEXT_NODE) return translateText(root);
+    if (root.nodeType !== Node.ELEMENT_NODE) return;
+    translateAttributes(root);
+    const skip = { acceptNode: (node) => node.nodeType === Node.ELEMENT_NODE && node.matches(CONTENT)
+      ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT };
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, skip);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (node.nodeType === Node.TEXT_NODE) translateText(node);
+      else translateAttributes(node);
+    }
+  }
+
+  new MutationObserver((records) => {
+    for (const record of records) {
+      if (record.type === "childList") record.addedNodes.forEach(translate);
+      else translate(record.target);
+    }
+  }).observe(document.documentElement, {
+    childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ATTRIBUTES,
+  });
+  translate(document.body);
+})();
 """
-).replace("__MARK__", RELATIVE_MARK)
+    )
+    .replace("__MARK__", RELATIVE_MARK)
+    .replace("__CHROME__", CHROME_ID)
+)
 
 
 def stamp_with_the_simulated_time(preview: Preview) -> None:
@@ -115,8 +196,22 @@ def stamp_with_the_simulated_time(preview: Preview) -> None:
     preview._publish = publish_now
 
 
-def serve_the_page_script(preview: Preview) -> None:
-    """The page loads :data:`PAGE_SCRIPT`. Call before the preview is entered.
+def chrome_words(language: Language, channel: str) -> dict[str, str]:
+    """The page's own words as SimCord writes them (English), each with what the page says
+    in ``language`` (from the catalog), those that differ; ``channel``: the name of the
+    channel shown."""
+    keys = [key for key in CATALOGS["en"] if key.startswith("sandbox.page.")]
+    # a number the page writes stays "{count}": the script puts it back
+    fill = {"channel": channel, "count": "{count}"}
+    pairs = ((t(key, "en", **fill), t(key, language, **fill)) for key in keys)
+    return {english: said for english, said in pairs if said != english}
+
+
+def serve_the_page_script(
+    preview: Preview, words: Mapping[str, str] | None = None, language: str = "en"
+) -> None:
+    """The page loads :data:`PAGE_SCRIPT`, and says its own ``words`` (English: what the page
+    says instead) in ``language``. Call before the preview is entered.
 
     SimCord internals: its server serves a fixed table of files, read when it starts, through
     one handler that checks the request and adds the page's headers. The script gets a route
@@ -132,7 +227,11 @@ def serve_the_page_script(preview: Preview) -> None:
         if request.path == SCRIPT_PATH:
             response.text = PAGE_SCRIPT
         elif request.path == "/":
-            response.text = response.text.replace("</body>", f"{SCRIPT_TAG}\n</body>", 1)
+            # JSON in a tag the browser never runs; "</" escaped so no text can close it
+            carried = json.dumps(dict(words or {}), ensure_ascii=False).replace("</", "<\\/")
+            tags = f'<script type="application/json" id="{CHROME_ID}">{carried}</script>'
+            page = response.text.replace("</body>", f"{tags}\n{SCRIPT_TAG}\n</body>", 1)
+            response.text = page.replace('<html lang="en">', f'<html lang="{language}">', 1)
         return response
 
     server._static = static_and_the_script
@@ -159,6 +258,57 @@ def show_mentions_in_embeds() -> Callable[[], None]:
     def undo() -> None:
         for field, shown in before.items():
             policies[field]["mentions"] = shown
+
+    return undo
+
+
+MARKDOWN_KEPT: Final = 4096
+"""How many texts' markdown the page keeps parsed (a channel window is 50 messages, each a
+few texts: several windows' worth)."""
+
+
+def remember_markdown() -> Callable[[], None]:
+    """Each text the page shows is parsed once, not at every publication. Returns what undoes
+    it.
+
+    SimCord internals: each publication projects every message in the page's window (50),
+    and each text of each message (content, embed titles, fields...) builds a new markdown
+    parser to read it: about 0.4 s a publication at 50 messages, at every move of the clock
+    that showed something, while clicks wait. The tokens depend on the text, its field's
+    policy and the page's context (names, emojis) alone, so they are kept under those, and
+    each caller gets its own copy."""
+    modules = (simcord_messages, simcord_projection)
+    parse: Callable[..., list[dict[str, Any]]] = simcord_markdown.markdown_tokens
+    kept: OrderedDict[tuple[str, str, str, str], str] = OrderedDict()
+
+    def markdown_tokens(
+        value: Any, profile: str = "message", *, context: Mapping[str, Any] | None = None
+    ) -> list[dict[str, Any]]:
+        if value is None:
+            return []
+        policy = simcord_markdown._FIELD_POLICIES.get(profile)
+        key = (
+            str(value),
+            profile,
+            json.dumps(policy, sort_keys=True, default=str),
+            json.dumps(context, sort_keys=True, default=str),
+        )
+        found = kept.get(key)
+        if found is None:
+            found = json.dumps(parse(value, profile, context=context))
+            kept[key] = found
+            if len(kept) > MARKDOWN_KEPT:
+                kept.popitem(last=False)
+        else:
+            kept.move_to_end(key)
+        return json.loads(found)
+
+    for module in modules:
+        module.markdown_tokens = markdown_tokens  # type: ignore[attr-defined]
+
+    def undo() -> None:
+        for module in modules:
+            module.markdown_tokens = parse  # type: ignore[attr-defined]
 
     return undo
 

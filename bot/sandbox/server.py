@@ -23,13 +23,16 @@ from simcord.preview import Preview
 
 from bot.client import TuteBot
 from bot.config import Config
-from bot.i18n import Language
+from bot.i18n import Language, t
 from bot.storage.settings import update_settings
 from bot.tables.model import Status
 from bot.tables.service import TableService
 
+from .localized import options_as_declared, show_commands_in
 from .page import (
     card_face_assets,
+    chrome_words,
+    remember_markdown,
     serve_the_page_script,
     show_mentions_in_embeds,
     stamp_with_the_simulated_time,
@@ -104,9 +107,12 @@ class SandboxClock:
         tick: float = TICK,
         real_time: Callable[[], float] = time.monotonic,
         since: float | None = None,
+        locale: str = "en-US",
     ) -> None:
         self.env = env
         self.preview = preview
+        self.locale = locale
+        """The page's Discord locale: a command run from it names its options in it."""
         self.tick = tick
         self.real_time = real_time
         self._last = real_time() if since is None else since
@@ -123,13 +129,35 @@ class SandboxClock:
 
         async def action_after_tick(context_id: str | None, body: Any) -> dict[str, Any]:
             async with self._gate:
+                acting = self._page_of(context_id)
                 try:
+                    body = _on_the_page_as_it_is(acting, body)
+                    body = options_as_declared(self.preview, acting, body, self.locale)
                     return await act(context_id, body)
                 finally:
-                    # The acting page is already up to date: no republishing for it.
+                    # The acting page is up to date; the others (another tab) are shown
+                    # what the action did now.
+                    if len(self.env.http_requests) != self._published:
+                        self._republish_all_but(acting)
                     self._published = len(self.env.http_requests)
 
         self.preview._action = action_after_tick
+
+    def _page_of(self, context_id: str | None) -> Any:
+        """SimCord internals: the preview's page (one per tab) a context id names; None when
+        it names none (SimCord then refuses the action itself)."""
+        try:
+            return self.preview._get_page(context_id)
+        except Exception:
+            return None
+
+    def _republish_all_but(self, acting: Any) -> None:
+        """SimCord internals: SimCord publishes an action's outcome to the acting page only,
+        so a second tab would not show it until the clock found something new."""
+        pages: dict[str, Any] = self.preview._pages
+        for page in tuple(pages.values()):
+            if page is not acting and page.id in pages:
+                self.preview._publish(page, reason="refresh")
 
     def start(self) -> None:
         """Tick every ``tick`` real seconds until :meth:`stop`."""
@@ -169,6 +197,21 @@ class SandboxClock:
                 except simcord.SetupError:
                     return
                 self._published = len(self.env.http_requests)
+
+
+def _on_the_page_as_it_is(page: Any, body: Any) -> Any:
+    """A click made on the page as it was published before the latest republish (a tick
+    showed a robot's play, another tab acted) is made on the page as it is now.
+
+    SimCord internals: it refuses an action against an older publication ("stale-revision")
+    and the page shows nothing, so a click made during a republish was lost in silence. The
+    bot checks every click against the table as it is (an old button is answered with why
+    it no longer applies), so the click goes on; a button no longer on the page is still
+    refused by SimCord."""
+    revision = body.get("published_revision") if isinstance(body, dict) else None
+    if page is None or type(revision) is not int or not 0 < revision < page.revision:
+        return body
+    return {**body, "published_revision": page.revision}
 
 
 LANGUAGES: Final = {"en": "en-US", "es": "es-ES"}
@@ -237,13 +280,15 @@ async def open_sandbox(
     )
     # Bot errors are answered and logged by the bot's own error path; the sandbox goes on.
     env = simcord.Env(bot, settle_timeout=settle_timeout, check_errors=False)
-    server, channel, you, friends = _build_world(env)
+    server, channel, you, friends = _build_world(env, language)
     _start_clock_now(env)
     clock_set = real_time()
     # SimCord internals: the bot account is "TestBot" unless renamed before start.
     env.backend.bot_user.name = BOT_NAME
     unsay = _speak(language)
     unshow = show_mentions_in_embeds()
+    unparse = remember_markdown()
+    unlist = show_commands_in(LANGUAGES[language])
     clock_scope = env.time_context()
     clock_scope.__enter__()
     try:
@@ -261,9 +306,11 @@ async def open_sandbox(
             assets=card_face_assets(env),
         )
         stamp_with_the_simulated_time(preview)
-        serve_the_page_script(preview)
+        serve_the_page_script(preview, chrome_words(language, CHANNEL_NAME), language)
         async with preview:
-            clock = SandboxClock(env, preview, real_time=real_time, since=clock_set)
+            clock = SandboxClock(
+                env, preview, real_time=real_time, since=clock_set, locale=LANGUAGES[language]
+            )
             try:
                 yield Sandbox(env, bot, server, channel, you, friends, preview, clock, resumed)
             finally:
@@ -277,6 +324,8 @@ async def open_sandbox(
                 await env.shutdown()
             finally:
                 clock_scope.__exit__(None, None, None)
+                unlist()
+                unparse()
                 unshow()
                 unsay()
 
@@ -303,8 +352,14 @@ def _wait_on_the_simulated_clock(env: simcord.Env, service: TableService) -> Non
     service.sleep = sleep_on_the_clock
 
 
+def _new_table_command(language: Language) -> str:
+    """``/tute new`` as a client in ``language`` lists it."""
+    return f"{t('commands.tute.name', language)} {t('commands.tute.new.name', language)}"
+
+
 def _build_world(
     env: simcord.Env,
+    language: Language,
 ) -> tuple[
     simcord.GuildHandle,
     simcord.ChannelHandle,
@@ -322,7 +377,7 @@ def _build_world(
     channel = server.create_text_channel(
         CHANNEL_NAME,
         overwrites={server.default_role: no_threads},
-        topic="Open a table with /tute new",
+        topic=t("sandbox.channel_topic", language, command=_new_table_command(language)),
     )
     admin = server.create_role("Admin", permissions=discord.Permissions(manage_guild=True))
     you = server.add_member(env.create_user(YOU.lower(), global_name=YOU), roles=[admin])

@@ -11,6 +11,7 @@ ratings by level and are never updated. The storage keeps every competitive game
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -331,8 +332,9 @@ async def rebuild(conn: Conn, guild_id: int, rules: RatingRules) -> int:
         (GameResult.from_json(family, text), finished_at)
         for family, text, finished_at in await stored.game_results(conn, guild_id)
     ]
+    replayed = await asyncio.to_thread(replay, games, rules)  # seconds for a long history
     await stored.clear_ratings(conn, guild_id)
-    for (user_id, family), rating in replay(games, rules).items():
+    for (user_id, family), rating in replayed.items():
         await stored.put_rating(
             conn,
             guild_id,

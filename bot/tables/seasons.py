@@ -6,7 +6,9 @@ minimum of rated games).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import asyncio
+import weakref
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot.storage import Database
@@ -75,22 +77,43 @@ async def end_due(
     return ended
 
 
+SeasonRatings = dict[tuple[int, Family], Rating]
+
+_replayed: weakref.WeakKeyDictionary[Database, dict[int, tuple[object, SeasonRatings]]] = (
+    weakref.WeakKeyDictionary()
+)
+"""The last replay of each season, per database: (what it was made from, the ratings)."""
+
+
+def replay_rows(rows: Sequence[tuple[str, str, float]], rules: RatingRules) -> SeasonRatings:
+    """The ratings the season's kept games (as the storage gives them) make under ``rules``:
+    the heavy part (about 3 s for 20,000 games), run off the event loop."""
+    games = [(GameResult.from_json(family, text), at) for family, text, at in rows]
+    return replay(games, rules)
+
+
 async def season_ratings(
     db: Database, season: Season, settings: GuildSettings | None = None
-) -> dict[tuple[int, Family], Rating]:
+) -> SeasonRatings:
     """Every member's rating per family from the season's games alone (newcomers at its
-    start), under the server's rules (its ``settings``, read when not given)."""
+    start), under the server's rules (its ``settings``, read when not given).
+
+    The replay runs in a thread, so the bot keeps answering meanwhile, and is kept until a
+    game of the season is kept or the rules change: the pages of a board read it again."""
     settings = settings or await get_settings(db, season.guild_id)
-    games = [
-        (GameResult.from_json(family, text), finished_at)
-        for family, text, finished_at in await stored.season_games(db, season.id)
-    ]
-    return replay(games, RatingRules.of(settings))
+    rules = RatingRules.of(settings)
+    made_from = (await stored.season_games_mark(db, season.id), rules)
+    kept = _replayed.setdefault(db, {})
+    found = kept.get(season.id)
+    if found is not None and found[0] == made_from:
+        return found[1]
+    rows = await stored.season_games(db, season.id)
+    ratings = await asyncio.to_thread(replay_rows, rows, rules)
+    kept[season.id] = (made_from, ratings)
+    return ratings
 
 
-def board(
-    ratings: dict[tuple[int, Family], Rating], family: Family, min_games: int
-) -> list[tuple[int, Rating]]:
+def board(ratings: SeasonRatings, family: Family, min_games: int) -> list[tuple[int, Rating]]:
     """The members with ``min_games`` rated games or more in ``family``, best first (as the
     all-time board sorts: mu - 3 sigma, then mu)."""
     rows = [(u, r) for (u, f), r in ratings.items() if f is family and r.games >= min_games]

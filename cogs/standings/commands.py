@@ -49,6 +49,7 @@ from .common import (
     number,
     reply,
     server_language,
+    think,
     user_language,
 )
 from .embeds import settings_embed, stats_embed
@@ -151,6 +152,8 @@ class StandingsCommands(SeasonCommands):
             if of_season is None:
                 await reply(interaction, missing)
                 return
+        # a season's board replays its games: the answer comes once they are
+        await think(interaction, ephemeral=False)
         public = await server_language(interaction, guild.id)
         if family is not None:
             chosen = ratings.Family(family)
@@ -159,7 +162,7 @@ class StandingsCommands(SeasonCommands):
         else:
             chosen = ratings.Family.PAIRS  # not shown
         embed, view = await leaderboard_message(db, guild.id, board, 0, public, chosen, of_season)
-        await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_PINGS)
+        await interaction.edit_original_response(embed=embed, view=view, allowed_mentions=NO_PINGS)
 
     @app_commands.command(
         name=catalog_str(f"{CMD}.stats.name"),
@@ -175,6 +178,8 @@ class StandingsCommands(SeasonCommands):
         guild = await in_guild(interaction, lang)
         if guild is None:
             return
+        # the running season's ratings replay its games: the answer comes once they are
+        await think(interaction, ephemeral=True)
         db = database(interaction)
         target = member or interaction.user
         settings = await get_settings(db, guild.id)
@@ -199,9 +204,8 @@ class StandingsCommands(SeasonCommands):
             season_rated = await seasons.season_ratings(db, running)
             mine = {f: r for (u, f), r in season_rated.items() if u == target.id}
             in_season = (running.number, mine)
-        await interaction.response.send_message(
+        await interaction.edit_original_response(
             embed=stats_embed(found, target, lang, rated, in_season, settings.min_rated_games),
-            ephemeral=True,
             allowed_mentions=NO_PINGS,
         )
 
@@ -267,7 +271,7 @@ class StandingsCommands(SeasonCommands):
         db = database(interaction)
         if rebuild_ratings:
             # Replaying a server's whole history may outlast the 3 seconds of an answer.
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            await think(interaction, ephemeral=True)
         games: int | None = None
         try:
             async with db.transaction() as conn:
@@ -275,18 +279,14 @@ class StandingsCommands(SeasonCommands):
                 if rebuild_ratings:
                     games = await ratings.rebuild(conn, guild.id, ratings.RatingRules.of(settings))
         except InvalidSetting as error:
-            refused = t("standings.config.invalid", lang, setting=error.name)
-            if interaction.response.is_done():
-                await interaction.followup.send(refused, ephemeral=True, allowed_mentions=NO_PINGS)
-            else:
-                await reply(interaction, refused)
+            await reply(interaction, t("standings.config.invalid", lang, setting=error.name))
             return
         title = "standings.config.updated" if changes else "standings.config.title"
         embed = settings_embed(settings, t(title, lang), lang, bot_language(interaction))
         if games is not None:
             said = t("standings.config.rebuilt", lang, games=number(games, lang))
-            await interaction.followup.send(
-                said, embed=embed, ephemeral=True, allowed_mentions=NO_PINGS
+            await interaction.edit_original_response(
+                content=said, embed=embed, allowed_mentions=NO_PINGS
             )
             return
         said = None

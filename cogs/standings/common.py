@@ -57,7 +57,18 @@ def next_utc_midnight(now: dt.datetime) -> dt.datetime:
 
 
 async def reply(interaction: discord.Interaction[Any], content: str) -> None:
+    """Answer with ``content``: for the user alone, or, once the answer was deferred with
+    "thinking", as the edit of that deferred answer (as Discord documents it)."""
+    if interaction.response.is_done():
+        await interaction.edit_original_response(content=content, allowed_mentions=NO_PINGS)
+        return
     await interaction.response.send_message(content, ephemeral=True, allowed_mentions=NO_PINGS)
+
+
+async def think(interaction: discord.Interaction[Any], *, ephemeral: bool) -> None:
+    """Answer "thinking" at once, before work that may outlast the 3 seconds Discord gives
+    an answer (a season's ratings replay its games); the answer then edits it."""
+    await interaction.response.defer(ephemeral=ephemeral, thinking=True)
 
 
 async def in_guild(interaction: discord.Interaction[Any], lang: str) -> discord.Guild | None:

@@ -261,7 +261,9 @@ class LeaderboardPage(
                 said = t("standings.season.unknown", user_language(interaction), number=self.season)
                 await reply(interaction, said)
                 return
+        # a season's board replays its games: the click is answered first, the page follows
+        await interaction.response.defer()
         embed, view = await leaderboard_message(
             db, guild.id, self.by, self.page, lang, self.family or DEFAULT_FAMILY, season
         )
-        await interaction.response.edit_message(embed=embed, view=view, allowed_mentions=NO_PINGS)
+        await interaction.edit_original_response(embed=embed, view=view, allowed_mentions=NO_PINGS)

@@ -41,6 +41,7 @@ from .common import (
     managing_guild,
     reply,
     server_language,
+    think,
     user_language,
     utc_day,
     utc_day_start,
@@ -231,17 +232,18 @@ class SeasonCommands(CommandsMixin):
             await reply(interaction, t("standings.season.none_running", lang))
             return
         # replaying the season's games for its podium may outlast the 3 seconds of an answer
-        await interaction.response.defer(thinking=True)
+        await think(interaction, ephemeral=False)
         end = await seasons.end(db, guild.id, discord.utils.utcnow().timestamp())
         self._season_ends_read_at = None
         if end is None:  # another admin ended it a moment ago: their answer has the podium
-            said = t("standings.season.none_running", lang)
-            await interaction.followup.send(said, allowed_mentions=NO_PINGS)
+            await reply(interaction, t("standings.season.none_running", lang))
             return
         settings = await get_settings(db, guild.id)
         public = await server_language(interaction, guild.id)
         content, embed = season_podium_message(end, settings.min_rated_games, public)
-        await interaction.followup.send(content, embed=embed, allowed_mentions=NO_PINGS)
+        await interaction.edit_original_response(
+            content=content, embed=embed, allowed_mentions=NO_PINGS
+        )
 
     @season.command(
         name=catalog_str(f"{CMD}.season.show.name"),
@@ -271,11 +273,13 @@ class SeasonCommands(CommandsMixin):
             if season is None:
                 await reply(interaction, t("standings.season.unknown", lang, number=number))
                 return
+        # the podiums replay the season's games: the answer comes once they are
+        await think(interaction, ephemeral=False)
         settings = await get_settings(db, guild.id)
         best = best_of(await seasons.podiums(db, season, settings))
         public = await server_language(interaction, guild.id)
         embed = season_embed(season, best, settings.min_rated_games, public)
-        await interaction.response.send_message(embed=embed, allowed_mentions=NO_PINGS)
+        await interaction.edit_original_response(embed=embed, allowed_mentions=NO_PINGS)
 
 
 def best_of(podiums: Sequence[seasons.Podium]) -> dict[Family, Sequence[tuple[int, Rating]]]:

@@ -219,6 +219,8 @@ class TableButton(TuteButton, kind="t", parts={"op": "[a-z]+"}):
         service = service_of(interaction.client)
         presenter = presenter_of(interaction.client)
         user, lang = interaction.user, locale_of(interaction)
+        # the lobby is posted before the answer can say where: the click is answered first
+        await interaction.response.defer(ephemeral=True, thinking=True)
         settings = await get_settings(service.db, interaction.guild_id or 0)
         outcome, opened = await service.rematch(
             self.table_id, user.id, user.display_name, locale=lang, max_tables=settings.max_tables
@@ -229,8 +231,9 @@ class TableButton(TuteButton, kind="t", parts={"op": "[a-z]+"}):
             raise TableError("rematch_failed")
         key = "tables.rematch.opened" if opened else "tables.rematch.joined"
         link = f"https://discord.com/channels/{table.guild_id}/{table.channel_id}"
-        answer = interaction.response.send_message(t(key, lang, link=link), ephemeral=True)
-        await answered(interaction, answer)
+        await answered(
+            interaction, interaction.edit_original_response(content=t(key, lang, link=link))
+        )
         await presenter.refresh(outcome.show)
 
     def _question(self, service: TableService, user_id: int, lang: str) -> str:

@@ -80,11 +80,16 @@ class PreviewPage:
         await self.read()
         return receipt
 
-    async def command(self, invocation: str, **options: Any) -> int:
-        """Run a slash command from the composer; the id of the bot's answer."""
+    async def commands(self) -> list[dict[str, Any]]:
+        """The slash commands the page lists (each as ``/invocation`` with its options)."""
         async with self.session.get(f"{self.base}/api/commands", headers=self._headers()) as r:
             catalog = await r.json()
-        entry = next(e for e in catalog["entries"] if e["invocation"] == invocation)
+        return list(catalog["entries"])
+
+    async def command(self, invocation: str, **options: Any) -> int:
+        """Run a slash command from the composer, as the page lists it (its options by the
+        names the page shows); the id of the bot's answer."""
+        entry = next(e for e in await self.commands() if e["invocation"] == invocation)
         receipt = await self.act(
             "run_command",
             command_id=entry["commandId"],

@@ -11,14 +11,17 @@ from typing import Any
 
 import aiohttp
 import pytest
+from simcord.preview import _markdown as simcord_markdown
 from simcord.preview._markdown import markdown_tokens
 
+from bot.i18n import t
 from bot.sandbox import YOU, find_chromium, open_sandbox
 from bot.sandbox.page import (
     PAGE_SCRIPT,
     RELATIVE_MARK,
     SCRIPT_PATH,
     SCRIPT_TAG,
+    chrome_words,
     show_mentions_in_embeds,
 )
 from bot.sandbox.pictures import CHROMIUM_ARGS
@@ -217,3 +220,89 @@ async def test_a_turn_clock_counts_down_in_the_page_on_the_simulated_clock(
                 assert text is not None and re.fullmatch(r"in \d+ seconds", text)
             finally:
                 await browser.close()
+
+
+# ----------------------------------------------------------------- the page's own words
+
+
+@pytest.mark.e2e
+@pytest.mark.skipif(find_chromium() is None, reason="the page test needs Chromium")
+async def test_with_lang_es_the_page_says_its_own_words_in_spanish(tmp_path: Path) -> None:
+    """In a browser: the toolbar's "Viewing as" and the composer's "Message #tute" read as
+    a Spanish Discord client reads them; the bot's messages are left as they are."""
+    pytest.importorskip("playwright", reason="the page test needs Playwright")
+    from playwright.async_api import async_playwright, expect
+
+    chromium = find_chromium()
+    assert chromium is not None
+    async with (
+        open_sandbox(tmp_path / "sandbox.db", **FAST, language="es") as box,
+        async_playwright() as playwright,
+    ):
+        browser = await playwright.chromium.launch(
+            executable_path=str(chromium), args=list(CHROMIUM_ARGS), headless=True
+        )
+        try:
+            tab = await browser.new_page()
+            await tab.goto(box.url)
+            await tab.wait_for_function("() => window.simcordPreview?.ready")
+            viewer = tab.locator("label.viewer-control")
+            await expect(viewer).to_contain_text(t("sandbox.page.viewing_as", "es"))
+            await expect(viewer).not_to_contain_text("Viewing as")
+            composer = tab.locator("#channel-composer-input")
+            said = t("sandbox.page.message_channel", "es", channel="tute")
+            await expect(composer).to_have_attribute("placeholder", said)
+            topic = t("sandbox.channel_topic", "es", command="tute nueva")
+            await expect(tab.locator("#channel-topic")).to_have_text(topic)
+            await composer.click()
+            await tab.keyboard.type("/tute nu")  # the list of commands, as in Spanish
+            listed = tab.get_by_text("/tute nueva", exact=True)
+            await expect(listed).to_be_visible()
+            await expect(tab.get_by_text(re.compile(r"^\+\d+ opcionales$"))).to_be_visible()
+            await tab.screenshot(path=str(tmp_path / "es.png"))
+        finally:
+            await browser.close()
+
+
+# ------------------------------------------------------------------- a long channel
+
+
+@pytest.mark.e2e
+async def test_a_publication_reads_no_text_it_has_read_before(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a full channel window (50 messages), a publication that shows nothing new
+    parses no markdown again (it parsed each text of each message at every tick: the page
+    fell behind the clock at about 50 messages); what the page shows stays the same."""
+    async with (
+        open_sandbox(tmp_path / "sandbox.db", **FAST) as box,
+        aiohttp.ClientSession() as session,
+    ):
+        page = PreviewPage(session, box.url)
+        await page.open(box.you)
+        for _ in range(52):
+            await page.command("tute leaderboard")
+        await page.read()
+        shown = page.state["messages"]
+        assert len(page.state["timeline"]) == 50
+
+        parsers = 0
+        build = simcord_markdown._markdown_parser
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            nonlocal parsers
+            parsers += 1
+            return build(*args, **kwargs)
+
+        monkeypatch.setattr(simcord_markdown, "_markdown_parser", counted)
+        await box.preview.refresh()
+        assert parsers == 0
+        await page.read()
+        assert page.state["messages"] == shown
+
+
+def test_in_english_the_page_keeps_its_words() -> None:
+    """The page's words are replaced only where the language says something else."""
+    assert chrome_words("en", "tute") == {}
+    spanish = chrome_words("es", "tute")
+    assert spanish["Send"] == "Enviar" and "Inspector" not in spanish

@@ -112,6 +112,35 @@ async def test_a_whole_game_through_the_page(tmp_path: Path) -> None:
 
 
 @pytest.mark.e2e
+async def test_a_second_tab_sees_the_first_ones_actions_and_its_own_clicks_count(
+    tmp_path: Path,
+) -> None:
+    """Two tabs: what one does shows in the other at once, and a click in the other, made
+    on the page as it was before that, is taken (not refused in silence)."""
+    async with (
+        open_sandbox(tmp_path / "sandbox.db", **FAST) as box,
+        aiohttp.ClientSession() as session,
+    ):
+        first, second = PreviewPage(session, box.url), PreviewPage(session, box.url)
+        await first.open(box.you)
+        await second.open(box.you)
+        lobby_id = await first.command("tute new", variant="habanero")
+        await second.read()
+        lobby = await second.show(lobby_id)
+        as_it_was = second.state
+
+        await first.click(lobby_id, button_ending(lobby, ":robot"))
+        await second.read()
+        seated = await second.show(lobby_id)
+        assert message_text(seated) != message_text(lobby), "the second tab shows no robot"
+
+        second.state = as_it_was  # a click made before the republish reached the tab
+        await second.click(lobby_id, button_ending(lobby, ":start"))
+        table = next(iter(box.tables.tables.values()))
+        assert table.status is Status.PLAYING
+
+
+@pytest.mark.e2e
 async def test_standings_and_ids_are_kept_between_runs(tmp_path: Path) -> None:
     db = tmp_path / "sandbox.db"
     async with open_sandbox(db, **FAST) as box, aiohttp.ClientSession() as session:
@@ -148,22 +177,39 @@ async def test_the_person_at_the_page_has_a_name_and_runs_the_server(tmp_path: P
 
 @pytest.mark.e2e
 async def test_the_sandbox_speaks_spanish_when_asked(tmp_path: Path) -> None:
-    """``--lang es``: the page's clicks come in Spanish, and so does the bot's default."""
+    """``--lang es``: the page's clicks come in Spanish, and so does the bot's default; the
+    page lists the commands, their options and choices as a Spanish client does."""
     async with (
         open_sandbox(tmp_path / "sandbox.db", **FAST, language="es") as box,
         aiohttp.ClientSession() as session,
     ):
         page = PreviewPage(session, box.url)
         await page.open(box.you)
-        lobby_id = await page.command("tute new", variant="habanero")
+        new = f"{t('commands.tute.name', 'es')} {t('commands.tute.new.name', 'es')}"
+        listed = {e["invocation"]: e for e in await page.commands()}
+        assert new == "tute nueva" and "tute new" not in listed
+        variant = next(o for o in listed[new]["options"] if o["name"] == "modalidad")
+        assert variant["description"] == t("options.variant.description", "es")
+        assert t("variants.habanero", "es") in [c["name"] for c in variant["choices"]]
+        lobby_id = await page.command(new, modalidad="habanero")
         table = table_of(box.tables, max(box.tables.tables))
         assert table.language == "es"
         lobby = await page.show(lobby_id)
         assert lobby["embeds"][0]["title"] == t(
             "tables.title", "es", variant=t("variants.habanero", "es"), id=table.id
         )
-        rules = await page.show(await page.command("tute rules"))
+        rules = await page.show(await page.command("tute reglas"))
         assert rules["embeds"][0]["title"] == t("rules.title", "es")
+
+        # the page's own words: the page carries them, in Spanish, for its script
+        async with session.get(page.base + "/") as response:
+            html = await response.text()
+        assert '<html lang="es">' in html
+        carried = re.search(r'<script type="application/json" id="[^"]+">(.*?)</script>', html)
+        assert carried is not None, "the page carries no words of its own"
+        words = json.loads(carried.group(1))
+        assert words["Viewing as"] == t("sandbox.page.viewing_as", "es") == "Viendo como"
+        assert words["Message #tute"] == "Enviar mensaje a #tute"
 
 
 @pytest.mark.e2e
@@ -236,8 +282,13 @@ async def test_a_robot_plays_a_moment_after_the_click(tmp_path: Path) -> None:
         assert page.state["publishedRevision"] > revision, "the page was not told"
 
 
+SAFETY_NET = 600.0
+"""Seconds after which a wait on the sandbox (a tick, an answer, the process's exit) gives
+up: a bound for a hang, never a wait (each test goes on as soon as the sandbox does)."""
+
+
 @pytest.mark.e2e
-async def test_the_clock_follows_real_time(tmp_path: Path) -> None:
+async def test_the_clock_follows_real_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """SimCord's clock is set to the real date, and each tick moves it by the real time
     since the last one, the time the sandbox took to start included."""
     real = FakeTime()
@@ -250,12 +301,19 @@ async def test_the_clock_follows_real_time(tmp_path: Path) -> None:
         await box.clock.catch_up()  # no real time passed
         assert (box.env.now() - start).total_seconds() == pytest.approx(2.5)
 
+        ticked = asyncio.Event()
+        catch_up = box.clock.catch_up
+
+        async def catch_up_and_tell() -> None:
+            await catch_up()
+            ticked.set()
+
+        monkeypatch.setattr(box.clock, "catch_up", catch_up_and_tell)
         box.clock.start()  # ticking on its own, every TICK real seconds
         real.advance(0.6)
-        for _ in range(100):
-            if box.env.now() - start > timedelta(seconds=2.5):
-                break
-            await asyncio.sleep(0.02)
+        # the tick comes when the loop gets to it: wait for it, however long that is
+        async with asyncio.timeout(SAFETY_NET):
+            await ticked.wait()
         await box.clock.stop()
         assert (box.env.now() - start).total_seconds() == pytest.approx(3.1)
 
@@ -275,7 +333,10 @@ def test_the_command_serves_the_page_until_ctrl_c(tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         text=True,
     )
-    watchdog = threading.Timer(60, process.kill)
+    # Every step waits on the process itself (a line printed, an answer, its exit), never on
+    # a time: the watchdog only ends a sandbox that hangs, so its bound is far beyond any
+    # machine's start-up under load.
+    watchdog = threading.Timer(SAFETY_NET, process.kill)
     watchdog.start()
     try:
         assert process.stdout is not None
@@ -285,10 +346,11 @@ def test_the_command_serves_the_page_until_ctrl_c(tmp_path: Path) -> None:
                 url = found.group()
                 break
         assert url is not None, "no address printed"
-        with urllib.request.urlopen(url.partition("#")[0], timeout=10) as response:
+        page = url.partition("#")[0]
+        with urllib.request.urlopen(page, timeout=SAFETY_NET) as response:
             assert response.status == 200
         process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=30)
+        out, err = process.communicate()  # until it exits (or the watchdog ends it)
     finally:
         watchdog.cancel()
         if process.poll() is None:

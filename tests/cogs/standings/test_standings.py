@@ -113,9 +113,10 @@ async def test_the_leaderboard_pages_with_buttons_that_survive_a_restart(
     assert (following.label, following.disabled) == ("Next ▶", False)
     assert following.custom_id == "tute:lb:chips:1"
     assert result.response.message.mentions == []
-    callback = next(r for r in env.http_requests if r.path.endswith("/callback"))
-    assert callback.json is not None
-    assert callback.json["data"]["allowed_mentions"] == {"parse": []}
+    # answered "thinking" first, the board then edited in, pinging nobody
+    answer = next(r for r in env.http_requests if r.path.endswith("/messages/@original"))
+    assert answer.json is not None
+    assert answer.json["allowed_mentions"] == {"parse": []}
 
     # Anybody may turn the page: the message itself changes.
     click = await server.bob.click(result.response, custom_id="tute:lb:chips:1")

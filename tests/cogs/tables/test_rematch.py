@@ -37,8 +37,13 @@ async def test_rematch_opens_the_same_game_and_the_others_sit_down_by_clicking(
     final = game.table_message()
     (rematch,) = buttons(final)
 
+    before = len(env.http_requests)
     result = await bob.click(final, custom_id=rematch.custom_id)
     assert result.ephemeral and result.response is not None
+    # the click is answered ("thinking") before the lobby is posted, not after
+    sent = [(r.method, r.path) for r in env.http_requests[before:]]
+    answered_at = next(i for i, (_, path) in enumerate(sent) if path.endswith("/callback"))
+    assert answered_at < sent.index(("POST", f"/channels/{world.channel.id}/messages"))
     link = f"https://discord.com/channels/{old.guild_id}/{old.channel_id}"
     assert result.response.content == t("tables.rematch.opened", "en", link=link)
     new = max(tables_of(env.bot.tables).values(), key=lambda t_: t_.id)  # type: ignore[attr-defined]
