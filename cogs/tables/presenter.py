@@ -307,13 +307,7 @@ class DiscordPresenter:
         table = show.table
         assert table.play_message_id is not None
         try:
-            await self.edit(
-                table.where_id,
-                table.play_message_id,
-                (table.id, "table"),
-                messages.table_payload(table, self.faces, v2=table.play_message_v2),
-                self._pictures(show),
-            )
+            await self._edit_play_message(show)
         except discord.NotFound as error:
             log.warning("Table %s: its message is gone (%s); posting it again", table.id, error)
             if error.code == UNKNOWN_CHANNEL and table.thread_id is not None:
@@ -329,6 +323,17 @@ class DiscordPresenter:
             else:
                 raise
 
+    async def _edit_play_message(self, show: Show) -> None:
+        table = show.table
+        assert table.play_message_id is not None
+        await self.edit(
+            table.where_id,
+            table.play_message_id,
+            (table.id, "table"),
+            messages.table_payload(table, self.faces, v2=table.play_message_v2),
+            self._pictures(show),
+        )
+
     async def _reopen_thread(self, show: Show) -> None:
         """Discord archived the game's thread (nothing was said in it for a while: a long
         pause) and takes no edits in it: it is opened again and the table edited; if that
@@ -339,13 +344,7 @@ class DiscordPresenter:
             thread = await self.bot.fetch_channel(table.thread_id)
             if isinstance(thread, discord.Thread):
                 await thread.edit(archived=False)
-            await self.edit(
-                table.where_id,
-                table.play_message_id,
-                (table.id, "table"),
-                messages.table_payload(table, self.faces, v2=table.play_message_v2),
-                self._pictures(show),
-            )
+            await self._edit_play_message(show)
         except discord.HTTPException as error:
             log.info("Table %s: its thread stays archived (%s); posting again", table.id, error)
             await self._move_on(show)
