@@ -10,7 +10,8 @@ import simcord
 
 from bot.i18n import t
 from bot.storage.settings import update_settings
-from tests.cogs.tables._game import SEED, new_game
+from bot.tables.model import Seat
+from tests.cogs.tables._game import SEED, Game, Human, new_game
 from tests.cogs.tables._world import (
     hand_buttons,
     op_button,
@@ -20,6 +21,18 @@ from tests.cogs.tables._world import (
     thread_of,
 )
 from tests.conftest import World
+
+
+async def dm_hand_in_play(env: simcord.Env, world: World) -> tuple[Game, Human, Seat, int]:
+    """alice, with turn notices off, two actions into a game: her game, her, her seat and the id
+    of the DM hand she has had since the start."""
+    game = await new_game(env, world, notify=False)
+    alice = game.humans[0]
+    await game.start()
+    await game.play_until(lambda: len(game.deal.actions) >= 2)
+    occupant = game.table.seats[game.seat(alice)]
+    assert occupant is not None and occupant.dm_message_id is not None
+    return game, alice, occupant, occupant.dm_message_id
 
 
 @pytest.mark.e2e
@@ -32,13 +45,7 @@ async def test_a_dm_hand_edited_for_near_an_hour_moves_to_a_fresh_message(
     one goes; the game plays on to its end."""
     env = simcord_env
     table_seed(SEED)
-    game = await new_game(env, world, notify=False)
-    alice = game.humans[0]
-    await game.start()
-    await game.play_until(lambda: len(game.deal.actions) >= 2)
-    occupant = game.table.seats[game.seat(alice)]
-    assert occupant is not None and occupant.dm_message_id is not None
-    first = occupant.dm_message_id
+    game, alice, occupant, first = await dm_hand_in_play(env, world)
     actions = len(game.deal.actions)
     await game.play_until(lambda: len(game.deal.actions) >= actions + 2)
     assert occupant.dm_message_id == first, "edited in place while young"
@@ -63,13 +70,7 @@ async def test_a_dm_hand_discord_will_not_edit_any_more_comes_again(
     age: a fresh message, the old one gone."""
     env = simcord_env
     table_seed(SEED)
-    game = await new_game(env, world, notify=False)
-    alice = game.humans[0]
-    await game.start()
-    await game.play_until(lambda: len(game.deal.actions) >= 2)
-    occupant = game.table.seats[game.seat(alice)]
-    assert occupant is not None and occupant.dm_message_id is not None
-    first = occupant.dm_message_id
+    game, alice, occupant, first = await dm_hand_in_play(env, world)
     dm = world.member.user.dm_channel
     env.inject_error(
         "PATCH",
