@@ -249,8 +249,9 @@ class Players:
                 language="en",
             )
         except TableError as refusal:
-            # another lane's table for the same host was opened while this one waited
-            if refusal.key != "already_hosting":
+            # another lane's table for the same host was opened while this one waited, or
+            # the host's chips do not cover the bet (refused as at /tute new)
+            if refusal.key not in ("already_hosting", "no_chips"):
                 raise
             return None
         seen = self.seen[table.id] = Seen(table.id, variant, options)
