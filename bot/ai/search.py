@@ -55,7 +55,7 @@ def playout(r: Deal) -> None:
         if r.phase is Phase.AUCTION:
             r.apply(Action.simple(r.turn, Kind.PASS))
             continue
-        if r.window_side >= 0:
+        if r.sing_side >= 0:
             acts = r.legal_actions()
             if acts[-1].kind is not _PLAY:
                 declaration = playout_declaration(r, acts)

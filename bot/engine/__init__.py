@@ -10,6 +10,7 @@ from .dealing import DealtCards, shuffle_deal
 from .events import Cante, Contract, End, Exchange, Phase, Result, Trick
 from .game import BetSplit, Game, Payout, arrastrado_payout, experience, split_bet
 from .options import (
+    DealScore,
     ExchangeWindow,
     FortyFirst,
     NextDealer,
@@ -18,6 +19,7 @@ from .options import (
     PairsSing,
     Preset,
     Scoring,
+    SingUntil,
     StockDuty,
     Variant,
     parse_options,
@@ -34,6 +36,7 @@ __all__ = [
     "Cante",
     "Contract",
     "Deal",
+    "DealScore",
     "DealtCards",
     "End",
     "Exchange",
@@ -54,6 +57,7 @@ __all__ = [
     "Result",
     "Scoring",
     "SeatView",
+    "SingUntil",
     "StockDuty",
     "Trick",
     "Variant",

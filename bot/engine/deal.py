@@ -25,7 +25,7 @@ from .events import (
     deal_winner,
 )
 from .exchange import ExchangeRules
-from .options import ExchangeWindow, FortyFirst, Options, PairsSing, Scoring
+from .options import ExchangeWindow, FortyFirst, Options, PairsSing, Scoring, SingUntil
 from .refusals import refuse_card, refuse_other
 from .variants import VARIANTS, TurnedCard, Variant
 
@@ -35,6 +35,7 @@ _PLAY_PHASE: Final = Phase.PLAY
 _PLAY: Final = Kind.PLAY
 _HABANERO: Final = Variant.HABANERO
 _SIXTY_FIVE: Final = Scoring.SIXTY_FIVE
+_NEXT_CARD: Final = SingUntil.NEXT_CARD
 
 
 def declares_anytime(variant: Variant, options: Options, turned: int, table_card: int) -> bool:
@@ -87,6 +88,7 @@ class Deal(ExchangeRules):
         "sang",
         "side_of",
         "sides",
+        "sing_side",
         "stock",
         "sung_mask",
         "table_card",
@@ -143,6 +145,7 @@ class Deal(ExchangeRules):
         self.sang = [False] * self.n
         self.window_side = -1
         self.window_seat = -1
+        self.sing_side = -1
         self.window_used = False
         self.window_sang = 0
         self.capote_open = False
@@ -243,6 +246,7 @@ class Deal(ExchangeRules):
             self.duty,
             options.undertrump,
             not options.beat_partner and self._partner_holds(seat),
+            options.overtrump,
         )
 
     def _partner_holds(self, seat: int) -> bool:
@@ -274,7 +278,7 @@ class Deal(ExchangeRules):
         x = m >> 30
         if x:
             acts += table[base | 3072 | x] or play_chunk(base | 3072 | x)
-        if self.window_side >= 0 or self.anytime:
+        if self.sing_side >= 0 or self.anytime:
             acts += self.declarations()
         return acts
 
@@ -283,11 +287,12 @@ class Deal(ExchangeRules):
         ``refusals`` module explains a refusal and must agree with this."""
         acts: list[Action] = []
         side = self.window_side
+        singing = self.sing_side
         options = self.options
         habanero = self.variant is _HABANERO
-        if side >= 0 and (not habanero or self.to_draw):
+        if singing >= 0 and (not habanero or self.to_draw):
             tute = options.allow_tute
-            for seat in self.sides[side]:
+            for seat in self.sides[singing]:
                 hand = self.hands[seat]
                 # the cheap test first: most windows have no pair and no tute to declare
                 if (hand >> 1 & hand & KNIGHTS_MASK or tute) and self.may_sing(seat):
@@ -399,6 +404,8 @@ class Deal(ExchangeRules):
                 self.best_seat = seat
                 self.window_side = -1
                 self.capote_open = False
+                if self.options.sing_until is _NEXT_CARD:
+                    self.sing_side = -1  # else the cantes stay open until the trick ends
             trick.append(c)
             if len(trick) < self.players:
                 self.turn = self.next_seat[seat]
@@ -426,7 +433,7 @@ class Deal(ExchangeRules):
             self.pending = self.pending_seat = -1
         if self.to_draw:
             self._draw(winner)
-        self.window_side = side
+        self.window_side = self.sing_side = side
         self.window_seat = winner
         self.window_used = False
         self.window_sang = 0
@@ -556,7 +563,9 @@ class Deal(ExchangeRules):
             and scores[winner] > 101
         )
         contract_made: bool | None = None
-        if self.contract is not None:
+        if self.contract is not None and end is End.TUTE:
+            contract_made = by_seat == self.contract.seat  # a tute makes or breaks it
+        elif self.contract is not None:
             contract_made = scores[self.side_of[self.contract.seat]] >= self.contract.points
         self.result = Result(
             end=end,
@@ -574,6 +583,6 @@ class Deal(ExchangeRules):
         )
         self.phase = Phase.FINISHED
         self.finished = True
-        self.window_side = -1
+        self.window_side = self.sing_side = -1
         self.capote_open = False
         self._pm = -1

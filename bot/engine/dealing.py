@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from .cards import CODES, N_CARDS, cards_of, display_order
-from .options import Options, Scoring
+from .options import DealScore, Options, Scoring
 from .variants import VARIANTS, Dealing, Seating, TurnedCard, Variant, seating
 
 
@@ -138,6 +138,8 @@ def check_deal(dealt: DealtCards) -> None:
         raise DealError("only habanero carries scores between deals")
     if dealt.carry is not None and options.scoring is not Scoring.MOST:
         raise DealError("no scores are carried between deals with sixty-five scoring")
+    if dealt.carry is not None and options.deal_score is DealScore.PER_DEAL:
+        raise DealError("no scores are carried between deals with per-deal scoring")
     expected = dealing_of(variant, options).deck
     if seen != expected:
         missing = bin(expected & ~seen).count("1")

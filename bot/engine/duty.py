@@ -35,11 +35,13 @@ def playable(
     duty: StockDuty,
     undertrump: bool = False,
     spare_partner: bool = False,
+    overtrump: bool = True,
 ) -> int:
     """The cards of ``hand`` the duty lets its seat play. ``led``: the suit led, -1 when
     the seat leads; ``best``: the card holding the trick (of the suit led, or a trump);
     ``spare_partner``: the seat's partner holds the trick and the table's ``beat_partner``
-    is off. The same as the hand's cards in the first of ``duty_tiers`` it meets, without
+    is off; ``overtrump``: the table's option (off, any trump answers a trump on the
+    table). The same as the hand's cards in the first of ``duty_tiers`` it meets, without
     building the tiers: ``Deal`` asks this for every card played."""
     if led < 0 or duty is _FREE:
         return hand
@@ -56,7 +58,7 @@ def playable(
     trumps = hand & SUIT_MASK[trump]
     if not trumps:
         return hand
-    if not best_is_trump:
+    if not best_is_trump or not overtrump:
         return trumps
     return trumps & HIGHER[best] or (trumps if undertrump else hand)
 
@@ -68,6 +70,7 @@ def duty_tiers(
     duty: StockDuty,
     undertrump: bool = False,
     spare_partner: bool = False,
+    overtrump: bool = True,
 ) -> tuple[int, ...]:
     """The duty as card sets in order (arguments as for ``playable``): a seat must play
     from the first one it holds a card of; the last is every card. So a card played from
@@ -83,8 +86,8 @@ def duty_tiers(
         tiers.append(HIGHER[best])  # beat the highest card of the suit led
     tiers.append(SUIT_MASK[led])  # else follow suit
     if led != trump:
-        if not best_is_trump:
-            tiers.append(trumps)  # void of the suit led: trump
+        if not best_is_trump or not overtrump:
+            tiers.append(trumps)  # void of the suit led: trump (any, without overtrump)
         else:
             tiers.append(HIGHER[best])  # someone trumped: overtrump
             if undertrump:

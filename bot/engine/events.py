@@ -11,7 +11,7 @@ from enum import Enum, IntEnum
 from typing import Any, Final, NamedTuple
 
 from .cards import RANK_OF, card
-from .options import Options, Scoring
+from .options import DealScore, Options, Scoring
 from .variants import Variant
 
 _EXCHANGE_BY_SEVEN: Final = frozenset({1, 3, 12, 11, 10})
@@ -157,14 +157,15 @@ def deal_winner(
     trick_sides: Sequence[int],
 ) -> int | None:
     """The side that wins a deal played to its last card, or None (habanero, nobody at the
-    target). ``sang``: the cante values each side sang; ``trick_sides``: who won each trick."""
+    target): the higher score, a tie to the tied side that won the later trick (in habanero
+    over the target, and with ``deal_score: per_deal``, the last trick's). ``sang``: the cante values each side sang; ``trick_sides``: who won each trick."""
     if options.scoring is Scoring.SIXTY_FIVE:
         # everything is decided from the side of the last ten: 65 (65-65 goes to it),
         # 75 if it sang a 20, 85 if it sang the 40
         bar = 85 if 40 in sang[last] else 75 if 20 in sang[last] else 65
         return last if scores[last] >= bar else 1 - last
     candidates = list(range(len(scores)))
-    if variant is Variant.HABANERO:
+    if variant is Variant.HABANERO and options.deal_score is DealScore.TARGET:
         candidates = [side for side in candidates if scores[side] >= options.target]
         if not candidates:
             return None

@@ -52,8 +52,8 @@ class ExchangeRules:
         may): none where no turned card can be taken, so that a window does not ask every
         seat at every trick."""
         if self.variant is _HABANERO:
-            if self.turned < 0 and self.turned_drawn < 0:
-                return ()
+            if self.exchanges or (self.turned < 0 and self.turned_drawn < 0):
+                return ()  # one swap a deal
             seats = {self.window_seat} if self.window_side >= 0 else set[int]()
             if self.options.exchange_window is ExchangeWindow.ANNOUNCE:
                 seats.add(self.turn)
@@ -87,6 +87,8 @@ class ExchangeRules:
             return -1
         if self.variant is not _HABANERO:
             return self.exchange_card_of(seat)
+        if self.exchanges:
+            return -1  # one swap a deal: a 7 (or 2) put under the stock stays there
         window = self.window_side >= 0 and seat == self.window_seat
         match self.options.exchange_window:
             case ExchangeWindow.BEFORE_LEAD:
@@ -99,9 +101,7 @@ class ExchangeRules:
                     return -1  # a 7 (or 2) drawn in that trick waits for the next win
                 return mine
             case ExchangeWindow.ANNOUNCE:
-                # only the turned card itself is taken, never a 7 (or 2) left under the
-                # stock by an exchange
-                if self.pending >= 0 or self.exchanges or not (window or self.turn == seat):
+                if self.pending >= 0 or not (window or self.turn == seat):
                     return -1
                 return self.exchange_card_of(seat)
 

@@ -57,6 +57,24 @@ class NextDealer(str, Enum):
     LAST_TEN = "last_ten"
 
 
+class SingUntil(str, Enum):
+    """``sing_until``: when the cante window of the last trick's winner closes."""
+
+    NEXT_CARD = "next_card"
+    """At the next card played (the default)."""
+    NEXT_TRICK = "next_trick"
+    """When the next trick is complete, so also after leading (seeds/004)."""
+
+
+class DealScore(str, Enum):
+    """``deal_score`` (habanero): what one deal decides."""
+
+    TARGET = "target"
+    """A game to the target, over as many deals as it takes (the default)."""
+    PER_DEAL = "per_deal"
+    """Each deal is a round of its own, won by the higher score (seeds/000)."""
+
+
 class Preset(str, Enum):
     """``rules``: a set of house rules named after the seed it comes from."""
 
@@ -64,6 +82,8 @@ class Preset(str, Enum):
     FOURNIER = "fournier"
     ONLINE = "online"
     SIXTY_FIVE = "sixty-five"
+    PAREJAS = "parejas"
+    HAVANIAN = "havanian"
 
 
 class OptionError(ValueError):
@@ -99,6 +119,9 @@ class Options:
     auto_exchange: bool = True
     seats: int = 3
     next_dealer: NextDealer = NextDealer.ROTATE
+    overtrump: bool = True
+    sing_until: SingUntil = SingUntil.NEXT_CARD
+    deal_score: DealScore = DealScore.TARGET
 
     def tute_allowed(self, variant: Variant) -> bool:
         if self.allow_tute is None:
@@ -123,7 +146,7 @@ class Options:
         given the ``variant``, from what the preset sets there (an option the host named
         back to its default under a preset is written, so it reads back the same)."""
         default = Options()
-        preset = {} if variant is None else preset_options(variant, self.rules, {}, self.deck)
+        preset = {} if variant is None else preset_options(variant, self.rules, {}, self)
         out: dict[str, Any] = {}
         for f in fields(self):
             value = getattr(self, f.name)
@@ -148,12 +171,15 @@ HOUSE_RULES: Final = (
     "auto_exchange",
     "seats",
     "next_dealer",
+    "overtrump",
+    "sing_until",
+    "deal_score",
 )
 """The options of RULES.md "House rules from the seeds", in its order."""
 
 _RANGES: Final = {
     "target": (1, 1000),
-    "rounds": (1, 5),
+    "rounds": (1, 9),
     "bet": (0, 1_000_000_000),
     "turn_time": (10, 3600),
 }
@@ -165,6 +191,8 @@ _ENUMS: Final[dict[str, type[Enum]]] = {
     "exchange_window": ExchangeWindow,
     "pairs_sing": PairsSing,
     "next_dealer": NextDealer,
+    "sing_until": SingUntil,
+    "deal_score": DealScore,
 }
 _CHOICES: Final = {"deck": (40, 36), "seats": (3, 4)}
 
@@ -185,6 +213,7 @@ _APPLIES: Final[dict[str, frozenset[Variant]]] = {
     "auto_exchange": _ARRASTRADO,
     "seats": _ARRASTRADO,
     "next_dealer": _HABANERO,
+    "deal_score": _HABANERO,
 }
 """The variants an option exists in; an option not listed exists in every variant."""
 
@@ -204,41 +233,88 @@ PRESETS: Final[dict[Preset, dict[str, Any]]] = {
         "tute_knights": False,
         "stock_duty": StockDuty.FULL,
     },
+    Preset.PAREJAS: {"overtrump": False, "undertrump": True},
+    Preset.HAVANIAN: {
+        "stock_duty": StockDuty.TRUMP,
+        "exchange_window": ExchangeWindow.BEFORE_DRAW,
+        "sing_until": SingUntil.NEXT_TRICK,
+    },
 }
-"""What each preset sets (RULES.md "Presets"); only what applies to the variant is set."""
+"""What each preset sets (RULES.md "Presets") in every variant it exists in; only what
+applies to the variant is set. ``PRESETS_BY_VARIANT`` says what differs in one variant."""
+
+PRESETS_BY_VARIANT: Final[dict[Preset, dict[Variant, dict[str, Any]]]] = {
+    # seeds/001's arrastrado sings the 40 before the 20
+    Preset.FOURNIER: {Variant.ARRASTRADO: {"forty_first": FortyFirst.STRICT}},
+    Preset.ONLINE: {
+        Variant.ARRASTRADO: {"deck": 36},
+        Variant.HABANERO: {"deal_score": DealScore.PER_DEAL},
+    },
+    # with four, the cuarenta comes before the veinte (seeds/003)
+    Preset.SIXTY_FIVE: {Variant.PAIRS: {"forty_first": FortyFirst.STRICT}},
+}
+
+PRESET_VARIANTS: Final[dict[Preset, frozenset[Variant]]] = {
+    Preset.PAREJAS: frozenset({Variant.PAIRS}),
+    Preset.HAVANIAN: _HABANERO,
+}
+"""The variants a preset exists in; a preset not listed exists in every variant."""
+
+
+def preset_applies(variant: Variant, preset: Preset) -> bool:
+    """Whether preset ``preset`` exists at a ``variant`` table (``parejas`` is a pairs
+    table's, ``havanian`` a habanero one's)."""
+    return variant in PRESET_VARIANTS.get(preset, frozenset(Variant))
+
+
+def not_applying(variant: Variant, name: str, options: Options | None = None) -> str | None:
+    """Why option ``name`` does not exist at a ``variant`` table with these ``options``:
+    ``variant`` (not in this variant), ``sixty_five`` or ``per_deal`` (no target or carry
+    with that scoring), ``deck`` (only with the 40-card deck); None where it exists."""
+    if variant not in _APPLIES.get(name, frozenset(Variant)):
+        return "variant"
+    if options is None:
+        return None
+    if name in ("target", "carry", "deal_score") and options.scoring is Scoring.SIXTY_FIVE:
+        return "sixty_five"
+    if name in ("target", "carry") and options.deal_score is DealScore.PER_DEAL:
+        return "per_deal"
+    if name in ("auto_exchange", "seats") and options.deck != 40:
+        return "deck"
+    return None
 
 
 def option_applies(variant: Variant, name: str, options: Options | None = None) -> bool:
     """Whether option ``name`` exists at a ``variant`` table with these ``options``."""
-    if variant not in _APPLIES.get(name, frozenset(Variant)):
-        return False
-    if options is None:
-        return True
-    if name in ("target", "carry"):
-        return options.scoring is not Scoring.SIXTY_FIVE
-    if name in ("auto_exchange", "seats"):
-        return options.deck == 40
-    return True
+    return not_applying(variant, name, options) is None
 
 
 def preset_options(
-    variant: Variant, preset: Preset, explicit: dict[str, Any], deck: int = 40
+    variant: Variant, preset: Preset, explicit: dict[str, Any], table: Options | None = None
 ) -> dict[str, Any]:
     """The values ``preset`` gives the options not named in ``explicit`` at a ``variant``
-    table with a ``deck`` of that many cards (those named explicitly win; an option that
-    does not exist there is not set)."""
-    probe = Options(deck=deck)
-    return {
-        name: value
-        for name, value in PRESETS[preset].items()
-        if name not in explicit and option_applies(variant, name, probe)
-    }
+    table (those named explicitly win; an option that does not exist there, with the deck
+    and scoring the table ends up with, or those of ``table`` where given, is not set)."""
+    if not preset_applies(variant, preset):
+        return {}
+    values = PRESETS[preset] | PRESETS_BY_VARIANT.get(preset, {}).get(variant, {})
+    values = {name: value for name, value in values.items() if name not in explicit}
+    probe = table
+    if probe is None:
+        probe = Options(
+            **{
+                name: (explicit | values)[name]
+                for name in ("deck", "scoring", "deal_score")
+                if name in explicit or name in values
+            }
+        )
+    return {name: value for name, value in values.items() if option_applies(variant, name, probe)}
 
 
 def parse_options(variant: Variant, raw: dict[str, Any] | None, *, named: bool = True) -> Options:
     """Options from a JSON-like mapping: the preset ``rules`` first, then the options named.
     Unknown keys and values raise OptionError, and so does (with ``named``) an option named
-    that does not exist in the variant."""
+    that does not exist in the variant, or a preset that does not."""
     if raw is None:
         return Options()
     if not isinstance(raw, dict):  # pyright: ignore[reportUnnecessaryIsInstance]
@@ -249,8 +325,7 @@ def parse_options(variant: Variant, raw: dict[str, Any] | None, *, named: bool =
             raise OptionError(f"unknown option {key!r}")
         values[key] = _parse_value(key, value)
     preset = values.get("rules", Preset.STANDARD)
-    deck = values.get("deck", 40)
-    options = Options(**(preset_options(variant, preset, values, deck) | values))
+    options = Options(**(preset_options(variant, preset, values) | values))
     check_options(variant, options, named=set(values) if named else set())
     return options
 
@@ -258,7 +333,8 @@ def parse_options(variant: Variant, raw: dict[str, Any] | None, *, named: bool =
 def with_preset(variant: Variant, options: Options, named: set[str]) -> Options:
     """``options`` with its preset's values for the options not in ``named`` (a table
     opened with a preset and some options named)."""
-    preset = preset_options(variant, options.rules, dict.fromkeys(named, True), options.deck)
+    explicit = {name: getattr(options, name) for name in named if name in OPTION_NAMES}
+    preset = preset_options(variant, options.rules, explicit)
     return replace(options, **preset) if preset else options
 
 
@@ -312,10 +388,16 @@ def check_options(variant: Variant, options: Options, named: set[str] | None = N
         raise OptionError("scoring sixty-five exists only in habanero and pairs")
     if options.plato and variant is not Variant.ARRASTRADO:
         raise OptionError("option plato exists only in arrastrado")
+    if not preset_applies(variant, options.rules):
+        where = ", ".join(v.value for v in PRESET_VARIANTS[options.rules])
+        raise OptionError(f"preset {options.rules.value} exists only in {where}")
     for name in sorted(named, key=OPTION_NAMES.index):
-        if variant not in _APPLIES.get(name, frozenset(Variant)):
+        why = not_applying(variant, name, options)
+        if why == "variant":
             raise OptionError(f"option {name} exists only in {_where(name)}")
-        if not option_applies(variant, name, options):
-            if name == "target":
-                raise OptionError("option target does not apply with sixty-five scoring")
+        if why == "sixty_five":
+            raise OptionError(f"option {name} does not apply with sixty-five scoring")
+        if why == "per_deal":
+            raise OptionError(f"option {name} does not apply with per-deal scoring")
+        if why == "deck":
             raise OptionError(f"option {name} exists only with the 40-card deck")

@@ -7,7 +7,7 @@ what is said here must agree with them.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from .actions import MAX_BID, MIN_BID, Action, IllegalActionError, Kind
 from .cards import (
@@ -22,7 +22,7 @@ from .cards import (
     SUIT_OF,
 )
 from .events import Phase, exchange_card
-from .options import ExchangeWindow, FortyFirst, PairsSing, Scoring, StockDuty
+from .options import DealScore, ExchangeWindow, FortyFirst, PairsSing, Scoring, SingUntil, StockDuty
 from .variants import Variant
 
 if TYPE_CHECKING:
@@ -78,7 +78,11 @@ def refuse_play(deal: Deal, seat: int, c: int) -> IllegalActionError:
             beat=deal.best_card,
         )
     trumps = hand & SUIT_MASK[deal.trump]
-    if SUIT_OF[deal.best_card] == deal.trump and trumps & HIGHER[deal.best_card]:
+    if (
+        deal.options.overtrump
+        and SUIT_OF[deal.best_card] == deal.trump
+        and trumps & HIGHER[deal.best_card]
+    ):
         return IllegalActionError(
             "must_overtrump",
             f"seat {seat} has no {SUIT_NAMES[led]} and must beat {best} with a higher {trump_name}",
@@ -126,66 +130,113 @@ def refuse_other(deal: Deal, action: Action) -> IllegalActionError | None:
     if kind in (Kind.BID, Kind.PASS):
         return IllegalActionError("no_auction", "there is no bidding now")
     if action not in deal.declarations():
-        return IllegalActionError(kind.name.lower(), why_not(deal, action), seat=seat)
+        why = why_not(deal, action)
+        return IllegalActionError(why.code, why.text, seat=seat, **why.params)
     return None
 
 
-def why_not(deal: Deal, action: Action) -> str:
-    """Why a declaration (sing, tute, exchange, capote, claim, resign) is not open now."""
+class Why(NamedTuple):
+    """Why a declaration is refused: a stable ``code`` (the catalog's
+    ``tables.errors.illegal.<code>``), its ``params`` (cards and suits as ints) and the
+    reason in words."""
+
+    code: str
+    text: str
+    params: dict[str, int]
+
+
+def _why(code: str, text: str, **params: int) -> Why:
+    return Why(code, text, params)
+
+
+def why_not(deal: Deal, action: Action) -> Why:
+    """Why a declaration (sing, tute, exchange, capote, claim, resign) is not open now,
+    naming the rule that closes it."""
     seat, kind = action.seat, action.kind
     if kind is Kind.SING:
-        return f"seat {seat} cannot sing {SUIT_NAMES[action.arg]}: " + (
-            _why_not_sing(deal, seat, action.arg) or "not now"
-        )
+        why = _why_not_sing(deal, seat, action.arg) or _why("sing", "not now")
+        return why._replace(text=f"seat {seat} cannot sing {SUIT_NAMES[action.arg]}: {why.text}")
     if kind is Kind.TUTE:
-        return f"seat {seat} cannot declare tute: " + (_why_not_tute(deal, seat) or "not now")
+        why = _why_not_tute(deal, seat) or _why("tute", "not now")
+        return why._replace(text=f"seat {seat} cannot declare tute: {why.text}")
     if kind is Kind.EXCHANGE:
-        return f"seat {seat} cannot exchange: " + (_why_not_exchange(deal, seat) or "not now")
+        why = _why_not_exchange(deal, seat) or _why("exchange", "not now")
+        return why._replace(text=f"seat {seat} cannot exchange: {why.text}")
     if kind is Kind.CAPOTE:
-        if deal.variant is not Variant.HABANERO or not deal.options.capote:
-            return "capote is not played at this table"
-        if deal.capote_seat >= 0:
-            return f"seat {deal.capote_seat} has already announced capote"
-        return "capote is announced right after the last draw, before the next lead"
+        return _why_not_capote(deal)
     if kind is Kind.CLAIM:
-        if deal.variant is not Variant.HABANERO or deal.options.scoring is not Scoring.MOST:
-            return "claiming the target exists only in habanero"
-        if deal.dealt.carry is None:
-            return "the target can be claimed from the second deal on"
-        if deal.capote_seat >= 0:
-            return "nobody may claim while a capote runs"
-        return "only a player who has just won a trick may claim, before the next card"
+        return _why_not_claim(deal)
     if kind is Kind.RESIGN:
-        if deal.options.scoring is not Scoring.SIXTY_FIVE:
-            return "resigning exists only with sixty-five scoring"
-        if not deal.before_first_lead():
-            return "resigning is only before the first lead"
-        return f"seat {seat}'s hand holds 10 card points or more and cannot resign"
-    return "not now"
+        return _why_not_resign(deal, seat)
+    return _why(kind.name.lower(), "not now")
 
 
-def _cante_window_reason(deal: Deal, seat: int) -> str | None:
-    if deal.window_side < 0 or deal.side_of[seat] != deal.window_side:
-        return "only the side that has just won a trick may declare, before the next card"
+def _why_not_capote(deal: Deal) -> Why:
+    if deal.variant is not Variant.HABANERO or not deal.options.capote:
+        return _why("capote_off", "capote is not played at this table")
+    if deal.capote_seat >= 0:
+        return _why(
+            "capote_taken",
+            f"seat {deal.capote_seat} has already announced capote",
+            by=deal.capote_seat,
+        )
+    return _why("capote", "capote is announced right after the last draw, before the next lead")
+
+
+def _why_not_claim(deal: Deal) -> Why:
+    options = deal.options
+    if deal.variant is not Variant.HABANERO or options.scoring is not Scoring.MOST:
+        return _why("claim_off", "claiming the target exists only in habanero")
+    if options.deal_score is DealScore.PER_DEAL:
+        return _why("claim_per_deal", "each deal is a round of its own here: there is no target")
+    if deal.dealt.carry is None:
+        return _why("claim_first_deal", "the target can be claimed from the second deal on")
+    if deal.capote_seat >= 0:
+        return _why("claim_capote", "nobody may claim while a capote runs")
+    return _why("claim", "only a player who has just won a trick may claim, before the next card")
+
+
+def _why_not_resign(deal: Deal, seat: int) -> Why:
+    if deal.options.scoring is not Scoring.SIXTY_FIVE:
+        return _why("resign_off", "resigning exists only with sixty-five scoring")
+    if not deal.before_first_lead():
+        return _why("resign_first_lead", "resigning is only before the first lead")
+    return _why("resign", f"seat {seat}'s hand holds 10 card points or more and cannot resign")
+
+
+def _cante_window_reason(deal: Deal, seat: int) -> Why | None:
+    if deal.sing_side < 0 or deal.side_of[seat] != deal.sing_side:
+        if deal.options.sing_until is SingUntil.NEXT_TRICK:
+            return _why(
+                "sing_window_trick",
+                "only the side that won the last trick may declare, until the next trick ends",
+            )
+        return _why(
+            "sing_window",
+            "only the side that has just won a trick may declare, before the next card",
+        )
     if not deal.may_sing(seat):
         if deal.options.pairs_sing is PairsSing.EACH:
-            return "one cante per partner per trick won"
-        return "one cante per trick won"
+            return _why("one_cante_each", "one cante per partner per trick won")
+        return _why("one_cante", "one cante per trick won")
     if deal.variant is Variant.HABANERO and not deal.to_draw:
-        return "no cante once the stock is empty"
+        return _why("stock_empty", "no cante once the stock is empty")
     return None
 
 
-def _why_not_sing(deal: Deal, seat: int, suit: int) -> str | None:
+def _why_not_sing(deal: Deal, seat: int, suit: int) -> Why | None:
     reason = _cante_window_reason(deal, seat)
     if reason:
         return reason
+    name = SUIT_NAMES[suit]
     if deal.sung_mask >> suit & 1:
-        return f"{SUIT_NAMES[suit]} has already been sung"
+        return _why("sung", f"{name} has already been sung", suit=suit)
     if deal.hands[seat] & PAIR_MASK[suit] != PAIR_MASK[suit]:
-        return f"seat {seat} does not hold the king and the knight of {SUIT_NAMES[suit]}"
+        return _why(
+            "no_pair", f"seat {seat} does not hold the king and the knight of {name}", suit=suit
+        )
     if suit == deal.trump and deal.lost40[seat]:
-        return f"seat {seat} sang a 20 while holding the 40, and lost the 40"
+        return _why("lost_forty", f"seat {seat} sang a 20 while holding the 40, and lost the 40")
     trump_pair = PAIR_MASK[deal.trump]
     if (
         deal.options.forty_first is FortyFirst.STRICT
@@ -193,79 +244,119 @@ def _why_not_sing(deal: Deal, seat: int, suit: int) -> str | None:
         and not deal.sung_mask >> deal.trump & 1
         and deal.hands[seat] & trump_pair == trump_pair
     ):
-        return f"seat {seat} holds the 40 and must sing it first"
+        return _why("forty_first", f"seat {seat} holds the 40 and must sing it first")
     drawn = deal.last_drawn[seat]
     if not deal.options.sing_drawn and drawn >= 0 and PAIR_MASK[suit] >> drawn & 1:
-        return f"seat {seat} has just drawn {CODES[drawn]} and cannot sing it in this window"
+        return _why(
+            "just_drawn",
+            f"seat {seat} has just drawn {CODES[drawn]} and cannot sing it in this window",
+            card=drawn,
+        )
     return None
 
 
-def _why_not_tute(deal: Deal, seat: int) -> str | None:
+def _why_not_tute(deal: Deal, seat: int) -> Why | None:
     if not deal.options.allow_tute:
-        return "tute is not allowed at this table"
+        return _why("tute_off", "tute is not allowed at this table")
     reason = _cante_window_reason(deal, seat)
     if reason:
         return reason
     if deal.sang[seat]:
-        return f"seat {seat} has sung a cante and can no longer declare tute"
+        return _why(
+            "tute_after_cante", f"seat {seat} has sung a cante and can no longer declare tute"
+        )
     hand = deal.hands[seat]
     if not deal.options.tute_knights:
         if hand & KINGS_MASK != KINGS_MASK:
-            return f"seat {seat} does not hold the four kings (only kings make a tute here)"
+            return _why(
+                "tute_kings",
+                f"seat {seat} does not hold the four kings (only kings make a tute here)",
+            )
     elif hand & KINGS_MASK != KINGS_MASK and hand & KNIGHTS_MASK != KNIGHTS_MASK:
-        return f"seat {seat} holds neither the four kings nor the four knights"
+        return _why("no_tute", f"seat {seat} holds neither the four kings nor the four knights")
     return None
 
 
-def _why_not_exchange(deal: Deal, seat: int) -> str | None:
+def _why_not_exchange(deal: Deal, seat: int) -> Why | None:
     options = deal.options
     if not options.exchange:
-        return "the exchange is off at this table"
+        return _why("exchange_off", "the exchange is off at this table")
     if deal.variant is not Variant.HABANERO:
         return _why_not_table_exchange(deal, seat)
+    if deal.exchanges:
+        gave = deal.exchanges[-1].gave
+        return _why(
+            "one_swap",
+            f"one exchange a deal: the turned card was already taken for {CODES[gave]}",
+            card=gave,
+        )
     window = deal.window_side >= 0 and seat == deal.window_seat
     match options.exchange_window:
         case ExchangeWindow.BEFORE_LEAD:
             if deal.turned < 0:
-                return "the turned card is no longer under the stock"
+                return _why("turned_gone", "the turned card is no longer under the stock")
             if not window:
-                return "only the winner of the last trick may exchange, before leading"
+                return _why(
+                    "exchange_before_lead",
+                    "only the winner of the last trick may exchange, before leading",
+                )
             return _why_not_hold(deal, seat, deal.turned)
         case ExchangeWindow.BEFORE_DRAW:
             if not window or deal.actions[-1].kind is not Kind.PLAY:
-                return "only the winner of a trick may exchange, before the draws"
+                return _why(
+                    "exchange_before_draw",
+                    "only the winner of a trick may exchange, before the draws",
+                )
             turned = deal.turned_before_draw()
             if turned < 0:
-                return "the turned card is no longer under the stock"
+                return _why("turned_gone", "the turned card is no longer under the stock")
             mine = exchange_card(turned, deal.trump)
             if mine >= 0 and deal.last_drawn[seat] == mine:
-                return f"a {CODES[mine]} drawn in this trick waits for the next win"
+                return _why(
+                    "drawn_waits",
+                    f"a {CODES[mine]} drawn in this trick waits for the next win",
+                    card=mine,
+                )
             return _why_not_hold(deal, seat, turned)
         case ExchangeWindow.ANNOUNCE:
             if deal.turned < 0:
-                return "the turned card is no longer under the stock"
+                return _why("turned_gone", "the turned card is no longer under the stock")
             if deal.pending >= 0:
-                return f"seat {deal.pending_seat} has already put {CODES[deal.pending]} under it"
-            if deal.exchanges:
-                return f"only the turned card is taken, not the {CODES[deal.turned]} left for it"
+                return _why(
+                    "exchange_pending",
+                    f"seat {deal.pending_seat} has already put {CODES[deal.pending]} under it",
+                    card=deal.pending,
+                    by=deal.pending_seat,
+                )
             if not window and deal.turn != seat:
-                return "the exchange is announced on your turn or after your side wins a trick"
+                return _why(
+                    "exchange_announce",
+                    "the exchange is announced on your turn or after your side wins a trick",
+                )
             return _why_not_hold(deal, seat, deal.turned)
 
 
-def _why_not_table_exchange(deal: Deal, seat: int) -> str | None:
+def _why_not_table_exchange(deal: Deal, seat: int) -> Why | None:
     options = deal.options
     if deal.variant is not Variant.ARRASTRADO or options.deck != 40 or options.auto_exchange:
-        return "the exchange is made by hand only in habanero"
+        return _why("exchange_by_hand", "the exchange is made by hand only in habanero")
     if deal.exchanges or not deal.before_first_lead():
-        return "the turned card can only be taken before the first lead"
+        return _why(
+            "exchange_first_lead", "the turned card can only be taken before the first lead"
+        )
     return _why_not_hold(deal, seat, deal.table_card)
 
 
-def _why_not_hold(deal: Deal, seat: int, turned: int) -> str | None:
+def _why_not_hold(deal: Deal, seat: int, turned: int) -> Why | None:
     needed = exchange_card(turned, deal.trump)
     if needed < 0:
-        return f"the turned {CODES[turned]} cannot be exchanged"
+        return _why(
+            "not_exchangeable", f"the turned {CODES[turned]} cannot be exchanged", card=turned
+        )
     if not deal.hands[seat] >> needed & 1:
-        return f"seat {seat} does not hold the {RANK_OF[needed]} of trumps"
+        return _why(
+            "no_seven",
+            f"seat {seat} does not hold the {RANK_OF[needed]} of trumps",
+            card=needed,
+        )
     return None

@@ -59,6 +59,9 @@ class SeatView:
     window_side: int | None
     """The side that has just won a trick and may declare before the next card."""
     window_seat: int | None
+    sing_side: int | None
+    """The side that may sing now: ``window_side``, or with ``sing_until: next_trick`` the
+    last trick's winner until the next trick is complete."""
     window_used: bool
     """That side has already sung (or declared) after this trick."""
     capote_open: bool
@@ -179,6 +182,7 @@ def seat_view(deal: Deal, seat: int) -> SeatView:
         contract=deal.contract,
         window_side=deal.window_side if deal.window_side >= 0 else None,
         window_seat=deal.window_seat if deal.window_side >= 0 else None,
+        sing_side=deal.sing_side if deal.sing_side >= 0 else None,
         window_used=deal.window_used,
         capote_open=deal.capote_open,
         sang=tuple(deal.sang),
@@ -247,6 +251,7 @@ def determinize(view: SeatView, hands: Sequence[Iterable[int]], stock: Sequence[
     r.sang = list(view.sang)
     r.window_side = view.window_side if view.window_side is not None else -1
     r.window_seat = view.window_seat if view.window_seat is not None else -1
+    r.sing_side = view.sing_side if view.sing_side is not None else -1
     r.window_used = view.window_used
     r.capote_open = view.capote_open
     r.capote_seat = view.capote_seat if view.capote_seat is not None else -1

@@ -321,15 +321,35 @@ def test_next_dealer(rule: NextDealer) -> None:
             },
         ),
         (Variant.PAIRS, "fournier", {"pairs_sing": PairsSing.EACH, "forty_first": FortyFirst.FREE}),
-        (Variant.ARRASTRADO, "fournier", {"auto_exchange": False, "forty_first": FortyFirst.FREE}),
-        (Variant.HABANERO, "online", {"forty_first": FortyFirst.STRICT, "sing_drawn": False}),
+        # seeds/001's arrastrado sings the 40 before the 20
+        (
+            Variant.ARRASTRADO,
+            "fournier",
+            {"auto_exchange": False, "forty_first": FortyFirst.STRICT},
+        ),
+        (
+            Variant.HABANERO,
+            "online",
+            {"forty_first": FortyFirst.STRICT, "sing_drawn": False, "deal_score": "per_deal"},
+        ),
+        (Variant.ARRASTRADO, "online", {"forty_first": FortyFirst.STRICT, "deck": 36}),
         (Variant.PAIRS, "online", {"forty_first": FortyFirst.STRICT, "sing_drawn": True}),
         (
             Variant.HABANERO,
             "sixty-five",
             {"scoring": Scoring.SIXTY_FIVE, "tute_knights": False, "stock_duty": "full"},
         ),
-        (Variant.PAIRS, "sixty-five", {"scoring": Scoring.SIXTY_FIVE, "tute_knights": False}),
+        (
+            Variant.PAIRS,
+            "sixty-five",
+            {"scoring": Scoring.SIXTY_FIVE, "tute_knights": False, "forty_first": "strict"},
+        ),
+        (Variant.PAIRS, "parejas", {"overtrump": False, "undertrump": True}),
+        (
+            Variant.HABANERO,
+            "havanian",
+            {"stock_duty": "trump", "exchange_window": "before_draw", "sing_until": "next_trick"},
+        ),
         (Variant.INDIVIDUAL, "sixty-five", {"scoring": Scoring.MOST, "tute_knights": False}),
     ],
 )
@@ -383,11 +403,11 @@ def test_a_claim_is_open_before_a_capote_is_announced() -> None:
 
 def test_a_preset_sets_nothing_the_deck_leaves_out() -> None:
     options = parse_options(Variant.ARRASTRADO, {"rules": "fournier", "deck": 36})
-    assert options.auto_exchange and options.forty_first is FortyFirst.FREE
+    assert options.auto_exchange and options.forty_first is FortyFirst.STRICT
     assert options.to_dict(variant=Variant.ARRASTRADO) == {
         "deck": 36,
         "rules": "fournier",
-        "forty_first": "free",
+        "forty_first": "strict",
     }
 
 
@@ -398,21 +418,21 @@ def test_an_option_named_back_to_its_default_under_a_preset_is_written() -> None
     assert parse_options(Variant.HABANERO, written) == options
 
 
-@pytest.mark.parametrize(
-    ("window", "again"), [(ExchangeWindow.BEFORE_LEAD, True), (ExchangeWindow.ANNOUNCE, False)]
-)
-def test_the_seven_left_under_the_stock_is_taken_by_the_two_only_without_announcing(
-    window: ExchangeWindow, again: bool
+@pytest.mark.parametrize("window", list(ExchangeWindow))
+def test_one_swap_a_deal_the_seven_left_under_the_stock_stays_there(
+    window: ExchangeWindow,
 ) -> None:
-    """With ``announce`` only the turned card itself is ever taken (RULES.md)."""
+    """ "One swap a deal (every exchange_window): the trump 2 takes the turned card only when
+    the card turned at the deal is a 7; a 7 put under the stock by an exchange stays there
+    until it is drawn" (RULES.md)."""
     options = Options(exchange_window=window)
     r = build(
         Variant.HABANERO, {1: "1E 3E 7O 5C", 0: "2O 2E 4E 6C"}, "10O", dealer=0, options=options
     )
     play(r, "1E", "2E")
     do(r, 1, Kind.EXCHANGE)  # seat 1 takes the 10O, the 7O lies under the stock
-    play(r, "5C", "6C")  # seat 0 wins: may its trump 2 take the 7O?
-    assert (legal_of(r, Kind.EXCHANGE) == {(0, -1)}) is again
-    if not again:
-        with pytest.raises(IllegalActionError, match="only the turned card is taken"):
-            do(r, 0, Kind.EXCHANGE)
+    play(r, "5C", "6C")  # seat 0 wins: its trump 2 may not take the 7O
+    assert legal_of(r, Kind.EXCHANGE) == set()
+    with pytest.raises(IllegalActionError, match="one exchange a deal") as refused:
+        do(r, 0, Kind.EXCHANGE)
+    assert refused.value.reason == "one_swap"

@@ -12,13 +12,16 @@ from hypothesis import strategies as st
 from bot.engine import (
     CODES,
     Deal,
+    DealScore,
     ExchangeWindow,
     FortyFirst,
     Kind,
     NextDealer,
     Options,
+    PairsSing,
     Scoring,
     SeatView,
+    SingUntil,
     StockDuty,
     Variant,
     parse_options,
@@ -85,7 +88,7 @@ def reference_plays(r: Deal) -> set[str]:
         return set(follow)
     my_trumps = [c for c in hand if _suit(c) == trump]
     if my_trumps:
-        if not trumps_down:
+        if not trumps_down or not r.options.overtrump:
             return set(my_trumps)
         top = max(trumps_down, key=lambda c: STRENGTH[_rank(c)])
         higher = [c for c in my_trumps if _beats(c, top)]
@@ -134,13 +137,24 @@ OPTION_SETS: list[tuple[Variant, Options]] = [
     (Variant.PAIRS, parse_options(Variant.PAIRS, {"rules": "sixty-five"})),
     (Variant.HABANERO, parse_options(Variant.HABANERO, {"rules": "fournier"})),
     (Variant.HABANERO, parse_options(Variant.HABANERO, {"rules": "online"})),
+    # the readings of issue #28: three options and two presets
+    (Variant.PAIRS, parse_options(Variant.PAIRS, {"rules": "parejas"})),
+    (Variant.HABANERO, parse_options(Variant.HABANERO, {"rules": "havanian", "allow_tute": True})),
+    (Variant.INDIVIDUAL, Options(overtrump=False, sing_until=SingUntil.NEXT_TRICK)),
+    (Variant.ARRASTRADO, parse_options(Variant.ARRASTRADO, {"rules": "online", "plato": True})),
+    (Variant.PAIRS, Options(sing_until=SingUntil.NEXT_TRICK, pairs_sing=PairsSing.EACH)),
 ]
 
 
 def play_random_game(variant: Variant, options: Options, seed: int, carry: bool) -> Deal:
     rng = random.Random(seed)
     dealer = rng.randrange(options.seats_at(variant))
-    has_carry = carry and variant is Variant.HABANERO and options.scoring is Scoring.MOST
+    has_carry = (
+        carry
+        and variant is Variant.HABANERO
+        and options.scoring is Scoring.MOST
+        and options.deal_score is DealScore.TARGET
+    )
     dealt = shuffle_deal(
         variant,
         options,
