@@ -138,6 +138,7 @@ class Situation:
     legal: int
     duty: StockDuty
     undertrump: bool
+    overtrump: bool
     last: bool
     cantes: tuple[int, Sequence[float]]
     tute_cards: int
@@ -179,7 +180,7 @@ class _BelievedHands:
     def chance(self, card: int, seat: int, led: int) -> float:
         st = self.st
         b = self.b
-        tiers = duty_tiers(led, card, st.trump, st.duty, st.undertrump)
+        tiers = duty_tiers(led, card, st.trump, st.duty, st.undertrump, False, st.overtrump)
         over = TAKERS[st.trump][card]
         if st.side_of[seat] == st.side_of[st.seat]:  # it holds unless a rival can take it
             p = 1.0
@@ -212,11 +213,19 @@ class _KnownHands:
         over = TAKERS[st.trump][card]
         if st.side_of[seat] == st.side_of[st.seat]:
             for s in st.rivals:
-                if playable(hands[s], led, card, st.trump, st.duty, st.undertrump) & over:
+                if (
+                    playable(
+                        hands[s], led, card, st.trump, st.duty, st.undertrump, False, st.overtrump
+                    )
+                    & over
+                ):
                     return 0.0
             return 1.0
         for s in st.partners:
-            if playable(hands[s], led, card, st.trump, st.duty, st.undertrump) & over:
+            if (
+                playable(hands[s], led, card, st.trump, st.duty, st.undertrump, False, st.overtrump)
+                & over
+            ):
                 return 0.6
         return 0.0
 
@@ -380,8 +389,9 @@ def view_situation(view: SeatView) -> Situation:
     options = view.options
     side_of = view.side_of
     rivals, partners = _LATER[side_of][view.seat][len(trick)]
-    # while the stock has cards, the turned card lies under it
-    under = view.turned if view.stock_left else -1
+    # while the stock has cards, the turned card lies under it (once exchanged, one swap a
+    # deal: the 7 left there is taken by nobody)
+    under = view.turned if view.stock_left and not view.exchanges else -1
     swap_card, swap_gain = _swap(options.exchange, under, view.trump, hand)
     sung = 0
     for cante in view.cantes:
@@ -398,6 +408,7 @@ def view_situation(view: SeatView) -> Situation:
         legal,
         duty_of(view.variant, options, view.stock_left),
         options.undertrump,
+        options.overtrump,
         not view.stock_left and len(view.hand) == 1,
         _cantes(
             hand, view.trump, sung, view.lost40, view.variant, options.scoring, view.stock_left
@@ -419,7 +430,9 @@ def round_situation(r: Deal, legal: int) -> Situation:
     rivals, partners = _LATER[r.side_of][seat][len(r.trick)]
     # the cheap tests first, here: a playout builds a situation for every card it chooses
     swap_card, swap_gain = (
-        _swap(options.exchange, r.turned, trump, hand) if r.turned >= 0 else _NO_SWAP
+        _swap(options.exchange, r.turned, trump, hand)
+        if r.turned >= 0 and not r.exchanges
+        else _NO_SWAP
     )
     tute_on = bool(options.allow_tute) and not r.sang[seat]
     return Situation(
@@ -434,6 +447,7 @@ def round_situation(r: Deal, legal: int) -> Situation:
         legal,
         r.duty,
         options.undertrump,
+        options.overtrump,
         not to_draw and not hand & (hand - 1),
         _cantes(hand, trump, r.sung_mask, r.lost40[seat], r.variant, options.scoring, to_draw)
         if hand >> 1 & hand & KNIGHTS_MASK

@@ -17,7 +17,7 @@ from bot.engine.deal import Deal
 from bot.engine.dealing import dealing_of
 from bot.engine.duty import duty_of, duty_tiers
 from bot.engine.events import exchange_card
-from bot.engine.options import ExchangeWindow, Scoring, StockDuty, Variant
+from bot.engine.options import ExchangeWindow, Scoring, SingUntil, StockDuty, Variant
 from bot.engine.variants import VARIANTS
 from bot.engine.view import SeatView, determinize
 
@@ -84,7 +84,7 @@ def _constraints(view: SeatView) -> list[tuple[int, int, int]]:
                 and best_seat != seat
                 and side_of[best_seat] == side_of[seat]
             )
-            tiers = duty_tiers(led, best, trump, duty, options.undertrump, spare)
+            tiers = duty_tiers(led, best, trump, duty, options.undertrump, spare, options.overtrump)
             out += [(seat, mask, index) for mask in _lacked(tiers, c)]
             if beats(c, best, trump):
                 best, best_seat = c, seat
@@ -270,8 +270,10 @@ class _Window:
 
 
 def _closed_windows(view: SeatView) -> list[_Window]:
-    """Every window to declare that closed (the next card was played), oldest first."""
+    """Every window to declare that closed (the next card was played, or with
+    ``sing_until: next_trick`` the next trick completed), oldest first."""
     n = view.seating.players  # the cards of a trick
+    closes_at = n - 1 if view.options.sing_until is SingUntil.NEXT_TRICK else 0
     windows: list[_Window] = []
     plays = 0
     sung = 0
@@ -281,7 +283,7 @@ def _closed_windows(view: SeatView) -> list[_Window]:
     for action in view.history:
         kind = action.kind
         if kind is Kind.PLAY:
-            if open_at is not None:
+            if open_at is not None and plays % n == closes_at:
                 windows.append(_Window(*open_at, sang=sang, exchanged=exchanged))
                 open_at = None
             plays += 1
@@ -294,7 +296,7 @@ def _closed_windows(view: SeatView) -> list[_Window]:
             sung |= 1 << action.arg
         elif kind is Kind.EXCHANGE:
             exchanged = True
-            turned = exchange_card(turned, view.trump)
+            turned = -1  # one swap a deal: nothing is exchanged any more
     return windows
 
 

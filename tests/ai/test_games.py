@@ -6,7 +6,18 @@ from __future__ import annotations
 import pytest
 
 from bot.ai import Level
-from bot.engine import ExchangeWindow, Options, Preset, Scoring, StockDuty, Variant, parse_options
+from bot.engine import (
+    DealScore,
+    ExchangeWindow,
+    Options,
+    Preset,
+    Scoring,
+    SingUntil,
+    StockDuty,
+    Variant,
+    parse_options,
+)
+from bot.engine.options import preset_applies
 
 from .helpers import play_game
 
@@ -27,13 +38,15 @@ OPTION_SETS: list[tuple[Variant, Options]] = [
     (Variant.HABANERO, Options(exchange_window=ExchangeWindow.BEFORE_DRAW, rounds=2)),
     (Variant.ARRASTRADO, Options(seats=4, rounds=2)),
     (Variant.ARRASTRADO, Options(seats=4, plato=True, auto_exchange=False)),
+    (Variant.INDIVIDUAL, Options(overtrump=False, sing_until=SingUntil.NEXT_TRICK, rounds=2)),
+    (Variant.HABANERO, Options(deal_score=DealScore.PER_DEAL, rounds=2)),
 ]
 
 PRESET_CASES = [
     (variant, parse_options(variant, {"rules": preset.value}))
     for preset in Preset
     for variant in Variant
-    if preset is not Preset.STANDARD
+    if preset is not Preset.STANDARD and preset_applies(variant, preset)
 ]
 
 LEVELS = (Level.EASY, Level.NORMAL, Level.HARD)
