@@ -92,6 +92,12 @@ class Game:
         return (self.dealer + 1) % self.players
 
 
+def first_dealer(seed: int | str, seats: int) -> int:
+    """The first dealer of a table of ``seats``, drawn at random from the table's ``seed``
+    (RULES.md): the same seed always draws the same seat."""
+    return random.Random(f"{seed}:first dealer").randrange(seats)
+
+
 # ---------------------------------------------------------------------- settlement
 
 

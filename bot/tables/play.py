@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from bot.engine import Action, Deal, IllegalActionError, Kind, Result
 from bot.engine.cards import POINTS
-from bot.engine.game import Game
+from bot.engine.game import Game, first_dealer
 
 from .announcement import Announcement
 from .clock import start_turn, update_pause
@@ -25,7 +25,8 @@ def start(table: Table, clock: Callable[[], float]) -> Write:
     for i in table.free_seats():
         table.seats[i] = Seat(name=f"robot:{table.robot_number()}", robot=table.robot_level)
     table.move_to(Status.PLAYING)
-    table.game = Game(table.variant, table.options, dealer=table.players - 1)
+    dealer = first_dealer(table.seed, table.players)
+    table.game = Game(table.variant, table.options, dealer=dealer)
     table.add_log("tables.log.started")
     settlement = stake_table(table)
     _deal(table, clock)
