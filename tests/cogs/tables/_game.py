@@ -139,8 +139,16 @@ class Game:
         return thread.history()
 
     def table_message(self) -> discord.Message:
+        """The table's message. A table whose end failed to show on its message shows it on
+        a message posted again, which an ended table does not note: for a table that is
+        over, that is the latest message drawn with layout components where it played."""
         table = self.table
-        return next(m for m in self.messages(table.where_id) if m.id == table.play_message_id)
+        history = self.messages(table.where_id)
+        if not table.status.is_open:
+            drawn = [m for m in history if m.flags.components_v2]
+            if drawn and drawn[-1].id > (table.play_message_id or 0):
+                return drawn[-1]
+        return next(m for m in history if m.id == table.play_message_id)
 
     def dm_message(self, human: Human) -> discord.Message | None:
         occupant = self.table.seats[self.seat(human)]
@@ -327,7 +335,7 @@ class Game:
         assert (
             layout_texts(final)[0].splitlines()[0]
             == f"### {t('summary.game_over', lang, id=table.id)}"
-        )
+        ), layout_texts(final)
         (rematch,) = buttons(final)  # one button is left: to play again
         assert rematch.custom_id == f"tute:t:{table.id}:rematch"
         for human in self.humans:
