@@ -13,7 +13,16 @@ from enum import Enum
 from typing import Any, Final
 
 from bot.engine import OptionError, Options, Variant
-from bot.engine.options import HOUSE_RULES, OPTION_NAMES, check_options, option_applies, with_preset
+from bot.engine.options import (
+    HOUSE_RULES,
+    OPTION_NAMES,
+    PRESET_VARIANTS,
+    check_options,
+    not_applying,
+    option_applies,
+    preset_applies,
+    with_preset,
+)
 
 from .errors import TableError
 
@@ -125,12 +134,17 @@ def opening_options(
         or getattr(options, n) != getattr(_DEFAULTS, n)
         or option_applies(variant, n)
     }
+    if not preset_applies(variant, options.rules):
+        where = [v.value for v in Variant if v in PRESET_VARIANTS[options.rules]]
+        raise TableError("preset_not_here", preset=options.rules.value, variants=where)
     options = with_preset(variant, options, named)
     for name in sorted(checked, key=OPTION_NAMES.index):
-        if not option_applies(variant, name):
+        why = not_applying(variant, name, options)
+        if why == "variant":
             raise _not_here(variant, name)
-        if not option_applies(variant, name, options):
-            raise TableError("option_sixty_five" if name == "target" else "option_40", option=name)
+        if why is not None:
+            key = {"sixty_five": "option_sixty_five", "per_deal": "option_per_deal"}
+            raise TableError(key.get(why, "option_40"), option=name)
     try:
         check_options(variant, options, checked)
     except OptionError as error:  # a combination the checks above do not name

@@ -149,7 +149,7 @@ class TablesCommands(CommandsMixin):
         self,
         interaction: discord.Interaction[TuteBot],
         variant: str,
-        rounds: app_commands.Range[int, 1, 5] = 1,
+        rounds: app_commands.Range[int, 1, 9] = 1,
         bet: app_commands.Range[int, 0, 1_000_000] = 0,
         turn_time: app_commands.Range[int, 10, 3600] | None = None,
         competitive: bool = True,

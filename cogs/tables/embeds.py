@@ -16,7 +16,16 @@ import discord
 
 from bot.engine import CODES, SUITS, Action, Kind, Options, Preset, Variant
 from bot.engine.cards import RANK_OF
-from bot.engine.options import HOUSE_RULES, OPTION_NAMES, PRESETS, option_applies
+from bot.engine.options import (
+    HOUSE_RULES,
+    OPTION_NAMES,
+    PRESET_VARIANTS,
+    PRESETS,
+    PRESETS_BY_VARIANT,
+    option_applies,
+    preset_applies,
+    preset_options,
+)
 from bot.i18n import CATALOGS, t
 from bot.render.symbols import SUIT_SYMBOLS, card_label
 from bot.tables.house import typed_value
@@ -78,6 +87,8 @@ def refusal_text(key: str, params: dict[str, Any], lang: str) -> str:
         shown["variant"] = t(f"variants.short.{shown['variant']}", lang)
     if "variants" in shown:
         shown["variants"] = variants_text(list(shown["variants"]), lang)
+    if "preset" in shown:
+        shown["preset"] = t(f"house.preset.{shown['preset']}", lang)
     if "typed" in shown:
         shown["typed"] = shown_name(str(shown["typed"]))
     return t(f"tables.errors.{key}", lang, **shown)
@@ -120,7 +131,7 @@ def options_lines(table: TableView, lang: str) -> list[str]:
         t("tables.opt.turn_time", lang, seconds=o.turn_time),
         t("tables.opt.robots", lang, value=t(f"robots.{table.robot_level.value}", lang)),
     ]
-    rules, in_rules = rules_line(o, lang)
+    rules, in_rules = rules_line(o, lang, table.variant)
     if rules:
         lines.append(rules)
     if o.bet:
@@ -142,13 +153,19 @@ def options_lines(table: TableView, lang: str) -> list[str]:
     return lines
 
 
-def rules_line(options: Options, lang: str) -> tuple[str, frozenset[str]]:
+def rules_line(
+    options: Options, lang: str, variant: Variant | None = None
+) -> tuple[str, frozenset[str]]:
     """The rules in play in one line, and the options it names. Under a preset: its name,
     and every house rule (or option the preset set) that differs from its default ("Rules:
     Fournier (a 20 never loses the 40, ...)"); without one, the house rules that differ
-    ("House rules: ..."). Empty when every rule is at its default."""
+    ("House rules: ..."). Empty when every rule is at its default. ``variant``: the table's
+    (what a preset sets there; without it, what it sets everywhere)."""
     default = Options()
-    preset = PRESETS[options.rules]
+    if variant is None:
+        preset = PRESETS[options.rules]
+    else:
+        preset = preset_options(variant, options.rules, {}, options)
     named = [
         name
         for name in OPTION_NAMES
@@ -187,22 +204,44 @@ def house_rules_fields(variants: list[Variant], lang: str) -> list[tuple[str, st
     names = [n for n in HOUSE_RULES if any(option_applies(v, n) for v in variants)]
     fields = [(t("rules.house_title", lang), t("rules.house_intro", lang))]
     fields += [(t(f"rules.house.{n}.name", lang), t(f"rules.house.{n}", lang)) for n in names]
-    presets: list[str] = []
-    for preset, sets in PRESETS.items():
-        title = t(f"house.preset.{preset.value}", lang)
-        shown = [
-            # a house rule as it is typed in house:, an option of the form in words
-            f"`{name}={typed_value(name, value)}`"
-            if name in HOUSE_RULES
-            else rule_text(name, value, lang)
-            for name, value in sets.items()
-            if any(option_applies(v, name) for v in variants) and value != getattr(Options(), name)
-        ]
-        what = ", ".join(shown) or t("rules.preset_none", lang)
-        presets.append(t("rules.preset_line", lang, preset=title, rules=what))
+    presets = [_preset_text(preset, variants, lang) for preset in Preset]
+    presets = [line for line in presets if line]
     presets.append(t("rules.presets_note", lang))
     fields.append((t("rules.presets_title", lang), "\n".join(presets)))
     return fields
+
+
+def _preset_rules(sets: dict[str, Any], variants: list[Variant], lang: str) -> list[str]:
+    """What a preset sets, each as it is typed in house: (a house rule) or in words (an
+    option of the form), leaving out what exists in none of ``variants``."""
+    default = Options()
+    return [
+        f"`{name}={typed_value(name, value)}`"
+        if name in HOUSE_RULES
+        else rule_text(name, value, lang)
+        for name, value in sets.items()
+        if any(option_applies(v, name) for v in variants) and value != getattr(default, name)
+    ]
+
+
+def _preset_text(preset: Preset, variants: list[Variant], lang: str) -> str:
+    """``/tute rules``: one preset's line (empty where it exists in none of ``variants``):
+    what it sets, what it sets otherwise in one variant, and where it exists at all."""
+    where = [v for v in variants if preset_applies(v, preset)]
+    if not where:
+        return ""
+    parts = [", ".join(_preset_rules(PRESETS[preset], where, lang))]
+    for variant in where:
+        sets = PRESETS_BY_VARIANT.get(preset, {}).get(variant)
+        if sets:
+            shown = ", ".join(_preset_rules(sets, [variant], lang))
+            name = t(f"variants.short.{variant.value}", lang)
+            parts.append(t("rules.preset_in", lang, variant=name, rules=shown))
+    if preset in PRESET_VARIANTS:
+        only = [v.value for v in Variant if v in PRESET_VARIANTS[preset]]
+        parts.insert(0, t("rules.preset_only", lang, variants=variants_text(only, lang)))
+    what = "; ".join(part for part in parts if part) or t("rules.preset_none", lang)
+    return t("rules.preset_line", lang, preset=t(f"house.preset.{preset.value}", lang), rules=what)
 
 
 def option_label(name: str, lang: str) -> str:

@@ -122,7 +122,7 @@ def signup_payload(tour: Tournament, pairings: str | None = None) -> dict[str, A
         description += "\n" + t("tournaments.signup.started_link", lang, link=pairings)
     elif tour.status in (TournamentStatus.RUNNING, TournamentStatus.FINISHED):
         description += "\n" + t("tournaments.signup.started", lang)
-    rules, _ = rules_line(tour.options, lang)
+    rules, _ = rules_line(tour.options, lang, tour.variant)
     if rules:
         description += "\n" + rules
     embed = discord.Embed(

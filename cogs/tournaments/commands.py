@@ -116,7 +116,7 @@ class TournamentCommands(CommandsMixin):
         signup: app_commands.Range[int, 1, 10_080] = 15,
         starts: app_commands.Range[str, 1, 40] | None = None,
         entry: app_commands.Range[int, 0, 1_000_000] = 0,
-        game_rounds: app_commands.Range[int, 1, 5] = 1,
+        game_rounds: app_commands.Range[int, 1, 9] = 1,
         target: app_commands.Range[int, 30, 1000] = 101,
         rules: str = Preset.STANDARD.value,
         house: app_commands.Range[str, 1, 300] | None = None,

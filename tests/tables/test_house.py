@@ -83,7 +83,10 @@ def test_each_house_rule_takes_each_of_its_values_its_default_first(name: str) -
             Variant.PAIRS,
             "fourty_first=strict",
             "house_unknown",
-            {"typed": "fourty_first", "names": "forty_first, pairs_sing, tute_knights"},
+            {
+                "typed": "fourty_first",
+                "names": "forty_first, pairs_sing, tute_knights, overtrump, sing_until",
+            },
         ),
         (Variant.HABANERO, "bet=10", "house_unknown", {"typed": "bet"}),
         (
@@ -218,11 +221,12 @@ def offered(variant: Variant | None, typed: str, options: Options | None = None)
 
 def test_completions_offer_the_house_rules_of_the_variant() -> None:
     names = {name for _, name, _ in completions(Variant.HABANERO, "")}
-    assert names == {"forty_first", "sing_drawn", "exchange_window", "tute_knights", "next_dealer"}
+    every = {"forty_first", "tute_knights", "overtrump", "sing_until"}
+    assert names == every | {"sing_drawn", "exchange_window", "next_dealer", "deal_score"}
     names = {name for _, name, _ in completions(Variant.PAIRS, "")}
-    assert names == {"forty_first", "pairs_sing", "tute_knights"}
+    assert names == every | {"pairs_sing"}
     names = {name for _, name, _ in completions(Variant.ARRASTRADO, "", Options(deck=36))}
-    assert names == {"forty_first", "tute_knights"}
+    assert names == every
     assert {name for _, name, _ in completions(None, "")} == set(HOUSE_RULES)
 
 

@@ -43,8 +43,8 @@ async def test_rules_tables_and_history(
     assert one.embeds[0].fields[1].name == t("rules.options_title", "en")
     # then the house rules of pairs and the presets (tests/cogs/tables/test_house_rules.py)
     assert one.embeds[0].fields[2].name == t("rules.house_title", "en")
-    # one variant of four, and the three house rules of pairs of eight
-    assert len(one.embeds[0].fields) == len(embed.fields) - 3 - 5
+    # one variant of four, and the five house rules of pairs of eleven
+    assert len(one.embeds[0].fields) == len(embed.fields) - 3 - 6
 
     async def listed(member: MemberActor) -> discord.Embed:
         reply = (await member.slash(channel, "tute tables")).response

@@ -92,8 +92,8 @@ async def test_house_rules_named_win_over_the_preset_and_show_in_the_lobby(
     assert table.options.forty_first is FortyFirst.FREE  # named: it wins over the preset
     assert table.options.sing_drawn is False  # not named: the preset's
     assert (
-        "Reglas: Online (cantar las 20 nunca pierde las 40, no se canta con la carta recién robada)"
-        in lobby_text(world, lobby.id)
+        "Reglas: Online (cantar las 20 nunca pierde las 40, no se canta con la carta recién "
+        "robada, cada mano es una ronda)" in lobby_text(world, lobby.id)
     )
 
 
@@ -135,7 +135,17 @@ async def test_house_rules_named_win_over_the_preset_and_show_in_the_lobby(
             "en-US",
             {"variant": "pairs", "house": "**bold**=yes"},
             "“\\*\\*bold\\*\\*” is not a house rule. "
-            "Here they are: forty_first, pairs_sing, tute_knights.",
+            "Here they are: forty_first, pairs_sing, tute_knights, overtrump, sing_until.",
+        ),
+        (
+            "en-US",
+            {"variant": "habanero", "rules": "parejas"},
+            "The rules Parejas exist only in pairs.",
+        ),
+        (
+            "es-ES",
+            {"variant": "habanero", "house": "deal_score=per_deal", "target": 120},
+            "La opción `meta` no vale cuando cada mano es una ronda (deal_score=per_deal).",
         ),
     ],
 )
@@ -182,6 +192,8 @@ async def test_house_offers_the_rules_of_the_variant_in_the_users_language(
     assert [c["value"] for c in choices] == [
         "forty_first=strict sing_drawn=true",
         "forty_first=strict sing_drawn=false",
+        "forty_first=strict sing_until=next_card",
+        "forty_first=strict sing_until=next_trick",
     ]
     assert choices[1]["name"] == "sing_drawn=false: " + t("house.rule.sing_drawn.false", "en")
     assert choices[0]["name"].endswith(t("house.default", "en"))
@@ -211,6 +223,14 @@ async def test_the_rules_explain_each_house_rule_and_preset(
     for preset in Preset:
         assert f"**{t(f'house.preset.{preset.value}', lang)}**" in presets
     assert "`forty_first=strict`, `sing_drawn=false`" in presets
+    # what a preset sets otherwise in one variant, and a preset of one variant
+    arrastrado = t("variants.short.arrastrado", lang)
+    strict = t("rules.preset_in", lang, variant=arrastrado, rules="`forty_first=strict`")
+    fournier = next(line for line in presets.splitlines() if "Fournier" in line)
+    assert "`forty_first=free`" in fournier and strict in fournier
+    parejas = next(line for line in presets.splitlines() if "Parejas" in line)
+    only_pairs = t("rules.preset_only", lang, variants=t("variants.short.pairs", lang))
+    assert only_pairs in parejas and "`overtrump=false`" in parejas
     assert all(len(value) <= 1024 for value in fields.values()) and len(embed) <= 6000
 
     only = (await world.member.slash(world.channel, "tute rules", variant="pairs")).response
@@ -218,6 +238,8 @@ async def test_the_rules_explain_each_house_rule_and_preset(
     names = [f.name for f in only.embeds[0].fields]
     assert t("rules.house.pairs_sing.name", lang) in names
     assert t("rules.house.sing_drawn.name", lang) not in names  # habanero's
+    pairs_presets = only.embeds[0].fields[-1].value or ""
+    assert "Parejas" in pairs_presets and t("house.preset.havanian", lang) not in pairs_presets
 
 
 @pytest.mark.simcord(settle_timeout=3)
