@@ -10,7 +10,7 @@ import pytest
 
 from bot.engine import Action, Options, SingUntil, Variant, parse_card
 from bot.engine import refusals as refusals_module
-from bot.i18n import CATALOGS
+from bot.i18n import CATALOGS, Language
 from bot.tables.errors import TableError
 from cogs.tables.embeds import refusal_text
 from tests.engine.helpers import build, play
@@ -26,7 +26,7 @@ def test_the_codes_are_found() -> None:
 
 @pytest.mark.parametrize("code", sorted(CODES))
 @pytest.mark.parametrize("lang", ["en", "es"])
-def test_every_refusal_has_its_words(code: str, lang: str) -> None:
+def test_every_refusal_has_its_words(code: str, lang: Language) -> None:
     key = f"tables.errors.illegal.{code}"
     assert key in CATALOGS[lang]
     params = {"card": parse_card("7O"), "beat": parse_card("3O"), "suit": 1, "seat": 0}
