@@ -3,12 +3,12 @@
 import asyncio
 import dataclasses
 import gc
+import secrets
 import tempfile
 import warnings
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import aiosqlite
@@ -23,7 +23,6 @@ from bot.client import TuteBot
 from bot.config import Config
 from bot.engine.game import first_dealer
 from bot.storage import Database
-from bot.tables import service as service_module
 from bot.tables.service import TableService
 from tests.discord_limits import check_request
 from tests.tables._play import keep_ended
@@ -53,9 +52,7 @@ def host_leads(monkeypatch: pytest.MonkeyPatch) -> None:
     are the same every time, and the host leads the first trick (the first dealer is
     drawn from the seed). A test that pins a seed (``table_seed``) plays that one."""
     seeds = _host_leads(1)
-    monkeypatch.setattr(
-        service_module, "secrets", SimpleNamespace(randbits=lambda _bits: next(seeds))
-    )
+    monkeypatch.setattr(secrets, "randbits", lambda _bits: next(seeds))
 
 
 @pytest.fixture

@@ -162,8 +162,8 @@ def random_options(variant: Variant, rng: random.Random, bets: tuple[int, ...]) 
         raw["allow_tute"] = rng.random() < 0.5
     if rng.random() < 0.4:  # the house rules of a seed
         raw["rules"] = rng.choice(("fournier", "online", "sixty-five"))
-        if raw["rules"] == "sixty-five" and variant is Variant.HABANERO:
-            raw.pop("target", None)
+        if raw["rules"] in ("sixty-five", "online") and variant is Variant.HABANERO:
+            raw.pop("target", None)  # no target under sixty-five, nor deal by deal
     return parse_options(variant, raw)
 
 
