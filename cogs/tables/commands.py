@@ -25,6 +25,7 @@ from bot.tables.service import TableService
 from cogs._base import CommandsMixin, pings
 
 from . import embeds as ui
+from . import rules_text
 from .buttons import HandButton, LobbyButton, TableButton
 from .common import locale_of, presenter_of, refuse, service_of, since_of
 from .presenter import DiscordPresenter
@@ -91,7 +92,7 @@ def house_choices(
     for whole, name, value in completions(variant, current, Options(deck=deck)):
         if len(whole) > CHOICE_LENGTH:
             continue
-        label = f"{name}={value}: {ui.rule_text(name, value, lang)}"
+        label = f"{name}={value}: {rules_text.rule_text(name, value, lang)}"
         if value == values_of(name)[0]:
             label += " " + t("house.default", lang)
         offered.append(app_commands.Choice(name=label[:CHOICE_LENGTH], value=whole))
@@ -292,7 +293,7 @@ class TablesCommands(CommandsMixin):
         embed.add_field(
             name=t("rules.options_title", lang), value=t("rules.options", lang), inline=False
         )
-        for name, value in ui.house_rules_fields(variants, lang):
+        for name, value in rules_text.house_rules_fields(variants, lang):
             embed.add_field(name=name, value=value, inline=False)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 

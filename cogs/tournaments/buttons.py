@@ -17,8 +17,8 @@ from bot.tables.tournaments import Tournament, TournamentService, TournamentStat
 from cogs._base import shown_name
 from cogs.tables.buttons import TuteButton
 from cogs.tables.common import answered, locale_of
-from cogs.tables.embeds import rules_line
 from cogs.tables.messages import too_old
+from cogs.tables.rules_text import rules_line
 
 from . import announce
 from .posts import GREEN, format_text

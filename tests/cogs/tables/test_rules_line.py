@@ -6,7 +6,7 @@ import pytest
 
 from bot.engine import Variant, parse_options
 from bot.i18n import t
-from cogs.tables.embeds import rules_line
+from cogs.tables.rules_text import rules_line
 
 
 @pytest.mark.parametrize(
