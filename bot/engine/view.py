@@ -7,8 +7,9 @@ from dataclasses import dataclass
 
 from .actions import Action
 from .cards import KING, KNIGHT, PAIR_MASK, card, cards_of, mask_of, trick_best
-from .deal import Deal, declares_anytime
+from .deal import Deal
 from .dealing import DealtCards
+from .declarations import declares_anytime
 from .duty import duty_of
 from .events import Cante, Contract, Exchange, Phase, Result, Trick
 from .options import Options
