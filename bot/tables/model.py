@@ -292,7 +292,13 @@ class Table(Seating):
     # ------------------------------------------------------------------ queries
 
     def robot_number(self) -> int:
-        return sum(1 for s in self.seats if s is not None and s.is_robot) + 1
+        """The number of the next robot seated: the lowest no robot at the table goes by
+        (two robots never share a name, whichever left before)."""
+        taken = {s.name for s in self.seats if s is not None and s.is_robot}
+        number = 1
+        while f"robot:{number}" in taken:
+            number += 1
+        return number
 
     def stake_of(self, user_id: int) -> int:
         """The chips a member has at stake here (none on a friendly table)."""

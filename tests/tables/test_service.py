@@ -253,6 +253,20 @@ async def test_lobby_rules(db: Database) -> None:
     assert table.status is Status.CLOSED
 
 
+async def test_two_robots_never_share_a_name(db: Database) -> None:
+    """A robot seated after another one left takes the lowest number no robot goes by, so
+    the table never shows two "Robot 2"."""
+    service = quick_service(db)
+    table = await ana_opens(service, Variant.INDIVIDUAL, Options(), language="en")
+    await service.add_robot(table.id, 10, seat=3)
+    await service.add_robot(table.id, 10, seat=1)
+    await service.remove_robot(table.id, 10)  # the last seated: seat 3's robot 1
+    await service.add_robot(table.id, 10)
+    await service.start(table.id, 10)
+    names = [s.name for s in table.seats if s is not None and s.is_robot]
+    assert sorted(names) == ["robot:1", "robot:2", "robot:3"]
+
+
 @pytest.mark.parametrize("variant", list(Variant))
 async def test_the_deal_summary_round_trips_through_the_state(
     db: Database, variant: Variant
