@@ -154,9 +154,7 @@ def arrastrado_payout(result: Result, pot: int = 0, seats: int | None = None) ->
     pot_change = 0
     contract = result.contract
     if contract is not None:
-        made = bool(result.contract_made)
-        if result.end is End.TUTE:
-            made = result.winner is not None and players[result.winner] == contract.seat
+        made = bool(result.contract_made)  # a tute by the bidder makes it (``Deal``)
         for other in players:
             if other != contract.seat:
                 if made:

@@ -32,6 +32,8 @@ SEATS: Final = ("3", "4")
 _DEFAULTS: Final = Options()
 _SEPARATOR: Final = re.compile(r"[\s,;]+")
 _EQUALS: Final = re.compile(r"\s*=\s*")
+_NOT_WITH: Final = {"sixty_five": "option_sixty_five", "per_deal": "option_per_deal"}
+"""The refusal of an option the table's scoring leaves out (else: the 40-card deck's)."""
 _TYPED_SHOWN: Final = 40
 """At most this many characters of what a user typed go back in a refusal."""
 
@@ -143,8 +145,7 @@ def opening_options(
         if why == "variant":
             raise _not_here(variant, name)
         if why is not None:
-            key = {"sixty_five": "option_sixty_five", "per_deal": "option_per_deal"}
-            raise TableError(key.get(why, "option_40"), option=name)
+            raise TableError(_NOT_WITH.get(why, "option_40"), option=name)
     try:
         check_options(variant, options, checked)
     except OptionError as error:  # a combination the checks above do not name

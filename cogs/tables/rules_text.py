@@ -56,19 +56,14 @@ def options_lines(table: TableView, lang: str) -> list[str]:
     return lines
 
 
-def rules_line(
-    options: Options, lang: str, variant: Variant | None = None
-) -> tuple[str, frozenset[str]]:
+def rules_line(options: Options, lang: str, variant: Variant) -> tuple[str, frozenset[str]]:
     """The rules in play in one line, and the options it names. Under a preset: its name,
     and every house rule (or option the preset set) that differs from its default ("Rules:
     Fournier (a 20 never loses the 40, ...)"); without one, the house rules that differ
     ("House rules: ..."). Empty when every rule is at its default. ``variant``: the table's
-    (what a preset sets there; without it, what it sets everywhere)."""
+    (what the preset sets there)."""
     default = Options()
-    if variant is None:
-        preset = PRESETS[options.rules]
-    else:
-        preset = preset_options(variant, options.rules, {}, options)
+    preset = preset_options(variant, options.rules, {}, options)
     named = [
         name
         for name in OPTION_NAMES
