@@ -10,6 +10,8 @@ from typing import Final, Literal, get_args
 from bot.i18n import (
     en,
     es,
+    rules_en,
+    rules_es,
     sandbox_en,
     sandbox_es,
     tables_en,
@@ -24,8 +26,20 @@ LANGUAGES: Final[tuple[Language, ...]] = get_args(Language)
 DEFAULT_LANGUAGE: Final[Language] = "en"
 
 CATALOGS: Final[dict[Language, dict[str, str]]] = {
-    "en": {**en.MESSAGES, **tables_en.MESSAGES, **tournaments_en.MESSAGES, **sandbox_en.MESSAGES},
-    "es": {**es.MESSAGES, **tables_es.MESSAGES, **tournaments_es.MESSAGES, **sandbox_es.MESSAGES},
+    "en": {
+        **en.MESSAGES,
+        **tables_en.MESSAGES,
+        **rules_en.MESSAGES,
+        **tournaments_en.MESSAGES,
+        **sandbox_en.MESSAGES,
+    },
+    "es": {
+        **es.MESSAGES,
+        **tables_es.MESSAGES,
+        **rules_es.MESSAGES,
+        **tournaments_es.MESSAGES,
+        **sandbox_es.MESSAGES,
+    },
 }
 
 
