@@ -40,9 +40,17 @@ class Recorder:
 
     def __init__(self) -> None:
         self.shown: list[tuple[Show, int | None]] = []
+        self.redrawn = asyncio.Event()
 
     async def refresh(self, show: Show, *, skip_seat: int | None = None) -> None:
         self.shown.append((show, skip_seat))
+        self.redrawn.set()
+
+    async def next_redraw(self) -> list[int | None]:
+        """Waits for the holder's redraw, which follows its answer to the click; what it
+        skipped (``None``: nothing, the clicker's hand included)."""
+        await asyncio.wait_for(self.redrawn.wait(), 10.0)
+        return [skip for _, skip in self.shown]
 
     async def table_lost(self, lost: LostTable) -> None:
         return None
@@ -175,6 +183,7 @@ async def test_a_dm_click_reaching_the_other_process_is_played_where_the_table_i
         before = len(table.deal.actions)
         click = human_click(shard1, table_id, rng)
         shard1.presenter.shown.clear()
+        shard1.presenter.redrawn.clear()
 
         await shard0.cluster.forward(click)  # answered once the holder has saved it
 
@@ -182,7 +191,7 @@ async def test_a_dm_click_reaching_the_other_process_is_played_where_the_table_i
         assert deal is not None and len(deal.actions) > before
         assert encode_action(deal.actions[before]) == click.code
         # the holder redrew the table and every hand, the clicker's DM hand included
-        assert [skip for _, skip in shard1.presenter.shown][:1] == [None]
+        assert (await shard1.presenter.next_redraw())[:1] == [None]
         await shard1.timers.quiet(shard1.service)
 
     # the same click again is from a trick gone: refused there, and the refusal comes back
