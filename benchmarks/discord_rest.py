@@ -50,6 +50,8 @@ from bot.sandbox.pictures import buttons_in
 from bot.tables import service as service_module
 from bot.tables.model import Status, Table
 from bot.tables.service import DECLARE_GRACE, TableService
+from cogs.tables.places import Place
+from cogs.tables.presenter import DiscordPresenter
 from cogs.tables.summaries import ARCHIVE_AFTER
 
 HUMAN_TARGET = 3.0
@@ -138,6 +140,15 @@ class Game:
         return self.env.bot.tables  # type: ignore[attr-defined,no-any-return]
 
     @property
+    def place(self) -> Place:
+        """Where the table's messages live, as the bot shows it."""
+        presenter = self.service.presenter
+        assert isinstance(presenter, DiscordPresenter)
+        place = presenter.places.known(self.table.id)
+        assert place is not None
+        return place
+
+    @property
     def table(self) -> Table:
         # kept: the service lets a table go once its game is over
         if self._table is None:
@@ -159,7 +170,7 @@ class Game:
     def edits_table(self, since: int) -> bool:
         """Whether a call since then edited (or posted) the table message (a deal's own
         message, or the next one)."""
-        where = f"/channels/{self.table.where_id}/messages"
+        where = f"/channels/{self.place.where_id}/messages"
         return any(c.path.startswith(where) for c in self.env.http_requests[since:])
 
     def robots_share(self, since: int) -> None:
@@ -220,9 +231,9 @@ class Game:
         """One click in the member's DM; False when they let a declaration pass."""
         seat = self.table.seat_of(member.id)
         assert seat is not None
-        occupant = self.table.seats[seat]
-        assert occupant is not None
-        hand = next(m for m in member.user.dm_channel.history() if m.id == occupant.dm_message_id)
+        dm = self.place.hand(seat, member.id)
+        assert dm is not None
+        hand = next(m for m in member.user.dm_channel.history() if m.id == dm.dm_message_id)
         enabled = [c for c in _enabled(hand) if c.startswith("tute:h:")]
         cards = [c for c in enabled if c.rsplit(":", 1)[1][0].isdigit()]
         declarations = [c for c in enabled if c.rsplit(":", 1)[1][0] in "sxt"]

@@ -1,13 +1,11 @@
-"""How tall the table message and a hand are on screen, drawn with layout components (as the
-bot sends them now) and with embeds (as before them, and still for messages sent then),
-measured in SimCord's page with Chromium, for each variant, at a desktop width and at a
-phone's.
+"""How tall the table message and a hand are on screen, measured in SimCord's page with
+Chromium, for each variant, at a desktop width and at a phone's.
 
 Each variant is opened in the sandbox (the real bot), you against robots, and played to your
 first turn with a card on the table; then the table message and your hand (My hand) are shot
-as they are, and the same table and hand drawn with embeds are posted and shot too. The
-heights are those of the pictures of each message (SimCord's message layout, the page's
-width given). Run: ``python benchmarks/message_heights.py [--widths 600 400]``.
+as they are. The heights are those of the pictures of each message (SimCord's message
+layout, the page's width given). Run: ``python benchmarks/message_heights.py [--widths 600
+400]``.
 """
 
 from __future__ import annotations
@@ -17,9 +15,7 @@ import asyncio
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
 
-import discord
 from PIL import Image
 
 from bot.engine import Variant
@@ -32,15 +28,13 @@ from bot.sandbox.pictures import (
 )
 from bot.sandbox.server import Sandbox, open_sandbox
 from bot.tables.model import Status
-from cogs.tables import messages
 from cogs.tables.faces import faces_of
-from cogs.tables.messages import Shown, as_new_message
 
 ROBOTS = {Variant.HABANERO: 1, Variant.ARRASTRADO: 2, Variant.INDIVIDUAL: 3, Variant.PAIRS: 3}
 
 
 async def heights(sandbox: Sandbox, variant: Variant, out: Path) -> dict[str, int]:
-    """The four heights of one variant's messages, in pixels."""
+    """The heights of one variant's table message and hand, in pixels."""
     env, you, channel = sandbox.env, sandbox.you, sandbox.channel
     new = await you.slash(channel, "tute new", variant=variant.value)
     lobby = new.response
@@ -58,7 +52,7 @@ async def heights(sandbox: Sandbox, variant: Variant, out: Path) -> dict[str, in
         if seat is not None and not seat.robot_plays and deal.trick:
             break
         if seat is not None and not seat.robot_plays:  # you lead: a card, then the robots
-            play = table_message(channel, table)
+            play = table_message(channel, sandbox, table)
             hand = (await you.click(play, custom_id=button_id(play, ":hand"))).response
             assert hand is not None
             card = next(
@@ -68,47 +62,20 @@ async def heights(sandbox: Sandbox, variant: Variant, out: Path) -> dict[str, in
             )
             await you.click(hand, custom_id=card)
         await env.advance_time(10)
-    play = table_message(channel, table)
+    play = table_message(channel, sandbox, table)
     hand = (await you.click(play, custom_id=button_id(play, ":hand"))).response
     assert hand is not None
-    view = service.view(table_id)
-    seat_no = view.seat_of(you.id)
-    assert seat_no is not None
-    hand_view = service.hand_view(table_id, seat_no)
-    where = env.bot.get_partial_messageable(view.where_id)
-    old_table = messages.table_payload(view, v2=False)
-    messages.table_pictures(Shown(), view, old_table, summary_pictured=True)
-    old_hand = messages.hand_payload(view, hand_view, "en", ephemeral=True, v2=False)
-    messages.hand_picture(hand_view, "en", old_hand)
-    sent_table = await where.send(**as_new_message(old_table))
-    sent_hand = await where.send(**as_new_message(old_hand))
     await env.settle()
-    shots = {
-        "table, layout": play,
-        "table, embeds": _stored(sandbox, view.where_id, sent_table.id),
-        "hand, layout": hand,
-        "hand, embeds": _stored(sandbox, view.where_id, sent_hand.id),
-    }
+    shots = {"table": play, "hand": hand}
     found: dict[str, int] = {}
     await asyncio.to_thread(out.mkdir, parents=True, exist_ok=True)
     for name, target in shots.items():
-        path = out / f"{variant.value}-{name.replace(', ', '-')}.png"
+        path = out / f"{variant.value}-{name}.png"
         await sandbox.preview.screenshot(path, viewer=you, target=target, layout="message")
         with Image.open(path) as picture:
             found[name] = picture.height
     assert faces_of(env.bot).ready, "the card faces were drawn"
     return found
-
-
-def _stored(sandbox: Sandbox, channel_id: int, message_id: int) -> discord.Message:
-    for channel in (sandbox.channel, *_threads(sandbox)):
-        if channel.id == channel_id:
-            return next(m for m in channel.history() if m.id == message_id)
-    raise LookupError(message_id)
-
-
-def _threads(sandbox: Sandbox) -> list[Any]:
-    return list(sandbox.channel.threads)
 
 
 async def measure(width: int, out: Path) -> dict[Variant, dict[str, int]]:
@@ -139,15 +106,9 @@ def main() -> int:
         out.mkdir(parents=True, exist_ok=True)
         for width in args.widths:
             found = asyncio.run(measure(width, out))
-            print(f"page {width} px wide: height in px (layout / embeds, and the ratio)")
+            print(f"page {width} px wide: height in px")
             for variant, sizes in found.items():
-                table = sizes["table, layout"], sizes["table, embeds"]
-                hand = sizes["hand, layout"], sizes["hand, embeds"]
-                print(
-                    f"  {variant.value:<11} table {table[0]:>4} / {table[1]:>4}"
-                    f" ({table[0] / table[1]:.2f})   hand {hand[0]:>4} / {hand[1]:>4}"
-                    f" ({hand[0] / hand[1]:.2f})"
-                )
+                print(f"  {variant.value:<11} table {sizes['table']:>4}   hand {sizes['hand']:>4}")
     return 0
 
 

@@ -75,6 +75,11 @@ def simcord_bot(test_config: Config) -> TuteBot:
     return TuteBot(test_config)
 
 
+RUNNING: list[simcord.Env] = []
+"""The SimCord environment of the test running (one at a time), for helpers that read what
+its bot keeps (``tests.cogs.tables._world.placed``)."""
+
+
 @pytest.fixture
 async def simcord_env(simcord_env: simcord.Env) -> AsyncIterator[simcord.Env]:
     """SimCord's environment (its own fixture, wrapped), whose bots close their database.
@@ -111,9 +116,11 @@ async def simcord_env(simcord_env: simcord.Env) -> AsyncIterator[simcord.Env]:
             await old.close()
 
     env.restart_bot = restart_bot  # type: ignore[method-assign]
+    RUNNING.append(env)
     try:
         yield env
     finally:
+        RUNNING.remove(env)
         bot = env.bot
         if isinstance(bot, TuteBot) and bot.db is not None:
             db = bot.db

@@ -99,7 +99,7 @@ async def take_screenshots(sandbox: Sandbox, out_dir: Path, chromium: Path) -> l
         if table.status is not Status.PLAYING:
             # what the end leaves to the clock: the last deal's message becoming its summary
             await env.advance_time(10)
-            await shoot("result.png", table_message(channel, table))
+            await shoot("result.png", table_message(channel, sandbox, table))
             over = True
             continue
         deal = table.deal
@@ -108,7 +108,7 @@ async def take_screenshots(sandbox: Sandbox, out_dir: Path, chromium: Path) -> l
         if occupant is None or occupant.robot_plays:
             await env.advance_time(10)  # a robot still waits on the clock: let it play
             continue
-        play = table_message(channel, table)
+        play = table_message(channel, sandbox, table)
         hand = (await you.click(play, custom_id=button_id(play, ":hand"))).response
         assert hand is not None
         # the trick and your hand at the best moment seen so far: the robot has led, your
@@ -184,10 +184,13 @@ def walk_components(components: Iterable[Any]) -> Iterator[Any]:
             yield from walk_components((accessory,))
 
 
-def table_message(channel: simcord.ChannelHandle, table: Table) -> discord.Message:
+def table_message(
+    channel: simcord.ChannelHandle, sandbox: Sandbox, table: Table
+) -> discord.Message:
     """The table's message, as it is now."""
+    place = sandbox.place_of(table.id)
     for message in reversed(channel.history()):
-        if message.id == table.play_message_id:
+        if place is not None and message.id == place.play_message_id:
             return message
     raise LookupError(f"table {table.id} has no message in #{channel.name}")
 

@@ -14,7 +14,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 import discord
 import simcord
@@ -87,6 +87,19 @@ class Sandbox:
     @property
     def tables(self) -> TableService:
         return _service_of(self.bot)
+
+    def place_of(self, table_id: int) -> MessagePlace | None:
+        """Where the table's messages live, as the bot shows it (None: not shown yet)."""
+        places = getattr(self.tables.presenter, "places", None)
+        return None if places is None else places.known(table_id)
+
+
+class MessagePlace(Protocol):
+    """Where a table's messages live (``cogs.tables.places.Place``, which bot/ may not
+    import): what the sandbox's pictures look for."""
+
+    thread_id: int | None
+    play_message_id: int | None
 
 
 class SandboxClock:

@@ -263,7 +263,7 @@ class Cluster:
         )
         outcome = None
         try:
-            seat = service.view(click.table_id).seat_of(click.user_id)
+            seat = service.seat_of(click.table_id, click.user_id)
             if seat is None:
                 raise TableError("not_seated")
             outcome = await service.act(

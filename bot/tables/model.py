@@ -72,12 +72,6 @@ class Seat:
     acted: int = 0
     """Actions the member took themself at this table (not their stand-in's): a tournament
     match goes to an entrant who played over one who never showed."""
-    dm_channel_id: int | None = None
-    dm_message_id: int | None = None
-    dm_closed: bool = False
-    dm_message_v2: bool = False
-    """The DM hand message is drawn with layout components (one sent before them is
-    edited the old way, with embeds, until the hand comes as a new message)."""
     locale: str = "en"
     """The member's Discord language, for their DMs."""
     notify: bool = True
@@ -179,7 +173,6 @@ class Seating:
     variant: Variant
     options: Options
     seats: Sequence[Seat | None]
-    thread_id: int | None
     channel_id: int
 
     @property
@@ -187,11 +180,6 @@ class Seating:
         """The seats at the table: the variant's players, or four at an arrastrado table
         with ``seats: 4`` (the dealer sits each deal out)."""
         return self.options.seats_at(self.variant)
-
-    @property
-    def where_id(self) -> int:
-        """The channel the table plays in: its thread, or the channel itself."""
-        return self.thread_id or self.channel_id
 
     def seat_of(self, user_id: int) -> int | None:
         for i, seat in enumerate(self.seats):
@@ -238,17 +226,6 @@ class Table(Seating):
     created_at: float
     seats: list[Seat | None]
     status: Status = Status.LOBBY
-    thread_id: int | None = None
-    message_id: int | None = None
-    """The lobby message, in the channel."""
-    play_message_id: int | None = None
-    """The table's message while it plays (in its thread, or in the channel)."""
-    play_message_deal: int | None = None
-    """The deal the table message was opened for: each deal gets a message of its own,
-    and the one before becomes that deal's summary (None: not known yet)."""
-    play_message_v2: bool = False
-    """The table message is drawn with layout components; one sent before them is edited
-    the old way (embeds, the last summary under the table) until the next deal's."""
     invited: list[int] = field(default_factory=list[int])
     hand_delivery: HandDelivery = "dm"
     """"dm": each hand by direct message; "ephemeral": players open it with My hand."""
@@ -343,11 +320,6 @@ class Table(Seating):
             "language": self.language,
             "created_at": self.created_at,
             "seats": [None if s is None else s.to_json() for s in self.seats],
-            "thread_id": self.thread_id,
-            "message_id": self.message_id,
-            "play_message_id": self.play_message_id,
-            "play_message_deal": self.play_message_deal,
-            "play_message_v2": self.play_message_v2,
             "invited": self.invited,
             "hand_delivery": self.hand_delivery,
             "robot_level": self.robot_level,
@@ -425,11 +397,6 @@ class Table(Seating):
             created_at=data["created_at"],
             seats=[None if s is None else _seat(s) for s in data["seats"]],
             status=Status(status),
-            thread_id=data["thread_id"],
-            message_id=data["message_id"],
-            play_message_id=data["play_message_id"],
-            play_message_deal=data.get("play_message_deal"),
-            play_message_v2=bool(data.get("play_message_v2", False)),
             invited=list(data["invited"]),
             hand_delivery="ephemeral" if data.get("hand_delivery") == "ephemeral" else "dm",
             robot_level=Level(data.get("robot_level", DEFAULT_ROBOT.value)),
@@ -463,9 +430,14 @@ class Table(Seating):
         return table
 
 
+_OLD_SEAT_FIELDS: Final = ("dm_channel_id", "dm_message_id", "dm_closed", "dm_message_v2")
+"""Where a hand's DM lived, saved with the seat before migration 10 moved it out."""
+
+
 def _seat(data: dict[str, Any]) -> Seat:
     robot = data.get("robot")
-    return Seat(**{**data, "robot": Level(robot) if robot else None})
+    kept = {k: v for k, v in data.items() if k not in _OLD_SEAT_FIELDS}
+    return Seat(**{**kept, "robot": Level(robot) if robot else None})
 
 
 def payout_to_dict(payout: Payout) -> dict[str, Any]:

@@ -1,7 +1,7 @@
-"""What the presenter and the members report about a table that is not a move of the
-game: where its messages live, a player's hand in their DMs, a member's turn notices. Each
+"""What members switch at a table that is not a move of the game: their turn notices. Each
 is taken under the table's lock, in memory, and kept even when its save fails: it goes
-with the table's next save."""
+with the table's next save. (Where a table's messages live is the Discord side's own
+business: ``cogs/tables/places.py``.)"""
 
 from __future__ import annotations
 
@@ -30,59 +30,6 @@ class Notes:
         self._save = save
         self._open_in = open_in
 
-    async def set_messages(
-        self,
-        table_id: int,
-        *,
-        message_id: int | None = None,
-        play_message_id: int | None = None,
-        play_message_deal: int | None = None,
-        play_message_v2: bool | None = None,
-        thread_id: int | None = None,
-    ) -> None:
-        """Remember where the table's public messages live (and for the table message, the
-        deal it was opened for and how it is drawn)."""
-
-        def change(table: Table) -> bool:
-            if message_id is not None:
-                table.message_id = message_id
-            if play_message_id is not None:
-                table.play_message_id = play_message_id
-            if play_message_deal is not None:
-                table.play_message_deal = play_message_deal
-            if play_message_v2 is not None:
-                table.play_message_v2 = play_message_v2
-            if thread_id is not None:
-                table.thread_id = thread_id or None  # 0: its thread is gone
-            return True
-
-        await self._note(table_id, change)
-
-    async def set_dm(
-        self,
-        table_id: int,
-        seat: int,
-        *,
-        channel_id: int | None,
-        message_id: int | None,
-        closed: bool,
-        v2: bool = False,
-    ) -> None:
-        """Remember a player's hand message in their DMs (and how it is drawn), or that
-        their DMs are closed."""
-
-        def change(table: Table) -> bool:
-            occupant = table.seats[seat]
-            if occupant is None:
-                return False
-            occupant.dm_channel_id = channel_id
-            occupant.dm_message_id = message_id
-            occupant.dm_closed = closed
-            occupant.dm_message_v2 = v2
-            return True
-
-        await self._note(table_id, change)
-
     async def set_notify(self, guild_id: int, user_id: int, on: bool) -> None:
         """A member's ``/tute notify``: kept for the games they join, and taken at once by
         the open tables where they sit."""
@@ -101,8 +48,7 @@ class Notes:
             await self._note(table.id, change)
 
     async def _note(self, table_id: int, change: Callable[[Table], bool]) -> None:
-        """Take what the presenter or a member reports about a table in memory (where a
-        message lives, a member's switch), under its lock; ``change`` says whether it
+        """Take a member's switch at a table in memory, under its lock; ``change`` says whether it
         changed anything. It is kept even when its save fails: it goes with the table's
         next save."""
         async with self._holding(table_id):

@@ -136,17 +136,6 @@ class Store:
             state=saved.state,
         )
         replay(restored, saved.actions)
-        restored.message_id = table.message_id
-        restored.play_message_id = table.play_message_id
-        restored.play_message_deal = table.play_message_deal
-        restored.play_message_v2 = table.play_message_v2
-        restored.thread_id = table.thread_id
-        for now, before in zip(restored.seats, table.seats, strict=True):
-            if now is not None and before is not None and now.user_id == before.user_id:
-                now.dm_channel_id = before.dm_channel_id
-                now.dm_message_id = before.dm_message_id
-                now.dm_closed = before.dm_closed
-                now.dm_message_v2 = before.dm_message_v2
         for name in Table.__slots__:  # pyright: ignore[reportAttributeAccessIssue]
             setattr(table, name, getattr(restored, name))
         return True

@@ -5,9 +5,9 @@ The façade takes the lock; a concern applies the change to the table in memory 
 ``play``, ``leaving``, ``robots``); ``persistence`` writes the action ahead in the same
 transaction as the table's new state; only then is it shown. ``clock`` wakes a table when
 something is due, and the façade does it like any other change. Keeping the lock, the save
-and the show here is what makes that order hold everywhere. What the presenter and members
-report that is not a move (where messages live, turn notices) is ``notes``, under the same
-locks.
+and the show here is what makes that order hold everywhere. What members switch that is not
+a move (turn notices) is ``notes``, under the same locks. Where a table's messages live is
+not the service's business: the presenter keeps it.
 
 Nothing here imports discord: the adapter passes ids and names in and renders what the
 ``Presenter`` is told.
@@ -102,8 +102,7 @@ class TableService:
         self._robots = Robots(self)
         self._clocks = Clocks(self, self._robots, self._ring)
         self.notes = Notes(db, self.tables, self._holding, self._store.save_quietly, self._open_in)
-        """What the presenter and members report that is not a move: where a table's
-        messages live, a DM hand, a member's turn notices."""
+        """What members switch that is not a move: their turn notices."""
         # what each concern remembers of a table, under the names the tests look at
         self._redraws = Redraws()
         self._saved = self._store.saved
@@ -135,6 +134,10 @@ class TableService:
     def view(self, table_id: int) -> TableView:
         """The table as everybody sees it (no hand in it)."""
         return table_view(self.get(table_id))
+
+    def seat_of(self, table_id: int, user_id: int) -> int | None:
+        """Where the member sits at the table (None: not there)."""
+        return self.get(table_id).seat_of(user_id)
 
     def hand_view(self, table_id: int, seat: int) -> HandView:
         """One seat's own hand, for that seat's player only."""

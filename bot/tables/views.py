@@ -82,17 +82,12 @@ class DealView:
 
 @dataclass(frozen=True, slots=True)
 class TableView(Seating):
-    """A table as everybody sees it: where it lives, who sits, its options and clocks, the
+    """A table as everybody sees it: who sits, its options and clocks, the
     log, the last deal's summary, and the deal in play (while it plays)."""
 
     id: int
     guild_id: int
     channel_id: int
-    thread_id: int | None
-    message_id: int | None
-    play_message_id: int | None
-    play_message_deal: int | None
-    play_message_v2: bool
     host_id: int
     variant: Variant
     options: Options
@@ -125,15 +120,6 @@ class TableView(Seating):
 
     def away_seats(self) -> frozenset[int]:
         return frozenset(i for i, s in enumerate(self.seats) if s is not None and s.away)
-
-    def by_dm(self, seat: int) -> bool:
-        """Whether the seat's hand lives in its player's DMs (else in ephemeral messages)."""
-        occupant = self.seats[seat]
-        return self.hand_delivery == "dm" and occupant is not None and not occupant.dm_closed
-
-    def with_thread(self, thread_id: int | None) -> TableView:
-        """The same table, shown in another place (its thread gone: the channel)."""
-        return replace(self, thread_id=thread_id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,11 +282,6 @@ def table_view(table: Table) -> TableView:
         id=table.id,
         guild_id=table.guild_id,
         channel_id=table.channel_id,
-        thread_id=table.thread_id,
-        message_id=table.message_id,
-        play_message_id=table.play_message_id,
-        play_message_deal=table.play_message_deal,
-        play_message_v2=table.play_message_v2,
         host_id=table.host_id,
         variant=table.variant,
         options=table.options,
@@ -410,7 +391,6 @@ def robot_plays_next(table: Table) -> bool:
         table.status is not Status.PLAYING
         or deal is None
         or deal.finished
-        or table.play_message_id is None
         or table.paused_until is not None
     ):
         return False
@@ -427,6 +407,9 @@ class Redraws:
     whoever plays next), and the last turn it told a member of (each turn is told once)."""
 
     def __init__(self) -> None:
+        self._playing: set[int] = set()
+        """Tables whose game has been shown since this process took them: until then, each
+        change is shown (the game's first message goes up at once)."""
         self._away: dict[int, frozenset[int]] = {}
         self._told: dict[int, tuple[int, int]] = {}
         """Per table: (deal, actions so far) of the last turn a member was told of."""
@@ -457,11 +440,13 @@ class Redraws:
         """``tell``: this change may tell a member that their turn has come (not a redraw
         of what was shown before a restart: that turn was told then)."""
         view = table_view(table)
-        robot_next = robot_plays_next(table)
+        robot_next = table.id in self._playing and robot_plays_next(table)
         away = view.away_seats()
         public = self._away.get(table.id, frozenset()) != away or not robot_next
         if public:
             self._away[table.id] = away
+            if table.status is Status.PLAYING:
+                self._playing.add(table.id)
         hands = tuple(
             hand_view(table, i)
             for i, seat in enumerate(table.seats)
@@ -475,6 +460,7 @@ class Redraws:
             replace(h, notify=True) if self._tell(table, h) and tell else h for h in hands
         )
         if not table.status.is_open:
+            self._playing.discard(table.id)
             self._away.pop(table.id, None)
             self._told.pop(table.id, None)
         return Show(

@@ -140,7 +140,7 @@ class LobbyButton(TuteButton, kind="l", parts={"op": "[a-z0-9]+"}):
             raise TableError("stale")
         table = outcome.show.table
         presenter = presenter_of(interaction.client)
-        if table.play_message_id is None:
+        if (await presenter.places.of(table)).play_message_id is None:
             # the lobby message is the one clicked: answer by editing it
             answer = interaction.response.edit_message(**presenter.lobby_payload(table))
             if not await answered(interaction, answer):
@@ -296,7 +296,7 @@ class HandButton(
             await cluster.forward(click)
             return
         presenter = presenter_of(interaction.client)
-        seat = service.view(self.table_id).seat_of(interaction.user.id)
+        seat = service.seat_of(self.table_id, interaction.user.id)
         if seat is None:
             raise TableError("not_seated")
         action = decode_action(seat, self.code)
@@ -306,10 +306,15 @@ class HandButton(
         show = outcome.show
         hand = show.hand(seat)
         lang = locale_of(interaction)
-        if interaction.guild_id is None:
+        if interaction.guild_id is None and not drawn_v2(interaction):
+            # a DM hand sent with embeds, before layout components, cannot take them: the
+            # refresh replaces it with a fresh one
+            await answered(interaction, interaction.response.defer())
+            skip: int | None = None
+        elif interaction.guild_id is None:
             # the DM holding the hand: the answer shows it, the refresh need not edit it again
-            payload = presenter.hand_payload(show.table, hand, lang, v2=drawn_v2(interaction))
-            skip: int | None = seat
+            payload = await presenter.hand_payload(show.table, hand, lang)
+            skip = seat
             if not await answered(interaction, interaction.response.edit_message(**payload)):
                 presenter.forget_hand(show.table.id, seat)
                 skip = None

@@ -262,7 +262,7 @@ class TablesCommands(CommandsMixin):
             return
         resource = callback.resource
         if isinstance(resource, discord.InteractionMessage):
-            await service.notes.set_messages(table.id, message_id=resource.id)
+            await presenter.lobby_posted(table, resource.id)
 
     @new.autocomplete("house")
     async def house_autocomplete(
@@ -310,9 +310,11 @@ class TablesCommands(CommandsMixin):
         embed = discord.Embed(title=t("tables.list.title", lang), colour=ui.GREEN)
         if not open_tables:
             embed.description = t("tables.list.none", lang)
+        places = presenter_of(interaction.client).places
         for table in open_tables[:20]:
-            channel = table.where_id if table.play_message_id else table.channel_id
-            message = table.play_message_id or table.message_id
+            place = await places.of(table)
+            channel = place.where_id if place.play_message_id else table.channel_id
+            message = place.play_message_id or place.message_id
             link = f"https://discord.com/channels/{guild_id}/{channel}/{message}" if message else ""
             seated = sum(1 for s in table.seats if s is not None)
             embed.add_field(

@@ -16,8 +16,6 @@ import discord
 class Copy:
     interaction: discord.Interaction[Any]
     """The interaction whose answer the copy is: its token edits it."""
-    v2: bool
-    """Whether it is drawn with layout components."""
     digest: str
     """What it lets its player do (``messages.hand_digest``); empty: out of date."""
 

@@ -1,7 +1,8 @@
 """Where each hand lives and how it gets there: in its player's DMs (edited when what it
 offers changes), or as a message only its player sees in the channel (opened with My hand
 and edited through that interaction while its token lasts). A player whose DMs are closed,
-or who blocks the bot mid-game, gets the hand under My hand, and the table says so."""
+or who blocks the bot mid-game, gets the hand under My hand, and the table says so. Where a
+DM hand lives is kept in the table's :class:`Place`."""
 
 from __future__ import annotations
 
@@ -9,14 +10,12 @@ import asyncio
 import functools
 import logging
 from collections.abc import Awaitable
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.i18n import language_of, t
-from bot.tables.errors import TableError
-from bot.tables.model import Seat, Status
+from bot.tables.model import Status
 from bot.tables.views import HandView, TableView
 from cogs._base import pings
 
@@ -24,6 +23,7 @@ from . import messages
 from .common import answered, drawn_v2, service_of
 from .copies import Copies, Copy
 from .messages import TOO_OLD_TO_EDIT, Shown, as_new_message, too_old
+from .places import HandPlace, Place
 
 if TYPE_CHECKING:
     from .presenter import DiscordPresenter
@@ -45,22 +45,21 @@ class HandDelivery:
         token edits that message for 15 minutes."""
         self._dm_locks: dict[tuple[int, int], asyncio.Lock] = {}
         """One delivery at a time to a seat's DMs."""
-        self._ephemeral_v2: dict[tuple[int, int], bool] = {}
-        """Whether that message is drawn with layout components."""
         self.copies = Copies()
         """The ephemeral copies of each hand that nothing keeps up to date."""
 
     def forget_table(self, table_id: int) -> None:
         for key in [k for k in self._ephemeral if k[0] == table_id]:
             del self._ephemeral[key]
-            self._ephemeral_v2.pop(key, None)
         for key in [k for k in self._pings if k[0] == table_id]:
             del self._pings[key]
         for key in [k for k in self._dm_locks if k[0] == table_id]:
             del self._dm_locks[key]
         self.copies.forget_table(table_id)
 
-    async def deliver(self, table: TableView, hand: HandView, *, shown: bool = False) -> None:
+    async def deliver(
+        self, table: TableView, place: Place, hand: HandView, *, shown: bool = False
+    ) -> None:
         """Bring one hand in step. ``shown``: the click's own answer showed it already
         (only a ping of the turn it has just played goes)."""
         await self._unping(table, hand)
@@ -71,65 +70,52 @@ class HandDelivery:
             # it says they left, with nothing to click: the table shows the rest (a game
             # that ended is still drawn in every hand, even one with no card left in it)
             return
-        if table.by_dm(hand.seat):
-            await self._dm(table, hand)
+        if place.by_dm(table, hand.seat):
+            await self._dm(table, place, hand)
         else:
             await self._ephemeral_hand(table, hand)
             if hand.notify:
-                await self._ping(table, hand)
+                await self._ping(table, place, hand)
 
     # DMs -------------------------------------------------------------------
 
-    async def _dm(self, table: TableView, hand: HandView) -> None:
+    async def _dm(self, table: TableView, place: Place, hand: HandView) -> None:
         """The hand in the player's DMs: edited when what it offers changes, sent the first
         time (or again, if the message is gone). One seat's deliveries go one at a time,
         each with where its DM is now (an earlier one may have sent it): never two DMs."""
         lock = self._dm_locks.setdefault((table.id, hand.seat), asyncio.Lock())
         async with lock:
-            await self._dm_now(table, hand, self._dm_now_of(table.id, hand))
+            await self._dm_now(table, place, hand)
 
-    def _dm_now_of(self, table_id: int, hand: HandView) -> Seat:
-        """The seat of ``hand`` with its DM as the service knows it now."""
-        seat = hand.occupant
-        assert seat is not None
-        try:
-            now = service_of(self.bot).view(table_id).seats[hand.seat]
-        except TableError:
-            return seat  # a table over: as it ended
-        if now is None or now.user_id != seat.user_id:
-            return seat
-        return replace(
-            seat,
-            dm_channel_id=now.dm_channel_id,
-            dm_message_id=now.dm_message_id,
-            dm_message_v2=now.dm_message_v2,
-        )
-
-    async def _dm_now(self, table: TableView, hand: HandView, seat: Seat) -> None:
-        service = service_of(self.bot)
-        lang = language_of(seat.locale)
+    async def _dm_now(self, table: TableView, place: Place, hand: HandView) -> None:
+        occupant = hand.occupant
+        assert occupant is not None and occupant.user_id is not None
+        lang = language_of(occupant.locale)
         key = (table.id, f"hand{hand.seat}")
-        if seat.dm_message_id is not None and hand.may_wait:
+        dm = place.hand(hand.seat, occupant.user_id)
+        if dm is not None and dm.dm_message_id is not None and hand.may_wait and not dm.legacy:
             return
-        playing = table.status is Status.PLAYING and not seat.left
-        if seat.dm_message_id is not None and (
-            hand.notify or (playing and too_old(seat.dm_message_id))
+        playing = table.status is Status.PLAYING and not occupant.left
+        if (
+            dm is not None
+            and dm.dm_message_id is not None
+            and (dm.legacy or hand.notify or (playing and too_old(dm.dm_message_id)))
         ):
             # an edit notifies nobody, and Discord stops editing a message after an hour: the
-            # hand comes again as a new message (as the table moves on), the old one goes
-            seat = await self._drop_dm(table, seat)
+            # hand comes again as a new message (as the table moves on), the old one goes; so
+            # does one sent with embeds, before layout components
+            await self._drop_dm(table, dm)
         try:
-            if seat.dm_message_id is not None and seat.dm_channel_id is not None:
-                # drawn as that message was (one sent with embeds keeps them)
-                payload = self._hand(table, hand, lang, v2=seat.dm_message_v2)
-                digest = messages.hand_digest(payload, away=seat.away)
+            if dm is not None and dm.dm_message_id is not None and dm.dm_channel_id is not None:
+                payload = self._hand(table, hand, lang)
+                digest = messages.hand_digest(payload, away=occupant.away)
                 try:
                     await self.presenter.edit(
-                        seat.dm_channel_id,
-                        seat.dm_message_id,
+                        dm.dm_channel_id,
+                        dm.dm_message_id,
                         key,
                         payload,
-                        functools.partial(messages.hand_picture, hand, lang),
+                        functools.partial(messages.hand_files, hand, lang),
                         digest,
                     )
                 except discord.NotFound:
@@ -137,55 +123,51 @@ class HandDelivery:
                 except discord.HTTPException as error:
                     if error.code != TOO_OLD_TO_EDIT:
                         raise
-                    seat = await self._drop_dm(table, seat)  # Discord's word: too old
+                    await self._drop_dm(table, dm)  # Discord's word: too old
                 else:
                     self.shown.buttons[(table.id, hand.seat)] = messages.has_buttons(payload)
                     return
             if not playing:
                 return
             payload = self._hand(table, hand, lang)
-            digest = messages.hand_digest(payload, away=seat.away)
-            messages.hand_picture(hand, lang, payload)
+            digest = messages.hand_digest(payload, away=occupant.away)
+            await self.presenter.draw(payload, functools.partial(messages.hand_files, hand, lang))
             # by id: no need to fetch the user first (one call less per player)
-            channel = await self.bot.create_dm(discord.Object(seat.user_id or 0))
+            channel = await self.bot.create_dm(discord.Object(occupant.user_id))
             message = await channel.send(**as_new_message(payload))
         except discord.Forbidden:
-            await self._dms_closed(table, hand.seat)
+            await self._dms_closed(table, place, hand)
             return
         self.shown.digests[key] = digest
         self.shown.buttons[(table.id, hand.seat)] = messages.has_buttons(payload)
-        await service.notes.set_dm(
-            table.id, hand.seat, channel_id=channel.id, message_id=message.id, closed=False, v2=True
-        )
+        place.hands[hand.seat] = HandPlace(occupant.user_id, channel.id, message.id)
+        self.presenter.places.changed(place)
 
-    async def _drop_dm(self, table: TableView, seat: Seat) -> Seat:
-        """The seat's DM hand goes (a new one takes its place): the seat without it."""
-        if seat.dm_channel_id is not None and seat.dm_message_id is not None:
-            await self._delete(table, seat.dm_channel_id, seat.dm_message_id)
-        return replace(seat, dm_message_id=None)
+    async def _drop_dm(self, table: TableView, dm: HandPlace) -> None:
+        """The seat's DM hand goes (a new one takes its place)."""
+        if dm.dm_channel_id is not None and dm.dm_message_id is not None:
+            await self.delete(table, dm.dm_channel_id, dm.dm_message_id)
+        dm.dm_message_id = None
+        dm.legacy = False
 
     def _hand(
-        self,
-        table: TableView,
-        hand: HandView,
-        lang: str,
-        *,
-        ephemeral: bool = False,
-        v2: bool = True,
+        self, table: TableView, hand: HandView, lang: str, *, ephemeral: bool = False
     ) -> messages.Payload:
         faces = self.presenter.faces
-        return messages.hand_payload(table, hand, lang, ephemeral=ephemeral, faces=faces, v2=v2)
+        return messages.hand_payload(table, hand, lang, ephemeral=ephemeral, faces=faces)
 
-    async def _dms_closed(self, table: TableView, seat: int) -> None:
+    async def _dms_closed(self, table: TableView, place: Place, hand: HandView) -> None:
         """The hand moves to My hand, and the table says so at once."""
-        service = service_of(self.bot)
-        await service.notes.set_dm(table.id, seat, channel_id=None, message_id=None, closed=True)
-        self.shown.forget_hand(table.id, seat)
-        now = service.redraw(table.id)  # the table as it is now: its message may be new
-        if now is not None and now.table.status is Status.PLAYING and now.table.play_message_id:
-            await self.presenter.step(table, "table", self.presenter.edit_table(now))
+        occupant = hand.occupant
+        assert occupant is not None and occupant.user_id is not None
+        place.hands[hand.seat] = HandPlace(occupant.user_id, dm_closed=True)
+        self.presenter.places.changed(place)
+        self.shown.forget_hand(table.id, hand.seat)
+        now = service_of(self.bot).redraw(table.id)  # the table as it is now
+        if now is not None and now.table.status is Status.PLAYING and place.play_message_id:
+            await self.presenter.step(table, "table", self.presenter.edit_table(now, place))
 
-    async def _delete(self, table: TableView, channel_id: int, message_id: int) -> None:
+    async def delete(self, table: TableView, channel_id: int, message_id: int) -> None:
         """A message of the bot's that has had its day; one already gone, or that Discord
         will not delete now, stays as it is (its buttons answer that they are stale)."""
         try:
@@ -199,17 +181,17 @@ class HandDelivery:
 
     # turn pings --------------------------------------------------------------
 
-    async def _ping(self, table: TableView, hand: HandView) -> None:
+    async def _ping(self, table: TableView, place: Place, hand: HandView) -> None:
         """Tell a player whose hand is under My hand that their turn has come: a short
         message in the table's channel that pings them alone."""
         occupant = hand.occupant
         assert occupant is not None and occupant.user_id is not None
         text = t("tables.your_turn_ping", table.language, mention=f"<@{occupant.user_id}>")
-        message = await self.bot.get_partial_messageable(table.where_id).send(
+        message = await self.bot.get_partial_messageable(place.where_id).send(
             text,
             allowed_mentions=pings([occupant.user_id]),
         )
-        self._pings[(table.id, hand.seat)] = (table.where_id, message.id)
+        self._pings[(table.id, hand.seat)] = (place.where_id, message.id)
 
     async def _unping(self, table: TableView, hand: HandView) -> None:
         """The ping of a turn that is over (they played, or the game moved on) goes."""
@@ -217,7 +199,7 @@ class HandDelivery:
         if ping is None or (hand.your_turn and not hand.notify):
             return
         del self._pings[(table.id, hand.seat)]
-        await self._delete(table, *ping)
+        await self.delete(table, *ping)
 
     # ephemeral hands ---------------------------------------------------------
 
@@ -229,18 +211,15 @@ class HandDelivery:
         if not copies or seat is None:
             return
         lang = language_of(seat.locale)
-        now: dict[bool, str] = {}
+        now = messages.hand_digest(self._hand(table, hand, lang, ephemeral=True), away=hand.away)
         for message_id, copy in list(copies.items()):
-            if copy.v2 not in now:
-                payload = self._hand(table, hand, lang, ephemeral=True, v2=copy.v2)
-                now[copy.v2] = messages.hand_digest(payload, away=hand.away)
-            if copy.digest == now[copy.v2]:
+            if copy.digest == now:
                 continue
             del copies[message_id]
             if copy.interaction.is_expired():
                 continue
             try:
-                behind = messages.behind_payload(table, lang, v2=copy.v2)
+                behind = messages.behind_payload(table, lang)
                 await copy.interaction.edit_original_response(**behind)
             except discord.HTTPException as error:
                 log.info("Table %s: a copy of a hand stays as it was (%s)", table.id, error)
@@ -257,18 +236,12 @@ class HandDelivery:
         seat = hand.occupant
         assert seat is not None
         lang = language_of(seat.locale)
-        payload = self._hand(
-            table,
-            hand,
-            lang,
-            ephemeral=True,
-            v2=self._ephemeral_v2.get((table.id, hand.seat), True),
-        )
+        payload = self._hand(table, hand, lang, ephemeral=True)
         key = (table.id, f"hand{hand.seat}")
         digest = messages.hand_digest(payload, away=seat.away)
         if self.shown.digests.get(key) == digest or hand.may_wait:
             return
-        messages.hand_picture(hand, lang, payload)
+        await self.presenter.draw(payload, functools.partial(messages.hand_files, hand, lang))
         try:
             await interaction.edit_original_response(**payload)
         except discord.HTTPException:
@@ -278,7 +251,7 @@ class HandDelivery:
         self.shown.digests[key] = digest
         self.shown.buttons[(table.id, hand.seat)] = messages.has_buttons(payload)
 
-    def answer(
+    async def answer(
         self,
         table: TableView,
         hand: HandView,
@@ -286,15 +259,13 @@ class HandDelivery:
         *,
         ephemeral: bool,
         remember: bool,
-        v2: bool = True,
     ) -> messages.Payload:
         """A hand to answer a click with, its picture drawn. ``remember``: it is now the
-        hand that seat sees (the refresh need not send it again); ``v2``: drawn with layout
-        components (not when it edits a message sent with embeds)."""
-        payload = self._hand(table, hand, lang, ephemeral=ephemeral, v2=v2)
+        hand that seat sees (the refresh need not send it again)."""
+        payload = self._hand(table, hand, lang, ephemeral=ephemeral)
         if remember:
             self.shown.hand_shown(table.id, hand.seat, payload, away=hand.away)
-        messages.hand_picture(hand, lang, payload)
+        await self.presenter.draw(payload, functools.partial(messages.hand_files, hand, lang))
         return payload
 
     async def show_ephemeral(
@@ -309,9 +280,10 @@ class HandDelivery:
         """Answer "My hand" with the hand as a message only its player sees (or, for its
         refresh button, edit that message). When the seat has no DM for its hand, this is
         where the hand lives: the refresh after each play keeps it up to date."""
-        by_dm = table.by_dm(hand.seat)
-        v2 = not edit or drawn_v2(interaction)
-        payload = self.answer(table, hand, lang, ephemeral=True, remember=not by_dm, v2=v2)
+        by_dm = (await self.presenter.places.of(table)).by_dm(table, hand.seat)
+        # a hand sent with embeds, before layout components, cannot take them: a new one
+        edit = edit and drawn_v2(interaction)
+        payload = await self.answer(table, hand, lang, ephemeral=True, remember=not by_dm)
         sent: list[int] = []
         if edit:
             answer = interaction.response.edit_message(**payload)
@@ -326,16 +298,13 @@ class HandDelivery:
                 self.shown.forget_hand(table.id, hand.seat)
             return
         message_id = interaction.message.id if edit and interaction.message else next(iter(sent), 0)
-        self._remember_ephemeral(
-            table.id, hand, interaction, v2, payload, message_id, live=not by_dm
-        )
+        self._remember_ephemeral(table.id, hand, interaction, payload, message_id, live=not by_dm)
 
     def _remember_ephemeral(
         self,
         table_id: int,
         hand: HandView,
         interaction: discord.Interaction[Any],
-        v2: bool,
         payload: messages.Payload,
         message_id: int,
         *,
@@ -346,30 +315,29 @@ class HandDelivery:
         key = (table_id, hand.seat)
         previous = self._ephemeral.get(key)
         if message_id:
-            copy = Copy(interaction, v2, messages.hand_digest(payload, away=hand.away))
-            before = None
-            if previous is not None:
-                before = Copy(previous, self._ephemeral_v2.get(key, True), "")
+            copy = Copy(interaction, messages.hand_digest(payload, away=hand.away))
+            before = None if previous is None else Copy(previous, "")
             self.copies.shown(key, message_id, copy, live=live, previous=before)
         if live:
             self._ephemeral[key] = interaction
-            self._ephemeral_v2[key] = v2
 
     async def answer_ephemeral(
         self, interaction: discord.Interaction[Any], table: TableView, hand: HandView, lang: str
     ) -> int | None:
         """Answer a click in an ephemeral hand by showing the hand as it now is; the seat
         whose hand the refresh need not show again (None: its DM still needs it)."""
-        by_dm = table.by_dm(hand.seat)
-        v2 = drawn_v2(interaction)
-        payload = self.answer(table, hand, lang, ephemeral=True, remember=not by_dm, v2=v2)
-        if not await answered(interaction, interaction.response.edit_message(**payload)):
+        by_dm = (await self.presenter.places.of(table)).by_dm(table, hand.seat)
+        payload = await self.answer(table, hand, lang, ephemeral=True, remember=not by_dm)
+        if drawn_v2(interaction):
+            answer = interaction.response.edit_message(**payload)
+        else:
+            # a hand sent with embeds, before layout components, cannot take them: a new one
+            answer = interaction.response.send_message(**as_new_message(payload), ephemeral=True)
+        if not await answered(interaction, answer):
             self.shown.forget_hand(table.id, hand.seat)
             return None
         message_id = interaction.message.id if interaction.message else 0
-        self._remember_ephemeral(
-            table.id, hand, interaction, v2, payload, message_id, live=not by_dm
-        )
+        self._remember_ephemeral(table.id, hand, interaction, payload, message_id, live=not by_dm)
         return None if by_dm else hand.seat
 
 

@@ -1,5 +1,5 @@
 """The words of a table (its cards, seats, lines of play, log, hand and summary) and the
-lobby's embed, which :mod:`layouts` and :mod:`legacy` put together.
+lobby's embed; :mod:`layouts` puts them together.
 
 Pure builders over the service's views (``TableView``, ``HandView``: no hand but the
 viewer's): nothing here talks to Discord, so tests and the presenter share them. Every text
@@ -23,6 +23,7 @@ from bot.tables.views import DealView, HandView, TableView
 from cogs._base import number, shown_name, signed
 
 from .faces import NO_FACES, CardFaces
+from .places import Place
 from .rules_text import option_label, options_lines, variants_text
 
 GREEN = discord.Colour.from_rgb(27, 94, 32)
@@ -120,7 +121,7 @@ def variant_title(table: TableView, lang: str) -> str:
     return t("tables.title", lang, variant=variant_name(table, lang), id=table.id)
 
 
-def lobby_embed(table: TableView, lang: str) -> discord.Embed:
+def lobby_embed(table: TableView, place: Place, lang: str) -> discord.Embed:
     status = table.status
     colour = GREEN if status is Status.LOBBY else GREY
     embed = discord.Embed(title=variant_title(table, lang), colour=colour)
@@ -129,7 +130,7 @@ def lobby_embed(table: TableView, lang: str) -> discord.Embed:
         if table.seat_of(table.host_id) is not None
         else None
     )
-    embed.description = lobby_status(table, seat_name(host, lang), lang)
+    embed.description = lobby_status(table, place, seat_name(host, lang), lang)
     seats: list[str] = []
     for i, seat in enumerate(table.seats):
         team = table.team_of(i)
@@ -146,13 +147,13 @@ def lobby_embed(table: TableView, lang: str) -> discord.Embed:
     return embed
 
 
-def lobby_status(table: TableView, host: str, lang: str) -> str:
+def lobby_status(table: TableView, place: Place, host: str, lang: str) -> str:
     """What the lobby says: how to sit down, where the game plays, or how it ended."""
     status = table.status
     if status is Status.PLAYING:
-        if table.thread_id:
-            return t("tables.lobby.status.playing", lang, thread=f"<#{table.thread_id}>")
-        link = game_link(table)
+        if place.thread_id:
+            return t("tables.lobby.status.playing", lang, thread=f"<#{place.thread_id}>")
+        link = game_link(table, place)
         if link:
             return t("tables.lobby.status.playing_here", lang, link=link)
         return t("tables.lobby.status.starting", lang)
@@ -162,14 +163,14 @@ def lobby_status(table: TableView, host: str, lang: str) -> str:
     return text
 
 
-def game_link(table: TableView) -> str:
+def game_link(table: TableView, place: Place) -> str:
     """Where to follow the game: its thread, or else the table message in the channel."""
-    if table.thread_id:
-        return f"https://discord.com/channels/{table.guild_id}/{table.thread_id}"
-    if table.play_message_id:
+    if place.thread_id:
+        return f"https://discord.com/channels/{table.guild_id}/{place.thread_id}"
+    if place.play_message_id:
         return (
             f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/"
-            f"{table.play_message_id}"
+            f"{place.play_message_id}"
         )
     return ""
 

@@ -25,6 +25,7 @@ from . import embeds as ui
 from .buttons import HandButton, TableButton
 from .faces import NO_FACES, CardFaces
 from .pictures import HAND_FILE, SUMMARY_FILE, TABLE_FILE
+from .places import Place
 
 CARD_ROW = 5
 """Cards per row of buttons (Discord allows five)."""
@@ -62,9 +63,10 @@ def _rule() -> discord.ui.Separator[Any]:
 # ------------------------------------------------------------------------ the table
 
 
-def table_layout(table: TableView, lang: str, faces: CardFaces = NO_FACES) -> Layout:
+def table_layout(table: TableView, place: Place, lang: str, faces: CardFaces = NO_FACES) -> Layout:
     """The table in play (its picture, whose turn and how long they have, trumps, cantes,
-    scores, what happened last, its buttons), or how it ended."""
+    scores, who gets their hand under My hand, what happened last, its buttons), or how it
+    ended."""
     deal = table.deal
     if deal is None or table.status is not Status.PLAYING:
         return ended_layout(table, lang, faces)
@@ -92,9 +94,7 @@ def table_layout(table: TableView, lang: str, faces: CardFaces = NO_FACES) -> La
         ]
         state.append(t("tables.cantes_line", lang, cantes=" · ".join(cantes)))
     state.append(_scores_line(table, lang))
-    closed = [
-        ui.seat_name(s, lang) for s in table.seats if s is not None and s.human and s.dm_closed
-    ]
+    closed = [ui.seat_name(table.seats[i], lang) for i in place.closed_seats(table)]
     if closed:
         state.append(t("tables.dms_closed", lang, names=", ".join(closed)))
     delivery = "dm" if table.hand_delivery == "dm" else "ephemeral"

@@ -1,10 +1,11 @@
 """The messages of a table as Discord payloads: the lobby, the table message, a deal's
-summary and a hand, built from the service's views; and what each message last showed, so
-that a message is edited only when what it shows changes.
+summary and a hand, built from the service's views and where the table's messages live
+(:class:`Place`); and what each message last showed, so that a message is edited only when
+what it shows changes.
 
-The table and the hand are drawn with layout components (:mod:`layouts`); a message sent
-before them (``v2`` False) is drawn the old way, with embeds: the table with the last deal's
-summary under it, until the next deal's fresh message."""
+The table and the hand are drawn with layout components (:mod:`layouts`). Their pictures
+are not drawn here: ``*_files`` say what to draw, and the presenter has them drawn off the
+event loop (:mod:`drawing`), only once a message is to be sent."""
 
 from __future__ import annotations
 
@@ -16,16 +17,16 @@ from typing import Any
 
 import discord
 
-from bot.engine import Action, Variant
+from bot.engine import Variant
 from bot.i18n import t
 from bot.tables.model import DealSummary, Status
 from bot.tables.views import HandView, TableView
 
 from . import embeds as ui
-from . import layouts, legacy, pictures
+from . import layouts, pictures
 from .buttons import HandButton, LobbyButton, TableButton
 from .faces import NO_FACES, CardFaces
-from .layouts import CARD_ROW, hand_button
+from .places import Place
 
 Payload = dict[str, Any]
 
@@ -39,23 +40,6 @@ long (the table, a hand in the DMs) moves to a fresh one before that, once in 50
 def too_old(message_id: int) -> bool:
     """Whether a message is near the hour after which Discord limits its edits."""
     return discord.utils.utcnow() - discord.utils.snowflake_time(message_id) > MOVE_ON_AFTER
-
-
-def attach(payload: Payload, pictures_: list[tuple[discord.Embed, discord.File | None]]) -> None:
-    """Show each picture as its embed's image (the embed's text and the picture's alt text
-    stay for screen readers); the message keeps these files and no other."""
-    files: list[discord.File] = []
-    for embed, picture in pictures_:
-        if picture is not None:
-            embed.set_image(url=f"attachment://{picture.filename}")
-            files.append(picture)
-    payload["attachments"] = files
-
-
-def attach_files(payload: Payload, files: list[discord.File | None]) -> None:
-    """The pictures a layout shows (it names them): the message keeps these files and no
-    other."""
-    payload["attachments"] = [f for f in files if f is not None]
 
 
 def as_new_message(payload: Payload) -> Payload:
@@ -169,15 +153,18 @@ class Shown:
 # ----------------------------------------------------------------------- the lobby
 
 
-def lobby_payload(table: TableView) -> Payload:
+def lobby_payload(table: TableView, place: Place) -> Payload:
     lang = table.language
-    return {"embed": ui.lobby_embed(table, lang), "view": lobby_buttons(table, lang)}
+    return {
+        "embed": ui.lobby_embed(table, place, lang),
+        "view": lobby_buttons(table, place, lang),
+    }
 
 
-def lobby_buttons(table: TableView, lang: str) -> discord.ui.View:
+def lobby_buttons(table: TableView, place: Place, lang: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     if table.status is not Status.LOBBY:
-        link = ui.game_link(table)
+        link = ui.game_link(table, place)
         if link and table.status is Status.PLAYING:
             view.add_item(discord.ui.Button(label=t("tables.btn.follow", lang), url=link))
         return view
@@ -216,89 +203,50 @@ def lobby_buttons(table: TableView, lang: str) -> discord.ui.View:
 # ----------------------------------------------------------------------- the table
 
 
-def table_payload(table: TableView, faces: CardFaces = NO_FACES, *, v2: bool = True) -> Payload:
-    """The table message: the table now (in play, or its end). Drawn the old way (``v2``
-    False), the last deal's summary rides under it. Its pictures are drawn by
-    :func:`table_pictures`, only once the message is known to be sent."""
+def table_payload(table: TableView, place: Place, faces: CardFaces = NO_FACES) -> Payload:
+    """The table message: the table now (in play, or its end). Its picture is drawn from
+    :func:`table_files`, only once the message is known to be sent."""
+    return {"view": layouts.table_layout(table, place, table.language, faces)}
+
+
+def table_files(shown: Shown, table: TableView) -> list[discord.File | None]:
+    """The table message's picture: the table in play, or the result over the last deal's
+    summary."""
     lang = table.language
-    if v2:
-        return {"view": layouts.table_layout(table, lang, faces)}
-    view = discord.ui.View(timeout=None)
     if table.status is Status.PLAYING:
-        for button in layouts.table_buttons(table, lang):
-            view.add_item(button)
-    elif table.status is Status.FINISHED:
-        label = t("tables.btn.rematch", lang)
-        view.add_item(
-            TableButton(table.id, "rematch", label=label, style=discord.ButtonStyle.success)
-        )
-    embeds = [legacy.table_embed(table, lang)]
-    if table.summary is not None:
-        embeds.append(legacy.summary_embed(table, table.summary, lang))
-    return {"embeds": embeds, "view": view}
+        return [pictures.table_picture(table, lang)]
+    if table.status is Status.FINISHED and table.summary is not None:
+        return [shown.summary_picture(table, table.summary, lang)]
+    return []
 
 
-def table_pictures(
-    shown: Shown, table: TableView, payload: Payload, *, summary_pictured: bool
-) -> None:
-    lang = table.language
-    if is_v2(payload):
-        if table.status is Status.PLAYING:
-            attach_files(payload, [pictures.table_picture(table, lang)])
-        elif table.status is Status.FINISHED and table.summary is not None:
-            # the result, over the last deal's summary
-            attach_files(payload, [shown.summary_picture(table, table.summary, lang)])
-        else:
-            attach_files(payload, [])
-        return
-    embeds: list[discord.Embed] = payload["embeds"]
-    drawn = [(embeds[0], pictures.table_picture(table, lang))]
-    if table.summary is not None and len(embeds) > 1 and summary_pictured:
-        drawn.append((embeds[1], shown.summary_picture(table, table.summary, lang)))
-    attach(payload, drawn)
-
-
-def summary_payload(table: TableView, summary: DealSummary, *, v2: bool) -> Payload:
+def summary_payload(table: TableView, summary: DealSummary) -> Payload:
     """A deal that is over, as its message stays in the thread once the next deal (or the
-    game's result) has a message of its own. Its picture: :func:`summary_picture`."""
-    lang = table.language
-    if v2:
-        return {"view": layouts.summary_layout(table, summary, lang)}
-    return {"embeds": [legacy.summary_embed(table, summary, lang)], "view": None}
+    game's result) has a message of its own. Its picture: :func:`summary_files`."""
+    return {"view": layouts.summary_layout(table, summary, table.language)}
 
 
-def summary_picture(shown: Shown, table: TableView, summary: DealSummary, payload: Payload) -> None:
-    picture = shown.summary_picture(table, summary, table.language)
-    if is_v2(payload):
-        attach_files(payload, [picture])
-    else:
-        attach(payload, [(payload["embeds"][0], picture)])
+def summary_files(
+    shown: Shown, table: TableView, summary: DealSummary
+) -> list[discord.File | None]:
+    return [shown.summary_picture(table, summary, table.language)]
 
 
-def moved_on_payload(table: TableView, *, v2: bool) -> Payload:
+def moved_on_payload(table: TableView) -> Payload:
     """An old table message once a fresh one shows the table: a line pointing to it."""
-    lang = table.language
-    line = t("tables.moved_on", lang, deal=table.deal_no + 1, id=table.id)
-    if v2:
-        return {"view": layouts.moved_on_layout(line), "attachments": []}
-    embed = discord.Embed(description=line, colour=ui.GREY)
-    return {"embeds": [embed], "view": None, "attachments": []}
+    line = t("tables.moved_on", table.language, deal=table.deal_no + 1, id=table.id)
+    return {"view": layouts.moved_on_layout(line), "attachments": []}
 
 
 # ------------------------------------------------------------------------ the hand
 
 
-def behind_payload(table: TableView, lang: str, *, v2: bool) -> Payload:
+def behind_payload(table: TableView, lang: str) -> Payload:
     """A copy of a hand the game has left behind: it says so, with no card and no "Your
     turn"; its refresh button draws the hand as it is now."""
     line = t("tables.hand.behind", lang, id=table.id)
     refresh = TableButton(table.id, "refresh", label=t("tables.btn.refresh", lang))
-    if v2:
-        return {"view": layouts.behind_layout(line, refresh), "attachments": []}
-    view = discord.ui.View(timeout=None)
-    view.add_item(refresh)
-    embed = discord.Embed(description=line, colour=ui.GREY)
-    return {"embeds": [embed], "view": view, "attachments": []}
+    return {"view": layouts.behind_layout(line, refresh), "attachments": []}
 
 
 def hand_payload(
@@ -308,44 +256,12 @@ def hand_payload(
     *,
     ephemeral: bool,
     faces: CardFaces = NO_FACES,
-    v2: bool = True,
 ) -> Payload:
     """A player's hand: one button per card in order (the playable ones enabled), then the
     declarations they may make now; an ephemeral hand has a refresh button too. Its picture
-    is drawn by :func:`hand_picture`, only when the message is sent."""
-    if v2:
-        return {"view": layouts.hand_layout(table, hand, lang, ephemeral=ephemeral, faces=faces)}
-    view = discord.ui.View(timeout=None)
-    if hand.left:
-        # the hand's last word, with nothing left to click
-        embed = discord.Embed(description=t("tables.hand.left", lang), colour=ui.GREY)
-        return {"embed": embed, "view": view, "attachments": []}
-    if hand.playing:
-        if ephemeral:
-            label = t("tables.btn.refresh", lang)
-            view.add_item(TableButton(table.id, "refresh", label=label, row=4))
-        for i, card in enumerate(hand.cards):
-            playable = card in hand.playable
-            view.add_item(
-                hand_button(
-                    hand,
-                    Action.play(hand.seat, card),
-                    ui.card_text(card),
-                    discord.ButtonStyle.primary if playable else discord.ButtonStyle.secondary,
-                    disabled=not playable,
-                    row=min(i // CARD_ROW, 2),
-                )
-            )
-        for button in layouts.declaration_buttons(hand, lang):
-            view.add_item(button)
-    return {"embed": legacy.hand_embed(table, hand, lang), "view": view}
+    is drawn from :func:`hand_files`, only when the message is sent."""
+    return {"view": layouts.hand_layout(table, hand, lang, ephemeral=ephemeral, faces=faces)}
 
 
-def hand_picture(hand: HandView, lang: str, payload: Payload) -> None:
-    if hand.left:
-        payload["attachments"] = []
-        return
-    if is_v2(payload):
-        attach_files(payload, [pictures.hand_picture(hand, lang)])
-        return
-    attach(payload, [(payload["embed"], pictures.hand_picture(hand, lang))])
+def hand_files(hand: HandView, lang: str) -> list[discord.File | None]:
+    return [] if hand.left else [pictures.hand_picture(hand, lang)]

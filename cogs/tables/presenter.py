@@ -16,7 +16,6 @@ from dataclasses import replace
 import discord
 
 from bot.i18n import t
-from bot.tables.errors import TableError
 from bot.tables.model import Status
 from bot.tables.service import LostTable
 from bot.tables.views import Announcement, HandView, Show, TableView
@@ -26,8 +25,10 @@ from . import embeds as ui
 from . import messages
 from .common import service_of
 from .delivery import HandDelivery
+from .drawing import Drawing, Files
 from .faces import CardFaces, faces_of
 from .messages import TOO_OLD_TO_EDIT, Payload, Shown, as_new_message, too_old
+from .places import Place, Places
 from .summaries import DealSummaries
 from .threads import make_thread
 
@@ -39,15 +40,15 @@ UNKNOWN_CHANNEL = 10003
 THREAD_ARCHIVED = 50083
 
 
-def _deal_over(table: TableView) -> bool:
+def _deal_over(table: TableView, place: Place) -> bool:
     """The deal the table message was opened for is over and the next one plays: the
     message becomes the deal's summary, and the next deal gets a fresh one. (The last deal's
     message shows the game's result over its summary.)"""
     summary = table.summary
     return (
         summary is not None
-        and table.play_message_deal is not None
-        and summary.deal_no == table.play_message_deal
+        and place.play_message_deal is not None
+        and summary.deal_no == place.play_message_deal
         and table.status is Status.PLAYING
     )
 
@@ -55,13 +56,16 @@ def _deal_over(table: TableView) -> bool:
 class DiscordPresenter:
     """Keeps a table's messages in step: the lobby and the table message (edited in place,
     only when they change; each deal has one, which becomes the deal's summary when it is
-    over), each player's hand (:class:`HandDelivery`), and the announcements."""
+    over), each player's hand (:class:`HandDelivery`), and the announcements. Where each
+    message lives is its own business (:class:`Places`), never the table service's."""
 
     def __init__(self, bot: discord.Client, *, language: str = "en") -> None:
         self.bot = bot
         self.language = language
         """The language of messages that no table's own language covers."""
         self.shown = Shown()
+        self.places = Places(lambda: service_of(bot).db, lambda delay: service_of(bot).sleep(delay))
+        self.drawing = Drawing()
         self.hands = HandDelivery(bot, self.shown, self)
         self._pending: dict[int, list[Announcement]] = {}
         """Announcements Discord did not take, sent with the next refresh."""
@@ -84,9 +88,13 @@ class DiscordPresenter:
     # payloads the buttons answer with ---------------------------------------
 
     def lobby_payload(self, table: TableView) -> Payload:
-        payload = messages.lobby_payload(table)
+        payload = messages.lobby_payload(table, self.places.peek(table))
         self.shown.digests[(table.id, "lobby")] = messages.digest(payload)
         return payload
+
+    async def draw(self, payload: Payload, files: Callable[[], Files]) -> None:
+        """Draw a message's pictures (off the event loop) into its payload."""
+        await self.drawing.attach(payload, files)
 
     async def post_lobby(self, table: TableView) -> bool:
         """A lobby of the bot's own making (a rematch) in the table's channel, its invited
@@ -104,13 +112,18 @@ class DiscordPresenter:
         except discord.HTTPException as error:
             log.warning("Table %s: its rematch lobby could not be shown (%s)", table.id, error)
             return False
-        await service_of(self.bot).notes.set_messages(table.id, message_id=message.id)
+        await self.lobby_posted(table, message.id)
         return True
 
-    def hand_payload(self, table: TableView, hand: HandView, lang: str, *, v2: bool) -> Payload:
-        """The hand a click in a DM answers with (drawn like the message clicked): now the
-        hand that seat sees."""
-        return self.hands.answer(table, hand, lang, ephemeral=False, remember=True, v2=v2)
+    async def lobby_posted(self, table: TableView, message_id: int) -> None:
+        """The lobby message went up: where it lives."""
+        place = await self.places.of(table)
+        place.message_id = message_id
+        self.places.changed(place)
+
+    async def hand_payload(self, table: TableView, hand: HandView, lang: str) -> Payload:
+        """The hand a click in a DM answers with: now the hand that seat sees."""
+        return await self.hands.answer(table, hand, lang, ephemeral=False, remember=True)
 
     def forget_hand(self, table_id: int, seat: int) -> None:
         self.shown.forget_hand(table_id, seat)
@@ -125,17 +138,16 @@ class DiscordPresenter:
         worth another try is tried again a little later."""
         table = show.table
         self._latest[table.id] = show
+        place = await self.places.of(table)
         announce = self._pending.pop(table.id, []) + list(show.announce)
         ok = True
         if show.public:
-            ok &= await self.step(table, "table", self._public(show))
-        # where the table plays now: the first show of a game made its thread just above
-        table = self._placed(table)
+            ok &= await self.step(table, "table", self._public(show, place))
         for hand in show.hands:
-            delivery = self.hands.deliver(table, hand, shown=hand.seat == skip_seat)
+            delivery = self.hands.deliver(table, place, hand, shown=hand.seat == skip_seat)
             ok &= await self.step(table, "hand", delivery)
         for item in announce:
-            if not await self.step(table, "announce", self._announce(table, item)):
+            if not await self.step(table, "announce", self._announce(table, place, item)):
                 self._pending.setdefault(table.id, []).append(item)
                 ok = False
         if not ok:
@@ -202,11 +214,12 @@ class DiscordPresenter:
         if told in self._told:
             return
         self._told.add(told)
+        where = self.places.peek(table).where_id
         text = t(
             "tables.missing_permissions",
             table.language,
             host=f"<@{table.host_id}>",
-            channel=f"<#{table.where_id}>",
+            channel=f"<#{where}>",
         )
         try:
             await self.bot.get_partial_messageable(table.channel_id).send(
@@ -224,6 +237,7 @@ class DiscordPresenter:
         self._latest.pop(table_id, None)
         self._public_locks.pop(table_id, None)
         self._told = {told for told in self._told if told[0] != table_id}
+        self.places.ended(table_id)
 
     async def edit(
         self,
@@ -231,16 +245,17 @@ class DiscordPresenter:
         message_id: int,
         key: tuple[int, str],
         payload: Payload,
-        pictures_: Callable[[Payload], None] | None = None,
+        files: Callable[[], Files] | None = None,
         digest: str | None = None,
     ) -> None:
-        """Edit a message, unless it already shows this (the pictures are drawn only then);
-        ``digest`` says what counts as a change (by default, everything it shows)."""
+        """Edit a message, unless it already shows this (its pictures, ``files``, are drawn
+        only then); ``digest`` says what counts as a change (by default, everything it
+        shows)."""
         digest = digest or messages.digest(payload)
         if self.shown.digests.get(key) == digest:
             return
-        if pictures_ is not None:
-            pictures_(payload)
+        if files is not None:
+            await self.draw(payload, files)
         await (
             self.bot.get_partial_messageable(channel_id)
             .get_partial_message(message_id)
@@ -250,203 +265,176 @@ class DiscordPresenter:
 
     # the public messages -----------------------------------------------------
 
-    async def _public(self, show: Show) -> None:
-        """The lobby and the table message. One table's go one at a time, each with where
-        the table message is now (an earlier one may have posted a new one)."""
+    async def _public(self, show: Show, place: Place) -> None:
+        """The lobby and the table message. One table's go one at a time (an earlier one may
+        have posted a new table message: ``place`` says where it is now)."""
         lock = self._public_locks.setdefault(show.table.id, asyncio.Lock())
         async with lock:
-            await self._public_now(replace(show, table=self._placed(show.table)))
+            await self._public_now(show, place)
 
-    def _placed(self, table: TableView) -> TableView:
-        """``table`` with its messages where the service knows them now."""
-        try:
-            now = service_of(self.bot).view(table.id)
-        except TableError:
-            return table  # over, and out of the service's memory: as it was last shown
-        return replace(
-            table,
-            message_id=now.message_id,
-            play_message_id=now.play_message_id,
-            play_message_deal=now.play_message_deal,
-            play_message_v2=now.play_message_v2,
-            thread_id=now.thread_id,
-        )
-
-    async def _public_now(self, show: Show) -> None:
+    async def _public_now(self, show: Show, place: Place) -> None:
         table = show.table
-        await self.step(table, "lobby", self._lobby(table))
+        await self.step(table, "lobby", self._lobby(table, place))
         if table.status is Status.LOBBY or (
-            table.play_message_id is None and table.status is not Status.PLAYING
+            place.play_message_id is None
+            and place.legacy_message_id is None
+            and table.status is not Status.PLAYING
         ):
             return
-        if table.play_message_id is None:
-            await self._open_play_message(show)
-        elif _deal_over(table):
-            await self._next_message(show)
-        elif too_old(table.play_message_id):
-            await self._move_on(show)
+        if place.legacy_message_id is not None:
+            await self._replace_legacy(show, place)
+        elif place.play_message_id is None:
+            await self._open_play_message(show, place)
+        elif _deal_over(table, place):
+            await self._next_message(show, place)
+        elif too_old(place.play_message_id):
+            await self._move_on(show, place)
         else:
-            if table.play_message_deal is None:
-                # a message from before deals had their own: this is its deal
-                await service_of(self.bot).notes.set_messages(
-                    table.id, play_message_deal=table.deal_no
-                )
-            await self.edit_table(show)
+            await self.edit_table(show, place)
 
-    def _pictures(self, show: Show) -> Callable[[Payload], None]:
-        return functools.partial(
-            messages.table_pictures,
-            self.shown,
-            show.table,
-            summary_pictured=show.summary_pictured,
-        )
+    def _files(self, table: TableView) -> Callable[[], Files]:
+        return functools.partial(messages.table_files, self.shown, table)
 
-    async def edit_table(self, show: Show) -> None:
+    async def edit_table(self, show: Show, place: Place) -> None:
         """Edit the table message; one Discord lost (deleted, its thread gone) or can no
         longer edit (older than an hour) is posted again."""
         table = show.table
-        assert table.play_message_id is not None
+        assert place.play_message_id is not None
         try:
-            await self._edit_play_message(show)
+            await self._edit_play_message(show, place)
         except discord.NotFound as error:
             log.warning("Table %s: its message is gone (%s); posting it again", table.id, error)
-            if error.code == UNKNOWN_CHANNEL and table.thread_id is not None:
+            if error.code == UNKNOWN_CHANNEL and place.thread_id is not None:
                 # the thread was deleted: the game goes on in the channel
-                await service_of(self.bot).notes.set_messages(table.id, thread_id=0)
-                show = replace(show, table=table.with_thread(None))
-            await self._open_play_message(show)
+                place.thread_id = None
+                self.places.changed(place)
+            await self._open_play_message(show, place)
         except discord.HTTPException as error:
-            if error.code == THREAD_ARCHIVED and table.thread_id is not None:
-                await self._reopen_thread(show)
+            if error.code == THREAD_ARCHIVED and place.thread_id is not None:
+                await self._reopen_thread(show, place)
             elif error.code == TOO_OLD_TO_EDIT:
-                await self._move_on(show)
+                await self._move_on(show, place)
             else:
                 raise
 
-    async def _edit_play_message(self, show: Show) -> None:
+    async def _edit_play_message(self, show: Show, place: Place) -> None:
         table = show.table
-        assert table.play_message_id is not None
+        assert place.play_message_id is not None
         await self.edit(
-            table.where_id,
-            table.play_message_id,
+            place.where_id,
+            place.play_message_id,
             (table.id, "table"),
-            messages.table_payload(table, self.faces, v2=table.play_message_v2),
-            self._pictures(show),
+            messages.table_payload(table, place, self.faces),
+            self._files(table),
         )
 
-    async def _reopen_thread(self, show: Show) -> None:
+    async def _reopen_thread(self, show: Show, place: Place) -> None:
         """Discord archived the game's thread (nothing was said in it for a while: a long
         pause) and takes no edits in it: it is opened again and the table edited; if that
         fails, the table is posted again (a new message opens the thread too)."""
         table = show.table
-        assert table.play_message_id is not None and table.thread_id is not None
+        assert place.play_message_id is not None and place.thread_id is not None
         try:
-            thread = await self.bot.fetch_channel(table.thread_id)
+            thread = await self.bot.fetch_channel(place.thread_id)
             if isinstance(thread, discord.Thread):
                 await thread.edit(archived=False)
-            await self._edit_play_message(show)
+            await self._edit_play_message(show, place)
         except discord.HTTPException as error:
             log.info("Table %s: its thread stays archived (%s); posting again", table.id, error)
-            await self._move_on(show)
+            await self._move_on(show, place)
 
-    async def _next_message(self, show: Show) -> None:
+    async def _next_message(self, show: Show, place: Place) -> None:
         """The deal of the table message is over: the next deal gets a fresh message under
         it, and a moment later the old one becomes the deal's summary (it stays in the
         thread, the picture of what each side took with it)."""
         table = show.table
-        summary = table.summary
-        assert summary is not None and table.play_message_id is not None
-        old, v2 = table.play_message_id, table.play_message_v2
-        await self._open_play_message(show)
-        self.summaries.later(table, old, v2)
+        assert table.summary is not None and place.play_message_id is not None
+        old, where = place.play_message_id, place.where_id
+        await self._open_play_message(show, place)
+        self.summaries.later(table, where, old)
 
     async def stopping(self) -> None:
-        """The bot is about to stop: what is a moment away on screen is shown now."""
+        """The bot is about to stop: what is a moment away on screen is shown now, and where
+        each message lives is written."""
         await self.summaries.now()
+        await self.places.close()
+        self.drawing.close()
 
-    async def _move_on(self, show: Show) -> None:
+    async def _move_on(self, show: Show, place: Place) -> None:
         """A fresh table message before Discord stops letting the bot edit the old one (an
         hour): the old one keeps a line that points to the new one, and no buttons."""
         table = show.table
-        old = table.play_message_id
-        await self._open_play_message(show)
+        old, where = place.play_message_id, place.where_id
+        await self._open_play_message(show, place)
         if old is None:
             return
-        payload = messages.moved_on_payload(table, v2=table.play_message_v2)
         try:
             await (
-                self.bot.get_partial_messageable(table.where_id)
+                self.bot.get_partial_messageable(where)
                 .get_partial_message(old)
-                .edit(**payload)
+                .edit(**messages.moved_on_payload(table))
             )
         except discord.HTTPException as error:
             # the game is shown in its new message all the same
             log.info("Table %s: its old message stays as it was (%s)", table.id, error)
 
-    async def _lobby(self, table: TableView) -> None:
-        if table.message_id is not None:
-            payload = messages.lobby_payload(table)
+    async def _replace_legacy(self, show: Show, place: Place) -> None:
+        """A table message sent with embeds, before layout components (saved by an older
+        version of the bot): a fresh message takes its place, and the old one goes."""
+        old, where = place.legacy_message_id, place.where_id
+        place.legacy_message_id = None
+        if show.table.status is Status.PLAYING:
+            await self._open_play_message(show, place)
+        else:
+            self.places.changed(place)
+        if old is not None:
+            await self.hands.delete(show.table, where, old)
+
+    async def _lobby(self, table: TableView, place: Place) -> None:
+        if place.message_id is not None:
+            payload = messages.lobby_payload(table, place)
             try:
-                await self.edit(table.channel_id, table.message_id, (table.id, "lobby"), payload)
+                await self.edit(table.channel_id, place.message_id, (table.id, "lobby"), payload)
             except discord.NotFound:
                 log.info("Table %s: its lobby message is gone", table.id)
 
-    async def _open_play_message(self, show: Show) -> None:
+    async def _open_play_message(self, show: Show, place: Place) -> None:
         """At the start: the game's own thread when the bot may make one (a private one
         when spectators are off), else the channel; then the table message there. Later: a
         fresh table message where the game plays."""
         table = show.table
-        service = service_of(self.bot)
-        first = table.play_message_id is None
-        thread_id = table.thread_id
-        if thread_id is None and first:
-            thread_id = await make_thread(self.bot, table)
-        payload = messages.table_payload(table, self.faces)
-        self._pictures(show)(payload)
-        where = self.bot.get_partial_messageable(thread_id or table.channel_id)
+        first = place.play_message_id is None and place.legacy_message_id is None
+        if place.thread_id is None and first:
+            place.thread_id = await make_thread(self.bot, table, place)
+        payload = messages.table_payload(table, place, self.faces)
+        await self.draw(payload, self._files(table))
         try:
-            message = await where.send(**as_new_message(payload))
+            message = await self.bot.get_partial_messageable(place.where_id).send(
+                **as_new_message(payload)
+            )
         except discord.NotFound:
-            if thread_id is None:
+            if place.thread_id is None:
                 raise
             # the thread is gone: the game goes on in the channel
             log.warning("Table %s: its thread is gone; playing on in the channel", table.id)
-            thread_id = None
-            show = replace(show, table=table.with_thread(None))
-            payload = messages.table_payload(show.table, self.faces)
-            self._pictures(show)(payload)
+            place.thread_id = None
+            payload = messages.table_payload(table, place, self.faces)
+            await self.draw(payload, self._files(table))
             message = await self.bot.get_partial_messageable(table.channel_id).send(
                 **as_new_message(payload)
             )
         self.shown.digests[(table.id, "table")] = messages.digest(payload)
-        deal = table.deal_no
-        await service.notes.set_messages(
-            table.id,
-            play_message_id=message.id,
-            play_message_deal=deal,
-            play_message_v2=True,
-            thread_id=thread_id if thread_id else 0,
-        )
-        latest = self._latest.get(table.id)
-        if latest is not None:
-            # a retry of a table that has left the service's memory shows it here too
-            moved = replace(
-                latest.table,
-                play_message_id=message.id,
-                play_message_deal=deal,
-                play_message_v2=True,
-                thread_id=thread_id,
-            )
-            self._latest[table.id] = replace(latest, table=moved)
+        place.play_message_id = message.id
+        place.play_message_deal = table.deal_no
+        self.places.changed(place)
         if first:
             # the lobby now links to the game
-            linked = replace(table, thread_id=thread_id, play_message_id=message.id)
-            await self.step(table, "lobby", self._lobby(linked))
+            await self.step(table, "lobby", self._lobby(table, place))
 
-    async def _announce(self, table: TableView, item: Announcement) -> None:
+    async def _announce(self, table: TableView, place: Place, item: Announcement) -> None:
         """A message of its own where the table plays (the lobby closing, the game paused or
         cancelled...): a new message, so that it notifies."""
-        where = self.bot.get_partial_messageable(table.where_id)
+        where = self.bot.get_partial_messageable(place.where_id)
         params = ui.event_params(item.params, table.language)
         await where.send(t(item.key, table.language, **params))
 

@@ -33,12 +33,12 @@ STOP_TIMEOUT = 5.0
 
 @dataclass(frozen=True, slots=True)
 class Archive:
-    """A deal's message to turn into its summary: the table as the deal ended, the message,
-    and whether it was drawn with layout components."""
+    """A deal's message to turn into its summary: the table as the deal ended, and where
+    the message is."""
 
     table: TableView
+    where_id: int
     message_id: int
-    v2: bool
 
 
 class DealSummaries:
@@ -51,14 +51,14 @@ class DealSummaries:
         self._waiting: dict[tuple[int, int], tuple[asyncio.Task[None], Archive]] = {}
         """(table, deal) -> the edit, a moment away, and what it edits."""
 
-    def later(self, table: TableView, message_id: int, v2: bool) -> None:
+    def later(self, table: TableView, where_id: int, message_id: int) -> None:
         """The deal of ``table.summary`` is over and the next has its message: its own
         message becomes its summary in ARCHIVE_AFTER seconds (once, however often asked)."""
         summary = table.summary
         assert summary is not None
         key = (table.id, summary.deal_no)
         if key not in self._waiting:
-            archive = Archive(table, message_id, v2)
+            archive = Archive(table, where_id, message_id)
             task = asyncio.get_running_loop().create_task(
                 self._archive(archive), name=f"table-{table.id}-deal-{summary.deal_no}"
             )
@@ -100,10 +100,10 @@ class DealSummaries:
         summary = table.summary
         assert summary is not None
         key = (table.id, f"deal{summary.deal_no}")
-        payload = messages.summary_payload(table, summary, v2=archive.v2)
-        picture = functools.partial(messages.summary_picture, presenter.shown, table, summary)
+        payload = messages.summary_payload(table, summary)
+        files = functools.partial(messages.summary_files, presenter.shown, table, summary)
         try:
-            await presenter.edit(table.where_id, archive.message_id, key, payload, picture)
+            await presenter.edit(archive.where_id, archive.message_id, key, payload, files)
         except discord.HTTPException as error:
             if error.status >= 500 or error.status == 429:
                 return False

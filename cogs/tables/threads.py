@@ -13,11 +13,12 @@ from bot.i18n import t
 from bot.tables.views import TableView
 
 from . import embeds as ui
+from .places import Place
 
 log = logging.getLogger(__name__)
 
 
-async def make_thread(bot: discord.Client, table: TableView) -> int | None:
+async def make_thread(bot: discord.Client, table: TableView, place: Place) -> int | None:
     channel = bot.get_channel(table.channel_id)
     if not isinstance(channel, discord.TextChannel):
         return None
@@ -32,8 +33,8 @@ async def make_thread(bot: discord.Client, table: TableView) -> int | None:
         return None
     try:
         if table.options.spectators:
-            if table.message_id is not None:
-                thread = await channel.get_partial_message(table.message_id).create_thread(
+            if place.message_id is not None:
+                thread = await channel.get_partial_message(place.message_id).create_thread(
                     name=name
                 )
             else:

@@ -108,14 +108,14 @@ async def show_round_tables(bot: discord.Client, tour: Tournament) -> dict[int, 
             continue  # over already
         try:
             await presenter.refresh(show)
-            view = tables.view(table_id)
+            place = await presenter.places.of(show.table)
         except Exception:
             log.exception("Tournament %s: could not show table %s", tour.id, table_id)
             continue
-        if view.play_message_id is not None:
+        if place.play_message_id is not None:
             links[table_id] = (
-                f"https://discord.com/channels/{tour.guild_id}/{view.where_id}"
-                f"/{view.play_message_id}"
+                f"https://discord.com/channels/{tour.guild_id}/{place.where_id}"
+                f"/{place.play_message_id}"
             )
     return links
 

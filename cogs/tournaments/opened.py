@@ -58,16 +58,17 @@ async def tell_opened(bot: discord.Client, tour: Tournament, table_ids: tuple[in
             await tournaments.told(tour.id, {table_id})  # over already: nothing to tell
             continue
         try:
-            await presenter_of(bot).refresh(show)
-            view = tables.view(table_id)
-            if view.play_message_id is None:
+            presenter = presenter_of(bot)
+            await presenter.refresh(show)
+            place = await presenter.places.of(show.table)
+            if place.play_message_id is None:
                 continue  # not shown yet: the next try
             players = draw.matches[index].players
             where = t(
                 "tournaments.round.table",
                 tour.language,
                 table=table_id,
-                link=table_link(tour, view.where_id, view.play_message_id),
+                link=table_link(tour, place.where_id, place.play_message_id),
             )
             await channel.send(
                 t(

@@ -27,7 +27,7 @@ from cogs._base import shown_name
 from cogs.standings import stats_embed
 from cogs.tables import embeds as ui
 from tests.cogs._said import components, discord_texts, message_body, plain_texts
-from tests.cogs.tables._world import card_of, hand_buttons
+from tests.cogs.tables._world import card_of, hand_buttons, placed
 from tests.conftest import World, fast_bot
 
 HOSTILE = "[Free chips](https://evil.example) **x** @everyone <@1>"
@@ -191,7 +191,7 @@ def audit_requests(env: simcord.Env, *, invited: int | None = None) -> list[str]
 def bot_messages(env: simcord.Env, world: World, table: Table) -> list[discord.Message]:
     messages = list(world.channel.history())
     for thread in world.channel.threads:
-        if thread.id == table.thread_id:
+        if thread.id == placed(table).thread_id:
             messages += thread.history()
     bot_id = env.bot.user.id  # type: ignore[union-attr]
     return [m for m in messages if m.author.id == bot_id]

@@ -167,7 +167,10 @@ async def test_a_turn_clock_counts_down_in_the_page_on_the_simulated_clock(
         lobby_id = await page.command("tute new", variant="habanero")
         await page.click(lobby_id, button_ending(await page.show(lobby_id), ":start"))
         table = table_of(box.tables, max(box.tables.tables))
-        assert table.turn_deadline is not None and table.play_message_id is not None
+        place = box.place_of(table.id)
+        assert table.turn_deadline is not None and place is not None
+        play_id = place.play_message_id
+        assert play_id is not None
         deadline = int(table.turn_deadline)  # as the bot writes it: <t:DEADLINE:R>
 
         async with async_playwright() as playwright:
@@ -178,9 +181,7 @@ async def test_a_turn_clock_counts_down_in_the_page_on_the_simulated_clock(
                 tab = await browser.new_page()
                 await tab.clock.set_fixed_time("2030-01-01T00:00:00Z")  # the browser's clock
                 await tab.goto(box.url)
-                clock = tab.locator(
-                    f'[data-message-id="{table.play_message_id}"] time.discord-timestamp'
-                )
+                clock = tab.locator(f'[data-message-id="{play_id}"] time.discord-timestamp')
                 await expect(clock).to_have_attribute(RELATIVE_MARK, "")
 
                 async def seconds_left_at(browser_seconds: int) -> int:

@@ -63,8 +63,10 @@ async def play_habanero(box: Sandbox, page: PreviewPage) -> int:
     await page.click(lobby_id, button_ending(lobby, ":robot"))
     await page.click(lobby_id, button_ending(await page.show(lobby_id), ":start"))
     table = table_of(box.tables, table_id)
-    assert table.status is Status.PLAYING and table.thread_id is None  # plays in #tute
-    play_id = table.play_message_id
+    place = box.place_of(table_id)
+    assert table.status is Status.PLAYING and place is not None
+    assert place.thread_id is None  # plays in #tute
+    play_id = place.play_message_id
     assert play_id is not None
     for _ in range(400):
         if table.status is not Status.PLAYING:
@@ -230,7 +232,9 @@ async def test_a_lobby_left_open_is_closed_and_a_game_goes_on(tmp_path: Path) ->
         assert table.status is Status.PLAYING
         # Its table is shown again in the channel, with the "My hand" button.
         await box.env.settle()
-        message = next(m for m in box.channel.history() if m.id == table.play_message_id)
+        place = box.place_of(playing)
+        assert place is not None
+        message = next(m for m in box.channel.history() if m.id == place.play_message_id)
         assert any(b.custom_id == f"tute:t:{playing}:hand" for b in buttons_in(message.components))
 
 
@@ -252,8 +256,9 @@ async def test_a_robot_plays_a_moment_after_the_click(tmp_path: Path) -> None:
         table = next(iter(box.tables.tables.values()))
         deal = table.deal
         assert deal is not None and deal.turn == 0  # you lead the first trick
-        assert table.play_message_id is not None
-        receipt = await page.click(table.play_message_id, f"tute:t:{table.id}:hand")
+        place = box.place_of(table.id)
+        assert place is not None and place.play_message_id is not None
+        receipt = await page.click(place.play_message_id, f"tute:t:{table.id}:hand")
         hand_id = int(receipt["outcomes"][0]["messageId"])
         card = card_to_play(await page.show(hand_id))
         assert card is not None

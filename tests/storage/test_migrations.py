@@ -2,11 +2,13 @@
 earlier version; and the two engines' schemas are the same."""
 
 import asyncio
+import json
 from pathlib import Path
 
 import pytest
 
 from bot.storage import ledger, members, open_database
+from bot.storage import places as stored_places
 from bot.storage.base import Database, migration_scripts
 from bot.storage.settings import get_settings
 
@@ -26,6 +28,7 @@ TABLES = {
     "seasons",
     "tournaments",
     "shard_leases",
+    "table_places",
 }
 ADDED_AT = {
     "member_preferences": 4,
@@ -34,6 +37,7 @@ ADDED_AT = {
     "seasons": 6,
     "tournaments": 7,
     "shard_leases": 9,
+    "table_places": 10,
 }
 """The tables a later version added, with that version."""
 LATEST = len(migration_scripts())
@@ -221,5 +225,114 @@ async def test_version_8_copies_the_ledger_and_numbers_movements_on(db_path: Pat
         assert {row[0] for row in rows} == {len(before) + 1} and len(before) + 1 > last_movement
         assert movement == {10: 100, 11: 100}
         assert (await ledger.audit(db, 1)).balanced
+    finally:
+        await db.close()
+
+
+OLD_STATE = {
+    "options": {},
+    "language": "en",
+    "seats": [
+        # a hand sent with layouts, a hand sent with embeds, closed DMs, a robot, a member
+        # whose hand never went out
+        {
+            "name": "ana",
+            "user_id": 10,
+            "dm_channel_id": 500,
+            "dm_message_id": 501,
+            "dm_closed": False,
+            "dm_message_v2": True,
+        },
+        {
+            "name": "bea",
+            "user_id": 11,
+            "dm_channel_id": 510,
+            "dm_message_id": 511,
+            "dm_closed": False,
+            "dm_message_v2": False,
+        },
+        {
+            "name": "cruz",
+            "user_id": 12,
+            "dm_channel_id": None,
+            "dm_message_id": None,
+            "dm_closed": True,
+            "dm_message_v2": False,
+        },
+        {
+            "name": "robot:1",
+            "user_id": None,
+            "dm_channel_id": None,
+            "dm_message_id": None,
+            "dm_closed": False,
+            "dm_message_v2": False,
+        },
+        {
+            "name": "dani",
+            "user_id": 13,
+            "dm_channel_id": None,
+            "dm_message_id": None,
+            "dm_closed": False,
+            "dm_message_v2": False,
+        },
+    ],
+    "thread_id": 300,
+    "message_id": 301,
+    "play_message_id": 302,
+    "play_message_deal": 2,
+}
+
+
+@pytest.mark.parametrize("layout", [True, False])
+async def test_version_10_moves_where_messages_live_out_of_the_games_state(
+    db_target: str | Path, layout: bool
+) -> None:
+    """Where each message lives leaves the table's state for the Discord side's own table; a
+    table message or a hand sent with embeds (before layouts) is marked to be replaced."""
+    db = await open_database(db_target, migrate=False)
+    try:
+        assert await db.migrate(target=9) == 9
+        state = {**OLD_STATE, "play_message_v2": layout}
+        async with db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO tables (id, guild_id, channel_id, host_id, variant, status, state,"
+                " created_at, updated_at) VALUES (7, 1, 2, 10, 'pairs', 'playing', ?, 0, 0)",
+                (json.dumps(state),),
+            )
+            await conn.execute(
+                "INSERT INTO tables (id, guild_id, channel_id, host_id, variant, status, state,"
+                " created_at, updated_at) VALUES (8, 1, 2, 10, 'habanero', 'lobby', ?, 0, 0)",
+                (
+                    json.dumps(
+                        {
+                            "options": {},
+                            "seats": [None, None],
+                            "thread_id": None,
+                            "message_id": 401,
+                            "play_message_id": None,
+                        }
+                    ),
+                ),
+            )
+        assert await db.migrate() == LATEST
+
+        row = await stored_places.load(db, 7)
+        assert row is not None
+        assert (row.thread_id, row.lobby_id) == (300, 301)
+        if layout:
+            assert (row.play_id, row.play_deal, row.legacy_id) == (302, 2, None)
+        else:
+            assert (row.play_id, row.play_deal, row.legacy_id) == (None, None, 302)
+        assert json.loads(row.hands) == {
+            "0": {"user": 10, "channel": 500, "message": 501, "closed": False, "legacy": False},
+            "1": {"user": 11, "channel": 510, "message": 511, "closed": False, "legacy": True},
+            "2": {"user": 12, "channel": None, "message": None, "closed": True, "legacy": True},
+        }
+        lobby = await stored_places.load(db, 8)
+        assert lobby is not None and (lobby.lobby_id, lobby.play_id, lobby.hands) == (
+            401,
+            None,
+            "{}",
+        )
     finally:
         await db.close()

@@ -22,16 +22,12 @@ LEFT = 1_100_000_000_000_000_005
 
 
 def every_kind_of_seat() -> list[Seat | None]:
-    """A member with their DM hand message, a robot, an empty seat, and an away member with
+    """A member, a robot, an empty seat, and an away member with
     a robot standing in."""
     return [
         Seat(
             name="Alicia",
             user_id=MEMBER,
-            dm_channel_id=1_100_000_000_000_000_010,
-            dm_message_id=1_100_000_000_000_000_011,
-            dm_closed=True,
-            dm_message_v2=True,
             locale="es-ES",
         ),
         Seat(name="robot:1", robot=Level.HARD),
@@ -42,7 +38,6 @@ def every_kind_of_seat() -> list[Seat | None]:
             robot=Level.NORMAL,
             away=True,
             missed=2,
-            dm_channel_id=1_100_000_000_000_000_012,
             locale="fr",
             notify=False,
         ),
@@ -72,8 +67,6 @@ def in_play() -> Table:
     options = Options(bet=50, turn_time=90, scoring=Scoring.SIXTY_FIVE, allow_tute=False)
     table = replace(lobby(), options=options, status=Status.PLAYING)
     table.seats[2] = Seat(name="Carmen", user_id=LEFT, robot=Level.EASY, left=True)
-    table.thread_id, table.message_id, table.play_message_id = 3, 4, 5
-    table.play_message_deal, table.play_message_v2 = 2, True
     table.seed, table.deal_no = 1_473_362_194_664_956_953, 2
     table.turn_deadline, table.turn_seat, table.turn_left = 1_800_000_090.0, 3, 12.5
     table.cancel_votes = [MEMBER]
@@ -115,11 +108,6 @@ def as_asdict_wrote_it(table: Table) -> str:
         "language": table.language,
         "created_at": table.created_at,
         "seats": [None if s is None else asdict(s) for s in table.seats],
-        "thread_id": table.thread_id,
-        "message_id": table.message_id,
-        "play_message_id": table.play_message_id,
-        "play_message_deal": table.play_message_deal,
-        "play_message_v2": table.play_message_v2,
         "invited": table.invited,
         "hand_delivery": table.hand_delivery,
         "robot_level": table.robot_level,
@@ -197,7 +185,7 @@ def test_changes_show_in_the_next_state() -> None:
     before = table.state_json()
     seat = table.seats[0]
     assert seat is not None
-    seat.dm_message_id, seat.missed = 99, 1
+    seat.acted, seat.missed = 99, 1
     table.options = replace(table.options, turn_time=120)
     summary = table.summary
     assert summary is not None
@@ -207,7 +195,7 @@ def test_changes_show_in_the_next_state() -> None:
     assert after != before and after == as_asdict_wrote_it(table)
     data = json.loads(after)
     assert data["options"]["turn_time"] == 120 and data["summary"]["trump"] == 1
-    assert data["seats"][0]["dm_message_id"] == 99
+    assert data["seats"][0]["acted"] == 99
     table.summary = None
     assert table.state_json() == as_asdict_wrote_it(table)
     assert json.loads(table.state_json())["summary"] is None
@@ -224,3 +212,24 @@ def test_a_table_saved_before_robot_levels_restores_with_hard_robots() -> None:
     data = json.loads(table.state_json())
     del data["robot_level"]
     assert restored(table, json.dumps(data)).robot_level is Level.HARD
+
+
+def test_a_state_saved_with_where_its_messages_lived_reads_without_them() -> None:
+    """Before version 10, the state held the table's thread and messages and each seat's DM
+    hand: they now live with the Discord side (``table_places``), and the state reads as
+    if they were never there."""
+    table = in_play()
+    data = json.loads(table.state_json())
+    data.update(thread_id=3, message_id=4, play_message_id=5, play_message_deal=2)
+    data["play_message_v2"] = True
+    data["seats"][0].update(dm_channel_id=10, dm_message_id=11, dm_closed=True, dm_message_v2=True)
+    back = Table.from_state(
+        table_id=table.id,
+        guild_id=table.guild_id,
+        channel_id=table.channel_id,
+        host_id=table.host_id,
+        variant=table.variant.value,
+        status=table.status.value,
+        state=json.dumps(data),
+    )
+    assert back.state_json() == table.state_json()

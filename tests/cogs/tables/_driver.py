@@ -36,10 +36,12 @@ from tests.cogs.tables._world import (
     cards_in,
     channel_of,
     deal_and_trick,
+    dm_place,
     hand_buttons,
     hand_cards,
     layout_texts,
     op_button,
+    placed,
     public_known,
     texts,
     the_table,
@@ -89,7 +91,7 @@ class Audit:
     def public_messages(self) -> list[discord.Message]:
         table = self.table
         messages = self.world.channel.history()
-        if table.thread_id is not None:
+        if placed(table).thread_id is not None:
             messages += thread_of(self.world, table).history()
         return messages
 
@@ -98,7 +100,7 @@ class Audit:
         member = player.member
         messages: list[Message] = list(member.user.dm_channel.history(viewer=member.user))
         channels = [self.world.channel]
-        if self.table.thread_id is not None:
+        if placed(self.table).thread_id is not None:
             channels.append(thread_of(self.world, self.table))
         for channel in channels:
             messages += [m for m in channel.history(viewer=member) if m.flags.ephemeral]
@@ -116,7 +118,7 @@ class Audit:
             assert not hand_buttons(message), where
             assert not any(CARD_LABEL.fullmatch(b.label) for b in buttons(message)), where
             assert "hand.png" not in {a.filename for a in message.attachments}, where
-            if message.flags.components_v2 and message.id != table.play_message_id:
+            if message.flags.components_v2 and message.id != placed(table).play_message_id:
                 continue  # an earlier deal's message: the cards it names are of that deal
             leaked = cards_in(texts(message)) & hidden_all
             assert not leaked, (where, [CODES[c] for c in leaked])
@@ -152,14 +154,16 @@ class Audit:
             deal is None
             or table.status is not Status.PLAYING
             or occupant is None
-            or occupant.dm_message_id is None
+            or dm_place(table, seat).dm_message_id is None
         ):
             return
         on_turn = table.seats[deal.turn]
         if on_turn is not None and on_turn.robot_plays:
             return
         dm = next(
-            m for m in player.member.user.dm_channel.history() if m.id == occupant.dm_message_id
+            m
+            for m in player.member.user.dm_channel.history()
+            if m.id == dm_place(table, seat).dm_message_id
         )
         assert sorted(hand_cards(dm)) == sorted(deal.hand(seat)), "the DM shows the hand"
         # the cards show once, in the picture (its alt text names them) and on the buttons
@@ -180,8 +184,9 @@ class Audit:
         """No REST call since the last check put a hand where its owner is not alone."""
         table = self.table
         public = {self.world.channel.id}
-        if table.thread_id is not None:
-            public.add(table.thread_id)
+        thread_id = placed(table).thread_id
+        if thread_id is not None:
+            public.add(thread_id)
         dm_owner = {
             self.env.backend.dm_channels.get(p.member.id): p.member.id for p in self.players
         }
@@ -238,7 +243,9 @@ class Driver:
     def table_message(self) -> discord.Message:
         table = self.table
         return next(
-            m for m in thread_of(self.world, table).history() if m.id == table.play_message_id
+            m
+            for m in thread_of(self.world, table).history()
+            if m.id == placed(table).play_message_id
         )
 
     def deal_summaries(self) -> dict[int, discord.Message]:
@@ -286,9 +293,11 @@ class Driver:
         assert deal is not None
         if player.dm_open:
             occupant = table.seats[seat]
-            assert occupant is not None and not occupant.dm_closed
+            assert occupant is not None and not dm_place(table, seat).dm_closed
             return next(
-                m for m in player.member.user.dm_channel.history() if m.id == occupant.dm_message_id
+                m
+                for m in player.member.user.dm_channel.history()
+                if m.id == dm_place(table, seat).dm_message_id
             )
         if player.ephemerals and not fresh:
             reply = player.ephemerals[-1]
@@ -316,7 +325,7 @@ class Driver:
         else:
             result = await player.member.click(message, custom_id=button.custom_id)
         self.clicks += 1
-        table_message = f"/messages/{self.table.play_message_id}"
+        table_message = f"/messages/{placed(self.table).play_message_id}"
         edits = [
             call
             for call in self.env.http_requests[before:]
@@ -414,7 +423,7 @@ class Driver:
         said = [m.id for m in thread if m.author.id == bot_id]
         summaries = [m.id for _, m in sorted(self.deal_summaries().items())]
         # a deal's summary each, in order, then the result over the last one's
-        assert said == [*summaries, table.play_message_id], "the thread keeps every deal"
+        assert said == [*summaries, placed(table).play_message_id], "the thread keeps every deal"
         assert len(summaries) == table.deal_no
         for player in self.players:
             if player.dm_open:

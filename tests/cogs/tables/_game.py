@@ -33,9 +33,11 @@ from tests.cogs.tables._world import (
     buttons,
     card_of,
     channel_of,
+    dm_place,
     hand_buttons,
     layout_texts,
     op_button,
+    placed,
 )
 from tests.conftest import World, fast_bot
 from tests.tables._play import tables_of
@@ -143,25 +145,29 @@ class Game:
         a message posted again, which an ended table does not note: for a table that is
         over, that is the latest message drawn with layout components where it played."""
         table = self.table
-        history = self.messages(table.where_id)
+        history = self.messages(placed(table).where_id)
         if not table.status.is_open:
             drawn = [m for m in history if m.flags.components_v2]
-            if drawn and drawn[-1].id > (table.play_message_id or 0):
+            if drawn and drawn[-1].id > (placed(table).play_message_id or 0):
                 return drawn[-1]
-        return next(m for m in history if m.id == table.play_message_id)
+        return next(m for m in history if m.id == placed(table).play_message_id)
 
     def dm_message(self, human: Human) -> discord.Message | None:
         occupant = self.table.seats[self.seat(human)]
         assert occupant is not None
-        if occupant.dm_message_id is None:
+        if dm_place(self.table, self.seat(human)).dm_message_id is None:
             return None
         history = human.member.user.dm_channel.history()
-        return next((m for m in history if m.id == occupant.dm_message_id), None)
+        return next(
+            (m for m in history if m.id == dm_place(self.table, self.seat(human)).dm_message_id),
+            None,
+        )
 
     def table_is_current(self) -> bool:
         """Whether the table message shows the table as it is now."""
         table = self.table
-        expected = messages.table_payload(table_view(table), faces_of(self.env.bot))["view"]
+        view = table_view(table)
+        expected = messages.table_payload(view, placed(view), faces_of(self.env.bot))["view"]
         wanted = [
             c.content for c in expected.walk_children() if isinstance(c, discord.ui.TextDisplay)
         ]
@@ -249,7 +255,7 @@ class Game:
         """Where the human can play now: their DM, their last My hand, or a new My hand."""
         table = self.table
         seat = self.seat(human)
-        if table_view(table).by_dm(seat):
+        if placed(table).by_dm(table_view(table), seat):
             dm = self.dm_message(human)
             if dm is not None and self.usable(dm, seat):
                 return dm
@@ -261,7 +267,7 @@ class Game:
         if reply is None or not reply.ephemeral or not self.usable(reply, seat):
             return None  # its answer failed: try again after a while
         human.ephemeral = reply
-        human.ephemeral_by_dm = table_view(self.table).by_dm(seat)
+        human.ephemeral_by_dm = placed(self.table).by_dm(table_view(self.table), seat)
         return reply
 
     def choose(self, options: list[Btn], seat: int) -> Btn | None:
@@ -341,7 +347,7 @@ class Game:
         for human in self.humans:
             occupant = table.seats[self.seat(human)]
             assert occupant is not None
-            if not occupant.dm_closed:
+            if not dm_place(table, self.seat(human)).dm_closed:
                 dm = self.dm_message(human)
                 assert dm is not None, "the hand reached the DMs"
                 assert not [b for b in hand_buttons(dm) if not b.disabled], "the DM hand ended"

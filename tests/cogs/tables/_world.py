@@ -19,9 +19,12 @@ from bot.render.symbols import SUIT_SYMBOLS
 from bot.sandbox.pictures import walk_components as walk
 from bot.tables.model import Table
 from bot.tables.service import TableService
+from bot.tables.views import TableView
 from cogs.tables.embeds import card_name
+from cogs.tables.places import HandPlace, Place
+from cogs.tables.presenter import DiscordPresenter
 from tests.cogs._said import components
-from tests.conftest import World
+from tests.conftest import RUNNING, World
 from tests.tables._play import tables_of
 
 Message = discord.Message | simcord.ResponseMessage
@@ -186,7 +189,7 @@ async def open_table(
 
 
 def thread_of(world: World, table: Table) -> ChannelHandle:
-    return next(c for c in world.channel.threads if c.id == table.thread_id)
+    return next(c for c in world.channel.threads if c.id == placed(table).thread_id)
 
 
 async def crafted_click(
@@ -206,3 +209,33 @@ def refusal(result: simcord.InteractionResult) -> str:
     assert result.acknowledged and result.ephemeral and reply is not None
     assert not reply.embeds and not reply.components
     return reply.content
+
+
+def place_of(env: simcord.Env, table_id: int) -> Place:
+    """Where the bot shows a table's messages now (its thread, lobby, table message, DM
+    hands), as its presenter keeps them; read from the database if it has not shown the
+    table since it started."""
+    presenter = service_of(env).presenter
+    assert isinstance(presenter, DiscordPresenter)
+    place = presenter.places.known(table_id)
+    return place if place is not None else Place(table_id, 0)
+
+
+def dm_of(env: simcord.Env, table: Table, seat: int) -> HandPlace:
+    """Where a seat's hand lives in its member's DMs (nowhere yet: an empty place)."""
+    occupant = table.seats[seat]
+    assert occupant is not None and occupant.user_id is not None
+    dm = place_of(env, table.id).hand(seat, occupant.user_id)
+    return dm if dm is not None else HandPlace(occupant.user_id)
+
+
+def placed(table: Table | TableView) -> Place:
+    """Where the running test's bot shows ``table``'s messages now."""
+    (env,) = RUNNING
+    return place_of(env, table.id)
+
+
+def dm_place(table: Table, seat: int) -> HandPlace:
+    """Where the running test's bot keeps ``seat``'s hand in its member's DMs."""
+    (env,) = RUNNING
+    return dm_of(env, table, seat)

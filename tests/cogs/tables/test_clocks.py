@@ -12,7 +12,7 @@ from bot.client import TuteBot
 from bot.config import Config
 from bot.i18n import t
 from bot.tables.model import Status, Table
-from tests.cogs.tables._world import layout_texts, walk
+from tests.cogs.tables._world import layout_texts, placed, walk
 from tests.conftest import fast_bot
 from tests.tables._play import tables_of
 
@@ -180,8 +180,8 @@ async def test_a_table_near_an_hour_old_moves_to_a_fresh_message(
     await open_habanero(env, world, bob=bob, turn_time=3600)
     table = the_table(env)
     deal = table.deal
-    assert deal is not None and table.thread_id is not None
-    first = table.play_message_id
+    assert deal is not None and placed(table).thread_id is not None
+    first = placed(table).play_message_id
     thread = next(t for t in world.channel.threads)
     players = {table.seat_of(world.member.id): world.member, table.seat_of(bob.id): bob}
 
@@ -193,13 +193,13 @@ async def test_a_table_near_an_hour_old_moves_to_a_fresh_message(
     await play_one()
     await env.advance_time(40 * 60)
     await play_one()
-    assert table.play_message_id == first, "40 minutes old: still edited in place"
+    assert placed(table).play_message_id == first, "40 minutes old: still edited in place"
     await env.advance_time(11 * 60)
     await play_one()
-    assert table.play_message_id != first, "51 minutes old: a fresh message"
+    assert placed(table).play_message_id != first, "51 minutes old: a fresh message"
     history = thread.history()
     old = next(m for m in history if m.id == first)
-    new = next(m for m in history if m.id == table.play_message_id)
+    new = next(m for m in history if m.id == placed(table).play_message_id)
     assert not custom_ids(old), "the old message has no buttons left"
     assert layout_texts(old) == [t("tables.moved_on", "en", deal=1, id=table.id)]
     assert any(cid.endswith(":hand") for cid, _ in custom_ids(new))
@@ -217,11 +217,11 @@ async def test_an_edit_refused_as_too_old_moves_the_table_on(
     table = the_table(env)
     deal = table.deal
     assert deal is not None
-    first = table.play_message_id
+    first = placed(table).play_message_id
     members = {table.seat_of(world.member.id): world.member, table.seat_of(bob.id): bob}
     env.inject_error(
         "PATCH",
-        f"/channels/{table.where_id}/messages/{first}",
+        f"/channels/{placed(table).where_id}/messages/{first}",
         status=400,
         code=30046,
         message="Maximum number of edits to messages older than 1 hour reached.",
@@ -229,7 +229,7 @@ async def test_an_edit_refused_as_too_old_moves_the_table_on(
     member = members[deal.turn]
     hand = member.user.dm_channel.history()[-1]
     await member.user.click(hand, custom_id=enabled_cards(hand)[0])
-    assert table.play_message_id != first
+    assert placed(table).play_message_id != first
     assert len(deal.actions) == 1
 
 
@@ -244,8 +244,8 @@ async def test_a_thread_archived_for_inactivity_is_opened_again_and_the_table_ed
     await open_habanero(env, world, bob=bob)
     table = the_table(env)
     deal = table.deal
-    assert deal is not None and table.thread_id is not None
-    first, thread_id = table.play_message_id, table.thread_id
+    assert deal is not None and placed(table).thread_id is not None
+    first, thread_id = placed(table).play_message_id, placed(table).thread_id
     members = {table.seat_of(world.member.id): world.member, table.seat_of(bob.id): bob}
     edit = f"/channels/{thread_id}/messages/{first}"
     env.inject_error("PATCH", edit, status=400, code=50083, message="Thread is archived")
@@ -257,7 +257,7 @@ async def test_a_thread_archived_for_inactivity_is_opened_again_and_the_table_ed
     reopened = [c for c in calls if c.method == "PATCH" and c.path == f"/channels/{thread_id}"]
     assert [(c.json or {}).get("archived") for c in reopened] == [False], "the thread opened again"
     assert len([c for c in calls if c.method == "PATCH" and c.path == edit]) == 2
-    assert table.play_message_id == first, "edited in place"
+    assert placed(table).play_message_id == first, "edited in place"
     assert len(deal.actions) == 1
 
 

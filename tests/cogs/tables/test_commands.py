@@ -16,7 +16,7 @@ from bot.i18n import t
 from bot.tables.views import table_view
 from cogs.tables import embeds as ui
 from tests.cogs.tables._driver import Driver, Player
-from tests.cogs.tables._world import add_member, op_button, the_table, thread_of
+from tests.cogs.tables._world import add_member, op_button, placed, the_table, thread_of
 from tests.conftest import World
 
 
@@ -72,9 +72,9 @@ async def test_rules_tables_and_history(
         await alice.click(lobby, custom_id=op_button(lobby, "robot"))
     await alice.click(lobby, custom_id=op_button(lobby, "start"))
     field_ = (await listed(bob)).fields[0]
-    link = f"https://discord.com/channels/{guild}/{table.thread_id}/{table.play_message_id}"
+    link = f"https://discord.com/channels/{guild}/{placed(table).thread_id}/{placed(table).play_message_id}"
     assert field_.value == t("tables.list.playing", "en", link=link)
-    assert table.play_message_id in {m.id for m in thread_of(world, table).history()}
+    assert placed(table).play_message_id in {m.id for m in thread_of(world, table).history()}
 
     driver = Driver(env, world, [Player(alice)])
     await driver.play()

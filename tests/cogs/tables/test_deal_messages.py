@@ -14,7 +14,7 @@ from bot.i18n import t
 from cogs.tables.summaries import ARCHIVE_AFTER
 from tests.cogs.tables import _faults
 from tests.cogs.tables._game import SEED, Game, new_game
-from tests.cogs.tables._world import buttons, layout_texts
+from tests.cogs.tables._world import buttons, layout_texts, placed
 from tests.conftest import World
 
 quick_games = _faults.quick_games
@@ -23,7 +23,7 @@ quick_games = _faults.quick_games
 async def to_the_next_deal(game: Game) -> tuple[int, int]:
     """Play until the first deal is over; the deal, and the message that showed it."""
     await game.start()
-    first, message = game.table.deal_no, game.table.play_message_id
+    first, message = game.table.deal_no, placed(game.table).play_message_id
     assert message is not None
     await game.play_until(lambda: game.table.deal_no > first)
     return first, message
@@ -31,7 +31,7 @@ async def to_the_next_deal(game: Game) -> tuple[int, int]:
 
 def is_summary(game: Game, message_id: int, deal: int) -> bool:
     table = game.table
-    message = next(m for m in game.messages(table.where_id) if m.id == message_id)
+    message = next(m for m in game.messages(placed(table).where_id) if m.id == message_id)
     title = t("summary.title", "en", deal=deal + 1, id=table.id)
     said = layout_texts(message)
     return bool(said) and said[0].startswith(f"### {title}\n") and not buttons(message)
@@ -47,13 +47,13 @@ async def test_a_deals_message_becomes_its_summary_a_moment_after_the_next(
     game = await new_game(env, world, humans=1)
     first, old = await to_the_next_deal(game)
     table = game.table
-    assert table.play_message_id != old, "the next deal has a message of its own"
-    assert (table.play_message_deal, table.play_message_v2) == (table.deal_no, True)
+    assert placed(table).play_message_id != old, "the next deal has a message of its own"
+    assert placed(table).play_message_deal == table.deal_no
     assert not is_summary(game, old, first), "not yet: the next deal's message goes first"
     await env.advance_time(ARCHIVE_AFTER + 0.5)
     assert is_summary(game, old, first)
-    thread = [m.id for m in game.messages(table.where_id)]
-    new = table.play_message_id
+    thread = [m.id for m in game.messages(placed(table).where_id)]
+    new = placed(table).play_message_id
     assert new is not None and thread.index(old) < thread.index(new), "the summary stays above"
 
 

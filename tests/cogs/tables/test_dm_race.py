@@ -12,6 +12,7 @@ import simcord
 from cogs.tables.common import presenter_of
 from tests.cogs.tables import _faults
 from tests.cogs.tables._game import SEED, new_game
+from tests.cogs.tables._world import dm_place
 from tests.conftest import World
 
 quick_games = _faults.quick_games
@@ -29,16 +30,20 @@ async def test_two_redraws_at_once_send_one_dm(
     (alice,) = game.humans
     table = game.table
     occupant = table.seats[game.seat(alice)]
-    assert occupant is not None and occupant.dm_message_id is not None
+    assert occupant is not None and dm_place(table, game.seat(alice)).dm_message_id is not None
     before = len(alice.member.user.dm_channel.history())
     # as if her hand had never reached her DMs
-    occupant.dm_message_id = occupant.dm_channel_id = None
+    lost = dm_place(table, game.seat(alice))
+    lost.dm_message_id = lost.dm_channel_id = None
     presenter = presenter_of(env.bot)
     presenter.forget_hand(table.id, game.seat(alice))
     service = game.service
     view = service.view(table.id)
     hand = service.hand_view(table.id, game.seat(alice))
-    await asyncio.gather(presenter.hands.deliver(view, hand), presenter.hands.deliver(view, hand))
+    place = await presenter.places.of(view)
+    await asyncio.gather(
+        presenter.hands.deliver(view, place, hand), presenter.hands.deliver(view, place, hand)
+    )
     await env.settle()
     assert len(alice.member.user.dm_channel.history()) == before + 1, "one DM, not two"
-    assert occupant.dm_message_id is not None
+    assert dm_place(table, game.seat(alice)).dm_message_id is not None

@@ -21,7 +21,7 @@ from cogs.tables.presenter import RETRY_AFTER
 from tests.cogs.tables import _faults
 from tests.cogs.tables._faults import FAULTS, KINDS, NOT_APPLICABLE, Injected, faults_for, inject
 from tests.cogs.tables._game import Game, Human, check_logs, db_of, registered, service_of
-from tests.cogs.tables._world import add_member
+from tests.cogs.tables._world import add_member, placed
 from tests.conftest import World
 
 quick_games = _faults.quick_games
@@ -55,7 +55,10 @@ class Chaos:
         human = self.rng.choice(self.game.humans)
         dm = human.member.user.dm_channel.id
         if kind == "table_edit":
-            method, path = "PATCH", f"/channels/{table.where_id}/messages/{table.play_message_id}"
+            method, path = (
+                "PATCH",
+                f"/channels/{placed(table).where_id}/messages/{placed(table).play_message_id}",
+            )
         elif kind == "dm_send":
             method, path = "POST", f"/channels/{dm}/messages"
         elif kind == "dm_edit":

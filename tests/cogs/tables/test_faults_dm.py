@@ -16,6 +16,7 @@ from cogs.tables.presenter import RETRY_AFTER
 from tests.cogs.tables import _faults
 from tests.cogs.tables._faults import FAULTS, FOR_GOOD, Fault, faults_for, inject
 from tests.cogs.tables._game import SEED, check_dms_closed_notice, new_game
+from tests.cogs.tables._world import dm_place
 from tests.conftest import World
 
 quick_games = _faults.quick_games
@@ -48,11 +49,14 @@ async def test_a_hand_cannot_be_sent_by_dm(
 
     if fault.status == 403:
         # closed DMs: the table says so, and alice plays through My hand
-        assert occupant.dm_closed and occupant.dm_message_id is None
+        assert (
+            dm_place(game.table, game.seat(alice)).dm_closed
+            and dm_place(game.table, game.seat(alice)).dm_message_id is None
+        )
         check_dms_closed_notice(game, "alice")
     elif fault.retried:
         # the presenter tries again a little later
-        assert not occupant.dm_closed and not dm.history()
+        assert not dm_place(game.table, game.seat(alice)).dm_closed and not dm.history()
         await env.advance_time(RETRY_AFTER[0] + 1)
         if fault.times == 1:
             assert game.shows_hand(game.dm_message(alice), alice), "the retry sends the hand"
@@ -60,7 +64,7 @@ async def test_a_hand_cannot_be_sent_by_dm(
         assert game.shows_hand(game.dm_message(alice), alice)
     else:
         # refused: the hand goes by DM at the next change (alice opens My hand meanwhile)
-        assert not occupant.dm_closed and not dm.history()
+        assert not dm_place(game.table, game.seat(alice)).dm_closed and not dm.history()
 
     await game.play()
     await game.check_end()
@@ -92,8 +96,8 @@ async def test_a_hand_cannot_be_sent_again_mid_game(
     await game.start()
     await game.play_until(lambda: len(game.deal.actions) >= 2)
     occupant = game.table.seats[game.seat(alice)]
-    assert occupant is not None and occupant.dm_message_id is not None
-    old = occupant.dm_message_id
+    assert occupant is not None and dm_place(game.table, game.seat(alice)).dm_message_id is not None
+    old = dm_place(game.table, game.seat(alice)).dm_message_id
     deleted = inject(
         env, "PATCH", f"/channels/{dm.id}/messages/{old}", FAULTS["unknown-message"], times=FOR_GOOD
     )
@@ -103,7 +107,10 @@ async def test_a_hand_cannot_be_sent_again_mid_game(
 
     clicks = alice.ephemeral_clicks
     if fault.status == 403:
-        assert occupant.dm_closed and occupant.dm_message_id is None
+        assert (
+            dm_place(game.table, game.seat(alice)).dm_closed
+            and dm_place(game.table, game.seat(alice)).dm_message_id is None
+        )
         check_dms_closed_notice(game, "alice")
     elif fault.retried:
         assert not game.shows_hand(game.dm_message(alice), alice)
@@ -111,18 +118,20 @@ async def test_a_hand_cannot_be_sent_again_mid_game(
         if fault.times == 1:
             assert game.shows_hand(game.dm_message(alice), alice), "the retry sends it"
         await game.retries_until(injected)
-        assert occupant.dm_message_id not in (None, old)
+        assert dm_place(game.table, game.seat(alice)).dm_message_id not in (None, old)
         assert game.shows_hand(game.dm_message(alice), alice)
     else:
-        assert not occupant.dm_closed
+        assert not dm_place(game.table, game.seat(alice)).dm_closed
 
     await game.play()
     await game.check_end()
-    assert occupant.dm_closed == (fault.status == 403)
+    assert dm_place(game.table, game.seat(alice)).dm_closed == (fault.status == 403)
     if fault.status == 403:
         assert alice.ephemeral_clicks > clicks, "she played on through My hand"
     else:
-        assert occupant.dm_message_id not in (None, old), "a new DM, edited to the end"
+        assert dm_place(game.table, game.seat(alice)).dm_message_id not in (None, old), (
+            "a new DM, edited to the end"
+        )
     await game.check_after_restart(test_config)
 
 
@@ -147,7 +156,7 @@ async def test_a_hand_in_the_dms_cannot_be_edited(
     await game.play_until(lambda: len(game.deal.actions) >= 2)
     occupant = game.table.seats[game.seat(alice)]
     assert occupant is not None
-    old = occupant.dm_message_id
+    old = dm_place(game.table, game.seat(alice)).dm_message_id
     assert old is not None
     if fault.code == 10008:  # the DM is deleted, for good
         injected = inject(env, "PATCH", f"/channels/{dm.id}/messages/{old}", fault, times=FOR_GOOD)
@@ -158,7 +167,10 @@ async def test_a_hand_in_the_dms_cannot_be_edited(
     clicks = alice.ephemeral_clicks
     if fault.status == 403:
         # alice blocked the bot mid-game: the table says so, she plays on through My hand
-        assert occupant.dm_closed and occupant.dm_message_id is None
+        assert (
+            dm_place(game.table, game.seat(alice)).dm_closed
+            and dm_place(game.table, game.seat(alice)).dm_message_id is None
+        )
         check_dms_closed_notice(game, "alice")
     elif fault.retried:
         assert not game.shows_hand(game.dm_message(alice), alice), "the DM is behind"
@@ -169,7 +181,7 @@ async def test_a_hand_in_the_dms_cannot_be_edited(
         assert game.shows_hand(game.dm_message(alice), alice)
     else:
         # the DM is gone: the hand is sent again
-        assert occupant.dm_message_id not in (None, old)
+        assert dm_place(game.table, game.seat(alice)).dm_message_id not in (None, old)
         assert game.shows_hand(game.dm_message(alice), alice)
 
     await game.play()

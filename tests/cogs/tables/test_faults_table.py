@@ -6,7 +6,6 @@ The faults, and what keeps these games quick, are in ``_faults``; the games in `
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 
 import pytest
@@ -14,13 +13,15 @@ import simcord
 
 from bot.config import Config
 from bot.i18n import t
-from bot.storage import tables as table_repo
+from bot.storage import places as stored_places
 from bot.tables.views import table_view
 from cogs.tables import embeds as ui
+from cogs.tables.common import presenter_of
 from cogs.tables.presenter import RETRY_AFTER
 from tests.cogs.tables import _faults
 from tests.cogs.tables._faults import FOR_GOOD, Fault, faults_for, inject
 from tests.cogs.tables._game import SEED, db_of, new_game
+from tests.cogs.tables._world import placed
 from tests.conftest import World
 
 quick_games = _faults.quick_games
@@ -46,7 +47,7 @@ async def test_a_table_message_edit_fails(
     await game.start()
     await game.play_until(lambda: len(game.deal.actions) >= 2)
     table = game.table
-    old, thread = table.play_message_id, table.thread_id
+    old, thread = placed(table).play_message_id, placed(table).thread_id
     assert old is not None and thread is not None
     # a missing permission lasts: three edits in a row fail; a deleted message (or thread)
     # stays deleted
@@ -70,24 +71,32 @@ async def test_a_table_message_edit_fails(
         assert game.table_is_current()
     elif fault.code == 10003:
         # the thread is gone: the game goes on in the channel, in a new table message
-        assert table.thread_id is None and table.play_message_id not in (None, old)
-        assert table.play_message_id in {m.id for m in world.channel.history()}
-        row = await table_repo.load_table(db_of(env), table.id)
-        assert row is not None and json.loads(row.state)["thread_id"] is None
+        assert placed(table).thread_id is None and placed(table).play_message_id not in (None, old)
+        assert placed(table).play_message_id in {m.id for m in world.channel.history()}
+        assert await presenter_of(env.bot).places.flush()  # as it is written
+        row = await stored_places.load(db_of(env), table.id)
+        assert (
+            row is not None
+            and row.thread_id is None
+            and row.play_id == placed(table).play_message_id
+        )
         # the lobby's link follows at the next change
         await game.step()
         assert game.lobby is not None
         links = [b.get("url") for row in game.lobby.components for b in row["components"]]
-        link = ui.game_link(table_view(table))
+        link = ui.game_link(table_view(table), placed(table))
         assert link in links and str(world.channel.id) in link
     elif fault.code == 10008:
         # the message is gone: the table is posted again where it plays
-        assert table.thread_id == thread and table.play_message_id not in (None, old)
-        assert table.play_message_id in {m.id for m in game.messages(thread)}
+        assert placed(table).thread_id == thread and placed(table).play_message_id not in (
+            None,
+            old,
+        )
+        assert placed(table).play_message_id in {m.id for m in game.messages(thread)}
     else:
         # the bot may not edit there: the host is told, once, and the game goes on
         await game.play_until(lambda: injected.over)
-        assert table.play_message_id == old and game.table_is_current()
+        assert placed(table).play_message_id == old and game.table_is_current()
 
     await game.play()
     await game.check_end()
@@ -122,8 +131,8 @@ async def test_the_thread_cannot_be_made(
     await game.start()
     assert injected.failed == 1
     table = game.table
-    assert table.thread_id is None and not world.channel.threads
-    assert table.play_message_id in {m.id for m in world.channel.history()}
+    assert placed(table).thread_id is None and not world.channel.threads
+    assert placed(table).play_message_id in {m.id for m in world.channel.history()}
     await game.play()
     await game.check_end()
     await game.check_after_restart(test_config)

@@ -26,10 +26,12 @@ from tests.cogs.tables._world import (
     buttons,
     card_of,
     cards_in,
+    dm_place,
     hand_buttons,
     hand_cards,
     layout_texts,
     op_button,
+    placed,
     the_table,
     thread_of,
 )
@@ -80,15 +82,17 @@ def lobby_fields(world: World, message_id: int) -> dict[str, str]:
 
 
 def table_message(world: World, table: Table) -> discord.Message:
-    return next(m for m in thread_of(world, table).history() if m.id == table.play_message_id)
+    return next(
+        m for m in thread_of(world, table).history() if m.id == placed(table).play_message_id
+    )
 
 
 def hand_dm(world: World, table: Table) -> discord.Message:
     """The host's hand in their DMs, as the table last sent or edited it."""
     occupant = table.seats[HOST]
-    assert occupant is not None and occupant.dm_message_id is not None
+    assert occupant is not None and dm_place(table, HOST).dm_message_id is not None
     history = world.member.user.dm_channel.history()
-    return next(m for m in history if m.id == occupant.dm_message_id)
+    return next(m for m in history if m.id == dm_place(table, HOST).dm_message_id)
 
 
 def played_by(deal: Deal, leader: int) -> list[int]:

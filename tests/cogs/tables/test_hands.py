@@ -21,11 +21,13 @@ from tests.cogs.tables._driver import Driver, Player
 from tests.cogs.tables._world import (
     add_member,
     card_of,
+    dm_place,
     hand_buttons,
     hand_cards,
     layout_texts,
     op_button,
     open_table,
+    placed,
     service_of,
     the_table,
 )
@@ -54,7 +56,7 @@ async def test_arrastrado_with_dms_closed(
     await open_table(env, world, "arrastrado", [world.member, bob], robots=1)
     table = the_table(env)
     seat = table.seats[table.seat_of(bob.id) or 0]
-    assert seat is not None and seat.dm_closed
+    assert seat is not None and dm_place(table, table.seat_of(bob.id) or 0).dm_closed
     assert not bob.user.dm_channel.history()
     driver = Driver(env, world, [Player(world.member), Player(bob, dm_open=False)])
     (closed,) = [
@@ -95,16 +97,16 @@ async def test_a_table_in_its_channel_with_hands_as_ephemeral_messages(
         await update_settings(conn, guild.id, hand_delivery="ephemeral")
     lobby = await open_table(env, World(guild, channel, alice), "habanero", [alice], robots=1)
     table = the_table(env)
-    assert table.thread_id is None and table.play_message_id is not None
+    assert placed(table).thread_id is None and placed(table).play_message_id is not None
 
-    link = f"https://discord.com/channels/{guild.id}/{channel.id}/{table.play_message_id}"
+    link = f"https://discord.com/channels/{guild.id}/{channel.id}/{placed(table).play_message_id}"
     (status,) = lobby.embeds
     assert status.description == t("tables.lobby.status.playing_here", "en", link=link)
     (follow,) = [b for row in lobby.components for b in row["components"] if b.get("url")]
     assert follow["url"] == link
 
     def table_message() -> discord.Message:
-        return next(m for m in channel.history() if m.id == table.play_message_id)
+        return next(m for m in channel.history() if m.id == placed(table).play_message_id)
 
     footer = layout_texts(table_message())[-1]
     assert footer == "-# " + t("tables.play.footer.ephemeral", "en", deal=1)
@@ -144,7 +146,7 @@ async def test_a_table_in_its_channel_with_hands_as_ephemeral_messages(
     assert deal is not None and seat is not None
 
     async def open_hand() -> simcord.ResponseMessage:
-        message = next(m for m in channel.history() if m.id == table.play_message_id)
+        message = next(m for m in channel.history() if m.id == placed(table).play_message_id)
         reply = (await alice.click(message, custom_id=op_button(message, "hand"))).response
         assert reply is not None and reply.ephemeral
         return reply

@@ -26,6 +26,7 @@ from tests.cogs.tables._world import (
     layout_texts,
     op_button,
     open_table,
+    placed,
     refusal,
     service_of,
     the_table,
@@ -111,7 +112,8 @@ async def test_tute_language_sets_the_servers_that_did_not_choose(
     assert lobby is not None
     table = the_table(env)
     assert table.language == "es"
-    assert lobby.embeds[0].title == ui.lobby_embed(table_view(table), "es").title
+    view = table_view(table)
+    assert lobby.embeds[0].title == ui.lobby_embed(view, placed(view), "es").title
     await alice.click(lobby, custom_id=op_button(lobby, "close"))
     async with service_of(env).db.transaction() as conn:
         await update_settings(conn, world.guild.id, language="en")

@@ -21,6 +21,7 @@ from cogs.tables import embeds as ui
 from cogs.tables import layouts, messages
 from cogs.tables.buttons import HandButton
 from cogs.tables.faces import CardFaces
+from cogs.tables.places import Place
 from tests.cogs._said import components
 from tests.cogs.tables.test_views_rendered import buttons_of, layout_text, playing_table
 
@@ -77,9 +78,9 @@ def test_every_variant_renders_as_a_layout_discord_takes(variant: Variant, lang:
     rng = random.Random(3)
     for moment in range(3):  # the start, a deal over (its summary), the end
         view = table_view(table)
-        public = accepted(messages.table_payload(view, SomeFaces()))
+        public = accepted(messages.table_payload(view, Place(7, 2), SomeFaces()))
         assert len(components(public)) <= 40
-        assert len(layout_text(messages.table_payload(view)["view"])) <= TEXT_LIMIT
+        assert len(layout_text(messages.table_payload(view, Place(7, 2))["view"])) <= TEXT_LIMIT
         for seat in range(variant.players):
             for ephemeral in (False, True):
                 hand = messages.hand_payload(
@@ -87,7 +88,7 @@ def test_every_variant_renders_as_a_layout_discord_takes(variant: Variant, lang:
                 )
                 accepted(hand)
         if view.summary is not None:
-            accepted(messages.summary_payload(view, view.summary, v2=True))
+            accepted(messages.summary_payload(view, view.summary))
         if moment < 2 and table.status is Status.PLAYING:
             to_the_end_of_a_deal(table, rng)
 
@@ -98,7 +99,7 @@ def test_the_table_reads_in_a_few_lines() -> None:
     for variant in Variant:
         table = playing_table(variant)
         table.turn_deadline = 1_000.0
-        text = layout_text(messages.table_payload(table_view(table))["view"])
+        text = layout_text(messages.table_payload(table_view(table), Place(7, 2))["view"])
         lines = text.splitlines()
         assert len(lines) <= 6 + variant.players, lines
         deal = table.deal
@@ -124,24 +125,9 @@ def test_cards_show_their_faces_when_the_application_has_them() -> None:
     said = layout_text(payload["view"])
     for _, card in deal.trick_seats():  # the trick in play, each card with its face
         assert f"{faces.inline(card)} {ui.card_name(card, 'es')}" in said
-    public = layout_text(messages.table_payload(view, faces)["view"])
+    public = layout_text(messages.table_payload(view, Place(7, 2), faces)["view"])
     assert view.deal is not None
     assert faces.inline(view.deal.turned) in public  # the turned card
-
-
-def test_a_hand_sent_with_embeds_is_edited_with_embeds() -> None:
-    """Discord cannot turn a message sent with embeds into a layout: a hand (or a table)
-    sent before the layouts is drawn the old way."""
-    table = playing_table(Variant.HABANERO)
-    view = table_view(table)
-    old = messages.hand_payload(view, hand_view(table, 0), "en", ephemeral=False, v2=False)
-    assert isinstance(old["embed"], discord.Embed)
-    assert not isinstance(old["view"], discord.ui.LayoutView)
-    old_table = messages.table_payload(view, v2=False)
-    assert old_table["embeds"][0].title == ui.variant_title(view, "en")
-    moved = messages.moved_on_payload(view, v2=False)
-    assert moved["embeds"][0].description == t("tables.moved_on", "en", deal=1, id=view.id)
-    assert isinstance(messages.moved_on_payload(view, v2=True)["view"], discord.ui.LayoutView)
 
 
 def test_the_result_keeps_the_last_deals_summary_and_offers_a_rematch() -> None:
@@ -151,7 +137,7 @@ def test_the_result_keeps_the_last_deals_summary_and_offers_a_rematch() -> None:
         to_the_end_of_a_deal(table, rng)
     assert table.status is Status.FINISHED and table.summary is not None
     view = table_view(table)
-    payload = messages.table_payload(view)
+    payload = messages.table_payload(view, Place(7, 2))
     accepted(payload)
     said = layout_text(payload["view"])
     assert said.startswith(f"### {t('summary.game_over', 'en', id=table.id)}")

@@ -19,6 +19,7 @@ from tests.cogs.tables._world import (
     layout_texts,
     op_button,
     open_table,
+    placed,
     service_of,
     texts,
     the_table,
@@ -42,7 +43,7 @@ async def test_the_last_member_leaving_asks_first_and_tells_one_outcome(
     await open_table(env, world, "habanero", [alice], robots=1, bet=100)
     table = the_table(env)
     thread = thread_of(world, table)
-    table_message = next(m for m in thread.history() if m.id == table.play_message_id)
+    table_message = next(m for m in thread.history() if m.id == placed(table).play_message_id)
     before = {m.id for m in thread.history()}
 
     question = await alice.click(table_message, custom_id=op_button(table_message, "leave"))
@@ -61,7 +62,7 @@ async def test_the_last_member_leaving_asks_first_and_tells_one_outcome(
     assert [m.content for m in said] == [
         t("tables.announce.abandoned_stake", "en", name="alice", stake=100)
     ], "one message tells the outcome"
-    shown = next(m for m in thread.history() if m.id == table.play_message_id)
+    shown = next(m for m in thread.history() if m.id == placed(table).play_message_id)
     assert t("tables.play.status.cancelled", "en") in texts(shown, skip_past=False)
     assert not any(b.custom_id.startswith("tute:t:") for b in buttons(shown))
     (hand,) = alice.user.dm_channel.history()
@@ -84,7 +85,7 @@ async def test_vote_to_cancel_asks_first_then_counts(
     await open_table(env, world, "habanero", [alice, bob])
     table = the_table(env)
     table_message = next(
-        m for m in thread_of(world, table).history() if m.id == table.play_message_id
+        m for m in thread_of(world, table).history() if m.id == placed(table).play_message_id
     )
     first = await alice.click(table_message, custom_id=op_button(table_message, "cancel"))
     assert first.response is not None
@@ -123,7 +124,7 @@ async def test_alone_with_robots_a_vote_after_the_first_trick_says_the_stake_is_
     assert deal is not None
     await Driver(env, world, [Player(alice)]).play(until=lambda: bool(deal.tricks))
     table_message = next(
-        m for m in thread_of(world, table).history() if m.id == table.play_message_id
+        m for m in thread_of(world, table).history() if m.id == placed(table).play_message_id
     )
     question = await alice.click(table_message, custom_id=op_button(table_message, "cancel"))
     assert question.response is not None and question.ephemeral

@@ -13,9 +13,11 @@ from bot.storage.settings import update_settings
 from bot.tables.model import Seat
 from tests.cogs.tables._game import SEED, Game, Human, new_game
 from tests.cogs.tables._world import (
+    dm_place,
     hand_buttons,
     op_button,
     open_table,
+    placed,
     service_of,
     the_table,
     thread_of,
@@ -23,7 +25,7 @@ from tests.cogs.tables._world import (
 from tests.conftest import World
 
 
-async def dm_hand_in_play(env: simcord.Env, world: World) -> tuple[Game, Human, Seat, int]:
+async def dm_hand_in_play(env: simcord.Env, world: World) -> tuple[Game, Human, Seat, int | None]:
     """alice, with turn notices off, two actions into a game: her game, her, her seat and the id
     of the DM hand she has had since the start."""
     game = await new_game(env, world, notify=False)
@@ -31,8 +33,8 @@ async def dm_hand_in_play(env: simcord.Env, world: World) -> tuple[Game, Human, 
     await game.start()
     await game.play_until(lambda: len(game.deal.actions) >= 2)
     occupant = game.table.seats[game.seat(alice)]
-    assert occupant is not None and occupant.dm_message_id is not None
-    return game, alice, occupant, occupant.dm_message_id
+    assert occupant is not None and dm_place(game.table, game.seat(alice)).dm_message_id is not None
+    return game, alice, occupant, dm_place(game.table, game.seat(alice)).dm_message_id
 
 
 @pytest.mark.e2e
@@ -45,17 +47,23 @@ async def test_a_dm_hand_edited_for_near_an_hour_moves_to_a_fresh_message(
     one goes; the game plays on to its end."""
     env = simcord_env
     table_seed(SEED)
-    game, alice, occupant, first = await dm_hand_in_play(env, world)
+    game, alice, _, first = await dm_hand_in_play(env, world)
     actions = len(game.deal.actions)
     await game.play_until(lambda: len(game.deal.actions) >= actions + 2)
-    assert occupant.dm_message_id == first, "edited in place while young"
+    assert dm_place(game.table, game.seat(alice)).dm_message_id == first, (
+        "edited in place while young"
+    )
 
     await env.advance_time(51 * 60)
     actions = len(game.deal.actions)
     await game.play_until(lambda: len(game.deal.actions) >= actions + 2)
-    assert occupant.dm_message_id not in (None, first), "a fresh message"
+    assert dm_place(game.table, game.seat(alice)).dm_message_id not in (None, first), (
+        "a fresh message"
+    )
     dm = world.member.user.dm_channel
-    assert [m.id for m in dm.history()] == [occupant.dm_message_id], "the old one went"
+    assert [m.id for m in dm.history()] == [dm_place(game.table, game.seat(alice)).dm_message_id], (
+        "the old one went"
+    )
     assert game.shows_hand(game.dm_message(alice), alice)
     await game.play()
     await game.check_end()
@@ -70,7 +78,7 @@ async def test_a_dm_hand_discord_will_not_edit_any_more_comes_again(
     age: a fresh message, the old one gone."""
     env = simcord_env
     table_seed(SEED)
-    game, alice, occupant, first = await dm_hand_in_play(env, world)
+    game, alice, _, first = await dm_hand_in_play(env, world)
     dm = world.member.user.dm_channel
     env.inject_error(
         "PATCH",
@@ -81,8 +89,8 @@ async def test_a_dm_hand_discord_will_not_edit_any_more_comes_again(
     )
     actions = len(game.deal.actions)
     await game.play_until(lambda: len(game.deal.actions) >= actions + 2)
-    assert occupant.dm_message_id not in (None, first)
-    assert [m.id for m in dm.history()] == [occupant.dm_message_id]
+    assert dm_place(game.table, game.seat(alice)).dm_message_id not in (None, first)
+    assert [m.id for m in dm.history()] == [dm_place(game.table, game.seat(alice)).dm_message_id]
     assert game.shows_hand(game.dm_message(alice), alice)
 
 
@@ -107,7 +115,7 @@ async def test_with_ephemeral_hands_the_turn_ping_is_in_the_thread_and_goes(
     assert not [m for m in world.channel.history() if m.content == ping], "not in the channel"
     (first,) = [m.id for m in thread.history() if m.content == ping]
 
-    message = next(m for m in thread.history() if m.id == table.play_message_id)
+    message = next(m for m in thread.history() if m.id == placed(table).play_message_id)
     hand = (await alice.click(message, custom_id=op_button(message, "hand"))).response
     assert hand is not None
     card = next(b for b in hand_buttons(hand) if not b.disabled)

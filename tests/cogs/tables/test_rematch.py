@@ -13,7 +13,7 @@ from bot.i18n import t
 from bot.tables.model import Status
 from tests.cogs.tables import _faults
 from tests.cogs.tables._game import SEED, new_game
-from tests.cogs.tables._world import buttons
+from tests.cogs.tables._world import buttons, placed
 from tests.conftest import World
 from tests.tables._play import tables_of
 
@@ -50,7 +50,7 @@ async def test_rematch_opens_the_same_game_and_the_others_sit_down_by_clicking(
     assert new.id != old.id and new.status is Status.LOBBY and new.host_id == bob.id
     assert (new.variant, new.options) == (old.variant, old.options)
     # the lobby is in the channel, and pings alice alone
-    lobby = next(m for m in world.channel.history() if m.id == new.message_id)
+    lobby = next(m for m in world.channel.history() if m.id == placed(new).message_id)
     assert lobby.content == t("tables.rematch.invited", "en", mentions=f"<@{alice.id}>")
     assert (
         lobby.embeds and lobby.embeds[0].title is not None and f"#{new.id}" in lobby.embeds[0].title
@@ -61,6 +61,6 @@ async def test_rematch_opens_the_same_game_and_the_others_sit_down_by_clicking(
     assert joined.response.content == t("tables.rematch.joined", "en", link=link)
     assert {s.user_id for s in new.seats if s is not None} == {alice.id, bob.id}
     start = next(b for b in buttons(lobby) if b.custom_id.endswith(":start"))
-    lobby = next(m for m in world.channel.history() if m.id == new.message_id)
+    lobby = next(m for m in world.channel.history() if m.id == placed(new).message_id)
     await bob.click(lobby, custom_id=start.custom_id)
     assert new.status is Status.PLAYING

@@ -6,12 +6,10 @@ from __future__ import annotations
 import pytest
 
 from bot.engine import Options, Variant
-from bot.i18n import t
 from bot.tables.model import GameTally, Status, Table
 from bot.tables.ratings import Rating, RatingChange
 from bot.tables.views import table_view
 from cogs.tables import embeds as ui
-from cogs.tables import legacy
 from tests.cogs.tables.test_views_rendered import playing_table
 
 
@@ -25,8 +23,9 @@ def finished(change: RatingChange | None) -> Table:
 
 
 def tally_of(table: Table, lang: str) -> str:
-    embed = legacy.table_embed(table_view(table), lang)
-    return next(str(f.value) for f in embed.fields if f.name == t("summary.tally", lang))
+    """The lines under the result's "chips, experience and rating"."""
+    table.language = lang
+    return "\n".join(ui.tally_lines(table_view(table), lang))
 
 
 @pytest.mark.parametrize(

@@ -16,10 +16,11 @@ from bot.engine import CODES, SUITS, Action, Deal, Game, Kind, Options, Variant,
 from bot.i18n import CATALOGS, t
 from bot.tables.codes import decode_action, encode_action
 from bot.tables.model import GameTally, Seat, Status, Table
-from bot.tables.views import Redraws, hand_view, table_view
+from bot.tables.views import HandView, Redraws, TableView, hand_view, table_view
 from cogs.tables import embeds as ui
-from cogs.tables import legacy, messages
+from cogs.tables import messages
 from cogs.tables.buttons import HandButton, LobbyButton
+from cogs.tables.places import Place
 
 
 def playing_table(variant: Variant, *, seed: int = 1, options: Options | None = None) -> Table:
@@ -38,7 +39,6 @@ def playing_table(variant: Variant, *, seed: int = 1, options: Options | None = 
         created_at=0.0,
         seats=seats,
         status=Status.PLAYING,
-        play_message_id=99,
         seed=seed,
     )
     table.game = Game(variant, options)
@@ -72,9 +72,14 @@ def layout_text(view: discord.ui.LayoutView) -> str:
     )
 
 
-def embed_text(embed: discord.Embed) -> str:
-    fields = [f"{f.name}\n{f.value}" for f in embed.fields]
-    return "\n".join([embed.title or "", embed.description or "", *fields])
+def table_text(view: TableView, lang: str) -> str:
+    """Everything the table message says in words."""
+    return layout_text(messages.table_payload(view, Place(view.id, view.channel_id))["view"])
+
+
+def hand_text(view: TableView, hand: HandView, lang: str) -> str:
+    """Everything a hand (in the DMs) says in words."""
+    return layout_text(messages.hand_payload(view, hand, lang, ephemeral=False)["view"])
 
 
 @pytest.mark.parametrize("variant", list(Variant))
@@ -90,7 +95,7 @@ def test_the_table_shows_no_card_of_a_hand(variant: Variant) -> None:
         view = table_view(table)
         held = {c for seat in range(variant.players) for c in deal.hand(seat)}
         held.discard(deal.turned_card)
-        text = embed_text(legacy.table_embed(view, "en"))
+        text = table_text(view, "en")
         shown = [c for c in held if re.search(rf"(?<!\d){re.escape(ui.card_text(c))}", text)]
         assert shown == []
         public = view.deal
@@ -124,17 +129,15 @@ def test_the_hand_payload_has_one_button_per_card_the_playable_ones_enabled() ->
     table = playing_table(Variant.ARRASTRADO)
     view = table_view(table)
     hand = hand_view(table, 0)
-    for v2, label in ((True, lambda c: ui.card_name(c, "en")), (False, ui.card_text)):
-        payload = messages.hand_payload(view, hand, "en", ephemeral=False, v2=v2)
-        buttons = [b for b in buttons_of(payload["view"]) if isinstance(b, HandButton)]
-        cards = [b for b in buttons if b.code[0].isdigit()]
-        assert [b.item.label for b in cards] == [label(c) for c in hand.cards]
-        for button in cards:
-            card = decode_action(0, button.code).arg
-            assert button.item.disabled is (card not in hand.playable)
-            assert button.item.custom_id == f"tute:h:7:0:0:{CODES[card]}"
-            if v2:  # without faces, the suit's symbol
-                assert str(button.item.emoji) == ui.suit_symbol(card)
+    payload = messages.hand_payload(view, hand, "en", ephemeral=False)
+    buttons = [b for b in buttons_of(payload["view"]) if isinstance(b, HandButton)]
+    cards = [b for b in buttons if b.code[0].isdigit()]
+    assert [b.item.label for b in cards] == [ui.card_name(c, "en") for c in hand.cards]
+    for button in cards:
+        card = decode_action(0, button.code).arg
+        assert button.item.disabled is (card not in hand.playable)
+        assert button.item.custom_id == f"tute:h:7:0:0:{CODES[card]}"
+        assert str(button.item.emoji) == ui.suit_symbol(card)  # without faces, the suit's
 
 
 def test_a_robot_standing_in_leaves_the_hand_without_a_button_to_click() -> None:
@@ -145,8 +148,7 @@ def test_a_robot_standing_in_leaves_the_hand_without_a_button_to_click() -> None
     seat.robot = Level.NORMAL
     hand = hand_view(table, 0)
     assert hand.playable == frozenset() and hand.declarations == ()
-    embed = legacy.hand_embed(table_view(table), hand, "en")
-    assert t("hand.away", "en") in (embed.description or "")
+    assert t("hand.away", "en") in hand_text(table_view(table), hand, "en")
 
 
 def test_the_hand_says_whose_turn_it_is_and_the_trick_on_the_table() -> None:
@@ -158,14 +160,10 @@ def test_the_hand_says_whose_turn_it_is_and_the_trick_on_the_table() -> None:
     table.turn_deadline = 1_000.0
     hand = hand_view(table, 0)
     assert hand.your_turn
-    old = legacy.hand_embed(table_view(table), hand, "en").description or ""
-    layout = layout_text(
-        messages.hand_payload(table_view(table), hand, "en", ephemeral=False)["view"]
-    )
-    for text in (old, layout):
-        assert t("hand.your_turn", "en", clock="<t:1000:R>") in text
-        for _, card in deal.trick_seats():
-            assert ui.card_shown(card, "en") in text
+    text = hand_text(table_view(table), hand, "en")
+    assert t("hand.your_turn", "en", clock="<t:1000:R>") in text
+    for _, card in deal.trick_seats():
+        assert ui.card_shown(card, "en") in text
 
 
 def test_declarations_are_labelled_in_words() -> None:
@@ -190,19 +188,18 @@ def test_declarations_are_labelled_in_words() -> None:
     )
 
 
-def test_the_table_embed_shows_trump_turn_trick_and_scores() -> None:
+def test_the_table_shows_trump_and_scores() -> None:
     table = playing_table(Variant.PAIRS, seed=9)
     play_on(table, 6, random.Random(1))
+    table.language = "es"
     view = table_view(table)
     public = view.deal
     assert public is not None
-    embed = legacy.table_embed(view, "es")
-    assert ui.suit_text(public.trump, "es") in (embed.description or "")
-    names = [f.name for f in embed.fields]
-    assert t("tables.trick", "es", number=public.trick_no + 1) in names
-    assert t("tables.scores", "es") in names
-    # the last trick is told by the log and drawn in the picture: no field repeats it
-    assert t("tables.last_trick", "es") not in names
+    text = table_text(view, "es")
+    assert ui.suit_text(public.trump, "es") in text
+    assert t("tables.scores_line", "es", scores="")[:6] in text
+    # the last trick is told by the log and drawn in the picture: nothing repeats it
+    assert t("tables.last_trick", "es") not in text
 
 
 def test_an_ended_table_shows_no_deal_and_its_hand_no_buttons() -> None:
@@ -214,9 +211,7 @@ def test_an_ended_table_shows_no_deal_and_its_hand_no_buttons() -> None:
     assert not hand.playing and hand.cards == ()
     payload = messages.hand_payload(view, hand, "en", ephemeral=False)
     assert not buttons_of(payload["view"])
-    assert t("tables.play.status.cancelled", "en") in (
-        legacy.table_embed(view, "en").description or ""
-    )
+    assert t("tables.play.status.cancelled", "en") in table_text(view, "en")
 
 
 def test_the_table_waits_for_a_robot_about_to_play_but_not_for_someone_going_away() -> None:
@@ -226,6 +221,7 @@ def test_the_table_waits_for_a_robot_about_to_play_but_not_for_someone_going_awa
     while deal.turn == 0:  # a robot on turn
         deal.apply(next(a for a in deal.legal_actions() if a.kind is Kind.PLAY))
     redraws = Redraws()
+    assert redraws.show(table).public  # the game's first show goes up at once
     first = redraws.show(table)
     assert not first.public  # the robot's play shows this too, in one edit
     assert all(h.may_wait for h in first.hands if not h.usable)
@@ -259,7 +255,7 @@ def test_lobby_buttons_follow_the_seats() -> None:
     table = playing_table(Variant.PAIRS)
     table.status = Status.LOBBY
     table.seats[1:] = [None, None, None]
-    view = messages.lobby_buttons(table_view(table), "en")
+    view = messages.lobby_buttons(table_view(table), Place(7, 2), "en")
     ids = [getattr(item, "custom_id", None) for item in view.children]
     assert "tute:l:7:team0" in ids and "tute:l:7:team1" in ids
     unrobot = next(i for i in view.children if getattr(i, "custom_id", "") == "tute:l:7:unrobot")
@@ -312,7 +308,7 @@ def test_the_hand_says_why_each_card_it_holds_back_is_refused(lang: str) -> None
             break
     else:
         raise AssertionError("no deal made seat 0 hold a card back")
-    text = legacy.hand_embed(table_view(table), hand, lang).description or ""
+    text = hand_text(table_view(table), hand, lang)
     for refusal in hand.refusals:
         why = ui.refusal_text(refusal.key, refusal.params, lang)
         assert t("hand.refused", lang, why=why) in text
@@ -322,37 +318,38 @@ def test_the_hand_says_why_each_card_it_holds_back_is_refused(lang: str) -> None
 @pytest.mark.parametrize("lang", ["en", "es"])
 def test_the_result_shows_each_members_chips_and_experience(lang: str) -> None:
     table = playing_table(Variant.HABANERO, options=Options(bet=100))
+    table.language = lang
     table.status = Status.FINISHED
     table.winner = 1
     table.tally = GameTally(chips={100: -100}, xp={100: 5}, places={100: (2, 3)})
-    embed = legacy.table_embed(table_view(table), lang)
-    field = next(f for f in embed.fields if f.name == t("summary.tally", lang))
+    text = table_text(table_view(table), lang)
     line = t("summary.tally_line", lang, name="ana", chips="-100", xp=5)
-    assert field.value == line + t("summary.tally_place", lang, before=2, after=3)
+    assert t("summary.tally", lang) in text
+    assert line + t("summary.tally_place", lang, before=2, after=3) in text.splitlines()
     assert "**-100**" in line and "+5" in line
     no_bet = playing_table(Variant.HABANERO)
+    no_bet.language = lang
     no_bet.status = Status.FINISHED
     no_bet.winner = 0
     no_bet.tally = GameTally(chips={100: 0}, xp={100: 20})
-    embed = legacy.table_embed(table_view(no_bet), lang)
-    field = next(f for f in embed.fields if f.name == t("summary.tally", lang))
-    assert field.value == t("summary.tally_xp", lang, name="ana", xp=20)  # nothing at stake
+    text = table_text(table_view(no_bet), lang)
+    assert t("summary.tally_xp", lang, name="ana", xp=20) in text.splitlines()  # no stake
     friendly = playing_table(Variant.HABANERO, options=Options(competitive=False))
+    friendly.language = lang
     friendly.status = Status.FINISHED
     friendly.tally = GameTally(chips={100: 0}, xp={100: 0})
-    names = [f.name for f in legacy.table_embed(table_view(friendly), lang).fields]
-    assert t("summary.tally", lang) not in names  # a friendly game gives nothing
+    text = table_text(table_view(friendly), lang)
+    assert t("summary.tally", lang) not in text  # a friendly game gives nothing
 
 
 def test_a_finished_table_offers_a_rematch_and_nothing_else() -> None:
     table = playing_table(Variant.HABANERO)
     table.status = Status.FINISHED
-    for v2 in (True, False):
-        view = messages.table_payload(table_view(table), v2=v2)["view"]
-        assert [getattr(b, "custom_id", None) for b in buttons_of(view)] == ["tute:t:7:rematch"]
+    place = Place(7, 2)
+    view = messages.table_payload(table_view(table), place)["view"]
+    assert [getattr(b, "custom_id", None) for b in buttons_of(view)] == ["tute:t:7:rematch"]
     table.status = Status.CANCELLED
-    for v2 in (True, False):
-        assert not buttons_of(messages.table_payload(table_view(table), v2=v2)["view"])
+    assert not buttons_of(messages.table_payload(table_view(table), place)["view"])
 
 
 def test_a_member_is_told_once_when_their_turn_comes_after_others_played() -> None:
@@ -388,8 +385,8 @@ def test_a_member_is_told_once_when_their_turn_comes_after_others_played() -> No
 def test_a_pairs_score_line_fits_a_phone() -> None:
     """Partners' names and their points on one short line: a robot without its level."""
     table = playing_table(Variant.PAIRS)
-    embed = legacy.table_embed(table_view(table), "en")
-    (scores,) = [f.value or "" for f in embed.fields if f.name == t("tables.scores", "en")]
-    for line in scores.splitlines():
-        assert len(line) <= 40, line
-    assert "hard" not in scores and "Robot 2" in scores
+    text = table_text(table_view(table), "en")
+    (scores,) = [line for line in text.splitlines() if "Robot 2" in line]
+    for item in scores.split(" · "):
+        assert len(item) <= 40, item
+    assert "hard" not in scores

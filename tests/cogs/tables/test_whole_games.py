@@ -13,7 +13,14 @@ import simcord
 
 from bot.storage.settings import update_settings
 from tests.cogs.tables._driver import Driver, Player
-from tests.cogs.tables._world import add_member, card_of, hand_buttons, open_table, the_table
+from tests.cogs.tables._world import (
+    add_member,
+    card_of,
+    hand_buttons,
+    open_table,
+    placed,
+    the_table,
+)
 from tests.conftest import World
 from tests.tables._play import tables_of
 
@@ -68,11 +75,11 @@ async def test_pairs_two_partners_and_two_robots(
     table = the_table(env)
     assert [s.user_id if s else None for s in table.seats] == [world.member.id, None, bob.id, None]
     # the lobby now points to the game's thread, where the table is
-    assert table.thread_id is not None and f"<#{table.thread_id}>" in (
+    assert placed(table).thread_id is not None and f"<#{placed(table).thread_id}>" in (
         lobby.embeds[0].description or ""
     )
     (follow,) = [b for row in lobby.components for b in row["components"] if b.get("url")]
-    assert follow["url"].endswith(f"/{table.thread_id}")
+    assert follow["url"].endswith(f"/{placed(table).thread_id}")
     driver = Driver(env, world, [Player(world.member), Player(bob)])
     driver.audit.check()
     await driver.play()

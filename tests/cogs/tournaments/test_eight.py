@@ -32,7 +32,7 @@ from bot.tables.tournaments import Tournament, TournamentService, TournamentStat
 from cogs._base import shown_name
 from cogs.tournaments.posts import bracket_scene, standings_scene
 from tests.cogs.tables._game import SEED, Game, Human
-from tests.cogs.tables._world import add_member, buttons, refusal
+from tests.cogs.tables._world import add_member, buttons, placed, refusal
 from tests.conftest import World
 
 pytestmark = pytest.mark.e2e
@@ -108,14 +108,12 @@ def check_pairings(env: simcord.Env, world: World, tour: Tournament, number: int
     assert len(lines) == len(matches), post.content
     for line, match in zip(lines, matches, strict=True):
         table = table_of(env, tour.tables[draw.matches.index(match)])
-        assert table.play_message_id is not None, "the table is shown"
-        link = (
-            f"https://discord.com/channels/{world.guild.id}/{table.where_id}"
-            f"/{table.play_message_id}"
-        )
+        shown, where = placed(table).play_message_id, placed(table).where_id
+        assert shown is not None, "the table is shown"
+        link = f"https://discord.com/channels/{world.guild.id}/{where}/{shown}"
         players = " - ".join(f"<@{u}>" for u in match.players)
         assert line == f"{players}: [table #{table.id}]({link})"
-        assert message(env, table.where_id, table.play_message_id).id == table.play_message_id
+        assert message(env, where, shown).id == shown
     (picture,) = post.attachments
     assert picture.filename == f"tournament-{tour.id}.png"
 

@@ -21,7 +21,7 @@ from bot.tables.tournament import BYE
 from bot.tables.tournaments import TournamentStatus
 from cogs.tournaments import posts
 from tests.cogs._said import message_body
-from tests.cogs.tables._world import add_member, buttons
+from tests.cogs.tables._world import add_member, buttons, placed
 from tests.cogs.tournaments.test_eight import (
     TARGET,
     message,
@@ -75,8 +75,9 @@ async def leave_a_match(env: simcord.Env, tid: int, members: dict[int, MemberAct
     match = next(m for m in draw.round_matches(1) if not m.is_bye)
     leaver = match.players[0]
     table = table_of(env, tour.tables[draw.matches.index(match)])
-    assert table.play_message_id is not None
-    shown = message(env, table.where_id, table.play_message_id)
+    play_id = placed(table).play_message_id
+    assert play_id is not None
+    shown = message(env, placed(table).where_id, play_id)
     member = members[leaver]
     question = await member.click(shown, custom_id=f"tute:t:{table.id}:leave")
     assert question.response is not None

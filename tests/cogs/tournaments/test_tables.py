@@ -9,7 +9,7 @@ import simcord
 from bot.config import Config
 from bot.i18n import t
 from bot.storage.settings import update_settings
-from tests.cogs.tables._world import layout_texts, op_button, thread_of
+from tests.cogs.tables._world import layout_texts, op_button, placed, thread_of
 from tests.cogs.tournaments.test_tournaments import said, sign_up, tournaments_of
 from tests.conftest import World, fast_bot
 
@@ -30,7 +30,7 @@ async def test_a_server_that_deals_hands_in_the_channel_gets_no_dm(
     (table_id,) = tournaments_of(env).get(tid).tables.values()
     table = env.bot.tables.tables[table_id]  # type: ignore[attr-defined]
     thread = thread_of(world, table)
-    message = next(m for m in thread.history() if m.id == table.play_message_id)
+    message = next(m for m in thread.history() if m.id == placed(table).play_message_id)
     footer = layout_texts(message)[-1]
     assert footer == "-# " + t("tables.play.footer.ephemeral", "en", deal=1)
     for member in members:

@@ -19,7 +19,7 @@ from bot.storage import tournaments as stored
 from bot.tables.tournament import Match
 from bot.tables.tournaments import Tournament, TournamentService, TournamentStatus
 from tests.cogs.tables._game import SEED, Game, Human
-from tests.cogs.tables._world import add_member, buttons, refusal
+from tests.cogs.tables._world import add_member, buttons, placed, refusal
 from tests.conftest import World, fast_bot
 
 pytestmark = pytest.mark.e2e
@@ -108,9 +108,11 @@ async def test_a_knockout_of_four_members(simcord_env: simcord.Env, world: World
     assert tour.draw is not None
     for index, table_id in tour.tables.items():
         table = env.bot.tables.tables[table_id]  # type: ignore[attr-defined]
-        assert table.status.is_open and table.play_message_id is not None, "shown"
+        assert table.status.is_open and placed(table).play_message_id is not None, "shown"
         # its players are invited to the table's thread (a public one: spectators watch)
-        thread = env.backend.channels[table.thread_id]
+        thread_id = placed(table).thread_id
+        assert thread_id is not None
+        thread = env.backend.channels[thread_id]
         assert set(thread.thread_members) >= set(tour.draw.matches[index].players)
     pairings = next(m for m in said(world) if "round 1 of 2" in m.content)
     assert pairings.attachments, "the bracket is posted with the pairings"
@@ -233,7 +235,7 @@ async def test_the_clock_starts_it_or_calls_it_off(simcord_env: simcord.Env, wor
     assert tour.status is TournamentStatus.RUNNING
     (table_id,) = tour.tables.values()
     table = env.bot.tables.tables[table_id]  # type: ignore[attr-defined]
-    assert table.status.is_open and table.play_message_id is not None
+    assert table.status.is_open and placed(table).play_message_id is not None
     pairings = next(m for m in said(world) if "round 1 of 1" in m.content)
     assert pairings.attachments
     assert f"<@{world.member.id}>" in pairings.content and f"<@{bob.id}>" in pairings.content
