@@ -8,15 +8,11 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from enum import Enum, auto
-from typing import TYPE_CHECKING
 
-from .announcement import Announcement
 from .model import Status, Table
+from .robots import Robots
+from .surroundings import Surroundings
 from .turns import human_may_declare
-
-if TYPE_CHECKING:
-    from .robots import Robots
-    from .service import TableService
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +49,7 @@ class Clocks:
 
     def __init__(
         self,
-        service: TableService,
+        service: Surroundings,
         robots: Robots,
         ring: Callable[[int], Awaitable[None]],
     ) -> None:
@@ -161,42 +157,3 @@ class Clocks:
         tries = self.retries.get(table_id, 0) + 1
         self.retries[table_id] = tries
         self.schedule(table, delay=min(RETRY_FIRST * 2 ** (tries - 1), RETRY_MOST))
-
-
-def start_turn(table: Table, clock: Callable[[], float]) -> None:
-    """Set the turn clock for the human whose turn it is (robots have none). ``clock`` is
-    read only if a clock starts, as the time of that moment."""
-    deal = table.deal
-    table.turn_seat = None
-    table.turn_deadline = None
-    if deal is None or deal.finished:
-        return
-    seat = deal.turn
-    occupant = table.seats[seat]
-    if occupant is not None and not occupant.robot_plays:
-        table.turn_seat = seat
-        table.turn_deadline = clock() + table.options.turn_time
-
-
-def update_pause(
-    table: Table, announce: list[Announcement], clock: Callable[[], float], idle_timeout: float
-) -> None:
-    """Pause the game when every member at the table is away (no robot plays their
-    cards for them unseen); resume it when one is back. ``clock`` is read only if the
-    pause begins."""
-    if table.status is not Status.PLAYING:
-        table.paused_until = None
-        return
-    if table.all_away():
-        if table.paused_until is None:
-            table.paused_until = clock() + idle_timeout
-            table.add_log("tables.log.paused")
-            announce.append(
-                Announcement(
-                    "tables.announce.paused",
-                    {"minutes": round(idle_timeout / 60), "until": int(table.paused_until)},
-                )
-            )
-    elif table.paused_until is not None:
-        table.paused_until = None
-        table.add_log("tables.log.resumed")

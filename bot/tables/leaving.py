@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .announcement import Announcement
-from .clock import update_pause
 from .errors import TableError
 from .model import STAND_IN_ROBOT, Status, Table
 from .play import end_game
 from .settlement import Settlement, settle_forfeit, settle_refund
+from .turns import update_pause
 
 
 def terms(table: Table, user_id: int) -> tuple[str, int]:

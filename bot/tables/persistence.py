@@ -12,7 +12,6 @@ import json
 import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from bot.engine import Action, Deal, action_from_json, record_of
 from bot.storage import Conn
@@ -22,24 +21,9 @@ from bot.storage.ledger import InsufficientChips
 from .errors import SaveFailed, TableError
 from .model import Status, Table
 from .settlement import Settlement, refund_damaged
-
-if TYPE_CHECKING:
-    from .service import TableService
+from .surroundings import LostTable, Surroundings
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True, slots=True)
-class LostTable:
-    """A table that could not be restored after a start (a damaged row, a log that does not
-    replay): set aside as cancelled, its stakes returned. Its players are told where it
-    played."""
-
-    table_id: int
-    guild_id: int
-    channel_id: int
-    refunded: dict[int, int]
-    """user id -> chips given back."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +87,7 @@ class Store:
     ``presenter`` when it needs them, as the rest of the service does, so that what a test
     swaps on a running service is heard here too."""
 
-    def __init__(self, service: TableService) -> None:
+    def __init__(self, service: Surroundings) -> None:
         self._service = service
         self.saved: dict[int, _Saved] = {}
 

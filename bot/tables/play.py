@@ -13,11 +13,11 @@ from bot.engine.cards import POINTS
 from bot.engine.game import Game, first_dealer
 
 from .announcement import Announcement
-from .clock import start_turn, update_pause
 from .errors import TableError
 from .model import DealSummary, Seat, Status, Table
 from .persistence import Played, Write
 from .settlement import Settlement, settle_deal, settle_game, stake_table
+from .turns import start_turn, update_pause
 
 
 def start(table: Table, clock: Callable[[], float]) -> Write:

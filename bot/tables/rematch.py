@@ -6,14 +6,11 @@ member's chips are checked again when they sit down."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import Any
 
 from .errors import TableError
 from .model import DEFAULT_ROBOT, Status, Table
-from .views import Outcome
-
-if TYPE_CHECKING:
-    from .service import TableService
 
 
 def check_may_ask(old: Table, user_id: int) -> int:
@@ -59,34 +56,33 @@ def lobby_of(tables: list[Table], old_id: int) -> Table | None:
     return next((t for t in tables if t.rematch_of == old_id and t.status is Status.LOBBY), None)
 
 
-async def open_or_join(
-    service: TableService, old: Table, user_id: int, name: str, *, locale: str, max_tables: int
-) -> tuple[Outcome, bool]:
-    """The member asks for the rematch of ``old``: they sit down in its lobby, or open it
-    (and host it) when nobody has yet. The caller holds the lock of rematches."""
+@dataclass(frozen=True, slots=True)
+class Rematch:
+    """What a member's asking for a rematch does: sit down in the lobby another member
+    opened (``lobby_id``, in ``team``), or open it with ``opening`` and seat its robots
+    (``robots``: level and seat)."""
+
+    since: tuple[float | None, float | None]
+    lobby_id: int | None = None
+    team: int | None = None
+    opening: dict[str, Any] = field(default_factory=dict[str, Any])
+    robots: tuple[tuple[str, int], ...] = ()
+
+
+def plan(old: Table, user_id: int, open_tables: list[Table]) -> Rematch:
+    """What the member's asking for the rematch of ``old`` does now (the table service
+    does it, under the lock of rematches)."""
     seat = check_may_ask(old, user_id)
     had = old.seats[seat]
     since = (None, None) if had is None else (had.account_created, had.joined_server)
-    found = lobby_of(list(service.tables.values()), old.id)
+    found = lobby_of(open_tables, old.id)
     if found is not None:
         team = found.team_of(turned(old, old.seat_of(found.host_id) or 0, seat))
-        joined = await service.join(found.id, user_id, name, team=team, locale=locale, since=since)
-        return joined, False
-    view = await service.open_table(
-        **again(old),
-        rematch_of=old.id,
-        host_id=user_id,
-        host_name=name,
-        invited=others(old, user_id),
-        max_tables=max_tables,
-        host_locale=locale,
-        host_since=since,
+        return Rematch(since, lobby_id=found.id, team=team)
+    robots = tuple(
+        ((occupant.robot or DEFAULT_ROBOT).value, turned(old, seat, robot_seat))
+        for robot_seat, occupant in enumerate(old.seats)
+        if occupant is not None and occupant.is_robot
     )
-    for robot_seat, occupant in enumerate(old.seats):
-        if occupant is not None and occupant.is_robot:
-            level = (occupant.robot or DEFAULT_ROBOT).value
-            where = turned(old, seat, robot_seat)
-            await service.add_robot(view.id, user_id, level, where)
-    show = service.redraw(view.id)
-    assert show is not None  # a lobby just opened stays in memory
-    return Outcome(show), True
+    opening = {**again(old), "rematch_of": old.id, "invited": others(old, user_id)}
+    return Rematch(since, opening=opening, robots=robots)

@@ -16,25 +16,20 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING
 
 from bot.ai import Level, Searched, choose_action
 from bot.engine import Action, Deal, Kind, SeatView, seat_view
 
 from .model import STAND_IN_ROBOT, Table
 from .play import apply
+from .surroundings import Robot, Surroundings
 from .turns import OPTIONAL, robot_on_turn
-
-if TYPE_CHECKING:
-    from .service import TableService
 
 log = logging.getLogger(__name__)
 
 AWAY_AFTER_MISSES = 2
 """Turns in a row a member may let run out before a robot keeps their seat until they are
 back."""
-
-Robot = Callable[[SeatView, Level, random.Random, float], Action | None]
 """Decides a robot's action from its seat's view alone (runs in a worker thread)."""
 
 
@@ -109,7 +104,7 @@ class Robots:
     """The robots of every table. It reads ``robot`` and ``think_budget`` from the service
     when a robot thinks, so that they may be swapped on a running service."""
 
-    def __init__(self, service: TableService) -> None:
+    def __init__(self, service: Surroundings) -> None:
         self._service = service
         self.declined: dict[int, tuple[int, set[int]]] = {}
         """Robots that chose not to declare out of turn, per table: (actions so far, seats).

@@ -1,4 +1,5 @@
-"""The table service: one façade over a table's life, its concerns in the modules beside it.
+"""The table service: one façade over a table's life, its concerns in the modules beside it
+(its core, the lock and the change under it, in ``core``).
 
 Every change to a table happens under that table's lock as load -> apply -> save -> show.
 The façade takes the lock; a concern applies the change to the table in memory (``lobby``,
@@ -16,11 +17,9 @@ Nothing here imports discord: the adapter passes ids and names in and renders wh
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Protocol
+from collections.abc import Awaitable, Callable
 
 from bot.engine import Action, Options, Variant
 from bot.storage import Database, members
@@ -33,38 +32,29 @@ from .clock import DECLARE_GRACE as DECLARE_GRACE
 from .clock import IDLE_TIMEOUT, LOBBY_TIMEOUT, ROBOT_DELAY, Clocks, Due
 from .clock import RETRY_FIRST as RETRY_FIRST
 from .clock import RETRY_MOST as RETRY_MOST
+from .core import GameOver as GameOver
+from .core import ServiceCore
 from .errors import SaveFailed, TableError
 from .model import DEFAULT_ROBOT, Level, Seat, Status, Table
 from .notes import Notes
 from .persistence import STATE, Store, Write
-from .persistence import LostTable as LostTable
 from .robots import AWAY_AFTER_MISSES as AWAY_AFTER_MISSES
-from .robots import Robot, Robots, default_robot
+from .robots import Robots, default_robot
 
 # Read from this module when used, so that a test may replace them here: the seed of a new
 # table (``secrets``), a member's chips (``chips_of``) and the robots (``default_robot``).
 from .settlement import chips_of
+from .surroundings import LostTable as LostTable
+from .surroundings import Presenter as Presenter
+from .surroundings import Robot
 from .thinking import Thinking
-from .views import HandView, Redraws, Show, TableView, hand_view, table_view
 from .views import Outcome as Outcome
+from .views import Redraws, TableView, table_view
 
 log = logging.getLogger(__name__)
 
 
-class Presenter(Protocol):
-    """What shows a table to people (the Discord adapter, or a test double): it renders
-    what the service says to redraw, never the table itself."""
-
-    async def refresh(self, show: Show, *, skip_seat: int | None = None) -> None: ...
-
-    async def table_lost(self, lost: LostTable) -> None: ...
-
-
-GameOver = Callable[[Table], Awaitable[None]]
-"""Told of a table whose game ended (finished, or cancelled in play), once that is saved."""
-
-
-class TableService:
+class TableService(ServiceCore):
     def __init__(
         self,
         db: Database,
@@ -95,204 +85,20 @@ class TableService:
         self.tables: dict[int, Table] = {}
         self.owns: Callable[[int], bool] = everywhere
         """Whether a server's tables run in this process (:mod:`bot.tables.cluster`)."""
-        self._locks: dict[int, asyncio.Lock] = {}
+        self.locks: dict[int, asyncio.Lock] = {}
+        """Each table's lock (while anything holds it, or waits for it)."""
         self._guild_locks: dict[int, asyncio.Lock] = {}
         self._rematching = asyncio.Lock()  # one lobby per rematch, however many ask at once
-        self._store = Store(self)
-        self._robots = Robots(self)
-        self._clocks = Clocks(self, self._robots, self._ring)
-        self.notes = Notes(db, self.tables, self._holding, self._store.save_quietly, self._open_in)
+        self.store = Store(self)
+        """The database side: each table's last save."""
+        self.robots = Robots(self)
+        self.clocks = Clocks(self, self.robots, self._ring)
+        """Each table's timer, and the back-off of a table whose change failed."""
+        self.notes = Notes(db, self.tables, self._holding, self.store.save_quietly, self._open_in)
         """What members switch that is not a move: their turn notices."""
-        # what each concern remembers of a table, under the names the tests look at
         self._redraws = Redraws()
-        self._saved = self._store.saved
-        self._timers = self._clocks.timers
-        self._retries = self._clocks.retries
-        self._declined = self._robots.declined
-        self._game_over: list[GameOver] = []
+        self.game_over_listeners: list[GameOver] = []
         self._telling: set[asyncio.Task[None]] = set()
-
-    # ------------------------------------------------------------------ access
-
-    def lock(self, table_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(table_id, asyncio.Lock())
-
-    def get(self, table_id: int) -> Table:
-        table = self.tables.get(table_id)
-        if table is None:
-            raise TableError("gone")
-        return table
-
-    def open_tables(self, guild_id: int) -> list[TableView]:
-        return [table_view(t) for t in self._open_in(guild_id)]
-
-    def _open_in(self, guild_id: int) -> list[Table]:
-        return [t for t in self.tables.values() if t.guild_id == guild_id and t.status.is_open]
-
-    # -------------------------------------------------------------- the read side
-
-    def view(self, table_id: int) -> TableView:
-        """The table as everybody sees it (no hand in it)."""
-        return table_view(self.get(table_id))
-
-    def seat_of(self, table_id: int, user_id: int) -> int | None:
-        """Where the member sits at the table (None: not there)."""
-        return self.get(table_id).seat_of(user_id)
-
-    def hand_view(self, table_id: int, seat: int) -> HandView:
-        """One seat's own hand, for that seat's player only."""
-        return hand_view(self.get(table_id), seat)
-
-    def redraw(self, table_id: int) -> Show | None:
-        """What to redraw of a table now (None: it has ended and left memory)."""
-        table = self.tables.get(table_id)
-        return None if table is None else self._redraws.show(table)
-
-    def shows(self) -> list[Show]:
-        """What to redraw of every table in memory (after a start)."""
-        return [self._redraws.show(table, tell=False) for table in list(self.tables.values())]
-
-    def _outcome(
-        self, table: Table, *, seat: int | None = None, announce: list[Announcement] | None = None
-    ) -> Outcome:
-        return Outcome(self._redraws.show(table, announce=announce or ()), seat)
-
-    @contextlib.asynccontextmanager
-    async def _holding(self, table_id: int) -> AsyncIterator[None]:
-        """The table's lock. Once let go, it is forgotten if the table is not in memory (it
-        ended under it, or the click came from a table long gone): ids are never reused,
-        and whoever still waits for it finds the table gone all the same."""
-        lock = self.lock(table_id)
-        try:
-            async with lock:
-                yield
-        finally:
-            if (
-                table_id not in self.tables
-                and not lock.locked()
-                and self._locks.get(table_id) is lock
-            ):
-                del self._locks[table_id]
-
-    @contextlib.asynccontextmanager
-    async def _change(self, table_id: int) -> AsyncIterator[Table]:
-        """The table, under its lock, for a change that ends with a save. If anything fails
-        once the change has begun (the save above all), the table goes back to what its last
-        save left: memory never runs ahead of the log. A refusal (a ``TableError`` raised
-        before anything changed) leaves it alone."""
-        async with self._holding(table_id):
-            table = self.get(table_id)
-            try:
-                yield table
-            except TableError as error:
-                if isinstance(error, SaveFailed):
-                    self._rollback(table)
-                raise
-            except Exception:
-                self._rollback(table)
-                raise
-
-    def _rollback(self, table: Table) -> None:
-        if self._store.rollback(table):
-            self._robots.forget(table.id)
-            log.warning("Table %s went back to its last save", table.id)
-
-    def _after_change(self, table: Table) -> None:
-        """Once saved: the table's clock for what comes next, or out of memory if it ended."""
-        if table.status.is_open:
-            self._clocks.schedule(table)
-        else:
-            self._release(table)
-            if table.status in (Status.FINISHED, Status.CANCELLED):
-                self._tell_game_over(table)
-
-    # ------------------------------------------------------------ game over
-
-    def on_game_over(self, callback: GameOver) -> None:
-        """Have ``callback`` told of every game that ends from now on (a tournament, say).
-        It runs as a task of its own, after the save and outside the table's lock, so that
-        it may take other tables' locks; a failure of it is logged and harms no table."""
-        self._game_over.append(callback)
-
-    def _tell_game_over(self, table: Table) -> None:
-        for callback in self._game_over:
-            task = asyncio.get_running_loop().create_task(self._tell(callback, table))
-            self._telling.add(task)
-            task.add_done_callback(self._telling.discard)
-
-    async def _tell(self, callback: GameOver, table: Table) -> None:
-        try:
-            await callback(table)
-        except Exception:
-            log.exception("A game-over callback failed for table %s", table.id)
-
-    async def told(self) -> None:
-        """Wait until every game-over callback under way has run (those it starts too)."""
-        while self._telling:
-            await asyncio.gather(*list(self._telling), return_exceptions=True)
-
-    async def ended(self, table_id: int) -> Table:
-        """A table that has ended, as its last save left it (it stays out of memory)."""
-        return await self._store.load_ended(table_id)
-
-    def _release(self, table: Table) -> None:
-        """A table that no longer plays leaves memory (its buttons answer "gone")."""
-        if table.status.is_open:
-            return
-        self._clocks.stop(table)
-        if self.tables.get(table.id) is table:
-            del self.tables[table.id]
-        # its lock goes once let go (``_holding``)
-        self._store.forget(table.id)
-        self._clocks.forget(table.id)
-        self._robots.forget(table.id)
-
-    async def _show(
-        self, table: Table, *, announce: list[Announcement], skip_seat: int | None = None
-    ) -> None:
-        """Every redraw the service asks for goes through here. A failure to show stops
-        here: the change is saved, and the next one shows the table again."""
-        try:
-            show = self._redraws.show(table, announce=announce)
-            await self.presenter.refresh(show, skip_seat=skip_seat)
-        except Exception:
-            log.exception("Could not show table %s", table.id)
-
-    # ------------------------------------------------------- start and stop
-
-    async def restore(self) -> list[Table]:
-        """Load every open table after a start: rebuild its deal from the log, resume its
-        clocks with the time that was left. A table that cannot be rebuilt is set aside
-        (cancelled, stakes back, its players told) and the others are restored."""
-        return await self._store.restore(self._adopt)
-
-    def _adopt(self, table: Table) -> None:
-        self.tables[table.id] = table
-        self._clocks.schedule(table)
-
-    async def suspend(self) -> None:
-        """Stop the clocks before the bot stops, keeping each turn's time left.
-
-        A change under way (robots in the middle of their moves) is let finish and saved
-        first: under the table's lock, so that nothing moves once this returns and the turn
-        it leads to keeps its clock too.
-
-        Every clock stops first, so that no robot run starts once this has begun: a timer
-        still in ``_timers`` sleeps or waits for its table's lock (a run under way took its
-        own out when it took the lock, and is waited for below). Such a run ends quickly:
-        a search that starts from now on thinks 0 s (``Robots.hurried``)."""
-        self._clocks.stop_all()
-        self._robots.hurried = True
-        await self._store.keep_clocks(list(self.tables.values()), self.lock)
-        self.thinking.close()
-
-    def abandon(self) -> None:
-        """Stop every clock and forget every table, saving nothing: another process runs
-        them now (:mod:`bot.tables.cluster`). A save under way that would follow that
-        process's is refused by the log (each action's number is written once)."""
-        self._clocks.stop_all()
-        self._robots.hurried = True
-        self.tables.clear()
 
     # ------------------------------------------------------------------ lobby
 
@@ -353,9 +159,9 @@ class TableService:
             if tournament_id is None:
                 # a lobby its host cannot pay for could never start
                 await self._check_chips(table, host_id)
-            await self._store.create(table)
+            await self.store.create(table)
             self.tables[table.id] = table
-            self._clocks.schedule(table)
+            self.clocks.schedule(table)
             return table_view(table)
 
     async def discard(self, table_id: int) -> None:
@@ -365,7 +171,7 @@ class TableService:
                 if table.status is not Status.LOBBY:
                     return
                 lobby.close(table)
-                await self._store.save(table)
+                await self.store.save(table)
                 self._after_change(table)
         except TableError:
             return
@@ -395,7 +201,7 @@ class TableService:
                 joined_server=since[1],
             )
             lobby.sit(table, member, seat, moving_from=moving_from)
-            await self._store.save(table)
+            await self.store.save(table)
             return self._outcome(table)
 
     async def add_robot(
@@ -405,7 +211,7 @@ class TableService:
         first free one."""
         async with self._change(table_id) as table:
             lobby.add_robot(table, user_id, level, seat)
-            await self._store.save(table)
+            await self.store.save(table)
             return self._outcome(table)
 
     async def rematch(
@@ -413,23 +219,40 @@ class TableService:
     ) -> tuple[Outcome, bool]:
         """The game ``table_id`` again: its lobby, and whether this member opened it now
         (else they sat down in the one another member opened). See ``rematch``."""
-        old = await self._store.load_ended(table_id)
+        old = await self.store.load_ended(table_id)
         async with self._rematching:
-            return await rematch.open_or_join(
-                self, old, user_id, name, locale=locale, max_tables=max_tables
+            todo = rematch.plan(old, user_id, list(self.tables.values()))
+            if todo.lobby_id is not None:
+                since, team = todo.since, todo.team
+                joined = await self.join(
+                    todo.lobby_id, user_id, name, team=team, locale=locale, since=since
+                )
+                return joined, False
+            view = await self.open_table(
+                **todo.opening,
+                host_id=user_id,
+                host_name=name,
+                max_tables=max_tables,
+                host_locale=locale,
+                host_since=todo.since,
             )
+            for level, seat in todo.robots:
+                await self.add_robot(view.id, user_id, level, seat)
+            show = self.redraw(view.id)
+            assert show is not None  # a lobby just opened stays in memory
+            return Outcome(show), True
 
     async def remove_robot(self, table_id: int, user_id: int) -> Outcome:
         async with self._change(table_id) as table:
             lobby.remove_robot(table, user_id)
-            await self._store.save(table)
+            await self.store.save(table)
             return self._outcome(table)
 
     async def close(self, table_id: int, user_id: int) -> Outcome:
         async with self._change(table_id) as table:
             lobby.host_in_lobby(table, user_id)
             lobby.close(table)
-            await self._store.save(table)
+            await self.store.save(table)
             self._after_change(table)
             return self._outcome(table, announce=[Announcement("tables.announce.closed_by_host")])
 
@@ -441,7 +264,7 @@ class TableService:
                 await self._check_chips(table, uid)
             write = play.start(table, self.clock)
             try:
-                await self._store.save(table, write)
+                await self.store.save(table, write)
             except InsufficientChips as short:
                 # another table took a member's chips since the check: nothing was saved,
                 # and the table stays in the lobby as it was
@@ -478,14 +301,14 @@ class TableService:
     async def im_back(self, table_id: int, user_id: int) -> Outcome:
         async with self._change(table_id) as table:
             seat, announce = play.back(table, user_id, self.clock, self.idle_timeout)
-            await self._store.save(table)
+            await self.store.save(table)
             self._after_change(table)
             return self._outcome(table, seat=seat, announce=announce)
 
     async def _after_action(self, table: Table, actions: list[Action]) -> list[Announcement]:
         """Save what was done (write-ahead) and move the game on."""
         write, announce = play.move_on(table, actions, self.clock, self.idle_timeout)
-        await self._store.save(table, write)
+        await self.store.save(table, write)
         self._after_change(table)
         return announce
 
@@ -508,7 +331,7 @@ class TableService:
                     table, seat, user_id, self.clock, self.idle_timeout
                 )
                 write = Write(settlement=settlement)
-            await self._store.save(table, write)
+            await self.store.save(table, write)
             self._after_change(table)
             return self._outcome(table, announce=announce)
 
@@ -522,7 +345,7 @@ class TableService:
         only member left with robots, past the first trick, leaves instead (``is_a_leave``)."""
         async with self._change(table_id) as table:
             settlement, announce = leaving.vote(table, user_id, self.clock, self.idle_timeout)
-            await self._store.save(table, Write(settlement=settlement))
+            await self.store.save(table, Write(settlement=settlement))
             self._after_change(table)
             return self._outcome(table, announce=announce)
 
@@ -535,33 +358,33 @@ class TableService:
         async with self._change(table_id) as table:
             if not table.status.is_open:
                 return
-            self._clocks.rang(table_id)
+            self.clocks.rang(table_id)
             announce = await self._on_time(table)
             if announce is None:
                 return
-        self._clocks.forget(table_id)  # it went through: a failure starts the back-off again
+        self.clocks.forget(table_id)  # it went through: a failure starts the back-off again
         await self._show(table, announce=announce)
 
     async def _on_time(self, table: Table) -> list[Announcement] | None:
         """What the table's clock does now (None: nothing yet, the timer is set again)."""
-        due = self._clocks.due(table)
+        due = self.clocks.due(table)
         if due is None:
-            self._clocks.schedule(table)
+            self.clocks.schedule(table)
             return None
         if due is Due.ROBOTS:
-            done = await self._robots.play_run(table)
+            done = await self.robots.play_run(table)
             if not done:
-                self._clocks.schedule(table)
+                self.clocks.schedule(table)
                 return []
             return await self._after_action(table, done)
         if due is Due.TURN_OVER:
-            return await self._after_action(table, await self._robots.stand_in(table))
+            return await self._after_action(table, await self.robots.stand_in(table))
         if due is Due.LOBBY_EXPIRED:
             announce = lobby.expire(table, self.lobby_timeout)
-            await self._store.save(table)
+            await self.store.save(table)
         else:
             settlement, announce = leaving.cancel_idle(table, self.idle_timeout)
-            await self._store.save(table, Write(settlement=settlement))
+            await self.store.save(table, Write(settlement=settlement))
         self._after_change(table)
         return announce
 

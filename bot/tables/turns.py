@@ -1,12 +1,16 @@
 """Whose move it is: the one place that says whether a robot acts now and whether a member
-may still declare. The clock (when to wake), the robots (who plays) and the read side (what
+may still declare, and how a member's turn is timed (its clock, the pause when every member
+is away). The clock (when to wake), the robots (who plays), the play and the read side (what
 may wait for the robot's play) all ask here."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from bot.engine import Deal, Kind
 
-from .model import Table
+from .announcement import Announcement
+from .model import Status, Table
 
 OPTIONAL = frozenset({Kind.SING, Kind.TUTE, Kind.CAPOTE, Kind.CLAIM, Kind.EXCHANGE})
 """What a robot may do out of turn, or choose not to do."""
@@ -35,3 +39,42 @@ def human_may_declare(table: Table, deal: Deal) -> bool:
         ):
             return True
     return False
+
+
+def start_turn(table: Table, clock: Callable[[], float]) -> None:
+    """Set the turn clock for the human whose turn it is (robots have none). ``clock`` is
+    read only if a clock starts, as the time of that moment."""
+    deal = table.deal
+    table.turn_seat = None
+    table.turn_deadline = None
+    if deal is None or deal.finished:
+        return
+    seat = deal.turn
+    occupant = table.seats[seat]
+    if occupant is not None and not occupant.robot_plays:
+        table.turn_seat = seat
+        table.turn_deadline = clock() + table.options.turn_time
+
+
+def update_pause(
+    table: Table, announce: list[Announcement], clock: Callable[[], float], idle_timeout: float
+) -> None:
+    """Pause the game when every member at the table is away (no robot plays their
+    cards for them unseen); resume it when one is back. ``clock`` is read only if the
+    pause begins."""
+    if table.status is not Status.PLAYING:
+        table.paused_until = None
+        return
+    if table.all_away():
+        if table.paused_until is None:
+            table.paused_until = clock() + idle_timeout
+            table.add_log("tables.log.paused")
+            announce.append(
+                Announcement(
+                    "tables.announce.paused",
+                    {"minutes": round(idle_timeout / 60), "until": int(table.paused_until)},
+                )
+            )
+    elif table.paused_until is not None:
+        table.paused_until = None
+        table.add_log("tables.log.resumed")

@@ -118,7 +118,7 @@ class Timers:
 
     def busy(self, service: TableService, table_ids: Iterable[int] | None = None) -> bool:
         ids = list(service.tables) if table_ids is None else list(table_ids)
-        timers = service._timers  # pyright: ignore[reportPrivateUsage]
+        timers = service.clocks.timers
         for table_id in ids:
             if service.lock(table_id).locked():
                 return True
@@ -386,17 +386,17 @@ def make_service(db: Database, timers: Timers, clock: Callable[[], float]) -> Ta
 def keep_ended(cls: type[TableService] = TableService) -> Callable[[], None]:
     """Make the service keep each table it releases from memory in ``service.kept_ended``, so
     that a test can still look at how a game ended. Returns what undoes it."""
-    release = cls._release  # pyright: ignore[reportPrivateUsage]
+    release = cls.release
 
     def keeping(self: TableService, table: Table) -> None:
         if not table.status.is_open:
             self.__dict__.setdefault("kept_ended", {})[table.id] = table
         release(self, table)
 
-    cls._release = keeping  # type: ignore[method-assign]
+    cls.release = keeping  # type: ignore[method-assign]
 
     def undo() -> None:
-        cls._release = release  # type: ignore[method-assign]
+        cls.release = release  # type: ignore[method-assign]
 
     return undo
 

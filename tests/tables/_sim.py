@@ -110,8 +110,8 @@ class SimTime:
         return task in self.parked or task in self.gated
 
     def busy(self, service: TableService) -> bool:
-        locks = service._locks  # pyright: ignore[reportPrivateUsage]
-        timers = service._timers  # pyright: ignore[reportPrivateUsage]
+        locks = service.locks
+        timers = service.clocks.timers
         for table_id in list(service.tables):
             lock = locks.get(table_id)
             if lock is not None and lock.locked():
@@ -236,7 +236,7 @@ class Env:
         return table
 
     async def stop_clocks(self, service: TableService) -> None:
-        timers = list(service._timers.values())  # pyright: ignore[reportPrivateUsage]
+        timers = list(service.clocks.timers.values())
         for timer in timers:
             timer.cancel()
         await asyncio.gather(*timers, return_exceptions=True)
@@ -349,11 +349,11 @@ def trick_entries(entries: list[tuple[str, dict[str, Any]]]) -> list[list[int]]:
 def private_state(service: TableService, table_id: int) -> dict[str, bool]:
     """Where the service keeps a table besides ``tables``."""
     return {
-        "lock": table_id in service._locks,  # pyright: ignore[reportPrivateUsage]
-        "timer": table_id in service._timers,  # pyright: ignore[reportPrivateUsage]
-        "saved": table_id in service._saved,  # pyright: ignore[reportPrivateUsage]
-        "retries": table_id in service._retries,  # pyright: ignore[reportPrivateUsage]
-        "declined": table_id in service._declined,  # pyright: ignore[reportPrivateUsage]
+        "lock": table_id in service.locks,
+        "timer": table_id in service.clocks.timers,
+        "saved": table_id in service.store.saved,
+        "retries": table_id in service.clocks.retries,
+        "declined": table_id in service.robots.declined,
     }
 
 

@@ -49,7 +49,7 @@ async def test_a_game_whose_members_are_all_away_pauses(env: Env, ending: str) -
 
     # nothing moves while paused: neither with the clock nearly at its end, nor when the
     # table's clock runs early, again and again
-    timers = service._timers  # pyright: ignore[reportPrivateUsage]
+    timers = service.clocks.timers
     for _ in range(9):
         time.advance(IDLE / 10)
         timer = timers.get(table.id)

@@ -75,7 +75,7 @@ class Recording:
 
 
 def robots_of(env: Env) -> Robots:
-    return env.service._robots  # pyright: ignore[reportPrivateUsage]
+    return env.service.robots
 
 
 def robot_clock(env: Env, table: Table) -> tuple[int, float] | None:
@@ -87,7 +87,7 @@ def robot_clock(env: Env, table: Table) -> tuple[int, float] | None:
     seat = robots_of(env).to_act(table, deal)
     if seat is None:
         return None
-    timer = env.service._timers[table.id]  # pyright: ignore[reportPrivateUsage]
+    timer = env.service.clocks.timers[table.id]
     when, _ = env.time.parked[timer]
     return seat, when
 
@@ -348,7 +348,7 @@ async def test_a_failing_early_decision_is_made_again_on_time(
     answers = [answer for _, v, answer in robot.calls if v == view]
     assert len(answers) == 2, "decided again on time"
     assert answers[1] is not None and deal.actions[done] == answers[1]
-    assert table.id not in service._retries  # pyright: ignore[reportPrivateUsage]
+    assert table.id not in service.clocks.retries
     await play_to_the_end(env, table)
     assert service.thinking.waiting == 0
 

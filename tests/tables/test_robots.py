@@ -45,7 +45,7 @@ async def test_robots_whose_change_fails_try_again_later_and_play_on(env: Env, f
     the table goes back to its last save, and its clock tries again later, and later."""
     service, time = env.service, env.time
     table = await env.open(10, bet=BET, start=True)  # the member leads; three robots follow
-    timers = service._timers  # pyright: ignore[reportPrivateUsage]
+    timers = service.clocks.timers
     user, card = member_on_turn(table)
     time.pause()
     await act(service, table, user, card)
@@ -81,7 +81,7 @@ async def test_robots_whose_change_fails_try_again_later_and_play_on(env: Env, f
     time.advance(RETRY_MOST)
     await time.quiet(service)
     assert table.deal is not None and len(table.deal.actions) > len(played), "they play on"
-    assert table.id not in service._retries  # pyright: ignore[reportPrivateUsage]
+    assert table.id not in service.clocks.retries
     await check_memory_is_the_log(env.db, table)
     await play_out(env, table)
     assert table.status is Status.FINISHED

@@ -91,7 +91,7 @@ async def settle(service: TableService, table: Table) -> None:
         await asyncio.sleep(0.001)
         if service.lock(table.id).locked():
             continue
-        timer = service._timers.get(table.id)  # pyright: ignore[reportPrivateUsage]
+        timer = service.clocks.timers.get(table.id)
         if not table.status.is_open or table.deal is None:
             if timer is None:
                 return

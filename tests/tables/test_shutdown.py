@@ -88,7 +88,7 @@ async def test_suspend_keeps_every_turns_time_at_once(
     assert set(saved_before_release) == others, "the others were saved before the release"
     assert saved.count(held.id) == 1 and saved[-1] == held.id
     assert env.db.counts.batches - batches < 10, "their saves shared batches"
-    assert not service._timers  # pyright: ignore[reportPrivateUsage]
+    assert not service.clocks.timers
     for table in tables:
         row = await repo.load_table(env.db, table.id)
         assert row is not None and row.status == Status.PLAYING.value

@@ -86,7 +86,7 @@ async def settle(house: House) -> None:
     while True:
         await house.tables.told()
         await house.timers.quiet(house.tables)
-        if not house.tables._telling:  # pyright: ignore[reportPrivateUsage]
+        if not house.tables.telling:
             return
 
 
@@ -212,7 +212,7 @@ async def test_a_restart_in_the_middle_goes_on_to_a_winner(path: Path, clock: Cl
     ours = [x for x in house.tables.tables.values() if x.tournament_id == t.id]
     assert ours, "its tables came back"
     table = ours[0]
-    house.tables._game_over.clear()  # pyright: ignore[reportPrivateUsage]
+    house.tables.game_over_listeners.clear()
     while table.status.is_open:
         await move_once(house, t.id, rng)
     before = (await house.tournaments.load(t.id)).draw
