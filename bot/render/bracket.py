@@ -128,7 +128,8 @@ class BracketLayout:
     plates: tuple[tuple[Plate, ...], ...]
     """Each round's plates, top to bottom."""
     links: tuple[Link, ...]
-    champion: str | None
+    champion: object | None
+    """Who won the tournament (an id, or a name: :func:`_key`), once the final is decided."""
 
 
 def _players(match: BracketMatch) -> list[int]:
@@ -174,6 +175,15 @@ def _winner_name(match: BracketMatch) -> str | None:
     return match.entrants[match.winner] if match.winner is not None else None
 
 
+def _keys(match: BracketMatch) -> tuple[object, ...]:
+    """Who each entrant of the match is: their ids when the scene gives them, else names."""
+    return match.ids if match.ids else match.entrants
+
+
+def _winner_key(match: BracketMatch) -> object | None:
+    return None if match.winner is None else _keys(match)[match.winner]
+
+
 def _targets(scene: BracketScene, counts: list[int]) -> list[list[int | None]]:
     """For each match, the index of the next round's match its winner goes to, or None."""
     table = _table(scene)
@@ -188,8 +198,8 @@ def _targets(scene: BracketScene, counts: list[int]) -> list[list[int | None]]:
             if target is None and not following:
                 target = min(i // table, counts[number + 1] - 1)
             elif target is None and match.winner is not None:
-                name = _winner_name(match)
-                target = next((j for j, m in enumerate(following) if name in m.entrants), None)
+                key = _winner_key(match)
+                target = next((j for j, m in enumerate(following) if key in _keys(m)), None)
             row.append(target)
         out.append(row)
     return out
@@ -279,7 +289,7 @@ def bracket_layout(scene: BracketScene) -> BracketLayout:
     champion = None
     last = scene.rounds[-1].matches
     if len(last) == 1 and last[0].winner is not None:
-        champion = _winner_name(last[0])
+        champion = _winner_key(last[0])
 
     links: list[Link] = []
     for number in range(n - 1):
@@ -291,15 +301,15 @@ def bracket_layout(scene: BracketScene) -> BracketLayout:
                 continue
             matches = scene.rounds[number].matches
             match = matches[plate.index] if matches else None
-            name = _winner_name(match) if match is not None else None
+            key = _winner_key(match) if match is not None else None
             start_row = plate.winner_row if plate.kind == "match" else None
             end = by_index[target]
             end_row = None
-            if following and name:
-                entrants = following[target].entrants
-                if name in entrants and entrants.index(name) in end.entrants:
-                    end_row = end.entrants.index(entrants.index(name))
-            state = "open" if name is None else "champion" if name == champion else "done"
+            if following and key is not None:
+                keys = _keys(following[target])
+                if key in keys and keys.index(key) in end.entrants:
+                    end_row = end.entrants.index(keys.index(key))
+            state = "open" if key is None else "champion" if key == champion else "done"
             links.append(
                 Link(
                     (plate.box[2], round(plate.row_centre(start_row))),
@@ -339,7 +349,8 @@ def _names(scene: BracketScene, layout: BracketLayout) -> dict[tuple[int, int, i
                 width = room
                 if plate.kind == "bye" and bye:
                     width -= text_width(bye, TAG_SIZE) + 10
-                if plate.round == len(scene.rounds) - 1 and name == layout.champion:
+                champion = layout.champion is not None and _keys(match)[e] == layout.champion
+                if plate.round == len(scene.rounds) - 1 and champion:
                     width -= CROWN_W + 8
                 whole.add(name)
                 lines.append(((plate.round, plate.index, k), name, width))
@@ -410,7 +421,8 @@ def _plate(
             paste_text(canvas, (x1 - INSET, y), scene.labels.bye, TAG_SIZE, SOFT_NAME, "rm")
         name = match.entrants[e]
         last = plate.round == len(scene.rounds) - 1
-        if last and k == plate.winner_row and name is not None and name == layout.champion:
+        champion = layout.champion is not None and _keys(match)[e] == layout.champion
+        if last and k == plate.winner_row and name is not None and champion:
             mark = crown(CROWN_W)
             canvas.paste(mark, (x1 - INSET - mark.width, round(y - mark.height / 2) - 1), mark)
 

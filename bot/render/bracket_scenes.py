@@ -23,7 +23,10 @@ class BracketMatch:
     play."""
     next: int | None = None
     """Index, in the next round's matches, of the match the winner goes on to; None: found
-    by the winner's name there (or, while the next round is not drawn yet, by order)."""
+    by who the winner is there (or, while the next round is not drawn yet, by order)."""
+    ids: tuple[int | None, ...] = ()
+    """Who each entrant is (a member's id), to follow a winner into the next round and to
+    know the champion: two entrants may show the same name. Empty: by their names."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -94,6 +94,7 @@ def bracket_scene(tour: Tournament) -> BracketScene:
             BracketMatch(
                 entrants=_names(tour, m),
                 winner=None if m.through is None else m.entrants.index(m.through),
+                ids=tuple(None if e == BYE else e for e in m.entrants),
             )
             for m in draw.round_matches(number)
         )

@@ -76,7 +76,11 @@ def _round_label(number: int, rounds: int) -> str:
 
 
 def scene_from_draw(
-    draw: Draw, name: Callable[[int], str] = _name, title: str = "Copa de Tute"
+    draw: Draw,
+    name: Callable[[int], str] = _name,
+    title: str = "Copa de Tute",
+    *,
+    ids: bool = True,
 ) -> BracketScene:
     """The bracket of ``draw`` as the cog builds it: every round, drawn or not."""
     rounds = []
@@ -85,6 +89,7 @@ def scene_from_draw(
             BracketMatch(
                 tuple(None if e == BYE else name(e) for e in m.entrants),
                 None if m.winner is None else m.entrants.index(m.winner),
+                ids=tuple(None if e == BYE else e for e in m.entrants) if ids else (),
             )
             for m in draw.round_matches(number)
         )
@@ -363,7 +368,7 @@ def test_the_winner_is_lit_and_the_loser_is_not() -> None:
 def test_the_champions_way_is_gold() -> None:
     scene = scene_from_draw(play(knockout(8, 2), 3))
     layout = bracket_layout(scene)
-    assert layout.champion == "Ana"
+    assert layout.champion == 1  # Ana, the first seed
     gold = [k for k in layout.links if k.state == "champion"]
     assert len(gold) == 2  # round 1 to 2, round 2 to the final
     image = bracket_picture(scene)
@@ -498,3 +503,14 @@ if __name__ == "__main__":
         render_bracket(scene_from_draw(play(knockout(32, 3), 1)))
     )
     (out / "bracket_standings_64.png").write_bytes(render_standings(swiss(64)))
+
+
+def test_entrants_of_one_name_are_followed_by_who_they_are() -> None:
+    """Two members may show the same name: each winner's line still goes to their own
+    place in the next round, and only the champion's way is lit."""
+    draw = play(knockout(8, 2), 2)
+    named = bracket_layout(scene_from_draw(draw))
+    same = bracket_layout(scene_from_draw(draw, lambda _: "Ana"))
+    assert same.links == named.links
+    by_name_only = bracket_layout(scene_from_draw(draw, lambda _: "Ana", ids=False))
+    assert by_name_only.links != named.links, "names alone cannot tell them apart"
