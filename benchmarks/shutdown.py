@@ -224,7 +224,7 @@ async def run(args: argparse.Namespace) -> bool:
                 if left is not None and 0 < left <= TURN_TIME and left == table.turn_left:
                     ok += 1
             moved = sum(moved_after[t] != moved_at_return[t] for t in moved_after)
-            still = sum(1 for t in service._timers.values() if not t.done())  # pyright: ignore[reportPrivateUsage]
+            still = sum(1 for t in service.clocks.timers.values() if not t.done())
             print(
                 f"{ok}/{len(clocks)} tables with a member on turn saved with turn_left"
                 f" ({len(playing)} playing); {still} clocks still running;"

@@ -89,7 +89,7 @@ class Watch:
         self.durations: list[float] = []
         self.budgets: list[float] = []
         self.plays = 0
-        robots = service._robots  # pyright: ignore[reportPrivateUsage]
+        robots = service.robots
         choose = robots._choose  # pyright: ignore[reportPrivateUsage]
         budget = service.thinking.budget
 

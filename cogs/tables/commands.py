@@ -26,9 +26,9 @@ from cogs._base import CommandsMixin, pings
 
 from . import embeds as ui
 from . import rules_text
-from .buttons import HandButton, LobbyButton, TableButton
-from .common import locale_of, presenter_of, refuse, service_of, since_of
-from .presenter import DiscordPresenter
+from .clicks import BUTTONS
+from .common import locale_of, refuse, service_of, since_of
+from .presenter import DiscordPresenter, presenter_of
 
 log = logging.getLogger(__name__)
 
@@ -385,7 +385,7 @@ async def start_tables(
         robot_processes=bot.config.robot_processes,
     )
     bot.tables = service
-    bot.add_dynamic_items(LobbyButton, TableButton, HandButton)
+    bot.add_dynamic_items(*BUTTONS)
     if bot.cluster is not None:
         # hold this process's shards first: a process that takes over from one that died
         # waits here for its leases to run out, then restores its tables

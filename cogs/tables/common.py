@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 import discord
 
@@ -16,9 +16,6 @@ from bot.tables.errors import TableError
 from bot.tables.service import TableService
 
 from . import embeds as ui
-
-if TYPE_CHECKING:
-    from .presenter import DiscordPresenter
 
 log = logging.getLogger(__name__)
 
@@ -64,10 +61,6 @@ async def answered(interaction: discord.Interaction[Any], answer: Awaitable[Any]
 
 
 # ----------------------------------------------------------------------- buttons
-
-
-def presenter_of(client: discord.Client) -> DiscordPresenter:
-    return cast("DiscordPresenter", service_of(client).presenter)
 
 
 def drawn_v2(interaction: discord.Interaction[Any]) -> bool:

@@ -9,8 +9,8 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-from collections.abc import Awaitable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import discord
 
@@ -20,22 +20,26 @@ from bot.tables.views import HandView, TableView
 from cogs._base import pings
 
 from . import messages
-from .common import answered, drawn_v2, service_of
+from .common import answered, drawn_v2
 from .copies import Copies, Copy
-from .messages import TOO_OLD_TO_EDIT, Shown, as_new_message, too_old
+from .messages import TOO_OLD_TO_EDIT, as_new_message, too_old
+from .outlet import Outlet
 from .places import HandPlace, Place
-
-if TYPE_CHECKING:
-    from .presenter import DiscordPresenter
 
 log = logging.getLogger(__name__)
 
 
+DmsClosed = Callable[[TableView, Place], Awaitable[None]]
+"""What the table does when a player's DMs turn out closed (it says so at once)."""
+
+
 class HandDelivery:
-    def __init__(self, bot: discord.Client, shown: Shown, presenter: DiscordPresenter) -> None:
-        self.bot = bot
-        self.shown = shown
-        self.presenter = presenter
+    def __init__(self, outlet: Outlet, dms_closed: DmsClosed) -> None:
+        self.outlet = outlet
+        self.bot = outlet.bot
+        self.shown = outlet.shown
+        self.places = outlet.places
+        self._dms_closed_shown = dms_closed
         self._pings: dict[tuple[int, int], tuple[int, int]] = {}
         """(table, seat) -> (channel, message): where the table played then (its thread, or
         its channel), the message that told a player whose hand is not in their DMs that
@@ -110,7 +114,7 @@ class HandDelivery:
                 payload = self._hand(table, hand, lang)
                 digest = messages.hand_digest(payload, away=occupant.away)
                 try:
-                    await self.presenter.edit(
+                    await self.outlet.edit(
                         dm.dm_channel_id,
                         dm.dm_message_id,
                         key,
@@ -131,7 +135,7 @@ class HandDelivery:
                 return
             payload = self._hand(table, hand, lang)
             digest = messages.hand_digest(payload, away=occupant.away)
-            await self.presenter.draw(payload, functools.partial(messages.hand_files, hand, lang))
+            await self.outlet.draw(payload, functools.partial(messages.hand_files, hand, lang))
             # by id: no need to fetch the user first (one call less per player)
             channel = await self.bot.create_dm(discord.Object(occupant.user_id))
             message = await channel.send(**as_new_message(payload))
@@ -141,19 +145,19 @@ class HandDelivery:
         self.shown.digests[key] = digest
         self.shown.buttons[(table.id, hand.seat)] = messages.has_buttons(payload)
         place.hands[hand.seat] = HandPlace(occupant.user_id, channel.id, message.id)
-        self.presenter.places.changed(place)
+        self.places.changed(place)
 
     async def _drop_dm(self, table: TableView, dm: HandPlace) -> None:
         """The seat's DM hand goes (a new one takes its place)."""
         if dm.dm_channel_id is not None and dm.dm_message_id is not None:
-            await self.delete(table, dm.dm_channel_id, dm.dm_message_id)
+            await self.outlet.delete(table, dm.dm_channel_id, dm.dm_message_id)
         dm.dm_message_id = None
         dm.legacy = False
 
     def _hand(
         self, table: TableView, hand: HandView, lang: str, *, ephemeral: bool = False
     ) -> messages.Payload:
-        faces = self.presenter.faces
+        faces = self.outlet.faces
         return messages.hand_payload(table, hand, lang, ephemeral=ephemeral, faces=faces)
 
     async def _dms_closed(self, table: TableView, place: Place, hand: HandView) -> None:
@@ -161,23 +165,9 @@ class HandDelivery:
         occupant = hand.occupant
         assert occupant is not None and occupant.user_id is not None
         place.hands[hand.seat] = HandPlace(occupant.user_id, dm_closed=True)
-        self.presenter.places.changed(place)
+        self.places.changed(place)
         self.shown.forget_hand(table.id, hand.seat)
-        now = service_of(self.bot).redraw(table.id)  # the table as it is now
-        if now is not None and now.table.status is Status.PLAYING and place.play_message_id:
-            await self.presenter.step(table, "table", self.presenter.edit_table(now, place))
-
-    async def delete(self, table: TableView, channel_id: int, message_id: int) -> None:
-        """A message of the bot's that has had its day; one already gone, or that Discord
-        will not delete now, stays as it is (its buttons answer that they are stale)."""
-        try:
-            await (
-                self.bot.get_partial_messageable(channel_id)
-                .get_partial_message(message_id)
-                .delete()
-            )
-        except discord.HTTPException as error:
-            log.info("Table %s: message %s stays (%s)", table.id, message_id, error)
+        await self._dms_closed_shown(table, place)
 
     # turn pings --------------------------------------------------------------
 
@@ -199,7 +189,7 @@ class HandDelivery:
         if ping is None or (hand.your_turn and not hand.notify):
             return
         del self._pings[(table.id, hand.seat)]
-        await self.delete(table, *ping)
+        await self.outlet.delete(table, *ping)
 
     # ephemeral hands ---------------------------------------------------------
 
@@ -241,7 +231,7 @@ class HandDelivery:
         digest = messages.hand_digest(payload, away=seat.away)
         if self.shown.digests.get(key) == digest or hand.may_wait:
             return
-        await self.presenter.draw(payload, functools.partial(messages.hand_files, hand, lang))
+        await self.outlet.draw(payload, functools.partial(messages.hand_files, hand, lang))
         try:
             await interaction.edit_original_response(**payload)
         except discord.HTTPException:
@@ -265,7 +255,7 @@ class HandDelivery:
         payload = self._hand(table, hand, lang, ephemeral=ephemeral)
         if remember:
             self.shown.hand_shown(table.id, hand.seat, payload, away=hand.away)
-        await self.presenter.draw(payload, functools.partial(messages.hand_files, hand, lang))
+        await self.outlet.draw(payload, functools.partial(messages.hand_files, hand, lang))
         return payload
 
     async def show_ephemeral(
@@ -280,7 +270,7 @@ class HandDelivery:
         """Answer "My hand" with the hand as a message only its player sees (or, for its
         refresh button, edit that message). When the seat has no DM for its hand, this is
         where the hand lives: the refresh after each play keeps it up to date."""
-        by_dm = (await self.presenter.places.of(table)).by_dm(table, hand.seat)
+        by_dm = (await self.places.of(table)).by_dm(table, hand.seat)
         # a hand sent with embeds, before layout components, cannot take them: a new one
         edit = edit and drawn_v2(interaction)
         payload = await self.answer(table, hand, lang, ephemeral=True, remember=not by_dm)
@@ -326,7 +316,7 @@ class HandDelivery:
     ) -> int | None:
         """Answer a click in an ephemeral hand by showing the hand as it now is; the seat
         whose hand the refresh need not show again (None: its DM still needs it)."""
-        by_dm = (await self.presenter.places.of(table)).by_dm(table, hand.seat)
+        by_dm = (await self.places.of(table)).by_dm(table, hand.seat)
         payload = await self.answer(table, hand, lang, ephemeral=True, remember=not by_dm)
         if drawn_v2(interaction):
             answer = interaction.response.edit_message(**payload)

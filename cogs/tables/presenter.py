@@ -21,14 +21,14 @@ from bot.tables.service import LostTable
 from bot.tables.views import Announcement, HandView, Show, TableView
 from cogs._base import pings
 
-from . import embeds as ui
 from . import messages
 from .common import service_of
 from .delivery import HandDelivery
-from .drawing import Drawing, Files
-from .faces import CardFaces, faces_of
-from .messages import TOO_OLD_TO_EDIT, Payload, Shown, as_new_message, too_old
-from .places import Place, Places
+from .drawing import Files
+from .faces import CardFaces
+from .messages import TOO_OLD_TO_EDIT, Payload, as_new_message, too_old
+from .outlet import Outlet
+from .places import Place
 from .summaries import DealSummaries
 from .threads import make_thread
 
@@ -63,10 +63,11 @@ class DiscordPresenter:
         self.bot = bot
         self.language = language
         """The language of messages that no table's own language covers."""
-        self.shown = Shown()
-        self.places = Places(lambda: service_of(bot).db, lambda delay: service_of(bot).sleep(delay))
-        self.drawing = Drawing()
-        self.hands = HandDelivery(bot, self.shown, self)
+        self.outlet = Outlet(bot)
+        self.shown = self.outlet.shown
+        self.places = self.outlet.places
+        """Where each table's messages live."""
+        self.hands = HandDelivery(self.outlet, self._dms_closed)
         self._pending: dict[int, list[Announcement]] = {}
         """Announcements Discord did not take, sent with the next refresh."""
         self._retries: dict[int, int] = {}
@@ -76,14 +77,13 @@ class DiscordPresenter:
         self._retry_tasks: dict[int, asyncio.Task[None]] = {}
         self._public_locks: dict[int, asyncio.Lock] = {}
         """One update at a time of a table's lobby and table message."""
-        self.summaries = DealSummaries(self, RETRY_AFTER)
+        self.summaries = DealSummaries(self.outlet, RETRY_AFTER)
         self._told: set[tuple[int, int]] = set()
         """(table, error code) of the permission problems the host was told of."""
 
     @property
     def faces(self) -> CardFaces:
-        """The card faces the application has as emojis (none: cards in text)."""
-        return faces_of(self.bot)
+        return self.outlet.faces
 
     # payloads the buttons answer with ---------------------------------------
 
@@ -93,8 +93,7 @@ class DiscordPresenter:
         return payload
 
     async def draw(self, payload: Payload, files: Callable[[], Files]) -> None:
-        """Draw a message's pictures (off the event loop) into its payload."""
-        await self.drawing.attach(payload, files)
+        await self.outlet.draw(payload, files)
 
     async def post_lobby(self, table: TableView) -> bool:
         """A lobby of the bot's own making (a rematch) in the table's channel, its invited
@@ -239,30 +238,6 @@ class DiscordPresenter:
         self._told = {told for told in self._told if told[0] != table_id}
         self.places.ended(table_id)
 
-    async def edit(
-        self,
-        channel_id: int,
-        message_id: int,
-        key: tuple[int, str],
-        payload: Payload,
-        files: Callable[[], Files] | None = None,
-        digest: str | None = None,
-    ) -> None:
-        """Edit a message, unless it already shows this (its pictures, ``files``, are drawn
-        only then); ``digest`` says what counts as a change (by default, everything it
-        shows)."""
-        digest = digest or messages.digest(payload)
-        if self.shown.digests.get(key) == digest:
-            return
-        if files is not None:
-            await self.draw(payload, files)
-        await (
-            self.bot.get_partial_messageable(channel_id)
-            .get_partial_message(message_id)
-            .edit(**payload)
-        )
-        self.shown.digests[key] = digest
-
     # the public messages -----------------------------------------------------
 
     async def _public(self, show: Show, place: Place) -> None:
@@ -320,7 +295,7 @@ class DiscordPresenter:
     async def _edit_play_message(self, show: Show, place: Place) -> None:
         table = show.table
         assert place.play_message_id is not None
-        await self.edit(
+        await self.outlet.edit(
             place.where_id,
             place.play_message_id,
             (table.id, "table"),
@@ -357,8 +332,7 @@ class DiscordPresenter:
         """The bot is about to stop: what is a moment away on screen is shown now, and where
         each message lives is written."""
         await self.summaries.now()
-        await self.places.close()
-        self.drawing.close()
+        await self.outlet.close()
 
     async def _move_on(self, show: Show, place: Place) -> None:
         """A fresh table message before Discord stops letting the bot edit the old one (an
@@ -388,13 +362,15 @@ class DiscordPresenter:
         else:
             self.places.changed(place)
         if old is not None:
-            await self.hands.delete(show.table, where, old)
+            await self.outlet.delete(show.table, where, old)
 
     async def _lobby(self, table: TableView, place: Place) -> None:
         if place.message_id is not None:
             payload = messages.lobby_payload(table, place)
             try:
-                await self.edit(table.channel_id, place.message_id, (table.id, "lobby"), payload)
+                await self.outlet.edit(
+                    table.channel_id, place.message_id, (table.id, "lobby"), payload
+                )
             except discord.NotFound:
                 log.info("Table %s: its lobby message is gone", table.id)
 
@@ -431,6 +407,13 @@ class DiscordPresenter:
             # the lobby now links to the game
             await self.step(table, "lobby", self._lobby(table, place))
 
+    async def _dms_closed(self, table: TableView, place: Place) -> None:
+        """A player's DMs turned out closed: the table says so at once (their hand is under
+        My hand now)."""
+        now = service_of(self.bot).redraw(table.id)  # the table as it is now
+        if now is not None and now.table.status is Status.PLAYING and place.play_message_id:
+            await self.step(table, "table", self.edit_table(now, place))
+
     async def _announce(self, table: TableView, place: Place, item: Announcement) -> None:
         """A message of its own where the table plays (the lobby closing, the game paused or
         cancelled...): a new message, so that it notifies."""
@@ -454,3 +437,9 @@ class DiscordPresenter:
             text,
             allowed_mentions=pings(lost.refunded),
         )
+
+
+def presenter_of(client: discord.Client) -> DiscordPresenter:
+    presenter = service_of(client).presenter
+    assert isinstance(presenter, DiscordPresenter)
+    return presenter

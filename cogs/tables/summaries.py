@@ -9,7 +9,6 @@ import asyncio
 import functools
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import discord
 
@@ -17,9 +16,7 @@ from bot.tables.views import TableView
 
 from . import messages
 from .common import service_of
-
-if TYPE_CHECKING:
-    from .presenter import DiscordPresenter
+from .outlet import Outlet
 
 log = logging.getLogger(__name__)
 
@@ -44,8 +41,8 @@ class Archive:
 class DealSummaries:
     """The deals' messages waiting to become their summaries."""
 
-    def __init__(self, presenter: DiscordPresenter, retry_after: tuple[float, ...]) -> None:
-        self.presenter = presenter
+    def __init__(self, outlet: Outlet, retry_after: tuple[float, ...]) -> None:
+        self.outlet = outlet
         self.retry_after = retry_after
         """Seconds before each new try while Discord fails."""
         self._waiting: dict[tuple[int, int], tuple[asyncio.Task[None], Archive]] = {}
@@ -80,7 +77,7 @@ class DealSummaries:
     async def _archive(self, archive: Archive) -> None:
         """Turn a deal's message into the deal's summary, a moment after the next deal's
         message came; tried again a little later while Discord fails."""
-        service = service_of(self.presenter.bot)
+        service = service_of(self.outlet.bot)
         try:
             for delay in (ARCHIVE_AFTER, *self.retry_after):
                 await service.sleep(delay)
@@ -95,15 +92,15 @@ class DealSummaries:
     async def _summarize(self, archive: Archive) -> bool:
         """One try at the edit; False when Discord failed in a way worth another try (a
         message gone, or too old to edit, stays as it was)."""
-        presenter = self.presenter
+        outlet = self.outlet
         table = archive.table
         summary = table.summary
         assert summary is not None
         key = (table.id, f"deal{summary.deal_no}")
         payload = messages.summary_payload(table, summary)
-        files = functools.partial(messages.summary_files, presenter.shown, table, summary)
+        files = functools.partial(messages.summary_files, outlet.shown, table, summary)
         try:
-            await presenter.edit(archive.where_id, archive.message_id, key, payload, files)
+            await outlet.edit(archive.where_id, archive.message_id, key, payload, files)
         except discord.HTTPException as error:
             if error.status >= 500 or error.status == 429:
                 return False
@@ -111,5 +108,5 @@ class DealSummaries:
                 "Table %s: deal %s keeps its message (%s)", table.id, summary.deal_no + 1, error
             )
         finally:
-            presenter.shown.digests.pop(key, None)
+            outlet.shown.digests.pop(key, None)
         return True

@@ -17,7 +17,8 @@ from bot.i18n import t
 from bot.tables.tournament import Match
 from bot.tables.tournaments import CaughtUp, Tournament, TournamentService, TournamentStatus
 from cogs._base import pings
-from cogs.tables.common import presenter_of, service_of
+from cogs.tables.common import service_of
+from cogs.tables.presenter import presenter_of
 
 from . import opened, posts
 

@@ -13,7 +13,8 @@ import discord
 from bot.i18n import t
 from bot.tables.tournaments import Tournament, TournamentService
 from cogs._base import pings
-from cogs.tables.common import presenter_of, service_of
+from cogs.tables.common import service_of
+from cogs.tables.presenter import presenter_of
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 import pytest
 import simcord
 
-from cogs.tables.common import presenter_of
+from cogs.tables.presenter import presenter_of
 from tests.cogs.tables import _faults
 from tests.cogs.tables._game import SEED, new_game
 from tests.cogs.tables._world import dm_place

@@ -16,8 +16,7 @@ from bot.i18n import t
 from bot.storage import places as stored_places
 from bot.tables.views import table_view
 from cogs.tables import embeds as ui
-from cogs.tables.common import presenter_of
-from cogs.tables.presenter import RETRY_AFTER
+from cogs.tables.presenter import RETRY_AFTER, presenter_of
 from tests.cogs.tables import _faults
 from tests.cogs.tables._faults import FOR_GOOD, Fault, faults_for, inject
 from tests.cogs.tables._game import SEED, db_of, new_game

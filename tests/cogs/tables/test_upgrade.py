@@ -12,8 +12,8 @@ import simcord
 
 from bot.config import Config
 from bot.tables.model import Status
-from cogs.tables.common import presenter_of
 from cogs.tables.places import HandPlace
+from cogs.tables.presenter import presenter_of
 from tests.cogs.tables import _faults
 from tests.cogs.tables._game import SEED, new_game
 from tests.cogs.tables._world import dm_place, placed

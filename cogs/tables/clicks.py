@@ -1,0 +1,215 @@
+"""What a click on a table's button does (:mod:`buttons` says which button it is): the
+lobby's, the table's and a hand's. Each asks the service, answers the click and has the
+presenter redraw what changed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.i18n import t
+from bot.storage.settings import get_settings
+from bot.tables.cluster import Click
+from bot.tables.codes import decode_action
+from bot.tables.errors import TableError
+from bot.tables.service import TableService
+
+from .buttons import HandButton, LobbyButton, TableButton, on_click
+from .common import answered, cluster_of, drawn_v2, locale_of, service_of, since_of
+from .presenter import presenter_of
+
+BUTTONS = (LobbyButton, TableButton, HandButton)
+"""The buttons whose clicks this module handles (the bot listens for them)."""
+
+
+@on_click(LobbyButton)
+async def lobby_click(button: LobbyButton, interaction: discord.Interaction[Any]) -> None:
+    service = service_of(interaction.client)
+    user = interaction.user
+    name = user.display_name
+    op = button.op
+    if op == "join":
+        outcome = await service.join(
+            button.table_id, user.id, name, locale=locale_of(interaction), since=since_of(user)
+        )
+    elif op in ("team0", "team1"):
+        outcome = await service.join(
+            button.table_id,
+            user.id,
+            name,
+            team=int(op[-1]),
+            locale=locale_of(interaction),
+            since=since_of(user),
+        )
+    elif op == "leave":
+        outcome = await service.leave(button.table_id, user.id, lobby=True)
+    elif op == "robot":
+        outcome = await service.add_robot(button.table_id, user.id)
+    elif op == "unrobot":
+        outcome = await service.remove_robot(button.table_id, user.id)
+    elif op == "start":
+        outcome = await service.start(button.table_id, user.id)
+    elif op == "close":
+        outcome = await service.close(button.table_id, user.id)
+    else:
+        raise TableError("stale")
+    table = outcome.show.table
+    presenter = presenter_of(interaction.client)
+    if (await presenter.places.of(table)).play_message_id is None:
+        # the lobby message is the one clicked: answer by editing it
+        answer = interaction.response.edit_message(**presenter.lobby_payload(table))
+        if not await answered(interaction, answer):
+            presenter.forget_lobby(table.id)
+    else:
+        await answered(interaction, interaction.response.defer())
+    await presenter.refresh(outcome.show)
+
+
+@on_click(TableButton)
+async def table_click(button: TableButton, interaction: discord.Interaction[Any]) -> None:
+    if button.op == "rematch":
+        await _rematch(button, interaction)
+        return
+    service = service_of(interaction.client)
+    presenter = presenter_of(interaction.client)
+    user = interaction.user
+    if button.op in ("hand", "refresh"):
+        table = service.view(button.table_id)
+        seat = table.seat_of(user.id)
+        if seat is None:
+            raise TableError("not_seated")
+        await presenter.hands.show_ephemeral(
+            interaction,
+            table,
+            service.hand_view(button.table_id, seat),
+            locale_of(interaction),
+            edit=button.op == "refresh",
+        )
+        return
+    lang = locale_of(interaction)
+    if button.op in ("leave", "cancel"):
+        # one more click, once the player has read what it does to their stake
+        question = interaction.response.send_message(
+            _question(button, service, user.id, lang),
+            view=_confirm_view(button, lang),
+            ephemeral=True,
+        )
+        await answered(interaction, question)  # if lost, nothing happened: click again
+        return
+    if button.op == "back":
+        outcome = await service.im_back(button.table_id, user.id)
+        done = "tables.done.back"
+    elif button.op == "cancelok":
+        outcome = await service.vote_cancel(button.table_id, user.id)
+        ended = not outcome.show.table.status.is_open
+        done = "tables.done.cancelled" if ended else "tables.done.cancel"
+        if any(a.key.startswith("tables.announce.abandoned") for a in outcome.show.announce):
+            done = "tables.done.leave_end"  # alone with robots: the vote was a leave
+    elif button.op == "leaveok":
+        outcome = await service.leave(button.table_id, user.id)
+        ended = not outcome.show.table.status.is_open
+        done = "tables.done.leave_end" if ended else "tables.done.leave"
+    else:
+        raise TableError("stale")
+    if button.op == "back":
+        answer = interaction.response.send_message(t(done, lang), ephemeral=True)
+    else:  # the question's message becomes the answer
+        answer = interaction.response.edit_message(content=t(done, lang), view=None)
+    await answered(interaction, answer)
+    await presenter.refresh(outcome.show)
+
+
+async def _rematch(button: TableButton, interaction: discord.Interaction[Any]) -> None:
+    """The game again: the first member to ask opens its lobby in the table's channel,
+    the others invited there; a member who asks later sits down in it."""
+    service = service_of(interaction.client)
+    presenter = presenter_of(interaction.client)
+    user, lang = interaction.user, locale_of(interaction)
+    # the lobby is posted before the answer can say where: the click is answered first
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    settings = await get_settings(service.db, interaction.guild_id or 0)
+    outcome, opened = await service.rematch(
+        button.table_id, user.id, user.display_name, locale=lang, max_tables=settings.max_tables
+    )
+    table = outcome.table
+    if opened and not await presenter.post_lobby(table):
+        await service.discard(table.id)
+        raise TableError("rematch_failed")
+    key = "tables.rematch.opened" if opened else "tables.rematch.joined"
+    link = f"https://discord.com/channels/{table.guild_id}/{table.channel_id}"
+    await answered(interaction, interaction.edit_original_response(content=t(key, lang, link=link)))
+    await presenter.refresh(outcome.show)
+
+
+def _question(button: TableButton, service: TableService, user_id: int, lang: str) -> str:
+    if button.op == "leave":
+        case, stake = service.leave_terms(button.table_id, user_id)
+        key = f"tables.confirm.leave.{case}" + ("_stake" if stake else "")
+        return t(key, lang, stake=stake)
+    missing, stake, leave = service.vote_terms(button.table_id, user_id)
+    if leave and stake:
+        return t("tables.confirm.cancel_leave", lang, stake=stake)
+    key = "tables.confirm.cancel" if missing else "tables.confirm.cancel_last"
+    text = t(key, lang, missing=missing)
+    if stake:
+        text += t("tables.confirm.cancel_stake", lang, stake=stake)
+    return text
+
+
+def _confirm_view(button: TableButton, lang: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        TableButton(
+            button.table_id,
+            f"{button.op}ok",
+            label=t(f"tables.btn.confirm_{button.op}", lang),
+            style=discord.ButtonStyle.danger,
+        )
+    )
+    return view
+
+
+@on_click(HandButton)
+async def hand_click(button: HandButton, interaction: discord.Interaction[Any]) -> None:
+    service = service_of(interaction.client)
+    cluster = cluster_of(interaction.client)
+    if cluster is not None and not cluster.holds(button.table_id, service):
+        # a DM click that reached this process (shard 0) for a table another runs: that
+        # process plays it and redraws the hand; this one only acknowledges the click
+        await answered(interaction, interaction.response.defer())
+        click = Click(
+            button.table_id, interaction.user.id, button.code, button.deal_no, button.trick_no
+        )
+        await cluster.forward(click)
+        return
+    presenter = presenter_of(interaction.client)
+    seat = service.seat_of(button.table_id, interaction.user.id)
+    if seat is None:
+        raise TableError("not_seated")
+    action = decode_action(seat, button.code)
+    outcome = await service.act(
+        button.table_id,
+        interaction.user.id,
+        action,
+        deal_no=button.deal_no,
+        trick_no=button.trick_no,
+    )
+    show = outcome.show
+    hand = show.hand(seat)
+    lang = locale_of(interaction)
+    if interaction.guild_id is None and not drawn_v2(interaction):
+        # a DM hand sent with embeds, before layout components, cannot take them: the
+        # refresh replaces it with a fresh one
+        await answered(interaction, interaction.response.defer())
+        skip: int | None = None
+    elif interaction.guild_id is None:
+        # the DM holding the hand: the answer shows it, the refresh need not edit it again
+        payload = await presenter.hand_payload(show.table, hand, lang)
+        skip = seat
+        if not await answered(interaction, interaction.response.edit_message(**payload)):
+            presenter.forget_hand(show.table.id, seat)
+            skip = None
+    else:
+        skip = await presenter.hands.answer_ephemeral(interaction, show.table, hand, lang)
+    await presenter.refresh(show, skip_seat=skip)

@@ -1,0 +1,80 @@
+"""The way out to Discord that every part of the presenter shares: where each table's
+messages live (:class:`Places`), what each message last showed (:class:`Shown`), the
+drawing thread, and the edit that sends a message only what changed in it. The presenter,
+the hands' delivery and the deals' summaries all stand on it; it knows none of them."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+import discord
+
+from bot.tables.views import TableView
+
+from . import messages
+from .common import service_of
+from .drawing import Drawing, Files
+from .faces import CardFaces, faces_of
+from .messages import Payload, Shown
+from .places import Places
+
+log = logging.getLogger(__name__)
+
+
+class Outlet:
+    def __init__(self, bot: discord.Client) -> None:
+        self.bot = bot
+        self.shown = Shown()
+        self.places = Places(lambda: service_of(bot).db, lambda delay: service_of(bot).sleep(delay))
+        self.drawing = Drawing()
+
+    @property
+    def faces(self) -> CardFaces:
+        """The card faces the application has as emojis (none: cards in text)."""
+        return faces_of(self.bot)
+
+    async def draw(self, payload: Payload, files: Callable[[], Files]) -> None:
+        """Draw a message's pictures (off the event loop) into its payload."""
+        await self.drawing.attach(payload, files)
+
+    async def edit(
+        self,
+        channel_id: int,
+        message_id: int,
+        key: tuple[int, str],
+        payload: Payload,
+        files: Callable[[], Files] | None = None,
+        digest: str | None = None,
+    ) -> None:
+        """Edit a message, unless it already shows this (its pictures, ``files``, are drawn
+        only then); ``digest`` says what counts as a change (by default, everything it
+        shows)."""
+        digest = digest or messages.digest(payload)
+        if self.shown.digests.get(key) == digest:
+            return
+        if files is not None:
+            await self.draw(payload, files)
+        await (
+            self.bot.get_partial_messageable(channel_id)
+            .get_partial_message(message_id)
+            .edit(**payload)
+        )
+        self.shown.digests[key] = digest
+
+    async def delete(self, table: TableView, channel_id: int, message_id: int) -> None:
+        """A message of the bot's that has had its day; one already gone, or that Discord
+        will not delete now, stays as it is (its buttons answer that they are stale)."""
+        try:
+            await (
+                self.bot.get_partial_messageable(channel_id)
+                .get_partial_message(message_id)
+                .delete()
+            )
+        except discord.HTTPException as error:
+            log.info("Table %s: message %s stays (%s)", table.id, message_id, error)
+
+    async def close(self) -> None:
+        """The bot stops: where each message lives is written, nothing more is drawn."""
+        await self.places.close()
+        self.drawing.close()
