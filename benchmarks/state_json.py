@@ -37,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.ai import Level
 from bot.engine import Deal, Game, Kind, Options, Variant
+from bot.tables.events import Happened, LogEvent, Who
 from bot.tables.model import Seat, Status, Table
 from bot.tables.play import apply, summary_of
 
@@ -81,8 +82,8 @@ def mid_deal_table(rng: random.Random) -> Table:
         stakes={MEMBER: 50, AWAY: 50},
     )
     game = table.game = Game(variant, options, dealer=variant.players - 1)
-    table.add_log("tables.log.opened", name="Alicia")
-    table.add_log("tables.log.started")
+    table.add_log(LogEvent(Happened.OPENED, Who("Alicia", 1)))
+    table.add_log(LogEvent(Happened.STARTED))
 
     def play(deal: Deal, until: Callable[[Deal], bool]) -> None:
         while not until(deal):
@@ -158,7 +159,7 @@ def main() -> None:
     parts += [
         (
             "log to dicts",
-            time_it(lambda: [{"key": e.key, "params": e.params} for e in table.log]),
+            time_it(lambda: [e.to_json() for e in table.log]),
             True,
         ),
         ("options: to_dict() and its JSON", time_it(lambda: dumps(table.options.to_dict())), False),

@@ -46,6 +46,7 @@ from bot.engine import Deal, Game, Options, Variant
 from bot.engine.cards import POINTS
 from bot.storage import Database, open_database
 from bot.storage import tables as table_repo
+from bot.tables.events import Happened, LogEvent, Who
 from bot.tables.model import Seat, Status, Table
 
 DEAL_NO = 1
@@ -86,19 +87,20 @@ def mid_game_table(rng: random.Random) -> tuple[Table, list[str]]:
         stakes={0: 100, 2: 100},
     )
     table.game = Game(variant, options, dealer=variant.players - 1)
-    table.add_log("tables.log.opened", name="Alicia")
-    table.add_log("tables.log.started")
+    table.add_log(LogEvent(Happened.OPENED, Who("Alicia", 1)))
+    table.add_log(LogEvent(Happened.STARTED))
     deal = Deal(table.game.deal_for(table.deal_rng()))
     while len(deal.tricks) < 5:
         deal.apply(rng.choice(deal.legal_actions()))
         if not deal.trick and deal.tricks:
             trick = deal.tricks[-1]
-            seat = table.seats[trick.winner]
             table.add_log(
-                "tables.log.trick",
-                name=seat.name if seat else "?",
-                cards=list(trick.cards),
-                points=sum(POINTS[card] for card in trick.cards),
+                LogEvent(
+                    Happened.TRICK,
+                    table.who_at(trick.winner),
+                    cards=tuple(trick.cards),
+                    points=sum(POINTS[card] for card in trick.cards),
+                )
             )
     table.deal = deal
     table.turn_seat = deal.turn

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .announcement import Announcement
+from .announcement import Announcement, Said
 from .errors import TableError
+from .events import Happened, LogEvent, Who
 from .model import STAND_IN_ROBOT, Status, Table
 from .play import end_game
 from .settlement import Settlement, settle_forfeit, settle_refund
@@ -49,15 +50,15 @@ def leave_lobby(table: Table, seat: int, user_id: int) -> list[Announcement]:
     assert occupant is not None
     announce: list[Announcement] = []
     table.seats[seat] = None
-    table.add_log("tables.log.left", name=occupant.name)
+    table.add_log(LogEvent(Happened.LEFT, occupant.who))
     if user_id == table.host_id:
         humans = table.humans()
         if humans:
             table.host_id = humans[0]
-            table.add_log("tables.log.new_host", name=name_of(table, humans[0]))
+            table.add_log(LogEvent(Happened.NEW_HOST, who_of(table, humans[0])))
         else:
             table.move_to(Status.CLOSED)
-            announce.append(Announcement("tables.announce.closed_empty"))
+            announce.append(Announcement(Said.CLOSED_EMPTY))
     return announce
 
 
@@ -82,12 +83,10 @@ def leave_game(
         # the bank (a forfeit), anyone else's comes back
         settlement = settlement.merge(settle_refund(table))
         end_game(table, Status.CANCELLED)
-        table.add_log("tables.log.abandoned", name=occupant.name)
-        key = "tables.announce.abandoned" + ("_stake" if stake else "")
-        announce.append(Announcement(key, {"name": occupant.name, "stake": stake}))
+        table.add_log(LogEvent(Happened.ABANDONED, occupant.who))
+        announce.append(Announcement(Said.ABANDONED, occupant.who, stake=stake))
         return settlement, announce
-    key = "tables.log.left_playing" + ("_stake" if stake else "")
-    table.add_log(key, name=occupant.name, stake=stake)
+    table.add_log(LogEvent(Happened.LEFT_PLAYING, occupant.who, stake=stake))
     if table.cancel_votes and set(table.humans()) <= set(table.cancel_votes):
         # everyone still at the table had voted to cancel: now it is agreed
         settlement = settlement.merge(settle_refund(table))
@@ -129,10 +128,12 @@ def vote(
         return leave_game(table, seat, user_id, clock, idle_timeout)
     table.cancel_votes.append(user_id)
     table.add_log(
-        "tables.log.vote",
-        name=name_of(table, user_id),
-        votes=len(table.cancel_votes),
-        needed=len(table.humans()),
+        LogEvent(
+            Happened.VOTE,
+            who_of(table, user_id),
+            votes=len(table.cancel_votes),
+            needed=len(table.humans()),
+        )
     )
     announce: list[Announcement] = []
     settlement = Settlement()
@@ -146,22 +147,22 @@ def cancel_idle(table: Table, idle_timeout: float) -> tuple[Settlement, list[Ann
     """The game waited, paused, for a member to come back, and nobody did: every stake
     comes back."""
     end_game(table, Status.CANCELLED)
-    table.add_log("tables.log.idle_cancelled")
+    table.add_log(LogEvent(Happened.IDLE_CANCELLED))
     minutes = round(idle_timeout / 60)
-    announce = [Announcement("tables.announce.idle_cancelled", {"minutes": minutes})]
+    announce = [Announcement(Said.IDLE_CANCELLED, minutes=minutes)]
     return settle_refund(table), announce
 
 
-def name_of(table: Table, user_id: int) -> str:
+def who_of(table: Table, user_id: int) -> Who:
     seat = table.seat_of(user_id)
     occupant = table.seats[seat] if seat is not None else None
-    return occupant.name if occupant is not None else str(user_id)
+    return occupant.who if occupant is not None else Who(str(user_id), user_id)
 
 
 def _cancel(table: Table, announce: list[Announcement]) -> None:
     end_game(table, Status.CANCELLED)
-    table.add_log("tables.log.cancelled")
-    announce.append(Announcement("tables.announce.cancelled"))
+    table.add_log(LogEvent(Happened.CANCELLED))
+    announce.append(Announcement(Said.CANCELLED))
 
 
 def _may_vote(table: Table, user_id: int) -> None:

@@ -10,8 +10,9 @@ from __future__ import annotations
 from bot.engine import Options, Variant
 from bot.storage.settings import HandDelivery
 
-from .announcement import Announcement
+from .announcement import Announcement, Said
 from .errors import TableError
+from .events import Happened, LogEvent
 from .model import DEFAULT_ROBOT, ROBOT_LEVELS, Level, Seat, Status, Table
 
 
@@ -61,7 +62,7 @@ def new_table(
         seed=seed,
         lobby_deadline=deadline,
     )
-    table.add_log("tables.log.opened", name=host.name)
+    table.add_log(LogEvent(Happened.OPENED, host.who))
     return table
 
 
@@ -98,7 +99,7 @@ def sit(table: Table, seat: Seat, at: int, *, moving_from: int | None) -> None:
     if moving_from is not None:
         table.seats[moving_from] = None
     table.seats[at] = seat
-    table.add_log("tables.log.joined", name=seat.name)
+    table.add_log(LogEvent(Happened.JOINED, seat.who))
 
 
 def add_robot(table: Table, user_id: int, level: str | None, seat: int | None) -> None:
@@ -114,8 +115,8 @@ def add_robot(table: Table, user_id: int, level: str | None, seat: int | None) -
         free = [s for s in free if s == seat]
     if not free:
         raise TableError("table_full")
-    table.seats[free[0]] = Seat(name=f"robot:{table.robot_number()}", robot=level)
-    table.add_log("tables.log.robot_added", level=level.value)
+    table.seats[free[0]] = table.new_robot(level)
+    table.add_log(LogEvent(Happened.ROBOT_ADDED, level=level.value))
 
 
 def remove_robot(table: Table, user_id: int) -> None:
@@ -125,17 +126,17 @@ def remove_robot(table: Table, user_id: int) -> None:
     if not robots:
         raise TableError("no_robot")
     table.seats[robots[-1]] = None
-    table.add_log("tables.log.robot_removed")
+    table.add_log(LogEvent(Happened.ROBOT_REMOVED))
 
 
 def close(table: Table) -> None:
     table.move_to(Status.CLOSED)
-    table.add_log("tables.log.closed")
+    table.add_log(LogEvent(Happened.CLOSED))
 
 
 def expire(table: Table, lobby_timeout: float) -> list[Announcement]:
     """Nobody started the game in time."""
     table.move_to(Status.CLOSED)
-    table.add_log("tables.log.expired")
+    table.add_log(LogEvent(Happened.EXPIRED))
     minutes = int(lobby_timeout // 60)
-    return [Announcement("tables.announce.expired", {"minutes": minutes})]
+    return [Announcement(Said.EXPIRED, minutes=minutes)]

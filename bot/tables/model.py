@@ -19,6 +19,7 @@ from bot.engine.game import Payout
 from bot.engine.variants import sides_of
 from bot.storage.settings import HandDelivery
 
+from .events import ROBOT_PREFIX, LogEvent, Who, robot_number
 from .ratings import RatingChange
 
 
@@ -82,6 +83,16 @@ class Seat:
     joined_server: float | None = None
 
     @property
+    def who(self) -> Who:
+        """Who sits here, as an event names them (a robot by its number)."""
+        return Who.sitting(self.name, self.user_id)
+
+    @property
+    def robot_no(self) -> int | None:
+        """A robot's number (Robot 2); None for a member."""
+        return robot_number(self.name) if self.user_id is None else None
+
+    @property
     def is_robot(self) -> bool:
         return self.user_id is None
 
@@ -108,14 +119,6 @@ SEAT_FIELDS: Final = tuple(f.name for f in fields(Seat))
 _ENCODER: Final = json.JSONEncoder(separators=(",", ":"), check_circular=False)
 """``json.dumps(..., separators=(",", ":"))``, built once. The state has no cycles to look
 for (a cycle would still fail, with a RecursionError)."""
-
-
-@dataclass(frozen=True, slots=True)
-class LogEntry:
-    """Something that happened, for the table's log: a catalog key and its parameters."""
-
-    key: str
-    params: dict[str, Any] = field(default_factory=dict[str, Any])
 
 
 LOG_LENGTH = 6
@@ -181,6 +184,11 @@ class Seating:
         with ``seats: 4`` (the dealer sits each deal out)."""
         return self.options.seats_at(self.variant)
 
+    def who_at(self, seat: int) -> Who:
+        """Who sits in ``seat``, as an event names them."""
+        occupant = self.seats[seat]
+        return occupant.who if occupant is not None else Who("?")
+
     def seat_of(self, user_id: int) -> int | None:
         for i, seat in enumerate(self.seats):
             if seat is not None and seat.user_id == user_id and not seat.left:
@@ -243,7 +251,7 @@ class Table(Seating):
     the game is cancelled (stakes back)."""
     cancel_votes: list[int] = field(default_factory=list[int])
     stakes: dict[int, int] = field(default_factory=dict[int, int])
-    log: list[LogEntry] = field(default_factory=list[LogEntry])
+    log: list[LogEvent] = field(default_factory=list[LogEvent])
     summary: DealSummary | None = None
     """The last finished deal, for its summary."""
     winner: int | None = None
@@ -268,14 +276,14 @@ class Table(Seating):
 
     # ------------------------------------------------------------------ queries
 
-    def robot_number(self) -> int:
-        """The number of the next robot seated: the lowest no robot at the table goes by
-        (two robots never share a name, whichever left before)."""
-        taken = {s.name for s in self.seats if s is not None and s.is_robot}
+    def new_robot(self, level: Level) -> Seat:
+        """A robot to seat, numbered the lowest no robot at the table goes by (two robots
+        never share a number, whichever left before)."""
+        taken = {s.robot_no for s in self.seats if s is not None}
         number = 1
-        while f"robot:{number}" in taken:
+        while number in taken:
             number += 1
-        return number
+        return Seat(name=f"{ROBOT_PREFIX}{number}", robot=level)
 
     def stake_of(self, user_id: int) -> int:
         """The chips a member has at stake here (none on a friendly table)."""
@@ -303,8 +311,8 @@ class Table(Seating):
             )
         self.status = status
 
-    def add_log(self, key: str, **params: Any) -> None:
-        self.log.append(LogEntry(key, params))
+    def add_log(self, event: LogEvent) -> None:
+        self.log.append(event)
         del self.log[:-LOG_LENGTH]
 
     # ------------------------------------------------------------ persistence
@@ -332,7 +340,7 @@ class Table(Seating):
             "paused_until": self.paused_until,
             "cancel_votes": self.cancel_votes,
             "stakes": {str(k): v for k, v in self.stakes.items()},
-            "log": [{"key": e.key, "params": e.params} for e in self.log],
+            "log": [e.to_json() for e in self.log],
         }
         end: dict[str, Any] = {
             "winner": self.winner,
@@ -409,7 +417,7 @@ class Table(Seating):
             paused_until=data.get("paused_until"),
             cancel_votes=list(data["cancel_votes"]),
             stakes={int(k): v for k, v in data["stakes"].items()},
-            log=[LogEntry(e["key"], e["params"]) for e in data["log"]],
+            log=[LogEvent.from_json(e) for e in data["log"]],
             summary=None if data["summary"] is None else DealSummary.from_json(data["summary"]),
             winner=data["winner"],
             rematch_of=data.get("rematch_of"),

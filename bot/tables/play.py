@@ -12,9 +12,10 @@ from bot.engine import Action, Deal, IllegalActionError, Kind, Result
 from bot.engine.cards import POINTS
 from bot.engine.game import Game, first_dealer
 
-from .announcement import Announcement
+from .announcement import Announcement, Said
 from .errors import TableError
-from .model import DealSummary, Seat, Status, Table
+from .events import Happened, LogEvent
+from .model import DealSummary, Status, Table
 from .persistence import Played, Write
 from .settlement import Settlement, settle_deal, settle_game, stake_table
 from .turns import start_turn, update_pause
@@ -23,11 +24,11 @@ from .turns import start_turn, update_pause
 def start(table: Table, clock: Callable[[], float]) -> Write:
     """Fill the empty seats with robots, take the stakes and deal."""
     for i in table.free_seats():
-        table.seats[i] = Seat(name=f"robot:{table.robot_number()}", robot=table.robot_level)
+        table.seats[i] = table.new_robot(table.robot_level)
     table.move_to(Status.PLAYING)
     dealer = first_dealer(table.seed, table.players)
     table.game = Game(table.variant, table.options, dealer=dealer)
-    table.add_log("tables.log.started")
+    table.add_log(LogEvent(Happened.STARTED))
     settlement = stake_table(table)
     _deal(table, clock)
     return Write(dealt=table.deal, settlement=settlement)
@@ -75,7 +76,7 @@ def back(
     occupant.away = False
     occupant.missed = 0
     occupant.robot = None
-    table.add_log("tables.log.back", name=occupant.name)
+    table.add_log(LogEvent(Happened.BACK, occupant.who))
     announce: list[Announcement] = []
     update_pause(table, announce, clock, idle_timeout)
     start_turn(table, clock)
@@ -162,13 +163,13 @@ def _end_deal(table: Table, clock: Callable[[], float]) -> tuple[Settlement, lis
     settlement = settle_deal(table, deal)
     game.end_deal(deal)
     summary = table.summary = summary_of(table, deal, result, rounds_before)
-    announce = [Announcement("tables.announce.deal_over", {"summary": summary})]
+    announce = [Announcement(Said.DEAL_OVER, summary=summary)]
     if game.finished:
         table.winner = game.winner
         end_game(table, Status.FINISHED)
         settlement = settlement.merge(settle_game(table))
-        announce.append(Announcement("tables.announce.game_over", {"winner": game.winner}))
-        table.add_log("tables.log.game_over")
+        announce.append(Announcement(Said.GAME_OVER, winner=game.winner))
+        table.add_log(LogEvent(Happened.GAME_OVER))
     else:
         table.deal_no += 1
         _deal(table, clock)
@@ -176,25 +177,35 @@ def _end_deal(table: Table, clock: Callable[[], float]) -> tuple[Settlement, lis
     return settlement, announce
 
 
+DECLARED = {
+    Kind.PASS: Happened.PASS,
+    Kind.TUTE: Happened.TUTE,
+    Kind.EXCHANGE: Happened.EXCHANGE,
+    Kind.CAPOTE: Happened.CAPOTE,
+    Kind.CLAIM: Happened.CLAIM,
+    Kind.RESIGN: Happened.RESIGN,
+}
+"""The declarations the log tells by who made them alone."""
+
+
 def _log_action(table: Table, deal: Deal, action: Action) -> None:
-    occupant = table.seats[action.seat]
-    name = occupant.name if occupant is not None else "?"
+    who = table.who_at(action.seat)
     kind = action.kind
     if kind is Kind.SING:
-        table.add_log("tables.log.sang", name=name, suit=action.arg, points=deal.cantes[-1].points)
+        points = deal.cantes[-1].points
+        table.add_log(LogEvent(Happened.SANG, who, suit=action.arg, points=points))
     elif kind is Kind.PLAY:
         if not deal.trick and deal.tricks:
             trick = deal.tricks[-1]
-            winner = table.seats[trick.winner]
             table.add_log(
-                "tables.log.trick",
-                name=winner.name if winner else "?",
-                cards=list(trick.cards),
-                points=sum(POINTS[c] for c in trick.cards),
+                LogEvent(
+                    Happened.TRICK,
+                    table.who_at(trick.winner),
+                    cards=tuple(trick.cards),
+                    points=sum(POINTS[c] for c in trick.cards),
+                )
             )
     elif kind is Kind.BID:
-        table.add_log("tables.log.bid", name=name, points=action.arg)
-    elif kind is Kind.PASS:
-        table.add_log("tables.log.pass", name=name)
-    else:
-        table.add_log(f"tables.log.{kind.name.lower()}", name=name)
+        table.add_log(LogEvent(Happened.BID, who, points=action.arg))
+    elif kind in DECLARED:
+        table.add_log(LogEvent(DECLARED[kind], who))

@@ -20,6 +20,7 @@ from enum import Enum
 from bot.ai import Level, Searched, choose_action
 from bot.engine import Action, Deal, Kind, SeatView, seat_view
 
+from .events import Happened, LogEvent
 from .model import STAND_IN_ROBOT, Table
 from .play import apply
 from .surroundings import Robot, Surroundings
@@ -230,11 +231,11 @@ class Robots:
         occupant = table.seats[seat]
         assert occupant is not None
         occupant.missed += 1
-        table.add_log("tables.log.timeout", name=occupant.name)
+        table.add_log(LogEvent(Happened.TIMEOUT, occupant.who))
         if occupant.missed >= AWAY_AFTER_MISSES:
             occupant.away = True
             occupant.robot = STAND_IN_ROBOT
-            table.add_log("tables.log.away", name=occupant.name)
+            table.add_log(LogEvent(Happened.AWAY, occupant.who))
         done: list[Action] = []
         while not deal.finished and deal.turn == seat:
             action = await self._choose(table, deal, seat, STAND_IN_ROBOT)

@@ -28,6 +28,7 @@ from bot.storage.settings import HandDelivery
 
 from . import leaving, lobby, play, rematch
 from .announcement import Announcement as Announcement
+from .announcement import Said
 from .clock import DECLARE_GRACE as DECLARE_GRACE
 from .clock import IDLE_TIMEOUT, LOBBY_TIMEOUT, ROBOT_DELAY, Clocks, Due
 from .clock import RETRY_FIRST as RETRY_FIRST
@@ -254,7 +255,7 @@ class TableService(ServiceCore):
             lobby.close(table)
             await self.store.save(table)
             self._after_change(table)
-            return self._outcome(table, announce=[Announcement("tables.announce.closed_by_host")])
+            return self._outcome(table, announce=[Announcement(Said.CLOSED_BY_HOST)])
 
     async def start(self, table_id: int, user_id: int) -> Outcome:
         """Fill the empty seats with robots, take the stakes and deal."""

@@ -9,7 +9,8 @@ from collections.abc import Callable
 
 from bot.engine import Deal, Kind
 
-from .announcement import Announcement
+from .announcement import Announcement, Said
+from .events import Happened, LogEvent
 from .model import Status, Table
 
 OPTIONAL = frozenset({Kind.SING, Kind.TUTE, Kind.CAPOTE, Kind.CLAIM, Kind.EXCHANGE})
@@ -68,13 +69,12 @@ def update_pause(
     if table.all_away():
         if table.paused_until is None:
             table.paused_until = clock() + idle_timeout
-            table.add_log("tables.log.paused")
+            table.add_log(LogEvent(Happened.PAUSED))
             announce.append(
                 Announcement(
-                    "tables.announce.paused",
-                    {"minutes": round(idle_timeout / 60), "until": int(table.paused_until)},
+                    Said.PAUSED, minutes=round(idle_timeout / 60), until=int(table.paused_until)
                 )
             )
     elif table.paused_until is not None:
         table.paused_until = None
-        table.add_log("tables.log.resumed")
+        table.add_log(LogEvent(Happened.RESUMED))

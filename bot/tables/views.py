@@ -28,15 +28,11 @@ from bot.engine import (
 from bot.engine.variants import sides_of
 from bot.storage.settings import HandDelivery
 
-from .announcement import Announcement
+from .announcement import SHOWN_IN_THE_TABLE, Announcement
 from .errors import TableError
-from .model import DealSummary, GameTally, Level, LogEntry, Seat, Seating, Status, Table
+from .events import LogEvent
+from .model import DealSummary, GameTally, Level, Seat, Seating, Status, Table
 from .turns import human_may_declare, robot_on_turn
-
-SHOWN_IN_THE_TABLE = frozenset({"tables.announce.deal_over", "tables.announce.game_over"})
-"""Announcements the table message shows itself: the last deal's summary rides along with
-the table (under it) until the next deal ends, and the final result is the table's last
-state. A message of their own would cost a call more on the play that ends a deal."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +96,7 @@ class TableView(Seating):
     lobby_deadline: float
     turn_deadline: float | None
     paused_until: float | None
-    log: tuple[LogEntry, ...]
+    log: tuple[LogEvent, ...]
     summary: DealSummary | None
     winner: int | None
     rounds_won: tuple[int, ...] | None
@@ -467,6 +463,6 @@ class Redraws:
             table=view,
             hands=hands,
             public=public,
-            announce=tuple(a for a in announce if a.key not in SHOWN_IN_THE_TABLE),
+            announce=tuple(a for a in announce if a.what not in SHOWN_IN_THE_TABLE),
             summary_pictured=view.deal is None or view.deal.trick_no == 0,
         )

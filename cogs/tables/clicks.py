@@ -10,6 +10,7 @@ import discord
 
 from bot.i18n import t
 from bot.storage.settings import get_settings
+from bot.tables.announcement import Said
 from bot.tables.cluster import Click
 from bot.tables.codes import decode_action
 from bot.tables.errors import TableError
@@ -104,7 +105,7 @@ async def table_click(button: TableButton, interaction: discord.Interaction[Any]
         outcome = await service.vote_cancel(button.table_id, user.id)
         ended = not outcome.show.table.status.is_open
         done = "tables.done.cancelled" if ended else "tables.done.cancel"
-        if any(a.key.startswith("tables.announce.abandoned") for a in outcome.show.announce):
+        if any(a.what is Said.ABANDONED for a in outcome.show.announce):
             done = "tables.done.leave_end"  # alone with robots: the vote was a leave
     elif button.op == "leaveok":
         outcome = await service.leave(button.table_id, user.id)

@@ -96,7 +96,7 @@ def seat_name(seat: Seat | None, lang: str, *, plain: bool = False, short: bool 
     if seat is None:
         return t("tables.empty_seat", lang)
     if seat.is_robot:
-        number = seat.name.partition(":")[2] or "1"
+        number = seat.robot_no
         if short:
             return "🤖 " + t("tables.robot_short", lang, number=number)
         level = (seat.robot or DEFAULT_ROBOT).value
@@ -268,35 +268,6 @@ def tally_line(table: TableView, seat: Seat | None, lang: str) -> str:
 def side_names(table: TableView, seats: tuple[int, ...], lang: str) -> str:
     """The names of a side's players, "Ana & Luis"."""
     return " & ".join(seat_name(table.seats[s], lang) for s in seats)
-
-
-def event_params(params: dict[str, Any], lang: str, faces: CardFaces = NO_FACES) -> dict[str, Any]:
-    """A logged or announced event's parameters as its text shows them: suits and cards in
-    words and symbols, a robot by its short name, a member's name escaped."""
-    shown = dict(params)
-    if "suit" in shown:
-        shown["suit"] = suit_text(int(shown["suit"]), lang)
-    if "cards" in shown:
-        shown["cards"] = " ".join(card_text(int(c), faces) for c in shown["cards"])
-    name = shown.get("name")
-    if isinstance(name, str):
-        shown["name"] = (
-            t("tables.robot_short", lang, number=name.partition(":")[2])
-            if name.startswith("robot:")
-            else shown_name(name)
-        )
-    if "level" in shown:
-        shown["level"] = t(f"robots.{shown['level']}", lang)
-    return shown
-
-
-def log_lines(table: TableView, lang: str, last: int = 4, faces: CardFaces = NO_FACES) -> list[str]:
-    """What happened last, one line an event, newest last."""
-    return [t(e.key, lang, **event_params(e.params, lang, faces)) for e in table.log[-last:]]
-
-
-def log_text(table: TableView, lang: str, last: int = 4) -> str:
-    return "\n".join("• " + line for line in log_lines(table, lang, last))
 
 
 def winner_line(table: TableView, side: int, lang: str) -> str:

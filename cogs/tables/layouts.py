@@ -22,6 +22,7 @@ from bot.tables.model import DealSummary, Status
 from bot.tables.views import HandView, TableView
 
 from . import embeds as ui
+from . import said
 from .buttons import HandButton, TableButton
 from .faces import NO_FACES, CardFaces
 from .pictures import HAND_FILE, SUMMARY_FILE, TABLE_FILE
@@ -99,7 +100,7 @@ def table_layout(table: TableView, place: Place, lang: str, faces: CardFaces = N
         state.append(t("tables.dms_closed", lang, names=", ".join(closed)))
     delivery = "dm" if table.hand_delivery == "dm" else "ephemeral"
     footer = t(f"tables.play.footer.{delivery}", lang, deal=table.deal_no + 1)
-    log = ui.log_lines(table, lang, LOG_LINES, faces)
+    log = said.log_lines(table, lang, LOG_LINES, faces)
     return _layout(
         _text([f"**{ui.variant_title(table, lang)}**"]),
         picture(TABLE_FILE),
@@ -185,7 +186,7 @@ def ended_layout(table: TableView, lang: str, faces: CardFaces = NO_FACES) -> La
         tally = ui.tally_lines(table, lang)
         if tally:
             items.append(_text([f"**{t('summary.tally', lang)}**", *tally]))
-    log = ui.log_lines(table, lang, LOG_LINES, faces)
+    log = said.log_lines(table, lang, LOG_LINES, faces)
     if log:
         items += [_rule(), _text(_small(["• " + line for line in log]))]
     summary = table.summary

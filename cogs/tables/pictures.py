@@ -40,7 +40,7 @@ def as_file(png: bytes, name: str, description: str) -> discord.File:
 def _plain_name(table: TableView, seat: int, lang: str) -> str:
     occupant = table.seats[seat]
     if occupant is not None and occupant.is_robot:
-        return t("tables.robot_short", lang, number=occupant.name.partition(":")[2] or "1")
+        return t("tables.robot_short", lang, number=occupant.robot_no)
     return occupant.name if occupant is not None else "?"
 
 

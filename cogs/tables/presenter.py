@@ -21,7 +21,7 @@ from bot.tables.service import LostTable
 from bot.tables.views import Announcement, HandView, Show, TableView
 from cogs._base import pings
 
-from . import messages
+from . import messages, said
 from .common import service_of
 from .delivery import HandDelivery
 from .drawing import Files
@@ -418,8 +418,7 @@ class DiscordPresenter:
         """A message of its own where the table plays (the lobby closing, the game paused or
         cancelled...): a new message, so that it notifies."""
         where = self.bot.get_partial_messageable(place.where_id)
-        params = ui.event_params(item.params, table.language)
-        await where.send(t(item.key, table.language, **params))
+        await where.send(said.announcement_text(item, table.language))
 
     async def table_lost(self, lost: LostTable) -> None:
         """A table that could not be restored: its players are told where it played, with

@@ -26,6 +26,7 @@ from bot.tables.views import table_view
 from cogs._base import shown_name
 from cogs.standings import stats_embed
 from cogs.tables import embeds as ui
+from cogs.tables import said as words
 from tests.cogs._said import components, discord_texts, message_body, plain_texts
 from tests.cogs.tables._world import card_of, hand_buttons, placed
 from tests.conftest import World, fast_bot
@@ -266,7 +267,7 @@ async def test_hostile_names_at_a_whole_game(simcord_env: simcord.Env, world: Wo
 
     table = the_table(env)
     assert [s.name for s in table.seats if s is not None] == [HOSTILE, HEADING], "stored raw"
-    log = ui.log_text(table_view(table), "en")
+    log = "\n".join(words.log_lines(table_view(table), "en"))
     assert t("tables.log.opened", "en", name=SHOWN) in log
     assert t("tables.log.joined", "en", name=SHOWN_HEADING) in log
 

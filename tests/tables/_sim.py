@@ -21,7 +21,9 @@ from bot.engine import Action, Kind, SeatView, Variant, parse_options
 from bot.storage import Database, ledger, open_database
 from bot.storage import tables as repo
 from bot.storage.settings import update_settings
+from bot.tables.announcement import Said
 from bot.tables.errors import TableError
+from bot.tables.events import Happened, LogEvent
 from bot.tables.model import Status, Table
 from bot.tables.service import LostTable, Outcome, TableService
 from bot.tables.views import Show
@@ -136,19 +138,20 @@ class Recorder:
     """A presenter that remembers what it was told, and each table's log as it showed it."""
 
     def __init__(self) -> None:
-        self.announced: list[tuple[int, str]] = []
-        self.logs: list[list[tuple[str, dict[str, Any]]]] = []
+        self.announced: list[tuple[int, Said]] = []
+        self.logs: list[list[LogEvent]] = []
         self.lost: list[LostTable] = []
 
     async def refresh(self, show: Show, *, skip_seat: int | None = None) -> None:
-        self.announced.extend((show.table.id, a.key) for a in show.announce)
-        self.logs.append([(e.key, dict(e.params)) for e in show.table.log])
+        self.announced.extend((show.table.id, a.what) for a in show.announce)
+        self.logs.append(list(show.table.log))
 
     async def table_lost(self, lost: LostTable) -> None:
         self.lost.append(lost)
 
-    def keys(self, table_id: int) -> list[str]:
-        return [key for tid, key in self.announced if tid == table_id]
+    def said(self, table_id: int) -> list[Said]:
+        """What was announced at the table, in order."""
+        return [what for tid, what in self.announced if tid == table_id]
 
 
 def plain_robot(view: SeatView, level: str, rng: random.Random, budget: float) -> Action | None:
@@ -338,12 +341,12 @@ async def until_paused(env: Env, table: Table) -> None:
     raise AssertionError("the game never paused")
 
 
-def table_log(table: Table) -> list[tuple[str, dict[str, Any]]]:
-    return [(e.key, dict(e.params)) for e in table.log]
+def table_log(table: Table) -> list[LogEvent]:
+    return list(table.log)
 
 
-def trick_entries(entries: list[tuple[str, dict[str, Any]]]) -> list[list[int]]:
-    return [list(params["cards"]) for key, params in entries if key == "tables.log.trick"]
+def trick_entries(entries: list[LogEvent]) -> list[list[int]]:
+    return [list(e.cards) for e in entries if e.what is Happened.TRICK]
 
 
 def private_state(service: TableService, table_id: int) -> dict[str, bool]:

@@ -13,6 +13,7 @@ import pytest
 
 from bot.engine import Variant
 from bot.storage import ledger
+from bot.tables.announcement import Said
 from bot.tables.errors import TableError
 from bot.tables.model import Status, Table
 from tests.tables import _sim
@@ -48,8 +49,8 @@ async def test_the_only_member_who_leaves_a_game_with_a_bet_ends_it_once(env: En
     outcome = await service.leave(table.id, 10)
     await env.time.quiet(service)
     assert table.status is Status.CANCELLED
-    assert [a.key for a in outcome.announce] == ["tables.announce.abandoned_stake"]
-    assert env.presenter.keys(table.id) == [], "nothing else announced"
+    assert [(a.what, a.stake) for a in outcome.announce] == [(Said.ABANDONED, BET)]
+    assert env.presenter.said(table.id) == [], "nothing else announced"
     assert await ledger.balance(env.db, GUILD, 10) == START - BET
     assert await ledger.bank_balance(env.db, GUILD) == BET
     assert (await ledger.table_state(env.db, table.id)).held == 0
@@ -101,7 +102,7 @@ async def test_alone_with_robots_a_vote_to_cancel_after_the_first_trick_is_a_lea
     outcome = await service.vote_cancel(table.id, 10)
     await env.time.quiet(service)
     assert table.status is Status.CANCELLED
-    assert [a.key for a in outcome.announce] == ["tables.announce.abandoned_stake"]
+    assert [(a.what, a.stake) for a in outcome.announce] == [(Said.ABANDONED, BET)]
     assert await ledger.balance(env.db, GUILD, 10) == START - BET, "the stake is lost"
     assert await ledger.bank_balance(env.db, GUILD) == BET
     await check_chips(env.db)
@@ -148,7 +149,7 @@ async def end_by_expiry(env: Env) -> Table:
     env.time.advance(LOBBY)
     await env.time.quiet(env.service)
     assert table.status is Status.CLOSED
-    assert env.presenter.keys(table.id) == ["tables.announce.expired"]
+    assert env.presenter.said(table.id) == [Said.EXPIRED]
     return table
 
 

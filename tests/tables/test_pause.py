@@ -11,6 +11,8 @@ import pytest
 
 from bot.storage import ledger
 from bot.storage import tables as repo
+from bot.tables.announcement import Said
+from bot.tables.events import Happened
 from bot.tables.model import Status
 from tests.tables import _sim
 from tests.tables._sim import (
@@ -42,7 +44,7 @@ async def test_a_game_whose_members_are_all_away_pauses(env: Env, ending: str) -
         occupant = table.seats[seat]
         assert occupant is not None and occupant.away and occupant.missed >= 2
     assert table.paused_until == pytest.approx(time.now + IDLE)
-    assert "tables.announce.paused" in env.presenter.keys(table.id)
+    assert Said.PAUSED in env.presenter.said(table.id)
     deal = table.deal
     assert deal is not None and not deal.finished
     played, state = list(deal.actions), table.state_json()
@@ -64,7 +66,7 @@ async def test_a_game_whose_members_are_all_away_pauses(env: Env, ending: str) -
     if ending == "a member comes back":
         outcome = await service.im_back(table.id, 11)
         assert outcome.table.id == table.id and table.paused_until is None
-        assert "tables.log.resumed" in [e.key for e in table.log]
+        assert Happened.RESUMED in [e.what for e in table.log]
         await time.quiet(service)
         # the robots (one for member 10, still away) play up to member 11's turn
         user, _ = member_on_turn(table)
@@ -75,7 +77,7 @@ async def test_a_game_whose_members_are_all_away_pauses(env: Env, ending: str) -
         time.advance(IDLE / 10)
         await time.quiet(service)
         assert table.status is Status.CANCELLED
-        assert env.presenter.keys(table.id)[-1] == "tables.announce.idle_cancelled"
+        assert env.presenter.said(table.id)[-1] is Said.IDLE_CANCELLED
         for user in (10, 11):
             assert await ledger.balance(env.db, GUILD, user) == START
         assert (await ledger.table_state(env.db, table.id)).held == 0

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from bot.tables.events import LogEvent
 from bot.tables.model import Status, Table
 from bot.tables.service import RETRY_FIRST, RETRY_MOST
 from tests.tables import _sim
@@ -99,12 +100,12 @@ async def test_robots_whose_change_fails_try_again_later_and_play_on(env: Env, f
 async def test_each_trick_is_logged_once(env: Env, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every entry the service writes in a table's log, in order: each completed trick once,
     whoever played it (the robots play three cards after the member's, or lead)."""
-    written: list[tuple[str, dict[str, Any]]] = []
+    written: list[LogEvent] = []
     add_log = Table.add_log
 
-    def recording(self: Table, key: str, **params: Any) -> None:
-        written.append((key, params))
-        add_log(self, key, **params)
+    def recording(self: Table, event: LogEvent) -> None:
+        written.append(event)
+        add_log(self, event)
 
     monkeypatch.setattr(Table, "add_log", recording)
     table = await env.open(10, start=True)

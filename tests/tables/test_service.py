@@ -15,6 +15,7 @@ import pytest
 from bot.ai import Level
 from bot.engine import Action, Contract, End, Kind, Options, SeatView, Variant
 from bot.storage import Database, members, open_database
+from bot.tables.announcement import Said
 from bot.tables.errors import TableError
 from bot.tables.model import Status, Table
 from bot.tables.service import LostTable, TableService
@@ -25,10 +26,10 @@ from tests.tables._play import opened, restored
 
 class Recorder:
     def __init__(self) -> None:
-        self.calls: list[tuple[int, list[str]]] = []
+        self.calls: list[tuple[int, list[Said]]] = []
 
     async def refresh(self, show: Show, *, skip_seat: int | None = None) -> None:
-        self.calls.append((show.table.id, [a.key for a in show.announce]))
+        self.calls.append((show.table.id, [a.what for a in show.announce]))
 
     async def table_lost(self, lost: LostTable) -> None:
         return None
@@ -138,7 +139,7 @@ async def test_a_whole_game_with_humans_and_robots(db: Database, variant: Varian
     assert table.status is Status.PLAYING and all(s is not None for s in table.seats)
     await play_out(service, table, random.Random(1))
     assert table.status is Status.FINISHED and table.winner is not None
-    assert any("tables.announce.game_over" in keys for _, keys in recorder.calls) or table.summary
+    assert any(Said.GAME_OVER in said for _, said in recorder.calls) or table.summary
     stats = await members.member_stats(db, 1, 10)
     assert stats is not None and stats.games_played == 1
 

@@ -25,6 +25,7 @@ from bot.engine import Variant, arrastrado_payout, parse_options
 from bot.storage import Database, ledger, members, open_database
 from bot.storage import tables as repo
 from bot.storage.settings import MAX_CHIPS_SETTING, get_settings, update_settings
+from bot.tables.announcement import Said
 from bot.tables.errors import TableError
 from bot.tables.model import STAND_IN_ROBOT, Status, Table
 from bot.tables.service import TableService
@@ -414,7 +415,7 @@ async def test_when_the_only_member_who_had_not_voted_leaves_the_game_is_cancell
         assert table_of(service, table_id).status is Status.PLAYING
         outcome = await service.leave(table_id, 23)
         assert outcome.table.status is Status.CANCELLED
-        assert "tables.announce.cancelled" in [a.key for a in outcome.announce]
+        assert Said.CANCELLED in [a.what for a in outcome.announce]
         await timers.quiet(service)
         start = (await get_settings(db, GUILD)).starting_chips
         assert [await ledger.balance(db, GUILD, u) for u in (21, 22, 23)] == [

@@ -13,7 +13,8 @@ import pytest
 
 from bot.ai import Level
 from bot.engine import Contract, End, Game, Options, Result, Scoring, Variant
-from bot.tables.model import DealSummary, LogEntry, Seat, Status, Table
+from bot.tables.events import Happened, LogEvent, Who
+from bot.tables.model import DealSummary, Seat, Status, Table
 from tests.tables._play import restored
 
 MEMBER = 1_100_000_000_000_000_003
@@ -72,8 +73,8 @@ def in_play() -> Table:
     table.cancel_votes = [MEMBER]
     table.stakes = {MEMBER: 50, AWAY: 50, LEFT: 50}
     table.game = Game(Variant.PAIRS, options, dealer=1, rounds_won=[1, 0], carry=(0, 30))
-    table.add_log("tables.log.opened", name="Alicia")
-    table.add_log("tables.log.trick", name="robot:1", cards=[15, 13, 21], points=2)
+    table.add_log(LogEvent(Happened.OPENED, Who("Alicia", MEMBER)))
+    table.add_log(LogEvent(Happened.TRICK, Who(robot=1), cards=(15, 13, 21), points=2))
     table.summary = DealSummary(
         deal_no=1,
         result=Result(
@@ -120,7 +121,7 @@ def as_asdict_wrote_it(table: Table) -> str:
         "paused_until": table.paused_until,
         "cancel_votes": table.cancel_votes,
         "stakes": {str(k): v for k, v in table.stakes.items()},
-        "log": [{"key": e.key, "params": e.params} for e in table.log],
+        "log": [e.to_json() for e in table.log],
         "summary": None if table.summary is None else table.summary.to_json(),
         "winner": table.winner,
         "rematch_of": table.rematch_of,
@@ -190,7 +191,7 @@ def test_changes_show_in_the_next_state() -> None:
     summary = table.summary
     assert summary is not None
     table.summary = replace(summary, deal_no=2, trump=1)
-    table.log.append(LogEntry("tables.log.started"))
+    table.log.append(LogEvent(Happened.STARTED))
     after = table.state_json()
     assert after != before and after == as_asdict_wrote_it(table)
     data = json.loads(after)

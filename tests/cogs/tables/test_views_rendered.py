@@ -238,17 +238,14 @@ def test_the_table_waits_for_a_robot_about_to_play_but_not_for_someone_going_awa
 
 
 def test_the_deal_summary_and_the_final_result_ride_on_the_table_message() -> None:
-    from bot.tables.views import Announcement
+    from bot.tables.announcement import Announcement, Said
 
     table = playing_table(Variant.HABANERO)
     show = Redraws().show(
         table,
-        announce=[
-            Announcement("tables.announce.deal_over"),
-            Announcement("tables.announce.paused", {"until": 5}),
-        ],
+        announce=[Announcement(Said.DEAL_OVER), Announcement(Said.PAUSED, until=5)],
     )
-    assert [a.key for a in show.announce] == ["tables.announce.paused"]
+    assert [a.what for a in show.announce] == [Said.PAUSED]
 
 
 def test_lobby_buttons_follow_the_seats() -> None:

@@ -1,0 +1,106 @@
+"""The sentence of each thing that happens at a table: a line of its log, or what is said in
+its channel apart. The service names what happened (:mod:`bot.tables.events`); here, and
+only here, each kind finds its words in the catalog, so a message can be reworded or renamed
+without touching a table saved before."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.i18n import t
+from bot.tables.announcement import SHOWN_IN_THE_TABLE, Announcement, Said
+from bot.tables.events import Happened, LogEvent, Who
+from bot.tables.views import TableView
+from cogs._base import shown_name
+
+from .embeds import card_text, suit_text
+from .faces import NO_FACES, CardFaces
+
+LOG_KEYS: dict[Happened, str] = {
+    Happened.OPENED: "tables.log.opened",
+    Happened.JOINED: "tables.log.joined",
+    Happened.LEFT: "tables.log.left",
+    Happened.NEW_HOST: "tables.log.new_host",
+    Happened.LEFT_PLAYING: "tables.log.left_playing",
+    Happened.ROBOT_ADDED: "tables.log.robot_added",
+    Happened.ROBOT_REMOVED: "tables.log.robot_removed",
+    Happened.CLOSED: "tables.log.closed",
+    Happened.EXPIRED: "tables.log.expired",
+    Happened.STARTED: "tables.log.started",
+    Happened.BACK: "tables.log.back",
+    Happened.VOTE: "tables.log.vote",
+    Happened.CANCELLED: "tables.log.cancelled",
+    Happened.SANG: "tables.log.sang",
+    Happened.TRICK: "tables.log.trick",
+    Happened.BID: "tables.log.bid",
+    Happened.PASS: "tables.log.pass",
+    Happened.TUTE: "tables.log.tute",
+    Happened.EXCHANGE: "tables.log.exchange",
+    Happened.CAPOTE: "tables.log.capote",
+    Happened.CLAIM: "tables.log.claim",
+    Happened.RESIGN: "tables.log.resign",
+    Happened.GAME_OVER: "tables.log.game_over",
+    Happened.TIMEOUT: "tables.log.timeout",
+    Happened.AWAY: "tables.log.away",
+    Happened.ABANDONED: "tables.log.abandoned",
+    Happened.PAUSED: "tables.log.paused",
+    Happened.RESUMED: "tables.log.resumed",
+    Happened.IDLE_CANCELLED: "tables.log.idle_cancelled",
+}
+"""Each line of the log, its sentence (one that lost a stake says so: ``_stake``)."""
+
+SAID_KEYS: dict[Said, str] = {
+    Said.CLOSED_BY_HOST: "tables.announce.closed_by_host",
+    Said.CLOSED_EMPTY: "tables.announce.closed_empty",
+    Said.EXPIRED: "tables.announce.expired",
+    Said.PAUSED: "tables.announce.paused",
+    Said.IDLE_CANCELLED: "tables.announce.idle_cancelled",
+    Said.CANCELLED: "tables.announce.cancelled",
+    Said.ABANDONED: "tables.announce.abandoned",
+}
+"""What is said apart, its sentence (the deal's end and the game's are in the table)."""
+
+SHOWN_APART = frozenset(Said) - SHOWN_IN_THE_TABLE
+"""What is said in a message of its own."""
+
+
+def who_text(who: Who, lang: str) -> str:
+    """Who did it: a robot by its short name, a member by the name they had, escaped."""
+    if who.robot is not None:
+        return t("tables.robot_short", lang, number=who.robot)
+    return shown_name(who.name)
+
+
+def log_line(event: LogEvent, lang: str, faces: CardFaces = NO_FACES) -> str:
+    params: dict[str, Any] = {}
+    if event.who is not None:
+        params["name"] = who_text(event.who, lang)
+    if event.suit is not None:
+        params["suit"] = suit_text(event.suit, lang)
+    if event.cards:
+        params["cards"] = " ".join(card_text(c, faces) for c in event.cards)
+    if event.level is not None:
+        params["level"] = t(f"robots.{event.level}", lang)
+    for name in ("points", "votes", "needed", "stake"):
+        value = getattr(event, name)
+        if value is not None:
+            params[name] = value
+    key = LOG_KEYS[event.what] + ("_stake" if event.stake else "")
+    return t(key, lang, **params)
+
+
+def announcement_text(item: Announcement, lang: str) -> str:
+    params: dict[str, Any] = {"stake": item.stake}
+    if item.who is not None:
+        params["name"] = who_text(item.who, lang)
+    if item.minutes is not None:
+        params["minutes"] = item.minutes
+    if item.until is not None:
+        params["until"] = item.until
+    key = SAID_KEYS[item.what] + ("_stake" if item.stake else "")
+    return t(key, lang, **params)
+
+
+def log_lines(table: TableView, lang: str, last: int = 4, faces: CardFaces = NO_FACES) -> list[str]:
+    """What happened last at the table, one line an event, newest last."""
+    return [log_line(event, lang, faces) for event in table.log[-last:]]
