@@ -101,7 +101,8 @@ def _service_counting(name: str, original: Callable[..., Any]) -> Callable[..., 
 
 def instrument() -> None:
     """Count what a click costs, wherever the bot does it."""
-    for kind in (TableService, Notes):
+    # the façade and every class it stands on (its core), and the notes
+    for kind in (*TableService.__mro__[:-1], Notes):
         for name, value in list(vars(kind).items()):
             if callable(value) and not name.startswith("_"):
                 prefix = "notes." if kind is Notes else ""

@@ -29,7 +29,7 @@ from bot.storage import Database, open_database
 from bot.storage.ratings import keep_game
 from bot.storage.seasons import Season, season_games
 from bot.storage.settings import get_settings
-from bot.tables import seasons
+from bot.tables.competition import seasons
 from bot.tables.ratings import RatingRules
 
 

@@ -14,8 +14,8 @@ from bot.i18n import DEFAULT_LANGUAGE, language_of, t
 from bot.storage import Database, open_database
 from bot.storage.bus import Bus
 from bot.tables.cluster import Cluster
+from bot.tables.competition.tournaments import TournamentService
 from bot.tables.service import TableService
-from bot.tables.tournaments import TournamentService
 
 log = logging.getLogger(__name__)
 

@@ -433,3 +433,17 @@ def test_no_room_is_over_500_lines() -> None:
         if (n := len((ROOT / m.path).read_text(encoding="utf-8").splitlines())) > LONGEST
     )
     assert not long, _report(f"modules over {LONGEST} lines", long)
+
+
+def test_the_table_concern_knows_nothing_of_what_stands_on_it() -> None:
+    """bot/tables itself (a table's life) imports neither ``competition`` nor ``cluster``,
+    which stand on it: each can be read, tested and changed above it."""
+    above = ("bot.tables.competition", "bot.tables.cluster")
+    breaks = sorted(
+        f"{i.path}:{i.line} imports {i.module}"
+        for i in all_imports()
+        if i.path.startswith("bot/tables/")
+        and i.path.count("/") == 2
+        and i.module.startswith(above)
+    )
+    assert not breaks, _report("the table concern reaches above itself", breaks)

@@ -66,10 +66,6 @@ class ServiceCore(Surroundings):
         """The table as everybody sees it (no hand in it)."""
         return table_view(self.get(table_id))
 
-    def seat_of(self, table_id: int, user_id: int) -> int | None:
-        """Where the member sits at the table (None: not there)."""
-        return self.get(table_id).seat_of(user_id)
-
     def hand_view(self, table_id: int, seat: int) -> HandView:
         """One seat's own hand, for that seat's player only."""
         return hand_view(self.get(table_id), seat)

@@ -33,6 +33,7 @@ from .clock import DECLARE_GRACE as DECLARE_GRACE
 from .clock import IDLE_TIMEOUT, LOBBY_TIMEOUT, ROBOT_DELAY, Clocks, Due
 from .clock import RETRY_FIRST as RETRY_FIRST
 from .clock import RETRY_MOST as RETRY_MOST
+from .codes import decode_action
 from .core import GameOver as GameOver
 from .core import ServiceCore
 from .errors import SaveFailed, TableError
@@ -296,6 +297,20 @@ class TableService(ServiceCore):
         it is not theirs to take, or when the rules do not allow it."""
         async with self._change(table_id) as table:
             seat = play.member_action(table, user_id, action, deal_no=deal_no, trick_no=trick_no)
+            announce = await self._after_action(table, [action])
+            return self._outcome(table, seat=seat, announce=announce)
+
+    async def click(
+        self, table_id: int, user_id: int, code: str, *, deal_no: int, trick_no: int
+    ) -> Outcome:
+        """A card or a declaration clicked on a member's hand: its button's ``code``
+        (:mod:`codes`), read as their seat's action; then as :meth:`act`."""
+        async with self._change(table_id) as table:
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise TableError("not_seated")
+            action = decode_action(seat, code)
+            play.member_action(table, user_id, action, deal_no=deal_no, trick_no=trick_no)
             announce = await self._after_action(table, [action])
             return self._outcome(table, seat=seat, announce=announce)
 

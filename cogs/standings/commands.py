@@ -34,7 +34,8 @@ from bot.storage import ledger, members
 from bot.storage import ratings as stored_ratings
 from bot.storage.seasons import Season, running_season, season_number
 from bot.storage.settings import InvalidSetting, get_settings, update_settings
-from bot.tables import ratings, seasons
+from bot.tables import ratings
+from bot.tables.competition import seasons
 
 from .common import (
     CMD,

@@ -17,7 +17,7 @@ from bot.storage import Database, members
 from bot.storage import ratings as stored_ratings
 from bot.storage.seasons import Season, season_number
 from bot.storage.settings import get_settings
-from bot.tables import seasons
+from bot.tables.competition import seasons
 from bot.tables.ratings import Family, Rating
 from cogs._base import answers_errors
 

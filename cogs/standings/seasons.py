@@ -3,7 +3,7 @@
 
 :class:`SeasonCommands` is mixed into the ``/tute`` GroupCog through
 :class:`~cogs.standings.commands.StandingsCommands`; its ``season`` group becomes
-``/tute season``. The service (``bot.tables.seasons``) decides; this parses, asks it and
+``/tute season``. The service (``bot.tables.competition.seasons``) decides; this parses, asks it and
 renders. A season's podium is posted publicly in the server's language, with mentions that
 ping nobody. The planned end is checked every minute on the bot's clock
 (``discord.utils.utcnow``, which SimCord drives), against the planned ends as last read
@@ -28,7 +28,7 @@ from bot.i18n import t
 from bot.storage import Database
 from bot.storage.seasons import due_seasons, running_season, season_number
 from bot.storage.settings import get_settings
-from bot.tables import seasons
+from bot.tables.competition import seasons
 from bot.tables.errors import TableError
 from bot.tables.ratings import Family, Rating
 from cogs._base import CommandsMixin

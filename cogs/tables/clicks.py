@@ -12,7 +12,6 @@ from bot.i18n import t
 from bot.storage.settings import get_settings
 from bot.tables.announcement import Said
 from bot.tables.cluster import Click
-from bot.tables.codes import decode_action
 from bot.tables.errors import TableError
 from bot.tables.service import TableService
 
@@ -185,17 +184,15 @@ async def hand_click(button: HandButton, interaction: discord.Interaction[Any]) 
         await cluster.forward(click)
         return
     presenter = presenter_of(interaction.client)
-    seat = service.seat_of(button.table_id, interaction.user.id)
-    if seat is None:
-        raise TableError("not_seated")
-    action = decode_action(seat, button.code)
-    outcome = await service.act(
+    outcome = await service.click(
         button.table_id,
         interaction.user.id,
-        action,
+        button.code,
         deal_no=button.deal_no,
         trick_no=button.trick_no,
     )
+    seat = outcome.seat
+    assert seat is not None
     show = outcome.show
     hand = show.hand(seat)
     lang = locale_of(interaction)

@@ -14,8 +14,13 @@ import discord
 
 from bot.client import TuteBot
 from bot.i18n import t
-from bot.tables.tournament import Match
-from bot.tables.tournaments import CaughtUp, Tournament, TournamentService, TournamentStatus
+from bot.tables.competition.tournament import Match
+from bot.tables.competition.tournaments import (
+    CaughtUp,
+    Tournament,
+    TournamentService,
+    TournamentStatus,
+)
 from cogs._base import pings
 from cogs.tables.common import service_of
 from cogs.tables.presenter import presenter_of

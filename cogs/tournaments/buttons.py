@@ -11,9 +11,9 @@ from typing import Any
 import discord
 
 from bot.i18n import t
+from bot.tables.competition.tournament import prize_shares
+from bot.tables.competition.tournaments import Tournament, TournamentService, TournamentStatus
 from bot.tables.errors import TableError
-from bot.tables.tournament import prize_shares
-from bot.tables.tournaments import Tournament, TournamentService, TournamentStatus
 from cogs._base import shown_name
 from cogs.tables.buttons import TuteButton
 from cogs.tables.common import answered, locale_of

@@ -18,10 +18,15 @@ from bot.client import TuteBot, catalog_str
 from bot.engine import Options, Preset, Variant
 from bot.i18n import DEFAULT_LANGUAGE, t
 from bot.storage.settings import get_settings
+from bot.tables.competition.tournament import Format
+from bot.tables.competition.tournaments import (
+    CaughtUp,
+    Tournament,
+    TournamentService,
+    TournamentStatus,
+)
 from bot.tables.errors import TableError
 from bot.tables.house import opening_options, parse_house
-from bot.tables.tournament import Format
-from bot.tables.tournaments import CaughtUp, Tournament, TournamentService, TournamentStatus
 from cogs._base import CommandsMixin, shown_name
 from cogs.standings.common import utc_moment
 from cogs.tables.commands import RULES_CHOICES, VARIANT_CHOICES, house_choices

@@ -11,7 +11,7 @@ import logging
 import discord
 
 from bot.i18n import t
-from bot.tables.tournaments import Tournament, TournamentService
+from bot.tables.competition.tournaments import Tournament, TournamentService
 from cogs._base import pings
 from cogs.tables.common import service_of
 from cogs.tables.presenter import presenter_of

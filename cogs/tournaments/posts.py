@@ -23,8 +23,8 @@ from bot.render.bracket_scenes import (
     StandingsScene,
 )
 from bot.render.standings import render_standings, standings_alt_text
-from bot.tables.tournament import BYE, Draw, Format, Match
-from bot.tables.tournaments import Tournament, TournamentStatus
+from bot.tables.competition.tournament import BYE, Draw, Format, Match
+from bot.tables.competition.tournaments import Tournament, TournamentStatus
 from cogs._base import MAX_PINGS, shown_name
 
 log = logging.getLogger(__name__)

@@ -2,7 +2,7 @@
 two, three or four, and Swiss standings up to 64 lines; legible, deterministic, their
 winners lit, their names shortened and cleaned as on the table.
 
-The brackets are built from real draws (``bot.tables.tournament``), as the cog will."""
+The brackets are built from real draws (``bot.tables.competition.tournament``), as the cog will."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ from bot.render import (
 )
 from bot.render.style import HIGHLIGHT
 from bot.render.text import ELLIPSIS, displayable
-from bot.tables.tournament import BYE, Draw, Format
+from bot.tables.competition.tournament import BYE, Draw, Format
 from tests.render._written import Written, record_texts
 
 PHONE_W = 360

@@ -1,4 +1,4 @@
-"""The bot as several processes on one PostgreSQL database (bot/tables/cluster.py).
+"""The bot as several processes on one PostgreSQL database (bot/tables/cluster/processes.py).
 
 Each "process" here is a table service with its own database pool, bus connection and
 presenter, as a separate ``tute-bot --shards ...`` would have: a click on a DM hand that

@@ -13,7 +13,7 @@ from bot.ai import Level
 from bot.storage import Database, open_database
 from bot.storage import seasons as stored
 from bot.storage.settings import update_settings
-from bot.tables import seasons
+from bot.tables.competition import seasons
 from bot.tables.errors import TableError
 from bot.tables.ratings import Family, GameResult, Player, RatingRules, record_game
 

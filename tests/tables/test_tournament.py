@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from bot.tables.tournament import BYE, Draw, Format, Match, prizes, seeded
+from bot.tables.competition.tournament import BYE, Draw, Format, Match, prizes, seeded
 
 EIGHT = tuple(range(1, 9))  # entrants named by their seed
 

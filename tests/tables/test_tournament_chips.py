@@ -14,9 +14,9 @@ import pytest
 
 from bot.storage import entries, ledger
 from bot.storage import tournaments as stored
+from bot.tables.competition.tournament import Format, prizes
+from bot.tables.competition.tournaments import TournamentStatus
 from bot.tables.errors import SaveFailed, TableError
-from bot.tables.tournament import Format, prizes
-from bot.tables.tournaments import TournamentStatus
 
 from ._play import GUILD, Clock
 from .test_tournaments import HOST, MEMBERS, House, build, open_tournament, play_to_end, stop

@@ -8,9 +8,9 @@ import pytest
 
 from bot.engine import Variant, parse_options
 from bot.storage import entries, ledger
+from bot.tables.competition.tournament import BYE, Format
+from bot.tables.competition.tournaments import Tournament, TournamentService, TournamentStatus
 from bot.tables.model import Status, Table
-from bot.tables.tournament import BYE, Format
-from bot.tables.tournaments import Tournament, TournamentService, TournamentStatus
 from tests.tables import _sim
 from tests.tables._sim import (
     CHANNEL,

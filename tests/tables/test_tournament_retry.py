@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
+from bot.tables.competition.tournament_retry import retry_delay
+from bot.tables.competition.tournaments import Tournament, TournamentService, TournamentStatus
 from bot.tables.errors import SaveFailed
 from bot.tables.service import TableService
-from bot.tables.tournament_retry import retry_delay
-from bot.tables.tournaments import Tournament, TournamentService, TournamentStatus
 from bot.tables.views import TableView
 from tests.tables import _sim
 from tests.tables._sim import Env, play_out

@@ -14,16 +14,16 @@ import pytest
 from bot.engine import Options, Variant, parse_options
 from bot.storage import Database, open_database
 from bot.storage import tournaments as stored
-from bot.tables.errors import TableError
-from bot.tables.model import Status
-from bot.tables.service import TableService
-from bot.tables.tournament import BYE, Format
-from bot.tables.tournaments import (
+from bot.tables.competition.tournament import BYE, Format
+from bot.tables.competition.tournaments import (
     Tournament,
     TournamentService,
     TournamentStatus,
     match_winner,
 )
+from bot.tables.errors import TableError
+from bot.tables.model import Status
+from bot.tables.service import TableService
 
 from ._play import CHANNEL, GUILD, Clock, Timers, make_service, pick
 

@@ -11,7 +11,7 @@ import pytest
 import simcord
 from simcord import MemberActor
 
-from bot.tables import seasons
+from bot.tables.competition import seasons
 from bot.tables.ratings import RatingRules
 from tests.cogs.standings.conftest import embed_of
 from tests.cogs.standings.test_seasons import Games, lines_of, set_min_games

@@ -15,7 +15,7 @@ from simcord import MemberActor
 from bot.i18n import t
 from bot.storage.seasons import running_season, season_number
 from bot.storage.settings import update_settings
-from bot.tables import seasons
+from bot.tables.competition import seasons
 from bot.tables.ratings import Family, GameResult, Player, Rating, RatingRules, record_game
 from tests.cogs.standings.conftest import buttons_of, db_of, embed_of, fields_of
 from tests.conftest import World

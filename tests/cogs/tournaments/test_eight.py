@@ -26,9 +26,9 @@ from bot.engine.variants import sides_of
 from bot.i18n import t
 from bot.render.bracket import bracket_alt_text
 from bot.render.standings import standings_alt_text
+from bot.tables.competition.tournament import Format, Match
+from bot.tables.competition.tournaments import Tournament, TournamentService, TournamentStatus
 from bot.tables.model import Status, Table
-from bot.tables.tournament import Format, Match
-from bot.tables.tournaments import Tournament, TournamentService, TournamentStatus
 from cogs._base import shown_name
 from cogs.tournaments.posts import bracket_scene, standings_scene
 from tests.cogs.tables._game import SEED, Game, Human

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from bot.engine import Variant, parse_options
 from bot.i18n import t
-from bot.tables.tournament import Draw, Format
-from bot.tables.tournaments import Tournament, TournamentStatus
+from bot.tables.competition.tournament import Draw, Format
+from bot.tables.competition.tournaments import Tournament, TournamentStatus
 from cogs.tournaments import posts
 
 

@@ -12,8 +12,8 @@ import pytest
 
 from bot.engine import Variant, parse_options
 from bot.i18n import t
-from bot.tables.tournament import Draw, Format
-from bot.tables.tournaments import Tournament, TournamentStatus
+from bot.tables.competition.tournament import Draw, Format
+from bot.tables.competition.tournaments import Tournament, TournamentStatus
 from cogs.tournaments import announce, posts
 from cogs.tournaments.buttons import signup_payload
 from tests.discord_limits import check_message

@@ -17,8 +17,8 @@ from simcord import MemberActor
 
 from bot.i18n import t
 from bot.storage.settings import update_settings
-from bot.tables.tournament import BYE
-from bot.tables.tournaments import TournamentStatus
+from bot.tables.competition.tournament import BYE
+from bot.tables.competition.tournaments import TournamentStatus
 from cogs.tournaments import posts
 from tests.cogs._said import message_body
 from tests.cogs.tables._world import add_member, buttons, placed

@@ -16,8 +16,8 @@ from bot.config import Config
 from bot.i18n import t
 from bot.storage import ledger
 from bot.storage import tournaments as stored
-from bot.tables.tournament import Match
-from bot.tables.tournaments import Tournament, TournamentService, TournamentStatus
+from bot.tables.competition.tournament import Match
+from bot.tables.competition.tournaments import Tournament, TournamentService, TournamentStatus
 from tests.cogs.tables._game import SEED, Game, Human
 from tests.cogs.tables._world import add_member, buttons, placed, refusal
 from tests.conftest import World, fast_bot

@@ -23,10 +23,10 @@ from bot.storage.ledger import InsufficientChips
 from bot.storage.ratings import ratings_of
 from bot.storage.settings import get_settings
 
-from .errors import SaveFailed, TableError
-from .model import Status, Table
-from .ratings import FAMILY_OF
-from .service import TableService
+from ..errors import SaveFailed, TableError
+from ..model import Status, Table
+from ..ratings import FAMILY_OF
+from ..service import TableService
 from .tournament import Draw, Format, Match, seeded
 from .tournament_chips import pay_entry, pay_prizes, refund
 from .tournament_retry import Opened, Retries

@@ -35,9 +35,8 @@ from bot.storage import Database, leases
 from bot.storage import tables as repo
 from bot.storage.bus import Bus
 
-from .codes import decode_action
-from .errors import SaveFailed, TableError
-from .service import TableService
+from ..errors import SaveFailed, TableError
+from ..service import TableService
 
 log = logging.getLogger(__name__)
 
@@ -263,13 +262,10 @@ class Cluster:
         )
         outcome = None
         try:
-            seat = service.seat_of(click.table_id, click.user_id)
-            if seat is None:
-                raise TableError("not_seated")
-            outcome = await service.act(
+            outcome = await service.click(
                 click.table_id,
                 click.user_id,
-                decode_action(seat, click.code),
+                click.code,
                 deal_no=click.deal_no,
                 trick_no=click.trick_no,
             )

@@ -16,9 +16,9 @@ from bot.storage import seasons as stored
 from bot.storage.seasons import Season, SeasonRunning
 from bot.storage.settings import GuildSettings, get_settings
 
-from .errors import TableError
-from .ratings import Family, GameResult, Rating, RatingRules, replay
-from .service import everywhere
+from ..errors import TableError
+from ..ratings import Family, GameResult, Rating, RatingRules, replay
+from ..service import everywhere
 
 PODIUM = 3
 

@@ -9,7 +9,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
-from .clock import RETRY_FIRST, RETRY_MOST
+from ..clock import RETRY_FIRST, RETRY_MOST
 from .tournament_state import Tournament
 
 log = logging.getLogger(__name__)

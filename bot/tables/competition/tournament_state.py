@@ -1,6 +1,6 @@
 """A tournament as it is kept: its settings, entrants, draw, the tables of its matches, its
 prizes (JSON in its row), and who takes a match from how its table's game ended. Its life is
-:mod:`bot.tables.tournaments`; its draw, :mod:`bot.tables.tournament`."""
+:mod:`bot.tables.competition.tournaments`; its draw, :mod:`bot.tables.competition.tournament`."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from bot.engine import Options, Variant, parse_options
 from bot.engine.variants import sides_of
 from bot.storage import tournaments as repo
 
-from .model import Status, Table
+from ..model import Status, Table
 from .tournament import Draw, Format, Match
 
 MAX_ENTRANTS = 64
