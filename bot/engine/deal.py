@@ -3,7 +3,7 @@
 Hands are 40-bit ints (see ``cards``); the hot path of a playout (``legal_actions`` then
 ``apply`` of a play) is a handful of bit operations and allocates only the trick record.
 What happens and how a deal ends are the value types of ``events``; why an action is
-refused, in words, is ``refusals``.
+refused, in words, and the rules of the declarations are ``refusals``.
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ from .events import (
     deal_winner,
 )
 from .options import FortyFirst, Scoring, SingUntil
-from .refusals import refuse_card, refuse_other
 from .variants import VARIANTS, TurnedCard, Variant
 
 LAST_TRICK_BONUS: Final = 10
@@ -278,8 +277,8 @@ class Deal(DeclarationRules):
             seat, c = action.seat, action.arg
             if seat == self.turn and self.play_mask() >> c & 1:
                 return None
-            return refuse_card(self, seat, c)
-        return refuse_other(self, action)
+            return self.refuse_card(seat, c)
+        return self.refuse_other(action)
 
     # ---------------------------------------------------------------- apply
 
@@ -292,7 +291,7 @@ class Deal(DeclarationRules):
             if m < 0:
                 m = self.play_mask()
             if seat != self.turn or not m >> c & 1:
-                raise refuse_card(self, seat, c)
+                raise self.refuse_card(seat, c)
             self._pm = -1
             self.hands[seat] ^= 1 << c
             self.actions.append(action)
@@ -365,7 +364,7 @@ class Deal(DeclarationRules):
                 self.capote_open = True
 
     def _apply_other(self, action: Action) -> None:
-        refused = refuse_other(self, action)
+        refused = self.refuse_other(action)
         if refused is not None:
             raise refused
         kind = action.kind

@@ -80,31 +80,6 @@ class ExchangeRules:
             return -1
         return self.table_card
 
-    def exchange_open(self, seat: int) -> int:
-        """The trump 7 (or 2) this seat may give in an exchange now, or -1 (RULES.md,
-        ``exchange_window``)."""
-        if not self.options.exchange or self.phase is Phase.FINISHED:
-            return -1
-        if self.variant is not _HABANERO:
-            return self.exchange_card_of(seat)
-        if self.exchanges:
-            return -1  # one swap a deal: a 7 (or 2) put under the stock stays there
-        window = self.window_side >= 0 and seat == self.window_seat
-        match self.options.exchange_window:
-            case ExchangeWindow.BEFORE_LEAD:
-                return self.exchange_card_of(seat) if window else -1
-            case ExchangeWindow.BEFORE_DRAW:
-                if not window or self.actions[-1].kind is not _PLAY:
-                    return -1  # only between winning the trick and its draws
-                mine = exchange_card(self.turned_before_draw(), self.trump)
-                if mine < 0 or not self.hands[seat] >> mine & 1 or self.last_drawn[seat] == mine:
-                    return -1  # a 7 (or 2) drawn in that trick waits for the next win
-                return mine
-            case ExchangeWindow.ANNOUNCE:
-                if self.pending >= 0 or not (window or self.turn == seat):
-                    return -1
-                return self.exchange_card_of(seat)
-
     def turned_before_draw(self) -> int:
         """Habanero: the turned card as it lay before the draws of the last trick (drawn
         by its loser if that trick emptied the stock), or -1."""
