@@ -1,4 +1,5 @@
-"""Refusals the table service gives a user: a catalog key and its parameters."""
+"""Refusals the table service gives a user: a stable code and its parameters (the Discord
+side words each as ``tables.errors.<code>``)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ from bot.engine import IllegalActionError
 
 
 class TableError(Exception):
-    """Something a user asked that the table cannot do. ``key`` names the message in the
-    catalog (``tables.errors.<key>``); ``params`` fill it."""
+    """Something a user asked that the table cannot do. ``key`` is its stable code (the
+    Discord side says it with ``tables.errors.<key>``); ``params`` fill it."""
 
     def __init__(self, key: str, **params: Any) -> None:
         super().__init__(key)

@@ -1,12 +1,13 @@
 """Tables on Discord, by room: ``commands`` (``/tute new``, ``rules``, ``tables``,
-``history``), ``buttons`` (the lobby's, the table's and a hand's), ``presenter`` (renders what
-the service says to redraw, each message on its own; ``summaries``: each deal's message
-becoming its summary), ``places`` (where each message lives, kept by this side alone),
-``delivery`` (each hand in a DM or a message only its player sees), ``messages`` (the
-payloads and what each message last showed), ``layouts`` (the table and the hand drawn with
-layout components), ``embeds`` and ``pictures`` (the words and the pictures; ``drawing``:
-the thread that draws them), ``faces`` (the cards as the application's emojis),
-``threads``.
+``history``), ``buttons`` (the lobby's, the table's and a hand's) and ``clicks`` (what a
+click does), ``presenter`` (renders what the service says to redraw, each message on its
+own; ``summaries``: each deal's message becoming its summary), ``delivery`` (each hand in a
+DM or a message only its player sees), ``outlet`` (what those stand on: ``places``, where
+each message lives, kept by this side alone; what each message last showed; ``drawing``,
+the thread that draws the pictures), ``messages`` (the payloads), ``layouts`` (the table and
+the hand drawn with layout components), ``embeds``, ``said`` (each event's sentence) and
+``pictures`` (the words and the pictures), ``faces`` (the cards as the application's
+emojis), ``threads``.
 
 Everything here renders the service's views (``bot.tables.views``): no module reaches a
 hand but its viewer's.
