@@ -97,6 +97,11 @@ async def table_click(button: TableButton, interaction: discord.Interaction[Any]
         )
         await answered(interaction, question)  # if lost, nothing happened: click again
         return
+    if button.op == "keep":
+        # the answer No: nothing happened, and the question's message says so
+        kept = interaction.response.edit_message(content=t("tables.done.kept", lang), view=None)
+        await answered(interaction, kept)
+        return
     if button.op == "back":
         outcome = await service.im_back(button.table_id, user.id)
         done = "tables.done.back"
@@ -158,6 +163,7 @@ def _question(button: TableButton, service: TableService, user_id: int, lang: st
 
 
 def _confirm_view(button: TableButton, lang: str) -> discord.ui.View:
+    """Yes (what the question asks) or No (nothing happens)."""
     view = discord.ui.View(timeout=None)
     view.add_item(
         TableButton(
@@ -167,6 +173,7 @@ def _confirm_view(button: TableButton, lang: str) -> discord.ui.View:
             style=discord.ButtonStyle.danger,
         )
     )
+    view.add_item(TableButton(button.table_id, "keep", label=t("tables.btn.keep", lang)))
     return view
 
 

@@ -51,8 +51,9 @@ async def test_the_last_member_leaving_asks_first_and_tells_one_outcome(
     assert reply is not None and question.ephemeral
     assert reply.content == t("tables.confirm.leave.end_stake", "en", stake=100)
     assert table.status is Status.PLAYING, "nothing happens before the answer"
-    (confirm,) = buttons(reply)
+    confirm, keep = buttons(reply)
     assert confirm.custom_id == f"tute:t:{table.id}:leaveok"
+    assert keep.custom_id == f"tute:t:{table.id}:keep"
 
     done = await alice.click(reply, custom_id=confirm.custom_id)
     assert done.response is not None
@@ -91,7 +92,14 @@ async def test_vote_to_cancel_asks_first_then_counts(
     assert first.response is not None
     assert first.response.content == t("tables.confirm.cancel", "en", missing=1)
     assert not table.cancel_votes, "no vote before the answer"
-    (yes,) = buttons(first.response)
+    yes, no = buttons(first.response)
+    kept = await alice.click(first.response, custom_id=no.custom_id)
+    assert kept.response is not None
+    assert kept.response.content == t("tables.done.kept", "en") and not buttons(kept.response)
+    assert not table.cancel_votes, "No: nothing happened"
+    first = await alice.click(table_message, custom_id=op_button(table_message, "cancel"))
+    assert first.response is not None
+    yes, _ = buttons(first.response)
     voted = await alice.click(first.response, custom_id=yes.custom_id)
     assert voted.response is not None
     assert voted.response.content == t("tables.done.cancel", "en")
@@ -99,7 +107,7 @@ async def test_vote_to_cancel_asks_first_then_counts(
     second = await bob.click(table_message, custom_id=op_button(table_message, "cancel"))
     assert second.response is not None
     assert second.response.content == t("tables.confirm.cancel_last", "en", missing=0)
-    (yes,) = buttons(second.response)
+    yes, _ = buttons(second.response)
     ended = await bob.click(second.response, custom_id=yes.custom_id)
     assert ended.response is not None
     assert ended.response.content == t("tables.done.cancelled", "en")
@@ -129,7 +137,7 @@ async def test_alone_with_robots_a_vote_after_the_first_trick_says_the_stake_is_
     question = await alice.click(table_message, custom_id=op_button(table_message, "cancel"))
     assert question.response is not None and question.ephemeral
     assert question.response.content == t("tables.confirm.cancel_leave", "en", stake=100)
-    (yes,) = buttons(question.response)
+    yes, _ = buttons(question.response)
     done = await alice.click(question.response, custom_id=yes.custom_id)
     assert done.response is not None
     assert done.response.content == t("tables.done.leave_end", "en")
