@@ -110,19 +110,18 @@ class LogEvent:
     cards: tuple[int, ...] = ()
     votes: int | None = None
     needed: int | None = None
-    stake: int = 0
+    stake: int | None = None
     level: str | None = None
 
     def to_json(self) -> dict[str, Any]:
+        """Only what the event has (a number it lacks is None, and not written)."""
         data: dict[str, Any] = {"what": self.what.value}
         if self.who is not None:
             data["who"] = self.who.to_json()
         for name in _NUMBERS:
             value = getattr(self, name)
-            if value:
+            if value is not None:
                 data[name] = value
-        if self.suit == 0:
-            data["suit"] = 0  # oros: a number like any other
         if self.cards:
             data["cards"] = list(self.cards)
         if self.level is not None:

@@ -296,9 +296,7 @@ class TableService(ServiceCore):
         """A member's action from a button: refused when it comes from an earlier trick, when
         it is not theirs to take, or when the rules do not allow it."""
         async with self._change(table_id) as table:
-            seat = play.member_action(table, user_id, action, deal_no=deal_no, trick_no=trick_no)
-            announce = await self._after_action(table, [action])
-            return self._outcome(table, seat=seat, announce=announce)
+            return await self._act(table, user_id, action, deal_no=deal_no, trick_no=trick_no)
 
     async def click(
         self, table_id: int, user_id: int, code: str, *, deal_no: int, trick_no: int
@@ -310,9 +308,14 @@ class TableService(ServiceCore):
             if seat is None:
                 raise TableError("not_seated")
             action = decode_action(seat, code)
-            play.member_action(table, user_id, action, deal_no=deal_no, trick_no=trick_no)
-            announce = await self._after_action(table, [action])
-            return self._outcome(table, seat=seat, announce=announce)
+            return await self._act(table, user_id, action, deal_no=deal_no, trick_no=trick_no)
+
+    async def _act(
+        self, table: Table, user_id: int, action: Action, *, deal_no: int, trick_no: int
+    ) -> Outcome:
+        seat = play.member_action(table, user_id, action, deal_no=deal_no, trick_no=trick_no)
+        announce = await self._after_action(table, [action])
+        return self._outcome(table, seat=seat, announce=announce)
 
     async def im_back(self, table_id: int, user_id: int) -> Outcome:
         async with self._change(table_id) as table:

@@ -56,10 +56,6 @@ def _embeds(payload: Payload) -> list[discord.Embed]:
     return [embed] if isinstance(embed, discord.Embed) else []
 
 
-def is_v2(payload: Payload) -> bool:
-    return isinstance(payload.get("view"), discord.ui.LayoutView)
-
-
 def _components(payload: Payload) -> list[dict[str, Any]]:
     view = payload.get("view")
     if isinstance(view, discord.ui.View | discord.ui.LayoutView):
@@ -89,9 +85,8 @@ def hand_digest(payload: Payload, *, away: bool) -> str:
     away or comes back), not each time a card is played elsewhere: the table shows that, and
     the hand's text says only what stays true until its buttons change."""
     components = _components(payload)
-    colour = next((e.colour for e in _embeds(payload)), None)
-    colour = next((c.get("accent_color") for c in _walk(components) if c.get("type") == 17), colour)
-    parts = [f"{away}|{colour}|{is_v2(payload)}"]
+    colour = next((c.get("accent_color") for c in _walk(components) if c.get("type") == 17), None)
+    parts = [f"{away}|{colour}"]
     for button in _walk(components):
         if button.get("type") != 2:
             continue

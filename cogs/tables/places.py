@@ -133,8 +133,8 @@ class Place:
             hands={
                 int(seat): HandPlace(
                     user_id=int(h["user"]),
-                    dm_channel_id=_id(h.get("channel")),
-                    dm_message_id=_id(h.get("message")),
+                    dm_channel_id=h.get("channel"),
+                    dm_message_id=h.get("message"),
                     dm_closed=bool(h.get("closed")),
                     legacy=bool(h.get("legacy")) and h.get("message") is not None,
                 )
@@ -244,7 +244,3 @@ class Places:
             task.cancel()
         self._flushing = None
         await self.flush()
-
-
-def _id(value: object) -> int | None:
-    return None if value is None else int(str(value))

@@ -92,9 +92,6 @@ class DiscordPresenter:
         self.shown.digests[(table.id, "lobby")] = messages.digest(payload)
         return payload
 
-    async def draw(self, payload: Payload, files: Callable[[], Files]) -> None:
-        await self.outlet.draw(payload, files)
-
     async def post_lobby(self, table: TableView) -> bool:
         """A lobby of the bot's own making (a rematch) in the table's channel, its invited
         members pinged there; False when Discord did not take it (nobody can see it)."""
@@ -383,7 +380,7 @@ class DiscordPresenter:
         if place.thread_id is None and first:
             place.thread_id = await make_thread(self.bot, table, place)
         payload = messages.table_payload(table, place, self.faces)
-        await self.draw(payload, self._files(table))
+        await self.outlet.draw(payload, self._files(table))
         try:
             message = await self.bot.get_partial_messageable(place.where_id).send(
                 **as_new_message(payload)
@@ -395,7 +392,7 @@ class DiscordPresenter:
             log.warning("Table %s: its thread is gone; playing on in the channel", table.id)
             place.thread_id = None
             payload = messages.table_payload(table, place, self.faces)
-            await self.draw(payload, self._files(table))
+            await self.outlet.draw(payload, self._files(table))
             message = await self.bot.get_partial_messageable(table.channel_id).send(
                 **as_new_message(payload)
             )
