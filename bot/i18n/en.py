@@ -82,12 +82,20 @@ MESSAGES: Final[dict[str, str]] = {
     "standings.leaderboard.previous": "◀ Previous",
     "standings.leaderboard.next": "Next ▶",
     "standings.leaderboard.title.rating": "Leaderboard: skill rating · {family}",
-    "standings.leaderboard.rating_line": "{rank} {member}: **{rating}** ± {spread} ({games})",
+    "standings.leaderboard.rating_line": "{rank} {member}: **{rating}** · {games}",
     "standings.leaderboard.rating_empty": (
         "Nobody is on this board yet: a member needs {games} rated games to be listed."
     ),
     "standings.leaderboard.rating_page": (
-        "Page {page} of {pages} · rating ± uncertainty (rated games) · listed from {games} games"
+        "Page {page} of {pages} · listed from {games} rated games"
+    ),
+    "standings.rating.games": "{games} rated games",
+    "standings.rating.games_one": "{games} rated game",
+    "standings.rating.settling": "still settling, {games} rated games",
+    "standings.rating.settling_one": "still settling, {games} rated game",
+    "standings.rating.legend": (
+        "Everyone starts at {start}. A rating still settling moves a lot with each game, "
+        "and ranks lower on the boards until it settles."
     ),
     "standings.family.two": "Two players",
     "standings.family.three": "Three players",
@@ -105,12 +113,13 @@ MESSAGES: Final[dict[str, str]] = {
     "standings.stats.cantes": "Cantes sung",
     "standings.stats.tutes": "Tutes",
     "standings.stats.rating": "Skill rating",
-    "standings.stats.rating_line": "{family}: **{rating}** ± {spread} · {games} games",
-    "standings.stats.rating_line_one": "{family}: **{rating}** ± {spread} · {games} game",
+    "standings.stats.rating_line": "{family}: **{rating}** · {games}",
     "standings.stats.rating_last": " (last game {change})",
     "standings.stats.to_be_listed": " · {left} more games to be on the leaderboard",
     "standings.stats.to_be_listed_one": " · 1 more game to be on the leaderboard",
-    "standings.stats.rating_none": "Not rated yet",
+    "standings.stats.rating_none": (
+        "Not rated yet: play a competitive game to the end with another member to get a rating."
+    ),
     "standings.config.title": "Tute settings of this server",
     "standings.config.updated": "Settings saved",
     "standings.config.forbidden": "Only members with the Manage Server permission can change these settings.",
@@ -200,12 +209,9 @@ MESSAGES: Final[dict[str, str]] = {
     "standings.season.dates_running": "Started {started}; ends on {date} at 00:00 UTC ({relative}).",
     "standings.season.dates_open": "Started {started}; it ends when an admin ends it.",
     "standings.season.dates_ended": "From {started} to {ended}.",
-    "standings.season.place": "{medal} {member}: **{rating}** ± {spread} ({games} games)",
-    "standings.season.place_one": "{medal} {member}: **{rating}** ± {spread} ({games} game)",
+    "standings.season.place": "{medal} {member}: **{rating}** · {games}",
     "standings.season.nobody": "Nobody qualified",
     "standings.season.nobody_yet": "Nobody qualifies yet",
-    "standings.season.footer": (
-        "rating ± uncertainty (rated games in the season) · ranked from {games} games"
-    ),
+    "standings.season.footer": "Ranked from {games} rated games in the season",
     # ---- end of standings ----
 }

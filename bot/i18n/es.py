@@ -83,13 +83,20 @@ MESSAGES: Final[dict[str, str]] = {
     "standings.leaderboard.previous": "◀ Anterior",
     "standings.leaderboard.next": "Siguiente ▶",
     "standings.leaderboard.title.rating": "Clasificación: nivel de juego · {family}",
-    "standings.leaderboard.rating_line": "{rank} {member}: **{rating}** ± {spread} ({games})",
+    "standings.leaderboard.rating_line": "{rank} {member}: **{rating}** · {games}",
     "standings.leaderboard.rating_empty": (
         "Aún no hay nadie en esta clasificación: hacen falta {games} partidas puntuadas para salir."
     ),
     "standings.leaderboard.rating_page": (
-        "Página {page} de {pages} · nivel ± incertidumbre (partidas puntuadas)"
-        " · se sale con {games} partidas"
+        "Página {page} de {pages} · se sale con {games} partidas puntuadas"
+    ),
+    "standings.rating.games": "{games} partidas puntuadas",
+    "standings.rating.games_one": "{games} partida puntuada",
+    "standings.rating.settling": "aún provisional, {games} partidas puntuadas",
+    "standings.rating.settling_one": "aún provisional, {games} partida puntuada",
+    "standings.rating.legend": (
+        "Todos empiezan con {start}. Un nivel aún provisional se mueve mucho con cada partida "
+        "y queda más abajo en la clasificación hasta asentarse."
     ),
     "standings.family.two": "Dos jugadores",
     "standings.family.three": "Tres jugadores",
@@ -107,12 +114,13 @@ MESSAGES: Final[dict[str, str]] = {
     "standings.stats.cantes": "Cantes",
     "standings.stats.tutes": "Tutes",
     "standings.stats.rating": "Nivel de juego",
-    "standings.stats.rating_line": "{family}: **{rating}** ± {spread} · {games} partidas",
-    "standings.stats.rating_line_one": "{family}: **{rating}** ± {spread} · {games} partida",
+    "standings.stats.rating_line": "{family}: **{rating}** · {games}",
     "standings.stats.rating_last": " (última partida {change})",
     "standings.stats.to_be_listed": " · {left} partidas más para entrar en la clasificación",
     "standings.stats.to_be_listed_one": " · 1 partida más para entrar en la clasificación",
-    "standings.stats.rating_none": "Aún sin nivel",
+    "standings.stats.rating_none": (
+        "Aún sin nivel: juega hasta el final una partida competitiva con otro miembro para tenerlo."
+    ),
     "standings.config.title": "Ajustes del tute en este servidor",
     "standings.config.updated": "Ajustes guardados",
     "standings.config.forbidden": "Solo los miembros con el permiso Gestionar servidor pueden cambiar estos ajustes.",
@@ -203,13 +211,9 @@ MESSAGES: Final[dict[str, str]] = {
     "standings.season.dates_running": "Empezó {started}; termina el {date} a las 00:00 UTC ({relative}).",
     "standings.season.dates_open": "Empezó {started}; termina cuando la termine un admin.",
     "standings.season.dates_ended": "Del {started} al {ended}.",
-    "standings.season.place": "{medal} {member}: **{rating}** ± {spread} ({games} partidas)",
-    "standings.season.place_one": "{medal} {member}: **{rating}** ± {spread} ({games} partida)",
+    "standings.season.place": "{medal} {member}: **{rating}** · {games}",
     "standings.season.nobody": "Nadie se clasificó",
     "standings.season.nobody_yet": "Aún no se clasifica nadie",
-    "standings.season.footer": (
-        "nivel ± incertidumbre (partidas puntuadas en la temporada) · se clasifica con "
-        "{games} partidas"
-    ),
+    "standings.season.footer": "Se clasifica con {games} partidas puntuadas en la temporada",
     # ---- end of standings ----
 }

@@ -51,6 +51,12 @@ MODEL: Final = PlackettLuce()
 SCALE: Final = 40
 """Shown ratings are openskill's numbers times this: a newcomer is 1000 ± 1000 (3 sigma)."""
 
+SETTLED_SPREAD: Final = 600
+"""The spread (three sigma, shown scale) a rating must come down to to count as settled:
+six tenths of a newcomer's 1000. That takes some ten rated games against settled players
+(or robots), and up to three or four times as many among newcomers, whose results say less;
+until then the standings say the rating is "still settling" instead of showing a spread."""
+
 ROBOT_RATINGS: Final = {Level.EASY: (18.0, 1.0), Level.NORMAL: (23.0, 1.0), Level.HARD: (27.0, 1.0)}
 """(mu, sigma) a robot of each level plays at: fixed, never updated."""
 
@@ -71,6 +77,13 @@ class Rating:
         """The uncertainty as shown: three sigma on the same scale (the rating is within
         ``shown ± spread`` with near certainty)."""
         return round(3 * self.sigma * SCALE)
+
+    @property
+    def settling(self) -> bool:
+        """Whether the rating is still settling: its spread is over ``SETTLED_SPREAD``, so
+        a game still moves it a lot (and the boards, sorting by ``conservative``, rank it
+        low). Shown in words ("still settling"), never as the spread itself."""
+        return self.spread > SETTLED_SPREAD
 
     @property
     def conservative(self) -> float:

@@ -14,6 +14,7 @@ from bot.client import TuteBot
 from bot.i18n import DEFAULT_LANGUAGE, Language, language_of, t
 from bot.storage import Database
 from bot.storage.settings import GuildSettings, get_settings
+from bot.tables.ratings import NEWCOMER, Rating
 from cogs._base import number as number  # how numbers read: the standings use it throughout
 from cogs._base import signed as signed
 
@@ -44,6 +45,20 @@ def user_language(interaction: discord.Interaction[Any]) -> str:
 
 def percent(part: int, whole: int) -> int:
     return round(100 * part / whole) if whole else 0
+
+
+def rated_games(rating: Rating, lang: str) -> str:
+    """What follows a rating on the boards and in the stats: its rated games, and while
+    the rating is still settling, that in words ("still settling, 3 rated games")."""
+    key = "standings.rating.settling" if rating.settling else "standings.rating.games"
+    if rating.games == 1:
+        key += "_one"
+    return t(key, lang, games=number(rating.games, lang))
+
+
+def rating_legend(lang: str) -> str:
+    """One line under ratings: where everyone starts, and what "still settling" means."""
+    return t("standings.rating.legend", lang, start=number(NEWCOMER.shown, lang))
 
 
 def moment(now: dt.datetime) -> tuple[float, str]:

@@ -15,7 +15,7 @@ from bot.storage.settings import GuildSettings
 from bot.tables.ratings import Family, Rating, RatingChange
 from cogs._base import shown_name
 
-from .common import CMD, MEDALS, number, percent, signed, utc_day
+from .common import CMD, MEDALS, number, percent, rated_games, rating_legend, signed, utc_day
 
 
 def _to_be_listed(games: int, min_games: int, lang: str) -> str:
@@ -29,25 +29,16 @@ def _to_be_listed(games: int, min_games: int, lang: str) -> str:
 
 def rating_lines(ratings: Mapping[str, RatingChange], lang: str, min_games: int = 0) -> str:
     """A member's rating in each family they are rated in, one line each ("Pairs: **1,120**
-    ± 250 · 8 games (last game +35)"), with how many more games they need to be listed
-    (``min_games``); "not rated yet" when none."""
+    · 8 rated games (last game +35)", "still settling" said while it is), with how many
+    more games they need to be listed (``min_games``); when none, "not rated yet" and how
+    to get a rating."""
     lines: list[str] = []
     for family in Family:
         change = ratings.get(family.value)
         if change is None:
             continue
         after = change.after
-        key = (
-            "standings.stats.rating_line_one" if after.games == 1 else "standings.stats.rating_line"
-        )
-        line = t(
-            key,
-            lang,
-            family=t(f"standings.family.{family.value}", lang),
-            rating=number(after.shown, lang),
-            spread=number(after.spread, lang),
-            games=number(after.games, lang),
-        )
+        line = _rating_line(family, after, lang)
         if change.before is not None:  # unknown after a rebuild
             moved = signed(after.shown - change.before.shown, lang)
             line += t("standings.stats.rating_last", lang, change=moved)
@@ -56,31 +47,26 @@ def rating_lines(ratings: Mapping[str, RatingChange], lang: str, min_games: int 
 
 
 def season_rating_lines(ratings: Mapping[Family, Rating], lang: str, min_games: int = 0) -> str:
-    """A member's rating in each family in a season, one line each ("Pairs: **1,120** ± 250
-    · 8 games"), with how many more games they need to be on the season's board
+    """A member's rating in each family in a season, one line each ("Pairs: **1,120** · 8
+    rated games"), with how many more games they need to be on the season's board
     (``min_games``); "no rated games this season yet" when none."""
-    lines: list[str] = []
-    for family in Family:
-        rating = ratings.get(family)
-        if rating is None:
-            continue
-        key = (
-            "standings.stats.rating_line_one"
-            if rating.games == 1
-            else "standings.stats.rating_line"
-        )
-        lines.append(
-            t(
-                key,
-                lang,
-                family=t(f"standings.family.{family.value}", lang),
-                rating=number(rating.shown, lang),
-                spread=number(rating.spread, lang),
-                games=number(rating.games, lang),
-            )
-            + _to_be_listed(rating.games, min_games, lang)
-        )
+    lines = [
+        _rating_line(family, rating, lang) + _to_be_listed(rating.games, min_games, lang)
+        for family in Family
+        if (rating := ratings.get(family)) is not None
+    ]
     return "\n".join(lines) or t("standings.stats.season_none", lang)
+
+
+def _rating_line(family: Family, rating: Rating, lang: str) -> str:
+    """ "Pairs: **1,120** · 8 rated games", or "· still settling, 3 rated games"."""
+    return t(
+        "standings.stats.rating_line",
+        lang,
+        family=t(f"standings.family.{family.value}", lang),
+        rating=number(rating.shown, lang),
+        games=rated_games(rating, lang),
+    )
 
 
 def stats_embed(
@@ -93,7 +79,8 @@ def stats_embed(
 ) -> discord.Embed:
     """``ratings``: the member's rating per family (by its value), with its last change;
     ``season``: the running season's number and the member's rating per family in it;
-    ``min_games``: the rated games a member needs to be listed."""
+    ``min_games``: the rated games a member needs to be listed. Under a rating shown, a
+    one-line legend says what "still settling" means."""
     embed = discord.Embed(
         title=t("standings.stats.title", lang, name=shown_name(member.display_name)),
         colour=discord.Colour.dark_green(),
@@ -137,21 +124,22 @@ def stats_embed(
             value=season_rating_lines(rated, lang, min_games),
             inline=False,
         )
+    if ratings or (season is not None and season[1]):
+        embed.set_footer(text=rating_legend(lang))
     return embed
 
 
 def podium_lines(places: Sequence[tuple[int, Rating]], lang: str) -> list[str]:
-    """🥇 <@id>: **1,120** ± 250 (8 games), one line a place (a mention, which pings nobody
+    """🥇 <@id>: **1,120** · 8 rated games, one line a place (a mention, which pings nobody
     where the message allows no mentions, and shows the member's name)."""
     return [
         t(
-            "standings.season.place_one" if rating.games == 1 else "standings.season.place",
+            "standings.season.place",
             lang,
             medal=MEDALS[rank] if rank < len(MEDALS) else f"`#{rank + 1}`",
             member=f"<@{user_id}>",
             rating=number(rating.shown, lang),
-            spread=number(rating.spread, lang),
-            games=number(rating.games, lang),
+            games=rated_games(rating, lang),
         )
         for rank, (user_id, rating) in enumerate(places)
     ]
@@ -203,7 +191,10 @@ def season_embed(
             value="\n".join(podium_lines(places, lang)) or t(nobody, lang),
             inline=False,
         )
-    embed.set_footer(text=t("standings.season.footer", lang, games=number(min_games, lang)))
+    footer = t("standings.season.footer", lang, games=number(min_games, lang))
+    if any(best.values()):
+        footer += "\n" + rating_legend(lang)
+    embed.set_footer(text=footer)
     return embed
 
 

@@ -28,6 +28,8 @@ from .common import (
     database,
     in_guild,
     number,
+    rated_games,
+    rating_legend,
     reply,
     server_language,
     user_language,
@@ -149,7 +151,8 @@ async def _rating_page(
 ) -> tuple[discord.Embed, int, int]:
     """The members with the server's minimum of rated games in ``family`` (all-time, or in
     ``season``), best first (by their rating less three times its uncertainty: who surely
-    plays well)."""
+    plays well), each rating with its rated games and, while it is settling, that in
+    words; a one-line legend under them says what that means."""
     min_games = (await get_settings(db, guild_id)).min_rated_games
     entries, page, pages = await _rating_entries(db, guild_id, family, page, min_games, season)
     lines: list[str] = []
@@ -161,8 +164,7 @@ async def _rating_page(
                 rank=medal(rank),
                 member=f"<@{user_id}>",
                 rating=number(rating.shown, lang),
-                spread=number(rating.spread, lang),
-                games=number(rating.games, lang),
+                games=rated_games(rating, lang),
             )
         )
     family_name = t(f"standings.family.{family.value}", lang)
@@ -182,15 +184,16 @@ async def _rating_page(
         or t("standings.leaderboard.rating_empty", lang, games=number(min_games, lang)),
         colour=discord.Colour.gold(),
     )
-    embed.set_footer(
-        text=t(
-            "standings.leaderboard.rating_page",
-            lang,
-            page=page + 1,
-            pages=pages,
-            games=number(min_games, lang),
-        )
+    footer = t(
+        "standings.leaderboard.rating_page",
+        lang,
+        page=page + 1,
+        pages=pages,
+        games=number(min_games, lang),
     )
+    if lines:
+        footer += "\n" + rating_legend(lang)
+    embed.set_footer(text=footer)
     return embed, page, pages
 
 

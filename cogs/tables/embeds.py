@@ -240,6 +240,18 @@ def tally_lines(table: TableView, lang: str) -> list[str]:
     return [line for seat in table.seats if (line := tally_line(table, seat, lang))]
 
 
+def tally_title(table: TableView, lang: str) -> str:
+    """The heading over :func:`tally_lines`, naming only what they show: "Chips, experience
+    and rating", "Chips and experience" when the game was not rated, "Experience…" when no
+    chips were at stake."""
+    tally = table.tally
+    chips = table.options.bet or (tally is not None and any(tally.chips.values()))
+    rated = tally is not None and bool(tally.ratings)
+    if chips:
+        return t("summary.tally" if rated else "summary.tally_title.chips_xp", lang)
+    return t("summary.tally_title.xp_rating" if rated else "summary.tally_title.xp", lang)
+
+
 def tally_line(table: TableView, seat: Seat | None, lang: str) -> str:
     """What the game gave the member in a seat (nothing for a robot, or a friendly game)."""
     tally = table.tally

@@ -185,7 +185,7 @@ def ended_layout(table: TableView, lang: str, faces: CardFaces = NO_FACES) -> La
         items.append(_text([f"**{t('summary.rounds', lang)}**", *rounds]))
         tally = ui.tally_lines(table, lang)
         if tally:
-            items.append(_text([f"**{t('summary.tally', lang)}**", *tally]))
+            items.append(_text([f"**{ui.tally_title(table, lang)}**", *tally]))
     log = said.log_lines(table, lang, LOG_LINES, faces)
     if log:
         items += [_rule(), _text(_small(["• " + line for line in log]))]

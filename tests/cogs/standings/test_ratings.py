@@ -73,23 +73,33 @@ async def test_stats_show_the_rating_of_each_family(
 
     result = await alice.slash(world.channel, "tute stats")
 
-    # five rated games to be listed (the default): who has fewer is told how many more
+    # Five rated games to be listed (the default): who has fewer is told how many more.
+    # No "±": a rating still unsure (a spread over 600) says so in words, under a legend.
     assert result.ephemeral
-    assert fields_of(embed_of(result))["Skill rating"] == (
-        "Two players: **1,040** ± 900 · 1 game · 4 more games to be on the leaderboard\n"
-        "Three players: **990** ± 600 · 4 games · 1 more game to be on the leaderboard\n"
-        "Pairs: **1,120** ± 250 · 8 games (last game +35)"
+    embed = embed_of(result)
+    assert "±" not in str(embed.to_dict())
+    assert fields_of(embed)["Skill rating"] == (
+        "Two players: **1,040** · still settling, 1 rated game"
+        " · 4 more games to be on the leaderboard\n"
+        "Three players: **990** · 4 rated games · 1 more game to be on the leaderboard\n"
+        "Pairs: **1,120** · 8 rated games (last game +35)"
+    )
+    assert embed.footer.text == (
+        "Everyone starts at 1,000. A rating still settling moves a lot with each game, "
+        "and ranks lower on the boards until it settles."
     )
 
     set_locale("es-ES")
-    spanish = await alice.slash(world.channel, "tute stats")
-    assert fields_of(embed_of(spanish))["Nivel de juego"] == (
-        "Dos jugadores: **1.040** ± 900 · 1 partida · 4 partidas más para entrar en la"
+    spanish = embed_of(await alice.slash(world.channel, "tute stats"))
+    assert fields_of(spanish)["Nivel de juego"] == (
+        "Dos jugadores: **1.040** · aún provisional, 1 partida puntuada · 4 partidas más para"
+        " entrar en la clasificación\n"
+        "Tres jugadores: **990** · 4 partidas puntuadas · 1 partida más para entrar en la"
         " clasificación\n"
-        "Tres jugadores: **990** ± 600 · 4 partidas · 1 partida más para entrar en la"
-        " clasificación\n"
-        "Parejas: **1.120** ± 250 · 8 partidas (última partida +35)"
+        "Parejas: **1.120** · 8 partidas puntuadas (última partida +35)"
     )
+    assert spanish.footer.text is not None
+    assert spanish.footer.text.startswith("Todos empiezan con 1.000. Un nivel aún provisional")
 
 
 # ---------------------------------------------------------------------------- a real game
@@ -124,7 +134,7 @@ async def test_a_game_between_two_members_rates_them_and_says_so(
     stats = fields_of(embed_of(await alice.slash(world.channel, "tute stats")))
     mine = Rating(rated[alice.id].mu, rated[alice.id].sigma, 1)
     assert stats["Skill rating"] == (
-        f"Two players: **{mine.shown:,}** ± {mine.spread:,} · 1 game"
+        f"Two players: **{mine.shown:,}** · still settling, 1 rated game"
         " · 4 more games to be on the leaderboard"
     )
     async with db.transaction() as conn:
@@ -160,13 +170,15 @@ async def test_the_rating_board_lists_those_with_enough_games_best_first_and_pag
     assert embed.title == "Leaderboard: skill rating · Pairs"
     lines = lines_of(embed)
     assert lines[:3] == [
-        "🥇 <@12>: **1,120** ± 300 (15)",
-        "🥈 <@11>: **1,110** ± 300 (14)",
-        "🥉 <@10>: **1,100** ± 300 (13)",
+        "🥇 <@12>: **1,120** · 15 rated games",
+        "🥈 <@11>: **1,110** · 14 rated games",
+        "🥉 <@10>: **1,100** · 13 rated games",
     ]
-    assert len(lines) == 10 and lines[-1] == "`#10` <@3>: **1,030** ± 300 (6)"
+    assert len(lines) == 10 and lines[-1] == "`#10` <@3>: **1,030** · 6 rated games"
     assert embed.footer.text == (
-        "Page 1 of 2 · rating ± uncertainty (rated games) · listed from 3 games"
+        "Page 1 of 2 · listed from 3 rated games\n"
+        "Everyone starts at 1,000. A rating still settling moves a lot with each game, "
+        "and ranks lower on the boards until it settles."
     )
     assert result.response is not None
     previous, following = buttons_of(result.response.message)
@@ -176,10 +188,10 @@ async def test_the_rating_board_lists_those_with_enough_games_best_first_and_pag
     await world.member.click(result.response, custom_id="tute:lb:rating:pairs:1")
     page_two = result.response.message.embeds[0]
     assert page_two.footer.text is not None and page_two.footer.text.startswith("Page 2 of 2")
-    assert lines_of(page_two) == [
-        "`#11` <@2>: **1,020** ± 300 (5)",
-        "`#12` <@1>: **1,010** ± 300 (4)",
-        "`#13` <@51>: **1,200** ± 900 (20)",
+    assert lines_of(page_two) == [  # the unsure rating says so, and is why it is last
+        "`#11` <@2>: **1,020** · 5 rated games",
+        "`#12` <@1>: **1,010** · 4 rated games",
+        "`#13` <@51>: **1,200** · still settling, 20 rated games",
     ]
     # by:rating alone shows the family whose board lists the most members.
     default = embed_of(await world.member.slash(world.channel, "tute leaderboard", by="rating"))

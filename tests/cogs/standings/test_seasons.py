@@ -50,8 +50,10 @@ async def set_min_games(env: simcord.Env, guild_id: int, games: int) -> None:
 
 
 def place(medal: str, user_id: int, rating: Rating) -> str:
-    games = f"{rating.games} game" + ("s" if rating.games != 1 else "")
-    return f"{medal} <@{user_id}>: **{rating.shown:,}** ± {rating.spread:,} ({games})"
+    """A podium's line: the rating, and its rated games, said to be still settling (three
+    games never settle one)."""
+    games = f"{rating.games} rated game" + ("s" if rating.games != 1 else "")
+    return f"{medal} <@{user_id}>: **{rating.shown:,}** · still settling, {games}"
 
 
 def midnight(day: str) -> int:
@@ -158,6 +160,11 @@ async def test_ending_a_season_posts_its_podium(
     assert rated[(a, Family.TWO)].games == 3  # the games before the season do not count
     for family in ("Three players", "Four players", "Pairs"):
         assert fields[family] == "Nobody qualified"
+    assert embed.footer.text == (
+        "Ranked from 2 rated games in the season\n"
+        "Everyone starts at 1,000. A rating still settling moves a lot with each game, "
+        "and ranks lower on the boards until it settles."
+    )
     assert await running_season(db_of(env), guild_id) is None
 
     nothing = await admin.slash(world.channel, "tute season end")
@@ -334,11 +341,11 @@ async def test_stats_show_the_running_seasons_rating(
     fields = fields_of(embed_of(await alice.slash(world.channel, "tute stats")))
 
     assert fields["Season 1"] == (
-        f"Two players: **{mine.shown:,}** ± {mine.spread:,} · 1 game"
+        f"Two players: **{mine.shown:,}** · still settling, 1 rated game"
         " · 4 more games to be on the leaderboard"
     )
     assert mine.shown < 1000  # the season's only game was a loss
-    assert "· 3 games" in fields["Skill rating"]  # all-time: every game
+    assert "3 rated games" in fields["Skill rating"]  # all-time: every game
 
     await admin.slash(world.channel, "tute season end")
     after = fields_of(embed_of(await alice.slash(world.channel, "tute stats")))

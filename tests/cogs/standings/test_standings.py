@@ -201,6 +201,7 @@ async def test_my_stats_give_me_my_starting_chips(server: Server) -> None:
     assert result.ephemeral
     embed = embed_of(result)
     assert embed.title == "Alicia in this server"
+    assert embed.footer.text is None  # no rating shown: no legend for one
     assert fields_of(embed) == {
         "Chips": "1,000",
         "Rank by chips": "#1 of 1",
@@ -209,7 +210,9 @@ async def test_my_stats_give_me_my_starting_chips(server: Server) -> None:
         "Rounds won": "0 of 0 (0%)",
         "Cantes sung": "0",
         "Tutes": "0",
-        "Skill rating": "Not rated yet",
+        "Skill rating": (
+            "Not rated yet: play a competitive game to the end with another member to get a rating."
+        ),
     }
 
 
@@ -247,7 +250,9 @@ async def test_stats_of_another_member(server: Server) -> None:
         "Rounds won": "5 of 9 (56%)",
         "Cantes sung": "6",
         "Tutes": "1",
-        "Skill rating": "Not rated yet",
+        "Skill rating": (
+            "Not rated yet: play a competitive game to the end with another member to get a rating."
+        ),
     }
 
 

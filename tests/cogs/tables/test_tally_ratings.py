@@ -10,7 +10,7 @@ from bot.tables.model import GameTally, Status, Table
 from bot.tables.ratings import Rating, RatingChange
 from bot.tables.views import table_view
 from cogs.tables import embeds as ui
-from tests.cogs.tables.test_views_rendered import playing_table
+from tests.cogs.tables.test_views_rendered import playing_table, table_text
 
 
 def finished(change: RatingChange | None) -> Table:
@@ -61,3 +61,24 @@ def test_a_rating_that_fell_or_stayed_reads_so() -> None:
 def test_an_unrated_game_says_no_rating() -> None:
     line = tally_of(finished(None), "en")
     assert line == "ana: **+100** chips · +20 XP"
+
+
+@pytest.mark.parametrize(
+    ("lang", "rated", "unrated"),
+    [
+        ("en", "Chips, experience and rating", "Chips and experience"),
+        ("es", "Fichas, experiencia y nivel", "Fichas y experiencia"),
+    ],
+)
+def test_the_results_heading_names_a_rating_only_over_one(
+    lang: str, rated: str, unrated: str
+) -> None:
+    change = RatingChange(Rating(30.0, 3.0, 6), Rating(31.0, 2.9, 7))
+    table = finished(change)
+    table.language = lang
+    assert f"**{rated}**" in table_text(table_view(table), lang).splitlines()
+    table = finished(None)
+    table.language = lang
+    text = table_text(table_view(table), lang)
+    assert f"**{unrated}**" in text.splitlines()
+    assert rated not in text

@@ -321,7 +321,9 @@ def test_the_result_shows_each_members_chips_and_experience(lang: str) -> None:
     table.tally = GameTally(chips={100: -100}, xp={100: 5}, places={100: (2, 3)})
     text = table_text(table_view(table), lang)
     line = t("summary.tally_line", lang, name="ana", chips="-100", xp=5)
-    assert t("summary.tally", lang) in text
+    # an unrated game: the heading names no rating
+    assert f"**{t('summary.tally_title.chips_xp', lang)}**" in text.splitlines()
+    assert t("summary.tally", lang) not in text
     assert line + t("summary.tally_place", lang, before=2, after=3) in text.splitlines()
     assert "**-100**" in line and "+5" in line
     no_bet = playing_table(Variant.HABANERO)
@@ -331,12 +333,14 @@ def test_the_result_shows_each_members_chips_and_experience(lang: str) -> None:
     no_bet.tally = GameTally(chips={100: 0}, xp={100: 20})
     text = table_text(table_view(no_bet), lang)
     assert t("summary.tally_xp", lang, name="ana", xp=20) in text.splitlines()  # no stake
+    assert f"**{t('summary.tally_title.xp', lang)}**" in text.splitlines()
     friendly = playing_table(Variant.HABANERO, options=Options(competitive=False))
     friendly.language = lang
     friendly.status = Status.FINISHED
     friendly.tally = GameTally(chips={100: 0}, xp={100: 0})
     text = table_text(table_view(friendly), lang)
     assert t("summary.tally", lang) not in text  # a friendly game gives nothing
+    assert t("summary.tally_title.xp", lang) not in text
 
 
 def test_a_finished_table_offers_a_rematch_and_nothing_else() -> None:
