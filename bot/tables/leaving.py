@@ -20,13 +20,14 @@ from .turns import update_pause
 
 def terms(table: Table, user_id: int) -> tuple[str, int]:
     """What leaving would do now, for the question before it: ``(case, stake)``.
-    ``lobby``: just the seat; ``robot``: a robot plays on, the stake is lost;
-    ``end``: nobody is left, the game ends and the stake goes to the bank."""
+    ``lobby``: just the seat; ``close``: the host is the last member in the lobby, so the
+    table closes; ``robot``: a robot plays on, the stake is lost; ``end``: nobody is left,
+    the game ends and the stake goes to the bank."""
     seat = table.seat_of(user_id)
     if seat is None or not table.status.is_open:
         raise TableError("not_seated")
     if table.status is Status.LOBBY:
-        return "lobby", 0
+        return ("close" if _closes_lobby(table, user_id) else "lobby"), 0
     stake = table.stake_of(user_id)
     others = [uid for uid in table.humans() if uid != user_id]
     return ("robot" if others else "end"), stake
@@ -49,17 +50,23 @@ def leave_lobby(table: Table, seat: int, user_id: int) -> list[Announcement]:
     occupant = table.seats[seat]
     assert occupant is not None
     announce: list[Announcement] = []
+    closes = _closes_lobby(table, user_id)
     table.seats[seat] = None
     table.add_log(LogEvent(Happened.LEFT, occupant.who))
-    if user_id == table.host_id:
-        humans = table.humans()
-        if humans:
-            table.host_id = humans[0]
-            table.add_log(LogEvent(Happened.NEW_HOST, who_of(table, humans[0])))
-        else:
-            table.move_to(Status.CLOSED)
-            announce.append(Announcement(Said.CLOSED_EMPTY))
+    if closes:
+        table.move_to(Status.CLOSED)
+        announce.append(Announcement(Said.CLOSED_EMPTY))
+    elif user_id == table.host_id:
+        new_host = table.humans()[0]
+        table.host_id = new_host
+        table.add_log(LogEvent(Happened.NEW_HOST, who_of(table, new_host)))
     return announce
+
+
+def _closes_lobby(table: Table, user_id: int) -> bool:
+    """Whether this member getting up closes the lobby: the host, with no other member
+    seated (robots leave with the table)."""
+    return user_id == table.host_id and not any(u != user_id for u in table.humans())
 
 
 def leave_game(

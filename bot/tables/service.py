@@ -250,6 +250,11 @@ class TableService(ServiceCore):
             await self.store.save(table)
             return self._outcome(table)
 
+    def may_close(self, table_id: int, user_id: int) -> None:
+        """Refused (``host_only``, ``not_lobby``) unless this member may close the
+        table now: checked before the question that asks them to be sure."""
+        lobby.host_in_lobby(self.get(table_id), user_id)
+
     async def close(self, table_id: int, user_id: int) -> Outcome:
         async with self._change(table_id) as table:
             lobby.host_in_lobby(table, user_id)

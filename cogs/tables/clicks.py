@@ -29,6 +29,8 @@ async def lobby_click(button: LobbyButton, interaction: discord.Interaction[Any]
     user = interaction.user
     name = user.display_name
     op = button.op
+    if op in CLOSING_OPS and await _closing(button, interaction):
+        return
     if op == "join":
         outcome = await service.join(
             button.table_id, user.id, name, locale=locale_of(interaction), since=since_of(user)
@@ -50,8 +52,6 @@ async def lobby_click(button: LobbyButton, interaction: discord.Interaction[Any]
         outcome = await service.remove_robot(button.table_id, user.id)
     elif op == "start":
         outcome = await service.start(button.table_id, user.id)
-    elif op == "close":
-        outcome = await service.close(button.table_id, user.id)
     else:
         raise TableError("stale")
     table = outcome.show.table
@@ -64,6 +64,48 @@ async def lobby_click(button: LobbyButton, interaction: discord.Interaction[Any]
     else:
         await answered(interaction, interaction.response.defer())
     await presenter.refresh(outcome.show)
+
+
+CLOSING_OPS = ("close", "leave", "closeok", "leaveok", "open")
+"""The lobby's ops that may close the table (they ask first), and the answers to the
+question: Yes to a close, Yes to a leave, and No."""
+
+
+async def _closing(button: LobbyButton, interaction: discord.Interaction[Any]) -> bool:
+    """The host's Close, and their Leave when no other member sits (it closes the table),
+    ask first, only the host seeing: Yes closes it, No keeps it open. False for a leave
+    that closes nothing: anybody else only gets up, at once."""
+    service = service_of(interaction.client)
+    user_id, lang, op = interaction.user.id, locale_of(interaction), button.op
+    if op == "open":  # No: nothing happened, and the question's message says so
+        kept = t("tables.done.kept_open", lang)
+        await answered(interaction, interaction.response.edit_message(content=kept, view=None))
+        return True
+    if op in ("close", "leave"):
+        if op == "close":
+            service.may_close(button.table_id, user_id)
+            question = "tables.confirm.close"
+        elif service.leave_terms(button.table_id, user_id)[0] == "close":
+            question = "tables.confirm.close_alone"
+        else:
+            return False
+        view = discord.ui.View(timeout=None)
+        label = t("tables.btn.confirm_close", lang)
+        danger = discord.ButtonStyle.danger
+        view.add_item(LobbyButton(button.table_id, f"{op}ok", label=label, style=danger))
+        view.add_item(LobbyButton(button.table_id, "open", label=t("tables.btn.keep_open", lang)))
+        asked = interaction.response.send_message(t(question, lang), view=view, ephemeral=True)
+        await answered(interaction, asked)  # if lost, nothing happened: click again
+        return True
+    if op == "closeok":
+        outcome = await service.close(button.table_id, user_id)
+    else:  # a member may have sat down since the question: then the host only gets up
+        outcome = await service.leave(button.table_id, user_id, lobby=True)
+    closed = not outcome.show.table.status.is_open
+    done = t("tables.done.closed" if closed else "tables.done.left_lobby", lang)
+    await answered(interaction, interaction.response.edit_message(content=done, view=None))
+    await presenter_of(interaction.client).refresh(outcome.show)
+    return True
 
 
 @on_click(TableButton)

@@ -28,7 +28,7 @@ from cogs.standings import stats_embed
 from cogs.tables import embeds as ui
 from cogs.tables import said as words
 from tests.cogs._said import components, discord_texts, message_body, plain_texts
-from tests.cogs.tables._world import card_of, hand_buttons, placed
+from tests.cogs.tables._world import card_of, close_lobby, hand_buttons, placed
 from tests.conftest import World, fast_bot
 
 HOSTILE = "[Free chips](https://evil.example) **x** @everyone <@1>"
@@ -305,7 +305,7 @@ async def test_the_invitation_pings_the_invited_alone(
     lobby = result.response
     assert lobby is not None and f"<@{bob.id}>" in lobby.content
     await bob.click(lobby, custom_id=op_button(lobby, "join"))
-    await host.click(lobby, custom_id=op_button(lobby, "close"))
+    await close_lobby(host, lobby)
     said = "\n".join(audit_requests(env, invited=bob.id))
     assert SHOWN in said
     assert [m.id for m in lobby.message.mentions] == [bob.id]

@@ -211,6 +211,14 @@ def refusal(result: simcord.InteractionResult) -> str:
     return reply.content
 
 
+async def close_lobby(host: MemberActor, lobby: Message) -> simcord.InteractionResult:
+    """The host's Close and, to the question it asks first, Yes: the answer's result."""
+    question = await host.click(lobby, custom_id=op_button(lobby, "close"))
+    asked = question.response
+    assert asked is not None and question.ephemeral
+    return await host.click(asked, custom_id=op_button(asked, "closeok"))
+
+
 def place_of(env: simcord.Env, table_id: int) -> Place:
     """Where the bot shows a table's messages now (its thread, lobby, table message, DM
     hands), as its presenter keeps them; read from the database if it has not shown the

@@ -14,7 +14,14 @@ from bot.engine.options import HOUSE_RULES, option_applies
 from bot.i18n import t
 from bot.storage.settings import update_settings
 from bot.tables.model import Status
-from tests.cogs.tables._world import buttons, op_button, refusal, service_of, the_table
+from tests.cogs.tables._world import (
+    buttons,
+    close_lobby,
+    op_button,
+    refusal,
+    service_of,
+    the_table,
+)
 from tests.conftest import World
 from tests.tables._play import tables_of
 
@@ -76,7 +83,7 @@ async def test_house_rules_named_win_over_the_preset_and_show_in_the_lobby(
     )
     assert t("tables.opt.house", "en", rules=rules) in shown
     assert "House rules: no 20 while you hold the 40" in shown
-    await alice.click(lobby, custom_id=op_button(lobby, "close"))
+    await close_lobby(alice, lobby)
 
     # a Spanish server: the lobby says it in Spanish
     async with env.bot.db.transaction() as conn:  # type: ignore[attr-defined]

@@ -21,6 +21,7 @@ from tests.cogs.tables._driver import Driver, Player
 from tests.cogs.tables._world import (
     add_member,
     buttons,
+    close_lobby,
     crafted_click,
     hand_buttons,
     layout_texts,
@@ -88,7 +89,7 @@ async def test_spanish_server_and_players(
 
     rules = (await alice.slash(world.channel, "tute rules")).response
     assert rules is not None and rules.ephemeral
-    assert rules.embeds[0].title == t("rules.title", "es")
+    assert layout_texts(rules)[0].startswith(f"### {t('guide.title', 'es')}")
     listed = (await bob.slash(world.channel, "tute tables")).response
     assert listed is not None and listed.ephemeral
     assert listed.embeds[0].title == t("tables.list.title", "es")
@@ -114,7 +115,7 @@ async def test_tute_language_sets_the_servers_that_did_not_choose(
     assert table.language == "es"
     view = table_view(table)
     assert lobby.embeds[0].title == ui.lobby_embed(view, placed(view), "es").title
-    await alice.click(lobby, custom_id=op_button(lobby, "close"))
+    await close_lobby(alice, lobby)
     async with service_of(env).db.transaction() as conn:
         await update_settings(conn, world.guild.id, language="en")
     await alice.slash(world.channel, "tute new", variant="habanero")

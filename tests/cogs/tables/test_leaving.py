@@ -1,4 +1,6 @@
-"""Leaving a game and voting to cancel it: each asks first, then tells one outcome."""
+"""Leaving a game and voting to cancel it: each asks first, then tells one outcome. In the
+lobby, what closes the table (the host's Close, or their Leave with nobody else seated)
+asks first too; anybody else's Leave only gets them up, at once."""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from tests.cogs.tables._world import (
     op_button,
     open_table,
     placed,
+    refusal,
     service_of,
     texts,
     the_table,
@@ -144,3 +147,138 @@ async def test_alone_with_robots_a_vote_after_the_first_trick_says_the_stake_is_
     assert table.status is Status.CANCELLED
     stats = await member_stats(service_of(env).db, world.guild.id, alice.id)
     assert stats is not None and stats.balance == 400, "the stake went to the bank"
+
+
+# ---------------------------------------------------------------------------- the lobby
+
+
+def lobby_buttons(env: simcord.Env, world: World) -> list[str]:
+    """The custom ids of the buttons the lobby message shows now."""
+    lobby_id = placed(the_table(env)).message_id
+    return [
+        b.custom_id for b in buttons(next(m for m in world.channel.history() if m.id == lobby_id))
+    ]
+
+
+@pytest.mark.e2e
+@pytest.mark.simcord(settle_timeout=3)
+async def test_the_hosts_close_asks_first_and_no_keeps_the_table_open(
+    simcord_env: simcord.Env, world: World, set_locale: Callable[[str], None]
+) -> None:
+    """Close asks the host alone, saying the seated players leave with the table: No keeps
+    everyone seated, Yes closes it for all."""
+    env = simcord_env
+    alice = world.member
+    bob = await add_member(env, world, "bob")
+    lobby = (await alice.slash(world.channel, "tute new", variant="habanero")).response
+    assert lobby is not None
+    await bob.click(lobby, custom_id=op_button(lobby, "join"))
+    table = the_table(env)
+
+    question = await alice.click(lobby, custom_id=op_button(lobby, "close"))
+    asked = question.response
+    assert asked is not None and question.ephemeral
+    assert asked.content == "Close this table? The players seated leave with it."
+    assert [b.label for b in buttons(asked)] == ["Yes, close it", "No, keep it open"]
+    assert table.status is Status.LOBBY, "nothing happens before the answer"
+
+    kept = await alice.click(asked, custom_id=op_button(asked, "open"))
+    assert kept.response is not None
+    assert kept.response.content == "Nothing changed: the table stays open."
+    assert not buttons(kept.response), "the question's buttons are gone with its answer"
+    assert table.status is Status.LOBBY
+    assert [s.user_id if s else None for s in table.seats] == [alice.id, bob.id]
+    assert lobby_buttons(env, world), "the lobby still offers its buttons"
+
+    said = refusal(await bob.click(lobby, custom_id=op_button(lobby, "close")))
+    assert said == t("tables.errors.host_only", "en"), "only the host is asked"
+
+    set_locale("es-ES")
+    question = await alice.click(lobby, custom_id=op_button(lobby, "close"))
+    asked = question.response
+    assert asked is not None
+    assert asked.content == "¿Cerrar la mesa? Todos los que están sentados tendrán que levantarse."
+    assert [b.label for b in buttons(asked)] == ["Sí, ciérrala", "No, que siga abierta"]
+    closed = await alice.click(asked, custom_id=op_button(asked, "closeok"))
+    assert closed.response is not None and closed.response.content == "Mesa cerrada."
+    assert table.status is Status.CLOSED
+    assert not lobby_buttons(env, world), "a closed lobby offers nothing to click"
+    assert world.channel.history()[-1].content == t("tables.announce.closed_by_host", "en")
+
+
+@pytest.mark.e2e
+@pytest.mark.simcord(settle_timeout=3)
+async def test_the_hosts_leave_asks_first_only_when_it_would_close_the_table(
+    simcord_env: simcord.Env, world: World
+) -> None:
+    """Anybody but the host gets up at once; so does the host while another member sits
+    (the table is theirs then). Alone with robots, the host's Leave would close the table:
+    it asks first, and a member who sat down meanwhile keeps the table open."""
+    env = simcord_env
+    alice = world.member
+    bob = await add_member(env, world, "bob")
+    lobby = (await alice.slash(world.channel, "tute new", variant="arrastrado")).response
+    assert lobby is not None
+    table = the_table(env)
+    await alice.click(lobby, custom_id=op_button(lobby, "robot"))
+
+    # bob sits and gets up: no question
+    await bob.click(lobby, custom_id=op_button(lobby, "join"))
+    up = await bob.click(lobby, custom_id=op_button(lobby, "leave"))
+    assert not up.ephemeral, "no question: the lobby itself shows him gone"
+    assert table.seat_of(bob.id) is None and table.status is Status.LOBBY
+
+    # alice alone with a robot: her Leave would close the table, so it asks
+    question = await alice.click(lobby, custom_id=op_button(lobby, "leave"))
+    asked = question.response
+    assert asked is not None and question.ephemeral
+    assert asked.content == (
+        "Close this table? You are the only player seated, so it closes when you leave."
+    )
+    kept = await alice.click(asked, custom_id=op_button(asked, "open"))
+    assert kept.response is not None
+    assert kept.response.content == t("tables.done.kept_open", "en")
+    assert table.seat_of(alice.id) == 0 and table.status is Status.LOBBY
+
+    # asked again, and bob sits down before her Yes: she only gets up, bob hosts
+    question = await alice.click(lobby, custom_id=op_button(lobby, "leave"))
+    asked = question.response
+    assert asked is not None
+    await bob.click(lobby, custom_id=op_button(lobby, "join"))
+    done = await alice.click(asked, custom_id=op_button(asked, "leaveok"))
+    assert done.response is not None
+    assert done.response.content == "You got up from the table."
+    assert table.status is Status.LOBBY and table.host_id == bob.id
+
+    # bob, now the host, gets up while nobody else sits: Yes closes the table
+    question = await bob.click(lobby, custom_id=op_button(lobby, "leave"))
+    asked = question.response
+    assert asked is not None
+    assert asked.content == t("tables.confirm.close_alone", "en")
+    done = await bob.click(asked, custom_id=op_button(asked, "leaveok"))
+    assert done.response is not None and done.response.content == "The table is closed."
+    assert table.status is Status.CLOSED
+    assert not lobby_buttons(env, world)
+    assert world.channel.history()[-1].content == t("tables.announce.closed_empty", "en")
+
+
+@pytest.mark.e2e
+@pytest.mark.simcord(settle_timeout=3)
+async def test_the_host_gets_up_at_once_while_another_member_sits(
+    simcord_env: simcord.Env, world: World
+) -> None:
+    """With another member seated, the host's Leave closes nothing: no question, and the
+    table passes to that member."""
+    env = simcord_env
+    alice = world.member
+    bob = await add_member(env, world, "bob")
+    lobby = (await alice.slash(world.channel, "tute new", variant="habanero")).response
+    assert lobby is not None
+    await bob.click(lobby, custom_id=op_button(lobby, "join"))
+    table = the_table(env)
+
+    up = await alice.click(lobby, custom_id=op_button(lobby, "leave"))
+
+    assert not up.ephemeral
+    assert table.status is Status.LOBBY and table.host_id == bob.id
+    assert table.seat_of(alice.id) is None

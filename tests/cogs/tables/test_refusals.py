@@ -23,6 +23,7 @@ from tests.cogs.tables._world import (
     add_member,
     buttons,
     card_of,
+    close_lobby,
     crafted_click,
     deal_and_trick,
     hand_buttons,
@@ -183,7 +184,7 @@ async def test_private_table_and_host_only_buttons(simcord_env: simcord.Env, wor
     assert table.status is Status.LOBBY and snapshot(lobby.message) == shown
     assert [s.user_id if s else None for s in table.seats] == [alice.id, bob.id, None]
 
-    await alice.click(lobby, custom_id=op_button(lobby, "close"))
+    await close_lobby(alice, lobby)
     assert table.status is Status.CLOSED
     assert not hand_buttons(lobby.message) and not buttons(lobby.message)
     assert world.channel.history()[-1].content == t("tables.announce.closed_by_host", "en")
