@@ -18,7 +18,7 @@ MESSAGES: Final[dict[str, str]] = {
     "cards.rank.5": "5",
     "cards.rank.6": "6",
     "cards.rank.7": "7",
-    "cards.rank.10": "Knave",
+    "cards.rank.10": "Jack",
     "cards.rank.11": "Knight",
     "cards.rank.12": "King",
     "cards.suit.O": "coins",

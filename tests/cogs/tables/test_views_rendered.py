@@ -279,7 +279,7 @@ def test_an_action_survives_its_custom_id(action: Action) -> None:
         ("12E", "en", "King of swords", "the King of swords"),
         ("12E", "es", "Rey de espadas", "el Rey de espadas"),
         ("10O", "es", "Sota de oros", "la Sota de oros"),
-        ("10B", "en", "Knave of clubs", "the Knave of clubs"),
+        ("10B", "en", "Jack of clubs", "the Jack of clubs"),
         ("1C", "en", "Ace of cups", "the Ace of cups"),
         ("4O", "es", "4 de oros", "el 4 de oros"),
     ],
