@@ -41,7 +41,7 @@ MESSAGES: Final[dict[str, str]] = {
     "commands.tute.new.name": "new",
     "commands.tute.new.description": "Open a Tute table in this channel",
     "commands.tute.rules.name": "rules",
-    "commands.tute.rules.description": "The rules of a variant and the table options, briefly",
+    "commands.tute.rules.description": "A short guide of a variant's rules, page by page",
     "commands.tute.tables.name": "tables",
     "commands.tute.tables.description": "The open tables of this server",
     "commands.tute.notify.name": "notify",
@@ -351,34 +351,6 @@ MESSAGES: Final[dict[str, str]] = {
     "summary.tally_place": " · #{before} → #{after} on the board",
     "summary.tally_rating": " · rating {rating} ({change})",
     "summary.tally_rating_new": " · rating {rating} (new)",
-    # rules
-    "rules.title": "Tute: the rules, briefly",
-    "rules.common": (
-        "Spanish 40-card deck: oros (coins), copas (cups), espadas (swords), bastos (clubs); "
-        "10 is the knave (sota), 11 the knight (caballo), 12 the king (rey). "
-        "Strength in every suit: 1, 3, 12, 11, 10, 7, 6, 5, 4, 2. "
-        "Points: ace 11, three 10, king 4, knight 3, jack 2; 120 in the deck, +10 for the last trick. "
-        "You must follow suit and beat the highest card of the suit led when you can; without the suit, "
-        "play a trump (a higher one if a trump is down). After your side wins a trick you may sing "
-        "king + knight: 20, or 40 in trumps (the 40 first)."
-    ),
-    "rules.habanero": (
-        "2 players, 8 cards each and a stock; the next card sets trumps. While the stock lasts any card goes "
-        "(option stock_duty); afterwards, full duty. The winner draws first. Swap the trump 7 (or 2) for the "
-        "turned card after winning a trick. Capote after the last draw. 101 points wins; otherwise another deal."
-    ),
-    "rules.arrastrado": (
-        "3 players, 13 cards each (36-card deck: 12). Full duty from the first trick; the holder of the trump 7 "
-        "takes the turned card. Most points wins; payments in chips, and the plato (a contract for the pot)."
-    ),
-    "rules.individual": "4 players, 10 cards each, every player for themself. The dealer keeps the turned card. Most points wins.",
-    "rules.pairs": "4 players, partners sit opposite (seats 1+3 vs 2+4). Either partner may sing after the side wins a trick. Most points wins.",
-    "rules.options_title": "Table options (/tute new)",
-    "rules.options": (
-        "rounds 1-9 · bet · turn_time · competitive · private (+ invite) · spectators · allow_tute · "
-        "stock_duty free/trump/full · beat_partner · undertrump · exchange · capote · target · "
-        "scoring most/sixty-five · deck 40/36 · plato · rules (a preset) · house (house rules)"
-    ),
     "pictures.trump": "Trumps",
     "pictures.stock": "Stock",
     "pictures.table_alt": "The table: trumps {trump}; on the table {trick}",

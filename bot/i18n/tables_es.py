@@ -40,7 +40,7 @@ MESSAGES: Final[dict[str, str]] = {
     "commands.tute.new.name": "nueva",
     "commands.tute.new.description": "Abre una mesa de tute en este canal",
     "commands.tute.rules.name": "reglas",
-    "commands.tute.rules.description": "Las reglas de una modalidad y las opciones de mesa, en breve",
+    "commands.tute.rules.description": "Las reglas de una modalidad, en una guía breve página a página",
     "commands.tute.tables.name": "mesas",
     "commands.tute.tables.description": "Las mesas abiertas de este servidor",
     "commands.tute.notify.name": "avisos",
@@ -349,36 +349,6 @@ MESSAGES: Final[dict[str, str]] = {
     "summary.tally_place": " · del n.º {before} al n.º {after} en la clasificación",
     "summary.tally_rating": " · nivel {rating} ({change})",
     "summary.tally_rating_new": " · nivel {rating} (nuevo)",
-    # reglas
-    "rules.title": "Tute: las reglas, en breve",
-    "rules.common": (
-        "Baraja española de 40 cartas: oros, copas, espadas y bastos; el 10 es la sota, el 11 el "
-        "caballo y el 12 el rey. Orden en cada palo: 1, 3, 12, 11, 10, 7, 6, 5, 4, 2. "
-        "Puntos: as 11, tres 10, rey 4, caballo 3, sota 2; 120 en la baraja y 10 de últimas. "
-        "Hay que asistir y matar la carta más alta del palo cuando se pueda; sin el palo, fallar con "
-        "triunfo (montando si ya hay triunfo). Tras ganar tu bando una baza puedes cantar rey + caballo: "
-        "20, o las 40 en el triunfo (las 40 primero)."
-    ),
-    "rules.habanero": (
-        "2 jugadores, 8 cartas cada uno y monte; la siguiente marca el triunfo. Mientras hay monte vale "
-        "cualquier carta (opción obligacion_monte); después, obligación completa. Roba primero el que gana. "
-        "El 7 (o el 2) de triunfo se cambia por la vuelta tras ganar una baza. Capote tras el último robo. "
-        "Se gana con 101; si no, otra mano."
-    ),
-    "rules.arrastrado": (
-        "3 jugadores, 13 cartas cada uno (con 36: 12). Obligación completa desde la primera baza; quien "
-        "tiene el 7 de triunfo se queda la vuelta. Gana quien más suma; se paga en fichas, y el plato "
-        "(un contrato por el bote)."
-    ),
-    "rules.individual": "4 jugadores, 10 cartas cada uno, cada uno por su cuenta. El que da se queda la vuelta. Gana quien más suma.",
-    "rules.pairs": "4 jugadores, los compañeros enfrente (asientos 1+3 contra 2+4). Cualquiera de la pareja canta cuando su bando gana una baza. Gana quien más suma.",
-    "rules.options_title": "Opciones de mesa (/tute nueva)",
-    "rules.options": (
-        "rondas 1-9 · apuesta · tiempo_turno · competitiva · privada (+ invitar) · espectadores · "
-        "permitir_tute · obligacion_monte libre/triunfo/completa · matar_companero · fallar_por_debajo · "
-        "cambio · capote · meta · puntuacion más/sesenta y cinco · baraja 40/36 · plato · reglas (un juego de "
-        "reglas) · reglas_casa (reglas de la casa)"
-    ),
     "pictures.trump": "Triunfo",
     "pictures.stock": "Monte",
     "pictures.table_alt": "La mesa: triunfo {trump}; en la mesa {trick}",

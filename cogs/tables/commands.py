@@ -28,6 +28,7 @@ from . import embeds as ui
 from . import rules_text
 from .clicks import BUTTONS
 from .common import locale_of, refuse, service_of, since_of
+from .guide import GUIDE_ITEMS, show_guide
 from .presenter import DiscordPresenter, presenter_of
 
 log = logging.getLogger(__name__)
@@ -280,22 +281,9 @@ class TablesCommands(CommandsMixin):
     async def rules(
         self, interaction: discord.Interaction[TuteBot], variant: str | None = None
     ) -> None:
-        """The rules of a variant and its options, briefly, for the user alone."""
-        lang = locale_of(interaction)
-        variants = [Variant(variant)] if variant else list(Variant)
-        embed = discord.Embed(
-            title=t("rules.title", lang), colour=ui.GREEN, description=t("rules.common", lang)
-        )
-        for v in variants:
-            embed.add_field(
-                name=t(f"variants.{v.value}", lang), value=t(f"rules.{v.value}", lang), inline=False
-            )
-        embed.add_field(
-            name=t("rules.options_title", lang), value=t("rules.options", lang), inline=False
-        )
-        for name, value in rules_text.house_rules_fields(variants, lang):
-            embed.add_field(name=name, value=value, inline=False)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        """A short guide of a variant, page by page, for the user alone (without one, a
+        menu of the variants first)."""
+        await show_guide(interaction, variant)
 
     @app_commands.command(
         name=catalog_str("commands.tute.tables.name"),
@@ -385,7 +373,7 @@ async def start_tables(
         robot_processes=bot.config.robot_processes,
     )
     bot.tables = service
-    bot.add_dynamic_items(*BUTTONS)
+    bot.add_dynamic_items(*BUTTONS, *GUIDE_ITEMS)
     if bot.cluster is not None:
         # hold this process's shards first: a process that takes over from one that died
         # waits here for its leases to run out, then restores its tables

@@ -10,13 +10,19 @@ import pytest
 import simcord
 from simcord import MemberActor
 
-from bot.engine import Variant
 from bot.engine.referee import judge
 from bot.i18n import t
 from bot.tables.views import table_view
 from cogs.tables import embeds as ui
 from tests.cogs.tables._driver import Driver, Player
-from tests.cogs.tables._world import add_member, op_button, placed, the_table, thread_of
+from tests.cogs.tables._world import (
+    add_member,
+    layout_texts,
+    op_button,
+    placed,
+    the_table,
+    thread_of,
+)
 from tests.conftest import World
 
 
@@ -31,20 +37,13 @@ async def test_rules_tables_and_history(
     bob = await add_member(env, world, "bob")
     channel = world.channel
 
+    # the rules: a guide, page by page (tests/cogs/tables/test_guide.py)
     rules = (await alice.slash(channel, "tute rules")).response
     assert rules is not None and rules.ephemeral
-    (embed,) = rules.embeds
-    assert embed.title == t("rules.title", "en")
-    names = [f.name for f in embed.fields]
-    assert names[:4] == [t(f"variants.{v.value}", "en") for v in Variant]
+    assert layout_texts(rules)[0].startswith(f"### {t('guide.title', 'en')}")
     one = (await alice.slash(channel, "tute rules", variant="pairs")).response
-    assert one is not None
-    assert one.embeds[0].fields[0].name == t("variants.pairs", "en")
-    assert one.embeds[0].fields[1].name == t("rules.options_title", "en")
-    # then the house rules of pairs and the presets (tests/cogs/tables/test_house_rules.py)
-    assert one.embeds[0].fields[2].name == t("rules.house_title", "en")
-    # one variant of four, and the five house rules of pairs of eleven
-    assert len(one.embeds[0].fields) == len(embed.fields) - 3 - 6
+    assert one is not None and one.ephemeral
+    assert layout_texts(one)[0].startswith(f"### {t('variants.pairs', 'en')}")
 
     async def listed(member: MemberActor) -> discord.Embed:
         reply = (await member.slash(channel, "tute tables")).response

@@ -302,7 +302,7 @@ async def test_a_refused_upload_leaves_the_cards_as_text_and_the_game_goes_on(
 
     # the bot answers and plays as before, in text
     rules = (await world.member.slash(world.channel, "tute rules")).response
-    assert rules is not None and rules.embeds
+    assert rules is not None and rules.components
     table_seed(8)
     await open_table(env, world, "habanero", [world.member], robots=1)
     driver = Driver(env, world, [Player(world.member)])
@@ -329,4 +329,4 @@ async def test_when_the_list_is_refused_no_emoji_is_used_and_none_is_uploaded(
     assert not faces.ready and faces.emoji(0) is None and faces.back() is None
     assert any("could not list" in r.getMessage() for r in caplog.records)
     rules = (await world.member.slash(world.channel, "tute rules")).response
-    assert rules is not None and rules.embeds
+    assert rules is not None and rules.components

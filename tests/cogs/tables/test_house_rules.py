@@ -10,13 +10,17 @@ import pytest
 import simcord
 
 from bot.engine import ExchangeWindow, FortyFirst, NextDealer, PairsSing, Preset, Variant
-from bot.engine.options import HOUSE_RULES, option_applies
+from bot.engine.options import HOUSE_RULES, option_applies, preset_applies
 from bot.i18n import t
 from bot.storage.settings import update_settings
 from bot.tables.model import Status
+from cogs.tables.guide import NEXT
+from cogs.tables.guide_pages import guide_pages
 from tests.cogs.tables._world import (
+    Message,
     buttons,
     close_lobby,
+    layout_texts,
     op_button,
     refusal,
     service_of,
@@ -218,35 +222,44 @@ async def test_house_offers_the_rules_of_the_variant_in_the_users_language(
 async def test_the_rules_explain_each_house_rule_and_preset(
     world: World, set_locale: Callable[[str], None], locale: str
 ) -> None:
+    """The last pages of each variant's guide: every house rule of the variant in words
+    (and none of another's), then the presets with what each sets there."""
     lang = locale[:2]
     set_locale(locale)
-    reply = (await world.member.slash(world.channel, "tute rules")).response
-    assert reply is not None and reply.ephemeral
-    (embed,) = reply.embeds
-    fields = {f.name: f.value or "" for f in embed.fields}
-    for name in HOUSE_RULES:
-        assert fields[t(f"rules.house.{name}.name", lang)] == t(f"rules.house.{name}", lang)
-    presets = fields[t("rules.presets_title", lang)]
+    for variant in Variant:
+        pages = guide_pages(variant, lang)
+        said = "\n\n".join(p for page in pages for p in page.paragraphs)
+        for name in HOUSE_RULES:
+            rule = f"**{t(f'rules.house.{name}.name', lang)}**\n{t(f'rules.house.{name}', lang)}"
+            assert (rule in said) == option_applies(variant, name), (variant, name)
+    habanero = "\n".join(guide_pages(Variant.HABANERO, lang)[-1].paragraphs)
+    assert "`forty_first=strict`, `sing_drawn=false`" in habanero  # online
+    presets = "\n".join(guide_pages(Variant.ARRASTRADO, lang)[-1].paragraphs)
+    assert f"**{t('rules.presets_title', lang)}**" in presets
     for preset in Preset:
-        assert f"**{t(f'house.preset.{preset.value}', lang)}**" in presets
-    assert "`forty_first=strict`, `sing_drawn=false`" in presets
-    # what a preset sets otherwise in one variant, and a preset of one variant
+        shown = f"**{t(f'house.preset.{preset.value}', lang)}**" in presets
+        assert shown == preset_applies(Variant.ARRASTRADO, preset)
+    # what a preset sets otherwise in one variant
+    fournier = next(line for line in presets.splitlines() if "Fournier" in line)
     arrastrado = t("variants.short.arrastrado", lang)
     strict = t("rules.preset_in", lang, variant=arrastrado, rules="`forty_first=strict`")
-    fournier = next(line for line in presets.splitlines() if "Fournier" in line)
     assert "`forty_first=free`" in fournier and strict in fournier
-    parejas = next(line for line in presets.splitlines() if "Parejas" in line)
+
+    # the pairs guide, turned to its last page: the presets of pairs
+    reply = (await world.member.slash(world.channel, "tute rules", variant="pairs")).response
+    assert reply is not None and reply.ephemeral
+    for _ in range(len(guide_pages(Variant.PAIRS, lang)) - 1):
+        reply = (await world.member.click(reply, custom_id=_next_page(reply))).response
+        assert reply is not None
+    last = "\n".join(layout_texts(reply))
+    parejas = next(line for line in last.splitlines() if line.startswith("**Parejas**"))
     only_pairs = t("rules.preset_only", lang, variants=t("variants.short.pairs", lang))
     assert only_pairs in parejas and "`overtrump=false`" in parejas
-    assert all(len(value) <= 1024 for value in fields.values()) and len(embed) <= 6000
+    assert t("house.preset.havanian", lang) not in last  # habanero's
 
-    only = (await world.member.slash(world.channel, "tute rules", variant="pairs")).response
-    assert only is not None
-    names = [f.name for f in only.embeds[0].fields]
-    assert t("rules.house.pairs_sing.name", lang) in names
-    assert t("rules.house.sing_drawn.name", lang) not in names  # habanero's
-    pairs_presets = only.embeds[0].fields[-1].value or ""
-    assert "Parejas" in pairs_presets and t("house.preset.havanian", lang) not in pairs_presets
+
+def _next_page(reply: Message) -> str:
+    return next(b.custom_id for b in buttons(reply) if b.label == NEXT)
 
 
 @pytest.mark.simcord(settle_timeout=3)
