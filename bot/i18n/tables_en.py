@@ -193,6 +193,8 @@ MESSAGES: Final[dict[str, str]] = {
     "tables.log.pass": "{name} passes",
     "tables.log.tute": "{name} declared TUTE!",
     "tables.log.exchange": "{name} exchanged the turned card",
+    "tables.log.swapped": "{name} swapped {card} for the turned card ({took})",
+    "tables.log.put_under": "{name} put {card} under the turned card: the swap is made when they next win a trick",
     "tables.log.capote": "{name} announced capote",
     "tables.log.claim": "{name} claimed the target",
     "tables.log.resign": "{name} resigned the round",

@@ -191,6 +191,8 @@ MESSAGES: Final[dict[str, str]] = {
     "tables.log.pass": "{name} pasa",
     "tables.log.tute": "¡{name} cantó TUTE!",
     "tables.log.exchange": "{name} cambió la carta vuelta",
+    "tables.log.swapped": "{name} cambió {card} por la vuelta ({took})",
+    "tables.log.put_under": "{name} puso {card} bajo la vuelta: el cambio se hace cuando gane su próxima baza",
     "tables.log.capote": "{name} cantó capote",
     "tables.log.claim": "{name} reclamó la meta",
     "tables.log.resign": "{name} abandonó la ronda",

@@ -81,6 +81,11 @@ class Happened(Enum):
     PASS = "pass"
     TUTE = "tute"
     EXCHANGE = "exchange"
+    """The turned card taken for the trump 7 (or 2): ``cards`` is (the card given, the
+    turned card taken); a line saved before it carried them has none."""
+    PUT_UNDER = "put_under"
+    """The trump 7 (or 2), ``cards``, put under the turned card: the swap waits for its
+    holder's next win (habanero, ``exchange_window: announce``)."""
     CAPOTE = "capote"
     CLAIM = "claim"
     RESIGN = "resign"
@@ -100,8 +105,9 @@ _NUMBERS = ("suit", "points", "votes", "needed", "stake")
 @dataclass(frozen=True, slots=True)
 class LogEvent:
     """A line of the table's log: what happened, who did it, and its numbers (a cante's
-    ``suit`` and ``points``, a trick's ``cards``, a bid, the votes to cancel, a lost
-    ``stake``), or the ``level`` of a robot seated."""
+    ``suit`` and ``points``, a trick's ``cards``, a swap's (the card given, then the card
+    taken), a bid, the votes to cancel, a lost ``stake``), or the ``level`` of a robot
+    seated."""
 
     what: Happened
     who: Who | None = None

@@ -84,9 +84,23 @@ def back(
 
 
 def apply(table: Table, deal: Deal, action: Action) -> None:
-    """Apply an action to the deal and log it: each event once, as it happens."""
+    """Apply an action to the deal and log it: each event once, as it happens (a swap
+    when it is made: at an exchange, or at the win it waited for)."""
+    swaps = len(deal.exchanges)
     deal.apply(action)
     _log_action(table, deal, action)
+    log_swaps(table, deal, swaps)
+    if action.kind is Kind.EXCHANGE and len(deal.exchanges) == swaps and deal.pending >= 0:
+        who = table.who_at(action.seat)
+        table.add_log(LogEvent(Happened.PUT_UNDER, who, cards=(deal.pending,)))
+
+
+def log_swaps(table: Table, deal: Deal, since: int = 0) -> None:
+    """Log the deal's swaps from the ``since``-th on: who took the turned card for which
+    trump 7 (or 2). Everybody sees it made."""
+    for swap in deal.exchanges[since:]:
+        who = table.who_at(swap.seat)
+        table.add_log(LogEvent(Happened.EXCHANGE, who, cards=(swap.gave, swap.took)))
 
 
 def move_on(
@@ -129,6 +143,7 @@ def _deal(table: Table, clock: Callable[[], float]) -> None:
     game = table.game
     assert game is not None
     table.deal = Deal(game.deal_for(table.deal_rng()))
+    log_swaps(table, table.deal)  # arrastrado: the automatic swap, as the deal ends
     table.cancel_votes.clear()
     start_turn(table, clock)
 
@@ -180,12 +195,12 @@ def _end_deal(table: Table, clock: Callable[[], float]) -> tuple[Settlement, lis
 DECLARED = {
     Kind.PASS: Happened.PASS,
     Kind.TUTE: Happened.TUTE,
-    Kind.EXCHANGE: Happened.EXCHANGE,
     Kind.CAPOTE: Happened.CAPOTE,
     Kind.CLAIM: Happened.CLAIM,
     Kind.RESIGN: Happened.RESIGN,
 }
-"""The declarations the log tells by who made them alone."""
+"""The declarations the log tells by who made them alone (a swap tells its cards:
+``log_swaps``)."""
 
 
 def _log_action(table: Table, deal: Deal, action: Action) -> None:

@@ -13,7 +13,7 @@ from bot.tables.events import Happened, LogEvent, Who
 from bot.tables.views import TableView
 from cogs._base import shown_name
 
-from .embeds import card_text, suit_text
+from .embeds import card_name, card_text, suit_text
 from .faces import NO_FACES, CardFaces
 
 LOG_KEYS: dict[Happened, str] = {
@@ -36,6 +36,7 @@ LOG_KEYS: dict[Happened, str] = {
     Happened.PASS: "tables.log.pass",
     Happened.TUTE: "tables.log.tute",
     Happened.EXCHANGE: "tables.log.exchange",
+    Happened.PUT_UNDER: "tables.log.put_under",
     Happened.CAPOTE: "tables.log.capote",
     Happened.CLAIM: "tables.log.claim",
     Happened.RESIGN: "tables.log.resign",
@@ -48,6 +49,14 @@ LOG_KEYS: dict[Happened, str] = {
     Happened.IDLE_CANCELLED: "tables.log.idle_cancelled",
 }
 """Each line of the log, its sentence (one that lost a stake says so: ``_stake``)."""
+
+CARDS_IN_WORDS: dict[Happened, str] = {
+    Happened.EXCHANGE: "tables.log.swapped",
+    Happened.PUT_UNDER: "tables.log.put_under",
+}
+"""The lines that name their cards in words, the card given (``card``) and the card taken
+(``took``): "Ana swapped the 7 of swords for the turned card (the King of swords)". A swap
+saved without its cards says only who made it (``LOG_KEYS``)."""
 
 SAID_KEYS: dict[Said, str] = {
     Said.CLOSED_BY_HOST: "tables.announce.closed_by_host",
@@ -77,7 +86,12 @@ def log_line(event: LogEvent, lang: str, faces: CardFaces = NO_FACES) -> str:
         params["name"] = who_text(event.who, lang)
     if event.suit is not None:
         params["suit"] = suit_text(event.suit, lang)
-    if event.cards:
+    key = LOG_KEYS[event.what]
+    if event.cards and event.what in CARDS_IN_WORDS:
+        key = CARDS_IN_WORDS[event.what]
+        named = (card_name(c, lang, the=True) for c in event.cards)
+        params.update(zip(("card", "took"), named, strict=False))
+    elif event.cards:
         params["cards"] = " ".join(card_text(c, faces) for c in event.cards)
     if event.level is not None:
         params["level"] = t(f"robots.{event.level}", lang)
@@ -85,8 +99,7 @@ def log_line(event: LogEvent, lang: str, faces: CardFaces = NO_FACES) -> str:
         value = getattr(event, name)
         if value is not None:
             params[name] = value
-    key = LOG_KEYS[event.what] + ("_stake" if event.stake else "")
-    return t(key, lang, **params)
+    return t(key + ("_stake" if event.stake else ""), lang, **params)
 
 
 def announcement_text(item: Announcement, lang: str) -> str:
