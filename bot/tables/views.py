@@ -25,6 +25,7 @@ from bot.engine import (
     Variant,
     seat_view,
 )
+from bot.engine.events import exchange_card
 from bot.engine.variants import sides_of
 from bot.storage.settings import HandDelivery
 
@@ -74,6 +75,9 @@ class DealView:
     contract: Contract | None
     capote_seat: int | None
     high_bid: int
+    swap_by: int | None = None
+    """The trump 7 (or 2) that may still take the turned card from the table (arrastrado,
+    the exchange by hand, before the first lead); None where none may."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,7 +267,16 @@ def deal_view(deal: Deal) -> DealView:
         contract=deal.contract,
         capote_seat=deal.capote_seat if deal.capote_seat >= 0 else None,
         high_bid=deal.high_bid,
+        swap_by=_swap_by(deal),
     )
+
+
+def _swap_by(deal: Deal) -> int | None:
+    open_ = deal.options.exchange and not deal.options.auto_exchange
+    if not open_ or deal.table_card < 0 or deal.exchanges or not deal.before_first_lead():
+        return None
+    mine = exchange_card(deal.table_card, deal.trump)
+    return mine if mine >= 0 else None
 
 
 def _seats(table: Table) -> tuple[Seat | None, ...]:

@@ -222,16 +222,24 @@ def scores_line(table: TableView, deal: DealView, lang: str) -> str:
 
 
 def turned_line(deal: DealView, lang: str, faces: CardFaces = NO_FACES) -> str:
-    """Trumps and the turned card (its face alone reads at a glance; without faces, its
-    name), then the stock or the card face up on the table."""
+    """Trumps, and where the card turned to name them went (its face alone reads at a
+    glance; without faces, its name): under the stock (then the stock), in the dealer's
+    hand, or on the table: out of play, waiting for the trump 7 (or 2) that may take it, or
+    taken for that card, left out of play instead."""
     turned = faces.inline(deal.turned) or card_shown(deal.turned, lang)
-    line = t("tables.trump", lang, suit=suit_text(deal.trump, lang), card=turned)
+    suit = suit_text(deal.trump, lang)
     if deal.stock_left is not None:
-        line += "\n" + stock_line(deal.stock_left, lang)
-    elif deal.table_card is not None:
-        shown = faces.inline(deal.table_card) or card_shown(deal.table_card, lang)
-        line += "\n" + t("tables.table_card", lang, card=shown)
-    return line
+        line = t("tables.trump", lang, suit=suit, card=turned)
+        return line + "\n" + stock_line(deal.stock_left, lang)
+    if deal.table_card is None:  # the dealer's last card
+        return t("tables.trump.dealer", lang, suit=suit, card=turned)
+    if deal.table_card != deal.turned:
+        left = faces.inline(deal.table_card) or card_shown(deal.table_card, lang)
+        return t("tables.trump.swapped", lang, suit=suit, card=turned, left=left)
+    if deal.swap_by is not None:
+        rank = rank_name(deal.swap_by, lang)
+        return t("tables.trump.may_swap", lang, suit=suit, card=turned, rank=rank)
+    return t("tables.trump.out", lang, suit=suit, card=turned)
 
 
 def tally_lines(table: TableView, lang: str) -> list[str]:
