@@ -161,6 +161,7 @@ MESSAGES: Final[dict[str, str]] = {
     "tables.trick": "Trick {number}",
     "tables.trick.empty": "Nothing played yet",
     "tables.last_trick": "Last trick",
+    "tables.last_trick_line": "Last trick: {cards} → **{name}** takes it (+{points})",
     "tables.cantes": "Cantes",
     "tables.cante_line": "{name} sang {points} in {suit}",
     "tables.scores": "Score",

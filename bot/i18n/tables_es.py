@@ -160,6 +160,7 @@ MESSAGES: Final[dict[str, str]] = {
     "tables.trick": "Baza {number}",
     "tables.trick.empty": "Aún no se ha jugado nada",
     "tables.last_trick": "Última baza",
+    "tables.last_trick_line": "Última baza: {cards} → se la lleva **{name}** (+{points})",
     "tables.cantes": "Cantes",
     "tables.cante_line": "{name} cantó {points} en {suit}",
     "tables.scores": "Tanteo",

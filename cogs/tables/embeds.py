@@ -242,6 +242,21 @@ def turned_line(deal: DealView, lang: str, faces: CardFaces = NO_FACES) -> str:
     return t("tables.trump.out", lang, suit=suit, card=turned)
 
 
+def last_trick_line(table: TableView, lang: str, faces: CardFaces = NO_FACES) -> str:
+    """The last trick over, who played which card and who took it: "Last trick: Ana 7♣ ·
+    Luis 1♣ · 🤖 Robot 2 3♣ → Luis takes it (+21)"; empty before the first."""
+    deal = table.deal
+    last = deal.last_trick if deal is not None else None
+    if last is None:
+        return ""
+    cards = " · ".join(
+        f"{seat_name(table.seats[seat], lang, short=True)} {card_text(card, faces)}"
+        for seat, card in last.cards
+    )
+    name = seat_name(table.seats[last.winner], lang, short=True)
+    return t("tables.last_trick_line", lang, cards=cards, name=name, points=last.points)
+
+
 def tally_lines(table: TableView, lang: str) -> list[str]:
     """What the game gave each member, in seat order: chips won or lost, experience, their
     place on the chips board and their skill rating when they moved."""
