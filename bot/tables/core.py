@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from .announcement import Announcement
 from .clock import Clocks
 from .errors import SaveFailed, TableError
+from .history import DealHistory, deal_history
 from .model import Status, Table
 from .notes import Notes
 from .persistence import Store
@@ -69,6 +70,10 @@ class ServiceCore(Surroundings):
     def hand_view(self, table_id: int, seat: int) -> HandView:
         """One seat's own hand, for that seat's player only."""
         return hand_view(self.get(table_id), seat)
+
+    def history(self, table_id: int) -> DealHistory:
+        """The deal in play so far, as everybody saw it: its tricks, cantes and swap."""
+        return deal_history(self.get(table_id))
 
     def redraw(self, table_id: int) -> Show | None:
         """What to redraw of a table now (None: it has ended and left memory)."""

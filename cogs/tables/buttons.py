@@ -119,7 +119,7 @@ class LobbyButton(TuteButton, kind="l", parts={"op": "[a-z0-9]+"}):
         return self.parts[0]
 
 
-TABLE_OPS = ("hand", "refresh", "back", "cancel", "leave", "rematch", "keep")
+TABLE_OPS = ("hand", "tricks", "refresh", "back", "cancel", "leave", "rematch", "keep")
 
 
 class TableButton(TuteButton, kind="t", parts={"op": "[a-z]+"}):

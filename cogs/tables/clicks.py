@@ -18,6 +18,7 @@ from bot.tables.service import TableService
 from .buttons import HandButton, LobbyButton, TableButton, on_click
 from .common import answered, cluster_of, drawn_v2, locale_of, service_of, since_of
 from .presenter import presenter_of
+from .tricks import show_tricks
 
 BUTTONS = (LobbyButton, TableButton, HandButton)
 """The buttons whose clicks this module handles (the bot listens for them)."""
@@ -112,6 +113,9 @@ async def _closing(button: LobbyButton, interaction: discord.Interaction[Any]) -
 async def table_click(button: TableButton, interaction: discord.Interaction[Any]) -> None:
     if button.op == "rematch":
         await _rematch(button, interaction)
+        return
+    if button.op == "tricks":
+        await show_tricks(button.table_id, interaction)
         return
     service = service_of(interaction.client)
     presenter = presenter_of(interaction.client)

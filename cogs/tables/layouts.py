@@ -149,10 +149,11 @@ def _table_buttons(table: TableView, lang: str) -> discord.ui.ActionRow[Any]:
 
 
 def table_buttons(table: TableView, lang: str) -> list[TableButton]:
-    """The buttons of the table in play: My hand, I'm back (while a member is away), vote
-    to cancel, leave."""
+    """The buttons of the table in play: My hand, the deal's tricks so far, I'm back (while
+    a member is away), vote to cancel, leave."""
     primary, danger = discord.ButtonStyle.primary, discord.ButtonStyle.danger
     buttons = [TableButton(table.id, "hand", label=t("tables.btn.hand", lang), style=primary)]
+    buttons.append(TableButton(table.id, "tricks", label=t("tables.btn.tricks", lang)))
     if any(s is not None and s.away and not s.left for s in table.seats):
         label = t("tables.btn.back", lang)
         buttons.append(

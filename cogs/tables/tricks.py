@@ -1,0 +1,119 @@
+"""The Tricks button of a table in play: every trick of the deal so far, in order (its
+number, who led, each card with who played it, who took it and its points), with the
+cantes and the swap of the turned card where they came, answered to whoever clicks
+(ephemeral). All of it was done in the open: the service's ``DealHistory`` holds no hand.
+
+A long deal keeps within Discord's limits: the newest tricks that fit, newest last, and
+how many earlier ones are left out.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.engine import Cante, Exchange
+from bot.i18n import t
+from bot.tables.history import DealHistory, Happening, PastTrick
+from bot.tables.views import TableView
+
+from . import embeds as ui
+from .common import answered, locale_of, service_of
+from .faces import NO_FACES, CardFaces
+from .presenter import presenter_of
+
+TEXT_ROOM = 3600
+"""Characters the lines of tricks may take: Discord shows 4,000 in a message, its title
+and notes included (kept well under, for the characters it counts twice)."""
+
+
+def trick_text(table: TableView, trick: PastTrick, lang: str, faces: CardFaces = NO_FACES) -> str:
+    """One trick: "**3.** Ana leads 7♣ · Luis 1♣ · 🤖 Robot 2 3♣ → **Luis** takes it (+21)"."""
+
+    def name(seat: int) -> str:
+        return ui.seat_name(table.seats[seat], lang, short=True)
+
+    rest = " · ".join(f"{name(seat)} {ui.card_text(card, faces)}" for seat, card in trick.cards[1:])
+    return t(
+        "tables.tricks.trick",
+        lang,
+        number=trick.number,
+        leader=name(trick.leader),
+        led=ui.card_text(trick.cards[0][1], faces),
+        rest=rest,
+        name=name(trick.winner),
+        points=trick.points,
+    )
+
+
+def happening_text(
+    table: TableView, happening: Happening, lang: str, faces: CardFaces = NO_FACES
+) -> str:
+    """A trick, a cante or a swap, in a line."""
+    if isinstance(happening, PastTrick):
+        return trick_text(table, happening, lang, faces)
+    name = ui.seat_name(table.seats[happening.seat], lang, short=True)
+    if isinstance(happening, Cante):
+        suit = ui.suit_text(happening.suit, lang)
+        line = t("tables.cante_line", lang, name=name, points=happening.points, suit=suit)
+    else:
+        line = swap_text(name, happening, lang)
+    return t("tables.tricks.between", lang, line=line)
+
+
+def swap_text(name: str, swap: Exchange, lang: str) -> str:
+    gave, took = (ui.card_name(c, lang, the=True) for c in (swap.gave, swap.took))
+    return t("tables.log.swapped", lang, name=name, card=gave, took=took)
+
+
+def fitted(lines: list[tuple[str, bool]], room: int = TEXT_ROOM) -> tuple[list[str], int]:
+    """The newest of ``lines`` (each: its text, and whether it is a trick's) that fit in
+    ``room`` characters, oldest first, starting at a trick; and how many tricks are left
+    out before them."""
+    used, start = 0, len(lines)
+    while start > 0 and used + len(lines[start - 1][0]) + 1 <= room:
+        start -= 1
+        used += len(lines[start][0]) + 1
+    if start > 0:  # what came after a trick left out goes with it
+        while start < len(lines) and not lines[start][1]:
+            start += 1
+    left_out = sum(1 for _, is_trick in lines[:start] if is_trick)
+    return [text for text, _ in lines[start:]], left_out
+
+
+def tricks_layout(
+    table: TableView, history: DealHistory, lang: str, faces: CardFaces = NO_FACES
+) -> discord.ui.LayoutView:
+    """The deal's tricks so far, newest last (see the module)."""
+    title = t("tables.tricks.title", lang, deal=history.deal_no + 1, id=table.id)
+    trumps = t("hand.trumps", lang, suit=ui.suit_text(history.trump, lang))
+    lines = [
+        (happening_text(table, h, lang, faces), isinstance(h, PastTrick)) for h in history.happened
+    ]
+    shown, left_out = fitted(lines)
+    head = [f"**{title}**", trumps]
+    if left_out:
+        head.append(f"-# {t('tables.tricks.earlier', lang, count=left_out)}")
+    if not history.tricks:
+        shown.append(t("tables.tricks.none", lang))
+    view = discord.ui.LayoutView(timeout=None)
+    view.add_item(
+        discord.ui.Container(
+            discord.ui.TextDisplay("\n".join(head)),
+            discord.ui.TextDisplay("\n".join(shown)),
+            accent_colour=ui.GOLD,
+        )
+    )
+    return view
+
+
+async def show_tricks(table_id: int, interaction: discord.Interaction[Any]) -> None:
+    """Answer a click on Tricks, only its clicker seeing: the deal in play so far. A table
+    that no longer plays is refused (``TableError``), in a line."""
+    service = service_of(interaction.client)
+    history = service.history(table_id)
+    table = service.view(table_id)
+    faces = presenter_of(interaction.client).faces
+    layout = tricks_layout(table, history, locale_of(interaction), faces)
+    await answered(interaction, interaction.response.send_message(view=layout, ephemeral=True))
