@@ -85,10 +85,10 @@ MESSAGES: Final[dict[str, str]] = {
     "standings.leaderboard.title.rating": "Clasificación: nivel de juego · {family}",
     "standings.leaderboard.rating_line": "{rank} {member}: **{rating}** · {games}",
     "standings.leaderboard.rating_empty": (
-        "Aún no hay nadie en esta clasificación: hacen falta {games} partidas puntuadas para salir."
+        "Aún no hay nadie en esta clasificación: hacen falta {games} partidas puntuadas para aparecer."
     ),
     "standings.leaderboard.rating_page": (
-        "Página {page} de {pages} · se sale con {games} partidas puntuadas"
+        "Página {page} de {pages} · aparece quien tenga {games} partidas puntuadas"
     ),
     "standings.rating.games": "{games} partidas puntuadas",
     "standings.rating.games_one": "{games} partida puntuada",
@@ -127,7 +127,7 @@ MESSAGES: Final[dict[str, str]] = {
     "standings.config.invalid": "Ese valor de {setting} no está permitido; no se ha cambiado nada.",
     "standings.config.seconds": "{seconds} s",
     "standings.config.everyone": "Todos",
-    "standings.config.default": "{value} (la del bot por defecto)",
+    "standings.config.default": "{value} (el valor por defecto del bot)",
     "standings.config.hint": "Cambia cualquiera con las opciones de /tute ajustes.",
     "standings.config.percent": "{percent} %",
     "standings.config.robots_not_rated": "0 % (las partidas contra robots no cuentan)",

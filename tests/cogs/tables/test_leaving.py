@@ -149,6 +149,48 @@ async def test_alone_with_robots_a_vote_after_the_first_trick_says_the_stake_is_
     assert stats is not None and stats.balance == 400, "the stake went to the bank"
 
 
+@pytest.mark.e2e
+@pytest.mark.simcord(settle_timeout=3)
+async def test_in_spanish_cancelling_reads_as_a_player_says_it(
+    simcord_env: simcord.Env,
+    world: World,
+    table_seed: Callable[[int], None],
+    set_locale: Callable[[str], None],
+) -> None:
+    """A Spanish table proposes to cancel ("Proponer anular"), and its question and answers
+    read as a player would say them."""
+    env = simcord_env
+    table_seed(3)
+    alice = world.member
+    bob = await add_member(env, world, "bob")
+    async with service_of(env).db.transaction() as conn:
+        await update_settings(conn, world.guild.id, language="es")
+    set_locale("es-ES")
+    await open_table(env, world, "habanero", [alice, bob])
+    table = the_table(env)
+    table_message = next(
+        m for m in thread_of(world, table).history() if m.id == placed(table).play_message_id
+    )
+    labels = [b.label for b in buttons(table_message)]
+    assert "Proponer anular" in labels and "Dejar la partida" in labels
+
+    asked = await alice.click(table_message, custom_id=op_button(table_message, "cancel"))
+    assert asked.response is not None
+    assert asked.response.content == (
+        "¿Quieres anular la partida? Se anula si todos están de acuerdo, y entonces no "
+        "cuenta. Votos que faltan tras el tuyo: 1."
+    )
+    assert [b.label for b in buttons(asked.response)] == ["Sí, que se anule", "No, sigo jugando"]
+    voted = await alice.click(asked.response, custom_id=op_button(asked.response, "cancelok"))
+    assert voted.response is not None
+    assert voted.response.content == "Tu voto para anular la partida queda registrado."
+
+    asked = await bob.click(table_message, custom_id=op_button(table_message, "leave"))
+    assert asked.response is not None
+    assert asked.response.content.startswith("¿Quieres dejar la partida? Un robot jugará")
+    assert [b.label for b in buttons(asked.response)] == ["Sí, la dejo", "No, sigo jugando"]
+
+
 # ---------------------------------------------------------------------------- the lobby
 
 
@@ -197,7 +239,9 @@ async def test_the_hosts_close_asks_first_and_no_keeps_the_table_open(
     question = await alice.click(lobby, custom_id=op_button(lobby, "close"))
     asked = question.response
     assert asked is not None
-    assert asked.content == "¿Cerrar la mesa? Todos los que están sentados tendrán que levantarse."
+    assert asked.content == (
+        "¿Quieres cerrar la mesa? Todos los que están sentados tendrán que levantarse."
+    )
     assert [b.label for b in buttons(asked)] == ["Sí, ciérrala", "No, que siga abierta"]
     closed = await alice.click(asked, custom_id=op_button(asked, "closeok"))
     assert closed.response is not None and closed.response.content == "Mesa cerrada."
