@@ -16,6 +16,8 @@ from bot.i18n import (
     rules_es,
     sandbox_en,
     sandbox_es,
+    settings_en,
+    settings_es,
     tables_en,
     tables_es,
     tournaments_en,
@@ -35,6 +37,7 @@ CATALOGS: Final[dict[Language, dict[str, str]]] = {
         **guide_en.MESSAGES,
         **tournaments_en.MESSAGES,
         **sandbox_en.MESSAGES,
+        **settings_en.MESSAGES,
     },
     "es": {
         **es.MESSAGES,
@@ -43,6 +46,7 @@ CATALOGS: Final[dict[Language, dict[str, str]]] = {
         **guide_es.MESSAGES,
         **tournaments_es.MESSAGES,
         **sandbox_es.MESSAGES,
+        **settings_es.MESSAGES,
     },
 }
 

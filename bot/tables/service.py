@@ -26,7 +26,7 @@ from bot.storage import Database, members
 from bot.storage.ledger import InsufficientChips
 from bot.storage.settings import HandDelivery
 
-from . import leaving, lobby, play, rematch
+from . import form, leaving, lobby, play, rematch
 from .announcement import Announcement as Announcement
 from .announcement import Said
 from .clock import DECLARE_GRACE as DECLARE_GRACE
@@ -213,6 +213,19 @@ class TableService(ServiceCore):
         first free one."""
         async with self._change(table_id) as table:
             lobby.add_robot(table, user_id, level, seat)
+            await self.store.save(table)
+            return self._outcome(table)
+
+    def settings_form(self, table_id: int, user_id: int) -> TableView:
+        """The table as its Settings form shows it: only to its host, only in the lobby."""
+        table = self.get(table_id)
+        form.may_change(table, user_id)
+        return table_view(table)
+
+    async def set_option(self, table_id: int, user_id: int, name: str, value: str) -> Outcome:
+        """The host sets option ``name`` of their lobby to ``value``, as typed (``form``)."""
+        async with self._change(table_id) as table:
+            form.change(table, user_id, name, value)
             await self.store.save(table)
             return self._outcome(table)
 

@@ -37,10 +37,10 @@ from bot.storage.settings import InvalidSetting, get_settings, update_settings
 from bot.tables import ratings
 from bot.tables.competition import seasons
 
+from . import config_form
 from .common import (
     CMD,
     NO_PINGS,
-    bot_language,
     database,
     fair_play_wait,
     in_guild,
@@ -53,7 +53,7 @@ from .common import (
     think,
     user_language,
 )
-from .embeds import settings_embed, stats_embed
+from .embeds import stats_embed
 from .leaderboard import (
     BOARDS,
     FAMILIES,
@@ -280,24 +280,19 @@ class StandingsCommands(SeasonCommands):
                 if rebuild_ratings:
                     games = await ratings.rebuild(conn, guild.id, ratings.RatingRules.of(settings))
         except InvalidSetting as error:
-            await reply(interaction, t("standings.config.invalid", lang, setting=error.name))
+            setting = config_form.label(error.name, lang)
+            await reply(interaction, t("standings.config.invalid", lang, setting=setting))
             return
         title = "standings.config.updated" if changes else "standings.config.title"
-        embed = settings_embed(settings, t(title, lang), lang, bot_language(interaction))
+        said = None
         if games is not None:
             said = t("standings.config.rebuilt", lang, games=number(games, lang))
-            await interaction.edit_original_response(
-                content=said, embed=embed, allowed_mentions=NO_PINGS
-            )
-            return
-        said = None
-        if robot_rating_weight is not None or pair_daily_cap is not None:
+        elif robot_rating_weight is not None or pair_daily_cap is not None:
             # The settlement rates each game as it ends: past games keep the old rules.
             option = t(f"{CMD}.config.rebuild_ratings.name", lang)
             said = t("standings.config.weight_from_now", lang, option=option)
-        await interaction.response.send_message(
-            said, embed=embed, ephemeral=True, allowed_mentions=NO_PINGS
-        )
+        # the settings in words, and a form to change them
+        await config_form.answer(interaction, settings, said, title=title)
 
     @app_commands.command(
         name=catalog_str(f"{CMD}.daily.name"),

@@ -204,7 +204,7 @@ def settings_embed(
     embed = discord.Embed(title=title, colour=discord.Colour.blurple())
 
     def field(key: str, value: str) -> None:
-        embed.add_field(name=t(f"{CMD}.config.{key}.name", lang), value=value)
+        embed.add_field(name=t(f"settings.config.{key}", lang), value=value)  # in words
 
     role = settings.opener_role_id
     field("starting_chips", number(settings.starting_chips, lang))
@@ -232,7 +232,7 @@ def settings_embed(
         ("min_member_days", settings.min_member_days),
     ):
         field(key, days_text(days, lang))
-    embed.set_footer(text=t("standings.config.hint", lang))
+    embed.set_footer(text=t("settings.config.hint", lang))
     return embed
 
 

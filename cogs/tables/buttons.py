@@ -108,7 +108,17 @@ def on_click(
     return register
 
 
-LOBBY_OPS = ("join", "team0", "team1", "leave", "robot", "unrobot", "start", "close")
+LOBBY_OPS = (
+    "join",
+    "team0",
+    "team1",
+    "leave",
+    "settings",
+    "robot",
+    "unrobot",
+    "start",
+    "close",
+)
 
 
 class LobbyButton(TuteButton, kind="l", parts={"op": "[a-z0-9]+"}):

@@ -18,10 +18,12 @@ from bot.tables.service import TableService
 from .buttons import HandButton, LobbyButton, TableButton, on_click
 from .common import answered, cluster_of, drawn_v2, locale_of, service_of, since_of
 from .presenter import presenter_of
+from .settings_form import FORM_ITEMS, open_settings
 from .tricks import show_tricks
 
-BUTTONS = (LobbyButton, TableButton, HandButton)
-"""The buttons whose clicks this module handles (the bot listens for them)."""
+BUTTONS = (LobbyButton, TableButton, HandButton, *FORM_ITEMS)
+"""The buttons whose clicks this module handles, and the selects of a lobby's Settings form
+(the bot listens for them)."""
 
 
 @on_click(LobbyButton)
@@ -31,6 +33,9 @@ async def lobby_click(button: LobbyButton, interaction: discord.Interaction[Any]
     name = user.display_name
     op = button.op
     if op in CLOSING_OPS and await _closing(button, interaction):
+        return
+    if op == "settings":  # the form, for the host alone: the lobby does not change
+        await open_settings(button.table_id, interaction)
         return
     if op == "join":
         outcome = await service.join(

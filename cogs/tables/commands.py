@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 
 from bot.client import TuteBot, catalog_str
-from bot.engine import Options, Preset, Scoring, StockDuty, Variant
+from bot.engine import Options, Preset, Variant
 from bot.engine.options import OPTION_NAMES
 from bot.i18n import DEFAULT_LANGUAGE, t
 from bot.storage import tables as table_repo
@@ -35,31 +35,19 @@ log = logging.getLogger(__name__)
 
 NEW_OPTIONS = (
     "variant",
+    "rules",
     "rounds",
     "bet",
-    "turn_time",
-    "competitive",
-    "private",
-    "spectators",
-    "allow_tute",
-    "stock_duty",
-    "beat_partner",
-    "undertrump",
-    "exchange",
-    "capote",
-    "target",
-    "scoring",
-    "deck",
-    "plato",
-    "rules",
-    "house",
     "robots",
+    "private",
+    "house",
     "invite",
     "invite2",
     "invite3",
 )
-"""The options of ``/tute new``, each named and described in the catalog (Discord allows
-25 options a command: the house rules share one, ``house``)."""
+"""The options of ``/tute new``, each named and described in the catalog: what a host
+decides when opening. The other table options are the lobby's Settings form's
+(:mod:`settings_form`); the house rules share one option, ``house``."""
 
 TABLE_OPTIONS = frozenset(NEW_OPTIONS) & frozenset(OPTION_NAMES)
 """The options of ``/tute new`` that are table options (``Options`` fields)."""
@@ -88,9 +76,8 @@ def house_choices(
     lang = locale_of(interaction)
     chosen = _given(interaction, "variant")
     variant = Variant(chosen) if chosen in {v.value for v in Variant} else None
-    deck = 36 if str(_given(interaction, "deck")) == "36" else 40
     offered: list[app_commands.Choice[str]] = []
-    for whole, name, value in completions(variant, current, Options(deck=deck)):
+    for whole, name, value in completions(variant, current, Options()):
         if len(whole) > CHOICE_LENGTH:
             continue
         label = f"{name}={value}: {rules_text.rule_text(name, value, lang)}"
@@ -125,18 +112,6 @@ class TablesCommands(CommandsMixin):
     @app_commands.guild_only()
     @app_commands.choices(
         variant=VARIANT_CHOICES,
-        stock_duty=[
-            app_commands.Choice(name=catalog_str(f"options.stock_duty.{d.value}"), value=d.value)
-            for d in StockDuty
-        ],
-        scoring=[
-            app_commands.Choice(name=catalog_str(f"options.scoring.{s.value}"), value=s.value)
-            for s in Scoring
-        ],
-        deck=[
-            app_commands.Choice(name="40", value="40"),
-            app_commands.Choice(name="36", value="36"),
-        ],
         robots=[
             app_commands.Choice(name=catalog_str(f"options.robots.{lv.value}"), value=lv.value)
             for lv in ROBOT_LEVELS
@@ -151,30 +126,18 @@ class TablesCommands(CommandsMixin):
         self,
         interaction: discord.Interaction[TuteBot],
         variant: str,
+        rules: str = Preset.STANDARD.value,
         rounds: app_commands.Range[int, 1, 9] = 1,
         bet: app_commands.Range[int, 0, 1_000_000] = 0,
-        turn_time: app_commands.Range[int, 10, 3600] | None = None,
-        competitive: bool = True,
-        private: bool = False,
-        spectators: bool = True,
-        allow_tute: bool | None = None,
-        stock_duty: str = StockDuty.FREE.value,
-        beat_partner: bool = True,
-        undertrump: bool = False,
-        exchange: bool = True,
-        capote: bool = True,
-        target: app_commands.Range[int, 30, 1000] = 101,
-        scoring: str = Scoring.MOST.value,
-        deck: str = "40",
-        plato: bool = False,
-        rules: str = Preset.STANDARD.value,
-        house: app_commands.Range[str, 1, 300] | None = None,
         robots: str = DEFAULT_ROBOT.value,
+        private: bool = False,
+        house: app_commands.Range[str, 1, 300] | None = None,
         invite: discord.Member | None = None,
         invite2: discord.Member | None = None,
         invite3: discord.Member | None = None,
     ) -> None:
-        """Open a table in this channel."""
+        """Open a table in this channel; its host changes the other options in the lobby's
+        Settings form (the time per turn starts at the server's)."""
         lang = locale_of(interaction)
         guild = interaction.guild
         assert guild is not None
@@ -192,8 +155,7 @@ class TablesCommands(CommandsMixin):
             )
             return
         v = Variant(variant)
-        # the options the host named win over the preset; one offered in every variant and
-        # left at its default changes nothing, wherever it exists
+        # the options the host named win over the preset
         named = {
             name
             for name in TABLE_OPTIONS
@@ -204,20 +166,8 @@ class TablesCommands(CommandsMixin):
             options = Options(
                 rounds=rounds,
                 bet=bet,
-                turn_time=turn_time or settings.turn_time,
-                competitive=competitive,
+                turn_time=settings.turn_time,
                 private=private,
-                spectators=spectators,
-                allow_tute=allow_tute,
-                stock_duty=StockDuty(stock_duty),
-                beat_partner=beat_partner,
-                undertrump=undertrump,
-                exchange=exchange,
-                capote=capote,
-                target=target,
-                scoring=Scoring(scoring),
-                deck=int(deck),
-                plato=plato,
                 rules=Preset(rules),
                 **house_rules,
             )

@@ -179,6 +179,9 @@ def lobby_buttons(table: TableView, place: Place, lang: str) -> discord.ui.View:
             LobbyButton(table.id, "join", label=label, style=success, disabled=full, row=0)
         )
     view.add_item(LobbyButton(table.id, "leave", label=t("tables.btn.leave", lang), row=0))
+    # the host's form of the table's options (anybody else is told it is the host's)
+    label = t("tables.btn.settings", lang)
+    view.add_item(LobbyButton(table.id, "settings", label=label, emoji="⚙️", row=0))
     view.add_item(
         LobbyButton(table.id, "robot", label=t("tables.btn.robot", lang), disabled=full, row=1)
     )

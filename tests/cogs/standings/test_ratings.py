@@ -240,12 +240,15 @@ async def test_config_sets_the_rating_settings_within_their_bounds(
         "standings.config.weight_from_now", "en", option="rebuild_ratings"
     )
     fields = fields_of(embed_of(result))
-    assert (fields["robot_rating_weight"], fields["min_rated_games"]) == ("40%", "12")
+    assert (
+        fields["Rating weight of games against robots"],
+        fields["Rated games to be on the rating board"],
+    ) == ("40%", "12")
     settings = await get_settings(db_of(simcord_env), world.guild.id)
     assert (settings.robot_rating_weight, settings.min_rated_games) == (40, 12)
     capless = await admin.slash(world.channel, "tute config", pair_daily_cap=0)
     assert capless.response is not None and capless.response.content == result.response.content
-    assert fields_of(embed_of(capless))["pair_daily_cap"] == "No limit"
+    assert fields_of(embed_of(capless))["Rated games a day for the same two"] == "No limit"
     assert (await get_settings(db_of(simcord_env), world.guild.id)).pair_daily_cap == 0
 
     for bad in (
@@ -292,7 +295,8 @@ async def test_config_rebuilds_the_ratings_from_the_kept_games(
     assert result.ephemeral and result.response is not None
     said = result.response
     assert said.content == "Ratings rebuilt from 2 games."
-    assert fields_of(said.embeds[0])["robot_rating_weight"] == "50%"  # the settings now
+    weight = fields_of(said.embeds[0])["Rating weight of games against robots"]
+    assert weight == "50%"  # the settings now
     rated = await member_ratings(db_of(env), guild_id, alice)
     assert set(rated) == {"two"}
     assert rated["two"].games == 2 and rated["two"].mu > 25

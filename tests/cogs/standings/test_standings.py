@@ -295,19 +295,20 @@ async def test_config_shows_and_changes_the_settings(server: Server) -> None:
     assert shown.ephemeral
     embed = embed_of(shown)
     assert embed.title == "Tute settings of this server"
+    # each setting in words, never by its key
     assert fields_of(embed) == {
-        "starting_chips": "1,000",
-        "daily_grant": "100",
-        "turn_time": "60 s",
-        "language": "English (the bot's default)",
-        "hand_delivery": "Direct message",
-        "opener_role": "Everyone",
-        "max_tables": "10",
-        "robot_rating_weight": "0% (games against robots are not rated)",
-        "min_rated_games": "5",
-        "pair_daily_cap": "10",
-        "min_account_days": "None",
-        "min_member_days": "None",
+        "Starting chips": "1,000",
+        "Daily chips": "100",
+        "Time per turn of new tables": "60 s",
+        "Language of public messages": "English (the bot's default)",
+        "How players get their cards": "Direct message",
+        "Who may open tables": "Everyone",
+        "Most tables open at once": "10",
+        "Rating weight of games against robots": "0% (games against robots are not rated)",
+        "Rated games to be on the rating board": "5",
+        "Rated games a day for the same two": "10",
+        "Minimum age of a Discord account": "None",
+        "Minimum time in this server": "None",
     }
 
     role = server.guild.create_role("Croupiers")
@@ -325,8 +326,8 @@ async def test_config_shows_and_changes_the_settings(server: Server) -> None:
 
     embed = embed_of(changed)
     assert embed.title == "Settings saved"
-    assert fields_of(embed)["opener_role"] == f"<@&{role.id}>"
-    assert fields_of(embed)["hand_delivery"] == "Only-you message in the channel"
+    assert fields_of(embed)["Who may open tables"] == f"<@&{role.id}>"
+    assert fields_of(embed)["How players get their cards"] == "Only-you message in the channel"
     settings = await get_settings(db_of(server.env), server.guild.id)
     assert settings == GuildSettings(
         starting_chips=500,

@@ -26,6 +26,7 @@ from cogs.tables import messages
 from cogs.tables.faces import faces_of
 from cogs.tables.presenter import RETRY_AFTER
 from tests.cogs.tables._faults import Injected
+from tests.cogs.tables._settings import set_options, split
 from tests.cogs.tables._world import (
     Btn,
     Message,
@@ -207,14 +208,17 @@ class Game:
     # -- the lobby
 
     async def open(self, variant: str = "habanero", *, robots: int = 1, **options: Any) -> None:
-        """``/tute new`` by the first human, the others join, the host adds robots."""
+        """``/tute new`` by the first human (the options of the Settings form set there), the
+        others join, the host adds robots."""
         host = self.humans[0].member
         options.setdefault("turn_time", 3600)
+        opening, form = split(options)
         result = await host.slash(
-            self.world.channel, "tute new", variant=variant, rounds=1, **options
+            self.world.channel, "tute new", variant=variant, rounds=1, **opening
         )
         lobby = result.response
         assert lobby is not None and not result.ephemeral
+        await set_options(host, lobby, **form)
         self.lobby = lobby
         self.table_id = max(tables_of(self.service))
         for human in self.humans[1:]:

@@ -24,6 +24,7 @@ from cogs.tables.embeds import card_name
 from cogs.tables.places import HandPlace, Place
 from cogs.tables.presenter import DiscordPresenter
 from tests.cogs._said import components
+from tests.cogs.tables._settings import set_options, split
 from tests.conftest import RUNNING, World
 from tests.tables._play import tables_of
 
@@ -172,12 +173,15 @@ async def open_table(
     teams: list[int] | None = None,
     **options: Any,
 ) -> simcord.ResponseMessage:
-    """``/tute new`` by the first human, the others join (a team each in pairs), the host adds
-    robots with the button and starts (any seat still empty gets a robot)."""
+    """``/tute new`` by the first human (the options of the Settings form set there), the
+    others join (a team each in pairs), the host adds robots with the button and starts
+    (any seat still empty gets a robot)."""
     host = humans[0]
-    result = await host.slash(world.channel, "tute new", variant=variant, rounds=1, **options)
+    opening, form = split(options)
+    result = await host.slash(world.channel, "tute new", variant=variant, rounds=1, **opening)
     lobby = result.response
     assert lobby is not None and not result.ephemeral
+    await set_options(host, lobby, **form)
     for i, member in enumerate(humans[1:], start=1):
         op = f"team{teams[i]}" if teams else "join"
         res = await member.click(lobby, custom_id=op_button(lobby, op))

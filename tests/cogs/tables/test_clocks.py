@@ -12,6 +12,7 @@ from bot.client import TuteBot
 from bot.config import Config
 from bot.i18n import t
 from bot.tables.model import Status, Table
+from tests.cogs.tables._settings import set_options, split
 from tests.cogs.tables._world import layout_texts, placed, walk
 from tests.conftest import fast_bot
 from tests.tables._play import tables_of
@@ -47,7 +48,9 @@ def the_table(env: simcord.Env) -> Table:
 async def open_habanero(env: simcord.Env, world: Any, bob: Any = None, **options: Any) -> Any:
     """alice opens a habanero table; bob sits down, or else a robot; alice starts."""
     alice = world.member
-    lobby = (await alice.slash(world.channel, "tute new", variant="habanero", **options)).response
+    opening, form = split(options)
+    lobby = (await alice.slash(world.channel, "tute new", variant="habanero", **opening)).response
+    await set_options(alice, lobby, **form)
     ops = {cid.rsplit(":", 1)[1]: cid for cid, _ in custom_ids(lobby.message)}
     if bob is not None:
         await bob.click(lobby, custom_id=ops["join"])

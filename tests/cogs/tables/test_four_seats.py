@@ -22,6 +22,7 @@ from bot.storage.settings import update_settings
 from bot.tables.model import Status, Table
 from cogs.tables import embeds as ui
 from cogs.tables import pictures
+from tests.cogs.tables._settings import set_options
 from tests.cogs.tables._world import (
     buttons,
     card_of,
@@ -150,10 +151,10 @@ async def open_four(env: simcord.Env, world: World) -> tuple[simcord.ResponseMes
         house="seats=4",
         rounds=2,
         robots="normal",
-        turn_time=3600,
     )
     lobby = result.response
     assert lobby is not None and not result.ephemeral
+    await set_options(world.member, lobby, turn_time=3600)
     table = the_table(env)
     await world.member.click(lobby, custom_id=op_button(lobby, "start"))
     assert table.status is Status.PLAYING

@@ -123,18 +123,8 @@ async def test_house_rules_named_win_over_the_preset_and_show_in_the_lobby(
             "La opción `pairs_sing` no existe en habanero, solo en parejas.",
         ),
         (
-            "es-ES",
-            {"variant": "pairs", "stock_duty": "full"},
-            "La opción `obligacion_monte` no existe en parejas, solo en habanero.",
-        ),
-        (
             "en-US",
-            {"variant": "individual", "scoring": "sixty-five"},
-            "The option `scoring` does not exist in individual, only in habanero or pairs.",
-        ),
-        (
-            "en-US",
-            {"variant": "arrastrado", "deck": "36", "house": "seats=4"},
+            {"variant": "arrastrado", "rules": "online", "house": "seats=4"},
             "The option `seats` exists only with the 40-card deck.",
         ),
         (
@@ -153,11 +143,6 @@ async def test_house_rules_named_win_over_the_preset_and_show_in_the_lobby(
             {"variant": "habanero", "rules": "parejas"},
             "The rules Parejas exist only in pairs.",
         ),
-        (
-            "es-ES",
-            {"variant": "habanero", "house": "deal_score=per_deal", "target": 120},
-            "La opción `meta` no vale cuando cada mano es una ronda (deal_score=per_deal).",
-        ),
     ],
 )
 async def test_an_option_the_variant_does_not_have_is_refused_and_no_table_opens(
@@ -172,17 +157,6 @@ async def test_an_option_the_variant_does_not_have_is_refused_and_no_table_opens
     result = await world.member.slash(world.channel, "tute new", **options)
     assert refusal(result) == said
     assert not tables_of(service_of(simcord_env))
-
-
-@pytest.mark.simcord(settle_timeout=3)
-async def test_an_option_of_another_variant_left_at_its_default_is_let_be(
-    simcord_env: simcord.Env, world: World
-) -> None:
-    result = await world.member.slash(
-        world.channel, "tute new", variant="pairs", stock_duty="free", target=101, deck="40"
-    )
-    assert result.response is not None and not result.ephemeral
-    assert the_table(simcord_env).options.to_dict() == {}
 
 
 @pytest.mark.simcord(settle_timeout=3)
@@ -208,7 +182,6 @@ async def test_house_offers_the_rules_of_the_variant_in_the_users_language(
     ]
     assert choices[1]["name"] == "sing_drawn=false: " + t("house.rule.sing_drawn.false", "en")
     assert choices[0]["name"].endswith(t("house.default", "en"))
-    assert await offered("seats", variant="arrastrado", deck="36") == []
     set_locale("es-ES")
     (choice,) = await offered("pairs_sing=e", variant="pairs")
     assert (choice["name"], choice["value"]) == (
