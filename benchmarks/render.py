@@ -1,11 +1,11 @@
-"""Time to draw the pictures the bot sends: a table (of four, three and two seats), a hand
-and a deal's summary.
+"""Time to draw the pictures the bot sends: a table (of four, three and two seats), the
+table from a player's seat (in their hand) and a deal's summary.
 
 Run: ``python benchmarks/render.py [--runs N]``. Card images are drawn once before timing
 (as in a running bot), so the figures are for composing and encoding a picture.
 
 ``--plays R [--seconds S]``: the event loop of a bot where R plays a second each draw a
-table and a hand (100 busy tables make about 80), drawn on the loop as before, then on the
+table and a player's view of it (100 busy tables make about 80), drawn on the loop as before, then on the
 presenter's one drawing thread: how late a 10 ms timer fires (p50/p99/max), and how many
 pictures were drawn.
 """
@@ -24,10 +24,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.render import render_hand, render_summary, render_table
-from tests.render.samples import hand_ten, summary_pairs, table_four, table_three, table_two
+import dataclasses
 
-TARGETS_MS = {"table": 15.0, "table3": 15.0, "table2": 15.0, "hand": 10.0, "summary": 15.0}
+from bot.render import render_summary, render_table
+from tests.render.samples import summary_pairs, table_four, table_three, table_two
+
+TARGETS_MS = {"table": 15.0, "table3": 15.0, "table2": 15.0, "hand": 15.0, "summary": 15.0}
 MAX_BYTES = 200_000
 
 
@@ -49,7 +51,8 @@ def _percentile(ordered: list[float], q: float) -> float:
 async def _loop_lag(rate: float, seconds: float, drawer: ThreadPoolExecutor | None) -> str:
     """Draw ``rate`` table-and-hand pairs a second for ``seconds``, on the loop or on
     ``drawer``, while a 10 ms timer measures the loop's lag."""
-    table, hand = table_four(), hand_ten()
+    table = table_four()
+    hand = dataclasses.replace(table, viewer_seat=3)
     loop = asyncio.get_running_loop()
     lags: list[float] = []
     drawn = 0
@@ -57,7 +60,7 @@ async def _loop_lag(rate: float, seconds: float, drawer: ThreadPoolExecutor | No
 
     def draw() -> None:
         render_table(table)
-        render_hand(hand)
+        render_table(hand)
 
     async def play() -> None:
         nonlocal drawn
@@ -92,7 +95,7 @@ async def _loop_lag(rate: float, seconds: float, drawer: ThreadPoolExecutor | No
 
 def loop_main(rate: float, seconds: float) -> None:
     render_table(table_four())  # the cards and the palette, drawn once
-    print(f"{rate:g} plays a second, each a table and a hand, {seconds:g} s:")
+    print(f"{rate:g} plays a second, each a table and a player's view, {seconds:g} s:")
     print(f"  on the event loop:     {asyncio.run(_loop_lag(rate, seconds, None))}")
     with ThreadPoolExecutor(max_workers=1) as drawer:
         print(f"  on one drawing thread: {asyncio.run(_loop_lag(rate, seconds, drawer))}")
@@ -107,13 +110,14 @@ def main() -> int:
     if args.plays:
         loop_main(args.plays, args.seconds)
         return 0
-    table, hand, summary = table_four(), hand_ten(), summary_pairs()
+    table, summary = table_four(), summary_pairs()
+    hand = dataclasses.replace(table, viewer_seat=3)
     three, two = table_three(), table_two()
     cases: dict[str, Callable[[], bytes]] = {
         "table": lambda: render_table(table),
         "table3": lambda: render_table(three),
         "table2": lambda: render_table(two),
-        "hand": lambda: render_hand(hand),
+        "hand": lambda: render_table(hand),
         "summary": lambda: render_summary(summary),
     }
     load = ", ".join(f"{v:.2f}" for v in os.getloadavg())

@@ -29,13 +29,9 @@ from bot.render.cards import (
     card_back,
     card_face,
     card_image,
-    dimmed_face,
 )
-from bot.render.hand import hand_image, hand_size, render_hand
 from bot.render.palette import shared_palette
 from bot.render.scenes import (
-    HandScene,
-    ScoreLine,
     SeatInfo,
     SideSummary,
     SummaryLabels,
@@ -67,8 +63,6 @@ __all__ = [
     "BracketMatch",
     "BracketRound",
     "BracketScene",
-    "HandScene",
-    "ScoreLine",
     "SeatInfo",
     "SideSummary",
     "StandingsLabels",
@@ -84,11 +78,8 @@ __all__ = [
     "card_back",
     "card_image",
     "card_label",
-    "hand_image",
-    "hand_size",
     "normalize_code",
     "render_bracket",
-    "render_hand",
     "render_standings",
     "render_summary",
     "render_table",
@@ -103,11 +94,10 @@ __all__ = [
 
 
 def warm_up() -> None:
-    """Draw every card face, dimmed face and the back, and choose the palette, now (about
+    """Draw every card face and the back, and choose the palette, now (about
     a second), so that the first picture a player asks for is as quick as the others.
     Call it once at start-up; without it the first picture pays for it."""
     for code in ALL_CARDS:
         card_face(code)
-        dimmed_face(code)
     back_face()
     shared_palette()

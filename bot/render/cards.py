@@ -324,17 +324,6 @@ def scaled_face(code: str | None, width: int) -> Image.Image:
     return source.convert("RGBa").resize((width, height), Image.Resampling.LANCZOS).convert("RGBA")
 
 
-@lru_cache(maxsize=128)
-def dimmed_face(code: str) -> Image.Image:
-    """A cached face greyed and darkened, for a card that cannot be played. Do not modify."""
-    face = card_face(code)
-    grey = face.convert("LA").convert("RGBA")
-    shade = Image.new("RGBA", face.size, (60, 66, 72, 255))
-    mixed = Image.blend(Image.blend(face, grey, 0.6), shade, 0.38)
-    mixed.putalpha(face.getchannel("A"))
-    return mixed
-
-
 @lru_cache(maxsize=512)
 def turned_face(code: str | None, angle: float, width: int = CARD_W) -> Image.Image:
     """A cached face (or back) at ``width`` pixels, turned ``angle`` degrees. Do not modify."""

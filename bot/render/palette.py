@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from PIL import Image
 
-from bot.render.cards import CARD_H, CARD_W, back_face, card_face, dimmed_face, scaled_face, shadow
+from bot.render.cards import CARD_H, CARD_W, back_face, card_face, scaled_face, shadow
 from bot.render.style import (
     FELT_CENTRE,
     FELT_EDGE,
@@ -41,11 +41,10 @@ def _ramp(a: tuple[int, int, int], b: tuple[int, int, int], steps: int) -> list[
 
 
 def _sample() -> Image.Image:
-    """A picture holding everything the table, hand and summary pictures draw."""
+    """A picture holding everything the table and summary pictures draw."""
     cols = 11
     sample = felt(cols * (CARD_W + 8) + 8, 9 * (CARD_H + 8) + 8).copy()
     faces = [card_face(c) for c in ALL_CARDS]
-    faces += [dimmed_face(c) for c in ALL_CARDS]
     faces += [back_face(), back_face()]
     for i, face in enumerate(faces):
         x = 8 + (i % cols) * (CARD_W + 8)

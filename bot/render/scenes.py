@@ -22,22 +22,9 @@ class SeatInfo:
     """True when a robot plays this seat: a small robot head is drawn before the name."""
     team: int | None = None
     """0 or 1 in a game of pairs (the place gets its team's colour), None otherwise."""
-    points: int | None = None
-    """Points to show at the place, or None to show none."""
-    cards_left: int = 0
-    """Cards in the hand, shown as a count on the seat's plate."""
     note: str = ""
-    """A short line under the name (e.g. who dealt, a cante just sung), or empty."""
-
-
-@dataclass(frozen=True, slots=True)
-class ScoreLine:
-    """One line of the score panel: a label on the left, a value on the right."""
-
-    label: str
-    value: str
-    team: int | None = None
-    """Team index, for a dot in the team's colour before the label."""
+    """A short word after the name (e.g. who sits out), or empty; left out where it does
+    not fit."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,8 +33,9 @@ class TableLabels:
 
     trump: str = ""
     stock: str = ""
-    last_trick: str = ""
-    scores: str = ""
+    """Under the stock: how many cards it holds (e.g. "Stock: 12")."""
+    turned: str = ""
+    """Under the turned card, once the stock is gone."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,31 +52,12 @@ class TableScene:
     """The turned card, face up (under the stock while there is one), or None."""
     stock_left: int = 0
     """Cards left in the stock (0: no stock is drawn)."""
-    scores: tuple[ScoreLine, ...] = ()
-    """Lines of the score panel, top to bottom."""
     viewer_seat: int | None = None
     """The seat drawn at the bottom; None: seat 0 (a spectator's view, as the table message
     shows it)."""
     trick_winner: int | None = None
     """Seat whose card wins the trick on the table (a complete trick), highlighted."""
-    last_trick: tuple[tuple[int, str], ...] = ()
-    """The previous trick, drawn small in a corner, as ``(seat, card code)``."""
-    last_trick_winner: int | None = None
-    """Seat that won the previous trick: its card in the corner is highlighted."""
     labels: TableLabels = field(default_factory=TableLabels)
-
-
-@dataclass(frozen=True, slots=True)
-class HandScene:
-    """One player's hand, in the order the caller wants it shown."""
-
-    cards: tuple[str, ...]
-    playable: frozenset[str] | None = None
-    """Codes of the cards that may be played now; the others are dimmed. None: all may."""
-    trump_suit: str | None = None
-    """When given, the codes of trump cards under the hand are drawn in gold."""
-    show_codes: bool = True
-    """Write each card's code under it."""
 
 
 @dataclass(frozen=True, slots=True)

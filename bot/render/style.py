@@ -174,18 +174,3 @@ def robot_icon(size: int = 16) -> Image.Image:
     pen.circle(10.2, 8.6, 1.5, fill=(40, 150, 220))
     pen.line([(5.5, 11.8), (10.5, 11.8)], dark, 0.9)
     return big.convert("RGBa").resize((size, size), Image.Resampling.LANCZOS).convert("RGBA")
-
-
-@lru_cache(maxsize=4)
-def star(size: int) -> Image.Image:
-    """A small gold star (marks a seat's points)."""
-    ss = 4
-    big = Image.new("RGBA", (size * ss, size * ss), (0, 0, 0, 0))
-    r = size * ss / 2
-    points = []
-    for i in range(10):
-        a = -math.pi / 2 + i * math.pi / 5
-        rr = (r - 1) if i % 2 == 0 else (r - 1) * 0.45
-        points.append((r + rr * math.cos(a), r + 1.5 * ss / 2 + rr * math.sin(a)))
-    ImageDraw.Draw(big).polygon(points, fill=(*HIGHLIGHT, 255))
-    return big.convert("RGBa").resize((size, size), Image.Resampling.LANCZOS).convert("RGBA")

@@ -10,25 +10,23 @@ import discord
 from bot.engine import CODES, SUITS
 from bot.i18n import t
 from bot.render import (
-    HandScene,
-    ScoreLine,
     SeatInfo,
     SideSummary,
     SummaryLabels,
     SummaryScene,
     TableLabels,
     TableScene,
-    render_hand,
     render_summary,
     render_table,
 )
 from bot.tables.model import DealSummary
-from bot.tables.views import HandView, TableView
+from bot.tables.views import TableView
 
 from . import embeds as ui
 
 TABLE_FILE = "table.png"
-HAND_FILE = "hand.png"
+TRICK_FILE = "trick.png"
+"""The table from a player's seat, in their hand."""
 SUMMARY_FILE = "summary.png"
 
 
@@ -44,8 +42,12 @@ def _plain_name(table: TableView, seat: int, lang: str) -> str:
     return occupant.name if occupant is not None else "?"
 
 
-def table_picture(table: TableView, lang: str) -> discord.File | None:
-    """The table in play seen from above, for everybody (no hand is shown)."""
+def table_picture(
+    table: TableView, lang: str, viewer: int | None = None, name: str = TABLE_FILE
+) -> discord.File | None:
+    """The trick in play seen from above, each card beside the name of who played it, the
+    player to play lit; from ``viewer``'s seat (at the bottom) in their hand, else from seat
+    0's. Only what everybody sees is drawn."""
     deal = table.deal
     if deal is None:
         return None
@@ -55,37 +57,22 @@ def table_picture(table: TableView, lang: str) -> discord.File | None:
             is_turn=i == deal.turn,
             is_robot=bool(s is not None and s.robot_plays),
             team=table.team_of(i),
-            points=deal.card_points[deal.side_of[i]]
-            if table.team_of(i) is None and deal.side_of[i] >= 0  # not a dealer sitting out
-            else None,
-            cards_left=deal.hand_sizes[i],
             note=t("tables.picture.sits_out", lang) if deal.side_of[i] < 0 else "",
         )
         for i, s in enumerate(table.seats)
     )
-    last = deal.last_trick
-    scores = tuple(
-        ScoreLine(
-            label=" & ".join(_plain_name(table, s, lang) for s in side),
-            value=str(deal.scores[i]),
-            team=i if len(side) > 1 else None,
-        )
-        for i, side in enumerate(deal.sides)
-    )
+    stock = deal.stock_left or 0
     scene = TableScene(
         seats=seats,
         trump_suit=SUITS[deal.trump],
         trick=tuple((seat, CODES[card]) for seat, card in deal.trick),
         turned=CODES[deal.face_up] if deal.face_up is not None else None,
-        stock_left=deal.stock_left or 0,
-        scores=scores,
-        last_trick=tuple((seat, CODES[c]) for seat, c in last.cards) if last else (),
-        last_trick_winner=last.winner if last else None,
+        stock_left=stock,
+        viewer_seat=viewer,
         labels=TableLabels(
             trump=t("pictures.trump", lang),
-            stock=t("pictures.stock", lang),
-            last_trick=t("tables.last_trick", lang),
-            scores=t("tables.scores", lang),
+            stock=t("pictures.stock_left", lang, count=stock),
+            turned=t("pictures.turned", lang),
         ),
     )
     alt = t(
@@ -94,23 +81,7 @@ def table_picture(table: TableView, lang: str) -> discord.File | None:
         trick=ui.trick_line(table, deal.trick, lang, plain=True),
         trump=ui.suit_text(deal.trump, lang),
     )
-    return as_file(render_table(scene), TABLE_FILE, alt)
-
-
-def hand_picture(hand: HandView, lang: str) -> discord.File | None:
-    """One player's hand in order, the cards they cannot play now dimmed."""
-    cards = hand.cards
-    if not hand.playing or not cards:
-        return None
-    playable = frozenset(CODES[c] for c in hand.playable)
-    scene = HandScene(
-        cards=tuple(CODES[c] for c in cards), playable=playable, trump_suit=SUITS[hand.trump]
-    )
-    alt = t("pictures.hand_alt", lang, cards=" ".join(ui.card_text(c) for c in cards))
-    if playable and len(playable) < len(cards):
-        shown = " ".join(ui.card_text(c) for c in cards if c in hand.playable)
-        alt += " " + t("pictures.hand_alt_playable", lang, cards=shown)
-    return as_file(render_hand(scene), HAND_FILE, alt)
+    return as_file(render_table(scene), name, alt)
 
 
 def summary_png(table: TableView, summary: DealSummary, lang: str) -> tuple[bytes, str]:
@@ -120,7 +91,7 @@ def summary_png(table: TableView, summary: DealSummary, lang: str) -> tuple[byte
     sides: list[SideSummary] = []
     said: list[str] = []
     for i, side in enumerate(result.sides):
-        names = " & ".join(_plain_name(table, s, lang) for s in side)
+        names = ui.names_joined([_plain_name(table, s, lang) for s in side], lang)
         last_ten = result.last_trick == i
         sides.append(
             SideSummary(

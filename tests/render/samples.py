@@ -10,8 +10,6 @@ import sys
 from pathlib import Path
 
 from bot.render.scenes import (
-    HandScene,
-    ScoreLine,
     SeatInfo,
     SideSummary,
     SummaryLabels,
@@ -21,9 +19,7 @@ from bot.render.scenes import (
 )
 from bot.render.symbols import ALL_CARDS
 
-SAMPLE_TABLE_LABELS = TableLabels(
-    trump="Triunfo", stock="Mazo", last_trick="Última baza", scores="Puntos"
-)
+SAMPLE_TABLE_LABELS = TableLabels(trump="Triunfo", stock="Mazo: 17", turned="Muestra")
 SAMPLE_SUMMARY_LABELS = SummaryLabels(
     card_points="Puntos de cartas", cantes="Cantes", last_ten="Diez de últimas", total="Total"
 )
@@ -33,18 +29,15 @@ def table_four() -> TableScene:
     """Four players in pairs, three cards in the trick, the fourth player to play."""
     return TableScene(
         seats=(
-            SeatInfo("Ana", cards_left=7, team=0, note="Mano"),
-            SeatInfo("Paco", is_robot=True, cards_left=7, team=1),
-            SeatInfo("José María", cards_left=7, team=0),
-            SeatInfo("Lucía", cards_left=8, team=1, is_turn=True),
+            SeatInfo("Ana", team=0),
+            SeatInfo("Paco", is_robot=True, team=1),
+            SeatInfo("José María", team=0),
+            SeatInfo("Lucía", team=1, is_turn=True),
         ),
         trump_suit="C",
         trick=((0, "12O"), (1, "1O"), (2, "3O")),
         turned="7C",
-        scores=(ScoreLine("Ana & José María", "34", 0), ScoreLine("Paco & Lucía", "22", 1)),
         viewer_seat=0,
-        last_trick=((3, "4B"), (0, "10B"), (1, "2C"), (2, "11B")),
-        last_trick_winner=1,
         labels=SAMPLE_TABLE_LABELS,
     )
 
@@ -53,17 +46,14 @@ def table_two() -> TableScene:
     """Habanero: two players, the stock with the turned card under it."""
     return TableScene(
         seats=(
-            SeatInfo("Ana", cards_left=8, points=42, is_turn=True),
-            SeatInfo("Paco", is_robot=True, cards_left=7, points=31),
+            SeatInfo("Ana", is_turn=True),
+            SeatInfo("Paco", is_robot=True),
         ),
         trump_suit="E",
         trick=((1, "11E"),),
         turned="7E",
         stock_left=17,
-        scores=(ScoreLine("Ana", "42"), ScoreLine("Paco", "31")),
         viewer_seat=0,
-        last_trick=((0, "1B"), (1, "5B")),
-        last_trick_winner=0,
         labels=SAMPLE_TABLE_LABELS,
     )
 
@@ -72,9 +62,9 @@ def table_three() -> TableScene:
     """Arrastrado: three players, a complete trick whose winner is highlighted."""
     return TableScene(
         seats=(
-            SeatInfo("Ana", cards_left=9),
-            SeatInfo("Paco", is_robot=True, cards_left=9),
-            SeatInfo("Lucía", cards_left=9, note="Canta 20"),
+            SeatInfo("Ana"),
+            SeatInfo("Paco", is_robot=True),
+            SeatInfo("Lucía", note="da"),
         ),
         trump_suit="B",
         trick=((1, "3C"), (2, "12C"), (0, "2B")),
@@ -82,15 +72,6 @@ def table_three() -> TableScene:
         viewer_seat=None,
         trick_winner=0,
         labels=SAMPLE_TABLE_LABELS,
-    )
-
-
-def hand_ten() -> HandScene:
-    """Ten cards, three of them playable (the led suit must be followed)."""
-    return HandScene(
-        cards=("1O", "3O", "12O", "7C", "11C", "12C", "2E", "10E", "5B", "12B"),
-        playable=frozenset({"1O", "3O", "12O"}),
-        trump_suit="C",
     )
 
 
@@ -144,7 +125,7 @@ def summary_three() -> SummaryScene:
 
 
 def main(argv: list[str]) -> int:
-    from bot.render import render_hand, render_summary, render_table
+    from bot.render import render_summary, render_table
 
     out = Path(argv[0] if argv else ".")
     out.mkdir(parents=True, exist_ok=True)
@@ -152,7 +133,6 @@ def main(argv: list[str]) -> int:
         "table_four.png": render_table(table_four()),
         "table_two.png": render_table(table_two()),
         "table_three.png": render_table(table_three()),
-        "hand_ten.png": render_hand(hand_ten()),
         "summary_pairs.png": render_summary(summary_pairs()),
         "summary_two.png": render_summary(summary_two()),
         "summary_three.png": render_summary(summary_three()),

@@ -3,10 +3,8 @@
 import hashlib
 
 import pytest
-from PIL import Image
 
 from bot.render import CARD_SIZE, card_back, card_image
-from bot.render.cards import dimmed_face
 from bot.render.symbols import ALL_CARDS
 
 
@@ -47,14 +45,3 @@ def test_a_returned_image_is_a_copy() -> None:
     first = card_image("1O")
     first.paste((255, 0, 0, 255), (0, 0, CARD_SIZE[0], CARD_SIZE[1]))
     assert card_image("1O").tobytes() != first.tobytes()
-
-
-def test_dimmed_face_is_darker_and_greyer() -> None:
-    def mean(image: Image.Image) -> float:
-        grey = image.convert("L")
-        return sum(grey.tobytes()) / (grey.width * grey.height)
-
-    face = card_image("12C")
-    dim = dimmed_face("12C")
-    assert dim.size == face.size
-    assert mean(dim) < mean(face) - 20

@@ -17,9 +17,8 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-from bot.render import render_hand, render_summary, render_table
+from bot.render import render_summary, render_table
 from tests.render.samples import (
-    hand_ten,
     summary_pairs,
     summary_three,
     summary_two,
@@ -36,7 +35,6 @@ PICTURES: dict[str, Callable[[], bytes]] = {
     "table_four.png": lambda: render_table(table_four()),
     "table_two.png": lambda: render_table(table_two()),
     "table_three.png": lambda: render_table(table_three()),
-    "hand_ten.png": lambda: render_hand(hand_ten()),
     "summary_pairs.png": lambda: render_summary(summary_pairs()),
     "summary_two.png": lambda: render_summary(summary_two()),
     "summary_three.png": lambda: render_summary(summary_three()),

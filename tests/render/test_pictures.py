@@ -11,16 +11,11 @@ import pytest
 from PIL import Image
 
 from bot.render import (
-    CARD_H,
     TABLE_SIZE,
-    HandScene,
     SeatInfo,
     SideSummary,
     SummaryScene,
     TableScene,
-    hand_image,
-    hand_size,
-    render_hand,
     render_summary,
     render_table,
     summary_image,
@@ -28,7 +23,7 @@ from bot.render import (
     table_image,
 )
 from bot.render.table import seat_places, trick_centre
-from tests.render.samples import hand_ten, summary_pairs, table_four, table_three, table_two
+from tests.render.samples import summary_pairs, table_four, table_three, table_two
 
 ROOT = Path(__file__).resolve().parents[2]
 MAX_PNG_BYTES = 200_000
@@ -48,22 +43,21 @@ def test_tables_for_two_three_and_four_seats(make: Callable[[], TableScene]) -> 
 
 def test_same_scene_same_bytes() -> None:
     assert render_table(table_four()) == render_table(table_four())
-    assert render_hand(hand_ten()) == render_hand(hand_ten())
     assert render_summary(summary_pairs()) == render_summary(summary_pairs())
 
 
 SAME_IN_ANOTHER_PROCESS = """
 import hashlib
-from bot.render import render_hand, render_table
-from tests.render.samples import hand_ten, table_four
-print(hashlib.sha256(render_table(table_four()) + render_hand(hand_ten())).hexdigest())
+from bot.render import render_table
+from tests.render.samples import table_four
+print(hashlib.sha256(render_table(table_four())).hexdigest())
 """
 
 
 def test_same_bytes_in_a_fresh_process() -> None:
     import hashlib
 
-    here = hashlib.sha256(render_table(table_four()) + render_hand(hand_ten())).hexdigest()
+    here = hashlib.sha256(render_table(table_four())).hexdigest()
     result = subprocess.run(
         [sys.executable, "-c", SAME_IN_ANOTHER_PROCESS],
         cwd=ROOT,
@@ -132,35 +126,6 @@ def test_a_table_that_cannot_be_refuses(scene: TableScene) -> None:
 def test_a_name_the_font_cannot_draw_falls_back_to_the_seat_number() -> None:
     scene = TableScene(seats=(SeatInfo("\U0001f600\U0001f600"), SeatInfo("b")), trump_suit="O")
     assert table_image(scene).size == TABLE_SIZE
-
-
-@pytest.mark.parametrize("count", [0, 1, 5, 10, 13])
-def test_hand_sizes(count: int) -> None:
-    cards = tuple(f"{rank}{suit}" for suit in "OCEB" for rank in (1, 3, 12, 11))[:count]
-    scene = HandScene(cards=cards)
-    image = hand_image(scene)
-    assert image.size == hand_size(count)
-    assert image.width <= 800
-    assert decode(render_hand(scene)).size == image.size
-
-
-def test_unplayable_cards_are_dimmed() -> None:
-    cards = ("1O", "1C")
-    both = hand_image(HandScene(cards=cards))
-    one = hand_image(HandScene(cards=cards, playable=frozenset({"1o"})))
-    # the right half of the second card, where it does not overlap the first one
-    box = (110, 40, 170, 40 + CARD_H // 2)
-
-    def brightness(image: Image.Image) -> float:
-        grey = image.crop(box).convert("L")
-        return sum(grey.tobytes()) / (grey.width * grey.height)
-
-    assert brightness(one) < brightness(both) - 30
-
-
-def test_hand_refuses_a_bad_code() -> None:
-    with pytest.raises(ValueError, match="not a card code"):
-        hand_image(HandScene(cards=("1O", "8O")))
 
 
 def test_summary_grows_with_the_sides() -> None:

@@ -5,13 +5,9 @@ from hypothesis import strategies as st
 
 from bot.render import (
     TABLE_SIZE,
-    HandScene,
-    ScoreLine,
     SeatInfo,
     TableLabels,
     TableScene,
-    hand_image,
-    hand_size,
     table_image,
 )
 from bot.render.symbols import ALL_CARDS, SUITS
@@ -23,8 +19,6 @@ seat_infos = st.builds(
     is_turn=st.booleans(),
     is_robot=st.booleans(),
     team=st.none() | st.integers(0, 1),
-    points=st.none() | st.integers(0, 200),
-    cards_left=st.integers(0, 13),
     note=st.text(max_size=30),
 )
 
@@ -35,21 +29,16 @@ def table_scenes(draw: st.DrawFn) -> TableScene:
     n = len(seats)
     cards = draw(st.permutations(ALL_CARDS))
     trick_seats = draw(st.lists(st.integers(0, n - 1), max_size=n, unique=True))
-    last_seats = draw(st.lists(st.integers(0, n - 1), max_size=n, unique=True))
     trick = tuple(zip(trick_seats, cards[:n], strict=False))
-    last_trick = tuple(zip(last_seats, cards[n : 2 * n], strict=False))
     return TableScene(
         seats=tuple(seats),
         trump_suit=draw(st.sampled_from(SUITS)),
         trick=trick,
         turned=draw(st.none() | st.just(cards[-1].lower())),
         stock_left=draw(st.integers(0, 30)),
-        scores=tuple(draw(st.lists(st.builds(ScoreLine, names, names), max_size=4))),
         viewer_seat=draw(st.none() | st.integers(0, n - 1)),
         trick_winner=draw(st.none() | st.integers(0, n - 1)),
-        last_trick=last_trick,
-        last_trick_winner=draw(st.none() | st.integers(0, n - 1)),
-        labels=TableLabels(*(draw(names) for _ in range(4))),
+        labels=TableLabels(*(draw(names) for _ in range(3))),
     )
 
 
@@ -57,15 +46,3 @@ def table_scenes(draw: st.DrawFn) -> TableScene:
 @given(table_scenes())
 def test_any_table_renders(scene: TableScene) -> None:
     assert table_image(scene).size == TABLE_SIZE
-
-
-@settings(max_examples=40, deadline=None)
-@given(
-    st.lists(st.sampled_from(ALL_CARDS), max_size=13, unique=True),
-    st.data(),
-)
-def test_any_hand_renders(cards: list[str], data: st.DataObject) -> None:
-    playable = data.draw(st.none() | st.frozensets(st.sampled_from(cards)) if cards else st.none())
-    trump = data.draw(st.none() | st.sampled_from(SUITS))
-    scene = HandScene(cards=tuple(cards), playable=playable, trump_suit=trump)
-    assert hand_image(scene).size == hand_size(len(cards))

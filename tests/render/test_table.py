@@ -8,18 +8,16 @@ import pytest
 from PIL import Image
 
 import bot.render.table as table
-from bot.render import CARD_W, TABLE_SIZE, ScoreLine, SeatInfo, TableLabels, TableScene
+from bot.render import TABLE_SIZE, SeatInfo, TableLabels, TableScene
 from bot.render.cards import turned_face
 from bot.render.symbols import normalize_code
 from tests.render._written import Written, record_texts
 from tests.render.samples import table_four, table_three, table_two
 
-PHONE_WIDTHS = (360, 380, 400)
-"""How wide Discord shows an embedded picture on a phone."""
-MIN_SHOWN_PX = 11.0
-"""The smallest letters may be this high, in screen pixels, at those widths."""
-MIN_SHOWN_CARD_W = 45.0
-"""How wide a card of the trick is at least, in screen pixels, at those widths."""
+MIN_SHOWN_PX = 12.0
+"""The smallest letters are at least this high, in screen pixels, on a phone 360 px wide."""
+MIN_SHOWN_CARD_W = 40.0
+"""How wide a card of the trick is at least, in screen pixels, on that phone."""
 
 MAX_TILT = 6.0
 """The most a card of the trick is slanted, in degrees."""
@@ -28,52 +26,38 @@ LONG = "Maximiliano Bartolomé de la Santísima Trinidad"
 
 
 def four_alone_with_notes() -> TableScene:
-    """Four players each on their own, long names, big numbers, a note on every plate."""
+    """Four players each on their own, long names, a note on every tag."""
     return TableScene(
         seats=tuple(
             SeatInfo(
                 f"{LONG} {i}",
                 is_turn=i == 1,
                 is_robot=i % 2 == 1,
-                points=130 + i,
-                cards_left=10,
-                note="Canta 40 en oros",
+                note="descansa",
             )
             for i in range(4)
         ),
         trump_suit="O",
         trick=((1, "12B"), (2, "1B"), (3, "10B"), (0, "3B")),
         turned="6O",
-        scores=tuple(ScoreLine(f"{LONG} {i}", str(130 + i)) for i in range(4)),
         viewer_seat=0,
         trick_winner=2,
-        last_trick=((0, "4O"), (1, "12O"), (2, "11O"), (3, "1O")),
-        last_trick_winner=3,
-        labels=TableLabels(
-            "Trumps are very long today", "The stock of cards", "The last trick", "The score"
-        ),
+        labels=TableLabels("Trumps are very long today", "The stock of cards", "Turned card"),
     )
 
 
 def pairs_long_names() -> TableScene:
     """Pairs, long names and captions, the viewer on seat 2."""
     seats = tuple(
-        SeatInfo(f"{LONG} {i}", team=i % 2, cards_left=9, is_turn=i == 3, is_robot=i == 0)
-        for i in range(4)
+        SeatInfo(f"{LONG} {i}", team=i % 2, is_turn=i == 3, is_robot=i == 0) for i in range(4)
     )
     return TableScene(
         seats=seats,
         trump_suit="E",
         trick=((3, "1E"), (0, "7E")),
         turned="2E",
-        scores=(
-            ScoreLine(f"{LONG} 0 & {LONG} 2", "101", 0),
-            ScoreLine(f"{LONG} 1 & {LONG} 3", "99", 1),
-        ),
         viewer_seat=2,
-        last_trick=((3, "4B"), (0, "10B"), (1, "2C"), (2, "11B")),
-        last_trick_winner=0,
-        labels=TableLabels("Palo de triunfo", "Cartas en el monte", "Baza anterior", "Tanteo"),
+        labels=TableLabels("Palo de triunfo", "Cartas en el monte", "Muestra"),
     )
 
 
@@ -81,20 +65,15 @@ def two_with_stock() -> TableScene:
     """Two players, a full stock, long names and captions."""
     return TableScene(
         seats=(
-            SeatInfo(LONG, cards_left=6, points=120, note="Canta 40", is_turn=True),
-            SeatInfo(LONG, is_robot=True, cards_left=6, points=99),
+            SeatInfo(LONG, note="Canta 40", is_turn=True),
+            SeatInfo(LONG, is_robot=True),
         ),
         trump_suit="B",
         trick=((0, "12B"), (1, "11B")),
         turned="7B",
         stock_left=28,
-        scores=(ScoreLine(LONG, "120"), ScoreLine(LONG, "99")),
         trick_winner=0,
-        last_trick=((0, "1C"), (1, "3C")),
-        last_trick_winner=1,
-        labels=TableLabels(
-            "Trumps are very long today", "The stock of cards", "The last trick", "The score"
-        ),
+        labels=TableLabels("Trumps are very long today", "Stock: 28", "Turned card"),
     )
 
 
@@ -102,14 +81,11 @@ def names_the_font_cannot_draw() -> TableScene:
     """Names and notes of emoji only: the seats' numbers are written instead."""
     emoji = "\U0001f600\U0001f600"
     return TableScene(
-        seats=tuple(
-            SeatInfo(emoji, is_robot=i == 2, cards_left=12, points=100, note=emoji)
-            for i in range(4)
-        ),
+        seats=tuple(SeatInfo(emoji, is_robot=i == 2, note=emoji) for i in range(4)),
         trump_suit="C",
         trick=((0, "1C"),),
-        scores=(ScoreLine(emoji, emoji), ScoreLine("", "")),
-        labels=TableLabels(emoji, emoji, emoji, emoji),
+        turned="1O",
+        labels=TableLabels(emoji, emoji, emoji),
     )
 
 
@@ -136,30 +112,22 @@ def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-def test_the_picture_is_at_least_twice_as_wide_as_tall() -> None:
-    """The picture takes the message's width; the lower it is, the shorter the message."""
-    width, height = TABLE_SIZE
-    assert width >= 2 * height
-
-
 def test_the_constants_keep_the_promise() -> None:
-    assert table.MIN_TEXT_PX * table.PHONE_W / table.TABLE_W >= MIN_SHOWN_PX
-    assert min(PHONE_WIDTHS) >= table.PHONE_W
-    assert table.TILE_RANK_SIZE >= table.MIN_TEXT_PX
+    """Shown as wide as a phone 360 px wide shows it, the smallest letters stay 12 px."""
+    assert table.MIN_TEXT_PX * table.SHOWN_W / table.TABLE_W >= MIN_SHOWN_PX
 
 
 @pytest.mark.parametrize("name", sorted(SCENES))
-def test_text_is_legible_at_phone_width(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every piece of text drawn, scaled with the picture to a phone's width, is at least
-    ``MIN_SHOWN_PX`` high (its font size in pixels); the ranks on the tiles too."""
+def test_text_is_legible_on_a_phone(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every piece of text drawn, scaled with the picture to its width on a phone, is at
+    least ``MIN_SHOWN_PX`` high (its font size in pixels)."""
     image, written = _written(SCENES[name](), monkeypatch)
     assert image.size == TABLE_SIZE
     assert written, "the table wrote no text"
-    smallest = min([w.size for w in written] + [table.TILE_RANK_SIZE])
+    smallest = min(w.size for w in written)
     assert smallest >= table.MIN_TEXT_PX
-    for phone in PHONE_WIDTHS:
-        shown = smallest * min(1.0, phone / image.width)
-        assert shown >= MIN_SHOWN_PX, f"{smallest} px text is {shown:.1f} px at {phone} px wide"
+    shown = smallest * table.SHOWN_W / image.width
+    assert shown >= MIN_SHOWN_PX, f"{smallest} px text is {shown:.1f} px on a phone"
 
 
 @pytest.mark.parametrize("name", sorted(SCENES))
@@ -180,7 +148,8 @@ def test_text_stays_clear_of_other_text_and_the_trick(
     places = table.seat_places(scene)
     for seat, code in scene.trick:
         code = normalize_code(code)
-        card = turned_face(code, MAX_TILT)  # as large as a card slanted on the table gets
+        # as large as a card slanted on the table gets
+        card = turned_face(code, MAX_TILT, table.TRICK_CARD_W)
         cx, cy = table.trick_centre(places[seat])
         box = (
             cx - card.width // 2,
@@ -193,6 +162,25 @@ def test_text_stays_clear_of_other_text_and_the_trick(
 
 
 def test_cards_of_the_trick_are_large_enough_to_read() -> None:
-    """The trick is drawn with full-size cards, wide enough on a phone to tell them."""
-    for phone in PHONE_WIDTHS:
-        assert CARD_W * phone / table.TABLE_W >= MIN_SHOWN_CARD_W
+    """The trick's cards are wide enough on a phone to tell them."""
+    assert table.TRICK_CARD_W * table.SHOWN_W / table.TABLE_W >= MIN_SHOWN_CARD_W
+
+
+def test_tags_stay_clear_of_each_other_whatever_the_names() -> None:
+    """The longest names and notes keep each tag apart from the others, and from the
+    corners' captions."""
+    for scene in (four_alone_with_notes(), pairs_long_names()):
+        boxes = [table.tag_box(scene, i) for i in range(len(scene.seats))]
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1 :]:
+                assert not _overlap(a, b), (a, b)
+
+
+def test_the_player_to_play_has_a_place_waiting() -> None:
+    """Where the card of the player to play will lie is marked in gold until it is played."""
+    waiting = table_four()  # seat 3 to play, the three others have played
+    image = table.table_image(waiting)
+    place = table.seat_places(waiting)[3]
+    cx, cy = table.trick_centre(place)
+    r, g, b = image.getpixel((cx - table.TRICK_CARD_W // 2 + 2, cy))[:3]
+    assert r > 180 and g > 150 and b < 120, (r, g, b)
