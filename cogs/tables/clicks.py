@@ -17,6 +17,7 @@ from bot.tables.service import TableService
 
 from .buttons import HandButton, LobbyButton, TableButton, on_click
 from .common import answered, cluster_of, drawn_v2, locale_of, service_of, since_of
+from .layouts import ASK, SURE
 from .presenter import presenter_of
 from .settings_form import FORM_ITEMS, open_settings
 from .tricks import show_tricks
@@ -230,22 +231,25 @@ def _confirm_view(button: TableButton, lang: str) -> discord.ui.View:
 
 @on_click(HandButton)
 async def hand_click(button: HandButton, interaction: discord.Interaction[Any]) -> None:
+    if button.code.startswith(ASK):
+        await _ask(button, interaction)
+        return
+    sure = button.code.startswith(SURE)  # Yes to a question: the code follows
+    code = button.code[1:] if sure else button.code
     service = service_of(interaction.client)
     cluster = cluster_of(interaction.client)
     if cluster is not None and not cluster.holds(button.table_id, service):
         # a DM click that reached this process (shard 0) for a table another runs: that
         # process plays it and redraws the hand; this one only acknowledges the click
         await answered(interaction, interaction.response.defer())
-        click = Click(
-            button.table_id, interaction.user.id, button.code, button.deal_no, button.trick_no
-        )
+        click = Click(button.table_id, interaction.user.id, code, button.deal_no, button.trick_no)
         await cluster.forward(click)
         return
     presenter = presenter_of(interaction.client)
     outcome = await service.click(
         button.table_id,
         interaction.user.id,
-        button.code,
+        code,
         deal_no=button.deal_no,
         trick_no=button.trick_no,
     )
@@ -254,11 +258,16 @@ async def hand_click(button: HandButton, interaction: discord.Interaction[Any]) 
     show = outcome.show
     hand = show.hand(seat)
     lang = locale_of(interaction)
-    if interaction.guild_id is None and not drawn_v2(interaction):
+    if sure:
+        # the question becomes what was done; the hand itself is redrawn where it lives
+        done = t(f"hand.asked.done.{code[0]}", lang)
+        await answered(interaction, interaction.response.edit_message(content=done, view=None))
+        skip: int | None = None
+    elif interaction.guild_id is None and not drawn_v2(interaction):
         # a DM hand sent with embeds, before layout components, cannot take them: the
         # refresh replaces it with a fresh one
         await answered(interaction, interaction.response.defer())
-        skip: int | None = None
+        skip = None
     elif interaction.guild_id is None:
         # the DM holding the hand: the answer shows it, the refresh need not edit it again
         payload = await presenter.hand_payload(show.table, hand, lang)
@@ -269,3 +278,25 @@ async def hand_click(button: HandButton, interaction: discord.Interaction[Any]) 
     else:
         skip = await presenter.hands.answer_ephemeral(interaction, show.table, hand, lang)
     await presenter.refresh(show, skip_seat=skip)
+
+
+async def _ask(button: HandButton, interaction: discord.Interaction[Any]) -> None:
+    """A declaration that binds the deal (capote, resigning) asks first, only its player
+    seeing: Yes makes it (if the hand still may), No leaves everything as it was."""
+    lang = locale_of(interaction)
+    code = button.code[len(ASK) :]
+    view = discord.ui.View(timeout=None)
+    yes = HandButton(
+        button.table_id,
+        button.deal_no,
+        button.trick_no,
+        SURE + code,
+        label=t(f"hand.asked.yes.{code[0]}", lang),
+        style=discord.ButtonStyle.danger,
+    )
+    view.add_item(yes)
+    view.add_item(TableButton(button.table_id, "keep", label=t("tables.btn.keep", lang)))
+    question = t(f"hand.asked.{code[0]}", lang)
+    await answered(
+        interaction, interaction.response.send_message(question, view=view, ephemeral=True)
+    )

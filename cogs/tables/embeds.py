@@ -188,13 +188,14 @@ def trick_line(
     short: bool = False,
     faces: CardFaces = NO_FACES,
 ) -> str:
-    """The cards on the table, each with who played it (``plain``: the names unescaped,
-    the cards in short; ``short``: robots without their level)."""
+    """The cards on the table, each with who played it (``plain``: for a picture's alt
+    text, the names unescaped and the cards in words; ``short``: robots without their
+    level)."""
     if not trick:
         return t("tables.trick.empty", lang)
     return " · ".join(
         f"{seat_name(table.seats[seat], lang, plain=plain, short=short)} "
-        + (card_text(card) if plain else card_shown(card, lang, faces))
+        + (card_name(card, lang) if plain else card_shown(card, lang, faces))
         for seat, card in trick
     )
 
@@ -215,7 +216,7 @@ def rounds_won_by(table: TableView, seats: tuple[int, ...]) -> int:
 def scores_line(table: TableView, deal: DealView, lang: str) -> str:
     parts: list[str] = []
     for side, seats in enumerate(deal.sides):
-        names = " & ".join(seat_name(table.seats[s], lang, short=True) for s in seats)
+        names = names_joined([seat_name(table.seats[s], lang, short=True) for s in seats], lang)
         rounds = rounds_won_by(table, seats)
         parts.append(t("tables.score", lang, names=names, points=deal.scores[side], rounds=rounds))
     return "\n".join(parts)
@@ -300,9 +301,16 @@ def tally_line(table: TableView, seat: Seat | None, lang: str) -> str:
     return line
 
 
+def names_joined(names: list[str], lang: str) -> str:
+    """Names in a list as each language writes one: "Ana & Luis", "Ana y Luis"."""
+    if len(names) < 2:
+        return "".join(names)
+    return t("tables.names_and", lang, first=", ".join(names[:-1]), last=names[-1])
+
+
 def side_names(table: TableView, seats: tuple[int, ...], lang: str) -> str:
     """The names of a side's players, "Ana & Luis"."""
-    return " & ".join(seat_name(table.seats[s], lang) for s in seats)
+    return names_joined([seat_name(table.seats[s], lang) for s in seats], lang)
 
 
 def winner_line(table: TableView, side: int, lang: str) -> str:
@@ -334,12 +342,18 @@ def action_label(action: Action, hand: HandView, lang: str) -> str:
 
 
 def hand_lines(
-    table: TableView, hand: HandView, lang: str, faces: CardFaces = NO_FACES
+    table: TableView,
+    hand: HandView,
+    lang: str,
+    faces: CardFaces = NO_FACES,
+    *,
+    pictured: bool = False,
 ) -> list[str]:
     """What a hand says, and only what stays true until it is edited again: trumps; the
-    trick, the clock and why a card is held back when it is their turn (the hand is edited
-    when the turn comes to them); a declaration they may make; that a robot plays for them.
-    Once the game is over, how it ended."""
+    trick (in words where no picture shows it: ``pictured``), the clock and why a card is
+    held back when it is their turn (the hand is edited when the turn comes to them); a
+    declaration they may make; that a robot plays for them. Once the game is over, how it
+    ended."""
     if not hand.playing:
         lines = [t(f"tables.play.status.{table.status.value}", lang)]
         if table.winner is not None and table.rounds_won is not None:
@@ -358,7 +372,7 @@ def hand_lines(
     if hand.robot_plays:
         lines.append(t("hand.away", lang))
     elif hand.your_turn:
-        if hand.trick:
+        if hand.trick and not pictured:
             trick = trick_line(table, hand.trick, lang, short=True, faces=faces)
             lines.append(f"{t('tables.trick', lang, number=hand.trick_no + 1)}: {trick}")
         lines.append(t("hand.your_turn", lang, clock=clock_text(hand.turn_deadline)))
@@ -383,7 +397,7 @@ def summary_lines(table: TableView, summary: DealSummary, lang: str) -> list[str
     sides = result.sides
 
     def named(side: int) -> str:
-        return " & ".join(_display(names[s], table.seats[s], lang) for s in sides[side])
+        return names_joined([_display(names[s], table.seats[s], lang) for s in sides[side]], lang)
 
     winner = result.winner
     if winner is None:

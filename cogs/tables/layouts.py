@@ -25,7 +25,7 @@ from . import embeds as ui
 from . import said
 from .buttons import HandButton, TableButton
 from .faces import NO_FACES, CardFaces
-from .pictures import HAND_FILE, SUMMARY_FILE, TABLE_FILE
+from .pictures import SUMMARY_FILE, TABLE_FILE, TRICK_FILE
 from .places import Place
 
 CARD_ROW = 5
@@ -120,7 +120,9 @@ def _scores_line(table: TableView, lang: str) -> str:
     assert deal is not None
     items: list[str] = []
     for side, seats in enumerate(deal.sides):
-        names = " & ".join(ui.seat_name(table.seats[s], lang, short=True) for s in seats)
+        names = ui.names_joined(
+            [ui.seat_name(table.seats[s], lang, short=True) for s in seats], lang
+        )
         points = deal.scores[side]
         if table.options.rounds > 1:
             rounds = ui.rounds_won_by(table, seats)
@@ -224,14 +226,23 @@ def moved_on_layout(line: str) -> Layout:
     return _layout(_text([line]), colour=ui.GREY)
 
 
-def behind_layout(line: str, refresh: TableButton) -> Layout:
-    """A copy of a hand the game has left behind: a line, and its refresh button."""
-    row: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
-    row.add_item(refresh)
-    return _layout(_text([line]), row, colour=ui.GREY)
-
-
 # ------------------------------------------------------------------------- the hand
+
+
+ASKED = frozenset({Kind.CAPOTE, Kind.RESIGN})
+"""Declarations that cannot be taken back and bind the whole deal: their button asks first,
+on a row of its own, away from the cards."""
+ASK = "q"
+"""Before an action's code in a button's id: the click asks whether to do it."""
+SURE = "y"
+"""Before an action's code in a button's id: the answer Yes to that question."""
+
+
+def shows_trick(hand: HandView) -> bool:
+    """A hand shows the table from its seat (the trick, who played each card, whose turn)
+    on its player's turn: the hand is then all they need, on a phone too. It is edited when
+    its buttons change, so between turns the picture would fall behind."""
+    return hand.playing and hand.your_turn and not hand.robot_plays and bool(hand.cards)
 
 
 def hand_layout(
@@ -242,66 +253,81 @@ def hand_layout(
     ephemeral: bool,
     faces: CardFaces = NO_FACES,
 ) -> Layout:
-    """A player's hand: what they need to play (trumps; on their turn the trick, their
-    clock and why a card is held back), the picture of their cards, one button per card
-    (the playable ones enabled), the declarations they may make now."""
+    """A player's hand: on their turn the table from their seat (a picture), the clock, the
+    score and why a card is held back; trumps; one button per card, a row per suit, each
+    naming its card (the playable ones enabled); the declarations they may make now, and
+    those that ask first on a row of their own."""
     if hand.left:
         # the hand's last word, with nothing left to click
         return _layout(_text([t("tables.hand.left", lang)]), colour=ui.GREY)
     title = t("hand.title", lang, variant=ui.variant_name(table, lang), id=table.id)
+    lines = ui.hand_lines(table, hand, lang, faces, pictured=shows_trick(hand))
     if not hand.playing:
-        return _layout(
-            _text([f"**{title}**", *ui.hand_lines(table, hand, lang, faces)]), colour=ui.GREY
-        )
-    items: list[Item] = [_text([f"**{title}**", *ui.hand_lines(table, hand, lang, faces)])]
-    if hand.cards:
-        items.append(picture(HAND_FILE))
+        return _layout(_text([f"**{title}**", *lines]), colour=ui.GREY)
+    items: list[Item] = [_text([f"**{title}**"])]
+    if shows_trick(hand):
+        items.append(picture(TRICK_FILE))
+        lines.insert(1, _scores_line(table, lang))
+    items.append(_text(lines))
     rows = _card_rows(hand, lang, faces)
-    extra: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
+    said: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
+    asked: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
     for button in declaration_buttons(hand, lang):
-        extra.add_item(button)
+        (asked if button.code.startswith(ASK) else said).add_item(button)
     if ephemeral:
         refresh = TableButton(table.id, "refresh", label=t("tables.btn.refresh", lang))
-        if not hand.declarations and rows and len(rows[-1].children) < CARD_ROW:
+        if rows and len(rows[-1].children) < CARD_ROW:
             rows[-1].add_item(refresh)  # after the last card: one row less
+        elif said.children and len(said.children) < CARD_ROW:
+            said.add_item(refresh)
         else:
-            extra.add_item(refresh)
+            alone: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
+            alone.add_item(refresh)
+            rows.append(alone)
     items += rows
-    if extra.children:
-        items.append(extra)
+    items += [row for row in (said, asked) if row.children]
     items.append(_text(_small([t("hand.footer", lang, deal=table.deal_no + 1)])))
     return _layout(*items, colour=ui.GREEN)
 
 
 def _card_rows(hand: HandView, lang: str, faces: CardFaces) -> list[discord.ui.ActionRow[Any]]:
+    """A row of buttons per suit (two for more than five cards), each button the card's
+    face and its name, "King of coins": the name says the suit to a screen reader too."""
+    suits: dict[int, list[int]] = {}
+    for card in hand.cards:
+        suits.setdefault(card // 10, []).append(card)
     rows: list[discord.ui.ActionRow[Any]] = []
-    for start in range(0, len(hand.cards), CARD_ROW):
-        row: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
-        for card in hand.cards[start : start + CARD_ROW]:
-            playable = card in hand.playable
-            style = discord.ButtonStyle.primary if playable else discord.ButtonStyle.secondary
-            face = faces.emoji(card)
-            button = hand_button(
-                hand,
-                Action.play(hand.seat, card),
-                # its face shows the suit: the rank's name is enough, and fits a phone
-                ui.rank_name(card, lang) if face else ui.card_name(card, lang),
-                style,
-                disabled=not playable,
-                emoji=face or ui.suit_symbol(card),
-            )
-            row.add_item(button)
-        rows.append(row)
+    for cards in suits.values():
+        for start in range(0, len(cards), CARD_ROW):
+            row: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
+            for card in cards[start : start + CARD_ROW]:
+                playable = card in hand.playable
+                button = hand_button(
+                    hand,
+                    Action.play(hand.seat, card),
+                    ui.card_name(card, lang),
+                    discord.ButtonStyle.primary if playable else discord.ButtonStyle.secondary,
+                    disabled=not playable,
+                    emoji=faces.emoji(card) or ui.suit_symbol(card),
+                )
+                row.add_item(button)
+            rows.append(row)
     return rows
 
 
 def declaration_buttons(hand: HandView, lang: str) -> list[HandButton]:
-    """What the player may declare now (sing, exchange, tute...), in words; resigning in red."""
+    """What the player may declare now (sing, exchange, tute...), in words; capote and
+    resigning ask first (their code says so), resigning in red."""
     buttons: list[HandButton] = []
     for action in hand.declarations:
-        danger = action.kind is Kind.RESIGN
-        style = discord.ButtonStyle.danger if danger else discord.ButtonStyle.success
-        buttons.append(hand_button(hand, action, ui.action_label(action, hand, lang), style))
+        style = discord.ButtonStyle.success
+        if action.kind is Kind.RESIGN:
+            style = discord.ButtonStyle.danger
+        elif action.kind in ASKED:
+            style = discord.ButtonStyle.secondary
+        label = ui.action_label(action, hand, lang)
+        prefix = ASK if action.kind in ASKED else ""
+        buttons.append(hand_button(hand, action, label, style, prefix=prefix))
     return buttons
 
 
@@ -314,14 +340,16 @@ def hand_button(
     disabled: bool = False,
     emoji: discord.PartialEmoji | str | None = None,
     row: int | None = None,
+    prefix: str = "",
 ) -> HandButton:
     """A card or a declaration of the hand; its id names the deal and trick it was drawn
-    for (a click on a stale one is refused)."""
+    for (a click on a stale one is refused), and its action's code after ``prefix`` (``ASK``
+    or ``SURE``, or none: the click acts)."""
     return HandButton(
         hand.table_id,
         hand.deal_no,
         hand.trick_no,
-        encode_action(action),
+        prefix + encode_action(action),
         label=label,
         style=style,
         disabled=disabled,

@@ -24,7 +24,7 @@ from bot.tables.views import HandView, TableView
 
 from . import embeds as ui
 from . import layouts, pictures
-from .buttons import HandButton, LobbyButton, TableButton
+from .buttons import HandButton, LobbyButton
 from .faces import NO_FACES, CardFaces
 from .places import Place
 
@@ -239,14 +239,6 @@ def moved_on_payload(table: TableView) -> Payload:
 # ------------------------------------------------------------------------ the hand
 
 
-def behind_payload(table: TableView, lang: str) -> Payload:
-    """A copy of a hand the game has left behind: it says so, with no card and no "Your
-    turn"; its refresh button draws the hand as it is now."""
-    line = t("tables.hand.behind", lang, id=table.id)
-    refresh = TableButton(table.id, "refresh", label=t("tables.btn.refresh", lang))
-    return {"view": layouts.behind_layout(line, refresh), "attachments": []}
-
-
 def hand_payload(
     table: TableView,
     hand: HandView,
@@ -257,9 +249,12 @@ def hand_payload(
 ) -> Payload:
     """A player's hand: one button per card in order (the playable ones enabled), then the
     declarations they may make now; an ephemeral hand has a refresh button too. Its picture
-    is drawn from :func:`hand_files`, only when the message is sent."""
+    (the table from its seat, on its turn) is drawn from :func:`hand_files`, only when the
+    message is sent."""
     return {"view": layouts.hand_layout(table, hand, lang, ephemeral=ephemeral, faces=faces)}
 
 
-def hand_files(hand: HandView, lang: str) -> list[discord.File | None]:
-    return [] if hand.left else [pictures.hand_picture(hand, lang)]
+def hand_files(table: TableView, hand: HandView, lang: str) -> list[discord.File | None]:
+    if not layouts.shows_trick(hand):
+        return []
+    return [pictures.table_picture(table, lang, viewer=hand.seat, name=pictures.TRICK_FILE)]

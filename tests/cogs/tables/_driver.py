@@ -117,7 +117,7 @@ class Audit:
             where = f"public message {message.id}"
             assert not hand_buttons(message), where
             assert not any(CARD_LABEL.fullmatch(b.label) for b in buttons(message)), where
-            assert "hand.png" not in {a.filename for a in message.attachments}, where
+            assert "trick.png" not in {a.filename for a in message.attachments}, where
             if message.flags.components_v2 and message.id != placed(table).play_message_id:
                 continue  # an earlier deal's message: the cards it names are of that deal
             leaked = cards_in(texts(message)) & hidden_all
@@ -166,16 +166,19 @@ class Audit:
             if m.id == dm_place(table, seat).dm_message_id
         )
         assert sorted(hand_cards(dm)) == sorted(deal.hand(seat)), "the DM shows the hand"
-        # the cards show once, in the picture (its alt text names them) and on the buttons
+        # the cards show once, on the buttons (each names its card); on the player's turn
+        # the picture is the table from their seat, the trick in its alt text
         held = set(deal.hand(seat))
         assert dm.flags.components_v2
         said = "\n".join(layout_texts(dm))
         named = {ui.card_name(c, lang) for c in held for lang in ("en", "es")}
         assert not any(name in said for name in named), "the text does not list them"
-        if held:
+        labels = {b.label for b in hand_buttons(dm) if card_of(b) is not None}
+        assert labels <= {ui.card_name(c, lang) for c in held for lang in ("en", "es")}
+        if held and deal.turn == seat and not occupant.robot_plays:
             (picture,) = dm.attachments
-            assert picture.filename == "hand.png"
-            assert cards_in(picture.description or "") == held
+            assert picture.filename == "trick.png"
+            assert cards_in(picture.description or "") == {card for _, card in deal.trick_seats()}
         legal = {a.arg for a in deal.legal_actions() if a.seat == seat and a.kind is Kind.PLAY}
         enabled = {card_of(b) for b in hand_buttons(dm) if not b.disabled} - {None}
         assert enabled == (set() if occupant.robot_plays else legal), "the legal cards are enabled"

@@ -50,7 +50,7 @@ def easy_robot(view: SeatView, level: str, rng: random.Random, budget: float) ->
 @pytest.fixture(autouse=True)
 def quick_games(monkeypatch: pytest.MonkeyPatch) -> None:
     """(Autouse in each module that names it: ``quick_games = _faults.quick_games``.)"""
-    for name in ("render_table", "render_hand", "render_summary"):
+    for name in ("render_table", "render_summary"):
         monkeypatch.setattr(pictures, name, lambda scene: TINY_PNG)
     monkeypatch.setattr(service_module, "default_robot", easy_robot)
     settle = simcord.Env._settle_internal  # pyright: ignore[reportPrivateUsage]

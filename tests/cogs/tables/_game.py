@@ -24,6 +24,7 @@ from bot.tables.service import DECLARE_GRACE, TableService
 from bot.tables.views import table_view
 from cogs.tables import messages
 from cogs.tables.faces import faces_of
+from cogs.tables.layouts import ASK
 from cogs.tables.presenter import RETRY_AFTER
 from tests.cogs.tables._faults import Injected
 from tests.cogs.tables._settings import set_options, split
@@ -185,6 +186,8 @@ class Game:
             if button.disabled:
                 continue
             _, _, tid, deal_no, trick, code = button.custom_id.split(":")
+            if code.startswith(ASK):
+                continue  # capote or resigning asks first: a player here never does either
             if (int(tid), int(deal_no), int(trick)) != (table.id, table.deal_no, len(deal.tricks)):
                 return []
             if decode_action(seat, code) in legal:

@@ -15,7 +15,7 @@ import simcord
 from bot.ai import Level
 from bot.client import TuteBot
 from bot.config import Config
-from bot.engine import CODES, Deal, Kind
+from bot.engine import Deal, Kind
 from bot.i18n import t
 from bot.render import TableScene
 from bot.storage.settings import update_settings
@@ -28,6 +28,7 @@ from tests.cogs.tables._world import (
     card_of,
     cards_in,
     dm_place,
+    gone,
     hand_buttons,
     hand_cards,
     layout_texts,
@@ -117,7 +118,7 @@ def check_sitting_out(world: World, table: Table, lang: str) -> None:
 def check_table(world: World, table: Table, scene: TableScene) -> list[str]:
     """The table message shows the deal in play without the host: the deal's number, whose
     turn it is (a robot's), the scores of the three who play; its picture has the four seats,
-    the host's without cards, points or turn. What it says, line by line."""
+    the host's marked as sitting out. What it says, line by line."""
     deal = table.deal
     assert deal is not None
     lang = table.language
@@ -136,8 +137,8 @@ def check_table(world: World, table: Table, scene: TableScene) -> list[str]:
         assert item in scores
     assert ui.seat_name(table.seats[HOST], lang, short=True) not in scores
     assert len(scene.seats) == 4
-    assert [s.cards_left for s in scene.seats] == [0, *(len(deal.hand(s)) for s in ROBOTS)]
-    assert scene.seats[HOST].points is None and not scene.seats[HOST].is_turn
+    assert scene.seats[HOST].note == t("tables.picture.sits_out", lang)
+    assert not scene.seats[HOST].is_turn
     assert scene.seats[deal.turn].is_turn
     return said
 
@@ -242,11 +243,12 @@ async def test_the_host_deals_and_sits_that_deal_out_while_the_others_play(
     dm = hand_dm(world, table)
     assert sits_out not in "\n".join(layout_texts(dm))
     assert sorted(hand_cards(dm)) == sorted(deal.hand(HOST)) and len(deal.hand(HOST)) == 13
-    (hand_png,) = dm.attachments
-    assert hand_png.filename == "hand.png"
+    if deal.turn == HOST:  # on their turn, the table from their seat
+        (trick_png,) = dm.attachments
+        assert trick_png.filename == "trick.png"
     scene = drawn[-1]
-    assert [s.cards_left for s in scene.seats] == [13, 13, 13, 0]  # the picture: four seats
-    assert scene.seats[3].points is None and scene.seats[HOST].points == 0
+    sits_out_note = t("tables.picture.sits_out", lang)
+    assert [s.note for s in scene.seats] == ["", "", "", sits_out_note]  # four seats
 
     await play_the_first_deal(env, world, table)
 
@@ -271,9 +273,7 @@ async def test_the_host_deals_and_sits_that_deal_out_while_the_others_play(
         took = said[2].splitlines()[-1]  # the log's last line: who took which cards
         assert t("tables.robot_short", lang, number=trick.winner) in took  # Robot n took
         assert cards_in(took) == set(trick.cards)
-        assert scene.last_trick == tuple(
-            (s, CODES[c]) for s, c in zip(seats, trick.cards, strict=True)
-        )
+        assert not scene.trick  # the picture: a new trick, nothing on the table yet
         check_sitting_out(world, table, lang)
     # the first deal's message became its summary, above the table
     title = t("summary.title", lang, deal=1, id=table.id)
@@ -317,9 +317,8 @@ async def test_nothing_the_host_clicks_plays_in_a_deal_they_sit_out(
     assert again is not None and sits_out in "\n".join(layout_texts(again))
     assert not hand_buttons(again)
 
-    # the hand they kept from the first deal says it is behind: no card left in it
-    assert layout_texts(kept) == [t("tables.hand.behind", lang, id=table.id)]
-    assert not hand_buttons(kept)
+    # the hand they kept from the first deal went: no card of it is left to click
+    assert gone(env, kept)
     assert (len(deal.actions), deal.turn, deal.hand(HOST)) == before, "nothing was played"
     check_sitting_out(world, table, lang)
 

@@ -76,7 +76,7 @@ async def test_spanish_server_and_players(
     for member in (alice, bob):
         (dm,) = member.user.dm_channel.history()
         title = t("hand.title", "es", variant=t("variants.individual", "es"), id=table.id)
-        assert layout_texts(dm)[0].startswith(f"**{title}**\n")
+        assert layout_texts(dm)[0] == f"**{title}**"
     deal = table.deal
     assert deal is not None
     idle = next(p for p in driver.players if driver.audit.seat_of(p.member) != deal.turn)

@@ -6,19 +6,20 @@ them."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 import discord
 import pytest
 from simcord.components import COMPONENTS_V2_FLAG, validate_message_state
 
-from bot.engine import CODES, Kind, Options, Variant
+from bot.engine import CODES, Action, Kind, Options, Variant
 from bot.i18n import t
 from bot.tables import play
 from bot.tables.model import GameTally, Status, Table
 from bot.tables.views import hand_view, table_view
 from cogs.tables import embeds as ui
-from cogs.tables import layouts, messages
+from cogs.tables import layouts, messages, pictures
 from cogs.tables.buttons import HandButton
 from cogs.tables.faces import CardFaces
 from cogs.tables.places import Place
@@ -120,11 +121,17 @@ def test_cards_show_their_faces_when_the_application_has_them() -> None:
     payload = messages.hand_payload(view, hand, "es", ephemeral=False, faces=faces)
     cards = [b for b in buttons_of(payload["view"]) if isinstance(b, HandButton)]
     for button, card in zip(cards, hand.cards, strict=False):
-        assert button.item.emoji == faces.emoji(card)  # the face, and the rank's name
-        assert button.item.label == ui.rank_name(card, "es")
-    said = layout_text(payload["view"])
-    for _, card in deal.trick_seats():  # the trick in play, each card with its face
-        assert f"{faces.inline(card)} {ui.card_name(card, 'es')}" in said
+        assert button.item.emoji == faces.emoji(card)  # the face, and the card's whole name
+        assert button.item.label == ui.card_name(card, "es")  # a screen reader says it
+    # the trick in play is a picture of the table from the hand's seat, said in its alt text
+    galleries = [
+        i for i in payload["view"].walk_children() if isinstance(i, discord.ui.MediaGallery)
+    ]
+    assert [g.items[0].media.url for g in galleries] == [f"attachment://{pictures.TRICK_FILE}"]
+    (drawn,) = messages.hand_files(view, hand, "es")
+    assert drawn is not None and drawn.description is not None
+    for _, card in deal.trick_seats():
+        assert ui.card_name(card, "es") in drawn.description
     public = layout_text(messages.table_payload(view, Place(7, 2), faces)["view"])
     assert view.deal is not None
     assert faces.inline(view.deal.turned) in public  # the turned card
@@ -152,17 +159,47 @@ def test_the_result_keeps_the_last_deals_summary_and_offers_a_rematch() -> None:
     assert [g.items[0].media.url for g in galleries] == ["attachment://summary.png"]
 
 
-def test_the_hand_has_a_picture_only_with_cards_and_a_refresh_only_when_ephemeral() -> None:
+def test_the_hand_shows_the_table_on_its_turn_and_a_refresh_only_when_ephemeral() -> None:
     table = playing_table(Variant.PAIRS)
+    deal = table.deal
+    assert deal is not None
+    for turn in (False, True):  # the others' turn, then the member's (seat 0)
+        if turn:
+            while deal.turn != 0:
+                deal.apply(next(a for a in deal.legal_actions() if a.kind is Kind.PLAY))
+        view = table_view(table)
+        hand = hand_view(table, 0)
+        dm = messages.hand_payload(view, hand, "en", ephemeral=False)["view"]
+        mine = messages.hand_payload(view, hand, "en", ephemeral=True)["view"]
+        ids = [getattr(b, "custom_id", "") for b in buttons_of(mine)]
+        assert f"tute:t:{table.id}:refresh" in ids
+        dm_ids = [getattr(b, "custom_id", "") for b in buttons_of(dm)]
+        assert f"tute:t:{table.id}:refresh" not in dm_ids
+        galleries = [i for i in dm.walk_children() if isinstance(i, discord.ui.MediaGallery)]
+        shown = [g.items[0].media.url for g in galleries]
+        # the table from its seat on its turn; between turns it would fall behind
+        assert shown == ([f"attachment://{pictures.TRICK_FILE}"] if turn else [])
+        assert len(messages.hand_files(view, hand, "en")) == len(shown)
+
+
+def test_cards_sit_in_a_row_per_suit_and_capote_asks_first() -> None:
+    table = playing_table(Variant.HABANERO, seed=3)
     view = table_view(table)
     hand = hand_view(table, 0)
-    dm = messages.hand_payload(view, hand, "en", ephemeral=False)["view"]
-    mine = messages.hand_payload(view, hand, "en", ephemeral=True)["view"]
-    ids = [getattr(b, "custom_id", "") for b in buttons_of(mine)]
-    assert f"tute:t:{table.id}:refresh" in ids
-    assert f"tute:t:{table.id}:refresh" not in [getattr(b, "custom_id", "") for b in buttons_of(dm)]
-    galleries = [i for i in dm.walk_children() if isinstance(i, discord.ui.MediaGallery)]
-    assert [g.items[0].media.url for g in galleries] == [f"attachment://{layouts.HAND_FILE}"]
+    layout = messages.hand_payload(view, hand, "en", ephemeral=False)["view"]
+    rows = [i for i in layout.walk_children() if isinstance(i, discord.ui.ActionRow)]
+    card_rows = [
+        [b.custom_id.rsplit(":", 1)[1] for b in row.children if isinstance(b, discord.ui.Button)]
+        for row in rows
+    ]
+    suits = [{code[-1] for code in row if code[0].isdigit()} for row in card_rows]
+    assert all(len(found) <= 1 for found in suits), card_rows
+    capote = Action(0, Kind.CAPOTE)
+    ids = [
+        b.custom_id
+        for b in layouts.declaration_buttons(replace(hand, declarations=(capote,)), "en")
+    ]
+    assert ids == [f"tute:h:{table.id}:{hand.deal_no}:{hand.trick_no}:{layouts.ASK}k"]
 
 
 def test_the_hand_says_at_the_end_what_its_player_won() -> None:
