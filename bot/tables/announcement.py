@@ -1,8 +1,11 @@
-"""What the service asks to be said in a table's channel, apart from redrawing the table.
+"""What happened to a table as a whole: a deal's end, a pause, the lobby closing, the game
+cancelled. The table's own message says each (its status, its log): nothing is said in a
+message apart, so a game leaves its channel clean, with the table's message, its deals'
+summaries and the result. A click's answer may read them (a vote that turned out a leave).
 
-Its own module because every concern of the service may announce something (a deal's end,
-a pause, the lobby closing) and the façade hands them on to the presenter. Like the log's
-events (:mod:`events`), an announcement names what happened, never a sentence.
+Its own module because every concern of the service may announce something and the façade
+hands them on with what to redraw. Like the log's events (:mod:`events`), an announcement
+names what happened, never a sentence.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from .model import DealSummary
 
 
 class Said(Enum):
-    """What is said in a table's channel, in a message of its own."""
+    """What happened to the table."""
 
     CLOSED_BY_HOST = "closed_by_host"
     CLOSED_EMPTY = "closed_empty"
@@ -26,19 +29,14 @@ class Said(Enum):
     ABANDONED = "abandoned"
     """The last member left a game in play (``stake``: what they lost)."""
     DEAL_OVER = "deal_over"
-    """A deal ended (``summary``): the table message shows it, nothing is said apart."""
+    """A deal ended (``summary``)."""
     GAME_OVER = "game_over"
-    """The game ended (``winner``: the side): the table message shows it too."""
-
-
-SHOWN_IN_THE_TABLE = frozenset({Said.DEAL_OVER, Said.GAME_OVER})
-"""What the table message itself shows: never said apart."""
+    """The game ended (``winner``: the side)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Announcement:
-    """A message of its own in the table's channel: the game paused or cancelled, the lobby
-    closing; or what the table message shows (a deal's end, the game's)."""
+    """What happened, with who did it and its numbers."""
 
     what: Said
     who: Who | None = None

@@ -90,7 +90,7 @@ def leave_game(
         # the bank (a forfeit), anyone else's comes back
         settlement = settlement.merge(settle_refund(table))
         end_game(table, Status.CANCELLED)
-        table.add_log(LogEvent(Happened.ABANDONED, occupant.who))
+        table.add_log(LogEvent(Happened.ABANDONED, occupant.who, stake=stake or None))
         announce.append(Announcement(Said.ABANDONED, occupant.who, stake=stake))
         return settlement, announce
     table.add_log(LogEvent(Happened.LEFT_PLAYING, occupant.who, stake=stake))

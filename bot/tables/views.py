@@ -29,7 +29,7 @@ from bot.engine.events import exchange_card
 from bot.engine.variants import sides_of
 from bot.storage.settings import HandDelivery
 
-from .announcement import SHOWN_IN_THE_TABLE, Announcement
+from .announcement import Announcement
 from .errors import TableError
 from .events import LogEvent
 from .model import DealSummary, GameTally, Level, Seat, Seating, Status, Table
@@ -195,7 +195,8 @@ class HandView:
 class Show:
     """What to redraw after a change, decided here so the presenter only renders and
     delivers: the public messages (or not yet: a robot plays in a moment and its play shows
-    both in one edit), each member's hand, and the announcements of their own."""
+    both in one edit), each member's hand; and what happened to the table as a whole, which
+    the table's message says."""
 
     table: TableView
     hands: tuple[HandView, ...]
@@ -476,6 +477,6 @@ class Redraws:
             table=view,
             hands=hands,
             public=public,
-            announce=tuple(a for a in announce if a.what not in SHOWN_IN_THE_TABLE),
+            announce=tuple(announce),
             summary_pictured=view.deal is None or view.deal.trick_no == 0,
         )

@@ -18,10 +18,10 @@ import discord
 from bot.i18n import t
 from bot.tables.model import Status
 from bot.tables.service import LostTable
-from bot.tables.views import Announcement, HandView, Show, TableView
+from bot.tables.views import HandView, Show, TableView
 from cogs._base import pings
 
-from . import messages, said
+from . import messages
 from .common import service_of
 from .delivery import HandDelivery
 from .drawing import Files
@@ -56,8 +56,9 @@ def _deal_over(table: TableView, place: Place) -> bool:
 class DiscordPresenter:
     """Keeps a table's messages in step: the lobby and the table message (edited in place,
     only when they change; each deal has one, which becomes the deal's summary when it is
-    over), each player's hand (:class:`HandDelivery`), and the announcements. Where each
-    message lives is its own business (:class:`Places`), never the table service's."""
+    over), each player's hand (:class:`HandDelivery`). Nothing else is said in the channel:
+    the table's message says a pause, a close or a cancel. Where each message lives is its
+    own business (:class:`Places`), never the table service's."""
 
     def __init__(self, bot: discord.Client, *, language: str = "en") -> None:
         self.bot = bot
@@ -68,8 +69,6 @@ class DiscordPresenter:
         self.places = self.outlet.places
         """Where each table's messages live."""
         self.hands = HandDelivery(self.outlet, self._dms_closed)
-        self._pending: dict[int, list[Announcement]] = {}
-        """Announcements Discord did not take, sent with the next refresh."""
         self._retries: dict[int, int] = {}
         self._latest: dict[int, Show] = {}
         """The last thing each table was to show: what a retry shows of a table that has
@@ -135,17 +134,12 @@ class DiscordPresenter:
         table = show.table
         self._latest[table.id] = show
         place = await self.places.of(table)
-        announce = self._pending.pop(table.id, []) + list(show.announce)
         ok = True
         if show.public:
             ok &= await self.step(table, "table", self._public(show, place))
         for hand in show.hands:
             delivery = self.hands.deliver(table, place, hand, shown=hand.seat == skip_seat)
             ok &= await self.step(table, "hand", delivery)
-        for item in announce:
-            if not await self.step(table, "announce", self._announce(table, place, item)):
-                self._pending.setdefault(table.id, []).append(item)
-                ok = False
         if not ok:
             self._retry_later(show)
             return
@@ -194,7 +188,7 @@ class DiscordPresenter:
         again = service.redraw(show.table.id)
         latest = self._latest.get(show.table.id)
         if again is None and latest is not None:
-            again = replace(latest, public=True, announce=())
+            again = replace(latest, public=True)
         if again is not None:
             await self.refresh(again)
 
@@ -410,12 +404,6 @@ class DiscordPresenter:
         now = service_of(self.bot).redraw(table.id)  # the table as it is now
         if now is not None and now.table.status is Status.PLAYING and place.play_message_id:
             await self.step(table, "table", self.edit_table(now, place))
-
-    async def _announce(self, table: TableView, place: Place, item: Announcement) -> None:
-        """A message of its own where the table plays (the lobby closing, the game paused or
-        cancelled...): a new message, so that it notifies."""
-        where = self.bot.get_partial_messageable(place.where_id)
-        await where.send(said.announcement_text(item, table.language))
 
     async def table_lost(self, lost: LostTable) -> None:
         """A table that could not be restored: its players are told where it played, with

@@ -1,5 +1,4 @@
-"""The sentence of each thing that happens at a table: a line of its log, or what is said in
-its channel apart. The service names what happened (:mod:`bot.tables.events`); here, and
+"""The sentence of each thing that happens at a table: a line of its log. The service names what happened (:mod:`bot.tables.events`); here, and
 only here, each kind finds its words in the catalog, so a message can be reworded or renamed
 without touching a table saved before."""
 
@@ -8,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 from bot.i18n import t
-from bot.tables.announcement import SHOWN_IN_THE_TABLE, Announcement, Said
 from bot.tables.events import Happened, LogEvent, Who
 from bot.tables.views import TableView
 from cogs._base import shown_name
@@ -58,21 +56,6 @@ CARDS_IN_WORDS: dict[Happened, str] = {
 (``took``): "Ana swapped the 7 of swords for the turned card (the King of swords)". A swap
 saved without its cards says only who made it (``LOG_KEYS``)."""
 
-SAID_KEYS: dict[Said, str] = {
-    Said.CLOSED_BY_HOST: "tables.announce.closed_by_host",
-    Said.CLOSED_EMPTY: "tables.announce.closed_empty",
-    Said.EXPIRED: "tables.announce.expired",
-    Said.PAUSED: "tables.announce.paused",
-    Said.IDLE_CANCELLED: "tables.announce.idle_cancelled",
-    Said.CANCELLED: "tables.announce.cancelled",
-    Said.ABANDONED: "tables.announce.abandoned",
-}
-"""What is said apart, its sentence (the deal's end and the game's are in the table)."""
-
-SHOWN_APART = frozenset(Said) - SHOWN_IN_THE_TABLE
-"""What is said in a message of its own."""
-
-
 def who_text(who: Who, lang: str) -> str:
     """Who did it: a robot by its short name, a member by the name they had, escaped."""
     if who.robot is not None:
@@ -100,18 +83,6 @@ def log_line(event: LogEvent, lang: str, faces: CardFaces = NO_FACES) -> str:
         if value is not None:
             params[name] = value
     return t(key + ("_stake" if event.stake else ""), lang, **params)
-
-
-def announcement_text(item: Announcement, lang: str) -> str:
-    params: dict[str, Any] = {"stake": item.stake}
-    if item.who is not None:
-        params["name"] = who_text(item.who, lang)
-    if item.minutes is not None:
-        params["minutes"] = item.minutes
-    if item.until is not None:
-        params["until"] = item.until
-    key = SAID_KEYS[item.what] + ("_stake" if item.stake else "")
-    return t(key, lang, **params)
 
 
 def log_lines(table: TableView, lang: str, last: int = 4, faces: CardFaces = NO_FACES) -> list[str]:

@@ -293,8 +293,9 @@ async def test_the_last_member_away_pauses_the_game_in_sight(
     assert any(cid.endswith(":back") for cid, _ in custom_ids(shown)), "I'm back, at once"
     paused = t("tables.play.paused", "en", until=int(table.paused_until))
     assert any(paused in text for text in layout_texts(shown))
-    announced = t("tables.announce.paused", "en", minutes=15, until=int(table.paused_until))
-    assert [m.content for m in thread.history()].count(announced) == 1
+    # the table's message says it (and its log): no message apart in the thread
+    assert any(t("tables.log.paused", "en") in text for text in layout_texts(shown))
+    assert [m.id for m in thread.history()][-1] == shown.id
     frozen = len(deal.actions)
     await env.advance_time(10 * 60)
     assert len(deal.actions) == frozen, "nothing moves while everyone is away"
@@ -322,5 +323,8 @@ async def test_a_game_nobody_comes_back_to_is_cancelled(
     await env.advance_time(15 * 60 + 1)
     assert table.status is Status.CANCELLED
     thread = next(t for t in world.channel.threads)
-    said = t("tables.announce.idle_cancelled", "en", minutes=15)
-    assert said in [m.content for m in thread.history()]
+    # the table's message says why it stopped, and is the thread's last message
+    (last,) = thread.history()[-1:]
+    said = "\n".join(layout_texts(last))
+    assert t("tables.play.status.cancelled", "en") in said
+    assert t("tables.log.idle_cancelled", "en") in said

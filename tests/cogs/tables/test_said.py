@@ -6,16 +6,14 @@ from __future__ import annotations
 import pytest
 
 from bot.i18n import CATALOGS, LANGUAGES, Language, t
-from bot.tables.announcement import Announcement, Said
 from bot.tables.events import Happened, LogEvent, Who
-from cogs.tables.said import LOG_KEYS, SAID_KEYS, SHOWN_APART, announcement_text, log_line
+from cogs.tables.said import LOG_KEYS, log_line
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_event_has_its_sentence(lang: Language) -> None:
     assert set(LOG_KEYS) == set(Happened)
-    assert set(SAID_KEYS) == SHOWN_APART
-    for key in [*LOG_KEYS.values(), *SAID_KEYS.values()]:
+    for key in LOG_KEYS.values():
         assert key in CATALOGS[lang], key
 
 
@@ -34,8 +32,7 @@ def test_a_line_names_who_did_it(lang: str) -> None:
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])
-def test_an_announcement_says_its_numbers(lang: str) -> None:
-    paused = announcement_text(Announcement(Said.PAUSED, minutes=15, until=1000), lang)
-    assert paused == t("tables.announce.paused", lang, minutes=15, until=1000)
-    abandoned = announcement_text(Announcement(Said.ABANDONED, Who("Ana", 1), stake=50), lang)
-    assert abandoned == t("tables.announce.abandoned_stake", lang, name="Ana", stake=50)
+def test_the_log_says_what_a_game_that_ends_alone_cost(lang: str) -> None:
+    """Nothing is said apart in the channel: the table's log says the stake that was lost."""
+    abandoned = log_line(LogEvent(Happened.ABANDONED, Who("Ana", 1), stake=50), lang)
+    assert abandoned == t("tables.log.abandoned_stake", lang, name="Ana", stake=50)
