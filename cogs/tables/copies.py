@@ -1,8 +1,8 @@
 """Copies of a hand that the game has left behind: ephemeral messages that showed a seat its
 hand (My hand opened again, or opened while the hand lives in the DMs) and that nothing
-keeps up to date. Once what one shows is no longer the hand, it says so, with no card and no
-"Your turn", and keeps its refresh button; while its interaction's token lets the bot edit it
-(15 minutes)."""
+keeps up to date. Once what one shows is no longer the hand, it goes (while its
+interaction's token lets the bot delete it: 15 minutes), so a player never has a stack of
+hands to tell apart."""
 
 from __future__ import annotations
 

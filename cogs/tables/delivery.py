@@ -20,7 +20,7 @@ from bot.tables.views import HandView, TableView
 from cogs._base import pings
 
 from . import messages
-from .common import answered, drawn_v2
+from .common import answered, drawn_v2, service_of
 from .copies import Copies, Copy
 from .messages import TOO_OLD_TO_EDIT, as_new_message, too_old
 from .outlet import Outlet
@@ -31,6 +31,15 @@ log = logging.getLogger(__name__)
 
 DmsClosed = Callable[[TableView, Place], Awaitable[None]]
 """What the table does when a player's DMs turn out closed (it says so at once)."""
+
+
+PING_AFTER = 20.0
+"""How long a player whose hand is under My hand may take before their turn is pinged in
+the channel (half the turn's time, where that is shorter)."""
+
+
+def ping_after(table: TableView) -> float:
+    return min(PING_AFTER, table.options.turn_time / 2)
 
 
 class HandDelivery:
@@ -44,6 +53,9 @@ class HandDelivery:
         """(table, seat) -> (channel, message): where the table played then (its thread, or
         its channel), the message that told a player whose hand is not in their DMs that
         their turn had come; removed once they have played."""
+        self._to_ping: dict[tuple[int, int], asyncio.Task[None]] = {}
+        """(table, seat) -> the wait before that message: a player who plays in time is
+        never pinged."""
         self._ephemeral: dict[tuple[int, int], discord.Interaction[Any]] = {}
         """The last interaction that showed a seat its hand as an ephemeral message: its
         token edits that message for 15 minutes."""
@@ -57,6 +69,8 @@ class HandDelivery:
             del self._ephemeral[key]
         for key in [k for k in self._pings if k[0] == table_id]:
             del self._pings[key]
+        for key in [k for k in self._to_ping if k[0] == table_id]:
+            self._to_ping.pop(key).cancel()
         for key in [k for k in self._dm_locks if k[0] == table_id]:
             del self._dm_locks[key]
         self.copies.forget_table(table_id)
@@ -79,7 +93,7 @@ class HandDelivery:
         else:
             await self._ephemeral_hand(table, hand)
             if hand.notify:
-                await self._ping(table, place, hand)
+                self._ping_later(table, place, hand)
 
     # DMs -------------------------------------------------------------------
 
@@ -119,7 +133,7 @@ class HandDelivery:
                         dm.dm_message_id,
                         key,
                         payload,
-                        functools.partial(messages.hand_files, hand, lang),
+                        functools.partial(messages.hand_files, table, hand, lang),
                         digest,
                     )
                 except discord.NotFound:
@@ -135,7 +149,9 @@ class HandDelivery:
                 return
             payload = self._hand(table, hand, lang)
             digest = messages.hand_digest(payload, away=occupant.away)
-            await self.outlet.draw(payload, functools.partial(messages.hand_files, hand, lang))
+            await self.outlet.draw(
+                payload, functools.partial(messages.hand_files, table, hand, lang)
+            )
             # by id: no need to fetch the user first (one call less per player)
             channel = await self.bot.create_dm(discord.Object(occupant.user_id))
             message = await channel.send(**as_new_message(payload))
@@ -171,31 +187,57 @@ class HandDelivery:
 
     # turn pings --------------------------------------------------------------
 
+    def _ping_later(self, table: TableView, place: Place, hand: HandView) -> None:
+        """Tell a player whose hand is under My hand that their turn has come, if they have
+        not played after ``ping_after`` seconds: one who follows the game is not pinged (the
+        channel stays clean), one who looked away is."""
+        key = (table.id, hand.seat)
+        waiting = self._to_ping.pop(key, None)
+        if waiting is not None:
+            waiting.cancel()
+        self._to_ping[key] = asyncio.create_task(self._ping(table, place, hand))
+
     async def _ping(self, table: TableView, place: Place, hand: HandView) -> None:
-        """Tell a player whose hand is under My hand that their turn has come: a short
-        message in the table's channel that pings them alone."""
-        occupant = hand.occupant
-        assert occupant is not None and occupant.user_id is not None
-        text = t("tables.your_turn_ping", table.language, mention=f"<@{occupant.user_id}>")
-        message = await self.bot.get_partial_messageable(place.where_id).send(
-            text,
-            allowed_mentions=pings([occupant.user_id]),
-        )
-        self._pings[(table.id, hand.seat)] = (place.where_id, message.id)
+        """A short message in the table's channel that pings the player alone, after the
+        wait."""
+        key = (table.id, hand.seat)
+        try:
+            await service_of(self.bot).sleep(ping_after(table))
+            occupant = hand.occupant
+            assert occupant is not None and occupant.user_id is not None
+            text = t("tables.your_turn_ping", table.language, mention=f"<@{occupant.user_id}>")
+            message = await self.bot.get_partial_messageable(place.where_id).send(
+                text,
+                allowed_mentions=pings([occupant.user_id]),
+            )
+        except discord.HTTPException as error:
+            log.info("Table %s: seat %s could not be pinged (%s)", table.id, hand.seat, error)
+            return
+        finally:
+            if self._to_ping.get(key) is asyncio.current_task():
+                del self._to_ping[key]
+        self._pings[key] = (place.where_id, message.id)
 
     async def _unping(self, table: TableView, hand: HandView) -> None:
-        """The ping of a turn that is over (they played, or the game moved on) goes."""
-        ping = self._pings.get((table.id, hand.seat))
-        if ping is None or (hand.your_turn and not hand.notify):
+        """The ping of a turn that is over (they played, or the game moved on) goes, or is
+        never sent."""
+        key = (table.id, hand.seat)
+        if hand.your_turn and not hand.notify:
             return
-        del self._pings[(table.id, hand.seat)]
-        await self.outlet.delete(table, *ping)
+        waiting = self._to_ping.pop(key, None)
+        if waiting is not None:
+            waiting.cancel()
+        ping = self._pings.pop(key, None)
+        if ping is not None:
+            await self.outlet.delete(table, *ping)
 
     # ephemeral hands ---------------------------------------------------------
 
     async def _leave_behind(self, table: TableView, hand: HandView) -> None:
-        """Each copy of the hand that no longer shows it says so: no card, no "Your turn",
-        a refresh button (a copy whose token ran out stays as it was)."""
+        """Each copy of the hand that no longer shows it goes: its player sees one hand, the
+        one that follows the game (under My hand, or in their DMs), never a stack of them. A
+        copy whose token ran out (15 minutes) stays as it was: its buttons answer that they
+        are out of date."""
         copies = self.copies.of((table.id, hand.seat))
         seat = hand.occupant
         if not copies or seat is None:
@@ -209,8 +251,7 @@ class HandDelivery:
             if copy.interaction.is_expired():
                 continue
             try:
-                behind = messages.behind_payload(table, lang)
-                await copy.interaction.edit_original_response(**behind)
+                await copy.interaction.delete_original_response()
             except discord.HTTPException as error:
                 log.info("Table %s: a copy of a hand stays as it was (%s)", table.id, error)
 
@@ -231,7 +272,7 @@ class HandDelivery:
         digest = messages.hand_digest(payload, away=seat.away)
         if self.shown.digests.get(key) == digest or hand.may_wait:
             return
-        await self.outlet.draw(payload, functools.partial(messages.hand_files, hand, lang))
+        await self.outlet.draw(payload, functools.partial(messages.hand_files, table, hand, lang))
         try:
             await interaction.edit_original_response(**payload)
         except discord.HTTPException:
@@ -255,7 +296,7 @@ class HandDelivery:
         payload = self._hand(table, hand, lang, ephemeral=ephemeral)
         if remember:
             self.shown.hand_shown(table.id, hand.seat, payload, away=hand.away)
-        await self.outlet.draw(payload, functools.partial(messages.hand_files, hand, lang))
+        await self.outlet.draw(payload, functools.partial(messages.hand_files, table, hand, lang))
         return payload
 
     async def show_ephemeral(
@@ -289,6 +330,7 @@ class HandDelivery:
             return
         message_id = interaction.message.id if edit and interaction.message else next(iter(sent), 0)
         self._remember_ephemeral(table.id, hand, interaction, payload, message_id, live=not by_dm)
+        await self._leave_behind(table, hand)  # the copy this one replaces goes now
 
     def _remember_ephemeral(
         self,

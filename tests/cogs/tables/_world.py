@@ -251,3 +251,8 @@ def dm_place(table: Table, seat: int) -> HandPlace:
     """Where the running test's bot keeps ``seat``'s hand in its member's DMs."""
     (env,) = RUNNING
     return dm_of(env, table, seat)
+
+
+def gone(env: simcord.Env, message: simcord.ResponseMessage) -> bool:
+    """Whether the bot deleted the message (an ephemeral copy of a hand left behind)."""
+    return message.id not in env.backend.messages.get(message.channel_id, {})

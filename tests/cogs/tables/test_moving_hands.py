@@ -11,6 +11,8 @@ import simcord
 from bot.i18n import t
 from bot.storage.settings import update_settings
 from bot.tables.model import Seat
+from bot.tables.views import table_view
+from cogs.tables.delivery import ping_after
 from tests.cogs.tables._game import SEED, Game, Human, new_game
 from tests.cogs.tables._world import (
     dm_place,
@@ -100,7 +102,8 @@ async def test_with_ephemeral_hands_the_turn_ping_is_in_the_thread_and_goes(
     simcord_env: simcord.Env, world: World, table_seed: Callable[[int], None]
 ) -> None:
     """A server that deals hands as ephemeral messages pings a player whose turn comes where
-    the table plays (its thread), from the very first turn; once they played, it goes."""
+    the table plays (its thread), from the very first turn, once they have let it wait a
+    while; once they played, it goes. A player who plays in time is never pinged."""
     env = simcord_env
     table_seed(SEED)  # alice plays first
     alice = world.member
@@ -112,6 +115,8 @@ async def test_with_ephemeral_hands_the_turn_ping_is_in_the_thread_and_goes(
     assert deal is not None and deal.turn == table.seat_of(alice.id)
     thread = thread_of(world, table)
     ping = t("tables.your_turn_ping", "en", mention=f"<@{alice.id}>")
+    assert not [m for m in thread.history() if m.content == ping], "not at once"
+    await env.advance_time(ping_after(table_view(table)) + 1)
     assert not [m for m in world.channel.history() if m.content == ping], "not in the channel"
     (first,) = [m.id for m in thread.history() if m.content == ping]
 
@@ -122,5 +127,11 @@ async def test_with_ephemeral_hands_the_turn_ping_is_in_the_thread_and_goes(
     await alice.click(hand, custom_id=card.custom_id)
     assert len(deal.actions) >= 2, "she played, the robot answered"
     assert first not in {m.id for m in thread.history()}, "the ping of the turn she played"
-    assert len([m for m in thread.history() if m.content == ping]) <= 1
+    # her turn again: she plays at once, and is never pinged for it
+    assert deal.turn == table.seat_of(alice.id)
+    hand = (await alice.click(message, custom_id=op_button(message, "hand"))).response
+    assert hand is not None
+    card = next(b for b in hand_buttons(hand) if not b.disabled)
+    await alice.click(hand, custom_id=card.custom_id)
+    assert not [m for m in thread.history() if m.content == ping]
     assert not [m for m in world.channel.history() if m.content == ping]

@@ -12,7 +12,7 @@ import simcord
 from bot.i18n import t
 from tests.cogs.tables import _faults
 from tests.cogs.tables._game import SEED, new_game
-from tests.cogs.tables._world import buttons, hand_buttons, layout_texts, op_button
+from tests.cogs.tables._world import gone, hand_buttons, layout_texts, op_button
 from tests.conftest import World
 
 quick_games = _faults.quick_games
@@ -50,8 +50,7 @@ async def test_a_copy_of_a_hand_left_behind_says_so(
     simcord_env: simcord.Env, world: World, table_seed: Callable[[int], None]
 ) -> None:
     """alice's hand lives in her DMs; she opens My hand too, then plays in her DMs: the copy
-    under My hand no longer says "Your turn" but that it is behind, and its refresh button
-    draws the hand as it is now."""
+    under My hand, behind now, goes (her hand is in her DMs)."""
     env = simcord_env
     table_seed(SEED)  # alice plays first
     game = await new_game(env, world, notify=False)
@@ -67,9 +66,5 @@ async def test_a_copy_of_a_hand_left_behind_says_so(
     assert dm is not None
     card = next(b for b in hand_buttons(dm) if not b.disabled)
     await world.member.user.click(dm, custom_id=card.custom_id)
-    assert your_turn not in said(copy)
-    assert said(copy) == t("tables.hand.behind", "en", id=game.table.id)
-    (refresh,) = buttons(copy)
-    assert refresh.custom_id == f"tute:t:{game.table.id}:refresh"
-    await world.member.click(copy, custom_id=refresh.custom_id)
-    assert game.shows_hand(copy, alice), "the refresh draws the hand as it is now"
+    assert gone(env, copy)
+    assert game.shows_hand(game.dm_message(alice), alice), "her hand, in her DMs"
