@@ -36,7 +36,6 @@ from bot.render.scenes import (
     SideSummary,
     SummaryLabels,
     SummaryScene,
-    TableLabels,
     TableScene,
 )
 from bot.render.standings import (
@@ -70,7 +69,6 @@ __all__ = [
     "StandingsScene",
     "SummaryLabels",
     "SummaryScene",
-    "TableLabels",
     "TableScene",
     "bracket_alt_text",
     "bracket_layout",

@@ -28,17 +28,6 @@ class SeatInfo:
 
 
 @dataclass(frozen=True, slots=True)
-class TableLabels:
-    """Captions on the table picture, translated by the caller; empty ones are not drawn."""
-
-    trump: str = ""
-    stock: str = ""
-    """Under the stock: how many cards it holds (e.g. "Stock: 12")."""
-    turned: str = ""
-    """Under the turned card, once the stock is gone."""
-
-
-@dataclass(frozen=True, slots=True)
 class TableScene:
     """The table in play as one seat (or a spectator) sees it."""
 
@@ -57,7 +46,6 @@ class TableScene:
     shows it)."""
     trick_winner: int | None = None
     """Seat whose card wins the trick on the table (a complete trick), highlighted."""
-    labels: TableLabels = field(default_factory=TableLabels)
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,13 +5,15 @@ Discord shows a picture at the width of its message: on a phone 360 pixels wide,
 picture is about ``SHOWN_W`` pixels wide (the message's gutter and its frame take the
 rest; ``benchmarks/message_heights.py`` measures it). The picture is drawn
 ``TABLE_W`` pixels wide, so that every letter, ``MIN_TEXT_PX`` pixels or more, is at least
-12 pixels high on that phone; and it shows only what a glance needs. The numbers of the
-game (scores, cards left, the previous trick) are said in words in the message.
+12 pixels high on that phone; and low, so that a hand holding it fits a phone's screen. It
+shows only what a glance needs, and writes only names: the numbers of the game (scores,
+cards left, the stock, the previous trick) and trumps in words are in the message.
 
 The trick lies in the middle, each card on the side of the player who played it, as round
 a real table; each player's name is on a tag beside their card (the player to play has a
-gold one, and an empty place waits for their card). Trumps are in the top left corner, the
-stock (with the turned card under it) or the turned card alone in the top right.
+gold one, and an empty place waits for their card). The trump suit's badge is in the top
+left corner; the stock (with the turned card under it), or the turned card alone, in the
+top right.
 """
 
 from __future__ import annotations
@@ -29,7 +31,6 @@ from bot.render.style import (
     HIGHLIGHT,
     PANEL_EDGE,
     TEXT,
-    TEXT_HALO,
     felt,
     glow,
     glow_margin,
@@ -42,7 +43,7 @@ from bot.render.symbols import SUITS, normalize_code
 from bot.render.text import displayable, fit, paste_text, text_width
 
 TABLE_W = 480
-TABLE_H = 348
+TABLE_H = 280
 TABLE_SIZE = (TABLE_W, TABLE_H)
 """Size of a table picture in pixels."""
 
@@ -51,33 +52,31 @@ SHOWN_W = 235
 as ``benchmarks/message_heights.py`` measures it)."""
 
 NAME_SIZE = 26
-CAPTION_SIZE = 26
-TEXT_SIZES = (NAME_SIZE, CAPTION_SIZE)
-MIN_TEXT_PX = min(TEXT_SIZES)
-"""The smallest font size in the picture: shown ``SHOWN_W`` pixels wide, its letters are
-``MIN_TEXT_PX * SHOWN_W / TABLE_W`` pixels high (12.7)."""
+MIN_TEXT_PX = NAME_SIZE
+"""The smallest font size in the picture (its only one): shown ``SHOWN_W`` pixels wide, its
+letters are ``MIN_TEXT_PX * SHOWN_W / TABLE_W`` pixels high (12.7)."""
 
-TRICK_CARD_W = 84
+TRICK_CARD_W = 72
 """Width of a card of the trick."""
 TRICK_CARD_H = round(TRICK_CARD_W * CARD_H / CARD_W)
-SMALL_CARD_W = 46
+SMALL_CARD_W = 40
 """Width of the stock and of the turned card."""
 
 # Where each place's card lies (its centre) and its name tag (the tag's centre).
 _TRICK: dict[str, tuple[int, int]] = {
-    "bottom": (240, 228),
-    "top": (240, 112),
-    "left": (90, 194),
-    "right": (390, 194),
+    "bottom": (240, 182),
+    "top": (240, 98),
+    "left": (90, 140),
+    "right": (390, 140),
 }
 _TAG: dict[str, tuple[int, int]] = {
-    "bottom": (240, TABLE_H - 25),
-    "top": (240, 25),
-    "left": (90, 281),
-    "right": (390, 281),
+    "bottom": (240, TABLE_H - 22),
+    "top": (240, 22),
+    "left": (90, 218),
+    "right": (390, 218),
 }
 TAG_H = 38
-TAG_MAX_W: dict[str, int] = {"bottom": 180, "top": 180, "left": 150, "right": 150}
+TAG_MAX_W: dict[str, int] = {"bottom": 150, "top": 200, "left": 164, "right": 164}
 TAG_INSET = 10  # from a tag's edge to its text (17 with a team stripe)
 ROBOT_ICON = 22
 
@@ -87,10 +86,8 @@ _ORDER: dict[int, tuple[str, ...]] = {
     4: ("bottom", "right", "top", "left"),
 }
 
-TRUMP_BADGE = 50
-TRUMP_CENTRE = (44, 38)
-CORNER_CAPTION_W = 160
-"""How wide the captions of the corners may be."""
+TRUMP_BADGE = 46
+TRUMP_CENTRE = (38, 34)
 
 
 def _tilt(seat: int, code: str) -> float:
@@ -203,37 +200,24 @@ def _tag(canvas: Image.Image, scene: TableScene, index: int) -> None:
         paste_text(canvas, (left, y), note, NAME_SIZE, HIGHLIGHT, "lm")
 
 
-def _caption(canvas: Image.Image, xy: tuple[float, float], text: str, anchor: str) -> None:
-    text = fit(text, CAPTION_SIZE, CORNER_CAPTION_W)
-    if text:
-        paste_text(canvas, xy, text, CAPTION_SIZE, TEXT, anchor, halo=TEXT_HALO)
-
-
 def _trump(canvas: Image.Image, scene: TableScene) -> None:
-    """The trump badge in the top left corner, its caption under it."""
+    """The trump suit's badge in the top left corner."""
     _paste(canvas, suit_badge(scene.trump_suit, TRUMP_BADGE), TRUMP_CENTRE)
-    _caption(canvas, (16, TRUMP_CENTRE[1] + TRUMP_BADGE / 2 + 4), scene.labels.trump, "lt")
 
 
 def _stock(canvas: Image.Image, scene: TableScene) -> None:
-    """The stock in the top right corner, the turned card across under it, and its caption
-    (how many cards it holds); or the turned card alone once the stock is gone."""
+    """The stock in the top right corner, the turned card across under it; or the turned
+    card alone once the stock is gone."""
     height = round(SMALL_CARD_W * CARD_H / CARD_W)
-    right = TABLE_W - 16
-    cx, cy = right - SMALL_CARD_W / 2, 14 + height / 2
+    cx, cy = TABLE_W - 14 - SMALL_CARD_W / 2, 12 + height / 2
     turned = normalize_code(scene.turned) if scene.turned is not None else None
     if scene.stock_left > 0:
         if turned is not None:  # across, under the stock, most of it showing
-            _card_on_table(canvas, turned, (cx - 24, cy), -90.0, width=SMALL_CARD_W)
+            _card_on_table(canvas, turned, (cx - 20, cy), -90.0, width=SMALL_CARD_W)
         for i in range(min(4, max(1, scene.stock_left // 6))):
             _card_on_table(canvas, None, (cx - i, cy - i), width=SMALL_CARD_W)
-        caption = scene.labels.stock
     elif turned is not None:
         _card_on_table(canvas, turned, (cx, cy), width=SMALL_CARD_W)
-        caption = scene.labels.turned
-    else:
-        return
-    _caption(canvas, (right, cy + height / 2 + 4), caption, "rt")
 
 
 def _check(scene: TableScene) -> None:

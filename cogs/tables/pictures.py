@@ -14,7 +14,6 @@ from bot.render import (
     SideSummary,
     SummaryLabels,
     SummaryScene,
-    TableLabels,
     TableScene,
     render_summary,
     render_table,
@@ -61,19 +60,13 @@ def table_picture(
         )
         for i, s in enumerate(table.seats)
     )
-    stock = deal.stock_left or 0
     scene = TableScene(
         seats=seats,
         trump_suit=SUITS[deal.trump],
         trick=tuple((seat, CODES[card]) for seat, card in deal.trick),
         turned=CODES[deal.face_up] if deal.face_up is not None else None,
-        stock_left=stock,
+        stock_left=deal.stock_left or 0,
         viewer_seat=viewer,
-        labels=TableLabels(
-            trump=t("pictures.trump", lang),
-            stock=t("pictures.stock_left", lang, count=stock),
-            turned=t("pictures.turned", lang),
-        ),
     )
     alt = t(
         "pictures.table_alt",

@@ -14,12 +14,10 @@ from bot.render.scenes import (
     SideSummary,
     SummaryLabels,
     SummaryScene,
-    TableLabels,
     TableScene,
 )
 from bot.render.symbols import ALL_CARDS
 
-SAMPLE_TABLE_LABELS = TableLabels(trump="Triunfo", stock="Mazo: 17", turned="Muestra")
 SAMPLE_SUMMARY_LABELS = SummaryLabels(
     card_points="Puntos de cartas", cantes="Cantes", last_ten="Diez de últimas", total="Total"
 )
@@ -38,7 +36,6 @@ def table_four() -> TableScene:
         trick=((0, "12O"), (1, "1O"), (2, "3O")),
         turned="7C",
         viewer_seat=0,
-        labels=SAMPLE_TABLE_LABELS,
     )
 
 
@@ -54,7 +51,6 @@ def table_two() -> TableScene:
         turned="7E",
         stock_left=17,
         viewer_seat=0,
-        labels=SAMPLE_TABLE_LABELS,
     )
 
 
@@ -71,7 +67,6 @@ def table_three() -> TableScene:
         turned="4B",
         viewer_seat=None,
         trick_winner=0,
-        labels=SAMPLE_TABLE_LABELS,
     )
 
 

@@ -6,7 +6,6 @@ from hypothesis import strategies as st
 from bot.render import (
     TABLE_SIZE,
     SeatInfo,
-    TableLabels,
     TableScene,
     table_image,
 )
@@ -38,7 +37,6 @@ def table_scenes(draw: st.DrawFn) -> TableScene:
         stock_left=draw(st.integers(0, 30)),
         viewer_seat=draw(st.none() | st.integers(0, n - 1)),
         trick_winner=draw(st.none() | st.integers(0, n - 1)),
-        labels=TableLabels(*(draw(names) for _ in range(3))),
     )
 
 
