@@ -41,11 +41,6 @@ def rank_name(card: int, lang: str) -> str:
     return t(f"cards.rank.{RANK_OF[card]}", lang)
 
 
-def suit_symbol(card: int) -> str:
-    """The symbol of a card's suit (an emoji)."""
-    return SUIT_SYMBOLS[SUITS[card // 10]]
-
-
 def card_shown(card: int, lang: str, faces: CardFaces = NO_FACES) -> str:
     """A card in a line of text: its face (or its suit's symbol) and its short name,
     "🂻 King of coins"."""
@@ -383,11 +378,15 @@ def hand_lines(
 
 
 def refused_lines(hand: HandView, lang: str) -> list[str]:
-    """Why the cards that cannot be played now are refused, one line per reason ("🚫 You
-    must follow suit: play copas."). The cards themselves show once, dimmed in the picture
-    and disabled on the buttons."""
-    reasons = dict.fromkeys(refusal_text(r.key, r.params, lang) for r in hand.refusals)
-    return [t("hand.refused", lang, why=why) for why in reasons]
+    """Why cards cannot be played now, in one line ("🚫 You must follow suit: play copas."):
+    the reason of a card beside the ones that may be played (of their suit: "beat the 5
+    with a higher one" says "follow suit" too), else the first. The cards themselves show
+    on the buttons, disabled; one line keeps the hand on a phone's screen."""
+    if not hand.refusals:
+        return []
+    suits = {card // 10 for card in hand.playable}
+    refusal = next((r for r in hand.refusals if r.card // 10 in suits), hand.refusals[0])
+    return [t("hand.refused", lang, why=refusal_text(refusal.key, refusal.params, lang))]
 
 
 def summary_lines(table: TableView, summary: DealSummary, lang: str) -> list[str]:

@@ -28,10 +28,14 @@ from .faces import NO_FACES, CardFaces
 from .pictures import SUMMARY_FILE, TABLE_FILE, TRICK_FILE
 from .places import Place
 
-CARD_ROW = 5
-"""Cards per row of buttons (Discord allows five)."""
-LOG_LINES = 3
-"""Events the table message shows, newest last (the whole deal is in its summary)."""
+ROW = 5
+"""Buttons in a row (Discord allows five)."""
+CARD_ROW = 2
+"""Cards in a row of buttons: two names share a phone's line, and a row never leaves a line
+half empty before the next."""
+LOG_LINES = 2
+"""Events the table message shows, newest last (the last trick has a line of its own; the
+whole deal is under Tricks, and in its summary)."""
 
 Layout = discord.ui.LayoutView
 Item = discord.ui.Item[Any]
@@ -95,6 +99,9 @@ def table_layout(table: TableView, place: Place, lang: str, faces: CardFaces = N
         ]
         state.append(t("tables.cantes_line", lang, cantes=" · ".join(cantes)))
     state.append(_scores_line(table, lang))
+    last = ui.last_trick_line(table, lang, faces)
+    if last:
+        state.append(last)
     closed = [ui.seat_name(table.seats[i], lang) for i in place.closed_seats(table)]
     if closed:
         state.append(t("tables.dms_closed", lang, names=", ".join(closed)))
@@ -113,16 +120,24 @@ def table_layout(table: TableView, place: Place, lang: str, faces: CardFaces = N
     )
 
 
-def _scores_line(table: TableView, lang: str) -> str:
+def _scores_line(table: TableView, lang: str, viewer: int | None = None) -> str:
     """Each side's points in the deal, in one line; the rounds each has won too, in a game
-    of more than one."""
+    of more than one. As ``viewer``'s seat reads them (in their hand): their own side first,
+    as "You" (or "Us"), the other of two pairs as "Them", the others by their names."""
     deal = table.deal
     assert deal is not None
+    sides = sorted(range(len(deal.sides)), key=lambda side: viewer not in deal.sides[side])
     items: list[str] = []
-    for side, seats in enumerate(deal.sides):
-        names = ui.names_joined(
-            [ui.seat_name(table.seats[s], lang, short=True) for s in seats], lang
-        )
+    for side in sides:
+        seats = deal.sides[side]
+        if viewer in seats:
+            names = t("hand.side.us" if len(seats) > 1 else "hand.side.you", lang)
+        elif viewer is not None and len(seats) > 1 and len(deal.sides) == 2:
+            names = t("hand.side.them", lang)
+        else:
+            names = ui.names_joined(
+                [ui.seat_name(table.seats[s], lang, short=True) for s in seats], lang
+            )
         points = deal.scores[side]
         if table.options.rounds > 1:
             rounds = ui.rounds_won_by(table, seats)
@@ -260,25 +275,25 @@ def hand_layout(
     if hand.left:
         # the hand's last word, with nothing left to click
         return _layout(_text([t("tables.hand.left", lang)]), colour=ui.GREY)
-    title = t("hand.title", lang, variant=ui.variant_name(table, lang), id=table.id)
+    title = t("hand.title", lang, id=table.id, deal=table.deal_no + 1)
     lines = ui.hand_lines(table, hand, lang, faces, pictured=shows_trick(hand))
     if not hand.playing:
-        return _layout(_text([f"**{title}**", *lines]), colour=ui.GREY)
-    items: list[Item] = [_text([f"**{title}**"])]
+        return _layout(_text([title, *lines]), colour=ui.GREY)
+    items: list[Item] = [_text([title])]
     if shows_trick(hand):
         items.append(picture(TRICK_FILE))
-        lines.insert(1, _scores_line(table, lang))
+        lines.insert(1, _scores_line(table, lang, hand.seat))
     items.append(_text(lines))
-    rows = _card_rows(hand, lang, faces)
+    rows = _card_rows(hand, lang)
     said: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
     asked: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
     for button in declaration_buttons(hand, lang):
         (asked if button.code.startswith(ASK) else said).add_item(button)
     if ephemeral:
         refresh = TableButton(table.id, "refresh", label=t("tables.btn.refresh", lang))
-        if rows and len(rows[-1].children) < CARD_ROW:
-            rows[-1].add_item(refresh)  # after the last card: one row less
-        elif said.children and len(said.children) < CARD_ROW:
+        if rows:
+            rows[-1].add_item(refresh)  # after the last cards: on their line, if it fits
+        elif said.children and len(said.children) < ROW:
             said.add_item(refresh)
         else:
             alone: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
@@ -286,32 +301,28 @@ def hand_layout(
             rows.append(alone)
     items += rows
     items += [row for row in (said, asked) if row.children]
-    items.append(_text(_small([t("hand.footer", lang, deal=table.deal_no + 1)])))
     return _layout(*items, colour=ui.GREEN)
 
 
-def _card_rows(hand: HandView, lang: str, faces: CardFaces) -> list[discord.ui.ActionRow[Any]]:
-    """A row of buttons per suit (two for more than five cards), each button the card's
-    face and its name, "King of coins": the name says the suit to a screen reader too."""
-    suits: dict[int, list[int]] = {}
-    for card in hand.cards:
-        suits.setdefault(card // 10, []).append(card)
+def _card_rows(hand: HandView, lang: str) -> list[discord.ui.ActionRow[Any]]:
+    """The cards in the hand's order (a suit after another), two to a row of buttons, each
+    button the card's name, "King of coins", which says the suit to a screen reader too. No
+    face beside it: the names alone let two buttons share a line on a phone, and the hand
+    stay on one screen."""
     rows: list[discord.ui.ActionRow[Any]] = []
-    for cards in suits.values():
-        for start in range(0, len(cards), CARD_ROW):
-            row: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
-            for card in cards[start : start + CARD_ROW]:
-                playable = card in hand.playable
-                button = hand_button(
-                    hand,
-                    Action.play(hand.seat, card),
-                    ui.card_name(card, lang),
-                    discord.ButtonStyle.primary if playable else discord.ButtonStyle.secondary,
-                    disabled=not playable,
-                    emoji=faces.emoji(card) or ui.suit_symbol(card),
-                )
-                row.add_item(button)
-            rows.append(row)
+    for start in range(0, len(hand.cards), CARD_ROW):
+        row: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
+        for card in hand.cards[start : start + CARD_ROW]:
+            playable = card in hand.playable
+            button = hand_button(
+                hand,
+                Action.play(hand.seat, card),
+                ui.card_name(card, lang),
+                discord.ButtonStyle.primary if playable else discord.ButtonStyle.secondary,
+                disabled=not playable,
+            )
+            row.add_item(button)
+        rows.append(row)
     return rows
 
 

@@ -110,7 +110,7 @@ def check_sitting_out(world: World, table: Table, lang: str) -> None:
     dm = hand_dm(world, table)
     text = "\n".join(layout_texts(dm))
     assert t("hand.sitting_out", lang) in text
-    assert t("hand.footer", lang, deal=table.deal_no + 1) in text
+    assert t("hand.title", lang, id=table.id, deal=table.deal_no + 1) in text
     assert not buttons(dm), "nothing to click in a deal they sit out"
     assert not dm.attachments, "no picture of an empty hand"
 
@@ -126,7 +126,8 @@ def check_table(world: World, table: Table, scene: TableScene) -> list[str]:
     assert said[-1] == f"-# {t('tables.play.footer.dm', lang, deal=table.deal_no + 1)}"
     state = said[1].splitlines()
     assert ui.seat_name(table.seats[deal.turn], lang) in state[1]
-    scores = state[-1]
+    label = t("tables.scores_line", lang, scores="")
+    (scores,) = [line for line in state if line.startswith(label)]
     game = table.game
     assert game is not None
     for seat in ROBOTS:  # each robot's points in the deal and rounds won in the game

@@ -75,8 +75,8 @@ async def test_spanish_server_and_players(
     assert buttons(driver.table_message())[0].label == t("tables.btn.hand", "es")
     for member in (alice, bob):
         (dm,) = member.user.dm_channel.history()
-        title = t("hand.title", "es", variant=t("variants.individual", "es"), id=table.id)
-        assert layout_texts(dm)[0] == f"**{title}**"
+        title = t("hand.title", "es", id=table.id, deal=1)
+        assert layout_texts(dm)[0] == title
     deal = table.deal
     assert deal is not None
     idle = next(p for p in driver.players if driver.audit.seat_of(p.member) != deal.turn)

@@ -137,7 +137,7 @@ def test_the_hand_payload_has_one_button_per_card_the_playable_ones_enabled() ->
         card = decode_action(0, button.code).arg
         assert button.item.disabled is (card not in hand.playable)
         assert button.item.custom_id == f"tute:h:7:0:0:{CODES[card]}"
-        assert str(button.item.emoji) == ui.suit_symbol(card)  # without faces, the suit's
+        assert button.item.emoji is None  # the name says it all, and keeps the hand short
 
 
 def test_a_robot_standing_in_leaves_the_hand_without_a_button_to_click() -> None:
@@ -202,8 +202,14 @@ def test_the_table_shows_trump_and_scores() -> None:
     text = table_text(view, "es")
     assert ui.suit_text(public.trump, "es") in text
     assert t("tables.scores_line", "es", scores="")[:6] in text
-    # the last trick is told by the log and drawn in the picture: nothing repeats it
-    assert t("tables.last_trick", "es") not in text
+    # the last trick: who played each card and who took it, in a line of its own
+    last = public.last_trick
+    assert last is not None
+    (line,) = [line for line in text.splitlines() if line.startswith("Última baza")]
+    for seat, card in last.cards:
+        assert ui.seat_name(view.seats[seat], "es", short=True) in line
+        assert ui.card_text(card) in line
+    assert ui.seat_name(view.seats[last.winner], "es", short=True) in line.split("→")[1]
 
 
 def test_an_ended_table_shows_no_deal_and_its_hand_no_buttons() -> None:
@@ -239,17 +245,6 @@ def test_the_table_waits_for_a_robot_about_to_play_but_not_for_someone_going_awa
     seat.away = False
     assert redraws.show(table).public  # back: shown at once
     assert not redraws.show(table).public  # and the robots' plays wait for theirs again
-
-
-def test_the_deal_summary_and_the_final_result_ride_on_the_table_message() -> None:
-    from bot.tables.announcement import Announcement, Said
-
-    table = playing_table(Variant.HABANERO)
-    show = Redraws().show(
-        table,
-        announce=[Announcement(Said.DEAL_OVER), Announcement(Said.PAUSED, until=5)],
-    )
-    assert [a.what for a in show.announce] == [Said.PAUSED]
 
 
 def test_lobby_buttons_follow_the_seats() -> None:
@@ -295,25 +290,34 @@ def test_a_card_is_named_in_words(code: str, lang: str, named: str, with_article
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])
-def test_the_hand_says_why_each_card_it_holds_back_is_refused(lang: str) -> None:
-    """On a player's turn to follow, the hand says why each card it holds back may not be
-    played, in the player's language."""
-    for seed in range(40):
+def test_the_hand_says_in_one_line_why_it_holds_cards_back(lang: str) -> None:
+    """On a player's turn to follow, the hand says in one line, in the player's language,
+    why it holds cards back: the reason of one beside the cards it may play (of their suit:
+    "beat it with a higher one" says "follow suit" too)."""
+    both = 0
+    for seed in range(60):
         table = playing_table(Variant.ARRASTRADO, seed=seed)
         deal = table.deal
         assert deal is not None
         while deal.turn != 0:
             deal.apply(next(a for a in deal.legal_actions() if a.kind is Kind.PLAY))
         hand = hand_view(table, 0)
-        if hand.refusals:
-            break
-    else:
-        raise AssertionError("no deal made seat 0 hold a card back")
-    text = hand_text(table_view(table), hand, lang)
-    for refusal in hand.refusals:
-        why = ui.refusal_text(refusal.key, refusal.params, lang)
-        assert t("hand.refused", lang, why=why) in text
-    assert set(hand.cards) - hand.playable == {r.card for r in hand.refusals}
+        if not hand.refusals:
+            continue
+        assert set(hand.cards) - hand.playable == {r.card for r in hand.refusals}
+        text = hand_text(table_view(table), hand, lang)
+        said = [
+            r
+            for r in hand.refusals
+            if t("hand.refused", lang, why=ui.refusal_text(r.key, r.params, lang)) in text
+        ]
+        assert said, "a reason is given"
+        assert text.count("🚫") == 1, "in one line"
+        suits = {card // 10 for card in hand.playable}
+        if any(r.card // 10 in suits for r in hand.refusals):
+            both += 1
+            assert any(r.card // 10 in suits for r in said), "the reason beside the cards"
+    assert both, "a deal where a card of the suit led is held back too"
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])
