@@ -367,7 +367,8 @@ async def test_daily_waits_for_the_servers_minimum_account_and_membership_age(
     # SimCord makes an account (its id's time) and a membership now.
     eve = guild.add_member(env.create_user("eve"))
     shown = await admin.slash(channel, "tute config", min_account_days=2)
-    assert fields_of(embed_of(shown))["min_account_days"] == "2 days"
+    said = fields_of(embed_of(shown))
+    assert said[t("settings.config.min_account_days", "en")] == "2 days"
 
     new = await eve.slash(channel, "tute daily")
 
@@ -384,7 +385,8 @@ async def test_daily_waits_for_the_servers_minimum_account_and_membership_age(
     await env.advance_time(DAY)
     frank = guild.add_member(frank_user)
     shown = await admin.slash(channel, "tute config", min_account_days=1, min_member_days=1)
-    assert fields_of(embed_of(shown))["min_member_days"] == "1 day"
+    said = fields_of(embed_of(shown))
+    assert said[t("settings.config.min_member_days", "en")] == "1 day"
     assert content_of(await frank.slash(channel, "tute daily")) == (
         "You joined this server too recently for the daily chips (its minimum: 1 d). "
         "Come back in 1 day."
