@@ -56,6 +56,7 @@ CARDS_IN_WORDS: dict[Happened, str] = {
 (``took``): "Ana swapped the 7 of swords for the turned card (the King of swords)". A swap
 saved without its cards says only who made it (``LOG_KEYS``)."""
 
+
 def who_text(who: Who, lang: str) -> str:
     """Who did it: a robot by its short name, a member by the name they had, escaped."""
     if who.robot is not None:
