@@ -199,13 +199,16 @@ class HandDelivery:
 
     async def _ping(self, table: TableView, place: Place, hand: HandView) -> None:
         """A short message in the table's channel that pings the player alone, after the
-        wait."""
+        wait. Once sent it is never cancelled half-way: a ping that arrives as they play
+        goes with the table's next change."""
         key = (table.id, hand.seat)
+        await service_of(self.bot).sleep(ping_after(table))
+        if self._to_ping.get(key) is asyncio.current_task():
+            del self._to_ping[key]
+        occupant = hand.occupant
+        assert occupant is not None and occupant.user_id is not None
+        text = t("tables.your_turn_ping", table.language, mention=f"<@{occupant.user_id}>")
         try:
-            await service_of(self.bot).sleep(ping_after(table))
-            occupant = hand.occupant
-            assert occupant is not None and occupant.user_id is not None
-            text = t("tables.your_turn_ping", table.language, mention=f"<@{occupant.user_id}>")
             message = await self.bot.get_partial_messageable(place.where_id).send(
                 text,
                 allowed_mentions=pings([occupant.user_id]),
@@ -213,9 +216,6 @@ class HandDelivery:
         except discord.HTTPException as error:
             log.info("Table %s: seat %s could not be pinged (%s)", table.id, hand.seat, error)
             return
-        finally:
-            if self._to_ping.get(key) is asyncio.current_task():
-                del self._to_ping[key]
         self._pings[key] = (place.where_id, message.id)
 
     async def _unping(self, table: TableView, hand: HandView) -> None:
