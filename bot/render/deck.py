@@ -3,7 +3,8 @@ of ``/tute rules``' first page.
 
 Drawn for a phone: ``DECK_W`` pixels wide, the cards in rows of ``PER_ROW``, every piece of
 text at least ``MIN_TEXT_PX`` pixels, which stays at 12 pixels or more when Discord shows
-the picture ``PHONE_W`` pixels wide. The words come from the caller, already translated.
+the picture ``style.SHOWN_W`` pixels wide (on a phone 360 pixels wide). The words come from
+the caller, already translated.
 """
 
 from __future__ import annotations
@@ -21,16 +22,14 @@ from bot.render.text import fit, paste_text
 
 DECK_W = 480
 """Width of the picture; its height grows with the rows of cards."""
-PHONE_W = 360
-"""The narrowest width a phone shows the picture at, which the sizes below are chosen for."""
 
 TITLE_SIZE = 26
 POINTS_SIZE = 30
-FOOTER_SIZE = 24
+FOOTER_SIZE = 25
 TEXT_SIZES = (TITLE_SIZE, POINTS_SIZE, FOOTER_SIZE)
 MIN_TEXT_PX = min(TEXT_SIZES)
-"""The smallest font size in the picture: shown ``PHONE_W`` pixels wide, its letters are
-``MIN_TEXT_PX * PHONE_W / DECK_W`` pixels (18)."""
+"""The smallest font size in the picture: shown ``SHOWN_W`` pixels wide, its letters are
+``MIN_TEXT_PX * SHOWN_W / DECK_W`` pixels (12.2)."""
 
 PER_ROW = 5
 PAD = 16  # from the picture's edge to the cards

@@ -10,6 +10,13 @@ from PIL import Image, ImageDraw, ImageFilter
 from bot.render.pen import Pen
 from bot.render.suits import symbol_stamp
 
+SHOWN_W = 235
+"""How wide a picture in a message is on screen on a phone 360 pixels wide (the message's
+gutter and frame take the rest; ``benchmarks/message_heights.py`` measures it). Every
+picture's smallest letters, scaled from its own width to this, are 12 pixels or more."""
+MIN_SHOWN_PX = 12.0
+"""The smallest letters a picture shows on that phone, in pixels."""
+
 RGB = tuple[int, int, int]
 RGBA = tuple[int, int, int, int]
 

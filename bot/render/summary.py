@@ -1,10 +1,10 @@
 """The end of a deal: for each side, the cards it took, its cantes and its points.
 
-The picture is drawn for a phone. Discord shows an embedded picture at most about 400
-pixels wide there (and 550 on a desktop), so the summary is a narrow column,
-``SUMMARY_W`` wide, with the sides stacked one under the other. Every piece of text is
-at least ``MIN_TEXT_PX`` pixels, which stays above 12 pixels when the picture is shown
-360 pixels wide. The cards taken are shown as small tiles, each with its rank and suit
+The picture is drawn for a phone. On a phone 360 pixels wide Discord shows a picture
+``style.SHOWN_W`` pixels wide, so the summary is a narrow column, ``SUMMARY_W`` wide, with the
+sides stacked one under the other. Every piece of text is at least ``MIN_TEXT_PX`` pixels,
+which stays 12 pixels or more when the picture is shown ``style.SHOWN_W`` pixels wide. The
+cards taken are shown as small tiles, each with its rank and suit
 large enough to read, in suit order, flowing over as many lines as they need.
 """
 
@@ -34,17 +34,14 @@ from bot.render.symbols import SUITS, normalize_code, split_code
 from bot.render.text import displayable, fit, paste_text, text_width
 from bot.render.tiles import rank_tile
 
-SUMMARY_W = 480
+SUMMARY_W = 400
 """Width of a summary picture; its height grows with the number of sides and cards."""
 
-PHONE_W = 360
-"""The narrowest width a phone shows the picture at, which the sizes below are chosen for."""
-
 TITLE_SIZE = 23
-SUBTITLE_SIZE = 19
+SUBTITLE_SIZE = 21
 NAME_SIZE = 23
 TOTAL_SIZE = 38
-LINE_SIZE = 18
+LINE_SIZE = 21
 VALUE_SIZE = 21
 CANTE_SIZE = 21
 TILE_RANK_SIZE = 23
@@ -61,8 +58,8 @@ TEXT_SIZES = (
     TILE_RANK_SIZE,
 )
 MIN_TEXT_PX = min(TEXT_SIZES)
-"""The smallest font size in the picture: shown ``PHONE_W`` pixels wide, its letters are
-``MIN_TEXT_PX * PHONE_W / SUMMARY_W`` pixels (13.5: at least 12)."""
+"""The smallest font size in the picture: shown ``SHOWN_W`` pixels wide, its letters are
+``MIN_TEXT_PX * SHOWN_W / SUMMARY_W`` pixels (12.3)."""
 
 PAD = 12  # from the picture's edge to a side's panel
 SIDE_GAP = 12

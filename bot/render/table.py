@@ -2,7 +2,7 @@
 is, trumps and the stock.
 
 Discord shows a picture at the width of its message: on a phone 360 pixels wide, the
-picture is about ``SHOWN_W`` pixels wide (the message's gutter and its frame take the
+picture is about ``style.SHOWN_W`` pixels wide (the message's gutter and its frame take the
 rest; ``benchmarks/message_heights.py`` measures it). The picture is drawn
 ``TABLE_W`` pixels wide, so that every letter, ``MIN_TEXT_PX`` pixels or more, is at least
 12 pixels high on that phone; and low, so that a hand holding it fits a phone's screen. It
@@ -47,14 +47,10 @@ TABLE_H = 280
 TABLE_SIZE = (TABLE_W, TABLE_H)
 """Size of a table picture in pixels."""
 
-SHOWN_W = 235
-"""How wide the picture is on screen in a page 360 pixels wide (SimCord's message layout,
-as ``benchmarks/message_heights.py`` measures it)."""
-
 NAME_SIZE = 26
 MIN_TEXT_PX = NAME_SIZE
-"""The smallest font size in the picture (its only one): shown ``SHOWN_W`` pixels wide, its
-letters are ``MIN_TEXT_PX * SHOWN_W / TABLE_W`` pixels high (12.7)."""
+"""The smallest font size in the picture (its only one): shown ``style.SHOWN_W`` pixels wide,
+its letters are ``MIN_TEXT_PX * SHOWN_W / TABLE_W`` pixels high (12.7)."""
 
 TRICK_CARD_W = 72
 """Width of a card of the trick."""

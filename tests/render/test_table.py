@@ -10,12 +10,11 @@ from PIL import Image
 import bot.render.table as table
 from bot.render import TABLE_SIZE, SeatInfo, TableScene
 from bot.render.cards import turned_face
+from bot.render.style import MIN_SHOWN_PX, SHOWN_W
 from bot.render.symbols import normalize_code
 from tests.render._written import Written, record_texts
 from tests.render.samples import table_four, table_three, table_two
 
-MIN_SHOWN_PX = 12.0
-"""The smallest letters are at least this high, in screen pixels, on a phone 360 px wide."""
 MIN_SHOWN_CARD_W = 35.0
 """How wide a card of the trick is at least, in screen pixels, on that phone (its rank and
 suit read at this width: the cards of the old, wider picture were as wide)."""
@@ -111,7 +110,7 @@ def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool
 
 def test_the_constants_keep_the_promise() -> None:
     """Shown as wide as a phone 360 px wide shows it, the smallest letters stay 12 px."""
-    assert table.MIN_TEXT_PX * table.SHOWN_W / table.TABLE_W >= MIN_SHOWN_PX
+    assert table.MIN_TEXT_PX * SHOWN_W / table.TABLE_W >= MIN_SHOWN_PX
 
 
 @pytest.mark.parametrize("name", sorted(SCENES))
@@ -123,7 +122,7 @@ def test_text_is_legible_on_a_phone(name: str, monkeypatch: pytest.MonkeyPatch) 
     assert written, "the table wrote no text"
     smallest = min(w.size for w in written)
     assert smallest >= table.MIN_TEXT_PX
-    shown = smallest * table.SHOWN_W / image.width
+    shown = smallest * SHOWN_W / image.width
     assert shown >= MIN_SHOWN_PX, f"{smallest} px text is {shown:.1f} px on a phone"
 
 
@@ -160,7 +159,7 @@ def test_text_stays_clear_of_other_text_and_the_trick(
 
 def test_cards_of_the_trick_are_large_enough_to_read() -> None:
     """The trick's cards are wide enough on a phone to tell them."""
-    assert table.TRICK_CARD_W * table.SHOWN_W / table.TABLE_W >= MIN_SHOWN_CARD_W
+    assert table.TRICK_CARD_W * SHOWN_W / table.TABLE_W >= MIN_SHOWN_CARD_W
 
 
 def test_tags_stay_clear_of_each_other_whatever_the_names() -> None:
