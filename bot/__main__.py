@@ -54,6 +54,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="with --sandbox: play a short game against a robot and save pictures of it in DIR",
     )
     parser.add_argument(
+        "--width",
+        type=int,
+        default=0,
+        metavar="PX",
+        help="with --screenshot: how wide the page is (a phone: 360 or 390; the sandbox's 600)",
+    )
+    parser.add_argument(
         "--lang",
         choices=LANGUAGES,
         default="en",
@@ -100,7 +107,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.source is not None or args.target is not None:
         parser.error(f"--from and --to go with {MIGRATE}")
     if args.sandbox or args.screenshot is not None:
-        return run_sandbox(args.screenshot, args.lang)
+        return run_sandbox(args.screenshot, args.lang, args.width)
 
     try:
         config = load_config(shards=args.shards, shard_count=args.shard_count)
@@ -175,7 +182,7 @@ def migrate(source: Path | None, target: str | None) -> int:
     return 0
 
 
-def run_sandbox(screenshot_dir: Path | None, language: Language = "en") -> int:
+def run_sandbox(screenshot_dir: Path | None, language: Language = "en", width: int = 0) -> int:
     """``--sandbox``: SimCord stands in for Discord, so no token is read."""
     try:
         from bot import sandbox
@@ -186,7 +193,7 @@ def run_sandbox(screenshot_dir: Path | None, language: Language = "en") -> int:
             file=sys.stderr,
         )
         return EXIT_CONFIG_ERROR
-    return sandbox.main(screenshot_dir=screenshot_dir, language=language)
+    return sandbox.main(screenshot_dir=screenshot_dir, language=language, width=width)
 
 
 if __name__ == "__main__":

@@ -70,11 +70,12 @@ def main(
     db_path: Path = SANDBOX_DB_PATH,
     screenshot_dir: Path | None = None,
     language: Language = "en",
+    width: int = 0,
 ) -> int:
-    """``tute-bot --sandbox [--screenshot DIR]``. 0 when it ran (and the person stopped it),
-    1 when it failed, 2 when something it needs is not installed."""
+    """``tute-bot --sandbox [--screenshot DIR [--width PX]]``. 0 when it ran (and the person
+    stopped it), 1 when it failed, 2 when something it needs is not installed."""
     if screenshot_dir is not None:
-        return _main_screenshots(screenshot_dir, language)
+        return _main_screenshots(screenshot_dir, language, width)
     discord.utils.setup_logging(level=logging.WARNING, root=True)
     try:
         asyncio.run(serve(db_path, language))
@@ -86,7 +87,7 @@ def main(
     return 0
 
 
-def _main_screenshots(out_dir: Path, language: Language) -> int:
+def _main_screenshots(out_dir: Path, language: Language, width: int = 0) -> int:
     chromium = find_chromium()
     if chromium is None:
         print(
@@ -105,7 +106,7 @@ def _main_screenshots(out_dir: Path, language: Language) -> int:
     discord.utils.setup_logging(level=logging.WARNING, root=True)
     print(f"Playing a game against a robot; pictures by {chromium} go to {out_dir}.", flush=True)
     try:
-        saved = asyncio.run(screenshots(out_dir, chromium, language=language))
+        saved = asyncio.run(screenshots(out_dir, chromium, language=language, width=width))
     except KeyboardInterrupt:
         print("\nStopped.", file=sys.stderr)
         return EXIT_FAILED

@@ -19,7 +19,7 @@ from simcord.preview import Preview
 from bot.i18n import Language, t
 from bot.tables.model import Status, Table
 
-from .server import Sandbox, open_sandbox
+from .server import PAGE_SIZE, Sandbox, open_sandbox
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +31,8 @@ CHROMIUM_ARGS: Final = (
     "--no-first-run",
 )
 SCREENSHOT_FILES: Final = ("lobby.png", "trick.png", "hand.png", "summary.png", "result.png")
+SHOT_HEIGHT: Final = 1600
+"""The page's height for the pictures: taller than any message, at a phone's width too."""
 
 
 def find_chromium() -> Path | None:
@@ -211,16 +213,23 @@ def summary_message(channel: simcord.ChannelHandle, table: Table) -> discord.Mes
 
 
 async def screenshots(
-    out_dir: Path, chromium: Path, *, think_budget: float = 0.1, language: Language = "en"
+    out_dir: Path,
+    chromium: Path,
+    *,
+    think_budget: float = 0.1,
+    language: Language = "en",
+    width: int = 0,
 ) -> list[Path]:
     """A sandbox of its own for the pictures: a temporary database, robots without delay,
-    the whole of it in ``language``."""
+    the whole of it in ``language``, its page ``width`` pixels wide (0: the sandbox's)."""
+    page = (width or PAGE_SIZE[0], max(PAGE_SIZE[1], SHOT_HEIGHT))
     with tempfile.TemporaryDirectory(prefix="tute-sandbox-") as folder:
         async with open_sandbox(
             Path(folder) / "sandbox.db",
             robot_delay=0,
             think_budget=think_budget,
             language=language,
+            page_size=page,
         ) as sandbox:
             return await take_screenshots(sandbox, out_dir, chromium)
 
