@@ -108,28 +108,12 @@ def on_click(
     return register
 
 
-LOBBY_OPS = (
-    "join",
-    "team0",
-    "team1",
-    "leave",
-    "settings",
-    "robot",
-    "unrobot",
-    "start",
-    "close",
-)
-
-
 class LobbyButton(TuteButton, kind="l", parts={"op": "[a-z0-9]+"}):
     """A button of the lobby: ``tute:l:<table id>:<op>``."""
 
     @property
     def op(self) -> str:
         return self.parts[0]
-
-
-TABLE_OPS = ("hand", "tricks", "refresh", "back", "cancel", "leave", "rematch", "keep")
 
 
 class TableButton(TuteButton, kind="t", parts={"op": "[a-z]+"}):

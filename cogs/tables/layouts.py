@@ -269,7 +269,7 @@ def hand_layout(
     faces: CardFaces = NO_FACES,
 ) -> Layout:
     """A player's hand: on their turn the table from their seat (a picture), the clock, the
-    score and why a card is held back; trumps; one button per card, a row per suit, each
+    score and why a card is held back; trumps; one button per card, two to a row, each
     naming its card (the playable ones enabled); the declarations they may make now, and
     those that ask first on a row of their own."""
     if hand.left:
@@ -349,8 +349,6 @@ def hand_button(
     style: discord.ButtonStyle,
     *,
     disabled: bool = False,
-    emoji: discord.PartialEmoji | str | None = None,
-    row: int | None = None,
     prefix: str = "",
 ) -> HandButton:
     """A card or a declaration of the hand; its id names the deal and trick it was drawn
@@ -364,6 +362,4 @@ def hand_button(
         label=label,
         style=style,
         disabled=disabled,
-        emoji=emoji,
-        row=row,
     )
