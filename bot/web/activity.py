@@ -1,0 +1,166 @@
+"""Who opened the web table, proved by Discord. The Activity's page gets an OAuth2 code from
+Discord's SDK and posts it with its instance id; here the code is exchanged (with the
+application's secret) for the player's access token, the token says who they are
+(``/users/@me``), and the bot's own token asks Discord where that instance runs and who is
+in it (``/applications/{id}/activity-instances/{instance}``), so a page cannot claim a
+channel, a server or a seat it is not in. The result is a :class:`Session`, and the access
+token the page's SDK needs.
+
+Every call can fail: a code Discord refuses or a player not in the instance is a
+:class:`WebAuthError` (the login is refused, in a word); Discord down or slow is a
+:class:`DiscordCallError` (try again), and never a session.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final
+
+import aiohttp
+
+from bot.web.sessions import SESSION_TTL, Session, WebAuthError
+
+DISCORD_API: Final = "https://discord.com/api/v10"
+CALL_TIMEOUT: Final = 10.0
+"""Seconds a call to Discord may take before the login fails (the page may try again)."""
+
+
+class DiscordCallError(Exception):
+    """Discord did not answer a login's call (down, slow, or rate limited): nothing is
+    proved either way, and the page may try again."""
+
+
+@dataclass(frozen=True, slots=True)
+class Instance:
+    """Where an Activity instance runs, and who is in it (Discord's word)."""
+
+    instance_id: str
+    channel_id: int
+    guild_id: int | None
+    users: frozenset[int]
+
+
+@dataclass(frozen=True, slots=True)
+class Login:
+    session: Session
+    access_token: str
+    """For the page's SDK (``authenticate``); never stored here."""
+
+
+class ActivityAuth:
+    """Logs players of the Activity in. ``http`` is the bot's client session; ``api`` is
+    Discord's (a test points it at a stand-in); ``clock`` gives the time in seconds."""
+
+    def __init__(
+        self,
+        *,
+        application_id: int,
+        client_secret: str,
+        bot_token: str,
+        http: aiohttp.ClientSession,
+        clock: Callable[[], float],
+        api: str = DISCORD_API,
+        ttl: float = SESSION_TTL,
+    ) -> None:
+        self._application_id = application_id
+        self._client_secret = client_secret
+        self._bot_token = bot_token
+        self._http = http
+        self._clock = clock
+        self._api = api.rstrip("/")
+        self._ttl = ttl
+
+    async def login(self, code: str, instance_id: str) -> Login:
+        """The session of whoever the page's code belongs to, in that instance."""
+        if not code or not instance_id or len(code) > 200 or len(instance_id) > 200:
+            raise WebAuthError("malformed")
+        token = await self._exchange(code)
+        user = await self._call("GET", "/users/@me", f"Bearer {token}")
+        instance = await self.instance(instance_id)
+        user_id = _snowflake(user.get("id"))
+        if user_id not in instance.users:
+            raise WebAuthError("not in the instance")
+        name = str(user.get("global_name") or user.get("username") or user_id)
+        session = Session(
+            user_id=user_id,
+            name=name,
+            instance_id=instance.instance_id,
+            channel_id=instance.channel_id,
+            guild_id=instance.guild_id,
+            expires=self._clock() + self._ttl,
+        )
+        return Login(session, token)
+
+    async def instance(self, instance_id: str) -> Instance:
+        """Where the instance runs and who is in it; a WebAuthError if Discord knows none."""
+        path = f"/applications/{self._application_id}/activity-instances/{instance_id}"
+        data = await self._call("GET", path, f"Bot {self._bot_token}")
+        location = data.get("location")
+        if not isinstance(location, dict) or str(data.get("instance_id")) != instance_id:
+            raise WebAuthError("no such instance")
+        guild = location.get("guild_id")
+        users = data.get("users")
+        return Instance(
+            instance_id=instance_id,
+            channel_id=_snowflake(location.get("channel_id")),
+            guild_id=None if guild is None else _snowflake(guild),
+            users=frozenset(_snowflake(u) for u in users)
+            if isinstance(users, list)
+            else frozenset(),
+        )
+
+    async def _exchange(self, code: str) -> str:
+        form = {
+            "client_id": str(self._application_id),
+            "client_secret": self._client_secret,
+            "grant_type": "authorization_code",
+            "code": code,
+        }
+        data = await self._call("POST", "/oauth2/token", None, form=form)
+        token = data.get("access_token")
+        if not isinstance(token, str) or not token:
+            raise WebAuthError("code refused")
+        return token
+
+    async def _call(
+        self,
+        method: str,
+        path: str,
+        authorization: str | None,
+        *,
+        form: dict[str, str] | None = None,
+    ) -> dict[str, Any]:
+        """One call to Discord: its JSON object; 4xx refuses the login, anything else (5xx,
+        429, a timeout, a broken connection) is a DiscordCallError."""
+        headers = {"Authorization": authorization} if authorization else {}
+        timeout = aiohttp.ClientTimeout(total=CALL_TIMEOUT)
+        try:
+            async with self._http.request(
+                method, self._api + path, headers=headers, data=form, timeout=timeout
+            ) as response:
+                if response.status == 429 or response.status >= 500:
+                    raise DiscordCallError(f"{method} {path}: {response.status}")
+                if response.status >= 400:
+                    raise WebAuthError(_REFUSED.get(path.split("/")[1], "refused"))
+                data = await response.json(content_type=None)
+        except (aiohttp.ClientError, TimeoutError, ValueError) as error:
+            raise DiscordCallError(f"{method} {path}: {type(error).__name__}") from error
+        if not isinstance(data, dict):
+            raise DiscordCallError(f"{method} {path}: not an object")
+        return data
+
+
+_REFUSED: Final = {
+    "oauth2": "code refused",
+    "users": "token refused",
+    "applications": "no such instance",
+}
+"""The word a refused call gives the login, by the first part of its path."""
+
+
+def _snowflake(value: object) -> int:
+    """A Discord id (a string of digits), or a WebAuthError."""
+    if isinstance(value, str) and value.isdigit() and len(value) <= 20:
+        return int(value)
+    raise WebAuthError("malformed")

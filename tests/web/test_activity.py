@@ -1,0 +1,189 @@
+"""A player of the Activity is logged in only as Discord says: the code exchanged with the
+application's secret, the user its token names, and an instance (where it runs, who is in
+it) that the bot's own token reads. Anything Discord refuses refuses the login; Discord
+down or slow never makes a session."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiohttp
+import pytest
+from aiohttp import web
+from aiohttp.test_utils import TestServer
+
+from bot.web import ActivityAuth, DiscordCallError, WebAuthError
+
+APP_ID = 4242
+SECRET = "client-secret"
+BOT_TOKEN = "bot-token"
+NOW = 1000.0
+
+
+@dataclass
+class Discord:
+    """A stand-in for Discord's API: one code, one user, one instance; what each call got."""
+
+    codes: dict[str, str] = field(default_factory=lambda: {"good-code": "access-1"})
+    users: dict[str, dict[str, Any]] = field(
+        default_factory=lambda: {
+            "access-1": {"id": "1001", "username": "ana", "global_name": "Ana"}
+        }
+    )
+    instances: dict[str, dict[str, Any]] = field(
+        default_factory=lambda: {
+            "i-1": {
+                "application_id": str(APP_ID),
+                "instance_id": "i-1",
+                "launch_id": "9",
+                "location": {"id": "gc-7-55", "kind": "gc", "channel_id": "55", "guild_id": "7"},
+                "users": ["1001", "1002"],
+            }
+        }
+    )
+    status: int | None = None
+    """Every call answers this, when set (an outage, a rate limit)."""
+    calls: list[tuple[str, str, dict[str, str]]] = field(default_factory=list)
+
+    def app(self) -> web.Application:
+        app = web.Application()
+        app.router.add_post("/oauth2/token", self.token)
+        app.router.add_get("/users/@me", self.me)
+        app.router.add_get("/applications/{app}/activity-instances/{instance}", self.instance)
+        return app
+
+    async def token(self, request: web.Request) -> web.Response:
+        form = dict(await request.post())
+        self.calls.append(("token", "", {k: str(v) for k, v in form.items()}))
+        if self.status:
+            return web.json_response({}, status=self.status)
+        if form.get("client_secret") != SECRET or form.get("client_id") != str(APP_ID):
+            return web.json_response({"error": "invalid_client"}, status=401)
+        access = self.codes.get(str(form.get("code")))
+        if access is None or form.get("grant_type") != "authorization_code":
+            return web.json_response({"error": "invalid_grant"}, status=400)
+        return web.json_response({"access_token": access, "token_type": "Bearer"})
+
+    async def me(self, request: web.Request) -> web.Response:
+        auth = request.headers.get("Authorization", "")
+        self.calls.append(("me", auth, {}))
+        user = self.users.get(auth.removeprefix("Bearer "))
+        if user is None or not auth.startswith("Bearer "):
+            return web.json_response({"message": "401: Unauthorized"}, status=401)
+        return web.json_response(user)
+
+    async def instance(self, request: web.Request) -> web.Response:
+        auth = request.headers.get("Authorization", "")
+        self.calls.append(("instance", auth, {}))
+        if auth != f"Bot {BOT_TOKEN}" or request.match_info["app"] != str(APP_ID):
+            return web.json_response({"message": "401: Unauthorized"}, status=401)
+        found = self.instances.get(request.match_info["instance"])
+        if found is None:
+            return web.json_response({"message": "Unknown Activity Instance"}, status=404)
+        return web.json_response(found)
+
+
+@pytest.fixture
+async def discord() -> AsyncIterator[tuple[Discord, ActivityAuth]]:
+    fake = Discord()
+    server = TestServer(fake.app())
+    await server.start_server()
+    async with aiohttp.ClientSession() as http:
+        auth = ActivityAuth(
+            application_id=APP_ID,
+            client_secret=SECRET,
+            bot_token=BOT_TOKEN,
+            http=http,
+            clock=lambda: NOW,
+            api=str(server.make_url("")),
+            ttl=60.0,
+        )
+        yield fake, auth
+    await server.close()
+
+
+async def test_a_player_in_the_instance_gets_a_session_of_its_channel(
+    discord: tuple[Discord, ActivityAuth],
+) -> None:
+    fake, auth = discord
+    login = await auth.login("good-code", "i-1")
+    session = login.session
+    assert (session.user_id, session.name) == (1001, "Ana")
+    assert (session.instance_id, session.channel_id, session.guild_id) == ("i-1", 55, 7)
+    assert session.expires == NOW + 60.0
+    assert login.access_token == "access-1"  # for the page's SDK
+    (token_call, me_call, instance_call) = fake.calls
+    assert token_call[2]["client_secret"] == SECRET and token_call[2]["code"] == "good-code"
+    assert me_call[1] == "Bearer access-1"
+    assert instance_call[1] == f"Bot {BOT_TOKEN}"  # the bot's token reads the instance
+
+
+async def test_a_dm_instance_has_no_server(discord: tuple[Discord, ActivityAuth]) -> None:
+    fake, auth = discord
+    location = fake.instances["i-1"]["location"]
+    location.pop("guild_id")
+    location.update(kind="pc", channel_id="77")
+    session = (await auth.login("good-code", "i-1")).session
+    assert (session.channel_id, session.guild_id) == (77, None)
+
+
+@pytest.mark.parametrize(
+    ("code", "instance", "why"),
+    [
+        ("bad-code", "i-1", "code refused"),
+        ("good-code", "i-2", "no such instance"),
+        ("", "i-1", "malformed"),
+        ("good-code", "x" * 201, "malformed"),
+    ],
+)
+async def test_what_discord_refuses_refuses_the_login(
+    discord: tuple[Discord, ActivityAuth], code: str, instance: str, why: str
+) -> None:
+    _, auth = discord
+    with pytest.raises(WebAuthError, match=why):
+        await auth.login(code, instance)
+
+
+async def test_a_player_not_in_the_instance_is_refused(
+    discord: tuple[Discord, ActivityAuth],
+) -> None:
+    """A page cannot claim a table by naming another channel's instance."""
+    fake, auth = discord
+    fake.instances["i-1"]["users"] = ["1002"]
+    with pytest.raises(WebAuthError, match="not in the instance"):
+        await auth.login("good-code", "i-1")
+
+
+async def test_an_instance_of_another_id_is_not_taken(
+    discord: tuple[Discord, ActivityAuth],
+) -> None:
+    fake, auth = discord
+    fake.instances["i-1"]["instance_id"] = "i-9"
+    with pytest.raises(WebAuthError, match="no such instance"):
+        await auth.login("good-code", "i-1")
+
+
+@pytest.mark.parametrize("status", [429, 500, 503])
+async def test_discord_down_or_busy_makes_no_session(
+    discord: tuple[Discord, ActivityAuth], status: int
+) -> None:
+    fake, auth = discord
+    fake.status = status
+    with pytest.raises(DiscordCallError):
+        await auth.login("good-code", "i-1")
+
+
+async def test_discord_unreachable_makes_no_session() -> None:
+    async with aiohttp.ClientSession() as http:
+        auth = ActivityAuth(
+            application_id=APP_ID,
+            client_secret=SECRET,
+            bot_token=BOT_TOKEN,
+            http=http,
+            clock=lambda: NOW,
+            api="http://127.0.0.1:9",  # nothing listens there
+        )
+        with pytest.raises(DiscordCallError):
+            await auth.login("good-code", "i-1")
