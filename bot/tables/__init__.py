@@ -10,7 +10,7 @@ from .errors import SaveFailed, TableError
 from .events import Happened, LogEvent, Who
 from .model import Seat, Status, Table
 from .service import TableService
-from .surroundings import LostTable, Presenter
+from .surroundings import LostTable, Presenter, Presenters
 from .views import HandView, Outcome, Show, TableView
 
 __all__ = [
@@ -21,6 +21,7 @@ __all__ = [
     "LostTable",
     "Outcome",
     "Presenter",
+    "Presenters",
     "Said",
     "SaveFailed",
     "Seat",

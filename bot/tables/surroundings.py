@@ -6,6 +6,8 @@ knowing the service's commands."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -18,6 +20,8 @@ from bot.storage import Database
 from .model import Table
 from .thinking import Thinking
 from .views import Show
+
+log = logging.getLogger(__name__)
 
 Robot = Callable[[SeatView, Level, random.Random, float], Action | None]
 """How a robot chooses: its view of the deal, its level, its randomness and its budget (in
@@ -44,6 +48,29 @@ class Presenter(Protocol):
     async def refresh(self, show: Show, *, skip_seat: int | None = None) -> None: ...
 
     async def table_lost(self, lost: LostTable) -> None: ...
+
+
+class Presenters:
+    """Several presenters as one: the Discord messages and the web table's sockets both
+    show every change. One that fails does not keep the others from showing it; its
+    failure is logged (each presenter answers for its own messages)."""
+
+    def __init__(self, *presenters: Presenter) -> None:
+        self.presenters = list(presenters)
+
+    async def refresh(self, show: Show, *, skip_seat: int | None = None) -> None:
+        await self._each(lambda p: p.refresh(show, skip_seat=skip_seat))
+
+    async def table_lost(self, lost: LostTable) -> None:
+        await self._each(lambda p: p.table_lost(lost))
+
+    async def _each(self, call: Callable[[Presenter], Awaitable[None]]) -> None:
+        done = await asyncio.gather(*(call(p) for p in self.presenters), return_exceptions=True)
+        for presenter, result in zip(self.presenters, done, strict=True):
+            if isinstance(result, Exception):
+                log.error("%s could not show a change", type(presenter).__name__, exc_info=result)
+            elif isinstance(result, BaseException):
+                raise result
 
 
 class Surroundings:
