@@ -16,6 +16,7 @@ from bot.storage.bus import Bus
 from bot.tables.cluster import Cluster
 from bot.tables.competition.tournaments import TournamentService
 from bot.tables.service import TableService
+from bot.web.server import WebTable
 
 log = logging.getLogger(__name__)
 
@@ -152,6 +153,9 @@ class TuteBot(commands.AutoShardedBot):
         open, started by the tables cog before it restores the tables."""
         self.tables: TableService | None = None
         """The table service; the tables cog starts it (and restores the open tables)."""
+        self.web: WebTable | None = None
+        """The web table (the Activity's page and sockets), when TUTE_WEB_PORT opens one;
+        the tables cog starts it with the table service."""
         self.tournaments: TournamentService | None = None
         """The tournaments, on the table service; made right after it, restored after its
         tables (``cogs.tournaments.start_tournaments``)."""
@@ -176,6 +180,9 @@ class TuteBot(commands.AutoShardedBot):
 
     async def close(self) -> None:
         """Stop the table clocks (keeping each turn's time left), then the database."""
+        if self.web is not None:
+            await self.web.stop()
+            self.web = None
         if self.tournaments is not None:
             self.tournaments.stop()
         if self.tables is not None:

@@ -5,6 +5,7 @@ folder the bot is started from, which is also where the relative ``TUTE_DB_PATH`
 """
 
 import dataclasses
+import hashlib
 import logging
 import os
 import re
@@ -63,9 +64,30 @@ class Config:
     """The shards this process runs (``--shards``); None: all of them."""
     shard_count: int | None = None
     """How many shards the whole bot has (``--shard-count``); None: as Discord says."""
+    web_port: int | None = None
+    """The port the web table (the Activity's page and sockets) listens on
+    (TUTE_WEB_PORT); None: no web table."""
+    web_host: str = "127.0.0.1"
+    """Where it listens (TUTE_WEB_HOST): this machine alone by default, behind the proxy
+    that Discord's Activity URL mapping reaches."""
+    client_secret: str = field(default="", repr=False)
+    """The application's OAuth2 secret (DISCORD_CLIENT_SECRET): a player of the Activity
+    proves who they are with it. Never in the repr."""
+
+    def web_secret(self) -> bytes:
+        """The key that signs the web table's sessions, made from the client secret (the
+        same in every process of the bot, and new when the secret is reset)."""
+        if not self.client_secret:
+            raise ConfigError("the web table needs DISCORD_CLIENT_SECRET")
+        return hashlib.sha256(b"tute web sessions\0" + self.client_secret.encode()).digest()
 
     def __post_init__(self) -> None:
         _check_shards(self.shards, self.shard_count, self.database_url)
+        if self.web_port is not None and not self.client_secret:
+            raise ConfigError(
+                "TUTE_WEB_PORT opens the web table, which needs DISCORD_CLIENT_SECRET (the "
+                "application's OAuth2 secret, on its OAuth2 page) to know who its players are."
+            )
 
     def __repr__(self) -> str:
         shown = []
@@ -136,7 +158,18 @@ def load_config(
         database_url=parse_database_url(setting("TUTE_DATABASE_URL")),
         shards=shards,
         shard_count=shard_count,
+        web_port=_parse_port(setting("TUTE_WEB_PORT")),
+        web_host=setting("TUTE_WEB_HOST") or "127.0.0.1",
+        client_secret=setting("DISCORD_CLIENT_SECRET") or "",
     )
+
+
+def _parse_port(value: str | None) -> int | None:
+    if value is None:
+        return None
+    if not value.isdigit() or not 0 < int(value) < 65536:
+        raise ConfigError(f"TUTE_WEB_PORT is {value!r}, but it must be a port number (1 to 65535).")
+    return int(value)
 
 
 def parse_database_url(value: str | None, name: str = "TUTE_DATABASE_URL") -> str | None:

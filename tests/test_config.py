@@ -302,3 +302,29 @@ def test_the_migration_needs_no_token() -> None:
 
     assert config.token == ""
     assert config.database_url == PG_URL
+
+
+def test_the_web_table_is_off_until_a_port_and_the_client_secret_are_set() -> None:
+    assert config_from().web_port is None
+    config = config_from(
+        TUTE_WEB_PORT="8080", TUTE_WEB_HOST="0.0.0.0", DISCORD_CLIENT_SECRET="oauth-secret"
+    )
+    assert (config.web_port, config.web_host) == (8080, "0.0.0.0")
+    assert "oauth-secret" not in repr(config), "the secret never shows"
+    key = config.web_secret()
+    assert len(key) == 32 and key == config_from(DISCORD_CLIENT_SECRET="oauth-secret").web_secret()
+    assert key != config_from(DISCORD_CLIENT_SECRET="another").web_secret()
+
+
+@pytest.mark.parametrize("port", ["0", "65536", "http", "-1"])
+def test_a_bad_web_port_is_refused(port: str) -> None:
+    with pytest.raises(ConfigError, match="TUTE_WEB_PORT"):
+        config_from(TUTE_WEB_PORT=port, DISCORD_CLIENT_SECRET="s")
+
+
+def test_a_web_table_without_the_client_secret_is_refused() -> None:
+    """Without it nobody could log in, and its sessions would have no secret to sign."""
+    with pytest.raises(ConfigError, match="DISCORD_CLIENT_SECRET"):
+        config_from(TUTE_WEB_PORT="8080")
+    with pytest.raises(ConfigError, match="DISCORD_CLIENT_SECRET"):
+        config_from().web_secret()

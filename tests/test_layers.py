@@ -146,12 +146,12 @@ TABLE = [
     # "everything above but cogs": settings (python-dotenv), the commands.Bot subclass,
     # start-up (discord.py is the Discord side's; its own rule below says where).
     Room("bot/config.py", (*BOT_ROOMS, *TOP_FILES, "dotenv")),
-    Room("bot/client.py", (*BOT_ROOMS, *TOP_FILES, "discord")),
+    Room("bot/client.py", (*BOT_ROOMS, *TOP_FILES, "bot/web", "discord")),
     # the entry point starts the sandbox too: `tute-bot --sandbox`
     Room("bot/__main__.py", (*BOT_ROOMS, *TOP_FILES, "bot/sandbox", "discord")),
     # `tute-bot --sandbox`: the real bot (not its cogs, which it loads by name) in SimCord
     Room("bot/sandbox", (*BOT_ROOMS, *TOP_FILES, "discord", "simcord", "playwright")),
-    Room("cogs", (*BOT_ROOMS, *TOP_FILES, "discord")),  # "bot.*"
+    Room("cogs", (*BOT_ROOMS, *TOP_FILES, "bot/web", "discord")),  # "bot.*"
 ]
 
 DISCORD_SIDE = ("cogs", "bot/client.py", "bot/sandbox")

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import json
 import logging
+import weakref
 from collections.abc import Callable
 from typing import Any, Final
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
 
 from bot.tables.errors import TableError
 from bot.tables.service import TableService
@@ -38,6 +39,7 @@ AUTH: web.AppKey[ActivityAuth | None] = web.AppKey("auth")
 HUB: web.AppKey[TableHub] = web.AppKey("hub")
 SECRET: web.AppKey[bytes] = web.AppKey("secret")
 CLOCK: web.AppKey[Callable[[], float]] = web.AppKey("clock")
+SOCKETS: web.AppKey[weakref.WeakSet[web.WebSocketResponse]] = web.AppKey("sockets")
 
 
 def make_app(
@@ -54,9 +56,17 @@ def make_app(
     app[HUB] = hub
     app[SECRET] = secret
     app[CLOCK] = clock
+    app[SOCKETS] = weakref.WeakSet()
     app.router.add_post("/api/token", token)
     app.router.add_get("/api/ws", socket)
+    app.on_shutdown.append(_close_sockets)
     return app
+
+
+async def _close_sockets(app: web.Application) -> None:
+    """The bot stops: every socket is told it goes away (the page may come back later)."""
+    for ws in list(app[SOCKETS]):
+        await ws.close(code=WSCloseCode.GOING_AWAY, message=b"the table is going away")
 
 
 async def token(request: web.Request) -> web.Response:
@@ -123,6 +133,7 @@ async def socket(request: web.Request) -> web.StreamResponse:
     hub = request.app[HUB]
     ws = web.WebSocketResponse(heartbeat=HEARTBEAT, max_msg_size=MAX_MESSAGE)
     await ws.prepare(request)
+    request.app[SOCKETS].add(ws)
     peer = SocketPeer(session, ws)
     table_id = table_of_channel(hub.service, session)
     if table_id is None:

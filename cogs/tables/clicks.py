@@ -18,7 +18,7 @@ from bot.tables.service import TableService
 from .buttons import HandButton, LobbyButton, TableButton, on_click
 from .common import answered, cluster_of, drawn_v2, locale_of, service_of, since_of
 from .layouts import ASK, SURE
-from .presenter import presenter_of
+from .presenter import presenter_of, show_everywhere
 from .settings_form import FORM_ITEMS, open_settings
 from .tricks import show_tricks
 
@@ -70,7 +70,7 @@ async def lobby_click(button: LobbyButton, interaction: discord.Interaction[Any]
             presenter.forget_lobby(table.id)
     else:
         await answered(interaction, interaction.response.defer())
-    await presenter.refresh(outcome.show)
+    await show_everywhere(interaction.client, outcome.show)
 
 
 CLOSING_OPS = ("close", "leave", "closeok", "leaveok", "open")
@@ -111,7 +111,7 @@ async def _closing(button: LobbyButton, interaction: discord.Interaction[Any]) -
     closed = not outcome.show.table.status.is_open
     done = t("tables.done.closed" if closed else "tables.done.left_lobby", lang)
     await answered(interaction, interaction.response.edit_message(content=done, view=None))
-    await presenter_of(interaction.client).refresh(outcome.show)
+    await show_everywhere(interaction.client, outcome.show)
     return True
 
 
@@ -174,7 +174,7 @@ async def table_click(button: TableButton, interaction: discord.Interaction[Any]
     else:  # the question's message becomes the answer
         answer = interaction.response.edit_message(content=t(done, lang), view=None)
     await answered(interaction, answer)
-    await presenter.refresh(outcome.show)
+    await show_everywhere(interaction.client, outcome.show)
 
 
 async def _rematch(button: TableButton, interaction: discord.Interaction[Any]) -> None:
@@ -196,7 +196,7 @@ async def _rematch(button: TableButton, interaction: discord.Interaction[Any]) -
     key = "tables.rematch.opened" if opened else "tables.rematch.joined"
     link = f"https://discord.com/channels/{table.guild_id}/{table.channel_id}"
     await answered(interaction, interaction.edit_original_response(content=t(key, lang, link=link)))
-    await presenter.refresh(outcome.show)
+    await show_everywhere(interaction.client, outcome.show)
 
 
 def _question(button: TableButton, service: TableService, user_id: int, lang: str) -> str:
@@ -277,7 +277,7 @@ async def hand_click(button: HandButton, interaction: discord.Interaction[Any]) 
             skip = None
     else:
         skip = await presenter.hands.answer_ephemeral(interaction, show.table, hand, lang)
-    await presenter.refresh(show, skip_seat=skip)
+    await show_everywhere(interaction.client, show, skip_seat=skip)
 
 
 async def _ask(button: HandButton, interaction: discord.Interaction[Any]) -> None:

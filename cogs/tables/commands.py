@@ -22,6 +22,7 @@ from bot.tables.errors import TableError
 from bot.tables.house import completions, opening_options, parse_house, values_of
 from bot.tables.model import DEFAULT_ROBOT, ROBOT_LEVELS, Level
 from bot.tables.service import TableService
+from bot.web.server import WebTable
 from cogs._base import CommandsMixin, pings
 
 from . import embeds as ui
@@ -324,6 +325,7 @@ async def start_tables(
     )
     bot.tables = service
     bot.add_dynamic_items(*BUTTONS, *GUIDE_ITEMS)
+    await start_web_table(bot, service)
     if bot.cluster is not None:
         # hold this process's shards first: a process that takes over from one that died
         # waits here for its leases to run out, then restores its tables
@@ -338,3 +340,26 @@ async def start_tables(
     for show in service.shows():
         bot.loop.create_task(presenter.refresh(show))
     return service
+
+
+async def start_web_table(bot: TuteBot, service: TableService) -> None:
+    """The web table, where TUTE_WEB_PORT asks for one: its sockets follow the same tables.
+    One that cannot listen (the port taken) leaves the bot on Discord alone, and says so."""
+    config = bot.config
+    if config.web_port is None:
+        return
+    web = WebTable(
+        service,
+        secret=config.web_secret(),
+        clock=lambda: discord.utils.utcnow().timestamp(),
+        application_id=bot.application_id,
+        client_secret=config.client_secret,
+        bot_token=config.token,
+    )
+    try:
+        await web.start(config.web_host, config.web_port)
+    except OSError:
+        log.exception("The web table could not listen on port %s", config.web_port)
+        await web.stop()
+        return
+    bot.web = web

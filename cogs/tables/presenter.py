@@ -18,6 +18,7 @@ import discord
 from bot.i18n import t
 from bot.tables.model import Status
 from bot.tables.service import LostTable
+from bot.tables.surroundings import Presenters
 from bot.tables.views import HandView, Show, TableView
 from cogs._base import pings
 
@@ -424,6 +425,18 @@ class DiscordPresenter:
 
 
 def presenter_of(client: discord.Client) -> DiscordPresenter:
+    """The tables' Discord presenter (one of the service's presenters, beside the web
+    table's when it runs)."""
     presenter = service_of(client).presenter
+    if isinstance(presenter, Presenters):
+        presenter = next(p for p in presenter.presenters if isinstance(p, DiscordPresenter))
     assert isinstance(presenter, DiscordPresenter)
     return presenter
+
+
+async def show_everywhere(
+    client: discord.Client, show: Show, *, skip_seat: int | None = None
+) -> None:
+    """A change a click made, shown by every presenter of the tables: Discord's messages
+    (``skip_seat``: the click's answer showed that hand) and the web table's sockets."""
+    await service_of(client).presenter.refresh(show, skip_seat=skip_seat)

@@ -22,7 +22,7 @@ from bot.tables.views import TableView
 
 from . import embeds as ui
 from .common import answered, locale_of, refuse, service_of
-from .presenter import presenter_of
+from .presenter import show_everywhere
 
 
 def seconds_text(seconds: int, lang: str) -> str:
@@ -140,4 +140,4 @@ async def choose(select: SettingSelect, interaction: discord.Interaction[Any]) -
     )
     panel = settings_panel(table, lang, saved)
     await answered(interaction, interaction.response.edit_message(view=panel))
-    await presenter_of(interaction.client).refresh(outcome.show)
+    await show_everywhere(interaction.client, outcome.show)

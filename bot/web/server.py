@@ -1,0 +1,85 @@
+"""The web table running in the bot's own process: its app on a port of the bot's event
+loop (no second loop, no thread), beside the Discord presenter on the same table service,
+and its own client for the calls that prove a player (so a slow login never waits on the
+bot's rate limits)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+import aiohttp
+from aiohttp import web
+
+from bot.tables.service import TableService
+from bot.tables.surroundings import Presenters
+
+from .activity import ActivityAuth
+from .app import make_app
+from .hub import TableHub
+
+log = logging.getLogger(__name__)
+
+
+class WebTable:
+    """Start it once the table service is; stop it before the service's database closes."""
+
+    def __init__(
+        self,
+        service: TableService,
+        *,
+        secret: bytes,
+        clock: Callable[[], float],
+        application_id: int | None,
+        client_secret: str,
+        bot_token: str,
+    ) -> None:
+        self.hub = TableHub(service)
+        self._service = service
+        self._secret = secret
+        self._clock = clock
+        self._application_id = application_id
+        self._client_secret = client_secret
+        self._bot_token = bot_token
+        self._http: aiohttp.ClientSession | None = None
+        self._runner: web.AppRunner | None = None
+        self.port: int | None = None
+        """The port it listens on, once started (the one asked, or the one given for 0)."""
+
+    async def start(self, host: str, port: int) -> None:
+        """Listen on ``host``:``port``; the service's changes reach the sockets from now."""
+        self._http = aiohttp.ClientSession()
+        auth = None
+        if self._application_id is not None:
+            auth = ActivityAuth(
+                application_id=self._application_id,
+                client_secret=self._client_secret,
+                bot_token=self._bot_token,
+                http=self._http,
+                clock=self._clock,
+            )
+        app = make_app(hub=self.hub, secret=self._secret, clock=self._clock, auth=auth)
+        self._runner = web.AppRunner(app, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, host, port)
+        await site.start()
+        addresses = self._runner.addresses  # port 0 asks the system for one
+        self.port = int(addresses[0][1]) if addresses else port
+        presenter = self._service.presenter
+        if not isinstance(presenter, Presenters):
+            presenter = Presenters(presenter)
+        presenter.presenters.append(self.hub)
+        self._service.presenter = presenter
+        log.info("The web table listens on %s:%s", host, self.port)
+
+    async def stop(self) -> None:
+        """Close every socket and stop listening; the tables go on on Discord."""
+        presenter = self._service.presenter
+        if isinstance(presenter, Presenters) and self.hub in presenter.presenters:
+            presenter.presenters.remove(self.hub)
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+        if self._http is not None:
+            await self._http.close()
+            self._http = None

@@ -1,0 +1,74 @@
+"""The web table in the bot's own process, on the same tables as Discord: with a web port
+the bot starts it beside its Discord presenter, and a card played from Discord's button
+reaches the web table's sockets (here a socket standing in, to keep SimCord's clock in
+charge); the Discord side still finds its own presenter. Stopping the bot stops it."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+import simcord
+
+from bot.client import TuteBot
+from bot.config import Config
+from bot.engine import CODES
+from bot.tables import Presenters
+from cogs.tables.presenter import DiscordPresenter, presenter_of
+from tests.cogs.tables._world import card_of, hand_buttons, open_table, the_table
+from tests.conftest import World
+
+SEED = 4
+
+
+@pytest.fixture
+def simcord_bot(test_config: Config) -> TuteBot:
+    """The bot with its web table, on a port the system gives."""
+    return TuteBot(dataclasses.replace(test_config, web_port=0, client_secret="oauth-secret"))
+
+
+class Socket:
+    def __init__(self, user_id: int) -> None:
+        self.user_id = user_id
+        self.sent: list[dict[str, Any]] = []
+
+    async def send(self, message: dict[str, Any]) -> None:
+        self.sent.append(message)
+
+
+@pytest.mark.e2e
+@pytest.mark.simcord(settle_timeout=3)
+async def test_a_card_played_on_discord_reaches_the_web_table(
+    simcord_env: simcord.Env, world: World, table_seed: Callable[[int], None]
+) -> None:
+    env = simcord_env
+    bot = env.bot
+    assert isinstance(bot, TuteBot) and bot.web is not None
+    assert bot.web.port, "it listens, on the port the system gave"
+    assert bot.tables is not None and isinstance(bot.tables.presenter, Presenters)
+    assert isinstance(presenter_of(bot), DiscordPresenter), "Discord finds its own"
+    table_seed(SEED)
+    alice = world.member
+    await open_table(env, world, "habanero", [alice], robots=1)
+    table = the_table(env)
+    deal = table.deal
+    assert deal is not None
+    seat = table.seat_of(alice.id)
+    socket = Socket(alice.id)
+    await bot.web.hub.join(table.id, socket)
+    assert socket.sent[-1]["hand"]["seat"] == seat
+    while deal.turn != seat:
+        await env.advance_time(5)
+    (dm,) = alice.user.dm_channel.history()
+    button = next(b for b in hand_buttons(dm) if not b.disabled and card_of(b) is not None)
+    card = card_of(button)
+    assert card is not None
+    shown = len(socket.sent)
+    await alice.user.click(dm, custom_id=button.custom_id)
+    assert len(socket.sent) > shown, "the web table saw the click"
+    assert CODES[card] not in socket.sent[-1]["hand"]["cards"]
+    web = bot.web
+    await bot.close()
+    assert bot.web is None and web.hub not in bot.tables.presenter.presenters

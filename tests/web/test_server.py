@@ -1,0 +1,71 @@
+"""The web table as the bot runs it: it listens on a port of the bot's loop, joins the
+service's presenters (beside the others), and stopping it closes its sockets and leaves
+the tables to the others."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+from bot.engine import Options, Variant
+from bot.storage import Database, open_database
+from bot.tables import Presenters
+from bot.tables.service import TableService
+from bot.web import Session, sign
+from bot.web.server import WebTable
+from tests.tables._play import NullPresenter, opened
+from tests.tables.test_service import Clock, first_robot, no_wait
+
+SECRET = b"w" * 32
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
+    database = await open_database(tmp_path / "t.db")
+    yield database
+    await database.close()
+
+
+async def test_it_listens_shows_the_table_and_stops(db: Database) -> None:
+    discord = NullPresenter()
+    service = TableService(
+        db, discord, clock=Clock(), robot_delay=0, robot=first_robot, sleep=no_wait
+    )
+    table = await opened(
+        service,
+        guild_id=1,
+        channel_id=2,
+        host_id=10,
+        host_name="Ana",
+        variant=Variant.HABANERO,
+        options=Options(),
+        language="en",
+    )
+    web = WebTable(
+        service,
+        secret=SECRET,
+        clock=lambda: 100.0,
+        application_id=None,
+        client_secret="",
+        bot_token="t",
+    )
+    await web.start("127.0.0.1", 0)
+    assert web.port
+    presenter = service.presenter
+    assert isinstance(presenter, Presenters) and presenter.presenters == [discord, web.hub]
+    session = Session(10, "Ana", "i-1", 2, 1, 200.0)
+    url = f"http://127.0.0.1:{web.port}/api/ws"
+    async with aiohttp.ClientSession() as http:
+        answer = await http.post(f"http://127.0.0.1:{web.port}/api/token", json={})
+        assert answer.status == 404, "no Activity set up: nobody logs in through Discord"
+        ws = await http.ws_connect(url, params={"session": sign(session, SECRET)})
+        state = await ws.receive_json(timeout=5)
+        assert state["table"]["id"] == table.id and state["hand"]["seat"] == 0
+        await web.stop()
+        closed = await ws.receive(timeout=5)
+        assert closed.type is aiohttp.WSMsgType.CLOSE
+        assert closed.data == aiohttp.WSCloseCode.GOING_AWAY
+    assert presenter.presenters == [discord], "the tables go on without it"
