@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -15,7 +14,7 @@ from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.engine import Options, Variant
-from bot.storage import Database, open_database
+from bot.storage import Database
 from bot.tables import Presenters
 from bot.tables.model import Table
 from bot.tables.service import TableService
@@ -23,8 +22,9 @@ from bot.web import Session, WebAuthError, sign
 from bot.web.activity import Login
 from bot.web.app import make_app
 from bot.web.hub import TableHub
-from tests.tables._play import NullPresenter, opened
-from tests.tables.test_service import Clock, first_robot, no_wait, settle
+from tests.tables._play import opened
+from tests.tables.test_service import settle
+from tests.web.conftest import quick_service
 
 SECRET = b"k" * 32
 ANA, LUIS, EVA = 10, 11, 12
@@ -52,17 +52,8 @@ class FakeAuth:
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await open_database(tmp_path / "t.db")
-    yield database
-    await database.close()
-
-
-@pytest.fixture
 async def world(db: Database) -> AsyncIterator[tuple[TestClient[Any, Any], TableService, Table]]:
-    service = TableService(
-        db, NullPresenter(), clock=Clock(), robot_delay=0, robot=first_robot, sleep=no_wait
-    )
+    service = quick_service(db)
     hub = TableHub(service)
     service.presenter = Presenters(hub)
     table = await opened(

@@ -6,21 +6,20 @@ presenters see it; a broken socket is dropped alone."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.engine import CODES, Options, Variant
-from bot.storage import Database, open_database
+from bot.storage import Database
 from bot.tables import Presenters
 from bot.tables.errors import TableError
 from bot.tables.model import Status, Table
 from bot.tables.service import TableService
 from bot.web.hub import TableHub
 from tests.tables._play import NullPresenter, opened
-from tests.tables.test_service import Clock, first_robot, no_wait, settle
+from tests.tables.test_service import settle
+from tests.web.conftest import quick_service
 
 ANA, LUIS, EVA = 10, 11, 12
 
@@ -55,19 +54,10 @@ class Recorder(NullPresenter):
         self.shown += 1
 
 
-@pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await open_database(tmp_path / "t.db")
-    yield database
-    await database.close()
-
-
 async def pairs(db: Database) -> tuple[TableService, TableHub, Recorder, Table]:
     """Ana and Luis, partners, and two robots at a table of pairs, in play."""
     discord = Recorder()
-    service = TableService(
-        db, NullPresenter(), clock=Clock(), robot_delay=0, robot=first_robot, sleep=no_wait
-    )
+    service = quick_service(db)
     hub = TableHub(service)
     service.presenter = Presenters(discord, hub)
     table = await opened(

@@ -4,36 +4,22 @@ the tables to the others."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import aiohttp
-import pytest
 
 from bot.engine import Options, Variant
-from bot.storage import Database, open_database
+from bot.storage import Database
 from bot.tables import Presenters
-from bot.tables.service import TableService
 from bot.web import Session, sign
 from bot.web.server import WebTable
-from tests.tables._play import NullPresenter, opened
-from tests.tables.test_service import Clock, first_robot, no_wait
+from tests.tables._play import opened
+from tests.web.conftest import quick_service
 
 SECRET = b"w" * 32
 
 
-@pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await open_database(tmp_path / "t.db")
-    yield database
-    await database.close()
-
-
 async def test_it_listens_shows_the_table_and_stops(db: Database) -> None:
-    discord = NullPresenter()
-    service = TableService(
-        db, discord, clock=Clock(), robot_delay=0, robot=first_robot, sleep=no_wait
-    )
+    service = quick_service(db)
+    discord = service.presenter
     table = await opened(
         service,
         guild_id=1,
