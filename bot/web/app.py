@@ -136,12 +136,15 @@ async def socket(request: web.Request) -> web.StreamResponse:
     request.app[SOCKETS].add(ws)
     peer = SocketPeer(session, ws)
     table_id = table_of_channel(hub.service, session)
-    if table_id is None:
+    try:
+        if table_id is None:
+            raise TableError("gone")
+        await hub.join(table_id, peer)
+    except TableError:  # nothing plays there, or the table ended a moment ago
         await ws.send_json({"type": "no_table"})
         await ws.close()
         return ws
     try:
-        await hub.join(table_id, peer)
         async for message in ws:
             if message.type is not WSMsgType.TEXT:
                 continue
