@@ -12,12 +12,9 @@ from typing import Any, ClassVar, Self, TypeVar
 
 import discord
 
-from bot.client import answer_error
 from bot.tables.errors import TableError
 
-from .common import (
-    refuse,
-)
+from .common import guarded
 
 
 class TuteButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tute:(?!)"):
@@ -74,14 +71,7 @@ class TuteButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tute
         return cls(int(match["tid"]), *(match[name] for name in cls.part_names))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """A refusal is a short ephemeral explanation; anything else goes through the one
-        error path."""
-        try:
-            await self.run(interaction)
-        except TableError as error:
-            await refuse(interaction, error)
-        except Exception as error:
-            await answer_error(interaction, error)
+        await guarded(interaction, self.run(interaction))
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         """What the click does: the handler of this kind of button (:mod:`clicks`)."""

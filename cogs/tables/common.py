@@ -9,7 +9,7 @@ from typing import Any
 
 import discord
 
-from bot.client import TuteBot, tell
+from bot.client import TuteBot, answer_error, tell
 from bot.i18n import language_of
 from bot.tables.cluster import Cluster
 from bot.tables.errors import TableError
@@ -46,6 +46,17 @@ def since_of(user: discord.User | discord.Member) -> tuple[float | None, float |
 async def refuse(interaction: discord.Interaction[Any], error: TableError) -> None:
     """A short ephemeral explanation, in the user's language; nothing changes."""
     await tell(interaction, ui.refusal_text(error.key, error.params, locale_of(interaction)))
+
+
+async def guarded(interaction: discord.Interaction[Any], work: Awaitable[None]) -> None:
+    """A persistent item's click: a refusal is a short ephemeral explanation; anything else
+    goes through the one error path."""
+    try:
+        await work
+    except TableError as error:
+        await refuse(interaction, error)
+    except Exception as error:
+        await answer_error(interaction, error)
 
 
 async def answered(interaction: discord.Interaction[Any], answer: Awaitable[Any]) -> bool:

@@ -14,14 +14,13 @@ from typing import Any, Self
 
 import discord
 
-from bot.client import answer_error
 from bot.i18n import t
 from bot.tables.errors import TableError
 from bot.tables.form import choices, current, form_options
 from bot.tables.views import TableView
 
 from . import embeds as ui
-from .common import answered, locale_of, refuse, service_of
+from .common import answered, guarded, locale_of, service_of
 from .presenter import show_everywhere
 
 
@@ -72,14 +71,7 @@ class SettingSelect(
         return cls(int(match["tid"]), match["option"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """A refusal is a short ephemeral explanation; anything else goes through the one
-        error path."""
-        try:
-            await choose(self, interaction)
-        except TableError as error:
-            await refuse(interaction, error)
-        except Exception as error:
-            await answer_error(interaction, error)
+        await guarded(interaction, choose(self, interaction))
 
 
 FORM_ITEMS = (SettingSelect,)
