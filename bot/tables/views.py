@@ -32,6 +32,7 @@ from bot.storage.settings import HandDelivery
 from .announcement import Announcement
 from .errors import TableError
 from .events import LogEvent
+from .history import past_trick
 from .model import DealSummary, GameTally, Level, Seat, Seating, Status, Table
 from .turns import human_may_declare, robot_on_turn
 
@@ -234,14 +235,8 @@ class Outcome:
 def _last_trick(deal: Deal) -> LastTrick | None:
     if not deal.tricks:
         return None
-    from bot.engine.cards import POINTS
-
-    last = deal.tricks[-1]
-    seats = [last.leader]
-    for _ in last.cards[1:]:
-        seats.append(deal.next_seat[seats[-1]])
-    cards = tuple(zip(seats, last.cards, strict=True))
-    return LastTrick(cards, last.winner, sum(POINTS[c] for c in last.cards))
+    last = past_trick(deal, len(deal.tricks), deal.tricks[-1])
+    return LastTrick(last.cards, last.winner, last.points)
 
 
 def deal_view(deal: Deal) -> DealView:
