@@ -245,12 +245,19 @@ def last_trick_line(table: TableView, lang: str, faces: CardFaces = NO_FACES) ->
     last = deal.last_trick if deal is not None else None
     if last is None:
         return ""
-    cards = " · ".join(
-        f"{seat_name(table.seats[seat], lang, short=True)} {card_text(card, faces)}"
-        for seat, card in last.cards
-    )
+    cards = played_cards(table, last.cards, lang, faces)
     name = seat_name(table.seats[last.winner], lang, short=True)
     return t("tables.last_trick_line", lang, cards=cards, name=name, points=last.points)
+
+
+def played_cards(
+    table: TableView, cards: tuple[tuple[int, int], ...], lang: str, faces: CardFaces = NO_FACES
+) -> str:
+    """Cards played, each after who played it, in short: "Ana 7♣ · 🤖 Robot 2 3♣"."""
+    return " · ".join(
+        f"{seat_name(table.seats[seat], lang, short=True)} {card_text(card, faces)}"
+        for seat, card in cards
+    )
 
 
 def tally_lines(table: TableView, lang: str) -> list[str]:

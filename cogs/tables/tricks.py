@@ -34,7 +34,7 @@ def trick_text(table: TableView, trick: PastTrick, lang: str, faces: CardFaces =
     def name(seat: int) -> str:
         return ui.seat_name(table.seats[seat], lang, short=True)
 
-    rest = " · ".join(f"{name(seat)} {ui.card_text(card, faces)}" for seat, card in trick.cards[1:])
+    rest = ui.played_cards(table, trick.cards[1:], lang, faces)
     return t(
         "tables.tricks.trick",
         lang,
