@@ -45,6 +45,7 @@ from tests.cogs.tables._world import (
 )
 from tests.cogs.tables.test_layouts import SomeFaces
 from tests.cogs.tables.test_views_rendered import playing_table
+from tests.cogs.tables.test_whole_games import EVERY_TABLE
 from tests.conftest import World
 from tests.discord_limits import check_message
 
@@ -165,13 +166,7 @@ async def play_looking_at_tricks(
 @pytest.mark.parametrize("lang", ["en", "es"])
 @pytest.mark.parametrize(
     ("variant", "house"),
-    [
-        ("habanero", None),
-        ("arrastrado", None),
-        ("arrastrado", "seats=4"),
-        ("individual", None),
-        ("pairs", None),
-    ],
+    EVERY_TABLE,
 )
 async def test_the_tricks_of_a_whole_game_of_each_variant(
     simcord_env: simcord.Env,

@@ -139,6 +139,15 @@ async def test_individual_two_humans_and_two_robots(
     assert driver.clicks >= 20
 
 
+EVERY_TABLE = [
+    ("habanero", None),
+    ("arrastrado", None),
+    ("arrastrado", "seats=4"),
+    ("individual", None),
+    ("pairs", None),
+]
+"""Each kind of table: a variant, and the house rule that makes another table of it."""
+
 LONG_NAME = "Ñandú_*Gaucho*_de_la_Pampa~~||ñ|"
 """32 characters, the most Discord allows a name, half of them escaped where shown."""
 
@@ -148,13 +157,7 @@ LONG_NAME = "Ñandú_*Gaucho*_de_la_Pampa~~||ñ|"
 @pytest.mark.parametrize("language", ["en", "es"])
 @pytest.mark.parametrize(
     ("variant", "house"),
-    [
-        ("habanero", None),
-        ("arrastrado", None),
-        ("arrastrado", "seats=4"),
-        ("individual", None),
-        ("pairs", None),
-    ],
+    EVERY_TABLE,
 )
 async def test_a_whole_game_of_each_variant_keeps_discords_limits(
     simcord_env: simcord.Env,
