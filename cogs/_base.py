@@ -7,11 +7,13 @@ from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
+from discord import app_commands
 
 from bot.client import answer_error
 from bot.i18n import t
 
 ItemT = TypeVar("ItemT", bound=discord.ui.Item[Any])
+CommandT = TypeVar("CommandT", bound=app_commands.Command[Any, ..., Any])
 
 if TYPE_CHECKING:
     from discord.ext.commands import Cog as CommandsMixin
@@ -97,3 +99,19 @@ def answers_errors(
             await answer_error(interaction, error)
 
     return callback_answering_errors
+
+
+ANYWHERE = "anywhere"
+"""The key of a command's ``extras`` that says it works outside a server too."""
+
+
+def anywhere(command: CommandT) -> CommandT:
+    """Put this over ``@app_commands.command``: the command works in DMs, group DMs and
+    servers without the bot too (the others need a server the bot is in, and say so)."""
+    command.extras[ANYWHERE] = True
+    return command
+
+
+def works_anywhere(command: object) -> bool:
+    return isinstance(command, app_commands.Command) and bool(command.extras.get(ANYWHERE))
+

@@ -54,6 +54,18 @@ MESSAGES: Final[dict[str, str]] = {
     "tables.your_turn_ping": "{mention}, your turn.",
     "commands.tute.history.name": "history",
     "commands.tute.history.description": "Download the game record of your last finished deal",
+    "commands.tute.play.name": "play",
+    "commands.tute.play.description": "Open the web table: the cards on a real table, here in Discord",
+    "tables.web.off": (
+        "The web table is not set up on this bot. An admin of the bot turns it on: enable "
+        "Activities for the app in Discord's Developer Portal (a URL mapping to the bot's web "
+        "address), then start the bot with DISCORD_CLIENT_SECRET and TUTE_WEB_PORT set."
+    ),
+    "tables.web.failed": (
+        "Discord did not open the web table. Try again in a moment; if it keeps failing, the "
+        "app's Activity may not be enabled yet (an admin of the bot enables it in Discord's "
+        "Developer Portal)."
+    ),
     "options.variant.name": "variant",
     "options.variant.description": "Which Tute to play",
     "options.rounds.name": "rounds",

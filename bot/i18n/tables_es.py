@@ -53,6 +53,19 @@ MESSAGES: Final[dict[str, str]] = {
     "tables.your_turn_ping": "{mention}, te toca.",
     "commands.tute.history.name": "historial",
     "commands.tute.history.description": "Descarga el acta de tu última mano terminada",
+    "commands.tute.play.name": "jugar",
+    "commands.tute.play.description": "Abre la mesa web: las cartas sobre una mesa de verdad, aquí en Discord",
+    "tables.web.off": (
+        "La mesa web no está configurada en este bot. Quien administra el bot la activa así: "
+        "habilita las actividades de la aplicación en el portal de desarrolladores de Discord "
+        "(con un mapeo de URL hacia la dirección web del bot) y arranca el bot con "
+        "DISCORD_CLIENT_SECRET y TUTE_WEB_PORT."
+    ),
+    "tables.web.failed": (
+        "Discord no ha abierto la mesa web. Vuelve a intentarlo dentro de un momento; si sigue "
+        "fallando, puede que la actividad de la aplicación aún no esté habilitada (quien "
+        "administra el bot la habilita en el portal de desarrolladores de Discord)."
+    ),
     "options.variant.name": "modalidad",
     "options.variant.description": "Qué tute jugar",
     "options.rounds.name": "rondas",

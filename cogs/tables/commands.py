@@ -23,13 +23,14 @@ from bot.tables.house import completions, opening_options, parse_house, values_o
 from bot.tables.model import DEFAULT_ROBOT, ROBOT_LEVELS, Level
 from bot.tables.service import TableService
 from bot.web.server import WebTable
-from cogs._base import CommandsMixin, pings
+from cogs._base import CommandsMixin, anywhere, pings
 
 from . import embeds as ui
 from . import rules_text
 from .clicks import BUTTONS
 from .common import locale_of, refuse, service_of, since_of
 from .guide import GUIDE_ITEMS, show_guide
+from .launch import launch
 from .presenter import DiscordPresenter, presenter_of
 
 log = logging.getLogger(__name__)
@@ -222,6 +223,7 @@ class TablesCommands(CommandsMixin):
     ) -> list[app_commands.Choice[str]]:
         return house_choices(interaction, current)
 
+    @anywhere
     @app_commands.command(
         name=catalog_str("commands.tute.rules.name"),
         description=catalog_str("commands.tute.rules.description"),
@@ -235,6 +237,16 @@ class TablesCommands(CommandsMixin):
         """A short guide of a variant, page by page, for the user alone (without one, a
         menu of the variants first)."""
         await show_guide(interaction, variant)
+
+    @anywhere
+    @app_commands.command(
+        name=catalog_str("commands.tute.play.name"),
+        description=catalog_str("commands.tute.play.description"),
+    )
+    async def play(self, interaction: discord.Interaction[TuteBot]) -> None:
+        """The web table (Discord's Activity), opened for you in this channel or DM; where
+        the bot has none, how an admin turns it on."""
+        await launch(interaction)
 
     @app_commands.command(
         name=catalog_str("commands.tute.tables.name"),
