@@ -3,6 +3,7 @@
 import importlib.util
 import logging
 import pkgutil
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -91,8 +92,33 @@ def setup_logging(level: int) -> None:
     discord.utils.setup_logging(level=level, root=True)
 
 
+Refusal = Callable[[discord.Interaction[Any]], str | None]
+"""Why a command may not run here, in the user's words (None: it may)."""
+
+
 class TuteTree(app_commands.CommandTree["TuteBot"]):
-    """The command tree; every slash-command error goes through :func:`answer_error`."""
+    """The command tree; every slash-command error goes through :func:`answer_error`.
+
+    Before a command runs, each of its :attr:`refusals` may refuse it: the user is told why,
+    privately, and nothing runs (a command that needs a server, used in a DM)."""
+
+    def __init__(self, client: "TuteBot", **options: Any) -> None:
+        super().__init__(client, **options)
+        self.refusals: list[Refusal] = []
+
+    async def interaction_check(self, interaction: discord.Interaction["TuteBot"], /) -> bool:
+        if interaction.type is not discord.InteractionType.application_command:
+            return True
+        for refusal in self.refusals:
+            text = refusal(interaction)
+            if text is None:
+                continue
+            try:
+                await tell(interaction, text)
+            except discord.HTTPException:
+                log.warning("Could not tell user %s why not", interaction.user.id, exc_info=True)
+            return False
+        return True
 
     async def on_error(
         self, interaction: discord.Interaction["TuteBot"], error: app_commands.AppCommandError, /
@@ -163,6 +189,14 @@ class TuteBot(commands.AutoShardedBot):
         """The card faces as this application's emojis (``cogs.tables.faces.CardFaces``, read
         with ``faces_of``); the tables cog makes it and syncs it in the background. Typed
         loosely: nothing under bot/ imports the cogs."""
+
+    @property
+    def refusals(self) -> list[Refusal]:
+        """What may refuse a command before it runs (:class:`TuteTree`)."""
+        tree = self.tree
+        if not isinstance(tree, TuteTree):
+            raise TypeError("the bot's tree is a TuteTree")
+        return tree.refusals
 
     async def setup_hook(self) -> None:
         # Order matters: resources the cogs use are opened first, the cogs load next (their

@@ -115,3 +115,12 @@ def anywhere(command: CommandT) -> CommandT:
 def works_anywhere(command: object) -> bool:
     return isinstance(command, app_commands.Command) and bool(command.extras.get(ANYWHERE))
 
+
+def in_server_with_bot(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the interaction comes from a server the bot is installed in: not a DM or a
+    group DM, and not a server where only the user installed the app (Discord's
+    ``authorizing_integration_owners`` naming the user's install and not the server's; a
+    client that names neither is taken as the server's)."""
+    if interaction.guild_id is None:
+        return False
+    return interaction.is_guild_integration() or not interaction.is_user_integration()

@@ -9,7 +9,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import TuteBot, catalog_str
-from bot.i18n import t
+from bot.i18n import language_of, t
+from cogs._base import anywhere, in_server_with_bot, works_anywhere
 from cogs.standings import StandingsCommands
 from cogs.tables import TablesCommands, start_faces, start_tables
 from cogs.tournaments import TournamentCommands, start_tournaments
@@ -21,10 +22,13 @@ FIELD_LIMIT = 1024
 """The most characters Discord takes in an embed field's value."""
 
 
-# every command needs a server (its tables, chips and standings): not offered in DMs at all
-# (``guild_only`` on a subcommand hides nothing: Discord reads contexts of the group)
-@app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)
-@app_commands.allowed_installs(guilds=True, users=False)
+# offered in servers, in DMs with the bot and in group DMs, installed to a server or to a
+# user: /tute play opens the web table anywhere (Discord launches it, the bot need not be
+# in the channel). Discord reads the contexts of the group, not of a subcommand (their
+# ``guild_only`` hides nothing), so the commands that need a server say so themselves
+# (:meth:`Tute.interaction_check`).
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+@app_commands.allowed_installs(guilds=True, users=True)
 class Tute(
     TournamentCommands,
     StandingsCommands,
@@ -36,6 +40,33 @@ class Tute(
     def __init__(self, bot: TuteBot) -> None:
         self.bot = bot
 
+    async def cog_load(self) -> None:
+        self.bot.refusals.append(self.needs_server)
+        await super().cog_load()
+
+    async def cog_unload(self) -> None:
+        if self.needs_server in self.bot.refusals:
+            self.bot.refusals.remove(self.needs_server)
+        await super().cog_unload()
+
+    def needs_server(self, interaction: discord.Interaction[Any]) -> str | None:
+        """Every command of the group but those marked :func:`anywhere` needs a server the
+        bot is in (its tables, chips and standings live there): elsewhere it is refused in
+        words, which point to ``/tute play`` where the bot has a web table."""
+        command = interaction.command
+        if (
+            not isinstance(command, app_commands.Command)
+            or command.binding is not self
+            or works_anywhere(command)
+            or in_server_with_bot(interaction)
+        ):
+            return None
+        lang = language_of(interaction.locale.value)
+        if self.bot.web is None:
+            return t("errors.needs_server", lang)
+        return t("errors.needs_server_play", lang, command=localized_path(self.play, lang))
+
+    @anywhere
     @app_commands.command(
         name=catalog_str("commands.tute.about.name"),
         description=catalog_str("commands.tute.about.description"),

@@ -20,6 +20,14 @@ MESSAGES: Final[dict[str, str]] = {
     "errors.generic": (
         "Sorry, something went wrong on my side while handling that. Please try again in a moment."
     ),
+    # A command that needs a server, used in a DM, a group DM or a server without the bot.
+    "errors.needs_server": (
+        "This needs a server the bot is in: its tables, chips and standings live there."
+    ),
+    "errors.needs_server_play": (
+        "This needs a server the bot is in: its tables, chips and standings live there. "
+        "Here, use **/{command}** to play at the web table."
+    ),
     # ---- standings: /tute leaderboard, stats, config, daily (cogs/_standings.py) ----
     "commands.tute.leaderboard.name": "leaderboard",
     "commands.tute.leaderboard.description": "This server's best players, by chips, experience, wins or skill rating",

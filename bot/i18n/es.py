@@ -21,6 +21,15 @@ MESSAGES: Final[dict[str, str]] = {
         "Lo siento, algo ha fallado por mi parte al atender eso. "
         "Vuelve a intentarlo dentro de un momento."
     ),
+    # A command that needs a server, used in a DM, a group DM or a server without the bot.
+    "errors.needs_server": (
+        "Esto necesita un servidor en el que esté el bot: sus mesas, fichas y clasificaciones "
+        "están allí."
+    ),
+    "errors.needs_server_play": (
+        "Esto necesita un servidor en el que esté el bot: sus mesas, fichas y clasificaciones "
+        "están allí. Aquí, usa **/{command}** para jugar en la mesa web."
+    ),
     # ---- standings: /tute leaderboard, stats, config, daily (cogs/_standings.py) ----
     "commands.tute.leaderboard.name": "clasificación",
     "commands.tute.leaderboard.description": "Los mejores jugadores del servidor, por fichas, experiencia, victorias o nivel",

@@ -75,12 +75,13 @@ async def test_the_group_is_synced_with_spanish_names_and_descriptions(
     assert "en-US" not in about.get("name_localizations", {})
 
 
-async def test_the_group_is_offered_in_servers_only(simcord_env: simcord.Env) -> None:
-    """Every ``/tute`` command needs a server (its tables, chips and standings live there):
-    the group is offered only there, and only as installed to a server; a subcommand's
-    ``guild_only`` would not hide it in DMs."""
+async def test_the_group_is_offered_in_servers_dms_and_group_dms(simcord_env: simcord.Env) -> None:
+    """/tute play opens the web table anywhere, so the group is offered in servers, DMs with
+    the bot and group DMs, installed to a server or to a user; the commands that need a
+    server say so there (tests/cogs/test_anywhere.py): a subcommand's ``guild_only`` would
+    not hide it."""
     registered = simcord_env.backend.find_command("tute", None, type=1)
 
     assert registered is not None
-    assert registered["contexts"] == [0], "servers only: not in DMs or group DMs"
-    assert registered["integration_types"] == [0], "installed to a server, not to a user"
+    assert registered["contexts"] == [0, 1, 2], "servers, the bot's DMs and group DMs"
+    assert registered["integration_types"] == [0, 1], "installed to a server or to a user"
