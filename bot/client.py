@@ -269,7 +269,9 @@ class TuteBot(commands.AutoShardedBot):
         guild_id = self.config.dev_guild_id
         try:
             if guild_id is None:
-                synced = await self.tree.sync()
+                synced = await sync_global_commands(self.tree, self.http, self.application_id)
+                if synced is None:
+                    return
                 where = "globally"
             else:
                 guild = discord.Object(guild_id)
@@ -281,3 +283,92 @@ class TuteBot(commands.AutoShardedBot):
             log.exception("Could not sync the slash commands")
             return
         log.info("Synced %d slash commands %s", len(synced), where)
+
+
+PRIMARY_ENTRY_POINT = 4
+"""The application command type of an Entry Point: the command Discord adds to the app's
+global commands when its Activity is enabled, which opens the Activity from the App
+Launcher. discord.py's tree does not know it."""
+ENTRY_POINT_REMOVED = 50240
+"""Discord's error for a bulk overwrite of the global commands that leaves the app's Entry
+Point out: it may not be removed that way."""
+ENTRY_POINT_FIELDS = (
+    "name",
+    "name_localizations",
+    "description",
+    "description_localizations",
+    "type",
+    "handler",
+    "integration_types",
+    "contexts",
+    "default_member_permissions",
+    "nsfw",
+)
+"""What of a fetched Entry Point goes back in a bulk overwrite: the command as Discord holds
+it (its ``handler``: 1, the app answers; 2, Discord launches the Activity)."""
+
+
+def entry_points(commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The Entry Point commands among fetched global commands, as a bulk overwrite keeps them."""
+    return [
+        {key: command[key] for key in ENTRY_POINT_FIELDS if key in command}
+        for command in commands
+        if command.get("type") == PRIMARY_ENTRY_POINT
+    ]
+
+
+async def sync_global_commands(
+    tree: app_commands.CommandTree[Any], http: Any, application_id: int | None
+) -> list[dict[str, Any]] | None:
+    """Overwrite the application's global commands with the tree's (translated, as
+    ``tree.sync()`` sends them), keeping the Entry Point command Discord added for the
+    Activity: a bulk overwrite without it is refused (50240), and one that removed it would
+    take the Activity from the App Launcher. The global commands are read first (``GET
+    /applications/{id}/commands``); if they cannot be, nothing is overwritten (None, logged):
+    the commands of the last sync stay. An Entry Point that appears between the read and the
+    overwrite (50240) is read again, once. ``http`` is the client's HTTP (``bot.http``).
+    What Discord holds after the sync."""
+    if application_id is None:
+        raise discord.MissingApplicationID
+    translator = tree.translator
+    payload: list[dict[str, Any]] = []
+    for command in tree.get_commands():
+        if translator is None:
+            payload.append(command.to_dict(tree))
+        else:
+            payload.append(await command.get_translated_payload(tree, translator))
+    kept = await _held_entry_points(http, application_id)
+    if kept is None:
+        return None
+    try:
+        return await _overwrite(http, application_id, payload, kept)
+    except discord.HTTPException as error:
+        if error.code != ENTRY_POINT_REMOVED:
+            raise
+    log.warning("An Entry Point command appeared while syncing: reading the commands again")
+    kept = await _held_entry_points(http, application_id)
+    if kept is None:
+        return None
+    return await _overwrite(http, application_id, payload, kept)
+
+
+async def _held_entry_points(http: Any, application_id: int) -> list[dict[str, Any]] | None:
+    """The Entry Points among the global commands Discord holds; None (logged) when they
+    cannot be read."""
+    try:
+        held: list[dict[str, Any]] = await http.get_global_commands(application_id)
+    except discord.HTTPException:
+        log.exception("Not syncing the slash commands: the global ones could not be read")
+        return None
+    return entry_points(held)
+
+
+async def _overwrite(
+    http: Any, application_id: int, payload: list[dict[str, Any]], kept: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    synced: list[dict[str, Any]] = await http.bulk_upsert_global_commands(
+        application_id, payload=[*payload, *kept]
+    )
+    if kept:
+        log.info("Kept the Entry Point command %r in the sync", kept[0].get("name"))
+    return synced
