@@ -237,6 +237,7 @@ MESSAGES: Final[dict[str, str]] = {
     "tables.btn.cancel": "Vote to cancel",
     "tables.btn.leave_game": "Leave the game",
     "tables.btn.rematch": "Rematch",
+    "tables.btn.web": "Play at the table",
     "tables.rematch.invited": "{mentions}: a rematch, same seats and stakes. Click Join to play again.",
     "tables.rematch.opened": "The rematch is open in {link}: you host it, and the others are invited.",
     "tables.rematch.joined": "You are in the rematch ({link}).",

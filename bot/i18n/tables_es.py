@@ -236,6 +236,7 @@ MESSAGES: Final[dict[str, str]] = {
     "tables.btn.cancel": "Proponer anular",
     "tables.btn.leave_game": "Dejar la partida",
     "tables.btn.rematch": "Revancha",
+    "tables.btn.web": "Jugar en la mesa",
     "tables.rematch.invited": "{mentions}: ¡revancha!, mismos asientos y apuestas. Pulsa Sentarse para jugar otra vez.",
     "tables.rematch.opened": "La revancha está abierta en {link}: la organizas tú y los demás están invitados.",
     "tables.rematch.joined": "Estás en la revancha ({link}).",

@@ -17,7 +17,8 @@ from bot.tables.service import TableService
 
 from .buttons import HandButton, LobbyButton, TableButton, on_click
 from .common import answered, cluster_of, drawn_v2, locale_of, service_of, since_of
-from .layouts import ASK, SURE
+from .launch import launch
+from .layouts import ASK, SURE, WEB
 from .presenter import presenter_of, show_everywhere
 from .settings_form import FORM_ITEMS, open_settings
 from .tricks import show_tricks
@@ -33,6 +34,9 @@ async def lobby_click(button: LobbyButton, interaction: discord.Interaction[Any]
     user = interaction.user
     name = user.display_name
     op = button.op
+    if op == WEB:
+        await _play_at_the_table(button.table_id, interaction)
+        return
     if op in CLOSING_OPS and await _closing(button, interaction):
         return
     if op == "settings":  # the form, for the host alone: the lobby does not change
@@ -71,6 +75,15 @@ async def lobby_click(button: LobbyButton, interaction: discord.Interaction[Any]
     else:
         await answered(interaction, interaction.response.defer())
     await show_everywhere(interaction.client, outcome.show)
+
+
+async def _play_at_the_table(table_id: int, interaction: discord.Interaction[Any]) -> None:
+    """The web table, opened for whoever clicked in this channel, while the table is open
+    (it follows the same game); the click is answered at once, and a launch Discord refuses
+    touches only this click."""
+    if not service_of(interaction.client).view(table_id).status.is_open:
+        raise TableError("gone")
+    await launch(interaction)
 
 
 CLOSING_OPS = ("close", "leave", "closeok", "leaveok", "open")
@@ -117,6 +130,9 @@ async def _closing(button: LobbyButton, interaction: discord.Interaction[Any]) -
 
 @on_click(TableButton)
 async def table_click(button: TableButton, interaction: discord.Interaction[Any]) -> None:
+    if button.op == WEB:
+        await _play_at_the_table(button.table_id, interaction)
+        return
     if button.op == "rematch":
         await _rematch(button, interaction)
         return

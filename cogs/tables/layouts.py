@@ -33,6 +33,8 @@ ROW = 5
 CARD_ROW = 2
 """Cards in a row of buttons: two names share a phone's line, and a row never leaves a line
 half empty before the next."""
+WEB = "web"
+"""The op of the Play at the table button, on the table message and on the lobby."""
 LOG_LINES = 2
 """Events the table message shows, newest last (the last trick has a line of its own; the
 whole deal is under Tricks, and in its summary)."""
@@ -68,10 +70,17 @@ def _rule() -> discord.ui.Separator[Any]:
 # ------------------------------------------------------------------------ the table
 
 
-def table_layout(table: TableView, place: Place, lang: str, faces: CardFaces = NO_FACES) -> Layout:
+def table_layout(
+    table: TableView,
+    place: Place,
+    lang: str,
+    faces: CardFaces = NO_FACES,
+    *,
+    web: bool = False,
+) -> Layout:
     """The table in play (its picture, whose turn and how long they have, trumps, cantes,
-    scores, who gets their hand under My hand, what happened last, its buttons), or how it
-    ended."""
+    scores, who gets their hand under My hand, what happened last, its buttons; with the
+    web table on, Play at the table on a row of its own), or how it ended."""
     deal = table.deal
     if deal is None or table.status is not Status.PLAYING:
         return ended_layout(table, lang, faces)
@@ -115,6 +124,7 @@ def table_layout(table: TableView, place: Place, lang: str, faces: CardFaces = N
         _rule(),
         _text(_small(["• " + line for line in log]) or [t("tables.log.started", lang)]),
         _table_buttons(table, lang),
+        *([web_row(table.id, lang)] if web else []),
         _text(_small([footer])),
         colour=ui.GOLD,
     )
@@ -162,6 +172,14 @@ def _table_buttons(table: TableView, lang: str) -> discord.ui.ActionRow[Any]:
     row: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
     for button in table_buttons(table, lang):
         row.add_item(button)
+    return row
+
+
+def web_row(table_id: int, lang: str) -> discord.ui.ActionRow[Any]:
+    """Play at the table: the web table (Discord's Activity) opened for whoever clicks."""
+    row: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
+    label = t("tables.btn.web", lang)
+    row.add_item(TableButton(table_id, WEB, label=label, style=discord.ButtonStyle.success))
     return row
 
 

@@ -148,16 +148,24 @@ class Shown:
 # ----------------------------------------------------------------------- the lobby
 
 
-def lobby_payload(table: TableView, place: Place) -> Payload:
+def lobby_payload(table: TableView, place: Place, *, web: bool = False) -> Payload:
+    """The lobby; ``web``: the bot serves the web table, which its Play at the table button
+    opens (while the lobby fills, and once the game plays)."""
     lang = table.language
     return {
         "embed": ui.lobby_embed(table, place, lang),
-        "view": lobby_buttons(table, place, lang),
+        "view": lobby_buttons(table, place, lang, web=web),
     }
 
 
-def lobby_buttons(table: TableView, place: Place, lang: str) -> discord.ui.View:
+def lobby_buttons(
+    table: TableView, place: Place, lang: str, *, web: bool = False
+) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
+    if web and table.status in (Status.LOBBY, Status.PLAYING):
+        label = t("tables.btn.web", lang)
+        success = discord.ButtonStyle.success
+        view.add_item(LobbyButton(table.id, layouts.WEB, label=label, style=success, row=2))
     if table.status is not Status.LOBBY:
         link = ui.game_link(table, place)
         if link and table.status is Status.PLAYING:
@@ -201,10 +209,13 @@ def lobby_buttons(table: TableView, place: Place, lang: str) -> discord.ui.View:
 # ----------------------------------------------------------------------- the table
 
 
-def table_payload(table: TableView, place: Place, faces: CardFaces = NO_FACES) -> Payload:
-    """The table message: the table now (in play, or its end). Its picture is drawn from
-    :func:`table_files`, only once the message is known to be sent."""
-    return {"view": layouts.table_layout(table, place, table.language, faces)}
+def table_payload(
+    table: TableView, place: Place, faces: CardFaces = NO_FACES, *, web: bool = False
+) -> Payload:
+    """The table message: the table now (in play, or its end); ``web``: with Play at the
+    table. Its picture is drawn from :func:`table_files`, only once the message is known to
+    be sent."""
+    return {"view": layouts.table_layout(table, place, table.language, faces, web=web)}
 
 
 def table_files(shown: Shown, table: TableView) -> list[discord.File | None]:

@@ -27,6 +27,7 @@ from .common import service_of
 from .delivery import HandDelivery
 from .drawing import Files
 from .faces import CardFaces
+from .launch import web_on
 from .messages import TOO_OLD_TO_EDIT, Payload, as_new_message, too_old
 from .outlet import Outlet
 from .places import Place
@@ -85,10 +86,15 @@ class DiscordPresenter:
     def faces(self) -> CardFaces:
         return self.outlet.faces
 
+    @property
+    def web(self) -> bool:
+        """Whether the bot serves the web table: its messages offer Play at the table."""
+        return web_on(self.bot)
+
     # payloads the buttons answer with ---------------------------------------
 
     def lobby_payload(self, table: TableView) -> Payload:
-        payload = messages.lobby_payload(table, self.places.peek(table))
+        payload = messages.lobby_payload(table, self.places.peek(table), web=self.web)
         self.shown.digests[(table.id, "lobby")] = messages.digest(payload)
         return payload
 
@@ -291,7 +297,7 @@ class DiscordPresenter:
             place.where_id,
             place.play_message_id,
             (table.id, "table"),
-            messages.table_payload(table, place, self.faces),
+            messages.table_payload(table, place, self.faces, web=self.web),
             self._files(table),
         )
 
@@ -358,7 +364,7 @@ class DiscordPresenter:
 
     async def _lobby(self, table: TableView, place: Place) -> None:
         if place.message_id is not None:
-            payload = messages.lobby_payload(table, place)
+            payload = messages.lobby_payload(table, place, web=self.web)
             try:
                 await self.outlet.edit(
                     table.channel_id, place.message_id, (table.id, "lobby"), payload
@@ -374,7 +380,7 @@ class DiscordPresenter:
         first = place.play_message_id is None and place.legacy_message_id is None
         if place.thread_id is None and first:
             place.thread_id = await make_thread(self.bot, table, place)
-        payload = messages.table_payload(table, place, self.faces)
+        payload = messages.table_payload(table, place, self.faces, web=self.web)
         await self.outlet.draw(payload, self._files(table))
         try:
             message = await self.bot.get_partial_messageable(place.where_id).send(
@@ -386,7 +392,7 @@ class DiscordPresenter:
             # the thread is gone: the game goes on in the channel
             log.warning("Table %s: its thread is gone; playing on in the channel", table.id)
             place.thread_id = None
-            payload = messages.table_payload(table, place, self.faces)
+            payload = messages.table_payload(table, place, self.faces, web=self.web)
             await self.outlet.draw(payload, self._files(table))
             message = await self.bot.get_partial_messageable(table.channel_id).send(
                 **as_new_message(payload)
