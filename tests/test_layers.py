@@ -141,8 +141,9 @@ TABLE = [
     Room("bot/render", ("bot/engine", "PIL")),
     Room("bot/i18n", ()),
     # the web table's way in (its sessions, Discord's proof of who a player is) and, on
-    # it, its app and sockets: the service's views over HTTP (aiohttp, discord.py's own)
-    Room("bot/web", ("bot/engine", "bot/tables", "bot/i18n", "aiohttp")),
+    # it, its app and sockets: the service's views over HTTP (aiohttp, discord.py's own),
+    # and the page's card pictures, the bot's own
+    Room("bot/web", ("bot/engine", "bot/tables", "bot/i18n", "bot/render", "aiohttp")),
     # "everything above but cogs": settings (python-dotenv), the commands.Bot subclass,
     # start-up (discord.py is the Discord side's; its own rule below says where).
     Room("bot/config.py", (*BOT_ROOMS, *TOP_FILES, "dotenv")),

@@ -1,0 +1,90 @@
+"""The words of a hand, from the message catalog, with nothing of Discord in them: a card's
+name, a suit, what a declaration's button says, why a card or an action is refused. The web
+table fills its messages with them; any presenter may (they are plain text: a name or a
+card is never escaped here, the page inserts text as text)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Final
+
+from bot.engine import CODES, SUITS, Action, Kind
+from bot.engine.cards import RANK_OF
+from bot.i18n import t
+from bot.render.symbols import SUIT_SYMBOLS, card_label
+
+ASKED: Final = frozenset({Kind.CAPOTE, Kind.RESIGN})
+"""The declarations that bind the deal: the page asks Yes or No before sending them."""
+
+
+def card_name(card: int, lang: str, *, the: bool = False) -> str:
+    """A card in words: "King of coins", "Rey de oros"; ``the``: with its article, for a
+    sentence ("the King of coins", "la Sota de oros")."""
+    rank, suit = RANK_OF[card], SUITS[card // 10]
+    name = t(
+        "cards.name", lang, rank=t(f"cards.rank.{rank}", lang), suit=t(f"cards.suit.{suit}", lang)
+    )
+    if not the:
+        return name
+    return t("cards.the.10" if rank == 10 else "cards.the", lang, name=name)
+
+
+def suit_text(suit: int, lang: str, *, symbol: bool = True) -> str:
+    """A suit with its symbol: "🪙 oros"; without (``symbol`` False): "oros", for a page
+    that draws its suits itself."""
+    name = t(f"suits.{SUITS[suit]}", lang)
+    return f"{SUIT_SYMBOLS[SUITS[suit]]} {name}" if symbol else name
+
+
+def action_label(
+    action: Action,
+    lang: str,
+    *,
+    trump: int,
+    target: int,
+    exchange_card: int,
+    exchange_gives: int,
+    symbol: bool = True,
+) -> str:
+    """What a hand's button for ``action`` says: "Sing 40 in 🪙 coins", "Bid 110", "Swap
+    your 7 of coins for the Ace of coins", "Claim 101", "Capote"...; a card, its short
+    label (``12🪙``). ``symbol`` False: suits in words alone ("Sing 40 in coins")."""
+    kind = action.kind
+    if kind is Kind.PLAY:
+        return card_label(CODES[action.arg])
+    if kind is Kind.SING:
+        points = 40 if action.arg == trump else 20
+        return t("hand.sing", lang, points=points, suit=suit_text(action.arg, lang, symbol=symbol))
+    if kind is Kind.BID:
+        return t("hand.bid", lang, points=action.arg)
+    if kind is Kind.EXCHANGE:
+        mine = card_name(exchange_gives, lang) if exchange_gives >= 0 else ""
+        return t("hand.exchange", lang, mine=mine, card=card_name(exchange_card, lang, the=True))
+    if kind is Kind.CLAIM:
+        return t("hand.claim", lang, target=target)
+    return t(f"hand.{kind.name.lower()}", lang)
+
+
+def refusal_text(key: str, params: Mapping[str, object], lang: str, *, symbol: bool = True) -> str:
+    """Why the table refuses something (``tables.errors.<key>``, or the full key), its cards
+    and suits named in words (``symbol`` False: a suit without its symbol); the other
+    parameters as they are."""
+    if not key.startswith("tables.errors."):
+        key = f"tables.errors.{key}"
+    shown = dict(params)
+    for name in ("card", "beat"):
+        value = shown.get(name)
+        if isinstance(value, int) and 0 <= value < len(RANK_OF):
+            shown[name] = card_name(value, lang, the=True)
+    suit = shown.get("suit")
+    if isinstance(suit, int) and 0 <= suit < len(SUITS):
+        shown["suit"] = suit_text(suit, lang, symbol=symbol)
+    if isinstance(shown.get("variant"), str):
+        shown["variant"] = t(f"variants.short.{shown['variant']}", lang)
+    if isinstance(shown.get("preset"), str):
+        shown["preset"] = t(f"house.preset.{shown['preset']}", lang)
+    try:
+        return t(key, lang, **shown)
+    except (KeyError, IndexError, ValueError):
+        # a key or a parameter this side does not know: the message still says something
+        return t("tables.errors.malformed", lang)
