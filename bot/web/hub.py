@@ -25,10 +25,14 @@ log = logging.getLogger(__name__)
 
 
 class Peer(Protocol):
-    """One open socket of the web table: who it is (a member, or None for a spectator)."""
+    """One open socket of the web table: who it is (a member, or None for a spectator), and
+    the language its page reads (``en`` or ``es``)."""
 
     @property
     def user_id(self) -> int | None: ...
+
+    @property
+    def language(self) -> str: ...
 
     async def send(self, message: dict[str, Any]) -> None: ...
 
@@ -48,7 +52,7 @@ class TableHub:
         self._peers.setdefault(table_id, set()).add(peer)
         seat = None if peer.user_id is None else _seat_of(table, peer.user_id)
         hand = None if seat is None else self.service.hand_view(table_id, seat)
-        await self._send(table_id, peer, wire.state(table, hand))
+        await self._send(table_id, peer, wire.state(table, hand, peer.language, self._now()))
 
     def leave(self, table_id: int, peer: Peer) -> None:
         peers = self._peers.get(table_id)
@@ -70,6 +74,15 @@ class TableHub:
         await self.service.presenter.refresh(outcome.show)
         return outcome
 
+    async def back(self, table_id: int, peer: Peer) -> Outcome:
+        """A player a robot stands in for (away) comes back to play their own cards, as the
+        table's I'm back button."""
+        if peer.user_id is None:
+            raise TableError("not_seated")
+        outcome = await self.service.im_back(table_id, peer.user_id)
+        await self.service.presenter.refresh(outcome.show)
+        return outcome
+
     # the presenter's side ----------------------------------------------------
 
     async def refresh(self, show: Show, *, skip_seat: int | None = None) -> None:
@@ -77,9 +90,12 @@ class TableHub:
         socket: ``skip_seat`` is a Discord message's business)."""
         table_id = show.table.id
         peers = list(self._peers.get(table_id, ()))
+        now = self._now()
         await asyncio.gather(
             *(
-                self._send(table_id, p, wire.state(show.table, self._hand_of(show, p)))
+                self._send(
+                    table_id, p, wire.state(show.table, self._hand_of(show, p), p.language, now)
+                )
                 for p in peers
             )
         )
@@ -92,6 +108,9 @@ class TableHub:
         await asyncio.gather(*(self._send(lost.table_id, p, message) for p in peers))
 
     # ------------------------------------------------------------------------------
+
+    def _now(self) -> float:
+        return self.service.clock()
 
     @staticmethod
     def _hand_of(show: Show, peer: Peer) -> HandView | None:

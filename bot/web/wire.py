@@ -1,19 +1,27 @@
 """What a socket of the web table sends: a table and one seat's hand as plain JSON, field by
 field. Only what the service's views already show each viewer, and of that only what the
 page draws: a seat is its name, its robot and whether its player is away or gone (never a
-member's account dates or settings); a hand goes to its own seat alone. Cards are numbers,
-with their codes (``"12O"``) beside them, so the page needs no table of its own."""
+member's account dates or settings); a hand goes to its own seat alone. Cards are their
+codes (``"12O"``: rank and suit letter), so the page needs no table of its own.
+
+What the page must say in words comes in the viewer's language (``lang``), from the message
+catalog: why a card is held back, what a declaration's button says and the question before
+one that binds the deal (suits in words alone: the page draws no emoji). Names are sent as
+they are: the page inserts them as text."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from bot.engine import CODES
+from bot.engine import CODES, Action
+from bot.i18n import t
 from bot.tables.codes import encode_action
 from bot.tables.model import Seat
 from bot.tables.views import DealView, HandView, TableView
 
-PROTOCOL = 1
+from .words import ASKED, action_label, refusal_text
+
+PROTOCOL = 2
 """The version of these messages; the page says which it speaks."""
 
 Json = dict[str, Any]
@@ -64,8 +72,12 @@ def _deal(deal: DealView) -> Json:
     }
 
 
-def table_state(table: TableView) -> Json:
-    """The table as everybody sees it."""
+def table_state(table: TableView, now: float | None = None) -> Json:
+    """The table as everybody sees it; ``now``: the time on the table's clock, so the page
+    counts the turn's seconds down whatever its own clock says (``turn_left``)."""
+    left = None
+    if now is not None and table.turn_deadline is not None:
+        left = max(0.0, round(table.turn_deadline - now, 1))
     return {
         "id": table.id,
         "variant": table.variant.value,
@@ -74,17 +86,20 @@ def table_state(table: TableView) -> Json:
         "deal_no": table.deal_no,
         "seats": [_seat(seat) for seat in table.seats],
         "turn_deadline": table.turn_deadline,
+        "turn_left": left,
         "paused_until": table.paused_until,
         "deal": None if table.deal is None else _deal(table.deal),
         "winner": table.winner,
+        "sides": [list(side) for side in table.sides],
         "rounds_won": None if table.rounds_won is None else list(table.rounds_won),
     }
 
 
-def hand_state(hand: HandView) -> Json:
+def hand_state(hand: HandView, lang: str) -> Json:
     """One seat's own hand, for that seat alone: its cards, the ones it may play, why the
-    others are held back (a catalog key and its parameters), and what else it may do, as
-    the codes the buttons send."""
+    others are held back (a catalog key, its parameters, and the sentence in ``lang``), and
+    what else it may do: each declaration's code (what the page sends), its label, and for
+    one that binds the deal (capote, resigning) the question to ask first and its Yes."""
     return {
         "seat": hand.seat,
         "deal_no": hand.deal_no,
@@ -92,23 +107,61 @@ def hand_state(hand: HandView) -> Json:
         "cards": [_card(card) for card in hand.cards],
         "playable": sorted(_card(card) for card in hand.playable),
         "refusals": [
-            {"card": _card(r.card), "key": f"tables.errors.{r.key}", "params": _plain(r.params)}
+            {
+                "card": _card(r.card),
+                "key": f"tables.errors.{r.key}",
+                "params": _plain(r.params),
+                "text": refusal_text(r.key, r.params, lang, symbol=False),
+            }
             for r in hand.refusals
         ],
-        "declarations": [encode_action(action) for action in hand.declarations],
+        "declarations": [_declaration(action, hand, lang) for action in hand.declarations],
         "your_turn": hand.your_turn,
         "sits_out": hand.sits_out,
+        "away": hand.away,
+        "left": hand.left,
     }
 
 
-def state(table: TableView, hand: HandView | None) -> Json:
+def _declaration(action: Action, hand: HandView, lang: str) -> Json:
+    code = encode_action(action)
+    label = action_label(
+        action,
+        lang,
+        trump=hand.trump,
+        target=hand.target,
+        exchange_card=hand.exchange_card,
+        exchange_gives=hand.exchange_gives,
+        symbol=False,
+    )
+    found: Json = {"code": code, "label": label}
+    if action.kind in ASKED:
+        found["ask"] = t(f"hand.asked.{code}", lang)
+        found["yes"] = t(f"hand.asked.yes.{code}", lang)
+    return found
+
+
+def state(table: TableView, hand: HandView | None, lang: str, now: float | None = None) -> Json:
     """What one socket is sent when the table changes: the table, and the viewer's own hand
-    (None for a spectator)."""
+    (None for a spectator), its words in ``lang``."""
     return {
         "type": "state",
         "protocol": PROTOCOL,
-        "table": table_state(table),
-        "hand": None if hand is None else hand_state(hand),
+        "lang": lang,
+        "table": table_state(table, now),
+        "hand": None if hand is None else hand_state(hand, lang),
+    }
+
+
+def refused(key: str, params: dict[str, Any], lang: str) -> Json:
+    """An action the table did not take: its catalog key (``tables.errors.<key>``), its
+    parameters, and the sentence in ``lang``."""
+    plain = _plain(params)
+    return {
+        "type": "refused",
+        "key": f"tables.errors.{key}",
+        "params": plain,
+        "text": refusal_text(key, params, lang, symbol=False),
     }
 
 

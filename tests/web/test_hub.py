@@ -27,14 +27,19 @@ ANA, LUIS, EVA = 10, 11, 12
 class Socket:
     """A socket of the web table, as a list of what it was sent."""
 
-    def __init__(self, user_id: int | None, *, broken: bool = False) -> None:
+    def __init__(self, user_id: int | None, *, broken: bool = False, language: str = "es") -> None:
         self._user_id = user_id
+        self._language = language
         self.broken = broken
         self.sent: list[dict[str, Any]] = []
 
     @property
     def user_id(self) -> int | None:
         return self._user_id
+
+    @property
+    def language(self) -> str:
+        return self._language
 
     async def send(self, message: dict[str, Any]) -> None:
         if self.broken:
