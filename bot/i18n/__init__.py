@@ -22,6 +22,8 @@ from bot.i18n import (
     tables_es,
     tournaments_en,
     tournaments_es,
+    web_en,
+    web_es,
 )
 
 Language = Literal["en", "es"]
@@ -38,6 +40,7 @@ CATALOGS: Final[dict[Language, dict[str, str]]] = {
         **tournaments_en.MESSAGES,
         **sandbox_en.MESSAGES,
         **settings_en.MESSAGES,
+        **web_en.MESSAGES,
     },
     "es": {
         **es.MESSAGES,
@@ -47,6 +50,7 @@ CATALOGS: Final[dict[Language, dict[str, str]]] = {
         **tournaments_es.MESSAGES,
         **sandbox_es.MESSAGES,
         **settings_es.MESSAGES,
+        **web_es.MESSAGES,
     },
 }
 
