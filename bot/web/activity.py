@@ -13,7 +13,7 @@ Every call can fail: a code Discord refuses or a player not in the instance is a
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -71,8 +71,11 @@ class ActivityAuth:
         self._api = api.rstrip("/")
         self._ttl = ttl
 
-    async def login(self, code: str, instance_id: str) -> Login:
-        """The session of whoever the page's code belongs to, in that instance."""
+    async def login(
+        self, code: str, instance_id: str, body: Mapping[str, Any] | None = None
+    ) -> Login:
+        """The session of whoever the page's code belongs to, in that instance. ``body``,
+        the rest of what the page posted, proves nothing here: Discord says it all."""
         if not code or not instance_id or len(code) > 200 or len(instance_id) > 200:
             raise WebAuthError("malformed")
         token = await self._exchange(code)

@@ -1,32 +1,52 @@
 """The web table's HTTP side, served by the bot's own process (an aiohttp app on the bot's
-event loop): ``POST /api/token`` logs a player of the Activity in (Discord proves who they
-are, :mod:`activity`) and answers with a signed session; ``GET /api/ws`` is that player's
-socket: it follows the table of the Activity's channel (:class:`TableHub`) and takes their
-actions as the buttons' clicks.
+event loop).
+
+- ``GET /``: the table's page, and ``GET /static/{name}``: the files it is built into
+  (``web/`` at the repository's root builds them into ``static/``; the package ships them,
+  so running the bot needs no Node);
+- ``GET /cards/{code}.png`` and ``/cards/back.png``: the bot's own card pictures;
+- ``GET /api/words?lang=en|es``: the page's words, from the message catalog (``web.*``),
+  and ``GET /api/config``: the Discord application id its SDK needs;
+- ``POST /api/token`` logs a player in (Discord proves who they are, :mod:`activity`; the
+  sandbox, its own way) and answers with a signed session;
+- ``GET /api/ws?session=...&lang=...`` is that player's socket: it follows the table of the
+  Activity's channel (:class:`TableHub`) and takes their actions as the buttons' clicks.
 
 A socket's messages are JSON objects with a ``type``: the server sends ``state`` (the table
-and the viewer's own hand, :mod:`wire`), ``refused`` (an action the table did not take:
-its catalog key, ``tables.errors.<key>``, and parameters), ``no_table`` (nothing plays in
-that channel now) and ``lost``; the page sends ``act`` (``code``, ``deal``, ``trick``: what a
-hand's button carries).
+and the viewer's own hand, :mod:`wire`), ``refused`` (an action the table did not take: its
+catalog key, ``tables.errors.<key>``, parameters and the sentence in the socket's language),
+``no_table`` (nothing plays in that channel now) and ``lost``; the page sends ``act``
+(``code``, ``deal``, ``trick``: what a hand's button carries) and ``back`` (a player a robot
+stands in for plays again).
 """
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
+import io
 import json
 import logging
 import weakref
-from collections.abc import Callable
-from typing import Any, Final
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, Final, Protocol
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
+from bot.engine import CODES, SUITS
+from bot.i18n import CATALOGS, LANGUAGES, Language, language_of
+from bot.render.cards import card_back, card_image
+from bot.render.symbols import ALL_CARDS
 from bot.tables.errors import TableError
 from bot.tables.service import TableService
+from bot.tables.views import TableView
 
-from .activity import ActivityAuth, DiscordCallError
+from . import wire
+from .activity import DiscordCallError, Login
 from .hub import TableHub
 from .sessions import Session, WebAuthError, sign, verify
+from .words import card_name, suit_text
 
 log = logging.getLogger(__name__)
 
@@ -35,11 +55,44 @@ MAX_MESSAGE: Final = 4096
 HEARTBEAT: Final = 25.0
 """Seconds between pings on a socket, so a dropped one is noticed."""
 
-AUTH: web.AppKey[ActivityAuth | None] = web.AppKey("auth")
+STATIC: Final = Path(__file__).with_name("static")
+"""The page as ``web/`` builds it (``npm run build``), shipped with the package."""
+STATIC_TYPES: Final = {
+    "table.js": "text/javascript; charset=utf-8",
+    "table.css": "text/css; charset=utf-8",
+}
+"""The files ``/static/`` serves, and what each is; nothing else there is served."""
+INDEX: Final = "index.html"
+LONG_CACHE: Final = "public, max-age=31536000, immutable"
+"""A card's picture, or a built file asked by its digest (the page names it so), never
+changes under its address."""
+SHORT_CACHE: Final = "public, max-age=300"
+NO_CACHE: Final = "no-cache"
+BACK: Final = "back"
+"""``/cards/back.png``: the back of a card."""
+CARD_CODES: Final = frozenset(ALL_CARDS)
+WORDS_PREFIX: Final = "web."
+CONTENT_SECURITY: Final = "base-uri 'none'; form-action 'none'; object-src 'none'"
+"""What the page never needs (its scripts are its own file; Discord's proxy adds its own
+policy around the Activity)."""
+
+
+class Authority(Protocol):
+    """Who proves a player of the page: Discord (:class:`ActivityAuth`), or the sandbox's
+    own stand-in. ``body`` is the whole JSON object the page posted (the sandbox reads its
+    ``user_id``)."""
+
+    async def login(self, code: str, instance_id: str, body: Mapping[str, Any]) -> Login: ...
+
+
+AUTH: web.AppKey[Authority | None] = web.AppKey("auth")
 HUB: web.AppKey[TableHub] = web.AppKey("hub")
 SECRET: web.AppKey[bytes] = web.AppKey("secret")
 CLOCK: web.AppKey[Callable[[], float]] = web.AppKey("clock")
 SOCKETS: web.AppKey[weakref.WeakSet[web.WebSocketResponse]] = web.AppKey("sockets")
+APPLICATION: web.AppKey[int | None] = web.AppKey("application")
+FILES: web.AppKey[dict[str, bytes]] = web.AppKey("files")
+CARDS: web.AppKey[dict[str, bytes]] = web.AppKey("cards")
 
 
 def make_app(
@@ -47,20 +100,47 @@ def make_app(
     hub: TableHub,
     secret: bytes,
     clock: Callable[[], float],
-    auth: ActivityAuth | None,
+    auth: Authority | None,
+    application_id: int | None = None,
+    static: Path = STATIC,
 ) -> web.Application:
-    """The app; ``auth`` None: no Activity is set up (no client secret), so nobody logs in
-    through Discord (the sandbox signs its own sessions)."""
+    """The app; ``auth`` None: nobody logs in (no Activity is set up, no client secret).
+    ``application_id``: the Discord application whose Activity the page is (its SDK needs
+    it; None outside Discord). ``static``: where the built page lies."""
     app = web.Application(client_max_size=MAX_MESSAGE)
     app[AUTH] = auth
     app[HUB] = hub
     app[SECRET] = secret
     app[CLOCK] = clock
     app[SOCKETS] = weakref.WeakSet()
+    app[APPLICATION] = application_id
+    app[FILES] = _read_static(static)
+    app[CARDS] = {}
+    app.router.add_get("/", index)
+    app.router.add_get("/static/{name}", static_file)
+    app.router.add_get("/cards/{code}.png", card_picture)
+    app.router.add_get("/api/words", words)
+    app.router.add_get("/api/config", config)
     app.router.add_post("/api/token", token)
     app.router.add_get("/api/ws", socket)
     app.on_shutdown.append(_close_sockets)
     return app
+
+
+def _read_static(folder: Path) -> dict[str, bytes]:
+    """The built page's files, read once (a missing one is answered 404, and logged)."""
+    found: dict[str, bytes] = {}
+    for name in (INDEX, *STATIC_TYPES):
+        try:
+            found[name] = (folder / name).read_bytes()
+        except OSError:
+            log.warning("The web table's page has no %s: build it (npm run build in web/)", name)
+    return found
+
+
+def digest(data: bytes) -> str:
+    """The short digest a built file's address carries (``table.js?v=...``)."""
+    return hashlib.sha256(data).hexdigest()[:16]
 
 
 async def _close_sockets(app: web.Application) -> None:
@@ -69,9 +149,114 @@ async def _close_sockets(app: web.Application) -> None:
         await ws.close(code=WSCloseCode.GOING_AWAY, message=b"the table is going away")
 
 
+# ------------------------------------------------------------------ the page and its files
+
+
+async def index(request: web.Request) -> web.Response:
+    page = request.app[FILES].get(INDEX)
+    if page is None:
+        raise web.HTTPNotFound()
+    return web.Response(
+        body=page,
+        content_type="text/html",
+        charset="utf-8",
+        headers={
+            "Cache-Control": NO_CACHE,
+            "Content-Security-Policy": CONTENT_SECURITY,
+            "X-Content-Type-Options": "nosniff",
+            "Referrer-Policy": "no-referrer",
+        },
+    )
+
+
+async def static_file(request: web.Request) -> web.Response:
+    """One of the built files, by its name alone (no folder, nothing else there)."""
+    name = request.match_info["name"]
+    data = request.app[FILES].get(name) if name in STATIC_TYPES else None
+    if data is None:
+        raise web.HTTPNotFound()
+    asked = request.query.get("v")
+    return web.Response(
+        body=data,
+        headers={
+            "Content-Type": STATIC_TYPES[name],
+            "Cache-Control": LONG_CACHE if asked == digest(data) else NO_CACHE,
+            "ETag": f'"{digest(data)}"',
+            "X-Content-Type-Options": "nosniff",
+        },
+    )
+
+
+async def card_picture(request: web.Request) -> web.Response:
+    """A card's face (``12O``) or its back (``back``), as the bot draws them, in PNG; drawn
+    once, off the event loop, and kept."""
+    code = request.match_info["code"]
+    if code != BACK and code not in CARD_CODES:
+        raise web.HTTPNotFound()
+    cards = request.app[CARDS]
+    png = cards.get(code)
+    if png is None:
+        png = await asyncio.to_thread(_card_png, code)
+        cards[code] = png
+    return web.Response(
+        body=png,
+        headers={
+            "Content-Type": "image/png",
+            "Cache-Control": LONG_CACHE,
+            "X-Content-Type-Options": "nosniff",
+        },
+    )
+
+
+def _card_png(code: str) -> bytes:
+    image = card_back() if code == BACK else card_image(code)
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=True)
+    return out.getvalue()
+
+
+def page_words(lang: Language) -> dict[str, Any]:
+    """What the page says, in ``lang``: its own texts (the catalog's ``web.*``), each card's
+    name and each suit's, by code."""
+    catalog = CATALOGS[lang]
+    english = CATALOGS["en"]
+    texts = {
+        key: catalog.get(key, text) for key, text in english.items() if key.startswith(WORDS_PREFIX)
+    }
+    cards = {code: card_name(n, lang) for n, code in enumerate(CODES)}
+    suits = {letter: suit_text(n, lang, symbol=False) for n, letter in enumerate(SUITS)}
+    return {"lang": lang, "words": texts, "cards": cards, "suits": suits}
+
+
+def _language(asked: str | None) -> Language | None:
+    """The language a page asks for (``en``, ``es``), or None for any other word."""
+    return asked if asked in LANGUAGES else None  # type: ignore[return-value]
+
+
+async def words(request: web.Request) -> web.Response:
+    lang = _language(request.query.get("lang")) or language_of(request.query.get("lang"))
+    return web.json_response(page_words(lang), headers={"Cache-Control": SHORT_CACHE})
+
+
+async def config(request: web.Request) -> web.Response:
+    """What the page needs before it logs in: the application its Discord SDK speaks for
+    (None: no Activity, the page logs in as the sandbox does) and the messages' version."""
+    application = request.app[APPLICATION]
+    return web.json_response(
+        {
+            "client_id": None if application is None else str(application),
+            "protocol": wire.PROTOCOL,
+        },
+        headers={"Cache-Control": NO_CACHE},
+    )
+
+
+# ------------------------------------------------------------------ login and the socket
+
+
 async def token(request: web.Request) -> web.Response:
-    """``{"code", "instance_id"}`` -> ``{"session", "access_token", "user"}``; 401 with a
-    word when Discord does not prove who it is, 503 when Discord does not answer."""
+    """``{"code", "instance_id", ...}`` -> ``{"session", "access_token", "user"}``; 401 with
+    a word when the login is not proved, 503 when Discord does not answer."""
     auth = request.app[AUTH]
     if auth is None:
         return web.json_response({"error": "no activity"}, status=404)
@@ -81,7 +266,7 @@ async def token(request: web.Request) -> web.Response:
     except (ValueError, KeyError, TypeError):
         return web.json_response({"error": "malformed"}, status=400)
     try:
-        login = await auth.login(code, instance_id)
+        login = await auth.login(code, instance_id, body)
     except WebAuthError as error:
         return web.json_response({"error": error.reason}, status=401)
     except DiscordCallError as error:
@@ -98,11 +283,12 @@ async def token(request: web.Request) -> web.Response:
 
 
 class SocketPeer:
-    """A player's socket, as the hub sees it."""
+    """A player's socket, as the hub sees it; ``language``: what its page reads."""
 
-    def __init__(self, session: Session, ws: web.WebSocketResponse) -> None:
+    def __init__(self, session: Session, ws: web.WebSocketResponse, language: str) -> None:
         self.session = session
         self.ws = ws
+        self.language = language
 
     @property
     def user_id(self) -> int | None:
@@ -112,18 +298,23 @@ class SocketPeer:
         await self.ws.send_json(message)
 
 
-def table_of_channel(service: TableService, session: Session) -> int | None:
+def channel_table(service: TableService, session: Session) -> TableView | None:
     """The open table of the Activity's channel (the newest, if several)."""
     if session.guild_id is None:
         return None
-    found = [
-        t.id for t in service.open_tables(session.guild_id) if t.channel_id == session.channel_id
-    ]
-    return max(found) if found else None
+    found = [t for t in service.open_tables(session.guild_id) if t.channel_id == session.channel_id]
+    return max(found, key=lambda t: t.id) if found else None
+
+
+def table_of_channel(service: TableService, session: Session) -> int | None:
+    """The id of the open table of the Activity's channel (the newest, if several)."""
+    table = channel_table(service, session)
+    return None if table is None else table.id
 
 
 async def socket(request: web.Request) -> web.StreamResponse:
-    """A player's socket at the table of their Activity's channel."""
+    """A player's socket at the table of their Activity's channel, in the language the page
+    asks (``lang``; else the table's)."""
     try:
         session = verify(
             request.query.get("session", ""), request.app[SECRET], request.app[CLOCK]()
@@ -134,12 +325,13 @@ async def socket(request: web.Request) -> web.StreamResponse:
     ws = web.WebSocketResponse(heartbeat=HEARTBEAT, max_msg_size=MAX_MESSAGE)
     await ws.prepare(request)
     request.app[SOCKETS].add(ws)
-    peer = SocketPeer(session, ws)
-    table_id = table_of_channel(hub.service, session)
+    table = channel_table(hub.service, session)
+    asked = _language(request.query.get("lang"))
+    peer = SocketPeer(session, ws, asked or language_of(table.language if table else None))
     try:
-        if table_id is None:
+        if table is None:
             raise TableError("gone")
-        await hub.join(table_id, peer)
+        await hub.join(table.id, peer)
     except TableError:  # nothing plays there, or the table ended a moment ago
         await ws.send_json({"type": "no_table"})
         await ws.close()
@@ -148,9 +340,9 @@ async def socket(request: web.Request) -> web.StreamResponse:
         async for message in ws:
             if message.type is not WSMsgType.TEXT:
                 continue
-            await _take(hub, table_id, peer, message.data)
+            await _take(hub, table.id, peer, message.data)
     finally:
-        hub.leave(table_id, peer)
+        hub.leave(table.id, peer)
     return ws
 
 
@@ -158,9 +350,17 @@ async def _take(hub: TableHub, table_id: int, peer: SocketPeer, data: str) -> No
     """One message from the page: an action, which the table takes or refuses in words."""
     try:
         message: Any = json.loads(data)
-        if not isinstance(message, dict) or message.get("type") != "act":
+        if not isinstance(message, dict):
+            raise ValueError("not an object")
+        if message.get("type") == "back":
+            await hub.back(table_id, peer)
+            return
+        if message.get("type") != "act":
             raise ValueError("not an action")
         code, deal, trick = str(message["code"]), int(message["deal"]), int(message["trick"])
+    except TableError as error:
+        await _refuse(peer, error)
+        return
     except (ValueError, KeyError, TypeError):
         await _refuse(peer, TableError("malformed"))
         return
@@ -172,4 +372,4 @@ async def _take(hub: TableHub, table_id: int, peer: SocketPeer, data: str) -> No
 
 async def _refuse(peer: SocketPeer, error: TableError) -> None:
     params = {k: v for k, v in error.params.items() if isinstance(v, int | str)}
-    await peer.send({"type": "refused", "key": f"tables.errors.{error.key}", "params": params})
+    await peer.send(wire.refused(error.key, params, peer.language))

@@ -58,7 +58,13 @@ class WebTable:
                 http=self._http,
                 clock=self._clock,
             )
-        app = make_app(hub=self.hub, secret=self._secret, clock=self._clock, auth=auth)
+        app = make_app(
+            hub=self.hub,
+            secret=self._secret,
+            clock=self._clock,
+            auth=auth,
+            application_id=self._application_id,
+        )
         self._runner = web.AppRunner(app, handle_signals=False)
         await self._runner.setup()
         site = web.TCPSite(self._runner, host, port)

@@ -5,22 +5,28 @@ channel's table, and actions sent on it taken or refused like the buttons' click
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import AsyncIterator
+import io
+import re
+from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 import aiohttp
 import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
+from PIL import Image
 
-from bot.engine import Options, Variant
+from bot.engine import CODES, Options, Variant
+from bot.i18n import t, web_en, web_es
+from bot.render.cards import CARD_H, CARD_W
 from bot.storage import Database
 from bot.tables import Presenters
 from bot.tables.model import Table
 from bot.tables.service import TableService
 from bot.web import Session, WebAuthError, sign
+from bot.web import app as app_module
 from bot.web.activity import Login
-from bot.web.app import make_app
+from bot.web.app import AUTH, LONG_CACHE, STATIC, make_app
 from bot.web.hub import TableHub
 from tests.tables._play import opened
 from tests.tables.test_service import settle
@@ -45,7 +51,11 @@ def session_of(user_id: int, *, channel: int = CHANNEL, expires: float = 2e9) ->
 class FakeAuth:
     """Discord's proof, decided by the test: a code names the user it logs in."""
 
-    async def login(self, code: str, instance_id: str) -> Login:
+    def __init__(self) -> None:
+        self.bodies: list[Mapping[str, Any]] = []
+
+    async def login(self, code: str, instance_id: str, body: Mapping[str, Any]) -> Login:
+        self.bodies.append(body)
         if not code.isdigit():
             raise WebAuthError("code refused")
         return Login(dataclasses.replace(session_of(int(code)), instance_id=instance_id), "tok")
@@ -68,7 +78,7 @@ async def world(db: Database) -> AsyncIterator[tuple[TestClient[Any, Any], Table
     )
     await service.start(table.id, ANA)
     await settle(service, table)
-    app = make_app(hub=hub, secret=SECRET, clock=lambda: 1e9, auth=FakeAuth())  # type: ignore[arg-type]
+    app = make_app(hub=hub, secret=SECRET, clock=lambda: 1e9, auth=FakeAuth())
     client = TestClient(TestServer(app))
     await client.start_server()
     yield client, service, table
@@ -178,8 +188,224 @@ async def test_a_spectator_watches_and_plays_nothing(
         assert (await ws.receive_json())["key"] == "tables.errors.not_seated"
 
 
-def test_the_app_has_the_two_routes_alone() -> None:
+def test_the_app_has_its_routes_alone() -> None:
     app = make_app(hub=None, secret=SECRET, clock=lambda: 0.0, auth=None)  # type: ignore[arg-type]
-    routes = sorted((r.method, r.resource.canonical) for r in app.router.routes() if r.resource)
-    assert routes == [("GET", "/api/ws"), ("HEAD", "/api/ws"), ("POST", "/api/token")]
+    routes = sorted(
+        (r.method, r.resource.canonical)
+        for r in app.router.routes()
+        if r.resource and r.method != "HEAD"
+    )
+    assert routes == [
+        ("GET", "/"),
+        ("GET", "/api/config"),
+        ("GET", "/api/words"),
+        ("GET", "/api/ws"),
+        ("GET", "/cards/{code}.png"),
+        ("GET", "/static/{name}"),
+        ("POST", "/api/token"),
+    ]
     assert isinstance(app, web.Application)
+
+
+# ------------------------------------------------------------------ the page and its files
+
+
+async def test_the_page_is_served_and_never_cached(
+    world: tuple[TestClient[Any, Any], TableService, Table],
+) -> None:
+    client, _, _ = world
+    answer = await client.get("/")
+    assert answer.status == 200
+    assert answer.content_type == "text/html" and answer.charset == "utf-8"
+    assert answer.headers["Cache-Control"] == "no-cache"
+    page = await answer.text()
+    assert "/static/table.js?v=" in page and "/static/table.css?v=" in page
+
+
+@pytest.mark.parametrize(
+    ("name", "kind"), [("table.js", "text/javascript"), ("table.css", "text/css")]
+)
+async def test_the_built_files_are_served_and_cached_by_their_digest(
+    world: tuple[TestClient[Any, Any], TableService, Table], name: str, kind: str
+) -> None:
+    client, _, _ = world
+    page = await (await client.get("/")).text()
+    version = page.split(f"/static/{name}?v=")[1].split('"')[0]
+    answer = await client.get(f"/static/{name}", params={"v": version})
+    assert answer.status == 200 and answer.content_type == kind
+    assert answer.headers["Cache-Control"] == LONG_CACHE
+    assert answer.headers["X-Content-Type-Options"] == "nosniff"
+    assert await answer.read() == (STATIC / name).read_bytes()
+    unnamed = await client.get(f"/static/{name}", params={"v": "old"})
+    assert unnamed.status == 200 and unnamed.headers["Cache-Control"] == "no-cache"
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/nope",
+        "/index.html",
+        "/static/",
+        "/static/index.html",
+        "/static/SOURCE_SHA256",
+        "/static/../app.py",
+        "/static/%2e%2e/app.py",
+        "/static/..%2fapp.py",
+        "/static/%2e%2e%2fapp.py",
+        "/static/table.js/x",
+        "/cards/13O.png",
+        "/cards/1o.png",
+        "/cards/12O.jpg",
+        "/cards/..%2f..%2fapp.png",
+        "/cards/.png",
+    ],
+)
+async def test_nothing_else_is_served(
+    world: tuple[TestClient[Any, Any], TableService, Table], path: str
+) -> None:
+    client, _, _ = world
+    answer = await client.get(path)
+    assert answer.status == 404, path
+
+
+async def test_the_cards_are_the_bots_own_pictures_drawn_once(
+    world: tuple[TestClient[Any, Any], TableService, Table], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client, _, _ = world
+    drawn: list[str] = []
+    real = app_module._card_png
+
+    def counted(code: str) -> bytes:
+        drawn.append(code)
+        return real(code)
+
+    monkeypatch.setattr(app_module, "_card_png", counted)
+    for code in ("12O", "back", "12O", "back", "1B"):
+        answer = await client.get(f"/cards/{code}.png")
+        assert answer.status == 200 and answer.content_type == "image/png"
+        assert answer.headers["Cache-Control"] == LONG_CACHE
+        picture = Image.open(io.BytesIO(await answer.read()))
+        assert picture.format == "PNG" and picture.size == (CARD_W, CARD_H)
+    assert drawn == ["12O", "back", "1B"], "each picture is drawn once, then kept"
+    face = await (await client.get("/cards/12O.png")).read()
+    back = await (await client.get("/cards/back.png")).read()
+    assert face != back
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+async def test_the_words_of_the_page_in_each_language(
+    world: tuple[TestClient[Any, Any], TableService, Table], lang: str
+) -> None:
+    client, _, _ = world
+    answer = await client.get("/api/words", params={"lang": lang})
+    assert answer.status == 200
+    said = await answer.json()
+    assert said["lang"] == lang
+    assert set(said["words"]) == set(web_en.MESSAGES) == set(web_es.MESSAGES)
+    catalog = web_es.MESSAGES if lang == "es" else web_en.MESSAGES
+    assert said["words"] == catalog, "unfilled: the page fills {name} and the like itself"
+    assert set(said["cards"]) == set(CODES) and set(said["suits"]) == set("OCEB")
+    spanish = {"12O": "Rey de oros", "10C": "Sota de copas", "11E": "Caballo de espadas"}
+    english = {"12O": "King of coins", "10C": "Jack of cups", "11E": "Knight of swords"}
+    for code, name in (spanish if lang == "es" else english).items():
+        assert said["cards"][code] == name
+    assert said["suits"]["B"] == ("bastos" if lang == "es" else "clubs")
+
+
+async def test_words_in_another_language_are_in_english(
+    world: tuple[TestClient[Any, Any], TableService, Table],
+) -> None:
+    client, _, _ = world
+    said = await (await client.get("/api/words", params={"lang": "fr"})).json()
+    assert said["lang"] == "en"
+
+
+def test_every_word_of_the_page_is_in_both_languages_and_spanish_in_spanish() -> None:
+    assert set(web_en.MESSAGES) == set(web_es.MESSAGES)
+    assert all(key.startswith("web.") for key in web_en.MESSAGES)
+    for key, english in web_en.MESSAGES.items():
+        spanish = web_es.MESSAGES[key]
+        assert re.findall(r"{(\w+)}", english) == re.findall(r"{(\w+)}", spanish), key
+    same = {k for k in web_en.MESSAGES if web_en.MESSAGES[k] == web_es.MESSAGES[k]}
+    assert same <= {"web.robot", "web.robot_mark"}, same
+    assert "/tute nueva" in web_es.MESSAGES["web.no_table"]
+    assert web_en.MESSAGES["web.no_table"].startswith("No table plays in this channel")
+
+
+async def test_the_config_names_the_application(db: Database) -> None:
+    hub = TableHub(quick_service(db))
+    for application, said in ((1234, "1234"), (None, None)):
+        app = make_app(
+            hub=hub, secret=SECRET, clock=lambda: 0.0, auth=None, application_id=application
+        )
+        async with TestClient(TestServer(app)) as client:
+            answer = await client.get("/api/config")
+            assert (await answer.json())["client_id"] == said
+            assert answer.headers["Cache-Control"] == "no-cache"
+
+
+async def test_the_login_is_given_all_the_page_posted(
+    world: tuple[TestClient[Any, Any], TableService, Table],
+) -> None:
+    client, _, _ = world
+    auth = client.app[AUTH]  # type: ignore[index]
+    assert isinstance(auth, FakeAuth)
+    sent = {"code": str(LUIS), "instance_id": "i-2", "user_id": "11"}
+    answer = await client.post("/api/token", json=sent)
+    assert answer.status == 200
+    assert auth.bodies[-1] == sent
+
+
+@pytest.mark.parametrize(("asked", "lang"), [("es", "es"), ("en", "en"), (None, "en"), ("x", "en")])
+async def test_a_socket_speaks_the_language_its_page_asks_else_the_tables(
+    world: tuple[TestClient[Any, Any], TableService, Table], asked: str | None, lang: str
+) -> None:
+    client, _, _ = world
+    params = {"session": sign(session_of(ANA), SECRET)}
+    if asked is not None:
+        params["lang"] = asked
+    async with client.ws_connect("/api/ws", params=params) as ws:
+        state = await ws.receive_json()
+        assert state["lang"] == lang
+        await ws.send_json({"type": "act", "code": "1O", "deal": 0, "trick": 99})
+        refused = await ws.receive_json()
+        assert refused["type"] == "refused" and refused["key"] == "tables.errors.stale"
+        assert refused["text"] == t("tables.errors.stale", lang)
+
+
+async def test_a_spanish_table_speaks_spanish_by_default(db: Database) -> None:
+    service = quick_service(db)
+    hub = TableHub(service)
+    service.presenter = Presenters(hub)
+    await opened(
+        service,
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        host_id=ANA,
+        host_name="Ana",
+        variant=Variant.HABANERO,
+        options=Options(),
+        language="es",
+    )
+    app = make_app(hub=hub, secret=SECRET, clock=lambda: 1e9, auth=None)
+    async with (
+        TestClient(TestServer(app)) as client,
+        client.ws_connect("/api/ws", params={"session": sign(session_of(EVA), SECRET)}) as ws,
+    ):
+        assert (await ws.receive_json())["lang"] == "es"
+        await ws.send_json({"type": "act", "code": "1O", "deal": 0, "trick": 0})
+        refused = await ws.receive_json()
+        assert refused["text"] == t("tables.errors.not_seated", "es")
+
+
+async def test_a_player_who_is_not_away_is_told_so_when_coming_back(
+    world: tuple[TestClient[Any, Any], TableService, Table],
+) -> None:
+    client, _, _ = world
+    params = {"session": sign(session_of(ANA), SECRET), "lang": "es"}
+    async with client.ws_connect("/api/ws", params=params) as ws:
+        await ws.receive_json()
+        await ws.send_json({"type": "back"})
+        refused = await ws.receive_json()
+        assert refused["key"] == "tables.errors.not_away"
+        assert refused["text"] == t("tables.errors.not_away", "es")
