@@ -1,0 +1,692 @@
+// The web table: the table seen from your seat, your hand to tap, in your language.
+//
+// DOM contract (browser tests rely on it):
+//   body[data-state]   connecting | playing | no_table | lost | reconnecting
+//   body[data-seat]    your seat number, or "" for a spectator
+//   body[data-status]  the table's status (lobby, playing, finished, closed, cancelled)
+//   button.card[data-card][data-playable="1"|"0"]   each card of your hand
+//   button.declare[data-code]                        each declaration you may make
+//   #trick [data-card][data-seat]                     the cards of the trick in play
+//   .seat[data-seat] (data-turn="1" on the seat to play)
+//   #notice (the last refusal or notice, in words), #scores, #clock
+
+import { Connection, type Phase } from "./connection";
+import { byId, el, fill, robotIcon, setText } from "./dom";
+import { type Config, Login, LoginError } from "./login";
+import type {
+  Declaration,
+  HandJ,
+  Played,
+  SeatJ,
+  ServerMsg,
+  StateMsg,
+  TableJ,
+  Words,
+} from "./wire";
+
+const SUIT_LETTERS = ["O", "C", "E", "B"];
+const PLACES: Record<number, string[]> = {
+  1: ["bottom"],
+  2: ["bottom", "top"],
+  3: ["bottom", "right", "left"],
+  4: ["bottom", "right", "top", "left"],
+};
+const TEAM_COLOURS = 2; // pairs: two teams, two colours (CSS: .team-0, .team-1)
+
+// ------------------------------------------------------------------------ words
+
+let WORDS: Words = { lang: "en", words: {}, cards: {}, suits: {} };
+
+/** The page's text ``web.<key>`` in its language, with ``{name}`` filled in. */
+function w(key: string, params: Record<string, string | number> = {}): string {
+  const template = WORDS.words[`web.${key}`] ?? key;
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    name in params ? String(params[name]) : whole,
+  );
+}
+
+function cardName(code: string): string {
+  return WORDS.cards[code] ?? code;
+}
+
+function pickLanguage(params: URLSearchParams): string {
+  const asked = (params.get("lang") ?? navigator.language ?? "en").toLowerCase();
+  return asked.startsWith("es") ? "es" : "en";
+}
+
+// ------------------------------------------------------------------------ the page's state
+
+interface View {
+  table: TableJ;
+  hand: HandJ | null;
+  me: number | null; // your seat
+  received: number; // performance.now() when it came
+}
+
+let view: View | null = null;
+let connection: Connection | null = null;
+let sent = false; // an action is on its way: one tap, one action
+let lastOpen = window.matchMedia("(min-width: 900px)").matches;
+let clockTimer: number | undefined;
+
+const body = document.body;
+
+function setPageState(state: string): void {
+  body.dataset.state = state;
+  const line = {
+    connecting: w("connecting"),
+    reconnecting: w("reconnecting"),
+    no_table: w("no_table"),
+    lost: w("lost"),
+  }[state];
+  const banner = byId("banner");
+  if (line === undefined) {
+    banner.hidden = true;
+    setText(banner, "");
+  } else {
+    banner.hidden = false;
+    setText(banner, line);
+  }
+}
+
+function notice(text: string): void {
+  const box = byId("notice");
+  box.classList.remove("fresh");
+  setText(box, text);
+  void box.offsetWidth; // restart its animation
+  box.classList.add("fresh");
+}
+
+// ------------------------------------------------------------------------ seats
+
+function place(seat: number, table: TableJ, me: number | null): string {
+  const count = table.seats.length;
+  const places = PLACES[count] ?? PLACES[4];
+  const base = me ?? 0;
+  return places[(seat - base + count) % count] ?? "top";
+}
+
+function robotName(seat: SeatJ): string {
+  return w("robot", { number: seat.robot ?? "" });
+}
+
+function seatName(table: TableJ, seat: number): string {
+  const occupant = table.seats[seat];
+  if (occupant === null || occupant === undefined) return w("empty_seat");
+  return occupant.name ?? robotName(occupant);
+}
+
+function sideOf(table: TableJ, seat: number): number {
+  return table.sides.findIndex((side) => side.includes(seat));
+}
+
+function isTeamGame(table: TableJ): boolean {
+  return table.sides.length === TEAM_COLOURS && table.sides.every((side) => side.length > 1);
+}
+
+function sideName(table: TableJ, side: number[], me: number | null): string {
+  if (me !== null && side.includes(me)) {
+    return side.length > 1 ? w("us") : w("you");
+  }
+  if (me !== null && side.length > 1 && isTeamGame(table)) return w("them");
+  return side.map((seat) => seatName(table, seat)).join(" & ");
+}
+
+function drawSeats(v: View): void {
+  const { table, me } = v;
+  const deal = table.deal;
+  const playing = table.status === "playing" && deal !== null;
+  const team = isTeamGame(table);
+  const seats = table.seats.map((occupant, seat) => {
+    const where = place(seat, table, me);
+    const turn = playing && deal.turn === seat && table.paused_until === null;
+    const side = sideOf(table, seat);
+    const classes = ["seat", `at-${where}`];
+    if (team && side >= 0) classes.push(`team-${side}`);
+    if (occupant === null) classes.push("empty");
+    const name = el("span", { class: "name" });
+    if (occupant === null) {
+      name.textContent = w("empty_seat");
+    } else if (occupant.name === null) {
+      name.append(robotIcon(w("robot_mark")), robotName(occupant));
+    } else {
+      name.textContent = seat === me ? `${occupant.name} · ${w("you")}` : occupant.name;
+    }
+    const notes: HTMLElement[] = [];
+    if (occupant?.left || occupant?.away) {
+      // a member a robot stands in for
+      notes.push(
+        el(
+          "span",
+          { class: "note" },
+          robotIcon(w("robot_mark")),
+          occupant.left ? w("left") : w("away"),
+        ),
+      );
+    }
+    const held = deal?.hand_sizes[seat];
+    const count =
+      playing && held !== undefined && seat !== me
+        ? el(
+            "span",
+            { class: "held", "aria-label": w("cards_held", { count: held }) },
+            el("img", { src: "/cards/back.png", alt: "", width: 12, height: 19 }),
+            `${held}`,
+          )
+        : null;
+    return el(
+      "div",
+      {
+        class: classes.join(" "),
+        "data-seat": seat,
+        "data-turn": turn ? "1" : undefined,
+        "aria-current": turn ? "true" : undefined,
+      },
+      name,
+      ...notes,
+      count,
+    );
+  });
+  fill(byId("seats"), ...seats);
+}
+
+// ------------------------------------------------------------------------ the felt
+
+function cardImage(code: string, extra: Record<string, string | number> = {}): HTMLImageElement {
+  return el("img", {
+    src: `/cards/${code}.png`,
+    alt: cardName(code),
+    width: 96,
+    height: 150,
+    draggable: "false",
+    ...extra,
+  });
+}
+
+function drawTrick(v: View): void {
+  const trick = byId("trick");
+  const deal = v.table.deal;
+  const cards: Played[] = deal?.trick ?? [];
+  const shown = new Map<string, Element>();
+  for (const node of Array.from(trick.children)) {
+    shown.set(node.getAttribute("data-card") ?? "", node);
+  }
+  const nodes = cards.map(([seat, code], order) => {
+    const where = place(seat, v.table, v.me);
+    const old = shown.get(code);
+    const node =
+      old && old.getAttribute("data-seat") === String(seat)
+        ? old
+        : cardImage(code, { class: "tcard", "data-card": code, "data-seat": seat });
+    node.className = `tcard at-${where}${old ? "" : " arrive"}`;
+    (node as HTMLElement).style.zIndex = String(order + 1);
+    (node as HTMLElement).title = seatName(v.table, seat);
+    return node;
+  });
+  fill(trick, ...nodes);
+  trick.setAttribute(
+    "aria-label",
+    cards.map(([seat, code]) => `${seatName(v.table, seat)}: ${cardName(code)}`).join(", "),
+  );
+}
+
+function drawStock(v: View): void {
+  const stock = byId("stock");
+  const deal = v.table.deal;
+  if (deal === null) {
+    fill(stock);
+    stock.hidden = true;
+    return;
+  }
+  stock.hidden = false;
+  const letter = SUIT_LETTERS[deal.trump] ?? "O";
+  const pile = el("div", { class: "pile" });
+  pile.hidden = deal.face_up === null && !deal.stock_left;
+  if (deal.face_up !== null) {
+    pile.append(cardImage(deal.face_up, { class: "turned" }));
+  }
+  if (deal.stock_left !== null && deal.stock_left > 0) {
+    pile.append(
+      el("img", { class: "back", src: "/cards/back.png", alt: "", width: 96, height: 150 }),
+      el("span", { class: "count", id: "stock-count" }, String(deal.stock_left)),
+    );
+    pile.setAttribute("aria-label", w("stock", { count: deal.stock_left }));
+  }
+  fill(
+    stock,
+    pile,
+    el(
+      "span",
+      { class: `trumps suit-${letter}` },
+      w("trumps", { suit: WORDS.suits[letter] ?? letter }),
+    ),
+  );
+}
+
+function drawLast(v: View): void {
+  const last = v.table.deal?.last_trick ?? null;
+  const toggle = byId<HTMLButtonElement>("last-toggle");
+  const panel = byId("last");
+  toggle.hidden = last === null;
+  setText(toggle, lastOpen ? w("hide_last") : w("last_trick"));
+  toggle.setAttribute("aria-expanded", lastOpen ? "true" : "false");
+  if (last === null || !lastOpen) {
+    panel.hidden = true;
+    fill(panel);
+    return;
+  }
+  panel.hidden = false;
+  fill(
+    panel,
+    el("p", { class: "title" }, w("last_trick")),
+    el(
+      "div",
+      { class: "cards" },
+      ...last.cards.map(([seat, code]) =>
+        el(
+          "figure",
+          { class: seat === last.winner ? "won" : "" },
+          cardImage(code, { "data-last": code }),
+          el("figcaption", {}, seatName(v.table, seat)),
+        ),
+      ),
+    ),
+    el(
+      "p",
+      { class: "winner" },
+      w("last_won", { name: seatName(v.table, last.winner), points: last.points }),
+    ),
+  );
+}
+
+// ------------------------------------------------------------------------ scores, clock, status
+
+function drawScores(v: View): void {
+  const { table, me } = v;
+  const deal = table.deal;
+  const scores = byId("scores");
+  if (deal === null && table.rounds_won === null) {
+    fill(scores, el("span", { class: "title" }, w("table", { id: table.id })));
+    return;
+  }
+  const sides = deal?.sides ?? table.sides;
+  const team = isTeamGame(table);
+  fill(
+    scores,
+    ...sides.map((side, index) => {
+      const mine = me !== null && side.includes(me);
+      const tableSide = table.sides.findIndex((s) => s.some((seat) => side.includes(seat)));
+      const rounds = table.rounds_won?.[tableSide];
+      return el(
+        "span",
+        {
+          class: `side${mine ? " mine" : ""}${team ? ` team-${index}` : ""}`,
+          "data-side": index,
+        },
+        el("span", { class: "who" }, sideName(table, side, me)),
+        el("span", { class: "points" }, deal ? String(deal.scores[index] ?? 0) : "–"),
+        rounds
+          ? el("span", { class: "rounds", title: w("rounds_won", { count: rounds }) }, `★${rounds}`)
+          : null,
+      );
+    }),
+  );
+}
+
+function tickClock(): void {
+  const clock = byId("clock");
+  const v = view;
+  if (v === null || v.table.turn_left === null || v.table.status !== "playing") {
+    setText(clock, "");
+    clock.classList.remove("urgent");
+    clock.hidden = true;
+    return;
+  }
+  clock.hidden = false;
+  if (v.table.paused_until !== null) {
+    setText(clock, w("paused_short"));
+    return;
+  }
+  const left = Math.max(0, v.table.turn_left - (performance.now() - v.received) / 1000);
+  const seconds = Math.ceil(left);
+  const text = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+  setText(clock, text);
+  clock.setAttribute("aria-label", w("clock", { seconds }));
+  clock.classList.toggle("urgent", seconds <= 10);
+}
+
+function statusLine(v: View): string {
+  const { table, hand, me } = v;
+  const deal = table.deal;
+  switch (table.status) {
+    case "lobby":
+      return w("status_lobby");
+    case "finished": {
+      if (table.winner === null) return w("status_finished");
+      const side = table.sides[table.winner] ?? [];
+      if (me !== null && side.includes(me)) return w("you_win");
+      return side.length > 1
+        ? w("winners", { names: sideName(table, side, me) })
+        : w("winner", { name: sideName(table, side, me) });
+    }
+    case "closed":
+      return w("status_closed");
+    case "cancelled":
+      return w("status_cancelled");
+  }
+  if (table.paused_until !== null) return w("status_paused");
+  if (deal === null) return "";
+  if (hand?.left) return w("you_left");
+  if (hand?.away) return w("you_away");
+  if (hand?.sits_out) return w("sits_out");
+  const parts: string[] = [];
+  if (deal.turn === me) parts.push(deal.auction ? w("your_bid") : w("your_turn"));
+  else parts.push(w("turn_of", { name: seatName(table, deal.turn) }));
+  if (deal.contract !== null) {
+    parts.push(
+      w("contract", { name: seatName(table, deal.contract.seat), points: deal.contract.points }),
+    );
+  }
+  if (deal.capote_seat !== null) {
+    parts.push(w("capote", { name: seatName(table, deal.capote_seat) }));
+  }
+  return parts.join(" · ");
+}
+
+function drawStatus(v: View): void {
+  const status = byId("status");
+  setText(status, statusLine(v));
+  status.classList.toggle("mine", v.hand?.your_turn === true);
+  const again = byId<HTMLButtonElement>("again");
+  again.hidden = v.table.status === "lobby" || v.table.status === "playing";
+  setText(again, w("look_again"));
+  const back = byId<HTMLButtonElement>("back");
+  back.hidden = !(v.hand?.away && !v.hand.left && v.table.status === "playing");
+  setText(back, w("im_back"));
+}
+
+// ------------------------------------------------------------------------ the hand
+
+function drawHand(v: View): void {
+  const box = byId("hand");
+  const hand = v.hand;
+  box.setAttribute("aria-label", w("your_hand"));
+  if (hand === null) {
+    fill(box);
+    box.hidden = true;
+    body.classList.toggle("watching", true);
+    return;
+  }
+  body.classList.toggle("watching", false);
+  box.hidden = false;
+  const playable = new Set(hand.playable);
+  const old = new Map<string, HTMLButtonElement>();
+  for (const node of Array.from(box.querySelectorAll<HTMLButtonElement>("button.card"))) {
+    old.set(node.dataset.card ?? "", node);
+  }
+  const buttons = hand.cards.map((code) => {
+    const button =
+      old.get(code) ??
+      el(
+        "button",
+        { type: "button", class: "card", "data-card": code },
+        cardImage(code, { alt: "" }),
+      );
+    const may = playable.has(code) && hand.your_turn;
+    button.dataset.playable = playable.has(code) ? "1" : "0";
+    button.classList.toggle("may", may);
+    button.classList.remove("sent");
+    button.setAttribute("aria-label", cardName(code));
+    return button;
+  });
+  fill(box, ...buttons);
+  box.style.setProperty("--count", String(hand.cards.length));
+  layOutHand();
+}
+
+/** The hand's cards as wide as the screen allows (56 px at the least): one row, or two on a
+ *  narrow screen, overlapping a little when even that does not fit. */
+function layOutHand(): void {
+  const box = byId("hand");
+  const cards = Array.from(box.querySelectorAll<HTMLElement>("button.card"));
+  if (cards.length === 0) return;
+  const width = box.clientWidth;
+  const gap = 6;
+  const widest = width >= 700 ? 96 : 84;
+  const least = 56;
+  let rows = 1;
+  const fits = (perRow: number) => Math.floor((width - gap * (perRow - 1)) / perRow);
+  if (fits(cards.length) < least + 8 && cards.length > 5) rows = 2;
+  const perRow = Math.ceil(cards.length / rows);
+  const cardWidth = Math.max(least, Math.min(widest, fits(perRow)));
+  let step = cardWidth + gap;
+  if (perRow > 1 && cardWidth * perRow + gap * (perRow - 1) > width) {
+    step = (width - cardWidth) / (perRow - 1);
+  }
+  box.style.setProperty("--card-w", `${cardWidth}px`);
+  box.style.setProperty("--rows", String(rows));
+  cards.forEach((card, index) => {
+    const row = Math.floor(index / perRow);
+    const col = index % perRow;
+    const inRow = Math.min(perRow, cards.length - row * perRow);
+    const rowWidth = cardWidth + step * (inRow - 1);
+    const left = (width - rowWidth) / 2 + col * step;
+    card.style.left = `${Math.round(left)}px`;
+    card.style.setProperty("--row", String(row));
+    card.style.zIndex = String(index + 1);
+  });
+}
+
+function drawDeclarations(v: View): void {
+  const box = byId("declarations");
+  const hand = v.hand;
+  const offered: Declaration[] = hand?.declarations ?? [];
+  fill(
+    box,
+    ...offered.map((declaration) =>
+      el(
+        "button",
+        {
+          type: "button",
+          class: `declare${declaration.ask ? " asks" : ""}${declaration.code === "r" ? " danger" : ""}`,
+          "data-code": declaration.code,
+        },
+        declaration.label,
+      ),
+    ),
+  );
+  box.hidden = offered.length === 0;
+}
+
+function act(code: string): void {
+  const hand = view?.hand;
+  if (!hand || connection === null || sent) return;
+  if (connection.send({ type: "act", code, deal: hand.deal_no, trick: hand.trick_no })) {
+    sent = true;
+  } else {
+    notice(w("not_connected"));
+  }
+}
+
+function onHandClick(event: Event): void {
+  const button = (event.target as Element).closest<HTMLButtonElement>("button.card");
+  const hand = view?.hand;
+  if (!button || !hand) return;
+  const code = button.dataset.card ?? "";
+  if (button.dataset.playable === "1" && hand.your_turn) {
+    button.classList.add("sent");
+    act(code);
+    return;
+  }
+  const refusal = hand.refusals.find((r) => r.card === code);
+  if (refusal) notice(refusal.text);
+  else if (!hand.your_turn) notice(w("wait_turn"));
+  else notice(w("held_back"));
+}
+
+function onDeclareClick(event: Event): void {
+  const button = (event.target as Element).closest<HTMLButtonElement>("button.declare");
+  if (!button || !view?.hand) return;
+  const code = button.dataset.code ?? "";
+  const declaration = view.hand.declarations.find((d) => d.code === code);
+  if (!declaration) return;
+  if (declaration.ask) {
+    ask(declaration);
+    return;
+  }
+  act(code);
+}
+
+function ask(declaration: Declaration): void {
+  const dialog = byId<HTMLDialogElement>("ask");
+  setText(byId("ask-text"), declaration.ask ?? "");
+  const yes = byId<HTMLButtonElement>("ask-yes");
+  setText(yes, declaration.yes ?? w("yes"));
+  setText(byId("ask-no"), w("cancel"));
+  yes.onclick = () => {
+    dialog.close();
+    act(declaration.code);
+  };
+  dialog.showModal();
+}
+
+// ------------------------------------------------------------------------ messages
+
+function show(msg: StateMsg): void {
+  const me = msg.hand?.seat ?? null;
+  view = { table: msg.table, hand: msg.hand, me, received: performance.now() };
+  sent = false;
+  setPageState("playing");
+  body.dataset.seat = me === null ? "" : String(me);
+  body.dataset.status = msg.table.status;
+  body.dataset.seats = String(msg.table.seats.length);
+  body.classList.toggle("my-turn", msg.hand?.your_turn === true);
+  drawSeats(view);
+  drawStock(view);
+  drawTrick(view);
+  drawLast(view);
+  drawScores(view);
+  drawStatus(view);
+  drawDeclarations(view);
+  drawHand(view);
+  tickClock();
+  const dialog = byId<HTMLDialogElement>("ask");
+  if (dialog.open) {
+    const asked = byId<HTMLButtonElement>("ask-yes");
+    const still = msg.hand?.declarations.some((d) => d.yes === asked.textContent);
+    if (!still) dialog.close();
+  }
+}
+
+function onMessage(msg: ServerMsg): void {
+  switch (msg.type) {
+    case "state":
+      show(msg);
+      break;
+    case "refused":
+      sent = false;
+      for (const card of Array.from(document.querySelectorAll(".card.sent"))) {
+        card.classList.remove("sent");
+      }
+      notice(msg.text ?? w("refused"));
+      break;
+    case "no_table":
+      view = null;
+      clearTable();
+      setPageState("no_table");
+      break;
+    case "lost":
+      setPageState("lost");
+      break;
+  }
+}
+
+function clearTable(): void {
+  for (const id of ["seats", "trick", "scores", "declarations", "hand", "last", "stock"]) {
+    fill(byId(id));
+  }
+  setText(byId("status"), "");
+  byId("again").hidden = true;
+  byId("back").hidden = true;
+  byId("last-toggle").hidden = true;
+  body.dataset.seat = "";
+  body.dataset.status = "";
+  tickClock();
+}
+
+function onPhase(phase: Phase): void {
+  if (phase === "reconnecting") {
+    setPageState("reconnecting");
+  }
+}
+
+// ------------------------------------------------------------------------ start
+
+async function getJson<T>(url: string): Promise<T> {
+  const response = await fetch(url, { cache: "no-cache" });
+  if (!response.ok) throw new Error(`${url}: ${response.status}`);
+  return (await response.json()) as T;
+}
+
+async function retrying<T>(what: () => Promise<T>, giveUp: (error: unknown) => boolean) {
+  for (let tries = 0; ; tries++) {
+    try {
+      return await what();
+    } catch (error) {
+      if (giveUp(error)) throw error;
+      setPageState("reconnecting");
+      await new Promise((resolve) => window.setTimeout(resolve, Math.min(15000, 500 * 2 ** tries)));
+    }
+  }
+}
+
+function wire(): void {
+  byId("hand").addEventListener("click", onHandClick);
+  byId("declarations").addEventListener("click", onDeclareClick);
+  byId("ask-no").addEventListener("click", () => byId<HTMLDialogElement>("ask").close());
+  byId("last-toggle").addEventListener("click", () => {
+    lastOpen = !lastOpen;
+    if (view) drawLast(view);
+  });
+  byId("again").addEventListener("click", () => connection?.again());
+  byId("back").addEventListener("click", () => {
+    if (connection?.send({ type: "back" })) byId("back").hidden = true;
+  });
+  new ResizeObserver(() => layOutHand()).observe(byId("hand"));
+  clockTimer = window.setInterval(tickClock, 250);
+}
+
+async function start(): Promise<void> {
+  const params = new URLSearchParams(location.search);
+  const lang = pickLanguage(params);
+  document.documentElement.lang = lang;
+  body.dataset.state = "connecting";
+  wire();
+  const [words, config] = await retrying(
+    () => Promise.all([getJson<Words>(`/api/words?lang=${lang}`), getJson<Config>("/api/config")]),
+    () => false,
+  );
+  WORDS = words;
+  document.title = w("title");
+  setPageState("connecting");
+  const login = new Login(config, params);
+  const refusedLogin = (error: unknown) => error instanceof LoginError && error.status < 500;
+  const relogin = () => login.session();
+  let session: string;
+  try {
+    session = await retrying(relogin, refusedLogin);
+  } catch {
+    setPageState("lost");
+    notice(w("login_refused"));
+    return;
+  }
+  connection = new Connection(session, lang, {
+    message: onMessage,
+    phase: onPhase,
+    login: relogin,
+  });
+  connection.open();
+}
+
+void start();
+void clockTimer;

@@ -1,0 +1,94 @@
+// What the server's socket sends (bot/web/wire.py) and what the page sends back.
+
+export interface SeatJ {
+  name: string | null; // a member's name (null for a robot): always inserted as text
+  robot: number | null; // a robot's number
+  level: string | null;
+  away: boolean;
+  left: boolean;
+}
+
+export type Played = [number, string]; // (seat, card code)
+
+export interface DealJ {
+  sides: number[][];
+  trump: number; // 0..3: oros, copas, espadas, bastos
+  turned: string;
+  face_up: string | null;
+  stock_left: number | null;
+  turn: number;
+  auction: boolean;
+  trick: Played[];
+  trick_no: number;
+  last_trick: { cards: Played[]; winner: number; points: number } | null;
+  cantes: [number, number, number][]; // (seat, suit, points)
+  scores: number[];
+  hand_sizes: number[];
+  contract: { seat: number; points: number } | null;
+  capote_seat: number | null;
+}
+
+export interface TableJ {
+  id: number;
+  variant: string;
+  language: string;
+  status: string; // lobby | playing | finished | closed | cancelled
+  deal_no: number;
+  seats: (SeatJ | null)[];
+  turn_deadline: number | null;
+  turn_left: number | null; // seconds left of the turn when the message was sent
+  paused_until: number | null;
+  deal: DealJ | null;
+  winner: number | null; // a side, of `sides`
+  sides: number[][];
+  rounds_won: number[] | null;
+}
+
+export interface Refusal {
+  card: string;
+  key: string;
+  params: Record<string, string | number>;
+  text: string;
+}
+
+export interface Declaration {
+  code: string;
+  label: string;
+  ask?: string; // a question before it (capote, resigning), and its Yes
+  yes?: string;
+}
+
+export interface HandJ {
+  seat: number;
+  deal_no: number;
+  trick_no: number;
+  cards: string[];
+  playable: string[];
+  refusals: Refusal[];
+  declarations: Declaration[];
+  your_turn: boolean;
+  sits_out: boolean;
+  away: boolean;
+  left: boolean;
+}
+
+export interface StateMsg {
+  type: "state";
+  protocol: number;
+  lang: string;
+  table: TableJ;
+  hand: HandJ | null;
+}
+
+export type ServerMsg =
+  | StateMsg
+  | { type: "refused"; key: string; params: Record<string, unknown>; text?: string }
+  | { type: "no_table" }
+  | { type: "lost"; table: number };
+
+export interface Words {
+  lang: string;
+  words: Record<string, string>;
+  cards: Record<string, string>;
+  suits: Record<string, string>;
+}
