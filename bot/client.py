@@ -3,7 +3,7 @@
 import importlib.util
 import logging
 import pkgutil
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -92,23 +92,41 @@ def setup_logging(level: int) -> None:
     discord.utils.setup_logging(level=level, root=True)
 
 
+PRIMARY_ENTRY_POINT = 4
+"""The application command type of an Entry Point: the command Discord adds to the app's
+global commands when its Activity is enabled, which opens the Activity from the App
+Launcher. discord.py's tree does not know it."""
+
+
 Refusal = Callable[[discord.Interaction[Any]], str | None]
 """Why a command may not run here, in the user's words (None: it may)."""
+EntryPoint = Callable[[discord.Interaction[Any]], Awaitable[object]]
+"""What answers the app's Entry Point command, when Discord leaves the answer to the app."""
 
 
 class TuteTree(app_commands.CommandTree["TuteBot"]):
     """The command tree; every slash-command error goes through :func:`answer_error`.
 
     Before a command runs, each of its :attr:`refusals` may refuse it: the user is told why,
-    privately, and nothing runs (a command that needs a server, used in a DM)."""
+    privately, and nothing runs (a command that needs a server, used in a DM). The
+    Activity's Entry Point command, which discord.py's tree does not know, is answered by
+    :attr:`entry_point` (where its handler is the app's, ``APP_HANDLER``)."""
 
     def __init__(self, client: "TuteBot", **options: Any) -> None:
         super().__init__(client, **options)
         self.refusals: list[Refusal] = []
+        self.entry_point: EntryPoint | None = None
 
     async def interaction_check(self, interaction: discord.Interaction["TuteBot"], /) -> bool:
         if interaction.type is not discord.InteractionType.application_command:
             return True
+        data: Any = interaction.data or {}
+        if data.get("type") == PRIMARY_ENTRY_POINT:
+            if self.entry_point is None:
+                log.warning("The Entry Point command came, and nothing answers it")
+            else:
+                await self.entry_point(interaction)
+            return False
         for refusal in self.refusals:
             text = refusal(interaction)
             if text is None:
@@ -191,12 +209,13 @@ class TuteBot(commands.AutoShardedBot):
         loosely: nothing under bot/ imports the cogs."""
 
     @property
-    def refusals(self) -> list[Refusal]:
-        """What may refuse a command before it runs (:class:`TuteTree`)."""
+    def tute_tree(self) -> TuteTree:
+        """The command tree, with what may refuse a command before it runs and what answers
+        the Entry Point command (:class:`TuteTree`)."""
         tree = self.tree
         if not isinstance(tree, TuteTree):
             raise TypeError("the bot's tree is a TuteTree")
-        return tree.refusals
+        return tree
 
     async def setup_hook(self) -> None:
         # Order matters: resources the cogs use are opened first, the cogs load next (their
@@ -285,10 +304,6 @@ class TuteBot(commands.AutoShardedBot):
         log.info("Synced %d slash commands %s", len(synced), where)
 
 
-PRIMARY_ENTRY_POINT = 4
-"""The application command type of an Entry Point: the command Discord adds to the app's
-global commands when its Activity is enabled, which opens the Activity from the App
-Launcher. discord.py's tree does not know it."""
 ENTRY_POINT_REMOVED = 50240
 """Discord's error for a bulk overwrite of the global commands that leaves the app's Entry
 Point out: it may not be removed that way."""

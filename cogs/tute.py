@@ -13,6 +13,7 @@ from bot.i18n import language_of, t
 from cogs._base import anywhere, in_server_with_bot, works_anywhere
 from cogs.standings import StandingsCommands
 from cogs.tables import TablesCommands, start_faces, start_tables
+from cogs.tables.launch import launch
 from cogs.tournaments import TournamentCommands, start_tournaments
 
 AnyCommand = app_commands.Command[Any, ..., Any]
@@ -41,12 +42,18 @@ class Tute(
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.refusals.append(self.needs_server)
+        tree = self.bot.tute_tree
+        tree.refusals.append(self.needs_server)
+        # the Activity's Entry Point, where Discord leaves its answer to the app: the web
+        # table, as /tute play opens it
+        tree.entry_point = launch
         await super().cog_load()
 
     async def cog_unload(self) -> None:
-        if self.needs_server in self.bot.refusals:
-            self.bot.refusals.remove(self.needs_server)
+        tree = self.bot.tute_tree
+        if self.needs_server in tree.refusals:
+            tree.refusals.remove(self.needs_server)
+        tree.entry_point = None
         await super().cog_unload()
 
     def needs_server(self, interaction: discord.Interaction[Any]) -> str | None:
