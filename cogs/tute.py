@@ -27,7 +27,7 @@ FIELD_LIMIT = 1024
 # user: /tute play opens the web table anywhere (Discord launches it, the bot need not be
 # in the channel). Discord reads the contexts of the group, not of a subcommand (their
 # ``guild_only`` hides nothing), so the commands that need a server say so themselves
-# (:meth:`Tute.interaction_check`).
+# (:meth:`Tute.needs_server`), before they run.
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
 @app_commands.allowed_installs(guilds=True, users=True)
 class Tute(
