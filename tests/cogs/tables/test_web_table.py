@@ -30,8 +30,9 @@ def simcord_bot(test_config: Config) -> TuteBot:
 
 
 class Socket:
-    def __init__(self, user_id: int) -> None:
+    def __init__(self, user_id: int, language: str = "en") -> None:
         self.user_id = user_id
+        self.language = language
         self.sent: list[dict[str, Any]] = []
 
     async def send(self, message: dict[str, Any]) -> None:
