@@ -14,6 +14,11 @@ over LISTEN/NOTIFY: the holder plays it as if clicked there, redraws what change
 hand too) and answers; the click is answered with that answer, or with "try again" when
 none comes within ``FORWARD_TIMEOUT`` (Discord gives 3 seconds).
 
+The web table's sockets reach whichever process Discord's Activity URL mapping (one
+address) sends them to. Each process keeps its own address for the others (``peer_url``)
+beside its leases, and one that gets a socket for a server it does not hold relays it to the
+holder (:meth:`Cluster.peer_of` says where; :mod:`bot.web.relay` pipes it).
+
 One process with every shard on SQLite (the default) needs none of this: no lease, no bus.
 """
 
@@ -91,6 +96,7 @@ class Cluster:
         name: str | None = None,
         forward_timeout: float = FORWARD_TIMEOUT,
         lease_ttl: float = LEASE_TTL,
+        peer_url: str | None = None,
     ) -> None:
         self.db = db
         self.shard_count = shard_count
@@ -102,6 +108,9 @@ class Cluster:
         self.forward_timeout = forward_timeout
         self.lease_ttl = lease_ttl
         """How long a lease holds unrenewed; renewed every third of it."""
+        self.peer_url = peer_url
+        """Where the other processes reach this one's web table (``http://host:port``),
+        kept with its leases; None: it has no web table."""
         self.service: TableService | None = None
         self.on_lost: Callable[[], Awaitable[None]] | None = None
         """Called when another process has taken this one's shards (its leases ran out
@@ -132,6 +141,16 @@ class Cluster:
         """Whether the server's tables run in this process."""
         return shard_of(guild_id, self.shard_count) in self.shards
 
+    async def peer_of(self, guild_id: int) -> str | None:
+        """The address of the process holding the server's shard, for a web table's socket
+        of that server that reached this process. None when no other process holds it now
+        with an address: its lease ran out (the process died, and its shards are not taken
+        over yet), or it runs no web table."""
+        held = await leases.peer_of(self.db, shard_of(guild_id, self.shard_count), now=self.clock())
+        if held is None or held[0] == self.name:
+            return None
+        return held[1]
+
     # ---------------------------------------------------------------- start and stop
 
     async def start(self, service: TableService) -> None:
@@ -152,7 +171,12 @@ class Cluster:
         """Take or renew this process's leases; the shards it holds now."""
         now = self.clock()
         return await leases.claim(
-            self.db, self.name, self.shards, now=now, until=now + self.lease_ttl
+            self.db,
+            self.name,
+            self.shards,
+            now=now,
+            until=now + self.lease_ttl,
+            peer_url=self.peer_url,
         )
 
     async def _claim_all(self) -> None:
