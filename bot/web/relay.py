@@ -1,0 +1,195 @@
+"""A web table's socket that reached a process without its table, piped to the one that has
+it (the bot as several processes, :mod:`bot.tables.cluster`).
+
+Discord's Activity URL mapping points at one address, so a page's socket lands on whichever
+process that address reaches; a server's tables run only in the process holding the
+server's shard. That process's address is kept beside its leases. The process the socket
+reached opens a socket of its own to the holder's ``/api/ws`` with the page's session token
+(every process signs with the same secret) and pipes the messages both ways, unchanged,
+until either side closes, and then closes the other:
+
+- the page leaves: the socket to the holder is closed;
+- the holder closes its socket (the table ended, the bot stops...): the page's socket is
+  closed with the same code, as if it had been the holder's own;
+- the holder is gone without a word (its process died): the page's socket is closed with
+  1012 (service restart), and when there is no holder to reach (its lease ran out and no
+  process has taken its shards yet, or the holder does not answer) with 1013 (try again
+  later): the page reconnects, and lands on the new holder once it has taken over.
+
+A relayed socket is marked (``RELAYED``): the process it reaches plays it there or says
+``no_table``, and never relays it again, so two processes that disagree for a moment about
+who holds a shard cannot pass a socket back and forth.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Final, Protocol
+
+import aiohttp
+from aiohttp import WSCloseCode, WSMsgType, web
+
+from .sessions import Session
+
+log = logging.getLogger(__name__)
+
+RELAYED: Final = "X-Tute-Relayed"
+"""The header of a socket one process opens to another for a page."""
+CONNECT_TIMEOUT: Final = 5.0
+"""Seconds the holder has to accept a relayed socket."""
+HEARTBEAT: Final = 25.0
+"""Seconds between pings on the socket to the holder, so a holder that vanished (a machine
+gone, not only its process) is noticed."""
+SOCKET_PATH: Final = "/api/ws"
+
+
+class Holders(Protocol):
+    """Who holds which server's tables (a :class:`bot.tables.cluster.Cluster`)."""
+
+    def owns(self, guild_id: int) -> bool:
+        """Whether the server's tables run in this process."""
+        ...
+
+    async def peer_of(self, guild_id: int) -> str | None:
+        """The address (``http://host:port``) of the process holding the server's tables,
+        or None when no process can be reached for them now."""
+        ...
+
+
+class Relay:
+    """This process's relay of the sockets it does not hold. ``http``: the client session
+    the sockets to the holders are opened on (None: one of its own, closed by ``close``)."""
+
+    def __init__(
+        self,
+        holders: Holders,
+        *,
+        http: aiohttp.ClientSession | None = None,
+        connect_timeout: float = CONNECT_TIMEOUT,
+        heartbeat: float = HEARTBEAT,
+    ) -> None:
+        self.holders = holders
+        self._http = http
+        self._own_http = http is None
+        self.connect_timeout = connect_timeout
+        self.heartbeat = heartbeat
+
+    async def close(self) -> None:
+        if self._own_http and self._http is not None:
+            await self._http.close()
+            self._http = None
+
+    def _session(self) -> aiohttp.ClientSession:
+        if self._http is None:
+            self._http = aiohttp.ClientSession()
+        return self._http
+
+    async def holder_of(self, request: web.Request, session: Session) -> str | None:
+        """Where this socket's table is played, when not here: the holder's address, or ""
+        when no process can be reached for it now; None when it is played here."""
+        if session.guild_id is None or RELAYED in request.headers:
+            return None  # a DM's table is this process's business; a relayed one is here
+        if self.holders.owns(session.guild_id):
+            return None
+        try:
+            return await self.holders.peer_of(session.guild_id) or ""
+        except Exception:
+            log.exception("Could not find who holds server %s", session.guild_id)
+            return ""
+
+    async def relay(
+        self, request: web.Request, session: Session, ws: web.WebSocketResponse
+    ) -> bool:
+        """Pipe the page's socket ``ws`` to the process holding its table, until either side
+        closes; whether it was (False: its table is played here, nothing was done)."""
+        address = await self.holder_of(request, session)
+        if address is None:
+            return False
+        if not ws.prepared:
+            await ws.prepare(request)
+        if not address:
+            await ws.close(code=WSCloseCode.TRY_AGAIN_LATER, message=b"no process holds it now")
+            return True
+        url = address.rstrip("/") + SOCKET_PATH
+        try:
+            async with asyncio.timeout(self.connect_timeout):
+                upstream = await self._session().ws_connect(
+                    url,
+                    params={"session": request.query.get("session", "")},
+                    headers={RELAYED: "1"},
+                    heartbeat=self.heartbeat,
+                )
+        except (aiohttp.ClientError, TimeoutError) as error:
+            log.info("Could not relay a socket to %s: %s", address, error)
+            await ws.close(code=WSCloseCode.TRY_AGAIN_LATER, message=b"its process is away")
+            return True
+        await _pipe(ws, upstream)
+        return True
+
+
+RELAY: web.AppKey[Relay] = web.AppKey("relay", Relay)
+"""The app's relay, when the bot runs as several processes (none: every table is here)."""
+
+
+async def relay_if_elsewhere(
+    request: web.Request, session: Session, ws: web.WebSocketResponse
+) -> bool:
+    """The socket handler's first question: if the table of this socket is played by
+    another process, pipe it there until it closes and say True (the handler is done);
+    else False, and nothing was sent on ``ws``."""
+    relay = request.app.get(RELAY)
+    if relay is None:
+        return False
+    return await relay.relay(request, session, ws)
+
+
+async def _pipe(page: web.WebSocketResponse, upstream: aiohttp.ClientWebSocketResponse) -> None:
+    """Both ways until either side closes; then the other side is closed. The socket to the
+    holder is closed even when this is cancelled (aiohttp cancels a handler whose page's
+    connection is lost)."""
+    to_holder = asyncio.create_task(_from_page(page, upstream))
+    to_page = asyncio.create_task(_from_holder(upstream, page))
+    code: int | None = None
+    try:
+        done, _ = await asyncio.wait({to_holder, to_page}, return_when=asyncio.FIRST_COMPLETED)
+        if to_page in done:  # the holder closed, or vanished: its code for the page
+            code = to_page.result() if to_page.exception() is None else None
+        elif to_holder.exception() is not None:  # the holder could not be written to
+            code = WSCloseCode.SERVICE_RESTART
+    finally:
+        for task in (to_holder, to_page):
+            task.cancel()
+        await asyncio.gather(to_holder, to_page, return_exceptions=True)
+        with contextlib.suppress(Exception):
+            await upstream.close()
+    if code is not None and not page.closed:
+        message = b"the table's process went away" if code == WSCloseCode.SERVICE_RESTART else b""
+        await page.close(code=code, message=message)
+    if not page.closed:
+        await page.close()
+
+
+async def _from_page(
+    page: web.WebSocketResponse, upstream: aiohttp.ClientWebSocketResponse
+) -> None:
+    """The page's messages to the holder, until the page closes."""
+    async for message in page:
+        if message.type is WSMsgType.TEXT:
+            await upstream.send_str(message.data)
+
+
+async def _from_holder(
+    upstream: aiohttp.ClientWebSocketResponse, page: web.WebSocketResponse
+) -> int:
+    """The holder's messages to the page, until the holder closes; the code to close the
+    page's socket with."""
+    while True:
+        message = await upstream.receive()
+        if message.type is WSMsgType.TEXT:
+            await page.send_str(message.data)
+        elif message.type is WSMsgType.CLOSE:
+            return int(message.data)  # the holder's own word
+        elif message.type in (WSMsgType.CLOSED, WSMsgType.CLOSING, WSMsgType.ERROR):
+            return WSCloseCode.SERVICE_RESTART  # gone without one

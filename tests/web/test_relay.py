@@ -1,0 +1,297 @@
+"""A web table's socket that reaches a process without its table is piped to the process
+holding it (bot/web/relay.py), as two processes of the bot would: two real aiohttp apps on
+127.0.0.1 in this test, sharing one database where the holder's address is kept beside its
+lease. The holder is the real app on the real table service; the front answers a socket as
+the app's socket handler does, asking the relay first."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+import aiohttp
+import pytest
+from aiohttp import WSCloseCode, web
+from aiohttp.test_utils import TestServer, make_mocked_request
+
+from bot.engine import Options, Variant
+from bot.storage import Database, leases
+from bot.tables import Presenters
+from bot.tables.cluster import Cluster, shard_of
+from bot.tables.model import Table
+from bot.tables.service import TableService
+from bot.web import Session, sign, verify
+from bot.web.app import make_app
+from bot.web.hub import TableHub
+from bot.web.relay import RELAY, RELAYED, Relay, relay_if_elsewhere
+from tests.tables._play import Clock, opened
+from tests.tables.test_service import settle
+from tests.web.conftest import quick_service
+
+SECRET = b"r" * 32
+SHARDS = 2
+HERE, THERE = (1000 << 22), (1001 << 22)
+"""A server on the front's shard (0) and one on the holder's (1)."""
+CHANNEL = 2
+ANA, EVA = 10, 12
+WAIT = 10.0
+"""Seconds a test waits for what must come (never reached unless the relay is broken)."""
+
+
+def session_of(user_id: int, guild_id: int = THERE, channel: int = CHANNEL) -> Session:
+    return Session(
+        user_id=user_id,
+        name=f"user{user_id}",
+        instance_id="i-1",
+        channel_id=channel,
+        guild_id=guild_id,
+        expires=2e9,
+    )
+
+
+def token(user_id: int, guild_id: int = THERE, channel: int = CHANNEL) -> str:
+    return sign(session_of(user_id, guild_id, channel), SECRET)
+
+
+async def front_socket(request: web.Request) -> web.StreamResponse:
+    """The app's socket handler, as far as the relay goes: the session checked, the socket
+    opened, then the relay's question; a table played here answers ``here``."""
+    session = verify(request.query.get("session", ""), SECRET, 1e9)
+    ws = web.WebSocketResponse()
+    await ws.prepare(request)
+    if await relay_if_elsewhere(request, session, ws):
+        return ws
+    await ws.send_json({"type": "here"})
+    await ws.close()
+    return ws
+
+
+class Hub(TableHub):
+    """The holder's hub, which says when a socket leaves it."""
+
+    def __init__(self, service: TableService) -> None:
+        super().__init__(service)
+        self.left = asyncio.Event()
+
+    def leave(self, table_id: int, peer: Any) -> None:
+        super().leave(table_id, peer)
+        self.left.set()
+
+
+@dataclass
+class World:
+    db: Database
+    service: TableService
+    hub: Hub
+    table: Table
+    holder: TestServer
+    front: TestServer
+    front_cluster: Cluster
+    lease_clock: Clock
+    http: aiohttp.ClientSession
+
+    @property
+    def holder_url(self) -> str:
+        return str(self.holder.make_url("")).rstrip("/")
+
+    async def hold(self, url: str | None, *, owner: str = "holder", ttl: float = 30.0) -> None:
+        """The holder process (re)claims shard 1, with ``url`` as its address."""
+        now = self.lease_clock()
+        held = await leases.claim(self.db, owner, [1], now=now, until=now + ttl, peer_url=url)
+        assert held == {1}
+
+    def connect(self, user_id: int, **where: Any) -> Any:
+        return self.http.ws_connect(
+            self.front.make_url("/api/ws"), params={"session": token(user_id, **where)}
+        )
+
+
+async def serve(app: web.Application) -> TestServer:
+    server = TestServer(app, host="127.0.0.1")
+    await server.start_server()
+    return server
+
+
+def front_app(cluster: Cluster) -> web.Application:
+    app = web.Application()
+    app[RELAY] = Relay(cluster)
+    app.router.add_get("/api/ws", front_socket)
+
+    async def close_relay(app: web.Application) -> None:
+        await app[RELAY].close()
+
+    app.on_cleanup.append(close_relay)
+    return app
+
+
+@pytest.fixture
+async def world(db: Database) -> AsyncIterator[World]:
+    assert shard_of(THERE, SHARDS) == 1 and shard_of(HERE, SHARDS) == 0
+    service = quick_service(db)
+    hub = Hub(service)
+    service.presenter = Presenters(hub)
+    table = await opened(
+        service,
+        guild_id=THERE,
+        channel_id=CHANNEL,
+        host_id=ANA,
+        host_name="Ana",
+        variant=Variant.HABANERO,
+        options=Options(),
+        language="en",
+    )
+    await service.start(table.id, ANA)
+    await settle(service, table)
+    holder = await serve(make_app(hub=hub, secret=SECRET, clock=lambda: 1e9, auth=None))
+    lease_clock = Clock()
+    cluster = Cluster(db, shard_count=SHARDS, shards=[0], clock=lease_clock, name="front")
+    front = await serve(front_app(cluster))
+    async with aiohttp.ClientSession() as http:
+        made = World(db, service, hub, table, holder, front, cluster, lease_clock, http)
+        await made.hold(made.holder_url)
+        yield made
+    await front.close()
+    await holder.close()
+
+
+async def closed_with(ws: aiohttp.ClientWebSocketResponse) -> int | None:
+    """Reads what is left on the socket until it closes; its close code."""
+    async with asyncio.timeout(WAIT):
+        while not ws.closed:
+            message = await ws.receive()
+            if message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED):
+                break
+    return ws.close_code
+
+
+async def test_a_socket_for_a_table_elsewhere_plays_at_the_holder(world: World) -> None:
+    table = world.table
+    async with world.connect(ANA) as ws:
+        state = await ws.receive_json(timeout=WAIT)
+        assert state["type"] == "state" and state["table"]["id"] == table.id
+        hand = state["hand"]
+        assert hand["seat"] == table.seat_of(ANA) and hand["your_turn"]
+        assert len(world.hub.peers(table.id)) == 1  # the relay's socket, at the holder
+
+        # a refusal comes back in the holder's words
+        await ws.send_json({"type": "act", "code": hand["playable"][0], "deal": 0, "trick": 99})
+        assert (await ws.receive_json(timeout=WAIT))["key"] == "tables.errors.stale"
+
+        deal = table.deal
+        assert deal is not None
+        before = len(deal.actions)
+        card = hand["playable"][0]
+        await ws.send_json(
+            {"type": "act", "code": card, "deal": hand["deal_no"], "trick": hand["trick_no"]}
+        )
+        state = await ws.receive_json(timeout=WAIT)
+        assert state["type"] == "state" and len(deal.actions) > before
+        assert card not in state["hand"]["cards"]
+
+    # the page left: the relay closed its socket at the holder, which forgot it
+    await asyncio.wait_for(world.hub.left.wait(), WAIT)
+    assert not world.hub.peers(table.id)
+
+
+async def test_a_spectator_elsewhere_sees_no_hand(world: World) -> None:
+    async with world.connect(EVA) as ws:
+        state = await ws.receive_json(timeout=WAIT)
+        assert state["type"] == "state" and state["hand"] is None
+
+
+async def test_a_table_of_this_process_is_not_relayed(world: World) -> None:
+    async with world.connect(ANA, guild_id=HERE) as ws:
+        assert await ws.receive_json(timeout=WAIT) == {"type": "here"}
+
+
+async def test_a_socket_already_relayed_is_never_relayed_again(world: World) -> None:
+    async with world.http.ws_connect(
+        world.front.make_url("/api/ws"), params={"session": token(ANA)}, headers={RELAYED: "1"}
+    ) as ws:
+        assert await ws.receive_json(timeout=WAIT) == {"type": "here"}
+
+
+async def test_a_channel_without_a_table_there_says_so_and_closes(world: World) -> None:
+    async with world.connect(ANA, channel=999) as ws:
+        assert await ws.receive_json(timeout=WAIT) == {"type": "no_table"}
+        assert await closed_with(ws) == WSCloseCode.OK
+
+
+async def test_with_no_holder_now_the_page_is_told_to_try_again(world: World) -> None:
+    world.lease_clock.now += 31  # the holder's lease ran out: its process died
+    async with world.connect(ANA) as ws:
+        assert await closed_with(ws) == WSCloseCode.TRY_AGAIN_LATER
+
+
+async def test_a_holder_that_does_not_answer_has_the_page_try_again(world: World) -> None:
+    nobody = await serve(web.Application())  # a port where no table's socket is served
+    url = str(nobody.make_url("")).rstrip("/")
+    await nobody.close()
+    await world.hold(url)
+    async with world.connect(ANA) as ws:
+        assert await closed_with(ws) == WSCloseCode.TRY_AGAIN_LATER
+
+
+async def test_a_holder_without_an_address_has_the_page_try_again(world: World) -> None:
+    await world.hold(None)
+    async with world.connect(ANA) as ws:
+        assert await closed_with(ws) == WSCloseCode.TRY_AGAIN_LATER
+
+
+async def test_the_holder_going_away_closes_the_page_with_its_word(world: World) -> None:
+    async with world.connect(ANA) as ws:
+        assert (await ws.receive_json(timeout=WAIT))["type"] == "state"
+        await world.holder.close()  # the holder stops: its sockets are told it goes away
+        assert await closed_with(ws) == WSCloseCode.GOING_AWAY
+
+
+async def test_a_holder_gone_without_a_word_has_the_page_reconnect(world: World) -> None:
+    dropped = asyncio.Event()
+
+    async def vanishing(request: web.Request) -> web.StreamResponse:
+        """A holder whose process dies once it has sent the table: no close frame."""
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        await ws.send_json({"type": "state"})
+        await dropped.wait()
+        assert request.transport is not None
+        request.transport.abort()
+        return ws
+
+    app = web.Application()
+    app.router.add_get("/api/ws", vanishing)
+    dying = await serve(app)
+    await world.hold(str(dying.make_url("")).rstrip("/"))
+    async with world.connect(ANA) as ws:
+        assert await ws.receive_json(timeout=WAIT) == {"type": "state"}
+        dropped.set()
+        assert await closed_with(ws) == WSCloseCode.SERVICE_RESTART
+    await dying.close()
+
+
+async def test_the_holder_sees_the_pages_own_session(world: World) -> None:
+    seen: list[tuple[str | None, str | None]] = []
+
+    async def recording(request: web.Request) -> web.StreamResponse:
+        seen.append((request.query.get("session"), request.headers.get(RELAYED)))
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        await ws.close()
+        return ws
+
+    app = web.Application()
+    app.router.add_get("/api/ws", recording)
+    other = await serve(app)
+    await world.hold(str(other.make_url("")).rstrip("/"))
+    async with world.connect(ANA) as ws:
+        assert await closed_with(ws) == WSCloseCode.OK
+    assert seen == [(token(ANA), "1")]
+    await other.close()
+
+
+async def test_the_hook_is_a_no_op_without_a_relay() -> None:
+    request = make_mocked_request("GET", "/api/ws", app=web.Application())
+    ws: Any = None  # not touched
+    assert await relay_if_elsewhere(request, session_of(ANA), ws) is False
