@@ -31,7 +31,10 @@ const PLACES: Record<number, string[]> = {
   3: ["bottom", "right", "left"],
   4: ["bottom", "right", "top", "left"],
 };
-const TEAM_COLOURS = 2; // pairs: two teams, two colours (CSS: .team-0, .team-1)
+const TEAM_COLOURS = 2;
+const FELT_LEAST = 200; // px: the table keeps at least this much height
+const MIN_STEP = 40; // px of each card a fanned hand shows: what a finger taps
+const FAN_LEAST = 60; // px: the narrowest card a fanned hand may have // pairs: two teams, two colours (CSS: .team-0, .team-1)
 
 // ------------------------------------------------------------------------ words
 
@@ -66,8 +69,9 @@ interface View {
 let view: View | null = null;
 let connection: Connection | null = null;
 let sent = false; // an action is on its way: one tap, one action
-let lastOpen = window.matchMedia("(min-width: 900px)").matches;
+let lastOpen = false;
 let clockTimer: number | undefined;
+let takenTimer: number | undefined;
 
 const body = document.body;
 
@@ -79,14 +83,22 @@ function setPageState(state: string): void {
     no_table: w("no_table"),
     lost: w("lost"),
   }[state];
-  const banner = byId("banner");
-  if (line === undefined) {
-    banner.hidden = true;
-    setText(banner, "");
-  } else {
-    banner.hidden = false;
-    setText(banner, line);
+  if (line !== undefined) {
+    banner(line, { again: state === "no_table" });
+  } else if (view === null || view.table.status === "playing") {
+    banner(null);
   }
+}
+
+/** The big line in the middle of the table (null: none), with its button when asked. */
+function banner(line: string | null, { again = false, won = false } = {}): void {
+  const box = byId("banner");
+  box.hidden = line === null;
+  box.classList.toggle("won", won);
+  setText(byId("banner-text"), line ?? "");
+  const button = byId<HTMLButtonElement>("again");
+  button.hidden = !again || line === null;
+  setText(button, w("look_again"));
 }
 
 function notice(text: string): void {
@@ -258,27 +270,42 @@ function drawStock(v: View): void {
     el(
       "span",
       { class: `trumps suit-${letter}` },
-      w("trumps", { suit: WORDS.suits[letter] ?? letter }),
+      el("span", { class: "label" }, w("trumps")),
+      el("span", { class: "suit" }, WORDS.suits[letter] ?? letter),
     ),
   );
 }
 
 function drawLast(v: View): void {
   const last = v.table.deal?.last_trick ?? null;
-  const toggle = byId<HTMLButtonElement>("last-toggle");
+  const toggle = byId<HTMLButtonElement>("last-trick");
   const panel = byId("last");
   toggle.hidden = last === null;
-  setText(toggle, lastOpen ? w("hide_last") : w("last_trick"));
-  toggle.setAttribute("aria-expanded", lastOpen ? "true" : "false");
-  if (last === null || !lastOpen) {
-    panel.hidden = true;
+  panel.hidden = last === null || !lastOpen;
+  if (last === null) {
+    fill(toggle);
     fill(panel);
     return;
   }
-  panel.hidden = false;
+  toggle.setAttribute("aria-expanded", lastOpen ? "true" : "false");
+  toggle.setAttribute("aria-controls", "last");
+  fill(
+    toggle,
+    el("span", { class: "label" }, w("last_trick")),
+    el(
+      "span",
+      { class: "minis", "aria-hidden": "true" },
+      ...last.cards.map(([seat, code]) =>
+        cardImage(code, { alt: "", "data-last": code, class: seat === last.winner ? "won" : "" }),
+      ),
+    ),
+  );
+  if (!lastOpen) {
+    fill(panel);
+    return;
+  }
   fill(
     panel,
-    el("p", { class: "title" }, w("last_trick")),
     el(
       "div",
       { class: "cards" },
@@ -286,7 +313,7 @@ function drawLast(v: View): void {
         el(
           "figure",
           { class: seat === last.winner ? "won" : "" },
-          cardImage(code, { "data-last": code }),
+          cardImage(code),
           el("figcaption", {}, seatName(v.table, seat)),
         ),
       ),
@@ -297,6 +324,37 @@ function drawLast(v: View): void {
       w("last_won", { name: seatName(v.table, last.winner), points: last.points }),
     ),
   );
+}
+
+/** A trick just taken stays a moment where it was played, then goes to its winner, so a
+ *  robot's quick last card is seen. (Outside #trick: that holds the trick in play alone.) */
+function showTaken(before: View | null, now: View): void {
+  const deal = now.table.deal;
+  const last = deal?.last_trick ?? null;
+  const taken = byId("taken");
+  const was = before?.table.deal;
+  if (
+    last === null ||
+    deal === null ||
+    was === null ||
+    was === undefined ||
+    before?.table.deal_no !== now.table.deal_no ||
+    was.trick_no === deal.trick_no
+  ) {
+    return;
+  }
+  const towards = place(last.winner, now.table, now.me);
+  const cards = last.cards.map(([seat, code]) =>
+    cardImage(code, { class: `tcard at-${place(seat, now.table, now.me)}`, alt: "" }),
+  );
+  fill(taken, ...cards);
+  taken.className = "";
+  taken.dataset.to = towards;
+  window.clearTimeout(takenTimer);
+  takenTimer = window.setTimeout(() => {
+    taken.className = "going";
+    takenTimer = window.setTimeout(() => fill(taken), 450);
+  }, 900);
 }
 
 // ------------------------------------------------------------------------ scores, clock, status
@@ -324,8 +382,8 @@ function drawScores(v: View): void {
           "data-side": index,
         },
         el("span", { class: "who" }, sideName(table, side, me)),
-        el("span", { class: "points" }, deal ? String(deal.scores[index] ?? 0) : "–"),
-        rounds
+        deal ? el("span", { class: "points" }, String(deal.scores[index] ?? 0)) : null,
+        rounds || (deal === null && rounds !== undefined)
           ? el("span", { class: "rounds", title: w("rounds_won", { count: rounds }) }, `★${rounds}`)
           : null,
       );
@@ -395,11 +453,20 @@ function statusLine(v: View): string {
 
 function drawStatus(v: View): void {
   const status = byId("status");
-  setText(status, statusLine(v));
+  const line = statusLine(v);
+  const playing = v.table.status === "playing";
+  // a game in play says whose turn in a line; a game waiting or over, in the middle
+  setText(status, playing ? line : "");
   status.classList.toggle("mine", v.hand?.your_turn === true);
-  const again = byId<HTMLButtonElement>("again");
-  again.hidden = v.table.status === "lobby" || v.table.status === "playing";
-  setText(again, w("look_again"));
+  if (playing) {
+    banner(null);
+  } else {
+    const side = v.table.winner === null ? [] : (v.table.sides[v.table.winner] ?? []);
+    banner(line, {
+      again: v.table.status !== "lobby",
+      won: v.me !== null && side.includes(v.me),
+    });
+  }
   const back = byId<HTMLButtonElement>("back");
   back.hidden = !(v.hand?.away && !v.hand.left && v.table.status === "playing");
   setText(back, w("im_back"));
@@ -444,21 +511,35 @@ function drawHand(v: View): void {
   layOutHand();
 }
 
-/** The hand's cards as wide as the screen allows (56 px at the least): one row, or two on a
- *  narrow screen, overlapping a little when even that does not fit. */
+/** The hand's cards as big as the screen allows (56 px wide at the least): one row, or two
+ *  on a narrow screen, overlapping a little when even that does not fit; never so tall that
+ *  the table above has no room. */
 function layOutHand(): void {
   const box = byId("hand");
   const cards = Array.from(box.querySelectorAll<HTMLElement>("button.card"));
   if (cards.length === 0) return;
   const width = box.clientWidth;
   const gap = 6;
-  const widest = width >= 700 ? 96 : 84;
   const least = 56;
+  const widest = width >= 700 ? 96 : 88;
+  const ratio = 150 / 96;
+  const rowStep = 0.62; // a second row covers the lower part of the first
+  const others = ["bar", "lines", "declarations"].reduce((sum, id) => sum + byId(id).offsetHeight, 0);
+  const room = window.innerHeight - others - FELT_LEAST - 22;
+  const fitsWide = (perRow: number) => Math.floor((width - gap * (perRow - 1)) / perRow);
+  const fitsHigh = (rows: number) => Math.floor(room / (ratio * (1 + (rows - 1) * rowStep)));
+  const count = cards.length;
+  // one row while each card still shows a tappable strip (a fan, as held in the hand)...
+  const fanned = count > 1 ? width - MIN_STEP * (count - 1) : widest;
   let rows = 1;
-  const fits = (perRow: number) => Math.floor((width - gap * (perRow - 1)) / perRow);
-  if (fits(cards.length) < least + 8 && cards.length > 5) rows = 2;
-  const perRow = Math.ceil(cards.length / rows);
-  const cardWidth = Math.max(least, Math.min(widest, fits(perRow)));
+  let cardWidth = Math.min(widest, fitsHigh(1), Math.max(fitsWide(count), fanned));
+  if (cardWidth < FAN_LEAST && fitsWide(count) < least) {
+    // ...else two rows, the second over the lower part of the first
+    rows = 2;
+    cardWidth = Math.min(widest, fitsWide(Math.ceil(count / 2)), fitsHigh(2));
+  }
+  cardWidth = Math.max(least, cardWidth);
+  const perRow = Math.ceil(count / rows);
   let step = cardWidth + gap;
   if (perRow > 1 && cardWidth * perRow + gap * (perRow - 1) > width) {
     step = (width - cardWidth) / (perRow - 1);
@@ -472,6 +553,10 @@ function layOutHand(): void {
     const rowWidth = cardWidth + step * (inRow - 1);
     const left = (width - rowWidth) / 2 + col * step;
     card.style.left = `${Math.round(left)}px`;
+    // a card under the next one is only as wide as what shows of it: a tap (or a test's
+    // click in its middle) lands on the card it sees
+    const covered = col < inRow - 1 && step < cardWidth;
+    card.style.width = `${Math.floor(covered ? step : cardWidth)}px`;
     card.style.setProperty("--row", String(row));
     card.style.zIndex = String(index + 1);
   });
@@ -554,7 +639,9 @@ function ask(declaration: Declaration): void {
 
 function show(msg: StateMsg): void {
   const me = msg.hand?.seat ?? null;
+  const before = view;
   view = { table: msg.table, hand: msg.hand, me, received: performance.now() };
+  showTaken(before, view);
   sent = false;
   setPageState("playing");
   body.dataset.seat = me === null ? "" : String(me);
@@ -602,13 +689,13 @@ function onMessage(msg: ServerMsg): void {
 }
 
 function clearTable(): void {
-  for (const id of ["seats", "trick", "scores", "declarations", "hand", "last", "stock"]) {
+  for (const id of ["seats", "trick", "taken", "scores", "declarations", "hand", "last"]) {
     fill(byId(id));
   }
   setText(byId("status"), "");
-  byId("again").hidden = true;
   byId("back").hidden = true;
-  byId("last-toggle").hidden = true;
+  byId("last-trick").hidden = true;
+  byId("stock").hidden = true;
   body.dataset.seat = "";
   body.dataset.status = "";
   tickClock();
@@ -644,7 +731,7 @@ function wire(): void {
   byId("hand").addEventListener("click", onHandClick);
   byId("declarations").addEventListener("click", onDeclareClick);
   byId("ask-no").addEventListener("click", () => byId<HTMLDialogElement>("ask").close());
-  byId("last-toggle").addEventListener("click", () => {
+  byId("last-trick").addEventListener("click", () => {
     lastOpen = !lastOpen;
     if (view) drawLast(view);
   });
@@ -653,6 +740,7 @@ function wire(): void {
     if (connection?.send({ type: "back" })) byId("back").hidden = true;
   });
   new ResizeObserver(() => layOutHand()).observe(byId("hand"));
+  window.addEventListener("resize", () => layOutHand());
   clockTimer = window.setInterval(tickClock, 250);
 }
 
