@@ -4,8 +4,8 @@ it (the bot as several processes, :mod:`bot.tables.cluster`).
 Discord's Activity URL mapping points at one address, so a page's socket lands on whichever
 process that address reaches; a server's tables run only in the process holding the
 server's shard. That process's address is kept beside its leases. The process the socket
-reached opens a socket of its own to the holder's ``/api/ws`` with the page's session token
-(every process signs with the same secret) and pipes the messages both ways, unchanged,
+reached opens a socket of its own to the holder's ``/api/ws`` with the page's query (its
+session token: every process signs with the same secret) and pipes the messages both ways, unchanged,
 until either side closes, and then closes the other:
 
 - the page leaves: the socket to the holder is closed;
@@ -117,7 +117,7 @@ class Relay:
             async with asyncio.timeout(self.connect_timeout):
                 upstream = await self._session().ws_connect(
                     url,
-                    params={"session": request.query.get("session", "")},
+                    params=request.query,  # the session token, the page's language...
                     headers={RELAYED: "1"},
                     heartbeat=self.heartbeat,
                 )

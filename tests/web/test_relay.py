@@ -271,11 +271,11 @@ async def test_a_holder_gone_without_a_word_has_the_page_reconnect(world: World)
     await dying.close()
 
 
-async def test_the_holder_sees_the_pages_own_session(world: World) -> None:
-    seen: list[tuple[str | None, str | None]] = []
+async def test_the_holder_is_asked_with_the_pages_own_query(world: World) -> None:
+    seen: list[tuple[dict[str, str], str | None]] = []
 
     async def recording(request: web.Request) -> web.StreamResponse:
-        seen.append((request.query.get("session"), request.headers.get(RELAYED)))
+        seen.append((dict(request.query), request.headers.get(RELAYED)))
         ws = web.WebSocketResponse()
         await ws.prepare(request)
         await ws.close()
@@ -285,9 +285,11 @@ async def test_the_holder_sees_the_pages_own_session(world: World) -> None:
     app.router.add_get("/api/ws", recording)
     other = await serve(app)
     await world.hold(str(other.make_url("")).rstrip("/"))
-    async with world.connect(ANA) as ws:
+    async with world.http.ws_connect(
+        world.front.make_url("/api/ws"), params={"session": token(ANA), "lang": "es"}
+    ) as ws:
         assert await closed_with(ws) == WSCloseCode.OK
-    assert seen == [(token(ANA), "1")]
+    assert seen == [({"session": token(ANA), "lang": "es"}, "1")]
     await other.close()
 
 
