@@ -38,6 +38,8 @@ MESSAGES: Final[dict[str, str]] = {
     "web.you_win": "You win the game!",
     "web.winner": "{name} wins the game.",
     "web.winners": "{names} win the game.",
+    "web.watching": "You are watching",
+    "web.sang": "{name}: {points} in {suit}!",
     "web.your_turn": "Your turn: tap a card",
     "web.your_bid": "Your turn to bid",
     "web.turn_of": "{name} to play",

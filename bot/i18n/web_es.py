@@ -38,6 +38,8 @@ MESSAGES: Final[dict[str, str]] = {
     "web.you_win": "¡Has ganado la partida!",
     "web.winner": "{name} gana la partida.",
     "web.winners": "{names} ganan la partida.",
+    "web.watching": "Estás mirando",
+    "web.sang": "{name}: ¡las {points} en {suit}!",
     "web.your_turn": "Te toca: toca una carta",
     "web.your_bid": "Te toca pujar",
     "web.turn_of": "Le toca a {name}",

@@ -357,6 +357,19 @@ function showTaken(before: View | null, now: View): void {
   }, 900);
 }
 
+/** A cante sung since the last message is said in the notice line: who, how much, which
+ *  suit. */
+function tellCantes(before: View | null, now: View): void {
+  const was = before?.table.deal;
+  const deal = now.table.deal;
+  if (!was || !deal || before?.table.deal_no !== now.table.deal_no) return;
+  for (const [seat, suit, points] of deal.cantes.slice(was.cantes.length)) {
+    const letter = SUIT_LETTERS[suit] ?? "O";
+    const who = seat === now.me ? w("you") : seatName(now.table, seat);
+    notice(w("sang", { name: who, points, suit: WORDS.suits[letter] ?? letter }));
+  }
+}
+
 // ------------------------------------------------------------------------ scores, clock, status
 
 function drawScores(v: View): void {
@@ -438,6 +451,7 @@ function statusLine(v: View): string {
   if (hand?.away) return w("you_away");
   if (hand?.sits_out) return w("sits_out");
   const parts: string[] = [];
+  if (me === null) parts.push(w("watching"));
   if (deal.turn === me) parts.push(deal.auction ? w("your_bid") : w("your_turn"));
   else parts.push(w("turn_of", { name: seatName(table, deal.turn) }));
   if (deal.contract !== null) {
@@ -642,6 +656,7 @@ function show(msg: StateMsg): void {
   const before = view;
   view = { table: msg.table, hand: msg.hand, me, received: performance.now() };
   showTaken(before, view);
+  tellCantes(before, view);
   sent = false;
   setPageState("playing");
   body.dataset.seat = me === null ? "" : String(me);
