@@ -27,6 +27,7 @@ from bot.i18n import Language, t
 from bot.storage.settings import update_settings
 from bot.tables.model import Status
 from bot.tables.service import TableService
+from bot.web.server import WebTable
 
 from .localized import options_as_declared, show_commands_in
 from .page import (
@@ -37,6 +38,7 @@ from .page import (
     show_mentions_in_embeds,
     stamp_with_the_simulated_time,
 )
+from .web import WEB_PORT, SandboxAuth, start_web_table, table_url
 
 log = logging.getLogger(__name__)
 
@@ -78,6 +80,14 @@ class Sandbox:
     clock: SandboxClock
     resumed: tuple[int, ...]
     """The games of an earlier run that go on in this one (their table ids)."""
+    web: WebTable | None = None
+    """The card table in the browser, when it is served (``web_port``)."""
+
+    def web_url(self, member: simcord.MemberActor) -> str | None:
+        """The card table's address for one member (each tab plays as one)."""
+        if self.web is None:
+            return None
+        return table_url(self.web, member.id, self.clock.locale.split("-")[0])
 
     @property
     def url(self) -> str:
@@ -130,6 +140,8 @@ class SandboxClock:
         self.real_time = real_time
         self._last = real_time() if since is None else since
         self._gate = asyncio.Lock()
+        self.gate = self._gate
+        """Taken by whatever acts in SimCord (a tick, a click, the card table's action)."""
         self._published = len(env.http_requests)
         self._task: asyncio.Task[None] | None = None
         self._serialize_page_actions()
@@ -279,6 +291,7 @@ async def open_sandbox(
     page_size: tuple[int, int] = PAGE_SIZE,
     language: Language = "en",
     real_time: Callable[[], float] = time.monotonic,
+    web_port: int | None = None,
 ) -> AsyncIterator[Sandbox]:
     """Start the bot in a simulated Discord and serve its page; stop both at the end.
 
@@ -286,7 +299,8 @@ async def open_sandbox(
     catches up on the time since SimCord's clock was set to the real date), or
     ``sandbox.clock.catch_up()`` for one tick. ``real_time`` is the real clock it follows.
     With a ``robot_delay`` of 0, robots play at once, within the click that gave them the
-    turn.
+    turn. With a ``web_port``, the card table is served too (0: on a port the system picks);
+    a port that is taken leaves it out, and says so in the log.
     """
     bot = sandbox_bot(
         db_path, robot_delay=robot_delay, think_budget=think_budget, language=language
@@ -324,10 +338,15 @@ async def open_sandbox(
             clock = SandboxClock(
                 env, preview, real_time=real_time, since=clock_set, locale=LANGUAGES[language]
             )
+            web = None
+            if web_port is not None:
+                web = await _serve_web_table(env, bot, channel, (you, *friends), clock, web_port)
             try:
-                yield Sandbox(env, bot, server, channel, you, friends, preview, clock, resumed)
+                yield Sandbox(env, bot, server, channel, you, friends, preview, clock, resumed, web)
             finally:
                 await clock.stop()
+                if web is not None:
+                    await web.stop()
     finally:
         try:
             # Stops the table clocks (keeping each turn's time left) and closes the database.
@@ -341,6 +360,28 @@ async def open_sandbox(
                 unparse()
                 unshow()
                 unsay()
+
+
+async def _serve_web_table(
+    env: simcord.Env,
+    bot: TuteBot,
+    channel: simcord.ChannelHandle,
+    members: tuple[simcord.MemberActor, ...],
+    clock: SandboxClock,
+    port: int,
+) -> WebTable | None:
+    """The card table on 127.0.0.1:``port``, for the sandbox's members in its channel."""
+    auth = SandboxAuth(
+        {member.id: name for member, name in zip(members, (YOU, *FRIENDS), strict=True)},
+        channel_id=channel.id,
+        guild_id=SERVER_ID,
+        clock=lambda: env.now().timestamp(),
+    )
+    try:
+        return await start_web_table(env, _service_of(bot), auth, clock.gate, port=port)
+    except OSError as error:
+        log.warning("The card table could not be served on port %s: %s", port, error)
+        return None
 
 
 def _service_of(bot: TuteBot) -> TableService:
@@ -439,7 +480,7 @@ async def _prepare_server(bot: TuteBot) -> tuple[int, ...]:
 async def serve(db_path: Path = SANDBOX_DB_PATH, language: Language = "en") -> None:
     """Run the sandbox until the page ends the session or Ctrl-C; ``language``: the page's,
     the clicks' and the bot's default language."""
-    async with open_sandbox(db_path, language=language) as sandbox:
+    async with open_sandbox(db_path, language=language, web_port=WEB_PORT) as sandbox:
         sandbox.clock.start()
         print(f"Tute sandbox: the real bot, in a simulated Discord server ({db_path}).")
         if sandbox.resumed:
@@ -452,6 +493,10 @@ async def serve(db_path: Path = SANDBOX_DB_PATH, language: Language = "en") -> N
             f"{', '.join(FRIENDS)} to take more seats. Stop with Ctrl-C.",
             flush=True,
         )
+        if sandbox.web is not None:
+            print("The card table, one tab per player (the table of #tute, as in Discord):")
+            for member, name in zip((sandbox.you, *sandbox.friends), (YOU, *FRIENDS), strict=True):
+                print(f"    {name}: {sandbox.web_url(member)}", flush=True)
         if await asyncio.to_thread(open_in_browser, sandbox.url):
             print("(Opened in your browser.)", flush=True)
         await sandbox.preview.wait_closed()

@@ -15,7 +15,7 @@ from bot.tables.service import TableService
 from bot.tables.surroundings import Presenters
 
 from .activity import ActivityAuth
-from .app import make_app
+from .app import Authority, make_app
 from .hub import TableHub
 
 log = logging.getLogger(__name__)
@@ -33,8 +33,11 @@ class WebTable:
         application_id: int | None,
         client_secret: str,
         bot_token: str,
+        auth: Authority | None = None,
     ) -> None:
+        """``auth``: who may log in, when not Discord's Activity (the sandbox's own)."""
         self.hub = TableHub(service)
+        self._auth = auth
         self._service = service
         self._secret = secret
         self._clock = clock
@@ -49,8 +52,8 @@ class WebTable:
     async def start(self, host: str, port: int) -> None:
         """Listen on ``host``:``port``; the service's changes reach the sockets from now."""
         self._http = aiohttp.ClientSession()
-        auth = None
-        if self._application_id is not None:
+        auth = self._auth
+        if auth is None and self._application_id is not None:
             auth = ActivityAuth(
                 application_id=self._application_id,
                 client_secret=self._client_secret,

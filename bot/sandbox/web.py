@@ -1,0 +1,130 @@
+"""The web table in the sandbox: the same page and sockets as the Activity inside Discord,
+served on 127.0.0.1 beside the simulated server, so ``tute-bot --sandbox`` is a real card
+table in the browser too.
+
+Nobody logs in through Discord here: the page has no ``frame_id`` (it is not inside
+Discord's frame), so it uses the SDK's mock and posts its ``?user_id=`` with the mock's
+code; :class:`SandboxAuth` signs a session for that member of the sandbox's server, in its
+channel. Each tab may name another member (``?user_id=`` per tab), and ``?instance_id=``
+names the instance the mock reports.
+
+SimCord internals: SimCord drives the bot's work through its own operations and refuses
+work that starts outside them (a robot's wait on the simulated clock must run inside
+bot-owned work). So an action from a socket runs as bot-owned work, between two ticks of
+the sandbox's clock, and SimCord settles it before the socket is answered
+(:func:`act_as_bot_work`); the server itself is started outside the bot's scope, so an open
+socket is not work SimCord waits on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections.abc import Callable, Mapping
+from typing import Any, Final
+
+import simcord
+
+from bot.tables.service import TableService
+from bot.tables.views import Outcome
+from bot.web.activity import Login
+from bot.web.hub import Peer, TableHub
+from bot.web.server import WebTable
+from bot.web.sessions import SESSION_TTL, Session, WebAuthError
+
+log = logging.getLogger(__name__)
+
+WEB_PORT: Final = 8765
+"""The web table's port on 127.0.0.1 (0 in tests: the system picks a free one)."""
+
+
+class SandboxAuth:
+    """Signs a session for a member of the sandbox's server who names themselves: only the
+    sandbox does this (its page is on loopback, its members are made up)."""
+
+    def __init__(
+        self,
+        members: Mapping[int, str],
+        *,
+        channel_id: int,
+        guild_id: int,
+        clock: Callable[[], float],
+    ) -> None:
+        self.members = dict(members)
+        self.channel_id = channel_id
+        self.guild_id = guild_id
+        self.clock = clock
+
+    async def login(self, code: str, instance_id: str, body: Mapping[str, Any]) -> Login:
+        """``body["user_id"]``: the member the tab plays as (the first one when absent)."""
+        del code  # the mock's code proves nothing; the loopback page is trusted
+        raw = body.get("user_id")
+        try:
+            user_id = next(iter(self.members)) if raw in (None, "") else int(str(raw))
+        except ValueError:
+            raise WebAuthError("not in the instance") from None
+        name = self.members.get(user_id)
+        if name is None:
+            raise WebAuthError("not in the instance")
+        session = Session(
+            user_id=user_id,
+            name=name,
+            instance_id=instance_id or "sandbox",
+            channel_id=self.channel_id,
+            guild_id=self.guild_id,
+            expires=self.clock() + SESSION_TTL,
+        )
+        return Login(session=session, access_token="sandbox")
+
+
+def act_as_bot_work(env: simcord.Env, hub: TableHub, gate: asyncio.Lock) -> None:
+    """Make the hub's actions bot-owned work that SimCord settles (see the module's note).
+    ``gate`` is the sandbox clock's: an action and a tick take turns."""
+    act = hub.act
+
+    async def act_in_simcord(
+        table_id: int, peer: Peer, code: str, *, deal_no: int, trick_no: int
+    ) -> Outcome:
+        async with gate:
+            with env._bot_scope():  # pyright: ignore[reportPrivateUsage]
+                task = asyncio.get_running_loop().create_task(
+                    act(table_id, peer, code, deal_no=deal_no, trick_no=trick_no)
+                )
+            try:
+                await env.settle()
+            except Exception:
+                # The bot took longer than SimCord's settle timeout: what it did is kept,
+                # and the rest settles with the next tick.
+                log.warning("A web table action could not settle", exc_info=True)
+            return await task
+
+    hub.act = act_in_simcord  # type: ignore[method-assign]
+
+
+async def start_web_table(
+    env: simcord.Env,
+    service: TableService,
+    auth: SandboxAuth,
+    gate: asyncio.Lock,
+    *,
+    port: int = WEB_PORT,
+) -> WebTable:
+    """Serve the web table on 127.0.0.1:``port`` (an OSError when it is taken)."""
+    web = WebTable(
+        service,
+        secret=secrets.token_bytes(32),
+        clock=auth.clock,
+        application_id=None,
+        client_secret="",
+        bot_token="",
+        auth=auth,
+    )
+    act_as_bot_work(env, web.hub, gate)
+    await web.start("127.0.0.1", port)
+    return web
+
+
+def table_url(web: WebTable, user_id: int, language: str) -> str:
+    """The address of the card table for one member (one per tab)."""
+    return f"http://127.0.0.1:{web.port}/?user_id={user_id}&lang={language}"

@@ -1,0 +1,100 @@
+"""The card table in the sandbox: a tab logs in as a member of the sandbox's server with the
+SDK mock's code and its ``?user_id=``, and plays a whole game on its socket, while the
+simulated channel's table follows it."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+from bot.sandbox import Sandbox, open_sandbox
+from bot.tables.model import Status
+from tests.sandbox._page import FAST, PreviewPage, button_ending
+from tests.tables._play import table_of
+
+pytest.importorskip("markdown_it", reason="the sandbox's page needs simcord[preview]")
+
+
+async def _login(http: aiohttp.ClientSession, box: Sandbox, user_id: Any) -> aiohttp.ClientResponse:
+    assert box.web is not None
+    return await http.post(
+        f"http://127.0.0.1:{box.web.port}/api/token",
+        json={"code": "mock", "instance_id": "i-1", "user_id": user_id},
+    )
+
+
+async def _open_table(box: Sandbox, page: PreviewPage) -> int:
+    """A habanero lobby from the composer, a robot seated, started: the table's id."""
+    lobby_id = await page.command("tute new", variant="habanero")
+    lobby = await page.show(lobby_id)
+    table_id = int(button_ending(lobby, ":start").split(":")[2])
+    await box.tables.set_option(table_id, table_of(box.tables, table_id).host_id, "target", "30")
+    await page.click(lobby_id, button_ending(lobby, ":robot"))
+    await page.click(lobby_id, button_ending(await page.show(lobby_id), ":start"))
+    return table_id
+
+
+@pytest.mark.e2e
+async def test_a_tab_logs_in_as_a_member_of_the_sandbox_and_no_one_else(tmp_path: Path) -> None:
+    async with (
+        open_sandbox(tmp_path / "sandbox.db", web_port=0, **FAST) as box,
+        aiohttp.ClientSession() as http,
+    ):
+        assert box.web is not None and box.web.port
+        url = box.web_url(box.friends[0])
+        assert url is not None and url.endswith(f"?user_id={box.friends[0].id}&lang=en")
+        answer = await _login(http, box, str(box.friends[0].id))
+        assert answer.status == 200
+        body = await answer.json()
+        assert body["user"] == {"id": str(box.friends[0].id), "name": "Lola"}
+        for stranger in (12345, "not a number"):
+            refused = await _login(http, box, stranger)
+            assert refused.status == 401
+            assert (await refused.json())["error"] == "not in the instance"
+
+
+@pytest.mark.e2e
+async def test_a_whole_game_on_the_card_tables_socket(tmp_path: Path) -> None:
+    """Every card of the member is played from the socket; the robot plays on the sandbox's
+    clock; the channel's table (SimCord's) and the socket end with the same winner."""
+    async with (
+        open_sandbox(tmp_path / "sandbox.db", web_port=0, **FAST) as box,
+        aiohttp.ClientSession() as http,
+    ):
+        assert box.web is not None
+        page = PreviewPage(http, box.url)
+        await page.open(box.you)
+        table_id = await _open_table(box, page)
+        box.clock.start()
+        session = (await (await _login(http, box, box.you.id)).json())["session"]
+        ws = await http.ws_connect(f"http://127.0.0.1:{box.web.port}/api/ws?session={session}")
+        played = 0
+        last: dict[str, Any] = {}
+        async with asyncio.timeout(120):
+            while True:
+                message = await ws.receive_json()
+                if message["type"] != "state":
+                    continue
+                last = message
+                if message["table"]["status"] != "playing":
+                    break
+                hand = message["hand"]
+                if hand is not None and hand["your_turn"] and hand["playable"]:
+                    await ws.send_json(
+                        {
+                            "type": "act",
+                            "code": hand["playable"][0],
+                            "deal": hand["deal_no"],
+                            "trick": hand["trick_no"],
+                        }
+                    )
+                    played += 1
+        await ws.close()
+        table = table_of(box.tables, table_id)
+        assert table.status is Status.FINISHED
+        assert played >= 8  # a habanero deal is 8 tricks at least
+        assert last["table"]["winner"] == table.winner
