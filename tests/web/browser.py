@@ -1,0 +1,119 @@
+"""The web table in a real browser: the app served on a loopback port by the real table
+service (a real SQLite file), and headless Chromium pages driven by Playwright, each logged
+in as one member with the page's own sandbox login (``?user_id=``, the SDK's mock).
+
+Chromium is the system's (Debian's ``chromium`` package, which ``.ci/run`` installs),
+launched by its executable path; without it the browser tests are skipped."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any, Final
+
+import pytest
+from aiohttp import web
+
+from bot.sandbox.web import SandboxAuth
+from bot.tables import Presenters
+from bot.tables.service import TableService
+from bot.web.app import make_app
+from bot.web.hub import TableHub
+
+GUILD: Final = 1
+CHANNEL: Final = 2
+SECRET: Final = b"s" * 32
+MEMBERS: Final = {10: "Ana", 11: "Luis", 12: "Eva", 13: "Íñigo <b>"}
+ANA, LUIS, EVA, INIGO = MEMBERS
+NOW: Final = 1_900_000_000.0
+
+CHROMIUM_ARGS: Final = (
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+)
+
+
+def chromium() -> Path | None:
+    for name in ("chromium", "chromium-browser"):
+        found = shutil.which(name)
+        if found:
+            return Path(found)
+    return None
+
+
+class Served:
+    """The web table's app on 127.0.0.1, over one table service; it can stop and start
+    again on the same port (the bot restarting), with a new service on the same file."""
+
+    def __init__(self, service: TableService) -> None:
+        self.service = service
+        self.hub = self._hub(service)
+        self.port = 0
+        self._runner: web.AppRunner | None = None
+
+    @staticmethod
+    def _hub(service: TableService) -> TableHub:
+        hub = TableHub(service)
+        service.presenter = Presenters(hub)
+        return hub
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def page_url(self, user_id: int, language: str = "en") -> str:
+        return f"{self.url}/?user_id={user_id}&lang={language}"
+
+    async def start(self) -> None:
+        auth = SandboxAuth(MEMBERS, channel_id=CHANNEL, guild_id=GUILD, clock=lambda: NOW)
+        app = make_app(hub=self.hub, secret=SECRET, clock=lambda: NOW, auth=auth)
+        self._runner = web.AppRunner(app, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", self.port)
+        await site.start()
+        self.port = int(self._runner.addresses[0][1])
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def restart(self, service: TableService) -> None:
+        """The bot stops (every socket told it goes away) and comes back with ``service``."""
+        await self.stop()
+        self.service = service
+        self.hub = self._hub(service)
+        await self.start()
+
+
+@pytest.fixture
+async def browser() -> AsyncIterator[Any]:
+    path = chromium()
+    if path is None:
+        pytest.skip("needs Chromium: apt-get install chromium")
+    playwright_api = pytest.importorskip("playwright.async_api")
+    async with playwright_api.async_playwright() as playwright:
+        launched = await playwright.chromium.launch(
+            executable_path=str(path), args=list(CHROMIUM_ARGS)
+        )
+        try:
+            yield launched
+        finally:
+            await launched.close()
+
+
+async def open_page(
+    browser: Any, served: Served, user_id: int, *, width: int = 390, language: str = "en"
+) -> Any:
+    """A tab of the card table for ``user_id``, once its socket shows the table."""
+    context = await browser.new_context(viewport={"width": width, "height": 780})
+    page = await context.new_page()
+    await page.goto(served.page_url(user_id, language))
+    await page.wait_for_function("document.body.dataset.state === 'playing'")
+    return page

@@ -1,0 +1,227 @@
+"""The card table's page in headless Chromium, on the real app and table service: members
+play a whole game by tapping cards, a spectator sees no hand, a card played from the chat's
+button shows in the page, a held-back card is refused in words, and the page comes back by
+itself when its socket drops or the bot restarts mid-trick."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from bot.engine import Options, Variant
+from bot.storage import Database, open_database
+from bot.tables.model import Status, Table
+from bot.tables.service import TableService
+from tests.tables._play import opened, table_of
+from tests.tables.test_service import settle
+from tests.web.browser import ANA, CHANNEL, EVA, GUILD, INIGO, LUIS, MEMBERS, Served, open_page
+from tests.web.browser import browser as browser  # the fixture
+from tests.web.conftest import quick_service
+
+pytestmark = pytest.mark.e2e
+
+PLAYABLE = "button.card[data-playable='1']"
+MY_TURN = (
+    "document.body.dataset.seat !== '' && document.querySelector("
+    "`.seat[data-seat='${document.body.dataset.seat}']`)?.dataset.turn === '1'"
+)
+
+
+async def _pairs(service: TableService, members: tuple[int, ...]) -> Table:
+    """A pairs table of ``members`` and robots, started."""
+    host, *others = members
+    table = await opened(
+        service,
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        host_id=host,
+        host_name=MEMBERS[host],
+        variant=Variant.PAIRS,
+        options=Options(),
+        language="en",
+    )
+    for member in others:
+        await service.join(table.id, member, MEMBERS[member])
+    while None in table.seats:
+        await service.add_robot(table.id, host)
+    await service.start(table.id, host)
+    await settle(service, table)
+    return table
+
+
+@pytest.fixture
+async def served(db: Database) -> AsyncIterator[Served]:
+    served = Served(quick_service(db))
+    await served.start()
+    yield served
+    await served.stop()
+
+
+async def _tap_when_mine(page: Any) -> bool:
+    """Tap the first card the page offers, if it is this player's turn, and wait until the
+    card has left the hand (the table took it)."""
+    if not await page.evaluate(MY_TURN):
+        return False
+    code = await page.evaluate(f"document.querySelector(\"{PLAYABLE}\")?.dataset.card ?? ''")
+    if not code:
+        return False
+    # by its card, not by an element: the page redraws the hand as the table changes
+    await page.locator(f"button.card[data-card='{code}']").click()
+    await page.wait_for_function(
+        f"!document.querySelector(\"button.card[data-card='{code}']\")"
+        " || document.body.dataset.status !== 'playing'"
+    )
+    return True
+
+
+async def _tap_first(*pages: Any) -> None:
+    """The first of these pages whose player is to play taps a card."""
+    for _ in range(600):
+        for page in pages:
+            if await _tap_when_mine(page):
+                return
+        await asyncio.sleep(0.05)
+    pytest.fail("nobody could play")
+
+
+async def _play_out(table: Table, pages: list[Any]) -> int:
+    """Each page taps a card when its player is to play, until the game ends: the taps."""
+    taps = 0
+    async with asyncio.timeout(240):
+        while table.status is Status.PLAYING:
+            tapped = False
+            for page in pages:
+                if await _tap_when_mine(page):
+                    taps += 1
+                    tapped = True
+            if not tapped:
+                await asyncio.sleep(0.05)
+    return taps
+
+
+async def test_two_members_and_two_robots_play_a_whole_game_in_the_page(
+    served: Served, browser: Any
+) -> None:
+    table = await _pairs(served.service, (ANA, LUIS))
+    ana = await open_page(browser, served, ANA)
+    luis = await open_page(browser, served, LUIS, width=1280)
+    for page, user in ((ana, ANA), (luis, LUIS)):
+        seat = table.seat_of(user)
+        assert await page.evaluate("document.body.dataset.seat") == str(seat)
+        cards = await page.eval_on_selector_all("button.card", "bs => bs.map(b => b.dataset.card)")
+        assert len(cards) == len(table.deal.hand(seat))  # type: ignore[union-attr]
+    taps = await _play_out(table, [ana, luis])
+    assert table.status is Status.FINISHED
+    assert taps >= 20  # two members, ten tricks a deal
+    for page in (ana, luis):
+        await page.wait_for_function("document.body.dataset.status === 'finished'")
+
+
+async def test_a_spectator_sees_the_table_and_no_hand(served: Served, browser: Any) -> None:
+    table = await _pairs(served.service, (ANA, LUIS))
+    eva = await open_page(browser, served, EVA)
+    assert await eva.evaluate("document.body.dataset.seat") == ""
+    assert await eva.query_selector_all("button.card") == []
+    ana, luis = await open_page(browser, served, ANA), await open_page(browser, served, LUIS)
+    await _tap_first(ana, luis)
+    await settle(served.service, table)
+    on_table = len(table.deal.trick)  # type: ignore[union-attr]
+    await eva.wait_for_function(
+        f"document.querySelectorAll('#trick [data-card]').length === {on_table}"
+    )
+    assert await eva.query_selector_all("button.card") == []
+    assert table.status is Status.PLAYING
+
+
+async def test_a_card_from_the_chat_button_shows_in_the_page_and_the_next_from_the_page(
+    served: Served, browser: Any
+) -> None:
+    service = served.service
+    table = await _pairs(service, (ANA,))
+    ana = await open_page(browser, served, ANA)
+    deal = table.deal
+    assert deal is not None and deal.turn == table.seat_of(ANA)
+    hand = service.hand_view(table.id, deal.turn)
+    card = sorted(hand.playable)[0]
+    # The chat's button: the same service call, and every presenter redraws.
+    from bot.engine import CODES
+
+    outcome = await service.click(
+        table.id, ANA, CODES[card], deal_no=hand.deal_no, trick_no=hand.trick_no
+    )
+    await service.presenter.refresh(outcome.show)
+    await settle(service, table)
+    await ana.wait_for_selector(f"#trick [data-card='{CODES[card]}'], #last-trick")
+    assert CODES[card] not in await ana.eval_on_selector_all(
+        "button.card", "bs => bs.map(b => b.dataset.card)"
+    )
+    before = len(table.deal.hand(table.seat_of(ANA)))  # type: ignore[union-attr]
+    await _tap_first(ana)
+    await settle(service, table)
+    assert len(table.deal.hand(table.seat_of(ANA))) == before - 1  # type: ignore[union-attr]
+
+
+async def test_a_held_back_card_is_refused_in_words(served: Served, browser: Any) -> None:
+    table = await _pairs(served.service, (ANA, LUIS))
+    seat = table.deal.turn  # type: ignore[union-attr]
+    waiting = LUIS if table.seat_of(ANA) == seat else ANA
+    page = await open_page(browser, served, waiting, language="es")
+    await page.click("button.card")
+    await page.wait_for_function("document.querySelector('#notice').textContent.trim() !== ''")
+    assert table.deal.turn == seat  # type: ignore[union-attr]  # nothing was played
+
+
+async def test_names_are_shown_as_text(served: Served, browser: Any) -> None:
+    await _pairs(served.service, (INIGO, ANA))
+    page = await open_page(browser, served, ANA)
+    assert await page.query_selector("b") is None
+    text = await page.text_content("body")
+    assert "Íñigo <b>" in (text or "")
+
+
+async def test_a_dropped_socket_comes_back_by_itself(served: Served, browser: Any) -> None:
+    await _pairs(served.service, (ANA, LUIS))
+    page = await open_page(browser, served, ANA)
+    sockets = list(served.hub.peers(next(iter(served.service.tables))))
+    for peer in sockets:
+        await peer.ws.close()  # type: ignore[attr-defined]
+    await page.wait_for_function("document.body.dataset.state === 'playing'")
+    for _ in range(600):  # the page's new socket is at the table
+        if served.hub.peers(next(iter(served.service.tables))):
+            break
+        await asyncio.sleep(0.05)
+    else:
+        pytest.fail("the page did not come back")
+
+
+async def test_the_bot_restarts_mid_trick_and_the_pages_reconnect(
+    served: Served, browser: Any, tmp_path: Any
+) -> None:
+    table = await _pairs(served.service, (ANA, LUIS))
+    ana = await open_page(browser, served, ANA)
+    luis = await open_page(browser, served, LUIS)
+    await _tap_first(ana, luis)
+    await settle(served.service, table)
+    trick = list(table.deal.trick)  # type: ignore[union-attr]
+    await served.stop()
+    await served.service.suspend()  # the bot stops: clocks kept, the file closed after
+    db = await open_database(tmp_path / "t.db")
+    try:
+        again = quick_service(db)
+        await again.restore()
+        await served.restart(again)
+        for page in (ana, luis):
+            await page.wait_for_function(
+                "['reconnecting', 'connecting'].includes(document.body.dataset.state)"
+                " || document.body.dataset.state === 'playing'"
+            )
+            await page.wait_for_function("document.body.dataset.state === 'playing'")
+        restored = table_of(again, table.id)
+        assert list(restored.deal.trick) == trick  # type: ignore[union-attr]
+        shown = await ana.eval_on_selector_all("#trick [data-card]", "cs => cs.length")
+        assert shown == len(trick)
+    finally:
+        await db.close()
