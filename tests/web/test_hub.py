@@ -17,6 +17,7 @@ from bot.tables.errors import TableError
 from bot.tables.model import Status, Table
 from bot.tables.service import TableService
 from bot.web.hub import TableHub
+from bot.web.words import refusal_text
 from tests.tables._play import NullPresenter, opened
 from tests.tables.test_service import settle
 from tests.web.conftest import quick_service
@@ -180,3 +181,19 @@ async def test_no_socket_joins_a_table_that_is_not(db: Database) -> None:
     with pytest.raises(TableError):
         await hub.join(999, Socket(ANA))
     assert not hub.peers(999)
+
+
+async def test_each_socket_is_sent_its_own_pages_language(db: Database) -> None:
+    service, hub, _, table = await pairs(db)
+    await settle(service, table)
+    ana, luis = Socket(ANA, language="en"), Socket(LUIS, language="es")
+    await hub.join(table.id, ana)
+    await hub.join(table.id, luis)
+    await service.presenter.refresh(service.redraw(table.id))  # type: ignore[arg-type]
+    assert (ana.last["lang"], luis.last["lang"]) == ("en", "es")
+    for socket, lang in ((ana, "en"), (luis, "es")):
+        for refusal in socket.last["hand"]["refusals"]:
+            assert refusal["text"] == refusal_text(
+                refusal["key"], refusal["params"], lang, symbol=False
+            )
+    assert ana.last["table"]["language"] == luis.last["table"]["language"] == "es"
