@@ -4,6 +4,7 @@ channel's table, and actions sent on it taken or refused like the buttons' click
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import io
 import re
@@ -21,7 +22,7 @@ from bot.i18n import t, web_en, web_es
 from bot.render.cards import CARD_H, CARD_W
 from bot.storage import Database
 from bot.tables import Presenters
-from bot.tables.model import Table
+from bot.tables.model import Level, Table
 from bot.tables.service import TableService
 from bot.web import Session, WebAuthError, sign
 from bot.web import app as app_module
@@ -409,3 +410,22 @@ async def test_a_player_who_is_not_away_is_told_so_when_coming_back(
         refused = await ws.receive_json()
         assert refused["key"] == "tables.errors.not_away"
         assert refused["text"] == t("tables.errors.not_away", "es")
+
+
+async def test_a_player_a_robot_stands_in_for_comes_back_from_the_page(
+    world: tuple[TestClient[Any, Any], TableService, Table],
+) -> None:
+    client, _, table = world
+    seat = table.seat_of(ANA)
+    assert seat is not None
+    occupant = table.seats[seat]
+    assert occupant is not None
+    occupant.away, occupant.robot = True, Level.NORMAL
+    params = {"session": sign(session_of(ANA), SECRET)}
+    async with client.ws_connect("/api/ws", params=params) as ws:
+        assert (await ws.receive_json())["hand"]["away"] is True
+        await ws.send_json({"type": "back"})
+        async with asyncio.timeout(10):  # the stand-in may play first: its states come too
+            while (state := await ws.receive_json())["hand"]["away"]:
+                assert state["type"] == "state"
+        assert not occupant.away and not state["table"]["seats"][seat]["away"]
