@@ -34,7 +34,8 @@ const PLACES: Record<number, string[]> = {
 const TEAM_COLOURS = 2;
 const FELT_LEAST = 200; // px: the table keeps at least this much height
 const MIN_STEP = 40; // px of each card a fanned hand shows: what a finger taps
-const FAN_LEAST = 60; // px: the narrowest card a fanned hand may have // pairs: two teams, two colours (CSS: .team-0, .team-1)
+const FAN_LEAST = 60; // px: the narrowest card a fanned hand may have
+const SIDEWAYS = window.matchMedia("(max-height: 480px) and (min-width: 560px)"); // pairs: two teams, two colours (CSS: .team-0, .team-1)
 
 // ------------------------------------------------------------------------ words
 
@@ -539,7 +540,9 @@ function layOutHand(): void {
   const ratio = 150 / 96;
   const rowStep = 0.62; // a second row covers the lower part of the first
   const others = ["bar", "lines", "declarations"].reduce((sum, id) => sum + byId(id).offsetHeight, 0);
-  const room = window.innerHeight - others - FELT_LEAST - 22;
+  // on a phone on its side the table is beside the hand, not above it
+  const felt = SIDEWAYS.matches ? 0 : Math.min(FELT_LEAST, Math.max(150, window.innerHeight * 0.34));
+  const room = window.innerHeight - others - felt - 22;
   const fitsWide = (perRow: number) => Math.floor((width - gap * (perRow - 1)) / perRow);
   const fitsHigh = (rows: number) => Math.floor(room / (ratio * (1 + (rows - 1) * rowStep)));
   const count = cards.length;
