@@ -155,6 +155,7 @@ function drawSeats(v: View): void {
     const turn = playing && deal.turn === seat && table.paused_until === null;
     const side = sideOf(table, seat);
     const classes = ["seat", `at-${where}`];
+    if (seat === me) classes.push("me");
     if (team && side >= 0) classes.push(`team-${side}`);
     if (occupant === null) classes.push("empty");
     const name = el("span", { class: "name" });
@@ -163,7 +164,7 @@ function drawSeats(v: View): void {
     } else if (occupant.name === null) {
       name.append(robotIcon(w("robot_mark")), robotName(occupant));
     } else {
-      name.textContent = seat === me ? `${occupant.name} · ${w("you")}` : occupant.name;
+      name.textContent = occupant.name;
     }
     const notes: HTMLElement[] = [];
     if (occupant?.left || occupant?.away) {
@@ -701,6 +702,8 @@ function onMessage(msg: ServerMsg): void {
       setPageState("no_table");
       break;
     case "lost":
+      view = null;
+      clearTable();
       setPageState("lost");
       break;
   }
