@@ -31,11 +31,12 @@ const PLACES: Record<number, string[]> = {
   3: ["bottom", "right", "left"],
   4: ["bottom", "right", "top", "left"],
 };
-const TEAM_COLOURS = 2;
+const TEAM_COLOURS = 2; // pairs: two teams, two colours (CSS: .team-0, .team-1)
 const FELT_LEAST = 200; // px: the table keeps at least this much height
 const MIN_STEP = 40; // px of each card a fanned hand shows: what a finger taps
 const FAN_LEAST = 60; // px: the narrowest card a fanned hand may have
-const SIDEWAYS = window.matchMedia("(max-height: 480px) and (min-width: 560px)"); // pairs: two teams, two colours (CSS: .team-0, .team-1)
+// a phone on its side: the table beside the hand (as table.css lays it out)
+const SIDEWAYS = window.matchMedia("(max-height: 480px) and (min-width: 560px)");
 
 // ------------------------------------------------------------------------ words
 
