@@ -61,6 +61,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="with --screenshot: how wide the page is (a phone: 360 or 390; the sandbox's 600)",
     )
     parser.add_argument(
+        "--web",
+        action="store_true",
+        help="with --screenshot: pictures of the card table (the Activity's page) instead",
+    )
+    parser.add_argument(
         "--lang",
         choices=LANGUAGES,
         default="en",
@@ -107,7 +112,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.source is not None or args.target is not None:
         parser.error(f"--from and --to go with {MIGRATE}")
     if args.sandbox or args.screenshot is not None:
-        return run_sandbox(args.screenshot, args.lang, args.width)
+        return run_sandbox(args.screenshot, args.lang, args.width, web=args.web)
 
     try:
         config = load_config(shards=args.shards, shard_count=args.shard_count)
@@ -182,7 +187,9 @@ def migrate(source: Path | None, target: str | None) -> int:
     return 0
 
 
-def run_sandbox(screenshot_dir: Path | None, language: Language = "en", width: int = 0) -> int:
+def run_sandbox(
+    screenshot_dir: Path | None, language: Language = "en", width: int = 0, *, web: bool = False
+) -> int:
     """``--sandbox``: SimCord stands in for Discord, so no token is read."""
     try:
         from bot import sandbox
@@ -193,7 +200,7 @@ def run_sandbox(screenshot_dir: Path | None, language: Language = "en", width: i
             file=sys.stderr,
         )
         return EXIT_CONFIG_ERROR
-    return sandbox.main(screenshot_dir=screenshot_dir, language=language, width=width)
+    return sandbox.main(screenshot_dir=screenshot_dir, language=language, width=width, web=web)
 
 
 if __name__ == "__main__":

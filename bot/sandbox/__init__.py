@@ -47,6 +47,7 @@ from bot.i18n import Language
 
 from .pictures import SCREENSHOT_FILES, find_chromium, screenshots
 from .server import ROBOT_DELAY, SANDBOX_DB_PATH, SERVER_ID, YOU, Sandbox, open_sandbox, serve
+from .web_pictures import web_files, web_screenshots
 
 __all__ = [
     "ROBOT_DELAY",
@@ -71,11 +72,12 @@ def main(
     screenshot_dir: Path | None = None,
     language: Language = "en",
     width: int = 0,
+    web: bool = False,
 ) -> int:
-    """``tute-bot --sandbox [--screenshot DIR [--width PX]]``. 0 when it ran (and the person
+    """``tute-bot --sandbox [--screenshot DIR [--width PX | --web]]``. 0 when it ran (and the person
     stopped it), 1 when it failed, 2 when something it needs is not installed."""
     if screenshot_dir is not None:
-        return _main_screenshots(screenshot_dir, language, width)
+        return _main_screenshots(screenshot_dir, language, width, web=web)
     discord.utils.setup_logging(level=logging.WARNING, root=True)
     try:
         asyncio.run(serve(db_path, language))
@@ -87,7 +89,9 @@ def main(
     return 0
 
 
-def _main_screenshots(out_dir: Path, language: Language, width: int = 0) -> int:
+def _main_screenshots(
+    out_dir: Path, language: Language, width: int = 0, *, web: bool = False
+) -> int:
     chromium = find_chromium()
     if chromium is None:
         print(
@@ -104,6 +108,8 @@ def _main_screenshots(out_dir: Path, language: Language, width: int = 0) -> int:
         )
         return EXIT_MISSING
     discord.utils.setup_logging(level=logging.WARNING, root=True)
+    if web:
+        return _web_screenshots(out_dir, chromium, language)
     print(f"Playing a game against a robot; pictures by {chromium} go to {out_dir}.", flush=True)
     try:
         saved = asyncio.run(screenshots(out_dir, chromium, language=language, width=width))
@@ -119,3 +125,24 @@ def _main_screenshots(out_dir: Path, language: Language, width: int = 0) -> int:
         print("tute-bot: the game ended before every picture could be taken.", file=sys.stderr)
         return EXIT_FAILED
     return 0
+
+
+def _web_screenshots(out_dir: Path, chromium: Path, language: Language) -> int:
+    from playwright.async_api import Error as PlaywrightError
+
+    print(
+        f"Playing pairs with three robots at the card table; pictures by {chromium} go to "
+        f"{out_dir}.",
+        flush=True,
+    )
+    try:
+        saved = asyncio.run(web_screenshots(out_dir, chromium, language=language))
+    except KeyboardInterrupt:
+        print("\nStopped.", file=sys.stderr)
+        return EXIT_FAILED
+    except (simcord.SetupError, PlaywrightError, OSError) as error:
+        print(f"tute-bot: the card table's pictures failed: {error}", file=sys.stderr)
+        return EXIT_FAILED
+    for path in saved:
+        print(f"Saved {path}")
+    return 0 if len(saved) == len(web_files(language)) else EXIT_FAILED

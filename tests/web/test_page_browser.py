@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from bot.engine import Options, Variant
+from bot.sandbox.web_pictures import tap_a_card
 from bot.storage import Database, open_database
 from bot.tables.model import Status, Table
 from bot.tables.service import TableService
@@ -22,12 +23,6 @@ from tests.web.browser import browser as browser  # the fixture
 from tests.web.conftest import quick_service
 
 pytestmark = pytest.mark.e2e
-
-PLAYABLE = "button.card[data-playable='1']"
-MY_TURN = (
-    "document.body.dataset.seat !== '' && document.querySelector("
-    "`.seat[data-seat='${document.body.dataset.seat}']`)?.dataset.turn === '1'"
-)
 
 
 async def _pairs(service: TableService, members: tuple[int, ...]) -> Table:
@@ -60,28 +55,11 @@ async def served(db: Database) -> AsyncIterator[Served]:
     await served.stop()
 
 
-async def _tap_when_mine(page: Any) -> bool:
-    """Tap the first card the page offers, if it is this player's turn, and wait until the
-    card has left the hand (the table took it)."""
-    if not await page.evaluate(MY_TURN):
-        return False
-    code = await page.evaluate(f"document.querySelector(\"{PLAYABLE}\")?.dataset.card ?? ''")
-    if not code:
-        return False
-    # by its card, not by an element: the page redraws the hand as the table changes
-    await page.locator(f"button.card[data-card='{code}']").click()
-    await page.wait_for_function(
-        f"!document.querySelector(\"button.card[data-card='{code}']\")"
-        " || document.body.dataset.status !== 'playing'"
-    )
-    return True
-
-
 async def _tap_first(*pages: Any) -> None:
     """The first of these pages whose player is to play taps a card."""
     for _ in range(600):
         for page in pages:
-            if await _tap_when_mine(page):
+            if await tap_a_card(page):
                 return
         await asyncio.sleep(0.05)
     pytest.fail("nobody could play")
@@ -94,7 +72,7 @@ async def _play_out(table: Table, pages: list[Any]) -> int:
         while table.status is Status.PLAYING:
             tapped = False
             for page in pages:
-                if await _tap_when_mine(page):
+                if await tap_a_card(page):
                     taps += 1
                     tapped = True
             if not tapped:
