@@ -150,8 +150,9 @@ TABLE = [
     Room("bot/client.py", (*BOT_ROOMS, *TOP_FILES, "bot/web", "discord")),
     # the entry point starts the sandbox too: `tute-bot --sandbox`
     Room("bot/__main__.py", (*BOT_ROOMS, *TOP_FILES, "bot/sandbox", "discord")),
-    # `tute-bot --sandbox`: the real bot (not its cogs, which it loads by name) in SimCord
-    Room("bot/sandbox", (*BOT_ROOMS, *TOP_FILES, "discord", "simcord", "playwright")),
+    # `tute-bot --sandbox`: the real bot (not its cogs, which it loads by name) in SimCord,
+    # and its card table in the browser
+    Room("bot/sandbox", (*BOT_ROOMS, *TOP_FILES, "bot/web", "discord", "simcord", "playwright")),
     Room("cogs", (*BOT_ROOMS, *TOP_FILES, "bot/web", "discord")),  # "bot.*"
 ]
 

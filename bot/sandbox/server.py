@@ -38,7 +38,7 @@ from .page import (
     show_mentions_in_embeds,
     stamp_with_the_simulated_time,
 )
-from .web import WEB_PORT, SandboxAuth, start_web_table, table_url
+from .web import WEB_PORT, serve_web_table, table_url
 
 log = logging.getLogger(__name__)
 
@@ -340,7 +340,9 @@ async def open_sandbox(
             )
             web = None
             if web_port is not None:
-                web = await _serve_web_table(env, bot, channel, (you, *friends), clock, web_port)
+                members = zip((you, *friends), (YOU, *FRIENDS), strict=True)
+                where = ({m.id: name for m, name in members}, channel.id, SERVER_ID)
+                web = await serve_web_table(env, _service_of(bot), where, clock.gate, web_port)
             try:
                 yield Sandbox(env, bot, server, channel, you, friends, preview, clock, resumed, web)
             finally:
@@ -360,28 +362,6 @@ async def open_sandbox(
                 unparse()
                 unshow()
                 unsay()
-
-
-async def _serve_web_table(
-    env: simcord.Env,
-    bot: TuteBot,
-    channel: simcord.ChannelHandle,
-    members: tuple[simcord.MemberActor, ...],
-    clock: SandboxClock,
-    port: int,
-) -> WebTable | None:
-    """The card table on 127.0.0.1:``port``, for the sandbox's members in its channel."""
-    auth = SandboxAuth(
-        {member.id: name for member, name in zip(members, (YOU, *FRIENDS), strict=True)},
-        channel_id=channel.id,
-        guild_id=SERVER_ID,
-        clock=lambda: env.now().timestamp(),
-    )
-    try:
-        return await start_web_table(env, _service_of(bot), auth, clock.gate, port=port)
-    except OSError as error:
-        log.warning("The card table could not be served on port %s: %s", port, error)
-        return None
 
 
 def _service_of(bot: TuteBot) -> TableService:

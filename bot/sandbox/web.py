@@ -102,15 +102,20 @@ def act_as_bot_work(env: simcord.Env, hub: TableHub, gate: asyncio.Lock) -> None
     hub.act = act_in_simcord  # type: ignore[method-assign]
 
 
-async def start_web_table(
+async def serve_web_table(
     env: simcord.Env,
     service: TableService,
-    auth: SandboxAuth,
+    where: tuple[Mapping[int, str], int, int],
     gate: asyncio.Lock,
-    *,
     port: int = WEB_PORT,
-) -> WebTable:
-    """Serve the web table on 127.0.0.1:``port`` (an OSError when it is taken)."""
+) -> WebTable | None:
+    """Serve the web table on 127.0.0.1:``port`` to the sandbox's members (their ids and
+    names), in its channel and server: ``where``. None when the port is taken (the log says
+    so, and the sandbox goes on without it)."""
+    members, channel_id, guild_id = where
+    auth = SandboxAuth(
+        members, channel_id=channel_id, guild_id=guild_id, clock=lambda: env.now().timestamp()
+    )
     web = WebTable(
         service,
         secret=secrets.token_bytes(32),
@@ -121,7 +126,12 @@ async def start_web_table(
         auth=auth,
     )
     act_as_bot_work(env, web.hub, gate)
-    await web.start("127.0.0.1", port)
+    try:
+        await web.start("127.0.0.1", port)
+    except OSError as error:
+        log.warning("The card table could not be served on port %s: %s", port, error)
+        await web.stop()
+        return None
     return web
 
 
