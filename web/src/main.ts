@@ -336,6 +336,11 @@ function showTaken(before: View | null, now: View): void {
   const last = deal?.last_trick ?? null;
   const taken = byId("taken");
   const was = before?.table.deal;
+  if (deal && deal.trick.length > 0) {
+    // the next trick has begun: the one taken makes way
+    window.clearTimeout(takenTimer);
+    fill(taken);
+  }
   if (
     last === null ||
     deal === null ||
