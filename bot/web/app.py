@@ -30,7 +30,7 @@ import logging
 import weakref
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Final, Protocol
+from typing import Any, Final, Protocol, cast
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
@@ -349,9 +349,10 @@ async def socket(request: web.Request) -> web.StreamResponse:
 async def _take(hub: TableHub, table_id: int, peer: SocketPeer, data: str) -> None:
     """One message from the page: an action, which the table takes or refuses in words."""
     try:
-        message: Any = json.loads(data)
-        if not isinstance(message, dict):
+        raw: Any = json.loads(data)
+        if not isinstance(raw, dict):
             raise ValueError("not an object")
+        message = cast("dict[str, Any]", raw)
         if message.get("type") == "back":
             await hub.back(table_id, peer)
             return
