@@ -581,6 +581,9 @@ function layOutHand(): void {
     // click in its middle) lands on the card it sees
     const covered = col < inRow - 1 && step < cardWidth;
     card.style.width = `${Math.floor(covered ? step : cardWidth)}px`;
+    // and a card of the first of two rows, only as tall as what shows above the second
+    const under = row < rows - 1;
+    card.style.height = `${Math.floor(cardWidth * ratio * (under ? rowStep : 1))}px`;
     card.style.setProperty("--row", String(row));
     card.style.zIndex = String(index + 1);
   });
