@@ -64,8 +64,10 @@ STATIC_TYPES: Final = {
 """The files ``/static/`` serves, and what each is; nothing else there is served."""
 INDEX: Final = "index.html"
 LONG_CACHE: Final = "public, max-age=31536000, immutable"
-"""A card's picture, or a built file asked by its digest (the page names it so), never
-changes under its address."""
+"""A built file asked by its digest (the page names it so) never changes under its
+address."""
+CARD_CACHE: Final = "public, max-age=604800"
+"""A card's picture changes only with a new release of the bot: a week."""
 SHORT_CACHE: Final = "public, max-age=300"
 NO_CACHE: Final = "no-cache"
 BACK: Final = "back"
@@ -202,7 +204,7 @@ async def card_picture(request: web.Request) -> web.Response:
         body=png,
         headers={
             "Content-Type": "image/png",
-            "Cache-Control": LONG_CACHE,
+            "Cache-Control": CARD_CACHE,
             "X-Content-Type-Options": "nosniff",
         },
     )

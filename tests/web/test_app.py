@@ -27,7 +27,7 @@ from bot.tables.service import TableService
 from bot.web import Session, WebAuthError, sign
 from bot.web import app as app_module
 from bot.web.activity import Login
-from bot.web.app import AUTH, LONG_CACHE, STATIC, make_app
+from bot.web.app import AUTH, CARD_CACHE, LONG_CACHE, STATIC, make_app
 from bot.web.hub import TableHub
 from tests.tables._play import opened
 from tests.tables.test_service import settle
@@ -284,7 +284,7 @@ async def test_the_cards_are_the_bots_own_pictures_drawn_once(
     for code in ("12O", "back", "12O", "back", "1B"):
         answer = await client.get(f"/cards/{code}.png")
         assert answer.status == 200 and answer.content_type == "image/png"
-        assert answer.headers["Cache-Control"] == LONG_CACHE
+        assert answer.headers["Cache-Control"] == CARD_CACHE
         picture = Image.open(io.BytesIO(await answer.read()))
         assert picture.format == "PNG" and picture.size == (CARD_W, CARD_H)
     assert drawn == ["12O", "back", "1B"], "each picture is drawn once, then kept"
