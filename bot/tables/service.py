@@ -20,11 +20,12 @@ import asyncio
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 
 from bot.engine import Action, Options, Variant
 from bot.storage import Database, members
 from bot.storage.ledger import InsufficientChips
-from bot.storage.settings import HandDelivery
+from bot.storage.settings import HandDelivery, get_settings
 
 from . import form, leaving, lobby, play, rematch
 from .announcement import Announcement as Announcement
@@ -37,6 +38,7 @@ from .codes import decode_action
 from .core import GameOver as GameOver
 from .core import ServiceCore
 from .errors import SaveFailed, TableError
+from .house import opening_options
 from .model import DEFAULT_ROBOT, Level, Seat, Status, Table
 from .notes import Notes
 from .persistence import STATE, Store, Write
@@ -165,6 +167,38 @@ class TableService(ServiceCore):
             self.tables[table.id] = table
             self.clocks.schedule(table)
             return table_view(table)
+
+    async def open_from_page(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        variant: Variant,
+        language: str,
+    ) -> Outcome:
+        """A lobby opened from the web table in its Activity's channel: the server's
+        settings (turn time, language, hand delivery, table limit) and the variant's standard
+        rules, as ``/tute new`` with no options. Where only some members may open tables
+        (an opener role), the page cannot tell who holds it: they open from the chat."""
+        settings = await get_settings(self.db, guild_id)
+        if settings.opener_role_id:
+            raise TableError("opener_role_page")
+        view = await self.open_table(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host_id=host_id,
+            host_name=host_name,
+            variant=variant,
+            options=opening_options(variant, Options(turn_time=settings.turn_time), set()),
+            language=settings.language or language,
+            max_tables=settings.max_tables,
+            host_locale=language,
+            hand_delivery=settings.hand_delivery,
+        )
+        outcome = self._outcome(self.get(view.id))
+        return Outcome(replace(outcome.show, new_lobby=True), outcome.seat)
 
     async def discard(self, table_id: int) -> None:
         """A lobby nobody could see (its message was never posted): closed at once."""

@@ -207,6 +207,9 @@ class Show:
     summary_pictured: bool
     """The last deal's summary under the table shows its picture: until the first trick of
     the next deal is over, and at the end. Its few lines stay through the deal."""
+    new_lobby: bool = False
+    """The lobby was opened outside the chat (from the web table): the chat posts its
+    message in the table's channel (a ``/tute new`` lobby is its command's answer)."""
 
     def hand(self, seat: int) -> HandView:
         return next(h for h in self.hands if h.seat == seat)

@@ -99,8 +99,9 @@ class DiscordPresenter:
         return payload
 
     async def post_lobby(self, table: TableView) -> bool:
-        """A lobby of the bot's own making (a rematch) in the table's channel, its invited
-        members pinged there; False when Discord did not take it (nobody can see it)."""
+        """A lobby of the bot's own making (a rematch, one opened from the web table) in the
+        table's channel, its invited members pinged there; False when Discord did not take
+        it (nobody in the chat can see it)."""
         mentions = " ".join(f"<@{uid}>" for uid in table.invited)
         content = (
             t("tables.rematch.invited", table.language, mentions=mentions) if mentions else None
@@ -141,6 +142,9 @@ class DiscordPresenter:
         table = show.table
         self._latest[table.id] = show
         place = await self.places.of(table)
+        if show.new_lobby and place.message_id is None:
+            # opened from the web table: the channel gets its lobby (where the bot may post)
+            await self.post_lobby(table)
         ok = True
         if show.public:
             ok &= await self.step(table, "table", self._public(show, place))

@@ -5,6 +5,7 @@ charge); the Discord side still finds its own presenter. Stopping the bot stops 
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 from collections.abc import Callable
 from typing import Any
@@ -16,8 +17,11 @@ from bot.client import TuteBot
 from bot.config import Config
 from bot.engine import CODES
 from bot.tables import Presenters
+from bot.tables.views import Show
+from bot.web.lobby import open_lobby
+from bot.web.sessions import Session
 from cogs.tables.presenter import DiscordPresenter, presenter_of
-from tests.cogs.tables._world import card_of, hand_buttons, open_table, the_table
+from tests.cogs.tables._world import buttons, card_of, hand_buttons, open_table, the_table
 from tests.conftest import World
 
 SEED = 4
@@ -73,3 +77,47 @@ async def test_a_card_played_on_discord_reaches_the_web_table(
     web = bot.web
     await bot.close()
     assert bot.web is None and web.hub not in bot.tables.presenter.presenters
+
+
+@pytest.mark.e2e
+@pytest.mark.simcord(settle_timeout=3)
+async def test_a_lobby_opened_from_the_web_table_is_posted_in_its_channel(
+    simcord_env: simcord.Env, world: World
+) -> None:
+    env = simcord_env
+    bot = env.bot
+    assert isinstance(bot, TuteBot) and bot.tables is not None
+    alice = world.member
+    session = Session(
+        user_id=alice.id,
+        name="alice",
+        instance_id="i-1",
+        channel_id=world.channel.id,
+        guild_id=world.guild.id,
+        expires=2e9,
+    )
+    service = bot.tables
+
+    async def from_the_page() -> Show:
+        outcome = await open_lobby(service, session, "habanero", "en")
+        await service.presenter.refresh(outcome.show)
+        return outcome.show
+
+    # the page's socket runs in the bot's process: SimCord's internals make it bot work
+    with env._bot_scope():  # pyright: ignore[reportPrivateUsage]
+        opening = asyncio.get_running_loop().create_task(from_the_page())
+    await env.settle()
+    show = opening.result()
+    (lobby,) = [m for m in world.channel.history() if m.author.id == env.backend.bot_user.id]
+    ids = [b.custom_id or "" for b in buttons(lobby)]
+    assert any(i.endswith(":join") for i in ids) and any(i.endswith(":start") for i in ids)
+    # the lobby's own buttons work on it, as on one /tute new posted
+    await alice.click(lobby, custom_id=next(i for i in ids if i.endswith(":robot")))
+    table = the_table(env)
+    assert sum(seat is not None for seat in table.seats) == 2
+    # shown again: posted once, edited after
+    with env._bot_scope():  # pyright: ignore[reportPrivateUsage]
+        again = asyncio.get_running_loop().create_task(service.presenter.refresh(show))
+    await env.settle()
+    again.result()
+    assert len([m for m in world.channel.history() if m.author.id == env.backend.bot_user.id]) == 1

@@ -1,0 +1,69 @@
+"""The lobby from the web table: the Activity opened in a channel with no table opens one
+there (the chat gets its lobby message too, where the bot may post), and a member takes a
+seat, seats a robot, starts or leaves from the page, through the same service calls as the
+lobby's buttons.
+
+In a DM or a group DM (no server), the channel stands for the server: its tables, chips and
+standings are that conversation's own.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from bot.engine import Variant
+from bot.tables.errors import TableError
+from bot.tables.service import TableService
+from bot.tables.views import Outcome, TableView
+
+from .sessions import Session
+
+LOBBY_ACTIONS: Final = frozenset({"join", "robot", "start", "leave"})
+"""What a page may do in a lobby (``{"type": "lobby", "do": ...}``)."""
+
+
+def server_of(session: Session) -> int:
+    """The server whose tables the session's channel holds: the channel itself in a DM."""
+    return session.channel_id if session.guild_id is None else session.guild_id
+
+
+def channel_table(service: TableService, session: Session) -> TableView | None:
+    """The open table of the Activity's channel (the newest, if several)."""
+    found = [
+        t for t in service.open_tables(server_of(session)) if t.channel_id == session.channel_id
+    ]
+    return max(found, key=lambda t: t.id) if found else None
+
+
+async def open_lobby(
+    service: TableService, session: Session, variant: str, language: str
+) -> Outcome:
+    """A lobby in the session's channel, hosted by its member."""
+    try:
+        chosen = Variant(variant)
+    except ValueError:
+        raise TableError("malformed") from None
+    return await service.open_from_page(
+        guild_id=server_of(session),
+        channel_id=session.channel_id,
+        host_id=session.user_id,
+        host_name=session.name,
+        variant=chosen,
+        language=language,
+    )
+
+
+async def lobby_action(
+    service: TableService, table_id: int, session: Session, what: str, language: str
+) -> Outcome:
+    """One of the lobby's buttons, pressed from the page."""
+    user = session.user_id
+    if what == "join":
+        return await service.join(table_id, user, session.name, locale=language)
+    if what == "robot":
+        return await service.add_robot(table_id, user)
+    if what == "start":
+        return await service.start(table_id, user)
+    if what == "leave":
+        return await service.leave(table_id, user, lobby=True)
+    raise TableError("malformed")

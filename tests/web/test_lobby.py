@@ -1,0 +1,90 @@
+"""The lobby from the web table, on the real service: opened in the Activity's channel with
+the server's settings (or refused where an opener role rules), in a DM as that
+conversation's own, and played with the lobby's buttons from the page."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from bot.engine import Variant
+from bot.storage import Database
+from bot.storage.settings import update_settings
+from bot.tables.errors import TableError
+from bot.tables.model import Status
+from bot.web.lobby import channel_table, lobby_action, open_lobby, server_of
+from bot.web.sessions import Session
+from tests.web.conftest import quick_service
+
+GUILD, CHANNEL, DM = 1, 2, 3
+ANA, LUIS = 10, 11
+
+
+def session_of(
+    user_id: int, name: str, *, guild: int | None = GUILD, channel: int = CHANNEL
+) -> Session:
+    return Session(
+        user_id=user_id,
+        name=name,
+        instance_id="i-1",
+        channel_id=channel,
+        guild_id=guild,
+        expires=2e9,
+    )
+
+
+async def test_a_lobby_opens_in_the_channel_with_the_servers_settings(db: Database) -> None:
+    async with db.transaction() as conn:
+        await update_settings(conn, GUILD, turn_time=45, language="es", hand_delivery="ephemeral")
+    service = quick_service(db)
+    ana = session_of(ANA, "Ana")
+    assert channel_table(service, ana) is None
+    outcome = await open_lobby(service, ana, "pairs", "en")
+    table = outcome.show.table
+    assert outcome.show.new_lobby, "the chat is told to post it"
+    assert (table.guild_id, table.channel_id, table.variant) == (GUILD, CHANNEL, Variant.PAIRS)
+    assert table.status is Status.LOBBY and table.language == "es"
+    assert table.options.turn_time == 45
+    assert table.seats[0] is not None and table.seats[0].name == "Ana"
+    assert channel_table(service, ana) == table
+    # another channel of the server has none
+    assert channel_table(service, session_of(ANA, "Ana", channel=99)) is None
+
+
+async def test_where_an_opener_role_rules_the_page_sends_to_the_chat(db: Database) -> None:
+    async with db.transaction() as conn:
+        await update_settings(conn, GUILD, opener_role_id=555)
+    with pytest.raises(TableError) as refused:
+        await open_lobby(quick_service(db), session_of(ANA, "Ana"), "habanero", "en")
+    assert refused.value.key == "opener_role_page"
+
+
+async def test_a_dm_keeps_its_own_tables(db: Database) -> None:
+    service = quick_service(db)
+    in_dm = session_of(ANA, "Ana", guild=None, channel=DM)
+    assert server_of(in_dm) == DM
+    table = (await open_lobby(service, in_dm, "habanero", "en")).show.table
+    assert table.guild_id == DM
+    assert channel_table(service, dataclasses.replace(in_dm, user_id=LUIS)) == table
+    assert channel_table(service, session_of(ANA, "Ana")) is None
+
+
+async def test_a_game_is_seated_and_started_from_the_page(db: Database) -> None:
+    service = quick_service(db)
+    ana, luis = session_of(ANA, "Ana"), session_of(LUIS, "Luis")
+    table_id = (await open_lobby(service, ana, "pairs", "en")).show.table.id
+    await lobby_action(service, table_id, luis, "join", "es")
+    with pytest.raises(TableError):  # only the host seats robots and starts
+        await lobby_action(service, table_id, luis, "robot", "es")
+    await lobby_action(service, table_id, ana, "robot", "en")
+    seated = service.view(table_id).seats
+    assert [s.name if s else None for s in seated].count(None) == 1
+    await lobby_action(service, table_id, luis, "leave", "es")
+    await lobby_action(service, table_id, luis, "join", "es")
+    outcome = await lobby_action(service, table_id, ana, "start", "en")
+    assert outcome.show.table.status is Status.PLAYING
+    with pytest.raises(TableError):
+        await lobby_action(service, table_id, ana, "dance", "en")
+    with pytest.raises(TableError):
+        await open_lobby(service, ana, "poker", "en")
