@@ -60,7 +60,9 @@ class Holders(Protocol):
 
 class Relay:
     """This process's relay of the sockets it does not hold. ``http``: the client session
-    the sockets to the holders are opened on (None: one of its own, closed by ``close``)."""
+    the sockets to the holders are opened on, whose connector must not bound the
+    connections (each relayed socket holds one); None: one of its own, closed by
+    ``close``."""
 
     def __init__(
         self,
@@ -83,7 +85,9 @@ class Relay:
 
     def _session(self) -> aiohttp.ClientSession:
         if self._http is None:
-            self._http = aiohttp.ClientSession()
+            # a relayed socket holds its connection while it is open: no bound on them
+            # (aiohttp's default of 100 would leave the 101st page waiting)
+            self._http = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
         return self._http
 
     async def holder_of(self, request: web.Request, session: Session) -> str | None:

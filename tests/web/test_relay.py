@@ -148,7 +148,7 @@ async def world(db: Database) -> AsyncIterator[World]:
     lease_clock = Clock()
     cluster = Cluster(db, shard_count=SHARDS, shards=[0], clock=lease_clock, name="front")
     front = await serve(front_app(cluster))
-    async with aiohttp.ClientSession() as http:
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as http:
         made = World(db, service, hub, table, holder, front, cluster, lease_clock, http)
         await made.hold(made.holder_url)
         yield made
@@ -199,6 +199,18 @@ async def test_a_spectator_elsewhere_sees_no_hand(world: World) -> None:
     async with world.connect(EVA) as ws:
         state = await ws.receive_json(timeout=WAIT)
         assert state["type"] == "state" and state["hand"] is None
+
+
+async def test_many_pages_are_relayed_at_once(world: World) -> None:
+    """More sockets than aiohttp's client opens by default to one host (100)."""
+    sockets = [await world.connect(EVA + n).__aenter__() for n in range(120)]
+    try:
+        for ws in sockets:
+            assert (await ws.receive_json(timeout=WAIT))["type"] == "state"
+        assert len(world.hub.peers(world.table.id)) == 120
+    finally:
+        for ws in sockets:
+            await ws.close()
 
 
 async def test_a_table_of_this_process_is_not_relayed(world: World) -> None:
