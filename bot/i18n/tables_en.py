@@ -274,6 +274,7 @@ MESSAGES: Final[dict[str, str]] = {
     "tables.errors.no_chips": "This table's bet is {bet} chips and you have {chips}.",
     "tables.errors.opener_role": "Only members with {role} may open tables here.",
     "tables.errors.opener_role_page": "On this server only some members may open tables: open it in the chat with /tute new.",
+    "tables.errors.table_here": "A table already plays here: you are at it.",
     "tables.errors.bad_options": "Those options do not go together: {why}.",
     "tables.errors.illegal.not_your_turn": "It is not your turn.",
     "tables.errors.illegal.not_in_hand": "You do not hold {card}.",

@@ -273,6 +273,7 @@ MESSAGES: Final[dict[str, str]] = {
     "tables.errors.no_chips": "La apuesta de esta mesa es de {bet} fichas y tienes {chips}.",
     "tables.errors.opener_role": "Aquí solo pueden abrir mesas los miembros con {role}.",
     "tables.errors.opener_role_page": "En este servidor solo algunos miembros pueden abrir mesas: ábrela en el chat con /tute nueva.",
+    "tables.errors.table_here": "Ya hay una mesa aquí: estás en ella.",
     "tables.errors.bad_options": "Esas opciones no casan: {why}.",
     "tables.errors.illegal.not_your_turn": "No es tu turno.",
     "tables.errors.illegal.not_in_hand": "No tienes {card}.",

@@ -29,7 +29,7 @@ import simcord
 from bot.tables.service import TableService
 from bot.tables.views import Outcome
 from bot.web.activity import Login
-from bot.web.hub import Peer, TableHub
+from bot.web.hub import TableHub, Work
 from bot.web.server import WebTable
 from bot.web.sessions import SESSION_TTL, Session, WebAuthError
 
@@ -79,18 +79,13 @@ class SandboxAuth:
 
 
 def act_as_bot_work(env: simcord.Env, hub: TableHub, gate: asyncio.Lock) -> None:
-    """Make the hub's actions bot-owned work that SimCord settles (see the module's note).
-    ``gate`` is the sandbox clock's: an action and a tick take turns."""
-    act = hub.act
+    """Make the changes the pages ask for bot-owned work that SimCord settles (see the
+    module's note). ``gate`` is the sandbox clock's: a change and a tick take turns."""
 
-    async def act_in_simcord(
-        table_id: int, peer: Peer, code: str, *, deal_no: int, trick_no: int
-    ) -> Outcome:
+    async def in_simcord(work: Work) -> Outcome:
         async with gate:
             with env._bot_scope():  # pyright: ignore[reportPrivateUsage]
-                task = asyncio.get_running_loop().create_task(
-                    act(table_id, peer, code, deal_no=deal_no, trick_no=trick_no)
-                )
+                task = asyncio.get_running_loop().create_task(work())
             try:
                 await env.settle()
             except Exception:
@@ -99,7 +94,7 @@ def act_as_bot_work(env: simcord.Env, hub: TableHub, gate: asyncio.Lock) -> None
                 log.warning("A web table action could not settle", exc_info=True)
             return await task
 
-    hub.act = act_in_simcord  # type: ignore[method-assign]
+    hub.runner = in_simcord
 
 
 async def serve_web_table(

@@ -39,12 +39,11 @@ from bot.i18n import CATALOGS, LANGUAGES, Language, language_of
 from bot.render.cards import card_back, card_image
 from bot.render.symbols import ALL_CARDS
 from bot.tables.errors import TableError
-from bot.tables.service import TableService
-from bot.tables.views import TableView
 
 from . import wire
 from .activity import DiscordCallError, Login
 from .hub import TableHub
+from .lobby import LOBBY_ACTIONS, channel_table
 from .sessions import Session, WebAuthError, sign, verify
 from .words import card_name, suit_text
 
@@ -291,6 +290,15 @@ class SocketPeer:
         self.session = session
         self.ws = ws
         self.language = language
+        self.table_id: int | None = None
+        """The table it follows, once it follows one."""
+
+    @property
+    def channel_id(self) -> int:
+        return self.session.channel_id
+
+    def follow(self, table_id: int) -> None:
+        self.table_id = table_id
 
     @property
     def user_id(self) -> int | None:
@@ -300,23 +308,10 @@ class SocketPeer:
         await self.ws.send_json(message)
 
 
-def channel_table(service: TableService, session: Session) -> TableView | None:
-    """The open table of the Activity's channel (the newest, if several)."""
-    if session.guild_id is None:
-        return None
-    found = [t for t in service.open_tables(session.guild_id) if t.channel_id == session.channel_id]
-    return max(found, key=lambda t: t.id) if found else None
-
-
-def table_of_channel(service: TableService, session: Session) -> int | None:
-    """The id of the open table of the Activity's channel (the newest, if several)."""
-    table = channel_table(service, session)
-    return None if table is None else table.id
-
-
 async def socket(request: web.Request) -> web.StreamResponse:
     """A player's socket at the table of their Activity's channel, in the language the page
-    asks (``lang``; else the table's)."""
+    asks (``lang``; else the table's). With no table there, the page is told so and may
+    open one (``open``); the socket then follows it."""
     try:
         session = verify(
             request.query.get("session", ""), request.app[SECRET], request.app[CLOCK]()
@@ -331,46 +326,61 @@ async def socket(request: web.Request) -> web.StreamResponse:
     asked = _language(request.query.get("lang"))
     peer = SocketPeer(session, ws, asked or language_of(table.language if table else None))
     try:
-        if table is None:
-            raise TableError("gone")
-        await hub.join(table.id, peer)
-    except TableError:  # nothing plays there, or the table ended a moment ago
-        await ws.send_json({"type": "no_table"})
-        await ws.close()
-        return ws
+        if table is not None:
+            await hub.join(table.id, peer)
+            peer.follow(table.id)
+    except TableError:  # the table ended a moment ago
+        pass
+    if peer.table_id is None:
+        hub.wait(peer)
+        await ws.send_json({"type": "no_table", "may_open": True})
     try:
         async for message in ws:
-            if message.type is not WSMsgType.TEXT:
-                continue
-            await _take(hub, table.id, peer, message.data)
+            if message.type is TEXT:
+                await _take(hub, peer, message.data)
     finally:
-        hub.leave(table.id, peer)
+        hub.stop_waiting(peer)
+        if peer.table_id is not None:
+            hub.leave(peer.table_id, peer)
     return ws
 
 
-async def _take(hub: TableHub, table_id: int, peer: SocketPeer, data: str) -> None:
+TEXT: Final = WSMsgType.TEXT
+
+
+async def _take(hub: TableHub, peer: SocketPeer, data: str) -> None:
     """One message from the page: an action, which the table takes or refuses in words."""
     try:
         raw: Any = json.loads(data)
         if not isinstance(raw, dict):
             raise ValueError("not an object")
         message = cast("dict[str, Any]", raw)
-        if message.get("type") == "back":
-            await hub.back(table_id, peer)
+        kind = message.get("type")
+        if kind == "open":
+            if peer.table_id is not None and peer in hub.peers(peer.table_id):
+                raise TableError("table_here")
+            hub.stop_waiting(peer)
+            peer.follow(await hub.open(peer.session, peer, str(message["variant"])))
             return
-        if message.get("type") != "act":
+        table_id = peer.table_id
+        if table_id is None:
+            raise TableError("gone")
+        if kind == "lobby":
+            what = str(message["do"])
+            if what not in LOBBY_ACTIONS:
+                raise ValueError("no such button")
+            await hub.lobby(table_id, peer.session, peer, what)
+        elif kind == "back":
+            await hub.back(table_id, peer)
+        elif kind == "act":
+            code, deal, trick = str(message["code"]), int(message["deal"]), int(message["trick"])
+            await hub.act(table_id, peer, code, deal_no=deal, trick_no=trick)
+        else:
             raise ValueError("not an action")
-        code, deal, trick = str(message["code"]), int(message["deal"]), int(message["trick"])
     except TableError as error:
         await _refuse(peer, error)
-        return
     except (ValueError, KeyError, TypeError):
         await _refuse(peer, TableError("malformed"))
-        return
-    try:
-        await hub.act(table_id, peer, code, deal_no=deal, trick_no=trick)
-    except TableError as error:
-        await _refuse(peer, error)
 
 
 async def _refuse(peer: SocketPeer, error: TableError) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Protocol
 
 from bot.tables.errors import TableError
@@ -19,7 +20,8 @@ from bot.tables.service import TableService
 from bot.tables.surroundings import LostTable
 from bot.tables.views import HandView, Outcome, Show, TableView
 
-from . import wire
+from . import lobby, wire
+from .sessions import Session
 
 log = logging.getLogger(__name__)
 
@@ -37,10 +39,32 @@ class Peer(Protocol):
     async def send(self, message: dict[str, Any]) -> None: ...
 
 
+class Waiting(Peer, Protocol):
+    """A socket in a channel with no table yet: it follows the first one opened there."""
+
+    @property
+    def channel_id(self) -> int: ...
+
+    def follow(self, table_id: int) -> None: ...
+
+
+Work = Callable[[], Coroutine[Any, Any, Outcome]]
+"""A change the page asked for: the service's call and the redraw after it."""
+
+
+async def at_once(work: Work) -> Outcome:
+    return await work()
+
+
 class TableHub:
     def __init__(self, service: TableService) -> None:
         self.service = service
         self._peers: dict[int, set[Peer]] = {}
+        self._waiting: dict[int, set[Waiting]] = {}
+        """Sockets waiting for a table, by channel."""
+        self.runner: Callable[[Work], Awaitable[Outcome]] = at_once
+        """How a change from a page runs (the sandbox runs it as its simulated Discord's
+        work); at once, on the socket's task, otherwise."""
 
     def peers(self, table_id: int) -> frozenset[Peer]:
         return frozenset(self._peers.get(table_id, ()))
@@ -52,7 +76,20 @@ class TableHub:
         self._peers.setdefault(table_id, set()).add(peer)
         seat = None if peer.user_id is None else _seat_of(table, peer.user_id)
         hand = None if seat is None else self.service.hand_view(table_id, seat)
-        await self._send(table_id, peer, wire.state(table, hand, peer.language, self._now()))
+        message = wire.state(table, hand, peer.language, self._now(), viewer=peer.user_id)
+        await self._send(table_id, peer, message)
+
+    def wait(self, peer: Waiting) -> None:
+        """A socket whose channel has no table: the next table shown there, it follows (a
+        lobby opened with ``/tute new``, or from another page)."""
+        self._waiting.setdefault(peer.channel_id, set()).add(peer)
+
+    def stop_waiting(self, peer: Waiting) -> None:
+        waiting = self._waiting.get(peer.channel_id)
+        if waiting is not None:
+            waiting.discard(peer)
+            if not waiting:
+                del self._waiting[peer.channel_id]
 
     def leave(self, table_id: int, peer: Peer) -> None:
         peers = self._peers.get(table_id)
@@ -66,22 +103,47 @@ class TableHub:
     ) -> Outcome:
         """A player's action from the page, as a button's click: the service decides, and
         everything the table shows is redrawn (Discord's messages and every socket)."""
-        if peer.user_id is None:
+        user_id = peer.user_id
+        if user_id is None:
             raise TableError("not_seated")
-        outcome = await self.service.click(
-            table_id, peer.user_id, code, deal_no=deal_no, trick_no=trick_no
+        return await self._shown(
+            lambda: self.service.click(table_id, user_id, code, deal_no=deal_no, trick_no=trick_no)
         )
-        await self.service.presenter.refresh(outcome.show)
-        return outcome
 
     async def back(self, table_id: int, peer: Peer) -> Outcome:
         """A player a robot stands in for (away) comes back to play their own cards, as the
         table's I'm back button."""
-        if peer.user_id is None:
+        user_id = peer.user_id
+        if user_id is None:
             raise TableError("not_seated")
-        outcome = await self.service.im_back(table_id, peer.user_id)
-        await self.service.presenter.refresh(outcome.show)
-        return outcome
+        return await self._shown(lambda: self.service.im_back(table_id, user_id))
+
+    async def open(self, session: Session, peer: Peer, variant: str) -> int:
+        """The Activity's channel has no table: its player opens a lobby there (the chat
+        posts it too), and their socket follows it. The new table's id."""
+        outcome = await self._shown(
+            lambda: lobby.open_lobby(self.service, session, variant, peer.language)
+        )
+        table_id = outcome.show.table.id
+        await self.join(table_id, peer)
+        return table_id
+
+    async def lobby(self, table_id: int, session: Session, peer: Peer, what: str) -> Outcome:
+        """One of the lobby's buttons (join, robot, start, leave), pressed from the page."""
+        return await self._shown(
+            lambda: lobby.lobby_action(self.service, table_id, session, what, peer.language)
+        )
+
+    async def _shown(self, call: Work) -> Outcome:
+        """The service's call, then everything the table shows redrawn (Discord's messages
+        and every socket), run by the hub's runner."""
+
+        async def work() -> Outcome:
+            outcome = await call()
+            await self.service.presenter.refresh(outcome.show)
+            return outcome
+
+        return await self.runner(work)
 
     # the presenter's side ----------------------------------------------------
 
@@ -89,12 +151,20 @@ class TableHub:
         """The table changed: each socket at it is sent what its viewer sees now (every
         socket: ``skip_seat`` is a Discord message's business)."""
         table_id = show.table.id
+        if show.table.status.is_open:
+            for waiting in self._waiting.pop(show.table.channel_id, set()):
+                waiting.follow(table_id)
+                self._peers.setdefault(table_id, set()).add(waiting)
         peers = list(self._peers.get(table_id, ()))
         now = self._now()
         await asyncio.gather(
             *(
                 self._send(
-                    table_id, p, wire.state(show.table, self._hand_of(show, p), p.language, now)
+                    table_id,
+                    p,
+                    wire.state(
+                        show.table, self._hand_of(show, p), p.language, now, viewer=p.user_id
+                    ),
                 )
                 for p in peers
             )

@@ -141,15 +141,25 @@ def _declaration(action: Action, hand: HandView, lang: str) -> Json:
     return found
 
 
-def state(table: TableView, hand: HandView | None, lang: str, now: float | None = None) -> Json:
-    """What one socket is sent when the table changes: the table, and the viewer's own hand
-    (None for a spectator), its words in ``lang``."""
+def state(
+    table: TableView,
+    hand: HandView | None,
+    lang: str,
+    now: float | None = None,
+    *,
+    viewer: int | None = None,
+) -> Json:
+    """What one socket is sent when the table changes: the table, the viewer's own hand
+    (None for a spectator), its words in ``lang``; and what the viewer may do in a lobby
+    (``you``: whether they sit at it, whether they host it)."""
+    seated = viewer is not None and any(s is not None and s.user_id == viewer for s in table.seats)
     return {
         "type": "state",
         "protocol": PROTOCOL,
         "lang": lang,
         "table": table_state(table, now),
         "hand": None if hand is None else hand_state(hand, lang),
+        "you": {"seated": seated, "host": viewer is not None and viewer == table.host_id},
     }
 
 

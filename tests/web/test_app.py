@@ -139,13 +139,45 @@ async def test_an_expired_session_opens_nothing(
         await client.ws_connect("/api/ws", params={"session": old})
 
 
-async def test_a_channel_without_a_table_says_so(
+async def test_a_channel_without_a_table_opens_one_from_the_page(
     world: tuple[TestClient[Any, Any], TableService, Table],
 ) -> None:
-    client, _, _ = world
-    elsewhere = sign(session_of(ANA, channel=999), SECRET)
-    async with client.ws_connect("/api/ws", params={"session": elsewhere}) as ws:
-        assert await ws.receive_json() == {"type": "no_table"}
+    """No table in the channel: the page is told so and may open one; a second page
+    waiting there follows it; the lobby is seated and started from the pages."""
+    client, service, _ = world
+    eva = sign(session_of(EVA, channel=999), SECRET)
+    luis = sign(session_of(LUIS, channel=999), SECRET)
+    async with (
+        client.ws_connect("/api/ws", params={"session": eva}) as eva_ws,
+        client.ws_connect("/api/ws", params={"session": luis}) as luis_ws,
+    ):
+        assert await eva_ws.receive_json() == {"type": "no_table", "may_open": True}
+        assert await luis_ws.receive_json() == {"type": "no_table", "may_open": True}
+        await luis_ws.send_json({"type": "lobby", "do": "join"})
+        assert (await luis_ws.receive_json())["key"] == "tables.errors.gone"
+        await eva_ws.send_json({"type": "open", "variant": "habanero"})
+        lobby = await eva_ws.receive_json()
+        assert lobby["table"]["status"] == "lobby" and lobby["you"] == {
+            "seated": True,
+            "host": True,
+        }
+        table_id = lobby["table"]["id"]
+        assert service.get(table_id).channel_id == 999
+        followed = await luis_ws.receive_json()  # the waiting page follows the new lobby
+        assert followed["table"]["id"] == table_id
+        assert followed["you"] == {"seated": False, "host": False}
+        await eva_ws.send_json({"type": "open", "variant": "pairs"})
+        assert (await eva_ws.receive_json())["key"] == "tables.errors.table_here"
+        await luis_ws.send_json({"type": "lobby", "do": "join"})
+        assert (await luis_ws.receive_json())["you"]["seated"] is True
+        await eva_ws.receive_json()
+        await luis_ws.send_json({"type": "lobby", "do": "start"})  # the host's alone
+        assert (await luis_ws.receive_json())["type"] == "refused"
+        await eva_ws.send_json({"type": "lobby", "do": "start"})
+        assert (await eva_ws.receive_json())["table"]["status"] == "playing"
+        await luis_ws.send_json({"type": "lobby", "do": "shuffle"})
+        assert (await luis_ws.receive_json())["table"]["status"] == "playing"
+        assert (await luis_ws.receive_json())["key"] == "tables.errors.malformed"
 
 
 async def test_a_card_from_the_socket_is_played_and_nonsense_refused(
