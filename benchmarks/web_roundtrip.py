@@ -21,8 +21,13 @@ Printed:
   idle (spectators of one table): what Python allocated for them (tracemalloc) and the
   growth of the resident memory (RSS), each divided by their number.
 
+With ``--relayed`` the players reach another process of the bot, which holds none of the
+tables and relays every socket to the bot's process (``bot.web.relay``), as the bot run as
+several processes does for a socket that lands on the wrong one: the round trip then has
+one more hop each way.
+
 Run: ``python benchmarks/web_roundtrip.py [--tables 100] [--moves 20] [--pace 1]
-[--idle 1000] [--profile FILE]``;
+[--idle 1000] [--relayed] [--profile FILE]``;
 ``--quick`` plays a few cards at a few tables.
 """
 
@@ -40,6 +45,7 @@ import sys
 import tempfile
 import time
 import tracemalloc
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -48,11 +54,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import aiohttp  # noqa: E402
+from aiohttp import web  # noqa: E402
 
 from bot.engine import Options, Variant  # noqa: E402
 from bot.storage import open_database  # noqa: E402
 from bot.tables.service import TableService  # noqa: E402
-from bot.web import Session, sign  # noqa: E402
+from bot.web import Session, sign, verify  # noqa: E402
+from bot.web.relay import RELAY, Relay, relay_if_elsewhere  # noqa: E402
 from bot.web.server import WebTable  # noqa: E402
 from tests.tables._play import NullPresenter  # noqa: E402
 
@@ -242,11 +250,57 @@ async def idlers(port: int, count: int) -> None:
             await ws.close()
 
 
+# ---------------------------------------------------------------- a process relaying them
+
+
+class _Elsewhere:
+    """Every server's tables are held by the bot's process (at ``address``)."""
+
+    def __init__(self, address: str) -> None:
+        self.address = address
+
+    def owns(self, guild_id: int) -> bool:
+        return False
+
+    async def peer_of(self, guild_id: int) -> str | None:
+        return self.address
+
+
+async def front(holder_port: int) -> None:
+    """A process of the bot that holds none of the tables: it relays every socket to the
+    bot's process (as the web app's socket handler does before anything else). Prints its
+    port, runs until told."""
+
+    async def socket(request: web.Request) -> web.StreamResponse:
+        session = verify(request.query.get("session", ""), SECRET, time.time())
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        if not await relay_if_elsewhere(request, session, ws):
+            await ws.close()
+        return ws
+
+    app = web.Application()
+    app[RELAY] = relay = Relay(_Elsewhere(f"http://127.0.0.1:{holder_port}"))
+    app.router.add_get("/api/ws", socket)
+    runner = web.AppRunner(app, handle_signals=False)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    print(runner.addresses[0][1], flush=True)
+    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+    await runner.cleanup()
+    await relay.close()
+
+
 # ---------------------------------------------------------------- the bot's process
 
 
+_children: list[asyncio.subprocess.Process] = []
+"""The processes this one started (stopped when it stops, should anything fail)."""
+
+
 async def _child(*args: str) -> asyncio.subprocess.Process:
-    return await asyncio.create_subprocess_exec(
+    child = await asyncio.create_subprocess_exec(
         sys.executable,
         __file__,
         *args,
@@ -254,6 +308,18 @@ async def _child(*args: str) -> asyncio.subprocess.Process:
         stdout=asyncio.subprocess.PIPE,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
+    _children.append(child)
+    return child
+
+
+async def _stopping_children(run: Awaitable[None]) -> None:
+    try:
+        await run
+    finally:
+        for child in _children:
+            if child.returncode is None:
+                child.kill()
+                await child.wait()
 
 
 async def bot(
@@ -264,6 +330,7 @@ async def bot(
     idle: int,
     seed: int,
     profile_to: str | None,
+    relayed: bool,
 ) -> None:
     with tempfile.TemporaryDirectory() as folder:
         db = await open_database(Path(folder) / "bench.db")
@@ -293,9 +360,15 @@ async def bot(
                 await service.join(view.id, member(n, seat), f"member{seat}", team=seat % 2)
             await service.start(view.id, member(n, 0))
 
+        port = web.port
+        relaying = None
+        if relayed:
+            relaying = await _child("--front", f"--port={web.port}")
+            assert relaying.stdout is not None
+            port = int(await relaying.stdout.readline())
         child = await _child(
             "--players",
-            f"--port={web.port}",
+            f"--port={port}",
             f"--tables={tables}",
             f"--moves={moves}",
             f"--spectators={spectators}",
@@ -315,12 +388,17 @@ async def bot(
         cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
         stalled_now = _cpu_stalled()
         await child.wait()
+        if relaying is not None and relaying.stdin is not None:
+            relaying.stdin.write(b"stop\n")
+            await relaying.stdin.drain()
+            await relaying.wait()
         result = json.loads(line)
         timings = sorted(result["timings"])
         sockets = tables * (4 + spectators)
         print(
             f"{tables} tables of pairs, 4 members and {spectators} spectator(s) each"
-            f" ({sockets} sockets), every table playing at once, a player thinking"
+            f" ({sockets} sockets{', each relayed by another process' if relayed else ''}),"
+            " every table playing at once, a player thinking"
             f" {pace:g} s on average before a card; {os.cpu_count()} CPUs"
         )
         if timings:
@@ -385,7 +463,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--quick", action="store_true", help="3 tables, 5 cards, 50 idle sockets")
     parser.add_argument("--profile", metavar="FILE", help="cProfile the bot's process as it plays")
+    parser.add_argument(
+        "--relayed",
+        action="store_true",
+        help="the players reach another process of the bot, which relays every socket",
+    )
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--front", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--players", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--idlers", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -394,20 +478,26 @@ def main() -> None:
             players(args.port, args.tables, args.moves, args.spectators, args.pace, args.seed)
         )
         return
+    if args.front:
+        asyncio.run(front(args.port))
+        return
     if args.idlers:
         asyncio.run(idlers(args.port, args.idle))
         return
     if args.quick:
         args.tables, args.moves, args.idle, args.pace = 3, 5, 50, 0.01
     asyncio.run(
-        bot(
-            args.tables,
-            args.moves,
-            args.spectators,
-            args.pace,
-            args.idle,
-            args.seed,
-            args.profile,
+        _stopping_children(
+            bot(
+                args.tables,
+                args.moves,
+                args.spectators,
+                args.pace,
+                args.idle,
+                args.seed,
+                args.profile,
+                args.relayed,
+            )
         )
     )
 

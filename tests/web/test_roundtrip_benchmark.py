@@ -13,7 +13,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.e2e
-def test_the_benchmark_plays_and_prints_its_figures() -> None:
+@pytest.mark.parametrize("where", [[], ["--relayed"]], ids=["direct", "relayed"])
+def test_the_benchmark_plays_and_prints_its_figures(where: list[str]) -> None:
     done = subprocess.run(
         [
             sys.executable,
@@ -22,6 +23,7 @@ def test_the_benchmark_plays_and_prints_its_figures() -> None:
             "--moves=3",
             "--idle=5",
             "--pace=0",
+            *where,
         ],
         capture_output=True,
         text=True,
