@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ._sql import Source, fetchone
+from ._sql import Source, fetchall, fetchone
 from .base import Database
 
 _COLUMNS = "table_id, thread_id, lobby_id, play_id, play_deal, legacy_id, hands"
@@ -39,6 +39,16 @@ async def load(source: Source, table_id: int) -> PlaceRow | None:
         _id(row[5]),
         str(row[6]),
     )
+
+
+async def tables_in_thread(source: Source, thread_id: int) -> list[int]:
+    """The tables whose game plays in this thread (newest first)."""
+    rows = await fetchall(
+        source,
+        "SELECT table_id FROM table_places WHERE thread_id = ? ORDER BY table_id DESC",
+        (thread_id,),
+    )
+    return [int(row[0]) for row in rows]
 
 
 async def save(db: Database, rows: list[PlaceRow]) -> None:

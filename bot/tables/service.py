@@ -23,7 +23,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 from bot.engine import Action, Options, Variant
-from bot.storage import Database, members
+from bot.storage import Database, members, places
 from bot.storage.ledger import InsufficientChips
 from bot.storage.settings import HandDelivery, get_settings
 
@@ -199,6 +199,15 @@ class TableService(ServiceCore):
         )
         outcome = self._outcome(self.get(view.id))
         return Outcome(replace(outcome.show, new_lobby=True), outcome.seat)
+
+    async def open_in_thread(self, thread_id: int) -> TableView | None:
+        """The open table whose game plays in this thread (the chat gave it one), if any:
+        an Activity opened in the thread is at that table."""
+        for table_id in await places.tables_in_thread(self.db, thread_id):
+            table = self.tables.get(table_id)
+            if table is not None and table.status.is_open:
+                return table_view(table)
+        return None
 
     async def discard(self, table_id: int) -> None:
         """A lobby nobody could see (its message was never posted): closed at once."""

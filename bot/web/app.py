@@ -322,7 +322,7 @@ async def socket(request: web.Request) -> web.StreamResponse:
     ws = web.WebSocketResponse(heartbeat=HEARTBEAT, max_msg_size=MAX_MESSAGE)
     await ws.prepare(request)
     request.app[SOCKETS].add(ws)
-    table = channel_table(hub.service, session)
+    table = await channel_table(hub.service, session)
     asked = _language(request.query.get("lang"))
     peer = SocketPeer(session, ws, asked or language_of(table.language if table else None))
     try:

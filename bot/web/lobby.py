@@ -27,12 +27,15 @@ def server_of(session: Session) -> int:
     return session.channel_id if session.guild_id is None else session.guild_id
 
 
-def channel_table(service: TableService, session: Session) -> TableView | None:
-    """The open table of the Activity's channel (the newest, if several)."""
+async def channel_table(service: TableService, session: Session) -> TableView | None:
+    """The open table of the Activity's channel (the newest, if several), or of the thread
+    the game plays in, when the Activity was opened there."""
     found = [
         t for t in service.open_tables(server_of(session)) if t.channel_id == session.channel_id
     ]
-    return max(found, key=lambda t: t.id) if found else None
+    if found:
+        return max(found, key=lambda t: t.id)
+    return await service.open_in_thread(session.channel_id)
 
 
 async def open_lobby(

@@ -9,7 +9,7 @@ import dataclasses
 import pytest
 
 from bot.engine import Variant
-from bot.storage import Database
+from bot.storage import Database, places
 from bot.storage.settings import update_settings
 from bot.tables.errors import TableError
 from bot.tables.model import Status
@@ -39,7 +39,7 @@ async def test_a_lobby_opens_in_the_channel_with_the_servers_settings(db: Databa
         await update_settings(conn, GUILD, turn_time=45, language="es", hand_delivery="ephemeral")
     service = quick_service(db)
     ana = session_of(ANA, "Ana")
-    assert channel_table(service, ana) is None
+    assert await channel_table(service, ana) is None
     outcome = await open_lobby(service, ana, "pairs", "en")
     table = outcome.show.table
     assert outcome.show.new_lobby, "the chat is told to post it"
@@ -47,9 +47,9 @@ async def test_a_lobby_opens_in_the_channel_with_the_servers_settings(db: Databa
     assert table.status is Status.LOBBY and table.language == "es"
     assert table.options.turn_time == 45
     assert table.seats[0] is not None and table.seats[0].name == "Ana"
-    assert channel_table(service, ana) == table
+    assert await channel_table(service, ana) == table
     # another channel of the server has none
-    assert channel_table(service, session_of(ANA, "Ana", channel=99)) is None
+    assert await channel_table(service, session_of(ANA, "Ana", channel=99)) is None
 
 
 async def test_where_an_opener_role_rules_the_page_sends_to_the_chat(db: Database) -> None:
@@ -66,8 +66,8 @@ async def test_a_dm_keeps_its_own_tables(db: Database) -> None:
     assert server_of(in_dm) == DM
     table = (await open_lobby(service, in_dm, "habanero", "en")).show.table
     assert table.guild_id == DM
-    assert channel_table(service, dataclasses.replace(in_dm, user_id=LUIS)) == table
-    assert channel_table(service, session_of(ANA, "Ana")) is None
+    assert await channel_table(service, dataclasses.replace(in_dm, user_id=LUIS)) == table
+    assert await channel_table(service, session_of(ANA, "Ana")) is None
 
 
 async def test_a_game_is_seated_and_started_from_the_page(db: Database) -> None:
@@ -88,3 +88,14 @@ async def test_a_game_is_seated_and_started_from_the_page(db: Database) -> None:
         await lobby_action(service, table_id, ana, "dance", "en")
     with pytest.raises(TableError):
         await open_lobby(service, ana, "poker", "en")
+
+
+async def test_an_activity_opened_in_the_games_thread_is_at_its_table(db: Database) -> None:
+    service = quick_service(db)
+    table = (await open_lobby(service, session_of(ANA, "Ana"), "habanero", "en")).show.table
+    thread = 777
+    await places.save(db, [places.PlaceRow(table.id, thread, None, None, None, None, "{}")])
+    in_thread = session_of(LUIS, "Luis", channel=thread)
+    assert await channel_table(service, in_thread) == table
+    await service.close(table.id, ANA)
+    assert await channel_table(service, in_thread) is None  # a closed table is nobody's
