@@ -20,6 +20,9 @@ from bot.i18n import t
 from bot.render.symbols import SUIT_SYMBOLS, card_label
 from bot.tables.model import DEFAULT_ROBOT, DealSummary, Seat, Status
 from bot.tables.views import DealView, HandView, TableView
+from bot.web import words
+from bot.web.words import card_name as card_name
+from bot.web.words import suit_text as suit_text
 from cogs._base import number, shown_name, signed
 
 from .faces import NO_FACES, CardFaces
@@ -47,18 +50,6 @@ def card_shown(card: int, lang: str, faces: CardFaces = NO_FACES) -> str:
     return f"{faces.inline(card) or SUIT_SYMBOLS[SUITS[card // 10]]} {card_name(card, lang)}"
 
 
-def card_name(card: int, lang: str, *, the: bool = False) -> str:
-    """A card in words: "King of coins", "Rey de oros"; ``the``: with its article, for a
-    sentence ("the King of coins", "la Sota de oros")."""
-    rank, suit = RANK_OF[card], SUITS[card // 10]
-    name = t(
-        "cards.name", lang, rank=t(f"cards.rank.{rank}", lang), suit=t(f"cards.suit.{suit}", lang)
-    )
-    if not the:
-        return name
-    return t("cards.the.10" if rank == 10 else "cards.the", lang, name=name)
-
-
 def refusal_text(key: str, params: dict[str, Any], lang: str) -> str:
     """Why the rules refuse something (``tables.errors.<key>``), its cards named in words."""
     shown = dict(params)
@@ -78,10 +69,6 @@ def refusal_text(key: str, params: dict[str, Any], lang: str) -> str:
     if "typed" in shown:
         shown["typed"] = shown_name(str(shown["typed"]))
     return t(f"tables.errors.{key}", lang, **shown)
-
-
-def suit_text(suit: int, lang: str) -> str:
-    return f"{SUIT_SYMBOLS[SUITS[suit]]} {t(f'suits.{SUITS[suit]}', lang)}"
 
 
 def seat_name(seat: Seat | None, lang: str, *, plain: bool = False, short: bool = False) -> str:
@@ -325,22 +312,18 @@ def winner_line(table: TableView, side: int, lang: str) -> str:
 
 
 def action_label(action: Action, hand: HandView, lang: str) -> str:
-    kind = action.kind
-    if kind is Kind.PLAY:
+    """What a hand's button says: a card in short (its face where the bot has one), else
+    the declaration in words, as the web table says it."""
+    if action.kind is Kind.PLAY:
         return card_text(action.arg)
-    if kind is Kind.SING:
-        points = 40 if action.arg == hand.trump else 20
-        return t("hand.sing", lang, points=points, suit=suit_text(action.arg, lang))
-    if kind is Kind.BID:
-        return t("hand.bid", lang, points=action.arg)
-    if kind is Kind.EXCHANGE:
-        mine = card_name(hand.exchange_gives, lang)
-        return t(
-            "hand.exchange", lang, mine=mine, card=card_name(hand.exchange_card, lang, the=True)
-        )
-    if kind is Kind.CLAIM:
-        return t("hand.claim", lang, target=hand.target)
-    return t(f"hand.{kind.name.lower()}", lang)
+    return words.action_label(
+        action,
+        lang,
+        trump=hand.trump,
+        target=hand.target,
+        exchange_card=hand.exchange_card,
+        exchange_gives=hand.exchange_gives,
+    )
 
 
 def hand_lines(
