@@ -8,7 +8,8 @@ import logging
 import shutil
 import tempfile
 import types
-from collections.abc import Iterable, Iterator
+from collections.abc import AsyncIterator, Iterable, Iterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Final
 
@@ -223,15 +224,25 @@ async def screenshots(
     """A sandbox of its own for the pictures: a temporary database, robots without delay,
     the whole of it in ``language``, its page ``width`` pixels wide (0: the sandbox's)."""
     page = (width or PAGE_SIZE[0], max(PAGE_SIZE[1], SHOT_HEIGHT))
+    async with scratch_sandbox(language, think_budget, page_size=page) as sandbox:
+        return await take_screenshots(sandbox, out_dir, chromium)
+
+
+@asynccontextmanager
+async def scratch_sandbox(
+    language: Language, think_budget: float, **options: Any
+) -> AsyncIterator[Sandbox]:
+    """A sandbox of its own for pictures: a temporary database, robots without delay, the
+    whole of it in ``language``; ``options`` for :func:`open_sandbox`."""
     with tempfile.TemporaryDirectory(prefix="tute-sandbox-") as folder:
         async with open_sandbox(
             Path(folder) / "sandbox.db",
             robot_delay=0,
             think_budget=think_budget,
             language=language,
-            page_size=page,
+            **options,
         ) as sandbox:
-            return await take_screenshots(sandbox, out_dir, chromium)
+            yield sandbox
 
 
 # ----------------------------------------------------------------------------- entry

@@ -6,15 +6,14 @@ and it is your turn."""
 from __future__ import annotations
 
 import asyncio
-import tempfile
 from pathlib import Path
 from typing import Any, Final
 
 from bot.i18n import Language
 from bot.tables.model import Status
 
-from .pictures import CHROMIUM_ARGS, button_id
-from .server import Sandbox, open_sandbox
+from .pictures import CHROMIUM_ARGS, button_id, scratch_sandbox
+from .server import Sandbox
 
 WEB_WIDTHS: Final = ((360, 720), (1280, 800))
 """The pages photographed (width, height): a phone and a desktop."""
@@ -113,13 +112,6 @@ async def web_screenshots(
 ) -> list[Path]:
     """A sandbox of its own (a temporary database, robots without delay) serving the card
     table on a free port, in ``language``."""
-    with tempfile.TemporaryDirectory(prefix="tute-sandbox-") as folder:
-        async with open_sandbox(
-            Path(folder) / "sandbox.db",
-            robot_delay=0,
-            think_budget=think_budget,
-            language=language,
-            web_port=0,
-        ) as sandbox:
-            sandbox.clock.start()
-            return await take_web_screenshots(sandbox, out_dir, chromium, language)
+    async with scratch_sandbox(language, think_budget, web_port=0) as sandbox:
+        sandbox.clock.start()
+        return await take_web_screenshots(sandbox, out_dir, chromium, language)
