@@ -10,8 +10,10 @@ from typing import Any
 
 import aiohttp
 import pytest
+from PIL import Image
 
-from bot.sandbox import Sandbox, open_sandbox
+from bot.sandbox import Sandbox, find_chromium, open_sandbox
+from bot.sandbox.web_pictures import WEB_WIDTHS, web_files, web_screenshots
 from bot.tables.model import Status
 from tests.sandbox._page import FAST, PreviewPage, button_ending
 from tests.tables._play import table_of
@@ -98,3 +100,15 @@ async def test_a_whole_game_on_the_card_tables_socket(tmp_path: Path) -> None:
         assert table.status is Status.FINISHED
         assert played >= 8  # a habanero deal is 8 tricks at least
         assert last["table"]["winner"] == table.winner
+
+
+@pytest.mark.e2e
+async def test_the_card_tables_pictures_on_a_phone_and_a_desktop(tmp_path: Path) -> None:
+    chromium = find_chromium()
+    if chromium is None:
+        pytest.skip("needs Chromium: apt-get install chromium")
+    saved = await web_screenshots(tmp_path, chromium, language="es", think_budget=0.02)
+    assert [p.name for p in saved] == list(web_files("es"))
+    for path, (width, _) in zip(saved, WEB_WIDTHS, strict=True):
+        with Image.open(path) as picture:
+            assert picture.width == width
