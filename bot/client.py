@@ -257,6 +257,7 @@ class TuteBot(commands.AutoShardedBot):
             shard_count=config.shard_count or 1,
             shards=config.shards,
             clock=lambda: discord.utils.utcnow().timestamp(),
+            peer_url=config.web_peer_url,
         )
         if not cluster.whole and config.database_url is not None:
             cluster.bus = Bus(config.database_url)

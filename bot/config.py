@@ -73,6 +73,10 @@ class Config:
     client_secret: str = field(default="", repr=False)
     """The application's OAuth2 secret (DISCORD_CLIENT_SECRET): a player of the Activity
     proves who they are with it. Never in the repr."""
+    web_peer_url: str | None = None
+    """Where the bot's other processes reach this one's web table (TUTE_WEB_PEER_URL,
+    ``http://host:port``), kept beside its shard leases, so that a page's socket that lands
+    on another process is relayed here. None: one process, or no web table."""
 
     def web_secret(self) -> bytes:
         """The key that signs the web table's sessions, made from the client secret (the
@@ -161,6 +165,7 @@ def load_config(
         web_port=_parse_port(setting("TUTE_WEB_PORT")),
         web_host=setting("TUTE_WEB_HOST") or "127.0.0.1",
         client_secret=setting("DISCORD_CLIENT_SECRET") or "",
+        web_peer_url=_parse_peer_url(setting("TUTE_WEB_PEER_URL")),
     )
 
 
@@ -170,6 +175,28 @@ def _parse_port(value: str | None) -> int | None:
     if not value.isdigit() or not 0 < int(value) < 65536:
         raise ConfigError(f"TUTE_WEB_PORT is {value!r}, but it must be a port number (1 to 65535).")
     return int(value)
+
+
+def _parse_peer_url(value: str | None) -> str | None:
+    if value is None:
+        return None
+    try:
+        parts = urlsplit(value)
+        port = parts.port
+    except ValueError:
+        port = None
+    if (
+        parts.scheme not in ("http", "https")
+        or not parts.hostname
+        or port is None
+        or parts.path not in ("", "/")
+        or parts.query
+    ):
+        raise ConfigError(
+            f"TUTE_WEB_PEER_URL is {value!r}, but it must be where the bot's other processes"
+            " reach this one's web table: http://host:port, such as http://10.0.0.5:8080."
+        )
+    return value.rstrip("/")
 
 
 def parse_database_url(value: str | None, name: str = "TUTE_DATABASE_URL") -> str | None:

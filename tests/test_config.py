@@ -328,3 +328,17 @@ def test_a_web_table_without_the_client_secret_is_refused() -> None:
         config_from(TUTE_WEB_PORT="8080")
     with pytest.raises(ConfigError, match="DISCORD_CLIENT_SECRET"):
         config_from().web_secret()
+
+
+def test_a_process_says_where_the_others_reach_its_web_table() -> None:
+    assert config_from().web_peer_url is None
+    config = config_from(TUTE_WEB_PEER_URL="http://10.0.0.5:8080/")
+    assert config.web_peer_url == "http://10.0.0.5:8080"
+
+
+@pytest.mark.parametrize(
+    "url", ["10.0.0.5:8080", "http://10.0.0.5", "ftp://h:1", "http://h:1/x", "http://h:99999"]
+)
+def test_a_peer_address_that_reaches_nothing_is_refused(url: str) -> None:
+    with pytest.raises(ConfigError, match="TUTE_WEB_PEER_URL"):
+        config_from(TUTE_WEB_PEER_URL=url)

@@ -44,6 +44,7 @@ from . import wire
 from .activity import DiscordCallError, Login
 from .hub import TableHub
 from .lobby import LOBBY_ACTIONS, channel_table
+from .relay import relay_if_elsewhere
 from .sessions import Session, WebAuthError, sign, verify
 from .words import card_name, suit_text
 
@@ -322,6 +323,8 @@ async def socket(request: web.Request) -> web.StreamResponse:
     ws = web.WebSocketResponse(heartbeat=HEARTBEAT, max_msg_size=MAX_MESSAGE)
     await ws.prepare(request)
     request.app[SOCKETS].add(ws)
+    if await relay_if_elsewhere(request, session, ws):
+        return ws  # its table is played by another process: piped there until it closed
     table = await channel_table(hub.service, session)
     asked = _language(request.query.get("lang"))
     peer = SocketPeer(session, ws, asked or language_of(table.language if table else None))

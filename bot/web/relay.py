@@ -31,6 +31,7 @@ from typing import Final, Protocol
 import aiohttp
 from aiohttp import WSCloseCode, WSMsgType, web
 
+from .lobby import server_of
 from .sessions import Session
 
 log = logging.getLogger(__name__)
@@ -93,14 +94,15 @@ class Relay:
     async def holder_of(self, request: web.Request, session: Session) -> str | None:
         """Where this socket's table is played, when not here: the holder's address, or ""
         when no process can be reached for it now; None when it is played here."""
-        if session.guild_id is None or RELAYED in request.headers:
-            return None  # a DM's table is this process's business; a relayed one is here
-        if self.holders.owns(session.guild_id):
+        if RELAYED in request.headers:
+            return None  # relayed here: it is played here
+        server = server_of(session)  # a DM's tables belong to its channel, as a server's
+        if self.holders.owns(server):
             return None
         try:
-            return await self.holders.peer_of(session.guild_id) or ""
+            return await self.holders.peer_of(server) or ""
         except Exception:
-            log.exception("Could not find who holds server %s", session.guild_id)
+            log.exception("Could not find who holds server %s", server)
             return ""
 
     async def relay(

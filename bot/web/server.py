@@ -17,6 +17,7 @@ from bot.tables.surroundings import Presenters
 from .activity import ActivityAuth
 from .app import Authority, make_app
 from .hub import TableHub
+from .relay import RELAY, Relay
 
 log = logging.getLogger(__name__)
 
@@ -34,10 +35,14 @@ class WebTable:
         client_secret: str,
         bot_token: str,
         auth: Authority | None = None,
+        relay: Relay | None = None,
     ) -> None:
-        """``auth``: who may log in, when not Discord's Activity (the sandbox's own)."""
+        """``auth``: who may log in, when not Discord's Activity (the sandbox's own);
+        ``relay``: where a socket for a table another process holds is piped (the bot as
+        several processes)."""
         self.hub = TableHub(service)
         self._auth = auth
+        self._relay = relay
         self._service = service
         self._secret = secret
         self._clock = clock
@@ -68,6 +73,8 @@ class WebTable:
             auth=auth,
             application_id=self._application_id,
         )
+        if self._relay is not None:
+            app[RELAY] = self._relay
         self._runner = web.AppRunner(app, handle_signals=False)
         await self._runner.setup()
         site = web.TCPSite(self._runner, host, port)
@@ -89,6 +96,8 @@ class WebTable:
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+        if self._relay is not None:
+            await self._relay.close()
         if self._http is not None:
             await self._http.close()
             self._http = None

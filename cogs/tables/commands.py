@@ -22,6 +22,7 @@ from bot.tables.errors import TableError
 from bot.tables.house import completions, opening_options, parse_house, values_of
 from bot.tables.model import DEFAULT_ROBOT, ROBOT_LEVELS, Level
 from bot.tables.service import TableService
+from bot.web.relay import Relay
 from bot.web.server import WebTable
 from cogs._base import CommandsMixin, anywhere, pings
 
@@ -367,6 +368,7 @@ async def start_web_table(bot: TuteBot, service: TableService) -> None:
         application_id=bot.application_id,
         client_secret=config.client_secret,
         bot_token=config.token,
+        relay=None if bot.cluster is None or bot.cluster.whole else Relay(bot.cluster),
     )
     try:
         await web.start(config.web_host, config.web_port)
