@@ -9,6 +9,9 @@
 //   #trick [data-card][data-seat]                     the cards of the trick in play
 //   .seat[data-seat] (data-turn="1" on the seat to play)
 //   #notice (the last refusal or notice, in words), #scores, #clock
+//   button.open[data-variant]   no table here (state no_table): open one of that game
+//   button.lobby[data-do]       in a lobby: join | robot | start | leave (each only when
+//                               it may be pressed); #variant: the lobby's game in words
 
 import { Connection, type Phase } from "./connection";
 import { byId, el, fill, robotIcon, setText } from "./dom";
@@ -22,7 +25,9 @@ import type {
   StateMsg,
   TableJ,
   Words,
+  YouJ,
 } from "./wire";
+import { type LobbyDo, VARIANTS } from "./wire";
 
 const SUIT_LETTERS = ["O", "C", "E", "B"];
 const PLACES: Record<number, string[]> = {
@@ -65,12 +70,15 @@ interface View {
   table: TableJ;
   hand: HandJ | null;
   me: number | null; // your seat
+  you: YouJ | null; // whether you sit at it, whether you host it (null: not said)
   received: number; // performance.now() when it came
 }
 
 let view: View | null = null;
 let connection: Connection | null = null;
 let sent = false; // an action is on its way: one tap, one action
+let asked = false; // an open or a lobby button is on its way: one tap, one answer
+let mayOpen = false; // no table here, and the page may open one
 let lastOpen = false;
 let clockTimer: number | undefined;
 let takenTimer: number | undefined;
@@ -85,7 +93,11 @@ function setPageState(state: string): void {
     no_table: w("no_table"),
     lost: w("lost"),
   }[state];
-  if (line !== undefined) {
+  const opening = state === "no_table" && mayOpen;
+  byId("opener").hidden = !opening;
+  if (opening) {
+    banner(null);
+  } else if (line !== undefined) {
     banner(line, { again: state === "no_table" });
   } else if (view === null || view.table.status === "playing") {
     banner(null);
@@ -439,7 +451,7 @@ function statusLine(v: View): string {
   const deal = table.deal;
   switch (table.status) {
     case "lobby":
-      return w("status_lobby");
+      return lobbyLine(v);
     case "finished": {
       if (table.winner === null) return w("status_finished");
       const side = table.sides[table.winner] ?? [];
@@ -477,15 +489,16 @@ function drawStatus(v: View): void {
   const status = byId("status");
   const line = statusLine(v);
   const playing = v.table.status === "playing";
-  // a game in play says whose turn in a line; a game waiting or over, in the middle
-  setText(status, playing ? line : "");
+  const lobby = v.table.status === "lobby";
+  // a game in play or waiting says what now in a line; a game over, in the middle
+  setText(status, playing || lobby ? line : "");
   status.classList.toggle("mine", v.hand?.your_turn === true);
-  if (playing) {
+  if (playing || lobby) {
     banner(null);
   } else {
     const side = v.table.winner === null ? [] : (v.table.sides[v.table.winner] ?? []);
     banner(line, {
-      again: v.table.status !== "lobby",
+      again: true,
       won: v.me !== null && side.includes(v.me),
     });
   }
@@ -494,16 +507,123 @@ function drawStatus(v: View): void {
   setText(back, w("im_back"));
 }
 
+// ------------------------------------------------------------------------ no table, a lobby
+
+/** The four games to open where no table plays: each a big button, its name and who plays. */
+function buildOpener(): void {
+  setText(byId("opener-title"), w("no_table_yet"));
+  setText(byId("opener-ask"), w("open_one"));
+  fill(
+    byId("variants"),
+    ...VARIANTS.map((variant) =>
+      el(
+        "button",
+        { type: "button", class: "open", "data-variant": variant },
+        el("span", { class: "seats", "aria-hidden": "true" }, ...seatDots(variant)),
+        el("span", { class: "name" }, w(`variant.${variant}`)),
+        el("span", { class: "plays" }, w(`plays.${variant}`)),
+      ),
+    ),
+  );
+}
+
+/** A little picture of who plays: a dot a player, pairs in their two colours. */
+function seatDots(variant: string): HTMLElement[] {
+  const count = { habanero: 2, arrastrado: 3 }[variant] ?? 4;
+  return Array.from({ length: count }, (_, seat) =>
+    el("span", { class: variant === "pairs" ? `dot team-${seat % TEAM_COLOURS}` : "dot" }),
+  );
+}
+
+function onOpenClick(event: Event): void {
+  const button = (event.target as Element).closest<HTMLButtonElement>("button.open");
+  if (!button || asked || connection === null) return;
+  if (connection.send({ type: "open", variant: button.dataset.variant ?? "" })) {
+    asked = true;
+    button.classList.add("sent");
+  } else {
+    notice(w("not_connected"));
+  }
+}
+
+/** What a lobby's viewer may do now, in a line. */
+function lobbyLine(v: View): string {
+  const you = v.you;
+  if (you === null) return w("status_lobby");
+  if (you.host) return w("lobby_host");
+  if (you.seated) return w("lobby_seated");
+  return v.table.seats.includes(null) ? w("lobby_free") : w("lobby_full");
+}
+
+/** A lobby: its game in the middle of the felt, and the buttons its viewer may press. */
+function drawLobby(v: View): void {
+  const lobby = v.table.status === "lobby";
+  const box = byId("lobby");
+  const variant = byId("variant");
+  box.hidden = !lobby;
+  variant.hidden = !lobby;
+  if (!lobby) return;
+  setText(variant.querySelector(".name") ?? variant, w(`variant.${v.table.variant}`));
+  setText(
+    variant.querySelector(".plays") ?? variant,
+    w("seats", { count: v.table.seats.length }),
+  );
+  const you = v.you ?? { seated: false, host: false };
+  const free = v.table.seats.includes(null);
+  const shown: Record<LobbyDo, boolean> = {
+    start: you.host,
+    join: !you.seated && free,
+    robot: you.host && free,
+    leave: you.seated,
+  };
+  for (const button of Array.from(box.querySelectorAll<HTMLButtonElement>("button.lobby"))) {
+    const what = (button.dataset.do ?? "") as LobbyDo;
+    button.hidden = !shown[what];
+    button.classList.remove("sent");
+    setText(button, w(`lobby.${what}`));
+  }
+  box.hidden = !Object.values(shown).some(Boolean);
+}
+
+function onLobbyClick(event: Event): void {
+  const button = (event.target as Element).closest<HTMLButtonElement>("button.lobby");
+  if (!button || asked || connection === null) return;
+  if (connection.send({ type: "lobby", do: button.dataset.do ?? "" })) {
+    asked = true;
+    button.classList.add("sent");
+  } else {
+    notice(w("not_connected"));
+  }
+}
+
+/** Your seat: your hand's; in a lobby (whose messages carry no hand), the one you had, or
+ *  the one just taken when you sat down. */
+function mySeat(msg: StateMsg, before: View | null): number | null {
+  if (msg.hand) return msg.hand.seat;
+  const you = msg.you;
+  if (you?.seat !== undefined) return you.seat;
+  if (msg.table.status !== "lobby" || !you?.seated) return null;
+  const seats = msg.table.seats;
+  if (before === null || before.table.id !== msg.table.id) return null;
+  const had = before.me;
+  if (had !== null && seats[had]?.name !== undefined && seats[had]?.name !== null) return had;
+  const taken = seats
+    .map((seat, index) => (seat?.name && before.table.seats[index] === null ? index : -1))
+    .filter((index) => index >= 0);
+  return taken.length === 1 ? (taken[0] ?? null) : null;
+}
+
 // ------------------------------------------------------------------------ the hand
 
 function drawHand(v: View): void {
   const box = byId("hand");
   const hand = v.hand;
   box.setAttribute("aria-label", w("your_hand"));
-  if (hand === null) {
+  if (hand === null || v.table.status === "lobby") {
+    // no hand yet: a lobby's seat holds no cards
     fill(box);
     box.hidden = true;
-    body.classList.toggle("watching", true);
+    body.classList.toggle("watching", hand === null && v.table.status !== "lobby");
     return;
   }
   body.classList.toggle("watching", false);
@@ -665,12 +785,14 @@ function ask(declaration: Declaration): void {
 // ------------------------------------------------------------------------ messages
 
 function show(msg: StateMsg): void {
-  const me = msg.hand?.seat ?? null;
   const before = view;
-  view = { table: msg.table, hand: msg.hand, me, received: performance.now() };
+  const me = mySeat(msg, before);
+  view = { table: msg.table, hand: msg.hand, me, you: msg.you ?? null, received: performance.now() };
   showTaken(before, view);
   tellCantes(before, view);
   sent = false;
+  asked = false;
+  mayOpen = false;
   setPageState("playing");
   body.dataset.seat = me === null ? "" : String(me);
   body.dataset.status = msg.table.status;
@@ -682,6 +804,7 @@ function show(msg: StateMsg): void {
   drawLast(view);
   drawScores(view);
   drawStatus(view);
+  drawLobby(view);
   drawDeclarations(view);
   drawHand(view);
   tickClock();
@@ -700,18 +823,27 @@ function onMessage(msg: ServerMsg): void {
       break;
     case "refused":
       sent = false;
-      for (const card of Array.from(document.querySelectorAll(".card.sent"))) {
+      asked = false;
+      for (const card of Array.from(document.querySelectorAll(".card.sent, .open.sent, .lobby.sent"))) {
         card.classList.remove("sent");
       }
       notice(msg.text ?? w("refused"));
+      if (body.dataset.state === "no_table") {
+        // an open refused (a table opened here meanwhile, say): ask for the channel's
+        // table again, and wait for the next one as before
+        connection?.again();
+      }
       break;
     case "no_table":
       view = null;
+      asked = false;
+      mayOpen = msg.may_open === true;
       clearTable();
       setPageState("no_table");
       break;
     case "lost":
       view = null;
+      mayOpen = false;
       clearTable();
       setPageState("lost");
       break;
@@ -724,6 +856,11 @@ function clearTable(): void {
   }
   setText(byId("status"), "");
   byId("back").hidden = true;
+  byId("lobby").hidden = true;
+  byId("variant").hidden = true;
+  for (const button of Array.from(document.querySelectorAll(".open.sent"))) {
+    button.classList.remove("sent");
+  }
   byId("last-trick").hidden = true;
   byId("stock").hidden = true;
   body.dataset.seat = "";
@@ -760,6 +897,8 @@ async function retrying<T>(what: () => Promise<T>, giveUp: (error: unknown) => b
 function wire(): void {
   byId("hand").addEventListener("click", onHandClick);
   byId("declarations").addEventListener("click", onDeclareClick);
+  byId("variants").addEventListener("click", onOpenClick);
+  byId("lobby").addEventListener("click", onLobbyClick);
   byId("ask-no").addEventListener("click", () => byId<HTMLDialogElement>("ask").close());
   byId("last-trick").addEventListener("click", () => {
     lastOpen = !lastOpen;
@@ -786,6 +925,7 @@ async function start(): Promise<void> {
   );
   WORDS = words;
   document.title = w("title");
+  buildOpener();
   setPageState("connecting");
   const login = new Login(config, params);
   const refusedLogin = (error: unknown) => error instanceof LoginError && error.status < 500;

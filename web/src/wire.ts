@@ -78,12 +78,26 @@ export interface StateMsg {
   lang: string;
   table: TableJ;
   hand: HandJ | null;
+  you?: YouJ; // what the viewer may do in a lobby
 }
+
+export interface YouJ {
+  seated: boolean;
+  host: boolean;
+  seat?: number | null; // your seat, where the server says it
+}
+
+/** The games a page may open where no table plays (``{"type": "open", "variant": ...}``). */
+export const VARIANTS = ["habanero", "arrastrado", "individual", "pairs"] as const;
+export type Variant = (typeof VARIANTS)[number];
+
+/** A lobby's buttons (``{"type": "lobby", "do": ...}``). */
+export type LobbyDo = "join" | "robot" | "start" | "leave";
 
 export type ServerMsg =
   | StateMsg
   | { type: "refused"; key: string; params: Record<string, unknown>; text?: string }
-  | { type: "no_table" }
+  | { type: "no_table"; may_open?: boolean } // may_open: the page may open one
   | { type: "lost"; table: number };
 
 export interface Words {
