@@ -7,6 +7,7 @@ launched by its executable path; without it the browser tests are skipped."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -109,11 +110,43 @@ async def browser() -> AsyncIterator[Any]:
 
 
 async def open_page(
-    browser: Any, served: Served, user_id: int, *, width: int = 390, language: str = "en"
+    browser: Any,
+    served: Served,
+    user_id: int,
+    *,
+    width: int = 390,
+    height: int = 780,
+    language: str = "en",
+    state: str = "playing",
 ) -> Any:
-    """A tab of the card table for ``user_id``, once its socket shows the table."""
-    context = await browser.new_context(viewport={"width": width, "height": 780})
+    """A tab of the card table for ``user_id``, once its socket shows the table (``state``
+    "no_table": once it says no table plays in the channel)."""
+    context = await browser.new_context(viewport={"width": width, "height": height})
     page = await context.new_page()
     await page.goto(served.page_url(user_id, language))
-    await page.wait_for_function("document.body.dataset.state === 'playing'")
+    await page.wait_for_function(f"document.body.dataset.state === {state!r}")
     return page
+
+
+async def open_waiting_page(browser: Any, served: Served, user_id: int, **options: Any) -> Any:
+    """A tab in a channel where no table plays: once it offers to open one."""
+    page = await open_page(browser, served, user_id, state="no_table", **options)
+    await page.locator("button.open").first.wait_for(state="visible")
+    return page
+
+
+LOBBY_BUTTONS: Final = (
+    "[...document.querySelectorAll('#lobby:not([hidden]) button.lobby:not([hidden])')]"
+    ".map(b => b.dataset.do)"
+)
+"""The lobby's buttons a page shows now (their ``data-do``), in order."""
+
+
+async def lobby_buttons(page: Any) -> list[str]:
+    return list(await page.evaluate(LOBBY_BUTTONS))
+
+
+async def wait_lobby_buttons(page: Any, *shown: str) -> None:
+    """Until the page shows exactly these lobby buttons (in the page's order)."""
+    wanted = json.dumps(list(shown), separators=(",", ":"))
+    await page.wait_for_function(f"JSON.stringify({LOBBY_BUTTONS}) === {wanted!r}")

@@ -1,7 +1,9 @@
 """The card table's page in headless Chromium, on the real app and table service: members
 play a whole game by tapping cards, a spectator sees no hand, a card played from the chat's
 button shows in the page, a held-back card is refused in words, and the page comes back by
-itself when its socket drops or the bot restarts mid-trick."""
+itself when its socket drops or the bot restarts mid-trick. Where no table plays, a page
+opens one, seats a robot and starts it; another page there follows the new lobby and sits
+down; each sees only the lobby's buttons it may press."""
 
 from __future__ import annotations
 
@@ -11,14 +13,27 @@ from typing import Any
 
 import pytest
 
-from bot.engine import Options, Variant
+from bot.engine import CODES, Options, Variant
 from bot.sandbox.web_pictures import tap_a_card
 from bot.storage import Database, open_database
 from bot.tables.model import Status, Table
 from bot.tables.service import TableService
 from tests.tables._play import opened, table_of
 from tests.tables.test_service import settle
-from tests.web.browser import ANA, CHANNEL, EVA, GUILD, INIGO, LUIS, MEMBERS, Served, open_page
+from tests.web.browser import (
+    ANA,
+    CHANNEL,
+    EVA,
+    GUILD,
+    INIGO,
+    LUIS,
+    MEMBERS,
+    Served,
+    lobby_buttons,
+    open_page,
+    open_waiting_page,
+    wait_lobby_buttons,
+)
 from tests.web.browser import browser as browser  # the fixture
 from tests.web.conftest import quick_service
 
@@ -125,8 +140,6 @@ async def test_a_card_from_the_chat_button_shows_in_the_page_and_the_next_from_t
     hand = service.hand_view(table.id, deal.turn)
     card = sorted(hand.playable)[0]
     # The chat's button: the same service call, and every presenter redraws.
-    from bot.engine import CODES
-
     outcome = await service.click(
         table.id, ANA, CODES[card], deal_no=hand.deal_no, trick_no=hand.trick_no
     )
@@ -203,3 +216,114 @@ async def test_the_bot_restarts_mid_trick_and_the_pages_reconnect(
         assert shown == len(trick)
     finally:
         await db.close()
+
+
+async def _lobby(service: TableService, host: int, variant: Variant = Variant.PAIRS) -> Table:
+    """A lobby in the channel, opened from the chat by ``host``."""
+    return await opened(
+        service,
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        host_id=host,
+        host_name=MEMBERS[host],
+        variant=variant,
+        options=Options(),
+        language="en",
+    )
+
+
+def _the_table(service: TableService) -> Table:
+    """The one table of the service's."""
+    (table,) = service.tables.values()
+    return table
+
+
+async def test_a_page_with_no_table_opens_one_seats_a_robot_starts_and_plays(
+    served: Served, browser: Any
+) -> None:
+    ana = await open_waiting_page(browser, served, ANA)
+    assert await lobby_buttons(ana) == []
+    await ana.locator("button.open[data-variant='habanero']").click()
+    await ana.wait_for_function("document.body.dataset.status === 'lobby'")
+    assert await ana.evaluate("document.body.dataset.state") == "playing"
+    await wait_lobby_buttons(ana, "start", "robot", "leave")
+    table = _the_table(served.service)
+    assert table.variant is Variant.HABANERO and table.host_id == ANA
+    assert await ana.text_content("#variant .name") == "Habanero"
+    await ana.locator("button.lobby[data-do='robot']").click()
+    await wait_lobby_buttons(ana, "start", "leave")  # no seat free: no robot to add
+    assert None not in table.seats
+    await ana.locator("button.lobby[data-do='start']").click()
+    await ana.wait_for_function("document.body.dataset.status === 'playing'")
+    assert await lobby_buttons(ana) == []
+    await settle(served.service, table)
+    seat = table.seat_of(ANA)
+    assert seat is not None
+    held = set(await ana.eval_on_selector_all("button.card", "bs => bs.map(b => b.dataset.card)"))
+    deal_no = table.deal_no
+    assert held == {CODES[card] for card in table.deal.hand(seat)}  # type: ignore[union-attr]
+    await _tap_first(ana)
+    await settle(served.service, table)
+    assert table.deal is not None and table.deal_no == deal_no
+    assert not held <= {CODES[card] for card in table.deal.hand(seat)}, "a card was played"
+
+
+async def test_a_page_waiting_in_the_channel_follows_the_new_lobby_and_sits_down(
+    served: Served, browser: Any
+) -> None:
+    luis = await open_waiting_page(browser, served, LUIS, width=1280, height=800)
+    ana = await open_waiting_page(browser, served, ANA, language="es")
+    await ana.locator("button.open[data-variant='pairs']").click()
+    await luis.wait_for_function("document.body.dataset.status === 'lobby'")
+    await wait_lobby_buttons(luis, "join")  # never a start: Luis does not host it
+    assert await luis.locator("button.open").first.is_hidden()
+    await luis.locator("button.lobby[data-do='join']").click()
+    await wait_lobby_buttons(luis, "leave")
+    table = _the_table(served.service)
+    assert table.seat_of(LUIS) is not None
+    await luis.wait_for_function(
+        f"document.querySelector('.seat.me')?.dataset.seat === '{table.seat_of(LUIS)}'"
+    )
+    await ana.wait_for_function(
+        "[...document.querySelectorAll('.seat .name')].some(n => n.textContent === 'Luis')"
+    )
+    await wait_lobby_buttons(ana, "start", "robot", "leave")
+    assert await ana.text_content("#variant .name") == "Tute por parejas"
+
+
+async def test_each_member_sees_only_the_lobby_buttons_they_may_press(
+    served: Served, browser: Any
+) -> None:
+    service = served.service
+    table = await _lobby(service, ANA)
+    await service.join(table.id, LUIS, MEMBERS[LUIS])
+    ana, luis = await open_page(browser, served, ANA), await open_page(browser, served, LUIS)
+    eva = await open_page(browser, served, EVA)
+    await wait_lobby_buttons(ana, "start", "robot", "leave")
+    await wait_lobby_buttons(luis, "leave")
+    await wait_lobby_buttons(eva, "join")
+    for _ in range(2):
+        outcome = await service.add_robot(table.id, ANA)
+    await service.presenter.refresh(outcome.show)
+    await wait_lobby_buttons(eva)  # the table is full: a spectator has nothing to press
+    await wait_lobby_buttons(luis, "leave")
+    await wait_lobby_buttons(ana, "start", "leave")
+    assert await eva.locator(".seat.empty").count() == 0
+
+
+async def test_after_a_table_ends_the_page_looks_for_the_next_or_offers_to_open_one(
+    served: Served, browser: Any
+) -> None:
+    ana = await open_waiting_page(browser, served, ANA)
+    await ana.locator("button.open[data-variant='arrastrado']").click()
+    await wait_lobby_buttons(ana, "start", "robot", "leave")
+    await ana.locator("button.lobby[data-do='leave']").click()  # alone: the table closes
+    await ana.wait_for_function("document.body.dataset.status === 'closed'")
+    await ana.locator("#again").click()
+    await ana.locator("button.open[data-variant='pairs']").wait_for(state="visible")
+    assert await ana.evaluate("document.body.dataset.state") == "no_table"
+    # a table opened in the chat meanwhile: the waiting page follows it
+    table = await _lobby(served.service, LUIS)
+    await served.service.presenter.refresh(served.service.redraw(table.id))  # type: ignore[arg-type]
+    await wait_lobby_buttons(ana, "join")
+    assert await ana.locator("button.open").first.is_hidden()
