@@ -11,6 +11,9 @@ SimCord 3.2 has no setting for either, so each reaches into its internals (each 
 from __future__ import annotations
 
 import json
+import os
+import sys
+import webbrowser
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import Any, Final
@@ -323,3 +326,18 @@ def card_face_assets(env: simcord.Env) -> dict[str, tuple[str, bytes]]:
         if key is not None:
             assets[f"{CDN_BASE}/emojis/{emoji.id}.png"] = ("image/png", emoji_png(key))
     return assets
+
+
+def open_in_browser(url: str) -> bool:
+    """Open the page with the system's browser, when there is a desktop to show it on."""
+    if os.environ.get("CI"):
+        return False
+    if sys.platform.startswith("linux") and not (
+        os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+    ):
+        # No desktop: webbrowser would fall back to a text browser in this terminal.
+        return False
+    try:
+        return webbrowser.open(url, new=2)
+    except webbrowser.Error:
+        return False

@@ -5,10 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
-import sys
 import time
-import webbrowser
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -25,6 +22,7 @@ from bot.client import TuteBot
 from bot.config import Config
 from bot.i18n import Language, t
 from bot.storage.settings import update_settings
+from bot.tables import Presenters
 from bot.tables.model import Status
 from bot.tables.service import TableService
 from bot.web.server import WebTable
@@ -33,6 +31,7 @@ from .localized import options_as_declared, show_commands_in
 from .page import (
     card_face_assets,
     chrome_words,
+    open_in_browser,
     remember_markdown,
     serve_the_page_script,
     show_mentions_in_embeds,
@@ -100,8 +99,13 @@ class Sandbox:
 
     def place_of(self, table_id: int) -> MessagePlace | None:
         """Where the table's messages live, as the bot shows it (None: not shown yet)."""
-        places = getattr(self.tables.presenter, "places", None)
-        return None if places is None else places.known(table_id)
+        shown = self.tables.presenter
+        everyone = shown.presenters if isinstance(shown, Presenters) else [shown]
+        for presenter in everyone:  # Discord's, beside the card table's
+            places = getattr(presenter, "places", None)
+            if places is not None:
+                return places.known(table_id)
+        return None
 
 
 class MessagePlace(Protocol):
@@ -481,18 +485,3 @@ async def serve(db_path: Path = SANDBOX_DB_PATH, language: Language = "en") -> N
             print("(Opened in your browser.)", flush=True)
         await sandbox.preview.wait_closed()
         print("The page ended the session.")
-
-
-def open_in_browser(url: str) -> bool:
-    """Open the page with the system's browser, when there is a desktop to show it on."""
-    if os.environ.get("CI"):
-        return False
-    if sys.platform.startswith("linux") and not (
-        os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
-    ):
-        # No desktop: webbrowser would fall back to a text browser in this terminal.
-        return False
-    try:
-        return webbrowser.open(url, new=2)
-    except webbrowser.Error:
-        return False
