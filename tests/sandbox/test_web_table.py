@@ -13,10 +13,11 @@ import pytest
 from PIL import Image
 
 from bot.sandbox import Sandbox, find_chromium, open_sandbox
-from bot.sandbox.web_pictures import WEB_WIDTHS, web_files, web_screenshots
+from bot.sandbox.web_pictures import WEB_WIDTHS, tap_a_card, web_files, web_screenshots
 from bot.tables.model import Status
-from tests.sandbox._page import FAST, PreviewPage, button_ending
+from tests.sandbox._page import FAST, PreviewPage, button_ending, card_to_play
 from tests.tables._play import table_of
+from tests.web.browser import browser as browser  # the fixture
 
 pytest.importorskip("markdown_it", reason="the sandbox's page needs simcord[preview]")
 
@@ -112,3 +113,40 @@ async def test_the_card_tables_pictures_on_a_phone_and_a_desktop(tmp_path: Path)
     for path, (width, _) in zip(saved, WEB_WIDTHS, strict=True):
         with Image.open(path) as picture:
             assert picture.width == width
+
+
+@pytest.mark.e2e
+async def test_one_card_from_the_page_the_next_from_the_chats_button(
+    tmp_path: Path, browser: Any
+) -> None:
+    """The real bot in the sandbox: a card tapped in the card table shows in the chat's
+    table, and the next one, played from the hand's button in the chat, leaves the page's
+    hand too."""
+    async with (
+        open_sandbox(tmp_path / "sandbox.db", web_port=0, **FAST) as box,
+        aiohttp.ClientSession() as http,
+    ):
+        page = PreviewPage(http, box.url)
+        await page.open(box.you)
+        table_id = await _open_table(box, page)
+        table = table_of(box.tables, table_id)
+        url = box.web_url(box.you)
+        assert url is not None
+        tab = await (await browser.new_context(viewport={"width": 390, "height": 780})).new_page()
+        await tab.goto(url)
+        await tab.wait_for_function("document.body.dataset.state === 'playing'")
+        deal = table.deal
+        assert deal is not None
+        tricks = len(deal.tricks) + len(deal.trick)
+        assert await tap_a_card(tab), "the robot has played: your turn"
+        assert len(deal.tricks) + len(deal.trick) > tricks, "the table took the page's card"
+        # the chat's table shows it: the hand's button plays the next card
+        place = box.place_of(table_id)
+        assert place is not None and place.play_message_id is not None
+        receipt = await page.click(place.play_message_id, f"tute:t:{table_id}:hand")
+        hand_id = int(receipt["outcomes"][0]["messageId"])
+        choice = card_to_play(await page.show(hand_id))
+        assert choice is not None
+        code = choice.rsplit(":", 1)[1]
+        await page.click(hand_id, choice)
+        await tab.wait_for_function(f"!document.querySelector(\"button.card[data-card='{code}']\")")
