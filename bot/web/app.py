@@ -363,7 +363,11 @@ async def _take(hub: TableHub, peer: SocketPeer, data: str) -> None:
             if peer.table_id is not None and peer in hub.peers(peer.table_id):
                 raise TableError("table_here")
             hub.stop_waiting(peer)
-            peer.follow(await hub.open(peer.session, peer, str(message["variant"])))
+            try:
+                peer.follow(await hub.open(peer.session, peer, str(message["variant"])))
+            except TableError:
+                hub.wait(peer)  # refused: it still follows a table opened there later
+                raise
             return
         table_id = peer.table_id
         if table_id is None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from bot.tables.errors import TableError
 from bot.tables.service import TableService
@@ -39,6 +39,7 @@ class Peer(Protocol):
     async def send(self, message: dict[str, Any]) -> None: ...
 
 
+@runtime_checkable
 class Waiting(Peer, Protocol):
     """A socket in a channel with no table yet: it follows the first one opened there."""
 
@@ -170,7 +171,10 @@ class TableHub:
             )
         )
         if not show.table.status.is_open:
-            self._peers.pop(table_id, None)
+            # the game is over: its pages wait for the channel's next table (a rematch)
+            for peer in self._peers.pop(table_id, set()):
+                if isinstance(peer, Waiting):
+                    self.wait(peer)
 
     async def table_lost(self, lost: LostTable) -> None:
         peers = self._peers.pop(lost.table_id, set())

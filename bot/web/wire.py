@@ -151,15 +151,22 @@ def state(
 ) -> Json:
     """What one socket is sent when the table changes: the table, the viewer's own hand
     (None for a spectator), its words in ``lang``; and what the viewer may do in a lobby
-    (``you``: whether they sit at it, whether they host it)."""
-    seated = viewer is not None and any(s is not None and s.user_id == viewer for s in table.seats)
+    (``you``: whether they sit at it, in which seat, whether they host it)."""
+    seat = next(
+        (i for i, s in enumerate(table.seats) if s is not None and s.user_id == viewer),
+        None,
+    )
     return {
         "type": "state",
         "protocol": PROTOCOL,
         "lang": lang,
         "table": table_state(table, now),
         "hand": None if hand is None else hand_state(hand, lang),
-        "you": {"seated": seated, "host": viewer is not None and viewer == table.host_id},
+        "you": {
+            "seated": seat is not None and viewer is not None,
+            "seat": seat if viewer is not None else None,
+            "host": viewer is not None and viewer == table.host_id,
+        },
     }
 
 

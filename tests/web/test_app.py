@@ -159,13 +159,14 @@ async def test_a_channel_without_a_table_opens_one_from_the_page(
         lobby = await eva_ws.receive_json()
         assert lobby["table"]["status"] == "lobby" and lobby["you"] == {
             "seated": True,
+            "seat": 0,
             "host": True,
         }
         table_id = lobby["table"]["id"]
         assert service.get(table_id).channel_id == 999
         followed = await luis_ws.receive_json()  # the waiting page follows the new lobby
         assert followed["table"]["id"] == table_id
-        assert followed["you"] == {"seated": False, "host": False}
+        assert followed["you"] == {"seated": False, "seat": None, "host": False}
         await eva_ws.send_json({"type": "open", "variant": "pairs"})
         assert (await eva_ws.receive_json())["key"] == "tables.errors.table_here"
         await luis_ws.send_json({"type": "lobby", "do": "join"})
@@ -461,3 +462,31 @@ async def test_a_player_a_robot_stands_in_for_comes_back_from_the_page(
             while (state := await ws.receive_json())["hand"]["away"]:
                 assert state["type"] == "state"
         assert not occupant.away and not state["table"]["seats"][seat]["away"]
+
+
+async def test_a_refused_opening_still_follows_the_next_table_there(
+    world: tuple[TestClient[Any, Any], TableService, Table],
+) -> None:
+    client, _, _ = world
+    ana = sign(session_of(ANA, channel=998), SECRET)  # Ana hosts a table elsewhere already
+    eva = sign(session_of(EVA, channel=998), SECRET)
+    async with (
+        client.ws_connect("/api/ws", params={"session": ana}) as ana_ws,
+        client.ws_connect("/api/ws", params={"session": eva}) as eva_ws,
+    ):
+        assert (await ana_ws.receive_json())["type"] == "no_table"
+        assert (await eva_ws.receive_json())["type"] == "no_table"
+        await ana_ws.send_json({"type": "open", "variant": "habanero"})
+        assert (await ana_ws.receive_json())["type"] == "refused"
+        await eva_ws.send_json({"type": "open", "variant": "habanero"})
+        opened = await eva_ws.receive_json()
+        followed = await ana_ws.receive_json()
+        assert followed["table"]["id"] == opened["table"]["id"]
+        await eva_ws.send_json({"type": "lobby", "do": "leave"})  # the host leaves: closed
+        assert (await eva_ws.receive_json())["table"]["status"] != "lobby"
+        assert (await ana_ws.receive_json())["table"]["status"] != "lobby"
+        # the game is over: both pages wait for the channel's next table
+        await eva_ws.send_json({"type": "open", "variant": "pairs"})
+        again = await eva_ws.receive_json()
+        assert again["table"]["variant"] == "pairs"
+        assert (await ana_ws.receive_json())["table"]["id"] == again["table"]["id"]
