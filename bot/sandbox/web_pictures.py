@@ -1,18 +1,19 @@
-"""Pictures of the card table (the Activity's page) as the sandbox serves it: a pairs game
-of you and three robots, opened in the simulated channel and played from the page in the
-system's Chromium, photographed on a phone and on a desktop while a trick is on the table
-and it is your turn."""
+"""Pictures of the card table (the Activity's page) as the sandbox serves it, in the
+system's Chromium: on a phone, the channel with no table and the offer to open one, then
+the pairs lobby opened from there with three robots seated; then the game played from the
+page, on a phone and on a desktop while a trick is on the table and it is your turn."""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, Final
 
 from bot.i18n import Language
 from bot.tables.model import Status
 
-from .pictures import CHROMIUM_ARGS, button_id, scratch_sandbox
+from .pictures import CHROMIUM_ARGS, scratch_sandbox
 from .server import Sandbox
 
 WEB_WIDTHS: Final = ((360, 720), (1280, 800))
@@ -25,21 +26,37 @@ MY_TURN: Final = (
 )
 """True in the page when its player is to play."""
 
+Shoot = Callable[[Any], Awaitable[None]]
+
 
 def web_files(language: Language) -> tuple[str, ...]:
-    return tuple(f"web-{language}-{width}.png" for width, _ in WEB_WIDTHS)
+    """The pictures, in order: the open screen and the lobby on a phone, then the game on
+    each page of WEB_WIDTHS."""
+    return (
+        f"web-{language}-open.png",
+        f"web-{language}-lobby.png",
+        *(f"web-{language}-{width}.png" for width, _ in WEB_WIDTHS),
+    )
 
 
-async def _open_pairs_table(sandbox: Sandbox) -> int:
-    """A pairs table in #tute, you and three robots, started: its id."""
-    new = await sandbox.you.slash(sandbox.channel, "tute new", variant="pairs")
-    lobby = new.response
-    assert lobby is not None
-    table_id = int(button_id(lobby.message, ":start").split(":")[2])
-    for _ in range(3):
-        await sandbox.you.click(lobby, custom_id=button_id(lobby.message, ":robot"))
-    await sandbox.you.click(lobby, custom_id=button_id(lobby.message, ":start"))
-    return table_id
+async def _open_from_the_page(page: Any, sandbox: Sandbox, shoot: Shoot) -> int:
+    """The phone's page opens a pairs table (no table plays in #tute yet), seats three
+    robots and starts: the table's id."""
+    await page.wait_for_selector("button.open[data-variant='pairs']")
+    await shoot(page)
+    await page.locator("button.open[data-variant='pairs']").click()
+    await page.wait_for_selector("button.lobby[data-do='robot']")
+    (table,) = sandbox.tables.tables.values()
+    for seated in (2, 3, 4):
+        await page.locator("button.lobby[data-do='robot']").click()
+        for _ in range(200):  # one click, one robot: the next once the table has it
+            if sum(seat is not None for seat in table.seats) >= seated:
+                break
+            await asyncio.sleep(0.05)
+    await page.wait_for_selector("button.lobby[data-do='robot']", state="hidden")
+    await shoot(page)
+    await page.locator("button.lobby[data-do='start']").click()
+    return table.id
 
 
 async def tap_a_card(page: Any) -> bool:
@@ -80,10 +97,16 @@ async def take_web_screenshots(
 
     assert sandbox.web is not None
     await asyncio.to_thread(out_dir.mkdir, parents=True, exist_ok=True)
-    table_id = await _open_pairs_table(sandbox)
     url = sandbox.web_url(sandbox.you)
     assert url is not None
     saved: list[Path] = []
+    names = iter(web_files(language))
+
+    async def shoot(page: Any) -> None:
+        path = out_dir / next(names)
+        await page.screenshot(path=str(path))
+        saved.append(path)
+
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(
             executable_path=str(chromium), args=list(CHROMIUM_ARGS), headless=True
@@ -94,14 +117,14 @@ async def take_web_screenshots(
                 context = await browser.new_context(viewport={"width": width, "height": height})
                 page = await context.new_page()
                 await page.goto(url)
-                await page.wait_for_function("document.body.dataset.state === 'playing'")
                 pages.append(page)
+            table_id = await _open_from_the_page(pages[0], sandbox, shoot)
+            for page in pages:
+                await page.wait_for_function("document.body.dataset.status === 'playing'")
             await _good_moment(pages[0], sandbox, table_id)
-            for page, name in zip(pages, web_files(language), strict=True):
+            for page in pages:
                 await page.wait_for_function(MY_TURN)
-                path = out_dir / name
-                await page.screenshot(path=str(path))
-                saved.append(path)
+                await shoot(page)
         finally:
             await browser.close()
     return saved
