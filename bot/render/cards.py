@@ -243,9 +243,15 @@ def _ace(image: Image.Image, draw: ImageDraw.ImageDraw, suit: str) -> None:
     )
 
 
-@lru_cache(maxsize=64)
-def card_face(code: str) -> Image.Image:
-    """The cached RGBA face of a card; ``code`` must already be normalised. Do not modify."""
+def card_face(code: str, scale: int = 1) -> Image.Image:
+    """The cached RGBA face of a card; ``code`` must already be normalised. ``scale``: 2
+    for a screen of two pixels to the point (drawn supersampled, so as sharp). Do not
+    modify."""
+    return _card_face(code, scale)
+
+
+@lru_cache(maxsize=128)
+def _card_face(code: str, scale: int) -> Image.Image:
     rank, suit = split_code(code)
     image, draw, pen = _blank()
     if rank == 1:
@@ -256,21 +262,28 @@ def card_face(code: str) -> Image.Image:
         draw_figure(image, rank, suit, FRAME, SUPERSAMPLE)
     _frame(pen, suit)
     _corner_indices(image, rank, suit)
-    return _reduce(image)
+    return _reduce(image, (CARD_W * scale, CARD_H * scale))
 
 
-def card_image(code: str) -> Image.Image:
-    """The face of the card ``code`` (e.g. ``"12B"``), ``CARD_W`` x ``CARD_H``, RGBA.
+def card_image(code: str, scale: int = 1) -> Image.Image:
+    """The face of the card ``code`` (e.g. ``"12B"``), ``CARD_W`` x ``CARD_H`` times
+    ``scale`` (1 to SUPERSAMPLE), RGBA.
 
     Drawn once per card and cached; each call returns a fresh copy. Raises ``ValueError``
     for a code that is not one of the 40 cards.
     """
-    return card_face(normalize_code(code)).copy()
+    if not 1 <= scale <= SUPERSAMPLE:
+        raise ValueError(f"a card is drawn at 1 to {SUPERSAMPLE} times its size, not {scale}")
+    return card_face(normalize_code(code), scale).copy()
 
 
-@lru_cache(maxsize=1)
-def back_face() -> Image.Image:
-    """The cached RGBA back of a card. Do not modify."""
+def back_face(scale: int = 1) -> Image.Image:
+    """The cached RGBA back of a card (``scale`` as a face's). Do not modify."""
+    return _back_face(scale)
+
+
+@lru_cache(maxsize=2)
+def _back_face(scale: int) -> Image.Image:
     image, draw, pen = _blank()
     red, red_dark, line, dot = (150, 28, 38), (104, 14, 24), (196, 76, 80), (236, 186, 80)
     m = 5.0
@@ -308,12 +321,14 @@ def back_face() -> Image.Image:
             (cy + dy - hh / 2) * SUPERSAMPLE,
             h * SUPERSAMPLE,
         )
-    return _reduce(image)
+    return _reduce(image, (CARD_W * scale, CARD_H * scale))
 
 
-def card_back() -> Image.Image:
+def card_back(scale: int = 1) -> Image.Image:
     """The back of a card (for the stock and hidden hands), same size as a face, RGBA."""
-    return back_face().copy()
+    if not 1 <= scale <= SUPERSAMPLE:
+        raise ValueError(f"a card is drawn at 1 to {SUPERSAMPLE} times its size, not {scale}")
+    return back_face(scale).copy()
 
 
 @lru_cache(maxsize=256)

@@ -73,6 +73,9 @@ NO_CACHE: Final = "no-cache"
 BACK: Final = "back"
 """``/cards/back.png``: the back of a card."""
 CARD_CODES: Final = frozenset(ALL_CARDS)
+CARD_SCALE: Final = 2
+"""The cards' pictures at twice the renderer's size: the page shows them at most at that
+size in CSS pixels, so they stay sharp on a phone of two pixels or more to the point."""
 WORDS_PREFIX: Final = "web."
 CONTENT_SECURITY: Final = "base-uri 'none'; form-action 'none'; object-src 'none'"
 """What the page never needs (its scripts are its own file; Discord's proxy adds its own
@@ -211,7 +214,7 @@ async def card_picture(request: web.Request) -> web.Response:
 
 
 def _card_png(code: str) -> bytes:
-    image = card_back() if code == BACK else card_image(code)
+    image = card_back(CARD_SCALE) if code == BACK else card_image(code, CARD_SCALE)
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=True)
     return out.getvalue()
