@@ -157,14 +157,18 @@ class TableHub:
                 waiting.follow(table_id)
                 self._peers.setdefault(table_id, set()).add(waiting)
         peers = list(self._peers.get(table_id, ()))
-        now = self._now()
+        shown = wire.table_state(show.table, self._now())  # the same for every socket
         await asyncio.gather(
             *(
                 self._send(
                     table_id,
                     p,
                     wire.state(
-                        show.table, self._hand_of(show, p), p.language, now, viewer=p.user_id
+                        show.table,
+                        self._hand_of(show, p),
+                        p.language,
+                        viewer=p.user_id,
+                        shown=shown,
                     ),
                 )
                 for p in peers

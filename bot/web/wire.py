@@ -148,10 +148,12 @@ def state(
     now: float | None = None,
     *,
     viewer: int | None = None,
+    shown: Json | None = None,
 ) -> Json:
     """What one socket is sent when the table changes: the table, the viewer's own hand
     (None for a spectator), its words in ``lang``; and what the viewer may do in a lobby
-    (``you``: whether they sit at it, in which seat, whether they host it)."""
+    (``you``: whether they sit at it, in which seat, whether they host it). ``shown``: the
+    table's :func:`table_state` when made already (the same for every socket)."""
     seat = next(
         (i for i, s in enumerate(table.seats) if s is not None and s.user_id == viewer),
         None,
@@ -160,7 +162,7 @@ def state(
         "type": "state",
         "protocol": PROTOCOL,
         "lang": lang,
-        "table": table_state(table, now),
+        "table": table_state(table, now) if shown is None else shown,
         "hand": None if hand is None else hand_state(hand, lang),
         "you": {
             "seated": seat is not None and viewer is not None,
