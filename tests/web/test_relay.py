@@ -308,3 +308,25 @@ async def test_the_hook_is_a_no_op_without_a_relay() -> None:
     request = make_mocked_request("GET", "/api/ws", app=web.Application())
     ws: Any = None  # not touched
     assert await relay_if_elsewhere(request, session_of(ANA), ws) is False
+
+
+async def test_the_bots_own_app_relays_a_socket_for_a_table_elsewhere(world: World) -> None:
+    """The front as the bot runs it: its own app and service (no table of that server
+    here), with the relay: the page plays at the holder's table."""
+    front_service = quick_service(world.db)
+    front_hub = TableHub(front_service)
+    front_service.presenter = Presenters(front_hub)
+    app = make_app(hub=front_hub, secret=SECRET, clock=lambda: 1e9, auth=None)
+    app[RELAY] = Relay(world.front_cluster)
+    front = await serve(app)
+    try:
+        async with world.http.ws_connect(
+            front.make_url("/api/ws"), params={"session": token(ANA)}
+        ) as ws:
+            state = await ws.receive_json(timeout=WAIT)
+            assert state["type"] == "state" and state["table"]["id"] == world.table.id
+            assert state["hand"]["seat"] == world.table.seat_of(ANA)
+            assert not front_hub.peers(world.table.id), "played at the holder, not here"
+    finally:
+        await app[RELAY].close()
+        await front.close()
