@@ -25,7 +25,6 @@ from bot.storage.settings import update_settings
 from bot.tables import Presenters
 from bot.tables.model import Status
 from bot.tables.service import TableService
-from bot.web.server import WebTable
 
 from .localized import options_as_declared, show_commands_in
 from .page import (
@@ -37,7 +36,7 @@ from .page import (
     show_mentions_in_embeds,
     stamp_with_the_simulated_time,
 )
-from .web import WEB_PORT, serve_web_table, table_url
+from .web import WEB_PORT, CardTable, serve_web_table
 
 log = logging.getLogger(__name__)
 
@@ -79,14 +78,14 @@ class Sandbox:
     clock: SandboxClock
     resumed: tuple[int, ...]
     """The games of an earlier run that go on in this one (their table ids)."""
-    web: WebTable | None = None
+    web: CardTable | None = None
     """The card table in the browser, when it is served (``web_port``)."""
 
     def web_url(self, member: simcord.MemberActor) -> str | None:
         """The card table's address for one member (each tab plays as one)."""
         if self.web is None:
             return None
-        return table_url(self.web, member.id, self.clock.locale.split("-")[0])
+        return self.web.url(member.id, self.clock.locale.split("-")[0])
 
     @property
     def url(self) -> str:

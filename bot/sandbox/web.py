@@ -22,6 +22,7 @@ import asyncio
 import logging
 import secrets
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, Final
 
 import simcord
@@ -41,7 +42,9 @@ WEB_PORT: Final = 8765
 
 class SandboxAuth:
     """Signs a session for a member of the sandbox's server who names themselves: only the
-    sandbox does this (its page is on loopback, its members are made up)."""
+    sandbox does this (its page is on loopback, its members are made up). With a ``key``,
+    only a page that posts it (its address carries it, as the sandbox's page's address
+    carries its own secret) is signed in: another program on this computer is not."""
 
     def __init__(
         self,
@@ -50,7 +53,9 @@ class SandboxAuth:
         channel_id: int,
         guild_id: int,
         clock: Callable[[], float],
+        key: str | None = None,
     ) -> None:
+        self.key = key
         self.members = dict(members)
         self.channel_id = channel_id
         self.guild_id = guild_id
@@ -58,7 +63,11 @@ class SandboxAuth:
 
     async def login(self, code: str, instance_id: str, body: Mapping[str, Any]) -> Login:
         """``body["user_id"]``: the member the tab plays as (the first one when absent)."""
-        del code  # the mock's code proves nothing; the loopback page is trusted
+        del code  # the mock's code proves nothing: the key does
+        if self.key is not None and not secrets.compare_digest(
+            str(body.get("key", "")).encode(), self.key.encode()
+        ):
+            raise WebAuthError("code refused")
         raw = body.get("user_id")
         try:
             user_id = next(iter(self.members)) if raw in (None, "") else int(str(raw))
@@ -103,13 +112,17 @@ async def serve_web_table(
     where: tuple[Mapping[int, str], int, int],
     gate: asyncio.Lock,
     port: int = WEB_PORT,
-) -> WebTable | None:
+) -> CardTable | None:
     """Serve the web table on 127.0.0.1:``port`` to the sandbox's members (their ids and
     names), in its channel and server: ``where``. None when the port is taken (the log says
     so, and the sandbox goes on without it)."""
     members, channel_id, guild_id = where
     auth = SandboxAuth(
-        members, channel_id=channel_id, guild_id=guild_id, clock=lambda: env.now().timestamp()
+        members,
+        channel_id=channel_id,
+        guild_id=guild_id,
+        clock=lambda: env.now().timestamp(),
+        key=secrets.token_urlsafe(24),
     )
     web = WebTable(
         service,
@@ -127,9 +140,25 @@ async def serve_web_table(
         log.warning("The card table could not be served on port %s: %s", port, error)
         await web.stop()
         return None
-    return web
+    return CardTable(web, auth.key)
 
 
-def table_url(web: WebTable, user_id: int, language: str) -> str:
-    """The address of the card table for one member (one per tab)."""
-    return f"http://127.0.0.1:{web.port}/?user_id={user_id}&lang={language}"
+@dataclass(frozen=True, slots=True)
+class CardTable:
+    """The card table as the sandbox serves it: its server, and the key its addresses
+    carry."""
+
+    web: WebTable
+    key: str | None
+
+    @property
+    def port(self) -> int | None:
+        return self.web.port
+
+    def url(self, user_id: int, language: str) -> str:
+        """The address of the card table for one member (one per tab)."""
+        key = "" if self.key is None else f"&key={self.key}"
+        return f"http://127.0.0.1:{self.port}/?user_id={user_id}&lang={language}{key}"
+
+    async def stop(self) -> None:
+        await self.web.stop()

@@ -22,11 +22,18 @@ from tests.web.browser import browser as browser  # the fixture
 pytest.importorskip("markdown_it", reason="the sandbox's page needs simcord[preview]")
 
 
-async def _login(http: aiohttp.ClientSession, box: Sandbox, user_id: Any) -> aiohttp.ClientResponse:
+async def _login(
+    http: aiohttp.ClientSession, box: Sandbox, user_id: Any, *, key: str | None = None
+) -> aiohttp.ClientResponse:
     assert box.web is not None
     return await http.post(
         f"http://127.0.0.1:{box.web.port}/api/token",
-        json={"code": "mock", "instance_id": "i-1", "user_id": user_id},
+        json={
+            "code": "mock",
+            "instance_id": "i-1",
+            "user_id": user_id,
+            "key": box.web.key if key is None else key,
+        },
     )
 
 
@@ -49,7 +56,7 @@ async def test_a_tab_logs_in_as_a_member_of_the_sandbox_and_no_one_else(tmp_path
     ):
         assert box.web is not None and box.web.port
         url = box.web_url(box.friends[0])
-        assert url is not None and url.endswith(f"?user_id={box.friends[0].id}&lang=en")
+        assert url is not None and f"?user_id={box.friends[0].id}&lang=en&key=" in url
         answer = await _login(http, box, str(box.friends[0].id))
         assert answer.status == 200
         body = await answer.json()
@@ -58,6 +65,9 @@ async def test_a_tab_logs_in_as_a_member_of_the_sandbox_and_no_one_else(tmp_path
             refused = await _login(http, box, stranger)
             assert refused.status == 401
             assert (await refused.json())["error"] == "not in the instance"
+        # the address is the password: a program of this computer without it is refused
+        refused = await _login(http, box, str(box.you.id), key="guess")
+        assert (refused.status, (await refused.json())["error"]) == (401, "code refused")
 
 
 @pytest.mark.e2e

@@ -51,6 +51,7 @@ export class Login {
       code: "mock",
       instance_id: this.params.get("instance_id") || sdk.instanceId,
       user_id: this.params.get("user_id") || undefined,
+      key: this.params.get("key") || undefined, // the sandbox's: its addresses are its password
     });
     return answer.session;
   }
