@@ -339,6 +339,7 @@ async def test_forwarding_comes_back_after_the_database_drops_the_bus(
     await shard0.cluster.forward(human_click(shard1, table_id, rng))
     await shard1.timers.quiet(shard1.service)
 
+    old = [p.cluster.bus._listener for p in (shard0, shard1)]  # pyright: ignore[reportOptionalMemberAccess, reportPrivateUsage]
     admin = await asyncpg.connect(url)
     try:
         # every connection of both buses (not the pools: those are the databases')
@@ -351,11 +352,16 @@ async def test_forwarding_comes_back_after_the_database_drops_the_bus(
         await admin.close()
     assert dropped >= 3  # both listeners, and at least the sender that forwarded
 
-    for _ in range(200):  # the listeners reconnect in the background
+    for _ in range(1000):  # the listeners reconnect in the background: new connections
         listeners = [p.cluster.bus._listener for p in (shard0, shard1)]  # pyright: ignore[reportOptionalMemberAccess, reportPrivateUsage]
-        if all(c is not None and not c.is_closed() for c in listeners):
+        if all(
+            c is not None and c is not was and not c.is_closed()
+            for c, was in zip(listeners, old, strict=True)
+        ):
             break
         await asyncio.sleep(0.01)
+    else:
+        pytest.fail("the listeners did not connect again")
     before = len(shard1.service.tables[table_id].deal.actions)  # type: ignore[union-attr]
     await shard0.cluster.forward(human_click(shard1, table_id, rng))
     assert len(shard1.service.tables[table_id].deal.actions) > before  # type: ignore[union-attr]
