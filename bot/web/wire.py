@@ -19,7 +19,7 @@ from bot.tables.codes import encode_action
 from bot.tables.model import Seat
 from bot.tables.views import DealView, HandView, TableView
 
-from .words import ASKED, action_label, refusal_text
+from .words import ASKED, hand_label, refusal_text
 
 PROTOCOL = 2
 """The version of these messages; the page says which it speaks."""
@@ -125,15 +125,7 @@ def hand_state(hand: HandView, lang: str) -> Json:
 
 def _declaration(action: Action, hand: HandView, lang: str) -> Json:
     code = encode_action(action)
-    label = action_label(
-        action,
-        lang,
-        trump=hand.trump,
-        target=hand.target,
-        exchange_card=hand.exchange_card,
-        exchange_gives=hand.exchange_gives,
-        symbol=False,
-    )
+    label = hand_label(action, hand, lang, symbol=False)
     found: Json = {"code": code, "label": label}
     if action.kind in ASKED:
         found["ask"] = t(f"hand.asked.{code}", lang)

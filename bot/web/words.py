@@ -12,6 +12,7 @@ from bot.engine import CODES, SUITS, Action, Kind
 from bot.engine.cards import RANK_OF
 from bot.i18n import t
 from bot.render.symbols import SUIT_SYMBOLS, card_label
+from bot.tables.views import HandView
 
 ASKED: Final = frozenset({Kind.CAPOTE, Kind.RESIGN})
 """The declarations that bind the deal: the page asks Yes or No before sending them."""
@@ -63,6 +64,20 @@ def action_label(
     if kind is Kind.CLAIM:
         return t("hand.claim", lang, target=target)
     return t(f"hand.{kind.name.lower()}", lang)
+
+
+def hand_label(action: Action, hand: HandView, lang: str, *, symbol: bool = True) -> str:
+    """What ``hand``'s button for ``action`` says (:func:`action_label`, with the trumps,
+    the target and the exchange of that hand)."""
+    return action_label(
+        action,
+        lang,
+        trump=hand.trump,
+        target=hand.target,
+        exchange_card=hand.exchange_card,
+        exchange_gives=hand.exchange_gives,
+        symbol=symbol,
+    )
 
 
 def refusal_text(key: str, params: Mapping[str, object], lang: str, *, symbol: bool = True) -> str:

@@ -316,14 +316,7 @@ def action_label(action: Action, hand: HandView, lang: str) -> str:
     the declaration in words, as the web table says it."""
     if action.kind is Kind.PLAY:
         return card_text(action.arg)
-    return words.action_label(
-        action,
-        lang,
-        trump=hand.trump,
-        target=hand.target,
-        exchange_card=hand.exchange_card,
-        exchange_gives=hand.exchange_gives,
-    )
+    return words.hand_label(action, hand, lang)
 
 
 def hand_lines(
