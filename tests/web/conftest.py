@@ -7,10 +7,14 @@ from pathlib import Path
 
 import pytest
 
+from bot.engine import Options, Variant
 from bot.storage import Database, open_database
+from bot.tables import Presenters
+from bot.tables.model import Table
 from bot.tables.service import TableService
-from tests.tables._play import NullPresenter
-from tests.tables.test_service import Clock, first_robot, no_wait
+from bot.web.hub import TableHub
+from tests.tables._play import NullPresenter, opened
+from tests.tables.test_service import Clock, first_robot, no_wait, settle
 
 
 @pytest.fixture
@@ -26,3 +30,24 @@ def quick_service(db: Database) -> TableService:
     return TableService(
         db, NullPresenter(), clock=Clock(), robot_delay=0, robot=first_robot, sleep=no_wait
     )
+
+
+async def started_habanero(
+    service: TableService, hub: TableHub, *, guild_id: int, channel_id: int, host_id: int
+) -> Table:
+    """A habanero table of ``host_id`` ("Ana") and a robot, started, shown by ``hub``: the
+    robots have played until Ana is to play."""
+    service.presenter = Presenters(hub)
+    table = await opened(
+        service,
+        guild_id=guild_id,
+        channel_id=channel_id,
+        host_id=host_id,
+        host_name="Ana",
+        variant=Variant.HABANERO,
+        options=Options(),
+        language="en",
+    )
+    await service.start(table.id, host_id)
+    await settle(service, table)
+    return table

@@ -30,8 +30,7 @@ from bot.web.activity import Login
 from bot.web.app import AUTH, CARD_CACHE, LONG_CACHE, STATIC, make_app
 from bot.web.hub import TableHub
 from tests.tables._play import opened
-from tests.tables.test_service import settle
-from tests.web.conftest import quick_service
+from tests.web.conftest import quick_service, started_habanero
 
 SECRET = b"k" * 32
 ANA, LUIS, EVA = 10, 11, 12
@@ -66,19 +65,7 @@ class FakeAuth:
 async def world(db: Database) -> AsyncIterator[tuple[TestClient[Any, Any], TableService, Table]]:
     service = quick_service(db)
     hub = TableHub(service)
-    service.presenter = Presenters(hub)
-    table = await opened(
-        service,
-        guild_id=GUILD,
-        channel_id=CHANNEL,
-        host_id=ANA,
-        host_name="Ana",
-        variant=Variant.HABANERO,
-        options=Options(),
-        language="en",
-    )
-    await service.start(table.id, ANA)
-    await settle(service, table)
+    table = await started_habanero(service, hub, guild_id=GUILD, channel_id=CHANNEL, host_id=ANA)
     app = make_app(hub=hub, secret=SECRET, clock=lambda: 1e9, auth=FakeAuth())
     client = TestClient(TestServer(app))
     await client.start_server()

@@ -16,7 +16,6 @@ import pytest
 from aiohttp import WSCloseCode, web
 from aiohttp.test_utils import TestServer, make_mocked_request
 
-from bot.engine import Options, Variant
 from bot.storage import Database, leases
 from bot.tables import Presenters
 from bot.tables.cluster import Cluster, shard_of
@@ -26,9 +25,8 @@ from bot.web import Session, sign, verify
 from bot.web.app import make_app
 from bot.web.hub import TableHub
 from bot.web.relay import RELAY, RELAYED, Relay, relay_if_elsewhere
-from tests.tables._play import Clock, opened
-from tests.tables.test_service import settle
-from tests.web.conftest import quick_service
+from tests.tables._play import Clock
+from tests.web.conftest import quick_service, started_habanero
 
 SECRET = b"r" * 32
 SHARDS = 2
@@ -131,19 +129,7 @@ async def world(db: Database) -> AsyncIterator[World]:
     assert shard_of(THERE, SHARDS) == 1 and shard_of(HERE, SHARDS) == 0
     service = quick_service(db)
     hub = Hub(service)
-    service.presenter = Presenters(hub)
-    table = await opened(
-        service,
-        guild_id=THERE,
-        channel_id=CHANNEL,
-        host_id=ANA,
-        host_name="Ana",
-        variant=Variant.HABANERO,
-        options=Options(),
-        language="en",
-    )
-    await service.start(table.id, ANA)
-    await settle(service, table)
+    table = await started_habanero(service, hub, guild_id=THERE, channel_id=CHANNEL, host_id=ANA)
     holder = await serve(make_app(hub=hub, secret=SECRET, clock=lambda: 1e9, auth=None))
     lease_clock = Clock()
     cluster = Cluster(db, shard_count=SHARDS, shards=[0], clock=lease_clock, name="front")
