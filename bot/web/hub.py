@@ -18,7 +18,7 @@ from typing import Any, Protocol, runtime_checkable
 from bot.tables.errors import TableError
 from bot.tables.service import TableService
 from bot.tables.surroundings import LostTable
-from bot.tables.views import HandView, Outcome, Show, TableView
+from bot.tables.views import HandView, Outcome, Show
 
 from . import lobby, wire
 from .sessions import Session
@@ -75,7 +75,7 @@ class TableHub:
         is (its viewer's hand too, when they sit at it)."""
         table = self.service.view(table_id)  # a TableError when there is no such table
         self._peers.setdefault(table_id, set()).add(peer)
-        seat = None if peer.user_id is None else _seat_of(table, peer.user_id)
+        seat = wire.seat_of(table, peer.user_id)
         hand = None if seat is None else self.service.hand_view(table_id, seat)
         message = wire.state(table, hand, peer.language, self._now(), viewer=peer.user_id)
         await self._send(table_id, peer, message)
@@ -193,9 +193,9 @@ class TableHub:
     @staticmethod
     def _hand_of(show: Show, peer: Peer) -> HandView | None:
         """The viewer's own hand, if they sit at the table (never another seat's)."""
-        if peer.user_id is None:
+        seat = wire.seat_of(show.table, peer.user_id)
+        if seat is None:
             return None
-        seat = _seat_of(show.table, peer.user_id)
         return next((h for h in show.hands if h.seat == seat), None)
 
     async def _send(self, table_id: int, peer: Peer, message: dict[str, Any]) -> None:
@@ -204,10 +204,3 @@ class TableHub:
         except Exception as error:  # a socket gone, or broken: it alone is dropped
             log.info("Table %s: a web socket is dropped (%s)", table_id, error)
             self.leave(table_id, peer)
-
-
-def _seat_of(table: TableView, user_id: int) -> int | None:
-    return next(
-        (i for i, seat in enumerate(table.seats) if seat is not None and seat.user_id == user_id),
-        None,
-    )

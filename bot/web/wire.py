@@ -146,10 +146,7 @@ def state(
     (None for a spectator), its words in ``lang``; and what the viewer may do in a lobby
     (``you``: whether they sit at it, in which seat, whether they host it). ``shown``: the
     table's :func:`table_state` when made already (the same for every socket)."""
-    seat = next(
-        (i for i, s in enumerate(table.seats) if s is not None and s.user_id == viewer),
-        None,
-    )
+    seat = seat_of(table, viewer)
     return {
         "type": "state",
         "protocol": PROTOCOL,
@@ -157,11 +154,22 @@ def state(
         "table": table_state(table, now) if shown is None else shown,
         "hand": None if hand is None else hand_state(hand, lang),
         "you": {
-            "seated": seat is not None and viewer is not None,
-            "seat": seat if viewer is not None else None,
+            "seated": seat is not None,
+            "seat": seat,
             "host": viewer is not None and viewer == table.host_id,
         },
     }
+
+
+def seat_of(table: TableView, user_id: int | None) -> int | None:
+    """The seat of the member ``user_id`` at the table (a seat they left too: their hand
+    is still theirs to see); None for a spectator, or nobody (None)."""
+    if user_id is None:
+        return None
+    return next(
+        (i for i, seat in enumerate(table.seats) if seat is not None and seat.user_id == user_id),
+        None,
+    )
 
 
 def refused(key: str, params: dict[str, Any], lang: str) -> Json:
