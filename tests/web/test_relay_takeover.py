@@ -22,14 +22,15 @@ from bot.storage import Database, open_database
 from bot.tables import Presenters
 from bot.tables.cluster import CLAIM_RETRY, LEASE_TTL, Cluster
 from bot.tables.service import TableService
-from bot.web import Session, sign, verify
+from bot.web import Session, sign
 from bot.web.app import make_app
 from bot.web.hub import TableHub
-from bot.web.relay import RELAY, Relay, relay_if_elsewhere
+from bot.web.relay import RELAY, Relay
 from tests.pgserver import fresh_postgres
 from tests.tables._play import Clock, Timers, instant_robot, opened
+from tests.tables.test_cluster import Sleeps
+from tests.web.test_relay import SECRET, front_socket  # the front checks sessions with it
 
-SECRET = b"t" * 32
 SHARDS = 2
 GUILD = 1001 << 22
 """A server on shard 1, held by the process that dies."""
@@ -49,18 +50,6 @@ TOKEN = sign(
     ),
     SECRET,
 )
-
-
-class Sleeps:
-    """A cluster's ``sleep``: each wait is parked until the test lets it go."""
-
-    def __init__(self) -> None:
-        self.waiting: asyncio.Queue[tuple[float, asyncio.Future[None]]] = asyncio.Queue()
-
-    async def sleep(self, delay: float) -> None:
-        done = asyncio.get_running_loop().create_future()
-        self.waiting.put_nowait((delay, done))
-        await done
 
 
 @dataclass
@@ -86,18 +75,6 @@ class Process:
             self.cluster._renewing.cancel()  # pyright: ignore[reportPrivateUsage]
         await self.server.close()
         await self.db.close()
-
-
-async def front_socket(request: web.Request) -> web.StreamResponse:
-    """The app's socket handler, as far as the relay goes (see test_relay.py)."""
-    session = verify(request.query.get("session", ""), SECRET, 1e9)
-    ws = web.WebSocketResponse()
-    await ws.prepare(request)
-    if await relay_if_elsewhere(request, session, ws):
-        return ws
-    await ws.send_json({"type": "here"})
-    await ws.close()
-    return ws
 
 
 @pytest.fixture
