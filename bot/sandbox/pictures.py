@@ -28,9 +28,14 @@ CHROMIUM_ARGS: Final = (
     "--no-sandbox",
     "--disable-gpu",
     "--disable-dev-shm-usage",
-    "--disable-background-networking",
     "--no-first-run",
+    # a machine without the internet: no connections of Chromium's own
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-quic",
+    "--disable-sync",
 )
+"""How the system's Chromium is started headless, for the pictures and the tests."""
 SCREENSHOT_FILES: Final = ("lobby.png", "trick.png", "hand.png", "summary.png", "result.png")
 SHOT_HEIGHT: Final = 1600
 """The page's height for the pictures: taller than any message, at a phone's width too."""

@@ -3,19 +3,19 @@ service (a real SQLite file), and headless Chromium pages driven by Playwright, 
 in as one member with the page's own sandbox login (``?user_id=``, the SDK's mock).
 
 Chromium is the system's (Debian's ``chromium`` package, which ``.ci/run`` installs),
-launched by its executable path; without it the browser tests are skipped."""
+found and started as the sandbox's pictures do; without it the browser tests are
+skipped."""
 
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any, Final
 
 import pytest
 from aiohttp import web
 
+from bot.sandbox.pictures import CHROMIUM_ARGS, find_chromium
 from bot.sandbox.web import SandboxAuth
 from bot.tables import Presenters
 from bot.tables.service import TableService
@@ -28,24 +28,6 @@ SECRET: Final = b"s" * 32
 MEMBERS: Final = {10: "Ana", 11: "Luis", 12: "Eva", 13: "Íñigo <b>"}
 ANA, LUIS, EVA, INIGO = MEMBERS
 NOW: Final = 1_900_000_000.0
-
-CHROMIUM_ARGS: Final = (
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-)
-
-
-def chromium() -> Path | None:
-    for name in ("chromium", "chromium-browser"):
-        found = shutil.which(name)
-        if found:
-            return Path(found)
-    return None
 
 
 class Served:
@@ -95,7 +77,7 @@ class Served:
 
 @pytest.fixture
 async def browser() -> AsyncIterator[Any]:
-    path = chromium()
+    path = find_chromium()
     if path is None:
         pytest.skip("needs Chromium: apt-get install chromium")
     playwright_api = pytest.importorskip("playwright.async_api")
