@@ -25,6 +25,8 @@ MY_TURN: Final = (
     "`.seat[data-seat='${document.body.dataset.seat}']`)?.dataset.turn === '1'"
 )
 """True in the page when its player is to play."""
+MY_TURN_OR_OVER: Final = f"({MY_TURN}) || document.body.dataset.status !== 'playing'"
+"""Its player is to play, or the game is over (a claim or a capote can end it early)."""
 
 Shoot = Callable[[Any], Awaitable[None]]
 
@@ -47,12 +49,10 @@ async def _open_from_the_page(page: Any, sandbox: Sandbox, shoot: Shoot) -> int:
     await page.locator("button.open[data-variant='pairs']").click()
     await page.wait_for_selector("button.lobby[data-do='robot']")
     (table,) = sandbox.tables.tables.values()
-    for seated in (2, 3, 4):
+    for _ in range(3):
         await page.locator("button.lobby[data-do='robot']").click()
-        for _ in range(200):  # one click, one robot: the next once the table has it
-            if sum(seat is not None for seat in table.seats) >= seated:
-                break
-            await asyncio.sleep(0.05)
+        # one tap, one action: the page takes the next once the table's answer came
+        await page.wait_for_selector("button.lobby.sent", state="detached")
     await page.wait_for_selector("button.lobby[data-do='robot']", state="hidden")
     await shoot(page)
     await page.locator("button.lobby[data-do='start']").click()
@@ -81,7 +81,7 @@ async def _good_moment(page: Any, sandbox: Sandbox, table_id: int) -> None:
     tricks (or the deal is about to end)."""
     table = sandbox.tables.get(table_id)
     for _ in range(40):
-        await page.wait_for_function(MY_TURN, timeout=30_000)
+        await page.wait_for_function(MY_TURN_OR_OVER, timeout=30_000)
         deal = table.deal
         if table.status is not Status.PLAYING or deal is None:
             return
@@ -123,7 +123,7 @@ async def take_web_screenshots(
                 await page.wait_for_function("document.body.dataset.status === 'playing'")
             await _good_moment(pages[0], sandbox, table_id)
             for page in pages:
-                await page.wait_for_function(MY_TURN)
+                await page.wait_for_function(MY_TURN_OR_OVER)
                 await shoot(page)
         finally:
             await browser.close()
