@@ -23,6 +23,7 @@ stands in for plays again).
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import io
 import json
@@ -96,7 +97,8 @@ SECRET: web.AppKey[bytes] = web.AppKey("secret")
 CLOCK: web.AppKey[Callable[[], float]] = web.AppKey("clock")
 SOCKETS: web.AppKey[weakref.WeakSet[web.WebSocketResponse]] = web.AppKey("sockets")
 APPLICATION: web.AppKey[int | None] = web.AppKey("application")
-FILES: web.AppKey[dict[str, bytes]] = web.AppKey("files")
+FILES: web.AppKey[dict[str, tuple[bytes, str]]] = web.AppKey("files")
+"""The built files, each with its digest, read once."""
 CARDS: web.AppKey[dict[str, bytes]] = web.AppKey("cards")
 
 
@@ -132,12 +134,14 @@ def make_app(
     return app
 
 
-def _read_static(folder: Path) -> dict[str, bytes]:
-    """The built page's files, read once (a missing one is answered 404, and logged)."""
-    found: dict[str, bytes] = {}
+def _read_static(folder: Path) -> dict[str, tuple[bytes, str]]:
+    """The built page's files and their digests, read once (a missing one is answered
+    404, and logged)."""
+    found: dict[str, tuple[bytes, str]] = {}
     for name in (INDEX, *STATIC_TYPES):
         try:
-            found[name] = (folder / name).read_bytes()
+            data = (folder / name).read_bytes()
+            found[name] = (data, digest(data))
         except OSError:
             log.warning("The web table's page has no %s: build it (npm run build in web/)", name)
     return found
@@ -158,11 +162,11 @@ async def _close_sockets(app: web.Application) -> None:
 
 
 async def index(request: web.Request) -> web.Response:
-    page = request.app[FILES].get(INDEX)
-    if page is None:
+    found = request.app[FILES].get(INDEX)
+    if found is None:
         raise web.HTTPNotFound()
     return web.Response(
-        body=page,
+        body=found[0],
         content_type="text/html",
         charset="utf-8",
         headers={
@@ -177,16 +181,16 @@ async def index(request: web.Request) -> web.Response:
 async def static_file(request: web.Request) -> web.Response:
     """One of the built files, by its name alone (no folder, nothing else there)."""
     name = request.match_info["name"]
-    data = request.app[FILES].get(name) if name in STATIC_TYPES else None
-    if data is None:
+    found = request.app[FILES].get(name) if name in STATIC_TYPES else None
+    if found is None:
         raise web.HTTPNotFound()
-    asked = request.query.get("v")
+    data, tag = found
     return web.Response(
         body=data,
         headers={
             "Content-Type": STATIC_TYPES[name],
-            "Cache-Control": LONG_CACHE if asked == digest(data) else NO_CACHE,
-            "ETag": f'"{digest(data)}"',
+            "Cache-Control": LONG_CACHE if request.query.get("v") == tag else NO_CACHE,
+            "ETag": f'"{tag}"',
             "X-Content-Type-Options": "nosniff",
         },
     )
@@ -220,9 +224,11 @@ def _card_png(code: str) -> bytes:
     return out.getvalue()
 
 
+@functools.cache
 def page_words(lang: Language) -> dict[str, Any]:
     """What the page says, in ``lang``: its own texts (the catalog's ``web.*``), each card's
-    name and each suit's, by code."""
+    name and each suit's, by code. Made once per language (the catalog does not change
+    while the bot runs); not to be changed."""
     catalog = CATALOGS[lang]
     english = CATALOGS["en"]
     texts = {
@@ -239,7 +245,7 @@ def _language(asked: str | None) -> Language | None:
 
 
 async def words(request: web.Request) -> web.Response:
-    lang = _language(request.query.get("lang")) or language_of(request.query.get("lang"))
+    lang = language_of(request.query.get("lang"))
     return web.json_response(page_words(lang), headers={"Cache-Control": SHORT_CACHE})
 
 
