@@ -58,6 +58,11 @@ class ServiceCore(Surroundings):
     def open_tables(self, guild_id: int) -> list[TableView]:
         return [table_view(t) for t in self._open_in(guild_id)]
 
+    def open_in_channel(self, guild_id: int, channel_id: int) -> TableView | None:
+        """The newest open table of the server's channel, if any (only its view is made)."""
+        found = [t for t in self._open_in(guild_id) if t.channel_id == channel_id]
+        return table_view(max(found, key=lambda t: t.id)) if found else None
+
     def _open_in(self, guild_id: int) -> list[Table]:
         return [t for t in self.tables.values() if t.guild_id == guild_id and t.status.is_open]
 

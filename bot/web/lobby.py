@@ -30,11 +30,9 @@ def server_of(session: Session) -> int:
 async def channel_table(service: TableService, session: Session) -> TableView | None:
     """The open table of the Activity's channel (the newest, if several), or of the thread
     the game plays in, when the Activity was opened there."""
-    found = [
-        t for t in service.open_tables(server_of(session)) if t.channel_id == session.channel_id
-    ]
-    if found:
-        return max(found, key=lambda t: t.id)
+    found = service.open_in_channel(server_of(session), session.channel_id)
+    if found is not None:
+        return found
     return await service.open_in_thread(session.channel_id)
 
 
