@@ -138,7 +138,6 @@ async def serve_web_table(
         await web.start("127.0.0.1", port)
     except OSError as error:
         log.warning("The card table could not be served on port %s: %s", port, error)
-        await web.stop()
         return None
     return CardTable(web, auth.key)
 

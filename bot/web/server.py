@@ -55,7 +55,8 @@ class WebTable:
         """The port it listens on, once started (the one asked, or the one given for 0)."""
 
     async def start(self, host: str, port: int) -> None:
-        """Listen on ``host``:``port``; the service's changes reach the sockets from now."""
+        """Listen on ``host``:``port``; the service's changes reach the sockets from now.
+        An OSError when it cannot listen (the port taken), with nothing left open."""
         self._http = aiohttp.ClientSession()
         auth = self._auth
         if auth is None and self._application_id is not None:
@@ -78,7 +79,11 @@ class WebTable:
         self._runner = web.AppRunner(app, handle_signals=False)
         await self._runner.setup()
         site = web.TCPSite(self._runner, host, port)
-        await site.start()
+        try:
+            await site.start()
+        except OSError:
+            await self.stop()
+            raise
         addresses = self._runner.addresses  # port 0 asks the system for one
         self.port = int(addresses[0][1]) if addresses else port
         presenter = self._service.presenter

@@ -374,6 +374,5 @@ async def start_web_table(bot: TuteBot, service: TableService) -> None:
         await web.start(config.web_host, config.web_port)
     except OSError:
         log.exception("The web table could not listen on port %s", config.web_port)
-        await web.stop()
         return
     bot.web = web

@@ -5,6 +5,7 @@ the tables to the others."""
 from __future__ import annotations
 
 import aiohttp
+import pytest
 
 from bot.engine import Options, Variant
 from bot.storage import Database
@@ -55,3 +56,34 @@ async def test_it_listens_shows_the_table_and_stops(db: Database) -> None:
         assert closed.type is aiohttp.WSMsgType.CLOSE
         assert closed.data == aiohttp.WSCloseCode.GOING_AWAY
     assert presenter.presenters == [discord], "the tables go on without it"
+
+
+async def test_a_port_taken_is_said_and_leaves_nothing_open(db: Database) -> None:
+    """A second web table on the same port cannot listen: it says so (OSError) and the
+    service goes on with the presenters it had; the first one still serves."""
+    service = quick_service(db)
+    discord = service.presenter
+
+    def web_table() -> WebTable:
+        return WebTable(
+            service,
+            secret=SECRET,
+            clock=lambda: 100.0,
+            application_id=None,
+            client_secret="",
+            bot_token="t",
+        )
+
+    first, second = web_table(), web_table()
+    await first.start("127.0.0.1", 0)
+    assert first.port is not None
+    try:
+        with pytest.raises(OSError, match="in use"):
+            await second.start("127.0.0.1", first.port)
+        presenter = service.presenter
+        assert isinstance(presenter, Presenters) and presenter.presenters == [discord, first.hub]
+        async with aiohttp.ClientSession() as http:
+            answer = await http.get(f"http://127.0.0.1:{first.port}/api/config")
+            assert answer.status == 200
+    finally:
+        await first.stop()
