@@ -8,6 +8,10 @@ half). Printed: that rate and A's rate of games won, each with a 95% Wilson inte
 mean points per deal of each side (habanero: without the carry), and the decision times of
 each level over the calls that had a choice to make.
 
+A side is a robot level (easy, normal, hard) or ``hard-baseline``: the hard robot's search
+as it was before it weighed the sampled deals by the plays (``search.BASELINE``), kept to
+measure the hard robot against.
+
 Run: ``python benchmarks/robots.py [--deals N] [--variant habanero|pairs|...]
 [--a hard --b normal] [--budget 0.4] [--budget-a S] [--budget-b S] [--processes 2]
 [--seed 1] [--options JSON]``: ``--budget-a``/``--budget-b`` give each side its own
@@ -22,6 +26,7 @@ import math
 import random
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing import Pool
 from pathlib import Path
@@ -29,6 +34,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.ai import Level, choose_action
+from bot.ai.search import BASELINE, hard_action
 from bot.engine import (
     Action,
     Deal,
@@ -40,8 +46,21 @@ from bot.engine import (
     shuffle_deal,
 )
 from bot.engine.variants import sides_of
+from bot.engine.view import SeatView
 
 MAX_DEALS_PER_GAME = 30
+
+Policy = Callable[[SeatView, random.Random, float], "Action | None"]
+
+
+def _level(level: Level) -> Policy:
+    return lambda view, rng, budget: choose_action(view, level, rng, budget)
+
+
+POLICIES: dict[str, Policy] = {level.value: _level(level) for level in Level}
+POLICIES["hard-baseline"] = lambda view, rng, budget: hard_action(
+    view, rng, budget, style=BASELINE
+)
 
 
 @dataclass
@@ -79,8 +98,8 @@ class Tally:
 class Match:
     variant: Variant
     options: Options
-    a: Level
-    b: Level
+    a: str
+    b: str
     budget_a: float
     budget_b: float
     seed: int
@@ -138,7 +157,7 @@ def play_game(
 
 def play_deal(
     r: Deal,
-    levels: list[Level],
+    levels: list[str],
     rngs: list[random.Random],
     sides: list[tuple[str, float]],
     tally: Tally,
@@ -168,7 +187,7 @@ def play_deal(
 def _ask(
     r: Deal,
     seat: int,
-    level: Level,
+    level: str,
     rng: random.Random,
     side: tuple[str, float],
     tally: Tally,
@@ -176,12 +195,12 @@ def _ask(
     view = seat_view(r, seat)
     name, budget = side
     start = time.perf_counter()
-    action = choose_action(view, level, rng, budget)
+    action = POLICIES[level](view, rng, budget)
     elapsed = time.perf_counter() - start
     if len(view.legal) > 1:
-        tally.times.setdefault(f"{name} {level.value}", []).append(elapsed)
+        tally.times.setdefault(f"{name} {level}", []).append(elapsed)
     if action is not None and action not in view.legal:
-        raise RuntimeError(f"{level.value} chose {action}, not a legal action")
+        raise RuntimeError(f"{level} chose {action}, not a legal action")
     return action
 
 
@@ -234,7 +253,7 @@ def report(match: Match, tally: Tally, deals: int, elapsed: float) -> str:
     d_rate = tally.duplicate / tally.boards if tally.boards else 0.0
     lines = [
         f"{match.variant.value} {json.dumps(match.options.to_dict())}: "
-        f"{match.a.value} at {match.budget_a:g} s (A) vs {match.b.value} at "
+        f"{match.a} at {match.budget_a:g} s (A) vs {match.b} at "
         f"{match.budget_b:g} s (B), {deals} duplicate deals, "
         f"{tally.games} games, {tally.deals} deals played, {elapsed:.0f} s",
         f"  A beats B on {tally.duplicate:g}/{tally.boards} duplicate deals = {d_rate:.1%}"
@@ -256,8 +275,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=100, help="duplicate deals")
     parser.add_argument("--variant", default="pairs", choices=[v.value for v in Variant])
-    parser.add_argument("--a", default="hard", choices=[lv.value for lv in Level])
-    parser.add_argument("--b", default="normal", choices=[lv.value for lv in Level])
+    parser.add_argument("--a", default="hard", choices=list(POLICIES))
+    parser.add_argument("--b", default="normal", choices=list(POLICIES))
     parser.add_argument("--budget", type=float, default=0.4, help="seconds per hard decision")
     parser.add_argument("--budget-a", type=float, default=None, help="A's own (default --budget)")
     parser.add_argument("--budget-b", type=float, default=None, help="B's own (default --budget)")
@@ -269,8 +288,8 @@ def main() -> None:
     match = Match(
         variant,
         parse_options(variant, json.loads(args.options)),
-        Level(args.a),
-        Level(args.b),
+        args.a,
+        args.b,
         args.budget if args.budget_a is None else args.budget_a,
         args.budget if args.budget_b is None else args.budget_b,
         args.seed,

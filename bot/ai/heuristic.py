@@ -168,6 +168,25 @@ def playout_card(r: Deal, legal: int) -> int:
     return _best_card(st, outside, _KnownHands(st, hands).chance)
 
 
+def blind_card(r: Deal, legal: int) -> int:
+    """``choose_card`` for the seat on turn of a full state as if it saw only its own hand
+    and the table: every other hand a uniform draw from the cards that seat cannot see.
+    What a seat would play by this policy, for weighing sampled deals by their plays."""
+    st = round_situation(r, legal)
+    hands = r.hands
+    outside = 0
+    hidden = [0] * r.n
+    for s in range(r.n):
+        if s != st.seat:
+            outside |= hands[s]
+            hidden[s] = hands[s].bit_count()
+    if r.to_draw:
+        outside |= mask_of(r.stock)
+    pool = [0 if s == st.seat else outside for s in range(r.n)]
+    b = Beliefs([0] * r.n, pool, hidden, outside)
+    return _best_card(st, outside, _BelievedHands(st, b).chance)
+
+
 class _BelievedHands:
     """The chance of taking the trick, from beliefs about the hands still to play."""
 

@@ -25,6 +25,7 @@ from bot.engine.view import SeatView
 
 from .declarations import bidding, playout_declaration, wanted_declaration
 from .heuristic import normal_card, playout_card
+from .inference import PlayModel
 from .knowledge import Knowledge, infer, sample_world, silences
 from .solver import CapoteSolver, Deadline, OutOfTime, PointsSolver, follow_mask
 
@@ -37,6 +38,19 @@ PRUNE_SIGMAS: Final = 3.0
 PRUNE_MARGIN: Final = 0.02
 
 _PLAY: Final = Kind.PLAY
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """How the hard robot searches. ``weigh_plays``: count each sampled deal by how well
+    it explains the other seats' plays (``inference.PlayModel``); the match benchmark
+    keeps ``BASELINE``, the search before it, to measure against."""
+
+    weigh_plays: bool = True
+
+
+HARD: Final = Style()
+BASELINE: Final = Style(weigh_plays=False)
 
 
 @dataclass(slots=True)
@@ -202,16 +216,21 @@ def sample_values(
     deadline: Deadline,
     max_worlds: int = MAX_WORLDS,
     searched: Searched | None = None,
+    style: Style = HARD,
 ) -> list[float]:
-    """The mean playout value of each candidate over the same sampled deals. A candidate
-    clearly worse than the best on the deals so far is dropped (its value becomes minus
-    infinity), leaving the time to the close ones; the search stops when one is left."""
+    """The mean playout value of each candidate over the same sampled deals, each deal
+    counted by its weight (``style.weigh_plays``). A candidate clearly worse than the best
+    on the deals so far is dropped (its value becomes minus infinity), leaving the time to
+    the close ones; the search stops when one is left."""
     side = view.my_side
     values: list[list[float]] = [[] for _ in candidates]
+    weights: list[float] = []
+    model = PlayModel(view, rng) if style.weigh_plays else None
     active = list(range(len(candidates)))
     worlds = 0
     while worlds < max_worlds:
         world = sample_world(view, know, rng)
+        weights.append(model.weight(world) if model is not None else 1.0)
         done = 0
         for i in active:
             r = world.copy()
@@ -224,35 +243,44 @@ def sample_values(
         if done < len(active):  # out of time halfway: that deal counts for none
             for i in active[:done]:
                 values[i].pop()
+            weights.pop()
             break
         worlds += 1
         if deadline.passed():
             break
         if worlds >= MIN_WORLDS and worlds % 4 == 0:
-            active = _survivors(values, active)
+            active = _survivors(values, weights, active)
             if len(active) == 1:
                 break
     if searched is not None:
         searched.worlds += worlds
     alive = set(active)
-    return [sum(v) / len(v) if i in alive else -math.inf for i, v in enumerate(values)]
+    total = sum(weights[: len(values[active[0]])])
+    return [
+        sum(w * x for w, x in zip(weights, v, strict=False)) / total if i in alive else -math.inf
+        for i, v in enumerate(values)
+    ]
 
 
-def _survivors(values: list[list[float]], active: list[int]) -> list[int]:
-    """The candidates not clearly worse than the best: the mean loss to it on the same
-    deals stays within three standard errors."""
+def _survivors(values: list[list[float]], weights: list[float], active: list[int]) -> list[int]:
+    """The candidates not clearly worse than the best: the weighted mean loss to it on the
+    same deals stays within three standard errors (of the deals' effective number)."""
     n = len(values[active[0]])
-    best = max(active, key=lambda i: sum(values[i]))
+    w = weights[:n]
+    total = sum(w)
+    effective = total * total / sum(x * x for x in w)
+    best = max(active, key=lambda i: sum(a * b for a, b in zip(w, values[i], strict=True)))
     top = values[best]
     keep: list[int] = []
     for i in active:
         if i == best:
             keep.append(i)
             continue
-        diffs = [top[w] - values[i][w] for w in range(n)]
-        mean = sum(diffs) / n
-        spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1))
-        if mean <= PRUNE_MARGIN or mean <= PRUNE_SIGMAS * spread / math.sqrt(n):
+        diffs = [top[k] - values[i][k] for k in range(n)]
+        mean = sum(a * b for a, b in zip(w, diffs, strict=True)) / total
+        spread = math.sqrt(sum(a * (d - mean) ** 2 for a, d in zip(w, diffs, strict=True)) / total)
+        close = effective < 2 or mean <= PRUNE_MARGIN
+        if close or mean <= PRUNE_SIGMAS * spread / math.sqrt(effective - 1):
             keep.append(i)
     return keep
 
@@ -323,6 +351,7 @@ def hard_action(
     budget: float,
     clock: Callable[[], float] = time.perf_counter,
     searched: Searched | None = None,
+    style: Style = HARD,
 ) -> Action | None:
     """The hard robot's action: declarations by rule (capote only when proven), then the
     play with the best average over sampled deals, or the exact best once habanero's
@@ -358,7 +387,7 @@ def hard_action(
     candidates = _candidates(view, know, plays)
     if len(candidates) == 1 and resign is None:
         return candidates[0]
-    means = sample_values(view, know, candidates, rng, deadline, searched=searched)
+    means = sample_values(view, know, candidates, rng, deadline, searched=searched, style=style)
     best = 0
     for i in range(1, len(candidates)):
         if means[i] > means[best] + 1e-9:
