@@ -10,11 +10,13 @@ each level over the calls that had a choice to make.
 
 A side is a robot level (easy, normal, hard) or ``hard-baseline``: the hard robot's search
 as it was before it weighed the sampled deals by the plays (``search.BASELINE``), kept to
-measure the hard robot against.
+measure the hard robot against. ``--worlds-a N`` caps side A's hard search at N sampled
+deals: how it plays with the share of a core it gets among many busy tables
+(``benchmarks/tables_load.py`` prints how many deals a search sees then).
 
 Run: ``python benchmarks/robots.py [--deals N] [--variant habanero|pairs|...]
 [--a hard --b normal] [--budget 0.4] [--budget-a S] [--budget-b S] [--processes 2]
-[--seed 1] [--options JSON]``: ``--budget-a``/``--budget-b`` give each side its own
+[--seed 1] [--options JSON] [--worlds-a N]``: ``--budget-a``/``--budget-b`` give each side its own
 thinking time (the same level against itself at two budgets: does it grow with time?).
 """
 
@@ -27,14 +29,14 @@ import random
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from multiprocessing import Pool
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.ai import Level, choose_action
-from bot.ai.search import BASELINE, hard_action
+from bot.ai.search import BASELINE, HARD, hard_action
 from bot.engine import (
     Action,
     Deal,
@@ -58,9 +60,18 @@ def _level(level: Level) -> Policy:
 
 
 POLICIES: dict[str, Policy] = {level.value: _level(level) for level in Level}
-POLICIES["hard-baseline"] = lambda view, rng, budget: hard_action(
-    view, rng, budget, style=BASELINE
-)
+POLICIES["hard-baseline"] = lambda view, rng, budget: hard_action(view, rng, budget, style=BASELINE)
+
+
+def capped(name: str, worlds: int) -> str:
+    """A policy name for ``name`` with its hard search capped at ``worlds`` sampled deals
+    (registered in ``POLICIES``; easy and normal do not search, and stay as they are)."""
+    if worlds <= 0 or name not in ("hard", "hard-baseline"):
+        return name
+    style = replace(HARD if name == "hard" else BASELINE, max_worlds=worlds)
+    key = f"{name}@{worlds}"
+    POLICIES[key] = lambda view, rng, budget: hard_action(view, rng, budget, style=style)
+    return key
 
 
 @dataclass
@@ -283,12 +294,13 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1, help="first deal seed")
     parser.add_argument("--options", default="{}", help='table options as JSON, e.g. {"deck": 36}')
+    parser.add_argument("--worlds-a", type=int, default=0, help="cap A's search (sampled deals)")
     args = parser.parse_args()
     variant = Variant(args.variant)
     match = Match(
         variant,
         parse_options(variant, json.loads(args.options)),
-        args.a,
+        capped(args.a, args.worlds_a),
         args.b,
         args.budget if args.budget_a is None else args.budget_a,
         args.budget if args.budget_b is None else args.budget_b,

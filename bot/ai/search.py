@@ -31,7 +31,6 @@ from .solver import CapoteSolver, Deadline, OutOfTime, PointsSolver, follow_mask
 
 MARGIN_WEIGHT: Final = 0.35
 """How much the point margin counts next to the result (a win is 1)."""
-MAX_WORLDS: Final = 2000
 MIN_WORLDS: Final = 16
 """Sampled deals before a candidate may be dropped as clearly worse."""
 PRUNE_SIGMAS: Final = 3.0
@@ -44,9 +43,12 @@ _PLAY: Final = Kind.PLAY
 class Style:
     """How the hard robot searches. ``weigh_plays``: count each sampled deal by how well
     it explains the other seats' plays (``inference.PlayModel``); the match benchmark
-    keeps ``BASELINE``, the search before it, to measure against."""
+    keeps ``BASELINE``, the search before it, to measure against. ``max_worlds``: the
+    most sampled deals a search plays out (the match benchmark lowers it to play as a
+    search does with the small share of a core it gets under load)."""
 
     weigh_plays: bool = True
+    max_worlds: int = 2000
 
 
 HARD: Final = Style()
@@ -214,7 +216,6 @@ def sample_values(
     candidates: list[Action],
     rng: random.Random,
     deadline: Deadline,
-    max_worlds: int = MAX_WORLDS,
     searched: Searched | None = None,
     style: Style = HARD,
 ) -> list[float]:
@@ -228,7 +229,7 @@ def sample_values(
     model = PlayModel(view, rng) if style.weigh_plays else None
     active = list(range(len(candidates)))
     worlds = 0
-    while worlds < max_worlds:
+    while worlds < style.max_worlds:
         world = sample_world(view, know, rng)
         weights.append(model.weight(world) if model is not None else 1.0)
         done = 0
