@@ -14,6 +14,10 @@ measure the hard robot against. ``--worlds-a N`` caps side A's hard search at N 
 deals: how it plays with the share of a core it gets among many busy tables
 (``benchmarks/tables_load.py`` prints how many deals a search sees then).
 
+Who plays B can be given in code instead: ``run_deal``'s ``b_answer`` answers for B's seats
+(``benchmarks/opponents/match.py`` seats OpenSpiel's searches there), with the deals,
+seatings and scoring as here.
+
 Run: ``python benchmarks/robots.py [--deals N] [--variant habanero|pairs|...]
 [--a hard --b normal] [--budget 0.4] [--budget-a S] [--budget-b S] [--processes 2]
 [--seed 1] [--options JSON] [--worlds-a N]``: ``--budget-a``/``--budget-b`` give each side its own
@@ -28,7 +32,7 @@ import math
 import random
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from multiprocessing import Pool
 from pathlib import Path
@@ -53,6 +57,11 @@ from bot.engine.view import SeatView
 MAX_DEALS_PER_GAME = 30
 
 Policy = Callable[[SeatView, random.Random, float], "Action | None"]
+Answer = Callable[[Deal, int, "Tally"], "Action | None"]
+"""Who answers for a seat: its action now (or None), timing itself into the tally."""
+Opponent = Callable[[int, int], Answer]
+"""Who answers for B at seat ``seat`` in a game of duplicate deal ``deal_seed``, given
+``(deal_seed, seat)``: a new answer for each game."""
 
 
 def _level(level: Level) -> Policy:
@@ -89,6 +98,9 @@ class Tally:
     total point margin (a tie in both counts a half)."""
     boards: int = 0
     times: dict[str, list[float]] = field(default_factory=dict[str, list[float]])
+    simulations: dict[str, list[int]] = field(default_factory=dict[str, list[int]])
+    """Simulations a decision, by side and name, of the searches that count theirs (none
+    of our robots: OpenSpiel's in ``benchmarks/opponents/match.py``)."""
 
     def add(self, other: Tally) -> None:
         self.games += other.games
@@ -103,6 +115,8 @@ class Tally:
         self.boards += other.boards
         for level, times in other.times.items():
             self.times.setdefault(level, []).extend(times)
+        for name, counts in other.simulations.items():
+            self.simulations.setdefault(name, []).extend(counts)
 
 
 @dataclass(frozen=True)
@@ -122,19 +136,33 @@ def seatings(variant: Variant, options: Options) -> list[tuple[int, ...]]:
     return list(sides_of(variant, options.seats_at(variant)))
 
 
+def policy_answer(name: str, rng: random.Random, side: tuple[str, float]) -> Answer:
+    """The robot ``name`` (a key of ``POLICIES``) answering for a seat, on ``side``'s budget."""
+    return lambda r, seat, tally: _ask(r, seat, name, rng, side, tally)
+
+
 def play_game(
-    match: Match, deal_seed: int, a_seats: tuple[int, ...], tally: Tally
+    match: Match,
+    deal_seed: int,
+    a_seats: tuple[int, ...],
+    tally: Tally,
+    b_answer: Opponent | None = None,
 ) -> tuple[bool, int]:
     """One game (a round in RULES.md's sense) from the seeded deals: whether A won it, and
-    A's final score minus the best other side's."""
+    A's final score minus the best other side's. B's seats are ``match.b``'s robot, or
+    ``b_answer``'s where given."""
     variant = match.variant
     seats = match.options.seats_at(variant)
     game = Game(variant, match.options, dealer=deal_seed % seats)
-    levels = [match.a if seat in a_seats else match.b for seat in range(seats)]
-    sides = [
-        ("A", match.budget_a) if seat in a_seats else ("B", match.budget_b) for seat in range(seats)
-    ]
     rngs = [random.Random(f"robot-{deal_seed}-{seat}") for seat in range(seats)]
+    answers = [
+        policy_answer(match.a, rngs[seat], ("A", match.budget_a))
+        if seat in a_seats
+        else b_answer(deal_seed, seat)
+        if b_answer is not None
+        else policy_answer(match.b, rngs[seat], ("B", match.budget_b))
+        for seat in range(seats)
+    ]
     a_game_sides = {i for i, side in enumerate(sides_of(variant, seats)) if side[0] in a_seats}
     deals = 0
     margin = 0
@@ -142,7 +170,7 @@ def play_game(
         deal_rng = random.Random(f"deal-{deal_seed}-{deals}")
         carry = game.carry
         r = Deal(shuffle_deal(variant, match.options, game.dealer, deal_rng, carry))
-        play_deal(r, levels, rngs, sides, tally)
+        play_deal(r, answers, tally)
         result = game.end_deal(r)
         deals += 1
         tally.deals += 1
@@ -166,14 +194,9 @@ def play_game(
     return won, margin
 
 
-def play_deal(
-    r: Deal,
-    levels: list[str],
-    rngs: list[random.Random],
-    sides: list[tuple[str, float]],
-    tally: Tally,
-) -> None:
-    """Ask the robots until the deal ends: seats off turn may declare first."""
+def play_deal(r: Deal, answers: Sequence[Answer], tally: Tally) -> None:
+    """Ask ``answers[seat]`` for each seat until the deal ends: seats off turn may declare
+    first."""
     steps = 0
     while not r.finished:
         steps += 1
@@ -182,14 +205,14 @@ def play_deal(
         acted = False
         off_turn = sorted({a.seat for a in r.legal_actions() if a.seat != r.turn})
         for seat in off_turn:
-            action = _ask(r, seat, levels[seat], rngs[seat], sides[seat], tally)
+            action = answers[seat](r, seat, tally)
             if action is not None:
                 r.apply(action)
                 acted = True
                 break
         if acted:
             continue
-        action = _ask(r, r.turn, levels[r.turn], rngs[r.turn], sides[r.turn], tally)
+        action = answers[r.turn](r, r.turn, tally)
         if action is None:
             raise RuntimeError(f"seat {r.turn} is on turn and did nothing")
         r.apply(action)
@@ -215,11 +238,14 @@ def _ask(
     return action
 
 
-def run_deal(job: tuple[Match, int]) -> Tally:
+def run_deal(job: tuple[Match, int], b_answer: Opponent | None = None) -> Tally:
+    """One duplicate deal: a game per seating, B's seats answered as ``play_game`` says.
+    With ``b_answer``, pass ``functools.partial(run_deal, b_answer=...)`` to a pool: it
+    pickles where ``b_answer`` does (a module-level function or class, partially applied)."""
     match, deal_seed = job
     tally = Tally()
     games = [
-        play_game(match, deal_seed, seats, tally)
+        play_game(match, deal_seed, seats, tally, b_answer)
         for seats in seatings(match.variant, match.options)
     ]
     won = [w for w, _ in games]
@@ -279,6 +305,12 @@ def report(match: Match, tally: Tally, deals: int, elapsed: float) -> str:
             f"  {level:<8} decisions {len(times):>7}: p50 {percentile(times, 0.5) * 1000:7.1f} ms"
             f"  p99 {percentile(times, 0.99) * 1000:7.1f} ms  max {max(times) * 1000:7.1f} ms"
         )
+    for name, counts in sorted(tally.simulations.items()):
+        if counts:
+            lines.append(
+                f"  {name} simulations a decision: mean {sum(counts) / len(counts):.0f}, "
+                f"p50 {percentile([float(c) for c in counts], 0.5):.0f}, min {min(counts)}"
+            )
     return "\n".join(lines)
 
 

@@ -1,9 +1,10 @@
 """Our hard robot against OpenSpiel's ISMCTS or MCTS, on duplicate deals, at equal time.
 
-The deals, their seeds and the scoring are ``benchmarks/robots.py``'s: each deal is played
-once per seating with the same cards (habanero: the same sequence of deals of one game to
-the target), our robot (A) taking each side in turn; A beats B on a duplicate deal when it
-won more of its games with the same cards, or as many with a better total point margin.
+The deals, their seeds and the scoring are ``benchmarks/robots.py``'s, whose ``run_deal``
+plays them with OpenSpiel answering for B's seats: each deal is played once per seating
+with the same cards (habanero: the same sequence of deals of one game to the target), our
+robot (A) taking each side in turn; A beats B on a duplicate deal when it won more of its
+games with the same cards, or as many with a better total point margin.
 
 B is one of OpenSpiel's searches over ``tute_game``'s OpenSpiel game of the deal being
 played (a new game for each deal of a habanero game, with the carry in its cards), with
@@ -32,12 +33,13 @@ Run (from the repository root, with the ``bench`` extra: ``pip install -e '.[ben
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import random
 import sys
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from multiprocessing import Pool
 from typing import Any, Final
 
@@ -48,21 +50,9 @@ from open_spiel.python.algorithms import (  # pyright: ignore[reportMissingImpor
 )
 
 from benchmarks.opponents.tute_game import TuteGame, action_of
-from benchmarks.robots import MAX_DEALS_PER_GAME, Match, Tally, percentile, report, seatings
-from bot.ai import Level, choose_action
+from benchmarks.robots import Match, Tally, report, run_deal
 from bot.ai.declarations import wanted_declaration
-from bot.engine import (
-    Action,
-    Deal,
-    DealtCards,
-    Game,
-    Options,
-    Variant,
-    parse_options,
-    seat_view,
-    shuffle_deal,
-)
-from bot.engine.variants import sides_of
+from bot.engine import Action, Deal, DealtCards, Options, Variant, parse_options, seat_view
 
 OPPONENTS: Final = {
     "ismcts": "ISMCTS (information set MCTS)",
@@ -163,48 +153,23 @@ class Duel:
     uct_c: float = 2.0
     rollouts: int = 1
 
-
-@dataclass
-class Score:
-    """A ``Tally`` and OpenSpiel's simulations a decision."""
-
-    tally: Tally = field(default_factory=Tally)
-    simulations: list[int] = field(default_factory=list[int])
-
-    def add(self, other: Score) -> None:
-        self.tally.add(other.tally)
-        self.simulations += other.simulations
-
-
-Answer = Callable[[Deal, int, Score], Action | None]
-"""Who answers for a seat: the action it takes now, or None."""
-
-
-def ours(duel: Duel, rng: random.Random) -> Answer:
-    """Our hard robot, from the seat's view."""
-
-    def answer(r: Deal, seat: int, score: Score) -> Action | None:
-        view = seat_view(r, seat)
-        start = time.perf_counter()
-        action = choose_action(view, Level.HARD, rng, duel.budget)
-        elapsed = time.perf_counter() - start
-        if len(view.legal) > 1:
-            score.tally.times.setdefault("A hard", []).append(elapsed)
-        if action is not None and action not in view.legal:
-            raise RuntimeError(f"hard chose {action}, not a legal action")
-        return action
-
-    return answer
+    @property
+    def match(self) -> Match:
+        """``robots.py``'s match: our hard robot (A) against the search named (B)."""
+        return Match(
+            self.variant, self.options, "hard", self.opponent, self.budget, self.budget_b, self.seed
+        )
 
 
 class OpenSpielSeat:
-    """A seat played by OpenSpiel: its search on its turn, our robots' rule off turn. Each
-    new deal gets its own OpenSpiel game, and the search its own bot."""
+    """A seat of B played by OpenSpiel in one game of duplicate deal ``deal_seed`` (a
+    ``robots.Answer``): its search on its turn, our robots' rule off turn. Each new deal
+    gets its own OpenSpiel game, and the search its own bot."""
 
-    def __init__(self, duel: Duel, seed: str) -> None:
+    def __init__(self, duel: Duel, deal_seed: int, seat: int) -> None:
         self.duel = duel
-        self.seed = seed
-        self.random_state = np.random.RandomState(random.Random(seed).getrandbits(32))
+        self.seed = f"openspiel-{deal_seed}-{seat}"
+        self.random_state = np.random.RandomState(random.Random(self.seed).getrandbits(32))
         self.evaluator = mcts.RandomRolloutEvaluator(duel.rollouts, self.random_state)
         self.deals = 0
         self.dealt: DealtCards | None = None
@@ -225,7 +190,7 @@ class OpenSpielSeat:
             )
         return game, bot
 
-    def __call__(self, r: Deal, seat: int, score: Score) -> Action | None:
+    def __call__(self, r: Deal, seat: int, tally: Tally) -> Action | None:
         if seat != r.turn:
             return wanted_declaration(seat_view(r, seat))
         legal = [a for a in r.legal_actions() if a.seat == seat]
@@ -236,117 +201,18 @@ class OpenSpielSeat:
         start = time.perf_counter()
         number = int(bot.step(state))
         elapsed = time.perf_counter() - start
-        score.tally.times.setdefault(f"B {self.duel.opponent}", []).append(elapsed)
-        score.simulations.append(bot.simulations)
+        name = f"B {self.duel.opponent}"
+        tally.times.setdefault(name, []).append(elapsed)
+        tally.simulations.setdefault(name, []).append(bot.simulations)
         action = action_of(seat, number)
         if action not in legal:
             raise RuntimeError(f"OpenSpiel chose {action}, not a legal action")
         return action
 
 
-def play_deal(r: Deal, answers: Sequence[Answer], score: Score) -> None:
-    """``robots.play_deal`` with ``answers[seat]`` answering for each seat: seats off turn
-    may declare first."""
-    steps = 0
-    while not r.finished:
-        steps += 1
-        if steps > 1000:
-            raise RuntimeError("a deal did not end")
-        acted = False
-        off_turn = sorted({a.seat for a in r.legal_actions() if a.seat != r.turn})
-        for seat in off_turn:
-            action = answers[seat](r, seat, score)
-            if action is not None:
-                r.apply(action)
-                acted = True
-                break
-        if acted:
-            continue
-        action = answers[r.turn](r, r.turn, score)
-        if action is None:
-            raise RuntimeError(f"seat {r.turn} is on turn and did nothing")
-        r.apply(action)
-
-
-def play_game(
-    duel: Duel, deal_seed: int, a_seats: tuple[int, ...], score: Score
-) -> tuple[bool, int]:
-    """``robots.play_game`` with our robot in ``a_seats`` and OpenSpiel in the others:
-    whether A won the game, and A's final score minus the best other side's."""
-    tally = score.tally
-    variant = duel.variant
-    seats = duel.options.seats_at(variant)
-    game = Game(variant, duel.options, dealer=deal_seed % seats)
-    answers = [
-        ours(duel, random.Random(f"robot-{deal_seed}-{seat}"))
-        if seat in a_seats
-        else OpenSpielSeat(duel, f"openspiel-{deal_seed}-{seat}")
-        for seat in range(seats)
-    ]
-    a_game_sides = {i for i, side in enumerate(sides_of(variant, seats)) if side[0] in a_seats}
-    deals = 0
-    margin = 0
-    while not game.finished:
-        deal_rng = random.Random(f"deal-{deal_seed}-{deals}")
-        carry = game.carry
-        r = Deal(shuffle_deal(variant, duel.options, game.dealer, deal_rng, carry))
-        play_deal(r, answers, score)
-        result = game.end_deal(r)
-        deals += 1
-        tally.deals += 1
-        a_sides = {i for i, side in enumerate(result.sides) if side[0] in a_seats}
-        if not a_sides:  # A dealt and sat this deal out
-            continue
-        a_best = max(result.scores[x] for x in a_sides)
-        b_best = max(x for i, x in enumerate(result.scores) if i not in a_sides)
-        margin = a_best - b_best
-        for side, points in enumerate(result.scores):
-            own = points - (carry[side] if carry is not None else 0)
-            if side in a_sides:
-                tally.points_a += own / len(a_sides)
-            else:
-                tally.points_b += own / (len(result.scores) - len(a_sides))
-        if deals >= MAX_DEALS_PER_GAME and not game.finished:
-            raise RuntimeError(f"deal {deal_seed}: no winner after {deals} deals")
-    tally.games += 1
-    won = game.winner in a_game_sides
-    tally.wins += won
-    return won, margin
-
-
-def run_deal(job: tuple[Duel, int]) -> Score:
-    """One duplicate deal: a game per seating, scored as ``robots.run_deal`` scores it."""
-    duel, deal_seed = job
-    score = Score()
-    tally = score.tally
-    games = [
-        play_game(duel, deal_seed, seats, score) for seats in seatings(duel.variant, duel.options)
-    ]
-    won = [w for w, _ in games]
-    wins = sum(won)
-    margin = sum(m for _, m in games)
-    expected = 1.0  # each side of the game takes A's place once
-    if wins != expected:
-        tally.duplicate += 1.0 if wins > expected else 0.0
-    else:
-        tally.duplicate += 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
-    tally.boards += 1
-    if all(won):
-        tally.both += 1
-    elif any(won):
-        tally.split += 1
-    else:
-        tally.neither += 1
-    return score
-
-
-def describe(duel: Duel, score: Score, deals: int, elapsed: float) -> str:
+def describe(duel: Duel, tally: Tally, deals: int, elapsed: float) -> str:
     """``robots.report``'s lines, under a first line that names OpenSpiel's search."""
-    tally = score.tally
-    match = Match(
-        duel.variant, duel.options, "hard", duel.opponent, duel.budget, duel.budget_b, duel.seed
-    )
-    lines = report(match, tally, deals, elapsed).split("\n")
+    lines = report(duel.match, tally, deals, elapsed).split("\n")
     lines[0] = (
         f"{duel.variant.value} {json.dumps(duel.options.to_dict())}: "
         f"our hard robot at {duel.budget:g} s (A) vs OpenSpiel's {OPPONENTS[duel.opponent]}, "
@@ -354,12 +220,6 @@ def describe(duel: Duel, score: Score, deals: int, elapsed: float) -> str:
         f"{deals} duplicate deals, {tally.games} games, {tally.deals} deals played, "
         f"{elapsed:.0f} s"
     )
-    sims = score.simulations
-    if sims:
-        lines.append(
-            f"  B {duel.opponent} simulations a decision: mean {sum(sims) / len(sims):.0f}, "
-            f"p50 {percentile([float(s) for s in sims], 0.5):.0f}, min {min(sims)}"
-        )
     if duel.opponent == "mcts":
         lines.append(
             "  note: B is OpenSpiel's MCTS on the true deal: it sees every hand (it cheats)"
@@ -393,13 +253,15 @@ def main() -> None:
         args.uct_c,
         args.rollouts,
     )
-    jobs = [(duel, args.seed + i) for i in range(args.deals)]
-    total = Score()
+    jobs = [(duel.match, args.seed + i) for i in range(args.deals)]
+    # module-level function and class, partially applied: the pool can pickle them
+    play = functools.partial(run_deal, b_answer=functools.partial(OpenSpielSeat, duel))
+    total = Tally()
     start = time.perf_counter()
     done = 0
     with Pool(args.processes) as pool:
-        for score in pool.imap_unordered(run_deal, jobs):
-            total.add(score)
+        for tally in pool.imap_unordered(play, jobs):
+            total.add(tally)
             done += 1
             if done % 50 == 0 and done < args.deals:
                 print(describe(duel, total, done, time.perf_counter() - start), flush=True)
