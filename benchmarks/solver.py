@@ -7,12 +7,14 @@ endgame: a full solve (``ExactSolver.card_values`` at the root, a new solver: th
 every legal card), its trick boundaries searched, and a whole exact finish
 (``exact_finish``, every seat playing its best card through the engine, a new solver),
 against the heuristic playout of the same position (``search.playout`` on a copy), the
-leaf the hard robot uses today. Printed per row: the endgames solved, the median and 90th
-percentile time of a full solve, its median nodes, exact finishes per second and heuristic
-playouts per second (each the count over the time they took together), and how many
-playouts one exact finish costs. Habanero rows also give the median time of the two-hand
+leaf the hard robot uses today. With more than two sides a finish solves once for each
+seat's own side, so it costs several solves. Printed per row: the endgames solved, the median and 90th
+percentile time of a full solve, its median nodes, exact finishes per second (over those
+done in time; "(n out)": how many were not) and heuristic playouts per second (each the
+count over the time they took together), and how many playouts one exact finish costs. Habanero rows also give the median time of the two-hand
 ``PointsSolver`` on the same endgames. A variant stops at the first depth where a solve
-runs past ``--limit`` seconds (shown as ``>limit``): deeper ones cost more.
+or a finish runs past ``--limit`` seconds (its p90 shown as ``>limit``): deeper ones cost
+more.
 
 Run: ``python benchmarks/solver.py [--endgames 20] [--variant pairs ...] [--max-tricks 10]
 [--limit 5] [--seed 1]``.
@@ -48,11 +50,17 @@ TRICKS: dict[Variant, int] = {
 
 def endgame(variant: Variant, seed: int, tricks: int) -> Deal:
     """A deal played by the playout policy until ``tricks`` tricks are left (nothing left to
-    draw), at the lead of the next trick."""
+    draw), at the lead of the next trick; a deal that ends first (a tute) is dealt again."""
     rng = random.Random(seed)
-    options = Options()
-    r = Deal(shuffle_deal(variant, options, rng.randrange(variant.players), rng))
-    while r.to_draw or r.trick or r.hands[r.turn].bit_count() > tricks:
+    while True:
+        r = _played(variant, rng, tricks)
+        if not r.finished:
+            return r
+
+
+def _played(variant: Variant, rng: random.Random, tricks: int) -> Deal:
+    r = Deal(shuffle_deal(variant, Options(), rng.randrange(variant.players), rng))
+    while not r.finished and (r.to_draw or r.trick or r.hands[r.turn].bit_count() > tricks):
         if r.sing_side >= 0:
             acts = r.legal_actions()
             if acts[-1].kind is not Kind.PLAY:
@@ -74,6 +82,7 @@ class Row:
     playouts: list[float] = field(default_factory=list)
     points: list[float] = field(default_factory=list)
     out_of_time: int = 0
+    finish_out: int = 0
 
 
 def measure(r: Deal, row: Row, limit: float) -> None:
@@ -87,8 +96,11 @@ def measure(r: Deal, row: Row, limit: float) -> None:
     row.solves.append(time.perf_counter() - start)
     row.nodes.append(solver.nodes)
     start = time.perf_counter()
-    exact_finish(r.copy(), Deadline(start + limit))
-    row.finishes.append(time.perf_counter() - start)
+    try:
+        exact_finish(r.copy(), Deadline(start + limit))
+        row.finishes.append(time.perf_counter() - start)
+    except OutOfTime:  # a seat of each side solves for its own: several solves
+        row.finish_out += 1
     start = time.perf_counter()
     for _ in range(10):
         playout(r.copy())
@@ -125,9 +137,10 @@ def print_row(variant: Variant, tricks: int, row: Row, total: int, limit: float)
             f"{sum(row.finishes) / sum(row.playouts) * len(row.playouts) / len(row.finishes):.1f}"
         )
     points = f"{_ms(statistics.median(row.points))}" if row.points else ""
+    finishes = _rate(row.finishes) + (f" ({row.finish_out} out)" if row.finish_out else "")
     print(
         f"{variant.value:>10} {tricks:>6} {len(row.solves):>3}/{total:<3} {median:>9} "
-        f"{p90_ms:>9} {nodes:>9} {_rate(row.finishes):>10} {_rate(row.playouts):>10} "
+        f"{p90_ms:>9} {nodes:>9} {finishes:>10} {_rate(row.playouts):>10} "
         f"{ratio:>8} {points:>9}",
         flush=True,
     )
@@ -158,7 +171,7 @@ def main() -> None:
                 seed = args.seed * 1_000_003 + n * 7919 + tricks
                 measure(endgame(variant, seed, tricks), row, args.limit)
             print_row(variant, tricks, row, args.endgames, args.limit)
-            if row.out_of_time:
+            if row.out_of_time or row.finish_out:
                 break
 
 

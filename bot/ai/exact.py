@@ -191,14 +191,23 @@ def _make_ordered(env: _Env) -> Callable[[int, int, bool, int, int], list[int]]:
             wins &= legal
         moves: list[int] = []
         m = legal ^ wins
-        if m:
+        if not m or (legal.bit_length() - 1) // 10 == ((legal & -legal).bit_length() - 1) // 10:
+            if friendly:  # one suit, where strength follows points: the dearest loser first
+                while m:
+                    c = m.bit_length() - 1
+                    moves.append(c)
+                    m ^= 1 << c
+                m = wins
+            else:
+                m = legal
+        else:
             for g in _BY_POINTS[friendly]:
                 x = m & g
                 while x:
                     low = x & -x
                     moves.append(low.bit_length() - 1)
                     x ^= low
-        m = wins
+            m = wins
         while m:
             low = m & -m
             moves.append(low.bit_length() - 1)
@@ -742,7 +751,8 @@ def affordable(r: Deal, max_cards: int) -> bool:
 
 def exact_finish(r: Deal, deadline: Deadline, solver: ExactSolver | None = None) -> None:
     """Play ``r`` (nothing left to draw) to the end: every seat plays the solver's best
-    card for its own side, declarations by ``playout_declaration`` as in the playouts.
+    card for its own side, declarations by ``playout_declaration`` as in the playouts
+    (``search.playout``).
     A ``solver`` given is kept (its tables serve the next finish) and its deadline
     becomes ``deadline``. Raises OutOfTime."""
     if solver is None:
