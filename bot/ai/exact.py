@@ -63,6 +63,7 @@ _PLAY: Final = Kind.PLAY
 _ZERO: Final = sum(1 << c for c in range(40) if not POINTS[c])
 """Cards worth nothing: the 2, 4, 5, 6 and 7 of each suit, next to each other in strength."""
 _INF: Final = 1 << 20
+"""Beyond any value: a node's best before its first move."""
 _RANKS: Final = tuple(sum(1 << (s + i) for s in range(0, 40, 10)) for i in range(10))
 _BY_POINTS: Final = (
     (_ZERO, _RANKS[5], _RANKS[6], _RANKS[7], _RANKS[8], _RANKS[9]),
@@ -70,6 +71,7 @@ _BY_POINTS: Final = (
 )
 """Cards by points, cheapest first ([False]) or dearest first ([True])."""
 _POINT10: Final = tuple(sum(POINTS[c] for c in range(10) if x >> c & 1) for x in range(1024))
+"""The points of the cards of one suit, as a 10-bit mask by strength."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +81,7 @@ class _Table:
     trump: int
     players: int
     seats: tuple[int, ...]
-    """The seats that play, in turn order from the lowest."""
+    """The seats that play, lowest first (in arrastrado with four, one sits out)."""
     next_seat: tuple[int, ...]
     side_of: tuple[int, ...]
     sides: int
@@ -146,6 +148,7 @@ class _Env:
         self.takers = TAKERS[t.trump]
         self.next_seat = t.next_seat
         self.mine = tuple(t.side_of[s] == max_side for s in range(n_seats))
+        """``mine[seat]``: the seat plays for the maximising side."""
         self.last_k = t.players - 1
         side_of = t.side_of
         self.sparing = tuple(
@@ -520,7 +523,7 @@ class _Search:
     def __init__(self, t: _Table, max_side: int, check: Callable[[], None]) -> None:
         env = _Env(t, max_side)
         self.env = env
-        self.entries: list[dict[int, tuple[int, int, int]]] = [{} for _ in t.next_seat]
+        self.entries: list[Table] = [{} for _ in t.next_seat]
         self.nodes = [0]
         link: list[Boundary] = []
         self.close = _make_close(env, link)
@@ -571,7 +574,7 @@ class _Search:
         return gain + self.boundary(bseat, rem, a - gain, b - gain)
 
 
-def _representatives(legal: int, hand: int, outside: int) -> dict[int, int]:
+def _representatives(legal: int, outside: int) -> dict[int, int]:
     """Each card of ``legal`` mapped to the weakest card it plays alike: zero-point cards
     of one suit with no card of ``outside`` (the other hands, the card holding the trick)
     ranked between them."""
@@ -641,9 +644,9 @@ def _root(r: Deal) -> _Root:
             r.best_seat,
             sum(POINTS[c] for c in trick),
             rem,
-            _representatives(r.play_mask(), hand, outside),
+            _representatives(r.play_mask(), outside),
         )
-    return _Root(seat, 0, -1, -1, -1, 0, rem, _representatives(hand, hand, outside))
+    return _Root(seat, 0, -1, -1, -1, 0, rem, _representatives(hand, outside))
 
 
 class ExactSolver:
