@@ -9,8 +9,9 @@ mean points per deal of each side (habanero: without the carry), and the decisio
 each level over the calls that had a choice to make.
 
 A side is a robot level (easy, normal, hard) or ``hard-baseline``: the hard robot's search
-as it was before it weighed the sampled deals by the plays (``search.BASELINE``), kept to
-measure the hard robot against. ``--worlds-a N`` caps side A's hard search at N sampled
+as it was before it weighed the sampled deals by the plays and ended its playouts exactly
+(``search.BASELINE``), kept to measure the hard robot against; ``hard-plays`` and
+``hard-exact`` add one of the two parts alone. ``--worlds-a N`` caps side A's hard search at N sampled
 deals: how it plays with the share of a core it gets among many busy tables
 (``benchmarks/tables_load.py`` prints how many deals a search sees then).
 
@@ -40,7 +41,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.ai import Level, choose_action
-from bot.ai.search import BASELINE, HARD, hard_action
+from bot.ai.search import BASELINE, HARD, Style, hard_action
 from bot.engine import (
     Action,
     Deal,
@@ -69,17 +70,30 @@ def _level(level: Level) -> Policy:
 
 
 POLICIES: dict[str, Policy] = {level.value: _level(level) for level in Level}
-POLICIES["hard-baseline"] = lambda view, rng, budget: hard_action(view, rng, budget, style=BASELINE)
+STYLES = {
+    "hard": HARD,
+    "hard-baseline": BASELINE,
+    "hard-plays": replace(BASELINE, weigh_plays=True),
+    "hard-exact": replace(BASELINE, exact_ends=True),
+}
+"""The hard robot and its search without what it gained since ``BASELINE``, or with one
+part only: the parts measured one by one."""
+
+
+def _styled(style: Style) -> Policy:
+    return lambda view, rng, budget: hard_action(view, rng, budget, style=style)
+
+
+POLICIES.update((name, _styled(style)) for name, style in STYLES.items() if name != "hard")
 
 
 def capped(name: str, worlds: int) -> str:
     """A policy name for ``name`` with its hard search capped at ``worlds`` sampled deals
     (registered in ``POLICIES``; easy and normal do not search, and stay as they are)."""
-    if worlds <= 0 or name not in ("hard", "hard-baseline"):
+    if worlds <= 0 or name not in STYLES:
         return name
-    style = replace(HARD if name == "hard" else BASELINE, max_worlds=worlds)
     key = f"{name}@{worlds}"
-    POLICIES[key] = lambda view, rng, budget: hard_action(view, rng, budget, style=style)
+    POLICIES[key] = _styled(replace(STYLES[name], max_worlds=worlds))
     return key
 
 

@@ -2,9 +2,12 @@
 
 Each sample is a full deal consistent with everything public (cards played, cantes shown,
 suits a seat has shown it lacks, the pairs a side that kept quiet cannot hold, the turned
-card, hand sizes, the stock), built with ``determinize``. Every candidate play is tried on the same samples and played out by the
-heuristic policy; the best average result wins. Habanero once the stock is empty is
-solved exactly, and capote is announced only when the exact search proves it.
+card, hand sizes, the stock), built with ``determinize``, and weighed by how well it
+explains the other seats' plays (``inference.PlayModel``). Every candidate play is tried
+on the same samples and played out by the heuristic policy, the last tricks by the exact
+solver (``exact.ExactSolver``); the best weighted average result wins. Habanero once the
+stock is empty is solved exactly, and capote is announced only when the exact search
+proves it.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from bot.engine.options import Variant
 from bot.engine.view import SeatView
 
 from .declarations import bidding, playout_declaration, wanted_declaration
+from .exact import ExactSolver
 from .heuristic import normal_card, playout_card
 from .inference import PlayModel
 from .knowledge import Knowledge, infer, sample_world, silences
@@ -42,17 +46,30 @@ _PLAY: Final = Kind.PLAY
 @dataclass(frozen=True, slots=True)
 class Style:
     """How the hard robot searches. ``weigh_plays``: count each sampled deal by how well
-    it explains the other seats' plays (``inference.PlayModel``); the match benchmark
-    keeps ``BASELINE``, the search before it, to measure against. ``max_worlds``: the
-    most sampled deals a search plays out (the match benchmark lowers it to play as a
-    search does with the small share of a core it gets under load)."""
+    it explains the other seats' plays (``inference.PlayModel``). ``exact_ends``: the
+    playouts end with the exact solver's cards once nothing is left to draw and at most
+    ``EXACT_TRICKS`` of the variant are left. ``max_worlds``: the most sampled deals a
+    search plays out (the match benchmark lowers it to play as a search does with the
+    small share of a core it gets under load). The match benchmark keeps ``BASELINE``,
+    the search before these, to measure against."""
 
     weigh_plays: bool = True
+    exact_ends: bool = True
     max_worlds: int = 2000
 
 
+EXACT_TRICKS: Final = {
+    Variant.HABANERO: 6,
+    Variant.ARRASTRADO: 5,
+    Variant.INDIVIDUAL: 4,
+    Variant.PAIRS: 5,
+}
+"""Tricks left from which a playout ends exactly: a solve there costs about as much as a
+few heuristic playouts of the same position (``benchmarks/solver.py``)."""
+
+
 HARD: Final = Style()
-BASELINE: Final = Style(weigh_plays=False)
+BASELINE: Final = Style(weigh_plays=False, exact_ends=False)
 
 
 @dataclass(slots=True)
@@ -65,8 +82,25 @@ class Searched:
 # --------------------------------------------------------------------- playouts
 
 
-def playout(r: Deal) -> None:
-    """Play a full state to the end with the heuristic policy for every seat."""
+@dataclass(slots=True)
+class Exact:
+    """The exact ends of the playouts: once nothing is left to draw and at most ``tricks``
+    tricks are left to play, every seat plays the exact solver's best card."""
+
+    tricks: int
+    solver: ExactSolver
+    late: bool = False
+    """The solver found the search's deadline passed (no need to read the clock again)."""
+
+    def passed(self, deadline: Deadline) -> bool:
+        return self.late or deadline.passed()
+
+
+def playout(r: Deal, exact: Exact | None = None) -> None:
+    """Play a full state to the end with the heuristic policy for every seat, or with
+    ``exact`` the solver's cards at the end (the heuristic's again if it runs out of
+    time)."""
+    solving = False
     while not r.finished:
         if r.phase is Phase.AUCTION:
             r.apply(Action.simple(r.turn, Kind.PASS))
@@ -80,8 +114,25 @@ def playout(r: Deal) -> None:
                     continue
         m = r.play_mask()
         seat = r.turn
-        c = playout_card(r, m) if m & m - 1 else m.bit_length() - 1
+        if not m & m - 1:
+            c = m.bit_length() - 1
+        elif exact is not None and not exact.late and (solving or _solvable(r, exact.tricks)):
+            solving = True
+            try:
+                c = exact.solver.best_card(r)
+            except OutOfTime:
+                exact.late = True
+                c = playout_card(r, m)
+        else:
+            c = playout_card(r, m)
         r.apply(Action.play(seat, c))
+
+
+def _solvable(r: Deal, tricks: int) -> bool:
+    """At a lead, nothing left to draw, and at most ``tricks`` tricks to play."""
+    if r.trick or r.to_draw:
+        return False
+    return r.hands[r.turn].bit_count() <= tricks
 
 
 def outcome_value(r: Deal, side: int) -> float:
@@ -227,6 +278,10 @@ def sample_values(
     values: list[list[float]] = [[] for _ in candidates]
     weights: list[float] = []
     model = PlayModel(view, rng) if style.weigh_plays else None
+    exact = None
+    if style.exact_ends:
+        exact = Exact(EXACT_TRICKS[view.variant], ExactSolver(deadline))
+    passed = deadline.passed if exact is None else lambda: exact.passed(deadline)
     active = list(range(len(candidates)))
     worlds = 0
     while worlds < style.max_worlds:
@@ -236,10 +291,10 @@ def sample_values(
         for i in active:
             r = world.copy()
             r.apply(candidates[i])
-            playout(r)
+            playout(r, exact)
             values[i].append(outcome_value(r, side))
             done += 1
-            if worlds and done < len(active) and deadline.passed():
+            if worlds and done < len(active) and passed():
                 break
         if done < len(active):  # out of time halfway: that deal counts for none
             for i in active[:done]:
@@ -247,7 +302,7 @@ def sample_values(
             weights.pop()
             break
         worlds += 1
-        if deadline.passed():
+        if passed():
             break
         if worlds >= MIN_WORLDS and worlds % 4 == 0:
             active = _survivors(values, weights, active)
