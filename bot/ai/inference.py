@@ -12,24 +12,21 @@ count more than deals in which they look like mistakes.
 It reads the view and the sampled deal only: the weight of a deal depends on its cards
 and on the public history, never on the cards the seat cannot see in the real deal.
 
-The hands at the start of the deal are rebuilt from the sampled hands and the cards each
-seat played; with a stock (habanero) the cards each seat drew are placed too, at random
-among the orders that let every card be in hand when it was played. A view this cannot
-rebuild (a plato auction, an exchange announced under the stock) is not weighed: every
-deal counts the same, as before.
+The hands at the start of the deal are the sampled hands with the cards each seat played.
+Habanero is not weighed: with a stock, a seat's plays say too little of its hand to this
+policy (``benchmarks/card_locations.py``: weighed deals place fewer hidden cards right than
+plain ones), and the hands change with every draw. Nor is a plato auction.
 """
 
 from __future__ import annotations
 
-import random
 from typing import Final
 
 from bot.engine.actions import Action, IllegalActionError, Kind
-from bot.engine.cards import KING, KNIGHT, POINTS, beats, card, mask_of
+from bot.engine.cards import POINTS, beats, cards_of
 from bot.engine.deal import Deal
-from bot.engine.dealing import DealtCards, dealing_of
+from bot.engine.dealing import DealtCards
 from bot.engine.events import Phase
-from bot.engine.options import ExchangeWindow
 from bot.engine.view import SeatView
 
 from .heuristic import blind_card
@@ -38,22 +35,17 @@ MISS: Final = 0.3
 """The weight a deal keeps for each play the policy would not have made: about how much
 less likely an unexpected play is than the expected one."""
 
-_NEVER: Final = 1 << 20
-
 
 class PlayModel:
     """The weight of sampled deals for one decision of ``view``'s seat."""
 
-    __slots__ = ("_draws", "_history", "_me", "_played", "_rng", "_view", "active")
+    __slots__ = ("_history", "_me", "_played", "_view", "active")
 
-    def __init__(self, view: SeatView, rng: random.Random) -> None:
+    def __init__(self, view: SeatView) -> None:
         self._view = view
         self._me = view.seat
-        self._rng = rng
         self._history = view.history
-        played = _due(view)
-        self._played = played
-        self._draws = _draw_rounds(view)
+        self._played = _played(view)
         self.active = _supported(view) and any(
             a.kind is Kind.PLAY and a.seat != view.seat for a in view.history
         )
@@ -73,24 +65,17 @@ class PlayModel:
         view = self._view
         hands: list[int] = []
         for s in range(view.players):
-            held = world.hands[s] | mask_of(self._played[s])
-            hands.append(held)
+            hands.append(world.hands[s] | self._played[s])
         for e in reversed(view.exchanges):  # undo each exchange, the last first
             hands[e.seat] = hands[e.seat] & ~(1 << e.took) | 1 << e.gave
-        stock: list[int] = []
-        if self._draws:
-            built = self._undraw(hands, world)
-            if built is None:
-                return None
-            stock = built
         turned = view.exchanges[0].took if view.exchanges else view.turned
         dealt = DealtCards(
             view.variant,
             view.options,
             view.dealer,
-            tuple(tuple(sorted(_bits(h))) for h in hands),
+            tuple(tuple(cards_of(h)) for h in hands),
             turned,
-            tuple(stock),
+            (),
             view.carry,
         )
         try:
@@ -98,95 +83,23 @@ class PlayModel:
         except (IllegalActionError, ValueError, IndexError):
             return None
 
-    def _undraw(self, hands: list[int], world: Deal) -> list[int] | None:
-        """Take out of ``hands`` the cards drawn so far, at random among the orders that
-        fit the plays, and return the stock as dealt (the next card to draw first)."""
-        view = self._view
-        rounds = self._draws
-        drawn: list[list[int]] = [[-1, -1] for _ in rounds]
-        for s in range(2):
-            due = self._played[s]
-            mine = hands[s]
-            for k in range(len(rounds) - 1, -1, -1):
-                c = self._pick(mine, due, k + 1)
-                if c < 0:
-                    return None
-                mine &= ~(1 << c)
-                drawn[k][0 if s == rounds[k] else 1] = c
-            hands[s] = mine
-        size = dealing_of(view.variant, view.options).hand_size
-        if any(h.bit_count() != size for h in hands):
-            return None
-        stock = [c for pair in drawn for c in pair]
-        stock += reversed(world.stock)  # world.stock pops its next card from the end
-        return stock
-
-    def _pick(self, mine: int, due: dict[int, int], needed_from: int) -> int:
-        """A card of ``mine`` not needed before trick ``needed_from``, at random."""
-        fits = [c for c in _bits(mine) if due.get(c, _NEVER) >= needed_from]
-        if not fits:
-            return -1
-        return fits[self._rng.randrange(len(fits))]
-
-
-def _bits(mask: int) -> list[int]:
-    out: list[int] = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
 
 def _supported(view: SeatView) -> bool:
     """Whether the start of the deal can be rebuilt from the view."""
     if view.phase is Phase.AUCTION or view.contract is not None or view.options.plato:
         return False
-    if view.pending is not None:
-        return False
-    if view.variant.has_stock:  # once the stock is empty every card is known
-        return view.stock_left > 0 and view.options.exchange_window is not ExchangeWindow.ANNOUNCE
-    return True
+    return not view.variant.has_stock
 
 
-def _due(view: SeatView) -> list[dict[int, int]]:
-    """For each seat, the cards it played, sang or gave in an exchange, each with the
-    number of tricks complete when it last needed the card in hand: a card drawn after
-    the trick of that index came too late."""
-    n = view.players
-    out: list[dict[int, int]] = [{} for _ in range(n)]
-    players = view.seating.players
-    plays = 0
+def _played(view: SeatView) -> list[int]:
+    """For each seat, the cards it has played or given in an exchange."""
+    out = [0] * view.players
     for action in view.history:
-        kind = action.kind
-        if kind is Kind.PLAY:
-            out[action.seat].setdefault(action.arg, plays // players)
-            plays += 1
-        elif kind is Kind.SING:
-            done = plays // players
-            for c in (card(KING, action.arg), card(KNIGHT, action.arg)):
-                out[action.seat].setdefault(c, done)
-        elif kind is Kind.EXCHANGE:
-            for e in view.exchanges:
-                if e.seat == action.seat:
-                    out[e.seat].setdefault(e.gave, plays // players)
+        if action.kind is Kind.PLAY:
+            out[action.seat] |= 1 << action.arg
+    for e in view.exchanges:
+        out[e.seat] |= 1 << e.gave
     return out
-
-
-def _draw_rounds(view: SeatView) -> list[int]:
-    """Habanero: the winner of each trick after which both seats drew, in order."""
-    if not view.variant.has_stock:
-        return []
-    initial = (
-        dealing_of(view.variant, view.options).deck.bit_count()
-        - 2 * dealing_of(view.variant, view.options).hand_size
-    )
-    rounds: list[int] = []
-    for k, trick in enumerate(view.tricks):
-        if initial - 2 * k <= 0:
-            break
-        rounds.append(trick.winner)
-    return rounds
 
 
 def _replay(r: Deal, history: tuple[Action, ...], me: int) -> float:

@@ -277,7 +277,7 @@ def sample_values(
     side = view.my_side
     values: list[list[float]] = [[] for _ in candidates]
     weights: list[float] = []
-    model = PlayModel(view, rng) if style.weigh_plays else None
+    model = PlayModel(view) if style.weigh_plays else None
     exact = None
     if style.exact_ends:
         exact = Exact(EXACT_TRICKS[view.variant], ExactSolver(deadline))
