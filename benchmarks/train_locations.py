@@ -4,9 +4,8 @@ Deals are played by robots: the hard robot's search at a small budget (with a co
 clock, so the games do not depend on the machine's speed) or the normal robot, as
 ``--hard`` says, each seat declaring what it wants. At plays of a deal from the
 second trick on (a share ``--keep`` of them), each seat's view gives training examples:
-for each hidden card the
-seat cannot place, the places that may hold it (``locations.choices``) with their
-features, and the place that does. A conditional logit over the places (a softmax of a
+for each hidden card the seat cannot place, the places that may hold it
+(``locations.choices``) with their features, and the place that does. A conditional logit over the places (a softmax of a
 linear score) is fitted by stochastic gradient descent with a little L2, in a fixed
 order drawn from ``--seed``: the same arguments give the same model.
 
