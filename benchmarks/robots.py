@@ -10,8 +10,9 @@ each level over the calls that had a choice to make.
 
 A side is a robot level (easy, normal, hard) or ``hard-baseline``: the hard robot's search
 as it was before it weighed the sampled deals by the plays and ended its playouts exactly
-(``search.BASELINE``), kept to measure the hard robot against; ``hard-plays`` and
-``hard-exact`` add one of the two parts alone. ``--worlds-a N`` caps side A's hard search at N sampled
+(``search.BASELINE``), kept to measure the hard robot against; ``hard-weighed`` weighs the
+deals (by the plays and by the learned card-location model) without the exact ends, and
+``hard-exact`` has the exact ends alone. ``--worlds-a N`` caps side A's hard search at N sampled
 deals: how it plays with the share of a core it gets among many busy tables
 (``benchmarks/tables_load.py`` prints how many deals a search sees then).
 
@@ -73,7 +74,7 @@ POLICIES: dict[str, Policy] = {level.value: _level(level) for level in Level}
 STYLES = {
     "hard": HARD,
     "hard-baseline": BASELINE,
-    "hard-plays": replace(BASELINE, weigh_plays=True),
+    "hard-weighed": replace(HARD, exact_ends=False),
     "hard-exact": replace(BASELINE, exact_ends=True),
 }
 """The hard robot and its search without what it gained since ``BASELINE``, or with one

@@ -20,6 +20,7 @@ plain ones), and the hands change with every draw. Nor is a plato auction.
 
 from __future__ import annotations
 
+import math
 from typing import Final
 
 from bot.engine.actions import Action, IllegalActionError, Kind
@@ -34,6 +35,7 @@ from .heuristic import blind_card
 MISS: Final = 0.3
 """The weight a deal keeps for each play the policy would not have made: about how much
 less likely an unexpected play is than the expected one."""
+_LOG_MISS: Final = math.log(MISS)
 
 
 class PlayModel:
@@ -53,11 +55,19 @@ class PlayModel:
     def weight(self, world: Deal) -> float:
         """``MISS`` to the number of the other seats' plays the policy would not have made
         with the hands of ``world``; 1.0 when the deal cannot be rebuilt."""
+        return MISS ** self.misses(world)
+
+    def log_weight(self, world: Deal) -> float:
+        """The log of ``weight``."""
+        return self.misses(world) * _LOG_MISS
+
+    def misses(self, world: Deal) -> int:
+        """The other seats' plays the policy would not have made with ``world``'s hands."""
         if not self.active:
-            return 1.0
+            return 0
         start = self.start_of(world)
         if start is None:
-            return 1.0
+            return 0
         return _replay(start, self._history, self._me)
 
     def start_of(self, world: Deal) -> Deal | None:
@@ -102,8 +112,8 @@ def _played(view: SeatView) -> list[int]:
     return out
 
 
-def _replay(r: Deal, history: tuple[Action, ...], me: int) -> float:
-    weight = 1.0
+def _replay(r: Deal, history: tuple[Action, ...], me: int) -> int:
+    misses = 0
     try:
         for action in history:
             if action.kind is Kind.PLAY and action.seat != me:
@@ -111,11 +121,11 @@ def _replay(r: Deal, history: tuple[Action, ...], me: int) -> float:
                 if m & (m - 1):
                     guess = blind_card(r, m)
                     if guess != action.arg and not _alike(r, guess, action.arg):
-                        weight *= MISS
+                        misses += 1
             r.apply(action)
     except IllegalActionError:
-        return 1.0
-    return weight
+        return 0
+    return misses
 
 
 def _alike(r: Deal, a: int, b: int) -> bool:

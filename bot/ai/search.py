@@ -17,7 +17,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, Protocol
 
 from bot.engine.actions import Action, Kind
 from bot.engine.cards import HIGHER, POINTS, beats, card, cards_of, mask_of
@@ -31,6 +31,7 @@ from .exact import ExactSolver
 from .heuristic import normal_card, playout_card
 from .inference import PlayModel
 from .knowledge import Knowledge, infer, sample_world, silences
+from .locations import CardModel
 from .solver import CapoteSolver, Deadline, OutOfTime, PointsSolver, follow_mask
 
 MARGIN_WEIGHT: Final = 0.35
@@ -46,7 +47,8 @@ _PLAY: Final = Kind.PLAY
 @dataclass(frozen=True, slots=True)
 class Style:
     """How the hard robot searches. ``weigh_plays``: count each sampled deal by how well
-    it explains the other seats' plays (``inference.PlayModel``). ``exact_ends``: the
+    it explains the other seats' plays (``inference.PlayModel``); ``weigh_locations``:
+    by the learned card-location model (``locations.CardModel``). ``exact_ends``: the
     playouts end with the exact solver's cards once nothing is left to draw and at most
     ``EXACT_TRICKS`` of the variant are left. ``max_worlds``: the most sampled deals a
     search plays out (the match benchmark lowers it to play as a search does with the
@@ -54,6 +56,7 @@ class Style:
     the search before these, to measure against."""
 
     weigh_plays: bool = True
+    weigh_locations: bool = True
     exact_ends: bool = True
     max_worlds: int = 2000
 
@@ -69,7 +72,39 @@ few heuristic playouts of the same position (``benchmarks/solver.py``)."""
 
 
 HARD: Final = Style()
-BASELINE: Final = Style(weigh_plays=False, exact_ends=False)
+BASELINE: Final = Style(weigh_plays=False, weigh_locations=False, exact_ends=False)
+
+FULL_WEIGHT_WORLDS: Final = 64
+"""Sampled deals from which their weights count in full; with fewer, every weight leans
+toward the same (a few weighed deals are worth fewer still: under load a search may see
+only a handful)."""
+
+
+class Evidence(Protocol):
+    """What weighs a sampled deal: the log of its weight."""
+
+    active: bool
+
+    def log_weight(self, world: Deal) -> float: ...
+
+
+def _evidence(view: SeatView, know: Knowledge, style: Style) -> list[Evidence]:
+    found: list[Evidence] = []
+    if style.weigh_plays:
+        found.append(PlayModel(view))
+    if style.weigh_locations:
+        found.append(CardModel.for_view(view, know))
+    return [e for e in found if e.active]
+
+
+def _tempered(logs: list[float], n: int) -> list[float]:
+    """The weights of the first ``n`` deals from the logs, leaning toward equal below
+    ``FULL_WEIGHT_WORLDS``."""
+    if n == 0:
+        return []
+    lean = min(1.0, n / FULL_WEIGHT_WORLDS)
+    top = max(logs[:n])
+    return [math.exp(lean * (x - top)) for x in logs[:n]]
 
 
 @dataclass(slots=True)
@@ -276,8 +311,8 @@ def sample_values(
     the close ones; the search stops when one is left."""
     side = view.my_side
     values: list[list[float]] = [[] for _ in candidates]
-    weights: list[float] = []
-    model = PlayModel(view) if style.weigh_plays else None
+    logs: list[float] = []
+    evidence = _evidence(view, know, style)
     exact = None
     if style.exact_ends:
         exact = Exact(EXACT_TRICKS[view.variant], ExactSolver(deadline))
@@ -286,7 +321,7 @@ def sample_values(
     worlds = 0
     while worlds < style.max_worlds:
         world = sample_world(view, know, rng)
-        weights.append(model.weight(world) if model is not None else 1.0)
+        logs.append(sum(e.log_weight(world) for e in evidence))
         done = 0
         for i in active:
             r = world.copy()
@@ -299,19 +334,20 @@ def sample_values(
         if done < len(active):  # out of time halfway: that deal counts for none
             for i in active[:done]:
                 values[i].pop()
-            weights.pop()
+            logs.pop()
             break
         worlds += 1
         if passed():
             break
         if worlds >= MIN_WORLDS and worlds % 4 == 0:
-            active = _survivors(values, weights, active)
+            active = _survivors(values, _tempered(logs, worlds), active)
             if len(active) == 1:
                 break
     if searched is not None:
         searched.worlds += worlds
     alive = set(active)
-    total = sum(weights[: len(values[active[0]])])
+    weights = _tempered(logs, len(values[active[0]]))
+    total = sum(weights)
     return [
         sum(w * x for w, x in zip(weights, v, strict=False)) / total if i in alive else -math.inf
         for i, v in enumerate(values)
