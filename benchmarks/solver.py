@@ -32,12 +32,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.ai.declarations import playout_declaration
+from bot.ai.declarations import declare_in_playout
 from bot.ai.exact import ExactSolver, exact_finish
 from bot.ai.heuristic import playout_card
 from bot.ai.search import playout
 from bot.ai.solver import Deadline, OutOfTime, PointsSolver
-from bot.engine import Action, Deal, Kind, Options, Variant, shuffle_deal
+from bot.engine import Action, Deal, Options, Variant, shuffle_deal
 
 TRICKS: dict[Variant, int] = {
     Variant.HABANERO: 8,
@@ -61,13 +61,8 @@ def endgame(variant: Variant, seed: int, tricks: int) -> Deal:
 def _played(variant: Variant, rng: random.Random, tricks: int) -> Deal:
     r = Deal(shuffle_deal(variant, Options(), rng.randrange(variant.players), rng))
     while not r.finished and (r.to_draw or r.trick or r.hands[r.turn].bit_count() > tricks):
-        if r.sing_side >= 0:
-            acts = r.legal_actions()
-            if acts[-1].kind is not Kind.PLAY:
-                declaration = playout_declaration(r, acts)
-                if declaration is not None:
-                    r.apply(declaration)
-                    continue
+        if r.sing_side >= 0 and declare_in_playout(r):
+            continue
         m = r.play_mask()
         c = playout_card(r, m) if m & m - 1 else m.bit_length() - 1
         r.apply(Action.play(r.turn, c))

@@ -30,6 +30,19 @@ def playout_declaration(r: Deal, acts: list[Action]) -> Action | None:
     )
 
 
+def declare_in_playout(r: Deal) -> bool:
+    """Inside a playout, while a side may sing: make the declaration the policy wants now
+    (``playout_declaration``), if any, and say whether one was made."""
+    acts = r.legal_actions()
+    if acts[-1].kind is Kind.PLAY:
+        return False
+    declaration = playout_declaration(r, acts)
+    if declaration is None:
+        return False
+    r.apply(declaration)
+    return True
+
+
 def _declaration(
     acts: Sequence[Action], scoring: Scoring, trump: int, claim_holds: Callable[[int], bool]
 ) -> Action | None:

@@ -47,7 +47,7 @@ from bot.engine.duty import playable
 from bot.engine.events import Phase
 from bot.engine.options import StockDuty
 
-from .declarations import playout_declaration
+from .declarations import declare_in_playout
 from .solver import LAST_TRICK, Deadline, OutOfTime
 
 CHECK_EVERY: Final = 1024
@@ -763,13 +763,8 @@ def exact_finish(r: Deal, deadline: Deadline, solver: ExactSolver | None = None)
     else:
         solver.deadline = deadline
     while not r.finished:
-        if r.sing_side >= 0:
-            acts = r.legal_actions()
-            if acts[-1].kind is not _PLAY:
-                declaration = playout_declaration(r, acts)
-                if declaration is not None:
-                    r.apply(declaration)
-                    continue
+        if r.sing_side >= 0 and declare_in_playout(r):
+            continue
         m = r.play_mask()
         seat = r.turn
         c = solver.best_card(r) if m & m - 1 else m.bit_length() - 1

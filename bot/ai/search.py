@@ -26,7 +26,7 @@ from bot.engine.events import Phase
 from bot.engine.options import Variant
 from bot.engine.view import SeatView
 
-from .declarations import bidding, playout_declaration, wanted_declaration
+from .declarations import bidding, declare_in_playout, wanted_declaration
 from .exact import ExactSolver
 from .heuristic import normal_card, playout_card
 from .inference import PlayModel
@@ -140,13 +140,8 @@ def playout(r: Deal, exact: Exact | None = None) -> None:
         if r.phase is Phase.AUCTION:
             r.apply(Action.simple(r.turn, Kind.PASS))
             continue
-        if r.sing_side >= 0:
-            acts = r.legal_actions()
-            if acts[-1].kind is not _PLAY:
-                declaration = playout_declaration(r, acts)
-                if declaration is not None:
-                    r.apply(declaration)
-                    continue
+        if r.sing_side >= 0 and declare_in_playout(r):
+            continue
         m = r.play_mask()
         seat = r.turn
         if not m & m - 1:
