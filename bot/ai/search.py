@@ -62,13 +62,15 @@ class Style:
 
 
 EXACT_TRICKS: Final = {
-    Variant.HABANERO: 6,
+    Variant.HABANERO: 0,
     Variant.ARRASTRADO: 5,
     Variant.INDIVIDUAL: 4,
     Variant.PAIRS: 5,
 }
 """Tricks left from which a playout ends exactly: a solve there costs about as much as a
-few heuristic playouts of the same position (``benchmarks/solver.py``)."""
+few heuristic playouts of the same position (``benchmarks/solver.py``). None in habanero,
+where the playouts start in the stock and exact ends played worse (45% of duplicate deals
+against the search without them, ``benchmarks/robots.py --a hard-exact``)."""
 
 
 HARD: Final = Style()
@@ -309,7 +311,7 @@ def sample_values(
     logs: list[float] = []
     evidence = _evidence(view, know, style)
     exact = None
-    if style.exact_ends:
+    if style.exact_ends and EXACT_TRICKS[view.variant]:
         exact = Exact(EXACT_TRICKS[view.variant], ExactSolver(deadline))
     passed = deadline.passed if exact is None else lambda: exact.passed(deadline)
     active = list(range(len(candidates)))
