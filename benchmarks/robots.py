@@ -9,11 +9,11 @@ mean points per deal of each side (habanero: without the carry), and the decisio
 each level over the calls that had a choice to make.
 
 A side is a robot level (easy, normal, hard) or ``hard-baseline``: the hard robot's search
-as it was before it weighed the sampled deals by the plays and ended its playouts exactly
-(``search.BASELINE``), kept to measure the hard robot against; ``hard-weighed`` weighs the
-deals (by the plays and by the learned card-location model) without the exact ends, and
-``hard-exact`` has the exact ends alone. ``--worlds-a N`` caps side A's hard search at N sampled
-deals: how it plays with the share of a core it gets among many busy tables
+as it was before it read the plays and ended its playouts exactly (``search.BASELINE``),
+kept to measure the hard robot against; ``hard-weighed`` weighs the deals (by the plays
+and by the learned card-location model) without the exact ends, and ``hard-exact`` has
+the exact ends alone. ``--worlds-a N`` caps side A's hard search at N sampled deals: how
+it plays with the share of a core it gets among many busy tables
 (``benchmarks/tables_load.py`` prints how many deals a search sees then).
 
 Who plays B can be given in code instead: ``run_deal``'s ``b_answer`` answers for B's seats
