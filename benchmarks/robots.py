@@ -354,16 +354,29 @@ def main() -> None:
         args.seed,
     )
     jobs = [(match, args.seed + i) for i in range(args.deals)]
+    play_all(
+        jobs, run_deal, args.processes, lambda tally, done, spent: report(match, tally, done, spent)
+    )
+
+
+def play_all(
+    jobs: list[tuple[Match, int]],
+    play: Callable[[tuple[Match, int]], Tally],
+    processes: int,
+    describe: Callable[[Tally, int, float], str],
+) -> None:
+    """Play the duplicate deals of ``jobs`` on ``processes`` workers, printing what
+    ``describe`` says of the tally every 50 deals and at the end."""
     total = Tally()
     start = time.perf_counter()
     done = 0
-    with Pool(args.processes) as pool:
-        for tally in pool.imap_unordered(run_deal, jobs):
+    with Pool(processes) as pool:
+        for tally in pool.imap_unordered(play, jobs):
             total.add(tally)
             done += 1
-            if done % 50 == 0 and done < args.deals:
-                print(report(match, total, done, time.perf_counter() - start), flush=True)
-    print(report(match, total, done, time.perf_counter() - start), flush=True)
+            if done % 50 == 0 and done < len(jobs):
+                print(describe(total, done, time.perf_counter() - start), flush=True)
+    print(describe(total, done, time.perf_counter() - start), flush=True)
 
 
 if __name__ == "__main__":

@@ -40,7 +40,6 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from multiprocessing import Pool
 from typing import Any, Final
 
 import numpy as np  # pyright: ignore[reportMissingImports]
@@ -50,7 +49,7 @@ from open_spiel.python.algorithms import (  # pyright: ignore[reportMissingImpor
 )
 
 from benchmarks.opponents.tute_game import TuteGame, action_of
-from benchmarks.robots import Match, Tally, report, run_deal
+from benchmarks.robots import Match, Tally, play_all, report, run_deal
 from bot.ai.declarations import wanted_declaration
 from bot.engine import Action, Deal, DealtCards, Options, Variant, parse_options, seat_view
 
@@ -256,16 +255,9 @@ def main() -> None:
     jobs = [(duel.match, args.seed + i) for i in range(args.deals)]
     # module-level function and class, partially applied: the pool can pickle them
     play = functools.partial(run_deal, b_answer=functools.partial(OpenSpielSeat, duel))
-    total = Tally()
-    start = time.perf_counter()
-    done = 0
-    with Pool(args.processes) as pool:
-        for tally in pool.imap_unordered(play, jobs):
-            total.add(tally)
-            done += 1
-            if done % 50 == 0 and done < args.deals:
-                print(describe(duel, total, done, time.perf_counter() - start), flush=True)
-    print(describe(duel, total, done, time.perf_counter() - start), flush=True)
+    play_all(
+        jobs, play, args.processes, lambda tally, done, spent: describe(duel, tally, done, spent)
+    )
 
 
 if __name__ == "__main__":
