@@ -12,8 +12,9 @@ A side is a robot level (easy, normal, hard) or ``hard-baseline``: the hard robo
 as it was before it read the plays and ended its playouts exactly (``search.BASELINE``),
 kept to measure the hard robot against; ``hard-weighed`` weighs the deals (by the plays
 and by the learned card-location model) without the exact ends, and ``hard-exact`` has
-the exact ends alone. ``--worlds-a N`` caps side A's hard search at N sampled deals: how
-it plays with the share of a core it gets among many busy tables
+the exact ends alone; ``hard-oracle`` is hard-baseline searching the real deal alone (it
+cheats: what knowing every card is worth). ``--worlds-a N`` caps side A's hard search at
+N sampled deals: how it plays with the share of a core it gets among many busy tables
 (``benchmarks/tables_load.py`` prints how many deals a search sees then).
 
 Who plays B can be given in code instead: ``run_deal``'s ``b_answer`` answers for B's seats
@@ -86,6 +87,10 @@ def _styled(style: Style) -> Policy:
 
 
 POLICIES.update((name, _styled(style)) for name, style in STYLES.items() if name != "hard")
+
+ORACLE = "hard-oracle"
+"""hard-baseline searching the real deal alone: what knowing every card is worth, the
+most that reading the table could give."""
 
 
 def capped(name: str, worlds: int) -> str:
@@ -244,7 +249,10 @@ def _ask(
     view = seat_view(r, seat)
     name, budget = side
     start = time.perf_counter()
-    action = POLICIES[level](view, rng, budget)
+    if level == ORACLE:  # it needs the real deal: a policy of its own for this decision
+        action = _styled(replace(BASELINE, known_deal=r.copy()))(view, rng, budget)
+    else:
+        action = POLICIES[level](view, rng, budget)
     elapsed = time.perf_counter() - start
     if len(view.legal) > 1:
         tally.times.setdefault(f"{name} {level}", []).append(elapsed)
@@ -333,8 +341,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=100, help="duplicate deals")
     parser.add_argument("--variant", default="pairs", choices=[v.value for v in Variant])
-    parser.add_argument("--a", default="hard", choices=list(POLICIES))
-    parser.add_argument("--b", default="normal", choices=list(POLICIES))
+    parser.add_argument("--a", default="hard", choices=[*POLICIES, ORACLE])
+    parser.add_argument("--b", default="normal", choices=[*POLICIES, ORACLE])
     parser.add_argument("--budget", type=float, default=0.4, help="seconds per hard decision")
     parser.add_argument("--budget-a", type=float, default=None, help="A's own (default --budget)")
     parser.add_argument("--budget-b", type=float, default=None, help="B's own (default --budget)")
