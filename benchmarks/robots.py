@@ -8,13 +8,14 @@ half). Printed: that rate and A's rate of games won, each with a 95% Wilson inte
 mean points per deal of each side (habanero: without the carry), and the decision times of
 each level over the calls that had a choice to make.
 
-A side is a robot level (easy, normal, hard) or ``hard-baseline``: the hard robot's search
-as it was before it read the plays and ended its playouts exactly (``search.BASELINE``),
-kept to measure the hard robot against; ``hard-weighed`` weighs the deals (by the plays
-and by the learned card-location model) without the exact ends, and ``hard-exact`` has
-the exact ends alone; ``hard-oracle`` is hard-baseline searching the real deal alone (it
-cheats: what knowing every card is worth). ``--worlds-a N`` caps side A's hard search at
-N sampled deals: how it plays with the share of a core it gets among many busy tables
+A side is a robot level (easy, normal, hard) or a style of the hard robot's search
+(``search.Style``): ``hard-baseline``, the search as it was before its playouts ended
+exactly (``search.BASELINE``), kept to measure the hard robot against; ``hard-reading``,
+the hard robot weighing each sampled deal by the plays and by the learned card-location
+model (``search.READING``); ``hard-weighed``, that weighing without the exact ends;
+``hard-oracle``, hard-baseline searching the real deal alone (it cheats: what knowing
+every card is worth). ``--worlds-a N`` caps side A's hard search at N sampled deals: how
+it plays with the share of a core it gets among many busy tables
 (``benchmarks/tables_load.py`` prints how many deals a search sees then).
 
 Who plays B can be given in code instead: ``run_deal``'s ``b_answer`` answers for B's seats
@@ -43,7 +44,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.ai import Level, choose_action
-from bot.ai.search import BASELINE, HARD, Style, hard_action
+from bot.ai.search import BASELINE, HARD, READING, Style, hard_action
 from bot.engine import (
     Action,
     Deal,
@@ -75,8 +76,8 @@ POLICIES: dict[str, Policy] = {level.value: _level(level) for level in Level}
 STYLES = {
     "hard": HARD,
     "hard-baseline": BASELINE,
-    "hard-weighed": replace(HARD, exact_ends=False),
-    "hard-exact": replace(BASELINE, exact_ends=True),
+    "hard-reading": READING,
+    "hard-weighed": replace(READING, exact_ends=False),
 }
 """The hard robot and its search without what it gained since ``BASELINE``, or with one
 part only: the parts measured one by one."""

@@ -24,9 +24,8 @@ class Level(str, Enum):
     and declares. NORMAL: one look at the trick, with what it remembers of the cards played
     and the suits each seat has shown it lacks. HARD: search over the deals that agree with
     its view and with what the silences say (a side that won a trick and sang nothing holds
-    no pair it could sing), each deal counted by how well it explains the other seats'
-    plays, its playouts ending with exact play of the last tricks; exact once habanero's
-    stock is empty."""
+    no pair it could sing), its playouts ending with exact play of the last tricks; exact
+    once habanero's stock is empty."""
 
     EASY = "easy"
     NORMAL = "normal"

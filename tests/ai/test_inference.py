@@ -12,9 +12,11 @@ import pytest
 from bot.ai import Level
 from bot.ai.inference import PlayModel
 from bot.ai.knowledge import infer, sample_world, silences
+from bot.ai.search import READING, hard_action
 from bot.engine import Deal, Kind, Options, Variant, seat_view, shuffle_deal
 
-from .helpers import ask
+from .helpers import CountingClock, ask
+from .test_view_only import robot_steps, twin
 
 
 def decisions(variant: Variant, seed: int, level: Level = Level.NORMAL) -> list[Deal]:
@@ -98,3 +100,20 @@ def test_habanero_deals_are_not_weighed() -> None:
         assert not model.active
         know = silences(view, infer(view))
         assert model.weight(sample_world(view, know, random.Random(3))) == 1.0
+
+
+def test_the_reading_search_answers_alike_whatever_the_hidden_cards() -> None:
+    """The weighing reads the view only: twin deals that differ in cards the seat cannot
+    see get the same answer from the search that weighs (same seed, counting clock)."""
+    r = Deal(shuffle_deal(Variant.PAIRS, Options(), 1, random.Random(4)))
+    robot_steps(r, 13, seed=4)
+    viewer = r.turn
+    other = twin(r, viewer)
+    view = seat_view(r, viewer)
+    assert seat_view(other, viewer) == view
+    assert PlayModel(view).active
+    answers = [
+        hard_action(seat_view(d, viewer), random.Random(9), 0.05, CountingClock(), style=READING)
+        for d in (r, other)
+    ]
+    assert answers[0] is not None and answers[0] == answers[1]
