@@ -4,8 +4,9 @@ A sampled deal (``knowledge.sample_world``) agrees with every rule the table saw
 suits a seat lacked, the pairs a quiet side did not hold. It does not yet say whether the
 seats would have played as they did with those cards. ``PlayModel`` replays the deal from
 its first card with the sampled hands and asks, at each play of another seat that had a
-real choice, what the robots' own playout policy (``playout_card``) would have played
-there: every play it would not have made multiplies the deal's weight by ``MISS``. The
+real choice, what the robots' own card policy would have played there, seeing only its
+hand and the table (``heuristic.blind_card``): every play it would not have made
+multiplies the deal's weight by ``MISS``. The
 search then counts each deal by its weight, so deals in which the others' plays make sense
 count more than deals in which they look like mistakes.
 

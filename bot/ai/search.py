@@ -29,7 +29,7 @@ from bot.engine.options import Variant
 from bot.engine.view import SeatView
 
 from .declarations import bidding, declare_in_playout, wanted_declaration
-from .exact import ExactSolver
+from .exact import ExactSolver, affordable
 from .heuristic import normal_card, playout_card
 from .inference import PlayModel
 from .knowledge import Knowledge, infer, sample_world, silences
@@ -160,7 +160,11 @@ def playout(r: Deal, exact: Exact | None = None) -> None:
         seat = r.turn
         if not m & m - 1:
             c = m.bit_length() - 1
-        elif exact is not None and not exact.late and (solving or _solvable(r, exact.tricks)):
+        elif (
+            exact is not None
+            and not exact.late
+            and (solving or (not r.trick and affordable(r, exact.tricks * r.players)))
+        ):
             solving = True
             try:
                 c = exact.solver.best_card(r)
@@ -170,13 +174,6 @@ def playout(r: Deal, exact: Exact | None = None) -> None:
         else:
             c = playout_card(r, m)
         r.apply(Action.play(seat, c))
-
-
-def _solvable(r: Deal, tricks: int) -> bool:
-    """At a lead, nothing left to draw, and at most ``tricks`` tricks to play."""
-    if r.trick or r.to_draw:
-        return False
-    return r.hands[r.turn].bit_count() <= tricks
 
 
 def outcome_value(r: Deal, side: int) -> float:
@@ -315,7 +312,7 @@ def sample_values(
     style: Style = HARD,
 ) -> list[float]:
     """The mean playout value of each candidate over the same sampled deals, each deal
-    counted by its weight (``style.weigh_plays``). A candidate clearly worse than the best
+    counted by its weight (``style.weigh_plays``, ``style.weigh_locations``). A candidate clearly worse than the best
     on the deals so far is dropped (its value becomes minus infinity), leaving the time to
     the close ones; the search stops when one is left."""
     side = view.my_side
@@ -326,10 +323,10 @@ def sample_values(
     if style.exact_ends and EXACT_TRICKS[view.variant]:
         exact = Exact(EXACT_TRICKS[view.variant], ExactSolver(deadline))
     passed = deadline.passed if exact is None else lambda: exact.passed(deadline)
+    known = style.known_deal
     active = list(range(len(candidates)))
     worlds = 0
     while worlds < style.max_worlds:
-        known = style.known_deal
         world = sample_world(view, know, rng) if known is None else known.copy()
         logs.append(sum(e.log_weight(world) for e in evidence))
         done = 0
