@@ -69,6 +69,27 @@ class _OutOfTime(Exception):
     """The deadline of a search has passed: stop before the next simulation."""
 
 
+class _Stopwatch:
+    """A search's deadline, read before each simulation: past it (and after
+    ``MIN_SIMULATIONS``), the search stops."""
+
+    def __init__(self, budget: float, clock: Callable[[], float]) -> None:
+        self.budget = budget
+        self.clock = clock
+        self.simulations = 0
+        self._deadline = 0.0
+
+    def start(self) -> None:
+        self.simulations = 0
+        self._deadline = self.clock() + self.budget
+
+    def tick(self) -> None:
+        """One more simulation, or ``_OutOfTime`` once the deadline has passed."""
+        if self.simulations >= MIN_SIMULATIONS and self.clock() >= self._deadline:
+            raise _OutOfTime
+        self.simulations += 1
+
+
 class TimedISMCTSBot(ismcts.ISMCTSBot):
     """OpenSpiel's ISMCTS, simulating until ``budget`` seconds have passed instead of a
     number of simulations."""
@@ -83,23 +104,17 @@ class TimedISMCTSBot(ismcts.ISMCTSBot):
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         super().__init__(game, evaluator, uct_c, sys.maxsize, random_state=random_state)
-        self.budget = budget
-        self.clock = clock
-        self.simulations = 0
-        self._deadline = 0.0
+        self.watch = _Stopwatch(budget, clock)
 
     def run_search(self, state: Any) -> Any:
-        self.simulations = 0
-        self._deadline = self.clock() + self.budget
+        self.watch.start()
         try:
             return super().run_search(state)
         except _OutOfTime:
             return self.get_final_policy(state, self._root_node)
 
     def sample_root_state(self, state: Any) -> Any:
-        if self.simulations >= MIN_SIMULATIONS and self.clock() >= self._deadline:
-            raise _OutOfTime
-        self.simulations += 1
+        self.watch.tick()
         return super().sample_root_state(state)
 
 
@@ -117,15 +132,11 @@ class TimedMCTSBot(mcts.MCTSBot):
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         super().__init__(game, uct_c, sys.maxsize, evaluator, random_state=random_state)
-        self.budget = budget
-        self.clock = clock
-        self.simulations = 0
-        self._deadline = 0.0
+        self.watch = _Stopwatch(budget, clock)
         self._root: Any = None
 
     def mcts_search(self, state: Any) -> Any:
-        self.simulations = 0
-        self._deadline = self.clock() + self.budget
+        self.watch.start()
         try:
             return super().mcts_search(state)
         except _OutOfTime:
@@ -133,9 +144,7 @@ class TimedMCTSBot(mcts.MCTSBot):
 
     def _apply_tree_policy(self, root: Any, state: Any) -> Any:
         self._root = root
-        if self.simulations >= MIN_SIMULATIONS and self.clock() >= self._deadline:
-            raise _OutOfTime
-        self.simulations += 1
+        self.watch.tick()
         return super()._apply_tree_policy(root, state)
 
 
@@ -202,7 +211,7 @@ class OpenSpielSeat:
         elapsed = time.perf_counter() - start
         name = f"B {self.duel.opponent}"
         tally.times.setdefault(name, []).append(elapsed)
-        tally.simulations.setdefault(name, []).append(bot.simulations)
+        tally.simulations.setdefault(name, []).append(bot.watch.simulations)
         action = action_of(seat, number)
         if action not in legal:
             raise RuntimeError(f"OpenSpiel chose {action}, not a legal action")
