@@ -116,9 +116,12 @@ def _tempered(logs: list[float], n: int) -> list[float]:
     ``FULL_WEIGHT_WORLDS``."""
     if n == 0:
         return []
+    first = logs[:n]
+    top = max(first)
+    if top == min(first):  # nothing weighed (the robots at the tables): all the same
+        return [1.0] * n
     lean = min(1.0, n / FULL_WEIGHT_WORLDS)
-    top = max(logs[:n])
-    return [math.exp(lean * (x - top)) for x in logs[:n]]
+    return [math.exp(lean * (x - top)) for x in first]
 
 
 @dataclass(slots=True)
