@@ -49,6 +49,8 @@ class GuildSettings:
     """How old (days) a member's Discord account must be for the daily grant and rated play."""
     min_member_days: int = 0
     """How long (days) they must have been in the server for the same."""
+    daily_experience: bool = False
+    """Whether a finished daily deal gives experience (as a friendly game does not)."""
 
     def old_enough(self, account_created: float | None, joined: float | None, now: float) -> bool:
         """Whether a member whose account was created at ``account_created`` and who joined
@@ -91,22 +93,29 @@ def _whole(name: str, value: object, low: int, high: int) -> int:
     return value
 
 
+_WHOLE: Final[dict[str, tuple[int, int]]] = {
+    "starting_chips": (0, MAX_CHIPS_SETTING),
+    "daily_grant": (0, MAX_CHIPS_SETTING),
+    "turn_time": TURN_TIME_RANGE,
+    "max_tables": MAX_TABLES_RANGE,
+    "robot_rating_weight": ROBOT_WEIGHT_RANGE,
+    "min_rated_games": MIN_RATED_GAMES_RANGE,
+    "pair_daily_cap": PAIR_DAILY_CAP_RANGE,
+    "min_account_days": MIN_DAYS_RANGE,
+    "min_member_days": MIN_DAYS_RANGE,
+}
+"""The settings that are whole numbers, and the bounds of each."""
+
+
 def validate(name: str, value: object) -> object:
     """The value ``name`` would be stored with, or :class:`InvalidSetting`."""
-    if name in ("starting_chips", "daily_grant"):
-        return _whole(name, value, 0, MAX_CHIPS_SETTING)
-    if name == "turn_time":
-        return _whole(name, value, *TURN_TIME_RANGE)
-    if name == "max_tables":
-        return _whole(name, value, *MAX_TABLES_RANGE)
-    if name == "robot_rating_weight":
-        return _whole(name, value, *ROBOT_WEIGHT_RANGE)
-    if name == "min_rated_games":
-        return _whole(name, value, *MIN_RATED_GAMES_RANGE)
-    if name == "pair_daily_cap":
-        return _whole(name, value, *PAIR_DAILY_CAP_RANGE)
-    if name in ("min_account_days", "min_member_days"):
-        return _whole(name, value, *MIN_DAYS_RANGE)
+    bounds = _WHOLE.get(name)
+    if bounds is not None:
+        return _whole(name, value, *bounds)
+    if name == "daily_experience":
+        if not isinstance(value, bool):
+            raise InvalidSetting(name, value, "must be true or false")
+        return int(value)
     if name == "language":
         if value is not None and value not in LANGUAGES:
             raise InvalidSetting(name, value, f"must be one of {', '.join(LANGUAGES)}")
@@ -128,7 +137,9 @@ async def get_settings(source: Database | Conn, guild_id: int) -> GuildSettings:
     row = await source.fetchone(sql, (guild_id,))
     if row is None:
         return DEFAULT_SETTINGS
-    return GuildSettings(**dict(zip(SETTING_NAMES, tuple(row), strict=True)))
+    values = dict(zip(SETTING_NAMES, tuple(row), strict=True))
+    values["daily_experience"] = bool(values["daily_experience"])  # stored as 0 or 1
+    return GuildSettings(**values)
 
 
 async def update_settings(conn: Conn, guild_id: int, **changes: Any) -> GuildSettings:

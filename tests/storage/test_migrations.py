@@ -29,6 +29,8 @@ TABLES = {
     "tournaments",
     "shard_leases",
     "table_places",
+    "daily_deals",
+    "daily_key",
 }
 ADDED_AT = {
     "member_preferences": 4,
@@ -38,6 +40,8 @@ ADDED_AT = {
     "tournaments": 7,
     "shard_leases": 9,
     "table_places": 10,
+    "daily_deals": 12,
+    "daily_key": 12,
 }
 """The tables a later version added, with that version."""
 LATEST = len(migration_scripts())
