@@ -1,0 +1,247 @@
+"""The daily deal through the table service, on a real SQLite file, in simulated time: one
+deal a day per server, the same cards and the same robots for every member, played once
+whatever becomes of it (left, restarted), scored on its own server's board; the streak
+counts UTC days on the service's clock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from bot.engine import Action, Kind
+from bot.storage import Database, open_database
+from bot.tables.daily import (
+    DAY,
+    MEMBER_SEAT,
+    DailyRefusal,
+    DailyService,
+    Scored,
+    date_of,
+    day_of,
+    streak_of,
+)
+from bot.tables.model import Level, Status, Table
+from bot.tables.service import TableService
+from tests.tables._sim import Recorder, SimTime
+
+GUILD = 1
+OTHER_GUILD = 2
+DM = 500
+
+
+@dataclass
+class World:
+    db: Database
+    time: SimTime = field(default_factory=SimTime)
+    services: list[TableService] = field(default_factory=list[TableService])
+    told: list[Scored] = field(default_factory=list[Scored])
+
+    def start(self) -> tuple[TableService, DailyService]:
+        """The bot (again): a table service with the real robots, and the daily deals on
+        it."""
+        service = TableService(
+            self.db,
+            Recorder(),
+            clock=self.time,
+            robot_delay=0.0,
+            lobby_timeout=900.0,
+            idle_timeout=600.0,
+            sleep=self.time.sleep,
+        )
+        self.services.append(service)
+        daily = DailyService(self.db, service)
+
+        async def tell(scored: Scored) -> None:
+            self.told.append(scored)
+
+        daily.scored_listeners.append(tell)
+        return service, daily
+
+    async def stop(self, service: TableService) -> None:
+        """The process stops: its clocks with it (nothing more is saved)."""
+        timers = list(service.clocks.timers.values())
+        for timer in timers:
+            timer.cancel()
+        await asyncio.gather(*timers, return_exceptions=True)
+        service.tables.clear()
+
+
+@pytest.fixture
+async def world(tmp_path: Path) -> AsyncIterator[World]:
+    db = await open_database(tmp_path / "tute.db")
+    w = World(db)
+    try:
+        yield w
+    finally:
+        for service in w.services:
+            await w.stop(service)
+        await db.close()
+
+
+async def begin(daily: DailyService, user: int, guild: int = GUILD, channel: int = DM) -> Table:
+    outcome = await daily.play(
+        guild_id=guild, user_id=user, name=f"user{user}", language="en", channel_id=channel
+    )
+    return daily.tables.get(outcome.show.table.id)
+
+
+def first_choice(table: Table) -> Action | None:
+    """The member's play when it is their turn: the first card they may play (the same
+    member's habit on every table)."""
+    deal = table.deal
+    if deal is None or deal.finished or deal.turn != MEMBER_SEAT:
+        return None
+    legal = [a for a in deal.legal_actions() if a.seat == MEMBER_SEAT]
+    plays = [a for a in legal if a.kind is Kind.PLAY]
+    return (plays or legal)[0]
+
+
+async def play_out(world: World, service: TableService, table: Table, user: int) -> Table:
+    """The member plays every turn of theirs until the deal is over."""
+    for _ in range(200):
+        await world.time.quiet(service)
+        if not table.status.is_open:
+            break
+        action = first_choice(table)
+        assert action is not None, "the member waits with nothing to play"
+        deal = table.deal
+        assert deal is not None
+        await service.act(table.id, user, action, deal_no=table.deal_no, trick_no=len(deal.tricks))
+    await service.told()
+    assert table.status is Status.FINISHED
+    return table
+
+
+def hands(table: Table) -> list[list[int]]:
+    deal = table.deal
+    assert deal is not None
+    return [sorted(deal.hand(seat)) for seat in range(table.players)]
+
+
+async def test_a_servers_members_play_the_same_cards_against_the_same_robots(
+    world: World,
+) -> None:
+    service, daily = world.start()
+    alice = await begin(daily, 10)
+    dealt = hands(alice)
+    assert [s.robot if s else None for s in alice.seats] == [None, *[Level.NORMAL] * 3]
+    assert not alice.options.competitive and alice.options.bet == 0 and alice.options.rounds == 1
+    bob = await begin(daily, 11)
+    assert hands(bob) == dealt and bob.seed == alice.seed
+    await play_out(world, service, alice, 10)
+    await play_out(world, service, bob, 11)
+    assert alice.deal is not None and bob.deal is not None
+    assert alice.deal.actions == bob.deal.actions  # the same plays met the same answers
+    # another server, or tomorrow, deals other cards
+    carol = await begin(daily, 12, guild=OTHER_GUILD)
+    assert hands(carol) != dealt
+    world.time.advance(DAY)
+    alice_tomorrow = await begin(daily, 10)
+    assert hands(alice_tomorrow) != dealt
+
+
+async def test_the_deal_is_played_once_even_after_leaving_and_a_restart(world: World) -> None:
+    service, daily = world.start()
+    table = await begin(daily, 10)
+    with pytest.raises(DailyRefusal) as refused:
+        await begin(daily, 10)
+    assert refused.value.key == "played"
+    await world.time.quiet(service)
+    await service.leave(table.id, 10)
+    await service.told()
+    assert table.status is Status.CANCELLED
+    attempt = await daily.attempt(GUILD, 10)
+    assert attempt is not None and attempt.status == "unfinished" and attempt.points == 0
+    assert [s.attempt.status for s in world.told] == ["unfinished"]
+    await world.stop(service)
+    _, again = world.start()
+    with pytest.raises(DailyRefusal):
+        await begin(again, 10)
+    # the next UTC day is a new deal
+    world.time.advance(DAY)
+    await begin(again, 10)
+
+
+async def test_a_restart_in_the_middle_resumes_the_same_table_and_scores_it(
+    world: World,
+) -> None:
+    service, daily = world.start()
+    table = await begin(daily, 10)
+    await world.time.quiet(service)
+    first = first_choice(table)
+    assert first is not None and table.deal is not None
+    await service.act(table.id, 10, first, deal_no=table.deal_no, trick_no=0)
+    await world.time.quiet(service)
+    played = list(table.deal.actions)
+    await world.stop(service)
+    restarted, daily_again = world.start()
+    await restarted.restore()
+    resumed = restarted.get(table.id)
+    assert resumed.deal is not None and resumed.deal.actions == played
+    with pytest.raises(DailyRefusal):
+        await begin(daily_again, 10)
+    await play_out(world, restarted, resumed, 10)
+    attempt = await daily_again.attempt(GUILD, 10)
+    assert attempt is not None and attempt.status == "finished"
+    assert len(attempt.tricks) == len(resumed.deal.tricks)  # type: ignore[union-attr]
+
+
+async def test_a_table_that_ended_while_nobody_listened_is_scored_at_the_next_start(
+    world: World,
+) -> None:
+    service, daily = world.start()
+    table = await begin(daily, 10)
+    daily.stop()  # the bot stops listening before the end is told
+    await play_out(world, service, table, 10)
+    assert (await daily.attempt(GUILD, 10)).status == "playing"  # type: ignore[union-attr]
+    _, again = world.start()
+    assert await again.catch_up() == 1
+    attempt = await again.attempt(GUILD, 10)
+    assert attempt is not None and attempt.status == "finished"
+
+
+async def test_the_board_is_each_servers_own(world: World) -> None:
+    service, daily = world.start()
+    for user, guild in ((10, GUILD), (11, GUILD), (12, OTHER_GUILD)):
+        table = await begin(daily, user, guild=guild)
+        await play_out(world, service, table, user)
+    board = await daily.board(GUILD)
+    assert {e.attempt.user_id for e in board.entries} == {10, 11}
+    assert [e.place for e in board.entries] == [1, 2]
+    assert [e.attempt.user_id for e in (await daily.board(OTHER_GUILD)).entries] == [12]
+    assert board.entries[0].attempt.points == board.entries[1].attempt.points  # same deal
+
+
+async def test_the_streak_counts_consecutive_utc_days(world: World) -> None:
+    service, daily = world.start()
+    start = world.time.now
+    for days_later in (0, 1, 2, 4, 5):
+        world.time.now = start + days_later * DAY
+        table = await begin(daily, 10)
+        await world.time.quiet(service)
+        await service.leave(table.id, 10)  # a deal left unfinished is a day played
+    assert await daily.streak(GUILD, 10, daily.today()) == 2  # day 3 was missed
+    assert (await daily.board(GUILD)).entries[0].streak == 2
+    today = day_of(world.time.now)
+    assert streak_of([today - 1, today - 2], today) == 2  # not played yet today: still on
+    assert streak_of([today - 2], today) == 0
+    assert date_of(day_of(1_795_000_000.0)) == "2026-11-18"
+
+
+async def test_experience_only_where_the_server_chose_it(world: World) -> None:
+    from bot.storage.members import member_stats
+    from bot.storage.settings import update_settings
+
+    service, daily = world.start()
+    await play_out(world, service, await begin(daily, 10), 10)
+    assert await member_stats(world.db, GUILD, 10) is None  # no chips, no experience
+    async with world.db.transaction() as conn:
+        await update_settings(conn, OTHER_GUILD, daily_experience=True)
+    await play_out(world, service, await begin(daily, 10, guild=OTHER_GUILD), 10)
+    stats = await member_stats(world.db, OTHER_GUILD, 10)
+    assert stats is not None and stats.xp > 0
