@@ -81,6 +81,10 @@ class Seat:
     """When the member's Discord account was made (seconds since the epoch; None: unknown),
     and when they joined the server: rated play may ask both to be old enough."""
     joined_server: float | None = None
+    hints: int = 0
+    """Hints the member asked for in this game, one per decision (``hints``)."""
+    hinted: str = ""
+    """The decision last hinted, "<deal>:<actions so far>" (asked again, not counted)."""
 
     @property
     def who(self) -> Who:

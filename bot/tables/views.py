@@ -173,6 +173,8 @@ class HandView:
     sits_out: bool = False
     """The seat deals this deal and sits it out, without cards (arrastrado with four at the
     table)."""
+    hint: bool = False
+    """The player may ask what the hard robot would do (their turn, at a friendly table)."""
 
     @property
     def left(self) -> bool:
@@ -375,6 +377,7 @@ def hand_view(table: Table, seat: int, *, may_wait: bool = False) -> HandView:
         may_wait=may_wait,
         exchange_gives=deal.exchange_open(seat),
         sits_out=sits_out(table, seat, own.dealer) and not own.hand,
+        hint=your_turn and not table.options.competitive and table.tournament_id is None,
     )
 
 

@@ -17,6 +17,7 @@ from bot.tables.service import TableService
 
 from .buttons import HandButton, LobbyButton, TableButton, on_click
 from .common import answered, cluster_of, drawn_v2, locale_of, service_of, since_of
+from .hints import HINT, show_hint
 from .launch import launch
 from .layouts import ASK, SURE, WEB
 from .presenter import presenter_of, show_everywhere
@@ -138,6 +139,9 @@ async def table_click(button: TableButton, interaction: discord.Interaction[Any]
         return
     if button.op == "tricks":
         await show_tricks(button.table_id, interaction)
+        return
+    if button.op == HINT:
+        await show_hint(button.table_id, interaction)
         return
     service = service_of(interaction.client)
     presenter = presenter_of(interaction.client)

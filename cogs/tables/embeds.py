@@ -21,6 +21,7 @@ from bot.render.symbols import SUIT_SYMBOLS, card_label
 from bot.tables.model import DEFAULT_ROBOT, DealSummary, Seat, Status
 from bot.tables.views import DealView, HandView, TableView
 from bot.web import words
+from bot.web.hint_words import hints_mark
 from bot.web.words import card_name as card_name
 from bot.web.words import suit_text as suit_text
 from cogs._base import number, shown_name, signed
@@ -379,7 +380,7 @@ def summary_lines(table: TableView, summary: DealSummary, lang: str) -> list[str
     sides = result.sides
 
     def named(side: int) -> str:
-        return names_joined([_display(names[s], table.seats[s], lang) for s in sides[side]], lang)
+        return names_joined([_hinted(names[s], table.seats[s], lang) for s in sides[side]], lang)
 
     winner = result.winner
     if winner is None:
@@ -410,3 +411,9 @@ def summary_lines(table: TableView, summary: DealSummary, lang: str) -> list[str
 
 def _display(name: str, seat: Seat | None, lang: str) -> str:
     return seat_name(seat, lang) if seat is not None else shown_name(name)
+
+
+def _hinted(name: str, seat: Seat | None, lang: str) -> str:
+    """A player's name in a result, with the hints they asked for in the game ("💡 2")."""
+    mark = hints_mark(seat.hints, lang) if seat is not None else ""
+    return f"{_display(name, seat, lang)} {mark}" if mark else _display(name, seat, lang)

@@ -1,0 +1,53 @@
+"""Hints in English: what the hard robot would do in a player's seat, and why, in one
+line; the Hint button, the refusals and the count shown with the result."""
+
+from typing import Final
+
+MESSAGES: Final[dict[str, str]] = {
+    "hints.btn": "Hint",
+    "hints.line": "💡 {do}: {why}{keeps}.",
+    "hints.again": " (asked before: counted once)",
+    "hints.keeps": ", and it keeps your King and Knight of {suit} for the cante",
+    "hints.do.play": "Play {card}",
+    "hints.do.sing": "Sing {points} in {suit} first",
+    "hints.do.tute": "Declare tute",
+    "hints.do.exchange": "Swap your trump for {card}",
+    "hints.do.capote": "Announce capote",
+    "hints.do.claim": "Claim {target}",
+    "hints.do.resign": "Resign",
+    "hints.do.bid": "Bid {points}",
+    "hints.do.pass": "Pass",
+    "hints.why.only": "it is the only card you may play",
+    "hints.why.must_follow": "you must follow suit, and it is your only card of the suit led",
+    "hints.why.must_beat": "you must beat the trick, and it is the only card that does",
+    "hints.why.must_trump": "you have none of the suit led and must trump",
+    "hints.why.draw_trumps": "leading trumps draws out the other players' trumps",
+    "hints.why.master": "it is the highest card of its suit still out, so nobody can beat it"
+    " in that suit",
+    "hints.why.lead_low": "a low lead gives little away",
+    "hints.why.best": "it came out best when the robot played the deal out many times",
+    "hints.why.partner_points": "your partner holds the trick, so give them points",
+    "hints.why.partner_low": "your partner holds the trick, so give your lowest",
+    "hints.why.wins": "it wins the trick",
+    "hints.why.beats": "it beats {other} and holds the trick for now",
+    "hints.why.trumps": "it trumps {other} and holds the trick for now",
+    "hints.why.duck": "this trick is not worth your stronger cards",
+    "hints.why.lowest": "you cannot win the trick, so throw your lowest",
+    "hints.why.cannot_win": "you cannot win the trick, and it is the card you will miss least",
+    "hints.why.sing": "a cante is worth {points} points",
+    "hints.why.tute": "four kings or four knights win the deal outright",
+    "hints.why.exchange": "the turned card is a stronger trump",
+    "hints.why.capote": "you can take every trick that is left",
+    "hints.why.claim": "your side has reached {target}",
+    "hints.why.resign": "this deal is lost, and resigning now costs less",
+    "hints.why.bid": "your hand makes that contract often enough",
+    "hints.why.pass": "your hand is unlikely to make the lowest contract",
+    "hints.mark": "💡 {count}",
+    "hints.result": "💡 Hints asked: {items}",
+    "hints.result_item": "{name} {count}",
+    "tables.errors.hint_competitive": "Hints are for friendly tables only, not competitive ones.",
+    "tables.errors.hint_not_playing": "No deal is in play: there is nothing to hint.",
+    "tables.errors.hint_not_your_turn": "A hint is for your turn: ask again when it is your"
+    " turn to play.",
+    "tables.errors.hint_elsewhere": "Ask for the hint from My hand, in the table's channel.",
+}

@@ -1,0 +1,50 @@
+"""The Hint button of a hand (at a table that is not competitive, on its player's turn):
+what the hard robot would do in their seat, and why, in one line only they see. The
+service decides and counts (:mod:`bot.tables.hints`); this side words it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.i18n import t
+from bot.tables.errors import TableError
+from bot.tables.views import TableView
+from bot.web.hint_words import hint_line
+
+from . import embeds as ui
+from .buttons import TableButton
+from .common import answered, cluster_of, locale_of, service_of
+
+HINT = "hint"
+"""The op of a hand's Hint button (``tute:t:<table id>:hint``)."""
+
+
+def hint_button(table_id: int, lang: str) -> TableButton:
+    return TableButton(table_id, HINT, label=t("hints.btn", lang), emoji="💡")
+
+
+async def show_hint(table_id: int, interaction: discord.Interaction[Any]) -> None:
+    """The hint, answered to whoever clicked (a refusal in words when it is not theirs to
+    ask now). The robot may think a while on a busy machine: the click is answered first."""
+    service = service_of(interaction.client)
+    cluster = cluster_of(interaction.client)
+    if cluster is not None and not cluster.holds(table_id, service):
+        # a DM click that reached a process without the table: only its own may count it
+        raise TableError("hint_elsewhere")
+    if not await answered(interaction, interaction.response.defer(ephemeral=True, thinking=True)):
+        return
+    hint = await service.hint(table_id, interaction.user.id)
+    line = hint_line(hint, locale_of(interaction))
+    await answered(interaction, interaction.edit_original_response(content=line))
+
+
+def hints_line(table: TableView, lang: str) -> str:
+    """The hints each member asked for in the game, for its result ("" when none did)."""
+    items = [
+        t("hints.result_item", lang, name=ui.seat_name(seat, lang, short=True), count=seat.hints)
+        for seat in table.seats
+        if seat is not None and seat.user_id is not None and seat.hints
+    ]
+    return t("hints.result", lang, items=" · ".join(items)) if items else ""
