@@ -1,0 +1,63 @@
+"""The tutorial's buttons: one ``DynamicItem`` whose custom_id carries everything a click
+needs, ``tute:learn:<language>:<lesson>:<step>:<move>``, so that a lesson goes on after a
+restart with nothing kept anywhere. The move is a card's or a declaration's code, ``n``
+(Next on a page to read) or ``o`` (open the lesson at that step)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable
+from typing import Any, ClassVar, Final, Self
+
+import discord
+
+OPEN: Final = "o"
+
+Click = Callable[["LearnButton", discord.Interaction[Any]], Awaitable[None]]
+
+
+class LearnButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"tute:learn:(?P<lang>en|es):(?P<lesson>\d{1,2}):(?P<step>\d{1,2}):(?P<move>[A-Za-z0-9]{1,4})",
+):
+    """A card, a declaration or a way on in a lesson."""
+
+    click: ClassVar[Click | None] = None
+    """What a click does, set by :mod:`.commands` (which draws the lesson: it imports this)."""
+
+    def __init__(
+        self,
+        lang: str,
+        lesson: int,
+        step: int,
+        move: str,
+        label: str = "-",
+        *,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    ) -> None:
+        self.lang = lang
+        self.lesson = lesson
+        self.step = step
+        self.move = move
+        super().__init__(
+            discord.ui.Button(
+                label=label[:80],
+                style=style,
+                custom_id=f"tute:learn:{lang}:{lesson}:{step}:{move}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Button[Any],
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        return cls(match["lang"], int(match["lesson"]), int(match["step"]), match["move"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        click = type(self).click
+        if click is not None:
+            await click(self, interaction)

@@ -1,0 +1,90 @@
+"""``/tute learn``: the first lesson in the member's DMs (here, for them alone, where DMs
+are closed), and what a click on a lesson's button does: the service answers the move and
+the message becomes the next step, or the same step with why not."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.client import TuteBot, catalog_str
+from bot.i18n import t
+from bot.tables.tutorial import LessonView, answer, lesson_view
+from cogs._base import CommandsMixin, anywhere
+from cogs.tables.common import guarded, locale_of
+
+from .buttons import OPEN, LearnButton
+from .layout import lesson_layout, picture_file
+
+log = logging.getLogger(__name__)
+
+
+async def drawn(view: LessonView, lang: str, notice: str = "") -> dict[str, Any]:
+    """The message of a step: its layout and its picture, drawn off the event loop."""
+    file = await asyncio.to_thread(picture_file, view, lang)
+    return {"view": lesson_layout(view, lang, notice), "file": file}
+
+
+async def _click(button: LearnButton, interaction: discord.Interaction[Any]) -> None:
+    async def work() -> None:
+        if button.move == OPEN:
+            view = lesson_view(button.lesson, button.step)
+        else:
+            view = answer(button.lesson, button.step, button.move)
+        message = await drawn(view, button.lang)
+        await interaction.response.edit_message(view=message["view"], attachments=[message["file"]])
+
+    await guarded(interaction, work())
+
+
+LearnButton.click = _click
+
+
+async def start(interaction: discord.Interaction[Any]) -> None:
+    """The first lesson: in a DM with the bot, as the answer; elsewhere sent to the member's
+    DMs (the answer, for them alone, links to it), or, where Discord refuses that DM, given
+    here for them alone with a word on how to open DMs."""
+    lang = locale_of(interaction)
+    first = lesson_view(0, 0)
+    if isinstance(interaction.channel, discord.DMChannel):
+        await interaction.response.send_message(**await drawn(first, lang))
+        return
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    try:
+        sent = await interaction.user.send(**await drawn(first, lang))
+    except discord.HTTPException as error:
+        # closed DMs (50007) or any other refusal: this one message goes here instead
+        log.info("No lesson by DM for %s (%s)", interaction.user.id, error)
+        notice = t("learn.dms_closed", lang)
+        await interaction.followup.send(**await drawn(first, lang, notice), ephemeral=True)
+        return
+    await interaction.edit_original_response(content=t("learn.sent", lang, link=sent.jump_url))
+
+
+class LearnCommands(CommandsMixin):
+    """``/tute learn``, mixed into the Tute cog (which sets ``bot``). A cog_load of a class
+    after it in the cog's bases must call super() too."""
+
+    bot: TuteBot
+
+    async def cog_load(self) -> None:
+        # a lesson's buttons work after a restart: they carry all they need
+        self.bot.add_dynamic_items(LearnButton)
+        await super().cog_load()
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(LearnButton)
+        await super().cog_unload()
+
+    @anywhere
+    @app_commands.command(
+        name=catalog_str("commands.tute.learn.name"),
+        description=catalog_str("commands.tute.learn.description"),
+    )
+    async def learn(self, interaction: discord.Interaction[TuteBot]) -> None:
+        """Learn Tute step by step, on prepared deals against robots."""
+        await start(interaction)

@@ -1,0 +1,152 @@
+"""``/tute learn`` on Discord: the first lesson goes to the member's DMs (here, for them
+alone, where DMs are closed; as the answer in a DM with the bot); every step of every lesson
+can be walked by clicking, in English and in Spanish, a wrong move answered with why and the
+right one moving on; the buttons work after a restart; and every step keeps Discord's
+limits."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+import simcord
+
+from bot.config import Config
+from bot.i18n import LANGUAGES, t
+from bot.tables.codes import encode_action
+from bot.tables.tutorial import LESSONS, NEXT, answer, lesson_view, wrong_moves
+from cogs.learn.buttons import OPEN
+from cogs.learn.layout import PICTURE_FILE, lesson_layout, picture_file, said_text
+from tests.cogs._said import components
+from tests.cogs.tables._faults import FAULTS, inject
+from tests.cogs.tables._world import buttons, layout_texts
+from tests.conftest import World, fast_bot
+from tests.discord_limits import ALT_TEXT, BUTTON_LABEL, CUSTOM_ID, IS_COMPONENTS_V2, check_message
+
+TEXT_LIMIT = 4000
+"""Characters Discord allows in all the text displays of a message."""
+COMPONENT_LIMIT = 40
+"""Components Discord allows in a message, nested ones counted."""
+
+Message = Any
+
+
+def _checked(view: Any) -> None:
+    rows = view.to_components()
+    assert not list(check_message({"components": rows, "flags": IS_COMPONENTS_V2}))
+    found = components(rows)
+    assert sum(len(c.get("content") or "") for c in found if c.get("type") == 10) <= TEXT_LIMIT
+    assert len(found) <= COMPONENT_LIMIT
+    for c in found:
+        assert len(c.get("custom_id") or "") <= CUSTOM_ID
+        assert len(c.get("label") or "") <= BUTTON_LABEL
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_step_and_answer_keeps_discords_limits(lang: str) -> None:
+    for number, lesson in enumerate(LESSONS):
+        for step in range(len(lesson.steps) + 1):
+            views = [lesson_view(number, step)]
+            if step < len(lesson.steps):
+                views += [answer(number, step, code) for code, _ in wrong_moves(number, step)]
+            for view in views:
+                _checked(lesson_layout(view, lang, t("learn.dms_closed", lang)))
+                file = picture_file(view, lang)
+                assert file.filename == PICTURE_FILE
+                assert file.description is not None and len(file.description) <= ALT_TEXT
+
+
+def _text(message: Message) -> str:
+    return "\n".join(layout_texts(message))
+
+
+def _button(message: Message, end: str) -> str:
+    (found,) = [b.custom_id for b in buttons(message) if b.custom_id.endswith(end)]
+    return found
+
+
+async def _click(user: Any, message: Message, custom_id: str) -> Message:
+    result = await user.click(message, custom_id=custom_id)
+    assert result.acknowledged
+    shown = result.response
+    assert shown is not None and shown.id == message.id
+    assert [a.filename for a in shown.attachments] == [PICTURE_FILE]
+    return shown
+
+
+async def _walk(user: Any, shown: Message, lang: str) -> Message:
+    """Every step of every lesson: a wrong move first (its word shown, the step the same),
+    then the right one (why, and the next step); then on to the next lesson."""
+    for number, lesson in enumerate(LESSONS):
+        title = t(f"learn.{lesson.name}.title", lang)
+        assert title in _text(shown)
+        for step, taught in enumerate(lesson.steps):
+            here = f"tute:learn:{lang}:{number}:{step}:"
+            if taught.expected is None:
+                shown = await _click(user, shown, here + NEXT)
+                continue
+            wrong = wrong_moves(number, step)
+            if wrong:
+                code, said = wrong[0]
+                shown = await _click(user, shown, here + code)
+                assert said_text(said, lang) in _text(shown)
+                assert any(b.custom_id.startswith(here) for b in buttons(shown))
+            shown = await _click(user, shown, here + encode_action(taught.expected))
+            assert t(f"learn.{lesson.name}.{step}.right", lang) in _text(shown)
+        assert t(f"learn.{lesson.name}.done", lang) in _text(shown)
+        if number + 1 < len(LESSONS):
+            shown = await _click(user, shown, _button(shown, f":{number + 1}:0:{OPEN}"))
+    return shown
+
+
+@pytest.mark.e2e
+@pytest.mark.simcord(settle_timeout=3)
+@pytest.mark.parametrize(("locale", "lang"), [("en-US", "en"), ("es-ES", "es")])
+async def test_a_newcomer_walks_the_whole_course_in_their_dms(
+    world: World, set_locale: Callable[[str], None], locale: str, lang: str
+) -> None:
+    set_locale(locale)
+    alice = world.member
+    asked = await alice.slash(world.channel, "tute learn")
+    assert asked.ephemeral and asked.response is not None
+    assert asked.response.content.startswith(t("learn.sent", lang, link="").strip())
+    (first,) = alice.user.dm_channel.history()
+    assert t("learn.cards.intro", lang) in _text(first)
+    assert [a.filename for a in first.attachments] == [PICTURE_FILE]
+    last = await _walk(alice.user, first, lang)
+    assert t("learn.course_done", lang) in _text(last)
+    again = await _click(alice.user, last, _button(last, f":0:0:{OPEN}"))
+    assert t("learn.cards.intro", lang) in _text(again)
+
+
+@pytest.mark.e2e
+@pytest.mark.simcord(settle_timeout=3)
+async def test_with_dms_closed_the_lesson_comes_here_for_the_member_alone(
+    simcord_env: simcord.Env, world: World
+) -> None:
+    alice = world.member
+    dm = alice.user.dm_channel
+    inject(simcord_env, "POST", f"/channels/{dm.id}/messages", FAULTS["closed-dm"])
+    asked = await alice.slash(world.channel, "tute learn")
+    shown = asked.response
+    assert asked.ephemeral and shown is not None
+    assert t("learn.dms_closed", "en") in _text(shown)
+    assert not dm.history()
+    moved = await _click(alice, shown, f"tute:learn:en:0:0:{NEXT}")
+    assert t("learn.cards.1.task", "en") in _text(moved)
+
+
+@pytest.mark.e2e
+@pytest.mark.simcord(settle_timeout=3)
+async def test_in_a_dm_the_lesson_is_the_answer_and_its_buttons_outlive_a_restart(
+    simcord_env: simcord.Env, world: World, test_config: Config
+) -> None:
+    user = world.member.user
+    asked = await user.slash("tute learn")
+    shown = asked.response
+    assert shown is not None and not asked.ephemeral
+    assert t("learn.cards.intro", "en") in _text(shown)
+    await simcord_env.restart_bot(fast_bot(test_config))
+    moved = await _click(user, shown, f"tute:learn:en:0:0:{NEXT}")
+    assert t("learn.cards.1.task", "en") in _text(moved)
