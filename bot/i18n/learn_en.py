@@ -8,6 +8,8 @@ from typing import Final
 MESSAGES: Final[dict[str, str]] = {
     "commands.tute.learn.name": "learn",
     "commands.tute.learn.description": "Learn to play Tute step by step, against robots",
+    "options.lesson.name": "lesson",
+    "options.lesson.description": "The lesson to start from (the first if none)",
     "tables.errors.learn_gone": "This lesson has changed since: start again with /tute learn.",
     "learn.heading": "Lesson {number} of {lessons} · {title}",
     "learn.step": "Step {step} of {steps}",

@@ -8,6 +8,8 @@ from typing import Final
 MESSAGES: Final[dict[str, str]] = {
     "commands.tute.learn.name": "aprender",
     "commands.tute.learn.description": "Aprende a jugar al tute paso a paso, contra robots",
+    "options.lesson.name": "leccion",
+    "options.lesson.description": "La lección por la que empezar (la primera si no eliges)",
     "tables.errors.learn_gone": "Esta lección ha cambiado: vuelve a empezar con /tute aprender.",
     "learn.heading": "Lección {number} de {lessons} · {title}",
     "learn.step": "Paso {step} de {steps}",

@@ -13,7 +13,7 @@ from discord import app_commands
 
 from bot.client import TuteBot, catalog_str
 from bot.i18n import t
-from bot.tables.tutorial import LessonView, answer, lesson_view
+from bot.tables.tutorial import LESSONS, LessonView, answer, lesson_view
 from cogs._base import CommandsMixin, anywhere
 from cogs.tables.common import guarded, locale_of
 
@@ -21,6 +21,11 @@ from .buttons import OPEN, LearnButton
 from .layout import lesson_layout, picture_file
 
 log = logging.getLogger(__name__)
+
+LESSON_CHOICES = [
+    app_commands.Choice(name=catalog_str(f"learn.{lesson.name}.title"), value=number)
+    for number, lesson in enumerate(LESSONS)
+]
 
 
 async def drawn(view: LessonView, lang: str, notice: str = "") -> dict[str, Any]:
@@ -44,12 +49,12 @@ async def _click(button: LearnButton, interaction: discord.Interaction[Any]) -> 
 LearnButton.click = _click
 
 
-async def start(interaction: discord.Interaction[Any]) -> None:
-    """The first lesson: in a DM with the bot, as the answer; elsewhere sent to the member's
-    DMs (the answer, for them alone, links to it), or, where Discord refuses that DM, given
-    here for them alone with a word on how to open DMs."""
+async def start(interaction: discord.Interaction[Any], number: int = 0) -> None:
+    """Lesson ``number`` (the first by default): in a DM with the bot, as the answer;
+    elsewhere sent to the member's DMs (the answer, for them alone, links to it), or, where
+    Discord refuses that DM, given here for them alone with a word on how to open DMs."""
     lang = locale_of(interaction)
-    first = lesson_view(0, 0)
+    first = lesson_view(number, 0)
     if isinstance(interaction.channel, discord.DMChannel):
         await interaction.response.send_message(**await drawn(first, lang))
         return
@@ -85,6 +90,12 @@ class LearnCommands(CommandsMixin):
         name=catalog_str("commands.tute.learn.name"),
         description=catalog_str("commands.tute.learn.description"),
     )
-    async def learn(self, interaction: discord.Interaction[TuteBot]) -> None:
-        """Learn Tute step by step, on prepared deals against robots."""
-        await start(interaction)
+    @app_commands.choices(lesson=LESSON_CHOICES)
+    @app_commands.rename(lesson=catalog_str("options.lesson.name"))
+    @app_commands.describe(lesson=catalog_str("options.lesson.description"))
+    async def learn(
+        self, interaction: discord.Interaction[TuteBot], lesson: int | None = None
+    ) -> None:
+        """Learn Tute step by step, on prepared deals against robots; from the first lesson,
+        or the one chosen."""
+        await start(interaction, lesson or 0)

@@ -139,7 +139,7 @@ async def test_with_dms_closed_the_lesson_comes_here_for_the_member_alone(
 
 @pytest.mark.e2e
 @pytest.mark.simcord(settle_timeout=3)
-async def test_in_a_dm_the_lesson_is_the_answer_and_its_buttons_outlive_a_restart(
+async def test_in_a_dm_the_lesson_is_the_answer_its_buttons_outlive_a_restart(
     simcord_env: simcord.Env, world: World, test_config: Config
 ) -> None:
     user = world.member.user
@@ -150,3 +150,8 @@ async def test_in_a_dm_the_lesson_is_the_answer_and_its_buttons_outlive_a_restar
     await simcord_env.restart_bot(fast_bot(test_config))
     moved = await _click(user, shown, f"tute:learn:en:0:0:{NEXT}")
     assert t("learn.cards.1.task", "en") in _text(moved)
+    # straight to a lesson chosen
+    last = len(LESSONS) - 1
+    chosen = (await user.slash("tute learn", lesson=last)).response
+    assert chosen is not None
+    assert t(f"learn.{LESSONS[last].name}.0.task", "en") in _text(chosen)
