@@ -13,8 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine import Action, Kind
+from bot.engine import Action, Kind, Options, Variant
 from bot.storage import Database, open_database
+from bot.storage.members import member_stats
+from bot.storage.settings import update_settings
 from bot.tables.daily import (
     DAY,
     MEMBER_SEAT,
@@ -23,8 +25,10 @@ from bot.tables.daily import (
     Scored,
     date_of,
     day_of,
+    kept_secret,
     streak_of,
 )
+from bot.tables.errors import TableError
 from bot.tables.model import Level, Status, Table
 from bot.tables.service import TableService
 from tests.tables._sim import Recorder, SimTime
@@ -234,9 +238,6 @@ async def test_the_streak_counts_consecutive_utc_days(world: World) -> None:
 
 
 async def test_experience_only_where_the_server_chose_it(world: World) -> None:
-    from bot.storage.members import member_stats
-    from bot.storage.settings import update_settings
-
     service, daily = world.start()
     await play_out(world, service, await begin(daily, 10), 10)
     assert await member_stats(world.db, GUILD, 10) is None  # no chips, no experience
@@ -245,3 +246,36 @@ async def test_experience_only_where_the_server_chose_it(world: World) -> None:
     await play_out(world, service, await begin(daily, 10, guild=OTHER_GUILD), 10)
     stats = await member_stats(world.db, OTHER_GUILD, 10)
     assert stats is not None and stats.xp > 0
+
+
+async def test_a_days_deal_is_kept_from_the_others_until_the_day_is_over(world: World) -> None:
+    service, daily = world.start()
+    table = await play_out(world, service, await begin(daily, 10), 10)
+    now = world.time.now
+    assert await kept_secret(world.db, table.id, 11, now)  # bob has still to play it
+    assert not await kept_secret(world.db, table.id, 10, now)  # her own deal
+    tomorrow = (day_of(now) + 1) * DAY
+    assert not await kept_secret(world.db, table.id, 11, tomorrow)
+    assert not await kept_secret(world.db, 999, 11, now)  # not a daily deal's table
+
+
+async def test_a_member_hosting_another_table_is_refused_and_may_play_later(
+    world: World,
+) -> None:
+    service, daily = world.start()
+    lobby = await service.open_table(
+        guild_id=GUILD,
+        channel_id=77,
+        host_id=10,
+        host_name="user10",
+        variant=Variant.PAIRS,
+        options=Options(),
+        language="en",
+    )
+    with pytest.raises(TableError) as refused:
+        await begin(daily, 10)
+    assert refused.value.key == "already_hosting"
+    assert await daily.attempt(GUILD, 10) is None  # nothing was dealt: not played
+    await service.close(lobby.id, 10)
+    table = await begin(daily, 10)
+    assert table.status is Status.PLAYING

@@ -1,0 +1,12 @@
+"""The daily deal's SimCord tests: a quick bot (robots play at once)."""
+
+import pytest
+
+from bot.client import TuteBot
+from bot.config import Config
+from tests.conftest import fast_bot
+
+
+@pytest.fixture
+def simcord_bot(test_config: Config) -> TuteBot:
+    return fast_bot(test_config)

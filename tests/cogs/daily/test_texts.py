@@ -1,0 +1,64 @@
+"""The daily deal in words: the line to share names no card and reads the deal's course
+trick by trick; the board of a crowded day stays within Discord's limits, in both
+languages."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.storage.daily import Attempt
+from bot.tables.daily import Board, BoardEntry
+from cogs.daily.texts import BOARD_LINES, board_embed, grid, share_line
+from tests.cogs.tables._world import cards_in
+from tests.discord_limits import check_message
+
+DAY = 20_784  # 2026-11-27
+
+
+def attempt(
+    user: int = 10,
+    *,
+    status: str = "finished",
+    points: int = 78,
+    margin: int = 26,
+    won: bool = True,
+    tricks: str = "WWLWLWWLWW",
+    cantes: int = 1,
+) -> Attempt:
+    return Attempt(1, user, DAY, 0.0, user, status, points, margin, won, tricks, cantes, 1.0)  # type: ignore[arg-type]
+
+
+def test_the_line_to_share_reads_like_a_word_games_grid() -> None:
+    line = share_line(attempt(), 3, "en")
+    assert line == "Tute daily 2026-11-27 · 🏆 78 pts (+26) · 🟩🟩🟥🟩🟥🟩🟩🟥🟩🟩 👑 · 🔥3"
+    lost = share_line(attempt(points=52, margin=-26, won=False, cantes=0), 1, "es")
+    assert lost == "Tute reto 2026-11-27 · 52 ptos (-26) · 🟩🟩🟥🟩🟥🟩🟩🟥🟩🟩 · 🔥1"
+    unfinished = share_line(attempt(status="unfinished", tricks="", cantes=0), 2, "en")
+    assert unfinished == "Tute daily 2026-11-27 · unfinished · ⬛ · 🔥2"
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+@pytest.mark.parametrize("cantes", [0, 1, 4])
+def test_the_line_to_share_names_no_card(lang: str, cantes: int) -> None:
+    for tricks in ("W" * 10, "L" * 10, "WLWLWLWLWL", "WWW"):
+        line = share_line(attempt(tricks=tricks, cantes=cantes, points=130), 12, lang)
+        assert cards_in(line) == set()
+        assert grid(attempt(tricks=tricks, cantes=cantes)).count("👑") == cantes
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_crowded_board_stays_within_discords_limits(lang: str) -> None:
+    entries = [
+        BoardEntry(n + 1, attempt(10**17 + n, points=130 - n, margin=130), 365)
+        for n in range(BOARD_LINES + 30)
+    ]
+    embed = board_embed(Board(DAY, tuple(entries)), lang, play_command="/tute challenge play")
+    assert list(check_message({"embeds": [embed.to_dict()]})) == []
+    text = embed.description or ""
+    assert text.count("\n") == BOARD_LINES  # the first twenty, then how many more
+    assert "30" in text.splitlines()[-1]
+
+
+def test_a_board_without_players_says_how_to_play() -> None:
+    embed = board_embed(Board(DAY, ()), "en", play_command="/tute challenge play")
+    assert "/tute challenge play" in (embed.description or "")
