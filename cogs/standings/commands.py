@@ -94,6 +94,7 @@ CONFIG_OPTIONS = (
     "pair_daily_cap",
     "min_account_days",
     "min_member_days",
+    "daily_experience",
     "rebuild_ratings",
 )
 
@@ -237,6 +238,7 @@ class StandingsCommands(SeasonCommands):
         pair_daily_cap: app_commands.Range[int, 0, 100] | None = None,
         min_account_days: app_commands.Range[int, 0, 3650] | None = None,
         min_member_days: app_commands.Range[int, 0, 3650] | None = None,
+        daily_experience: bool | None = None,
         rebuild_ratings: bool = False,
     ) -> None:
         """Show this server's settings, or change the ones given (Manage Server).
@@ -263,6 +265,7 @@ class StandingsCommands(SeasonCommands):
                 ("pair_daily_cap", pair_daily_cap),
                 ("min_account_days", min_account_days),
                 ("min_member_days", min_member_days),
+                ("daily_experience", daily_experience),
             )
             if value is not None
         }

@@ -232,6 +232,7 @@ def settings_embed(
         ("min_member_days", settings.min_member_days),
     ):
         field(key, days_text(days, lang))
+    field("daily_experience", t("daily.on" if settings.daily_experience else "daily.off", lang))
     embed.set_footer(text=t("settings.config.hint", lang))
     return embed
 

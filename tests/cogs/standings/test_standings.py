@@ -309,6 +309,7 @@ async def test_config_shows_and_changes_the_settings(server: Server) -> None:
         "Rated games a day for the same two": "10",
         "Minimum age of a Discord account": "None",
         "Minimum time in this server": "None",
+        "Experience from the daily deal": "Off",
     }
 
     role = server.guild.create_role("Croupiers")
@@ -322,6 +323,7 @@ async def test_config_shows_and_changes_the_settings(server: Server) -> None:
         hand_delivery="ephemeral",
         opener_role=role,
         max_tables=3,
+        daily_experience=True,
     )
 
     embed = embed_of(changed)
@@ -337,7 +339,9 @@ async def test_config_shows_and_changes_the_settings(server: Server) -> None:
         hand_delivery="ephemeral",
         opener_role_id=role.id,
         max_tables=3,
+        daily_experience=True,
     )
+    assert fields_of(embed)["Experience from the daily deal"] == "On"
 
     # @everyone lets everybody open tables again; the rest stays.
     await server.admin.slash(server.channel, "tute config", opener_role=server.guild.default_role)
