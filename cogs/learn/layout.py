@@ -1,8 +1,8 @@
 """A step of a lesson drawn as one message (layout components): the lesson and step, the
-word on the last move, the picture (the deck on the first page, else the table from the
+word on the last move, the picture (the cards on a page to read, else the table from the
 learner's seat), the state in a few lines, the task, then the learner's cards and
 declarations as buttons, every one enabled: the engine answers each click, a wrong one with
-why. Pure builders over the tutorial's views; the pictures are drawn by :func:`pictures`."""
+why. Pure builders over the tutorial's views; the picture is drawn by :func:`picture_file`."""
 
 from __future__ import annotations
 

@@ -45,14 +45,15 @@ class LessonView:
     """One step of a lesson as the learner sees it. ``step`` counts the steps done: equal
     to ``steps`` once the lesson is over. ``seat`` is the learner's view of the deal (their
     hand and what is public), ``choices`` the moves offered as buttons, legal or not: the
-    engine answers each. ``said`` answers the move just made."""
+    engine answers each. ``reading``: the step is a page to read (the cards, their order and
+    points), which Next goes on from. ``said`` answers the move just made."""
 
     number: int
     lessons: int
     name: str
     step: int
     steps: int
-    picture: str
+    reading: bool
     seat: SeatView
     choices: tuple[Action, ...]
     said: Said | None = None
@@ -60,11 +61,6 @@ class LessonView:
     @property
     def over(self) -> bool:
         return self.step >= self.steps
-
-    @property
-    def reading(self) -> bool:
-        """This step is a page to read: Next goes on."""
-        return not self.over and self.picture == "deck" and self.step == 0
 
     @property
     def last(self) -> bool:
@@ -125,7 +121,7 @@ def lesson_view(number: int, step: int, said: Said | None = None) -> LessonView:
         name=lesson.name,
         step=step,
         steps=steps,
-        picture=lesson.picture,
+        reading=step < steps and lesson.steps[step].expected is None,
         seat=seat_view(deal, LEARNER),
         choices=_choices(deal),
         said=said,

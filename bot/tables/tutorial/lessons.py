@@ -26,7 +26,6 @@ def _cards() -> Lesson:
             play(1, "12C"),
             Step(play(LEARNER, "3C"), {"7C": "wrong.low", "11C": "wrong.low"}),
         ),
-        picture="deck",
     )
 
 

@@ -24,7 +24,7 @@ FAST_FORWARD_TRIES: Final = 20_000
 @dataclass(frozen=True, slots=True)
 class Step:
     """One thing the learner does. ``expected`` is the move the step teaches (None: a page
-    to read, answered by Next); ``wrong`` names the word (a catalog suffix) for a legal move
+    to read, the cards with their order and points, answered by Next); ``wrong`` names the word (a catalog suffix) for a legal move
     that misses the goal, by the move's code; any other legal miss gets ``otherwise``. A move
     the rules refuse is answered with the engine's reason instead."""
 
@@ -44,9 +44,6 @@ class Lesson:
     name: str
     dealt: DealtCards
     script: tuple[Move, ...]
-    picture: str = "table"
-    """``deck``: its first page shows the cards, their order and points; ``table``: the
-    position."""
 
     @property
     def steps(self) -> tuple[Step, ...]:
