@@ -15,7 +15,7 @@ from bot.client import TuteBot, catalog_str
 from bot.i18n import t
 from bot.tables.tutorial import LESSONS, LessonView, answer, lesson_view
 from cogs._base import CommandsMixin, anywhere
-from cogs.tables.common import guarded, locale_of
+from cogs.tables.common import answered, guarded, locale_of
 
 from .buttons import OPEN, LearnButton
 from .layout import lesson_layout, picture_file
@@ -41,7 +41,12 @@ async def _click(button: LearnButton, interaction: discord.Interaction[Any]) -> 
         else:
             view = answer(button.lesson, button.step, button.move)
         message = await drawn(view, button.lang)
-        await interaction.response.edit_message(view=message["view"], attachments=[message["file"]])
+        # a click Discord no longer takes (10062, an outage) changes nothing anywhere: the
+        # same button does the same again
+        await answered(
+            interaction,
+            interaction.response.edit_message(view=message["view"], attachments=[message["file"]]),
+        )
 
     await guarded(interaction, work())
 
