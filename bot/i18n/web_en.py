@@ -74,4 +74,5 @@ MESSAGES: Final[dict[str, str]] = {
     "web.held_back": "That card cannot be played now.",
     "web.yes": "Yes",
     "web.cancel": "Cancel",
+    "web.hint": "💡 Hint",
 }

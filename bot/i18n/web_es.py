@@ -74,4 +74,5 @@ MESSAGES: Final[dict[str, str]] = {
     "web.held_back": "Esa carta no se puede jugar ahora.",
     "web.yes": "Sí",
     "web.cancel": "Cancelar",
+    "web.hint": "💡 Pista",
 }

@@ -388,6 +388,8 @@ async def _take(hub: TableHub, peer: SocketPeer, data: str) -> None:
             await hub.lobby(table_id, peer.session, peer, what)
         elif kind == "back":
             await hub.back(table_id, peer)
+        elif kind == "hint":
+            await hub.hint(table_id, peer)
         elif kind == "act":
             code, deal, trick = str(message["code"]), int(message["deal"]), int(message["trick"])
             await hub.act(table_id, peer, code, deal_no=deal, trick_no=trick)

@@ -4,7 +4,9 @@ Discord in them: "💡 Play the 3 of cups: it wins the trick." Any presenter may
 
 from __future__ import annotations
 
-from bot.engine import Kind
+from typing import Any
+
+from bot.engine import CODES, Kind
 from bot.i18n import t
 from bot.tables.hints import Hint
 
@@ -39,6 +41,13 @@ def hint_line(hint: Hint, lang: str) -> str:
         keeps=keeps,
     )
     return line if hint.counted else line + t("hints.again", lang)
+
+
+def hint_message(hint: Hint, lang: str) -> dict[str, Any]:
+    """The hint as the web table's socket sends it: its line, and the card it plays (the
+    page marks it in the hand; None for a declaration)."""
+    card = CODES[hint.action.arg] if hint.action.kind is Kind.PLAY else None
+    return {"type": "hint", "text": hint_line(hint, lang), "card": card}
 
 
 def hints_mark(count: int, lang: str) -> str:

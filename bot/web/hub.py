@@ -21,6 +21,7 @@ from bot.tables.surroundings import LostTable
 from bot.tables.views import HandView, Outcome, Show
 
 from . import lobby, wire
+from .hint_words import hint_message
 from .sessions import Session
 
 log = logging.getLogger(__name__)
@@ -110,6 +111,15 @@ class TableHub:
         return await self._shown(
             lambda: self.service.click(table_id, user_id, code, deal_no=deal_no, trick_no=trick_no)
         )
+
+    async def hint(self, table_id: int, peer: Peer) -> None:
+        """What the hard robot would do in the player's seat, and why, to their page alone
+        (as the hand's Hint button: counted once per decision, refused in words)."""
+        user_id = peer.user_id
+        if user_id is None:
+            raise TableError("not_seated")
+        hint = await self.service.hint(table_id, user_id)
+        await peer.send(hint_message(hint, peer.language))
 
     async def back(self, table_id: int, peer: Peer) -> Outcome:
         """A player a robot stands in for (away) comes back to play their own cards, as the

@@ -117,6 +117,7 @@ def hand_state(hand: HandView, lang: str) -> Json:
         ],
         "declarations": [_declaration(action, hand, lang) for action in hand.declarations],
         "your_turn": hand.your_turn,
+        "hint": hand.hint,
         "sits_out": hand.sits_out,
         "away": hand.away,
         "left": hand.left,

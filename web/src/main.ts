@@ -6,6 +6,8 @@
 //   body[data-status]  the table's status (lobby, playing, finished, closed, cancelled)
 //   button.card[data-card][data-playable="1"|"0"]   each card of your hand
 //   button.declare[data-code]                        each declaration you may make
+//   button.declare.hint   at a friendly table on your turn: what the hard robot would do
+//                         (the answer in #notice; the card it plays gets .hinted)
 //   #trick [data-card][data-seat]                     the cards of the trick in play
 //   .seat[data-seat] (data-turn="1" on the seat to play)
 //   #notice (the last refusal or notice, in words), #scores, #clock
@@ -727,7 +729,10 @@ function drawDeclarations(v: View): void {
       ),
     ),
   );
-  box.hidden = offered.length === 0;
+  if (hand?.hint) {
+    box.append(el("button", { type: "button", class: "declare hint" }, w("hint")));
+  }
+  box.hidden = offered.length === 0 && !hand?.hint;
 }
 
 function act(code: string): void {
@@ -759,6 +764,10 @@ function onHandClick(event: Event): void {
 function onDeclareClick(event: Event): void {
   const button = (event.target as Element).closest<HTMLButtonElement>("button.declare");
   if (!button || !view?.hand) return;
+  if (button.classList.contains("hint")) {
+    if (!connection?.send({ type: "hint" })) notice(w("not_connected"));
+    return;
+  }
   const code = button.dataset.code ?? "";
   const declaration = view.hand.declarations.find((d) => d.code === code);
   if (!declaration) return;
@@ -832,6 +841,12 @@ function onMessage(msg: ServerMsg): void {
         // an open refused (a table opened here meanwhile, say): ask for the channel's
         // table again, and wait for the next one as before
         connection?.again();
+      }
+      break;
+    case "hint":
+      notice(msg.text);
+      for (const card of Array.from(document.querySelectorAll<HTMLElement>("button.card"))) {
+        card.classList.toggle("hinted", msg.card !== null && card.dataset.card === msg.card);
       }
       break;
     case "no_table":

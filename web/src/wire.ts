@@ -67,6 +67,7 @@ export interface HandJ {
   refusals: Refusal[];
   declarations: Declaration[];
   your_turn: boolean;
+  hint?: boolean; // the Hint button: the player's turn at a friendly table
   sits_out: boolean;
   away: boolean;
   left: boolean;
@@ -98,7 +99,8 @@ export type ServerMsg =
   | StateMsg
   | { type: "refused"; key: string; params: Record<string, unknown>; text?: string }
   | { type: "no_table"; may_open?: boolean } // may_open: the page may open one
-  | { type: "lost"; table: number };
+  | { type: "lost"; table: number }
+  | { type: "hint"; text: string; card: string | null }; // card: the one it plays
 
 export interface Words {
   lang: string;
