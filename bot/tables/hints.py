@@ -78,7 +78,7 @@ def hint_action(view: SeatView, budget: float) -> Action:
     rng = random.Random(f"hint:{view.variant.value}:{view.seat}:{len(view.history)}:{view.hand}")
     action = choose_action(view, Level.HARD, rng, budget, clock=Ticks())
     if action is None or action not in view.legal:
-        # nothing it wants to declare and no card of its own: the robots' fallback
+        # the robot would let its turn pass (it never should): the robots' own fallback
         plays = [a for a in view.legal if a.kind in (Kind.PLAY, Kind.BID, Kind.PASS)]
         action = plays[-1] if plays else view.legal[0]
     return action
