@@ -53,7 +53,7 @@ MESSAGES: Final[dict[str, str]] = {
     "tables.notify.off": "I will not tell you when your turn comes; your hand still shows it.",
     "tables.your_turn_ping": "{mention}, your turn.",
     "commands.tute.history.name": "history",
-    "commands.tute.history.description": "Download the game record of your last finished deal",
+    "commands.tute.history.description": "Step through a finished deal, every hand shown, and get its game record",
     "commands.tute.play.name": "play",
     "commands.tute.play.description": "Open the web table: the cards on a real table, here in Discord",
     "tables.web.off": (
@@ -388,7 +388,6 @@ MESSAGES: Final[dict[str, str]] = {
     "pictures.summary_alt": "Deal {deal}, the cards each side took and the cantes: {sides}.",
     "pictures.summary_side_alt": "{names}: {total} points (cards {cards}, cantes {cantes}, last ten {last})",
     "history.none": "You have no finished deal in this server yet.",
-    "history.here": "The record of your last finished deal (check it with tute-referee):",
     "tables.log.left_playing_stake": "{name} left: a robot plays for them and their stake ({stake} chips) is lost",
     "tables.log.abandoned": "{name} left and nobody is left to play: the game is over",
     "tables.log.abandoned_stake": "{name} left and nobody is left to play: the game is over and their stake ({stake} chips) goes to the bank",

@@ -52,7 +52,7 @@ MESSAGES: Final[dict[str, str]] = {
     "tables.notify.off": "No te avisaré cuando te toque; tus cartas lo siguen diciendo.",
     "tables.your_turn_ping": "{mention}, te toca.",
     "commands.tute.history.name": "historial",
-    "commands.tute.history.description": "Descarga el acta de tu última mano terminada",
+    "commands.tute.history.description": "Repasa una mano terminada con todas las cartas y llévate su acta",
     "commands.tute.play.name": "jugar",
     "commands.tute.play.description": "Abre la mesa web: las cartas sobre una mesa de verdad, aquí en Discord",
     "tables.web.off": (
@@ -387,7 +387,6 @@ MESSAGES: Final[dict[str, str]] = {
     "pictures.summary_alt": "Mano {deal}, las cartas que se llevó cada bando y los cantes: {sides}.",
     "pictures.summary_side_alt": "{names}: {total} puntos (cartas {cards}, cantes {cantes}, diez de últimas {last})",
     "history.none": "Aún no tienes ninguna mano terminada en este servidor.",
-    "history.here": "El acta de tu última mano terminada (compruébala con tute-referee):",
     "tables.log.left_playing_stake": "{name} se fue: un robot ocupa su puesto y su apuesta ({stake} fichas) se pierde",
     "tables.log.abandoned": "{name} se fue y no queda nadie para jugar: la partida se acaba",
     "tables.log.abandoned_stake": "{name} se fue y no queda nadie para jugar: la partida se acaba y su apuesta ({stake} fichas) va a la banca",

@@ -172,15 +172,3 @@ async def save_deal(
         "INSERT INTO deal_players (table_id, deal_no, seat, user_id) VALUES (?, ?, ?, ?)",
         [(table_id, deal_no, seat, user_id) for seat, user_id in players],
     )
-
-
-async def last_finished_record(db: Database, guild_id: int, user_id: int) -> str | None:
-    """The record of the member's last finished deal in this server."""
-    row = await db.fetchone(
-        "SELECT d.record FROM deals d JOIN deal_players p"
-        " ON p.table_id = d.table_id AND p.deal_no = d.deal_no"
-        " WHERE p.user_id = ? AND d.guild_id = ? AND d.finished_at IS NOT NULL"
-        " ORDER BY d.finished_at DESC, d.table_id DESC, d.deal_no DESC LIMIT 1",
-        (user_id, guild_id),
-    )
-    return row[0] if row else None

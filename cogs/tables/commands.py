@@ -3,8 +3,6 @@ start of the table service with the bot."""
 
 from __future__ import annotations
 
-import io
-import json
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -16,7 +14,6 @@ from bot.client import TuteBot, catalog_str
 from bot.engine import Options, Preset, Variant
 from bot.engine.options import OPTION_NAMES
 from bot.i18n import DEFAULT_LANGUAGE, t
-from bot.storage import tables as table_repo
 from bot.storage.settings import get_settings
 from bot.tables.errors import TableError
 from bot.tables.house import completions, opening_options, parse_house, values_of
@@ -33,6 +30,8 @@ from .common import locale_of, refuse, service_of, since_of
 from .guide import GUIDE_ITEMS, show_guide
 from .launch import launch
 from .presenter import DiscordPresenter, presenter_of
+from .replay_buttons import REPLAY_ITEMS
+from .replays import history_choices, show_history
 
 log = logging.getLogger(__name__)
 
@@ -302,19 +301,20 @@ class TablesCommands(CommandsMixin):
         description=catalog_str("commands.tute.history.description"),
     )
     @app_commands.guild_only()
-    async def history(self, interaction: discord.Interaction[TuteBot]) -> None:
-        """The game record of your last finished deal here, as a JSON file."""
-        lang = locale_of(interaction)
-        service = service_of(interaction.client)
-        record = await table_repo.last_finished_record(
-            service.db, interaction.guild_id or 0, interaction.user.id
-        )
-        if record is None:
-            await interaction.response.send_message(t("history.none", lang), ephemeral=True)
-            return
-        text = json.dumps(json.loads(record), indent=1, ensure_ascii=False)
-        file = discord.File(io.BytesIO(text.encode()), filename="tute-record.json")
-        await interaction.response.send_message(t("history.here", lang), file=file, ephemeral=True)
+    @app_commands.rename(deal=catalog_str("commands.tute.history.deal.name"))
+    @app_commands.describe(deal=catalog_str("commands.tute.history.deal.description"))
+    async def history(
+        self, interaction: discord.Interaction[TuteBot], deal: str | None = None
+    ) -> None:
+        """A finished deal of this server stepped through, every hand shown, with its game
+        record as a JSON file: the one chosen, else your last one here."""
+        await show_history(interaction, deal)
+
+    @history.autocomplete("deal")
+    async def history_autocomplete(
+        self, interaction: discord.Interaction[TuteBot], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await history_choices(interaction, current)
 
 
 async def start_tables(
@@ -337,7 +337,7 @@ async def start_tables(
         robot_processes=bot.config.robot_processes,
     )
     bot.tables = service
-    bot.add_dynamic_items(*BUTTONS, *GUIDE_ITEMS)
+    bot.add_dynamic_items(*BUTTONS, *GUIDE_ITEMS, *REPLAY_ITEMS)
     await start_web_table(bot, service)
     if bot.cluster is not None:
         # hold this process's shards first: a process that takes over from one that died

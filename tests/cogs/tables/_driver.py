@@ -283,7 +283,8 @@ class Driver:
             assert message.flags.components_v2
             (picture,) = message.attachments
             assert picture.filename == "summary.png" and picture.description
-            assert not buttons(message), "a summary has nothing to click"
+            replay = [f"tute:rp:{table.id}:{deal_no}"]
+            assert [b.custom_id for b in buttons(message)] == replay, "a summary: Replay alone"
             self.summaries.add(deal_no)
 
     async def hand_message(self, player: Player, *, fresh: bool = False) -> Message:

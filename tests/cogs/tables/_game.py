@@ -349,8 +349,11 @@ class Game:
             layout_texts(final)[0].splitlines()[0]
             == f"### {t('summary.game_over', lang, id=table.id)}"
         ), layout_texts(final)
-        (rematch,) = buttons(final)  # one button is left: to play again
-        assert rematch.custom_id == f"tute:t:{table.id}:rematch"
+        # two buttons are left: to play again, and to replay the last deal
+        assert [b.custom_id for b in buttons(final)] == [
+            f"tute:t:{table.id}:rematch",
+            f"tute:rp:{table.id}:{table.deal_no}",
+        ]
         for human in self.humans:
             occupant = table.seats[self.seat(human)]
             assert occupant is not None

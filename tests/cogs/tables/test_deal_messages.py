@@ -34,7 +34,12 @@ def is_summary(game: Game, message_id: int, deal: int) -> bool:
     message = next(m for m in game.messages(placed(table).where_id) if m.id == message_id)
     title = t("summary.title", "en", deal=deal + 1, id=table.id)
     said = layout_texts(message)
-    return bool(said) and said[0].startswith(f"### {title}\n") and not buttons(message)
+    replay = [f"tute:rp:{table.id}:{deal}"]  # its only button: Replay
+    return (
+        bool(said)
+        and said[0].startswith(f"### {title}\n")
+        and [b.custom_id for b in buttons(message)] == replay
+    )
 
 
 @pytest.mark.e2e

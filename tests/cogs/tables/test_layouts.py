@@ -151,7 +151,8 @@ def test_the_result_keeps_the_last_deals_summary_and_offers_a_rematch() -> None:
     summary = t("summary.title", "en", deal=table.summary.deal_no + 1, id=table.id)
     assert f"**{summary}**" in said
     assert [getattr(b, "custom_id", None) for b in buttons_of(payload["view"])] == [
-        f"tute:t:{table.id}:rematch"
+        f"tute:t:{table.id}:rematch",
+        f"tute:rp:{table.id}:{table.summary.deal_no}",
     ]
     galleries = [
         i for i in payload["view"].walk_children() if isinstance(i, discord.ui.MediaGallery)

@@ -1,0 +1,170 @@
+"""A finished deal's replay: its steps tell exactly what the referee reads in the deal's
+record (each card played, who took each trick, the points, the result), for every variant;
+and a replay is refused, in words, for a deal of another server or one not played to its
+end."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.engine import CODES, Options, RecordError, Variant, record_of
+from bot.engine.referee import judge
+from bot.i18n import LANGUAGES, t
+from bot.storage import Database, open_database
+from bot.storage import tables as repo
+from bot.tables.errors import TableError
+from bot.tables.model import Seat, Table
+from bot.tables.replay import StepKind, deal_replay, steps_of
+from tests.engine.test_properties import OPTION_SETS, play_random_game
+
+GOLDEN = Path(__file__).parents[1] / "engine" / "golden"
+FINISHED = sorted(p for p in GOLDEN.glob("*.json") if not p.stem.endswith(("_illegal", "_midway")))
+GUILD = 7
+
+
+def _golden(path: Path) -> dict[str, Any]:
+    return json.loads(path.read_text())
+
+
+def _tricks(steps: Any) -> list[dict[str, Any]]:
+    return [
+        {
+            "leader": s.trick.leader,
+            "cards": [CODES[card] for _, card in s.trick.cards],
+            "winner": s.trick.winner,
+        }
+        for s in steps
+        if s.trick is not None
+    ]
+
+
+@pytest.mark.parametrize("path", FINISHED, ids=lambda p: p.stem)
+def test_the_steps_match_the_referee_on_every_golden_deal(path: Path) -> None:
+    case = _golden(path)
+    expected = case["expected"]
+    steps = steps_of(case["record"])
+    assert steps[0].kind is StepKind.DEALT and steps[-1].kind is StepKind.RESULT
+    assert _tricks(steps) == expected["tricks"]
+    result = steps[-1].result
+    assert result is not None and result.to_json() == expected["result"]
+    assert steps[-1].scores == steps[-2].scores, "the result adds nothing to the last step"
+    # every hand as dealt, and emptied card by card as the tricks are played
+    dealt = case["record"]["hands"]
+    first = steps[0].hands
+    assert sum(len(h) for h in first) >= sum(len(h) for h in dealt) - 1
+    played = {c for s in steps if s.trick for _, c in s.trick.cards}
+    for step in steps:
+        if step.trick is not None:
+            assert all(c not in hand for _, c in step.trick.cards for hand in step.hands)
+    assert len(played) == sum(len(t["cards"]) for t in expected["tricks"])
+
+
+@pytest.mark.parametrize("index", range(len(OPTION_SETS)))
+def test_the_steps_match_the_referee_on_seeded_games_of_each_variant(index: int) -> None:
+    variant, options = OPTION_SETS[index]
+    for seed in (11, 12):
+        record = json.loads(json.dumps(record_of(play_random_game(variant, options, seed, False))))
+        steps = steps_of(record)
+        expected = judge(record)
+        assert _tricks(steps) == expected["tricks"]
+        result = steps[-1].result
+        assert result is not None and result.to_json() == expected["result"]
+        # the points so far never go down, and end where the result says
+        for before, after in itertools.pairwise(steps):
+            assert all(a >= b for a, b in zip(after.scores, before.scores, strict=True))
+        cantes = [c for s in steps for c in s.cantes]
+        assert sum(c.points for c in cantes) == sum(result.cantes) or variant is Variant.PAIRS
+
+
+def test_a_deal_not_played_to_its_end_has_no_replay() -> None:
+    midway = next(GOLDEN.glob("*_midway.json"))
+    with pytest.raises(RecordError):
+        steps_of(_golden(midway)["record"])
+
+
+# ------------------------------------------------------------------ from the database
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> Any:
+    database = await open_database(tmp_path / "tute.db")
+    yield database
+    await database.close()
+
+
+async def store_deal(db: Database, record: dict[str, Any], *, finished: bool) -> int:
+    """A table of server GUILD whose deal 0 is ``record``: Ana (user 11) in seat 0, robots
+    in the others."""
+    variant = Variant(record["variant"])
+    seats = Options().seats_at(variant)
+    table = Table(
+        id=0,
+        guild_id=GUILD,
+        channel_id=3,
+        host_id=11,
+        variant=variant,
+        options=Options(),
+        language="en",
+        created_at=1.0,
+        seats=[Seat("Ana", 11), *(Seat(f"robot:{n}") for n in range(1, seats))],
+    )
+    async with db.transaction() as conn:
+        table_id = await repo.create_table(
+            conn,
+            guild_id=GUILD,
+            channel_id=3,
+            host_id=11,
+            variant=variant.value,
+            status="finished",
+            state=table.state_json(),
+            now=1.0,
+        )
+        await repo.save_deal(
+            conn,
+            table_id=table_id,
+            deal_no=0,
+            guild_id=GUILD,
+            record=json.dumps(record),
+            players=[(0, 11)],
+            finished_at=2.0 if finished else None,
+        )
+    return table_id
+
+
+def finished_record(variant: Variant) -> dict[str, Any]:
+    path = next(p for p in FINISHED if f"_{variant.value}_" in p.stem)
+    return _golden(path)["record"]
+
+
+async def test_a_finished_deal_of_the_server_is_replayed_with_its_names(db: Database) -> None:
+    record = finished_record(Variant.INDIVIDUAL)
+    table_id = await store_deal(db, record, finished=True)
+    replay = await deal_replay(db, GUILD, table_id, 0)
+    assert replay.seats[0].name == "Ana" and replay.seats[0].user_id == 11
+    assert [s.robot_no for s in replay.seats[1:]] == [1, 2, 3]
+    assert replay.steps == steps_of(record)
+    assert json.loads(replay.record) == record
+
+
+@pytest.mark.parametrize(
+    ("guild", "finished", "key"),
+    [(GUILD + 1, True, "replay_elsewhere"), (GUILD, False, "replay_unfinished")],
+)
+async def test_another_servers_deal_or_one_in_play_is_refused_in_words(
+    db: Database, guild: int, finished: bool, key: str
+) -> None:
+    table_id = await store_deal(db, finished_record(Variant.PAIRS), finished=finished)
+    with pytest.raises(TableError) as refused:
+        await deal_replay(db, guild, table_id, 0)
+    assert refused.value.key == key
+    for lang in LANGUAGES:
+        words = t(f"tables.errors.{key}", lang, **refused.value.params)
+        assert words and "{" not in words
+    with pytest.raises(TableError) as missing:
+        await deal_replay(db, GUILD, table_id, 5)
+    assert missing.value.key == "replay_none"
