@@ -10,6 +10,7 @@ import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -17,6 +18,7 @@ from bot.engine import Action, Kind, Options, Variant
 from bot.storage import Database, open_database
 from bot.storage.members import member_stats
 from bot.storage.settings import update_settings
+from bot.tables import daily as daily_module
 from bot.tables.daily import (
     DAY,
     MEMBER_SEAT,
@@ -73,6 +75,12 @@ class World:
             timer.cancel()
         await asyncio.gather(*timers, return_exceptions=True)
         service.tables.clear()
+
+
+@pytest.fixture(autouse=True)
+def same_daily_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The install's key of the daily seeds is the same in every run: the same deals."""
+    monkeypatch.setattr(daily_module, "secrets", SimpleNamespace(token_hex=lambda _n: "k" * 64))
 
 
 @pytest.fixture

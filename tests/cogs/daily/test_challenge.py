@@ -8,10 +8,15 @@ import discord
 import pytest
 import simcord
 
+from bot.config import Config
 from bot.i18n import t
+from bot.tables.clock import DECLARE_GRACE
 from tests.cogs.tables._faults import FAULTS, inject
 from tests.cogs.tables._world import card_of, cards_in, hand_buttons
-from tests.conftest import World
+from tests.conftest import World, fast_bot
+
+SCORED = t("daily.scored", "en", line="", command="").split("\n")[0]
+"""How the message with the member's result begins."""
 
 
 def hand_message(dm: simcord.ChannelHandle) -> discord.Message | None:
@@ -22,19 +27,26 @@ def hand_message(dm: simcord.ChannelHandle) -> discord.Message | None:
     return None
 
 
-async def play_the_deal(member: simcord.MemberActor) -> None:
-    """The member plays the first card they may, each turn, until the deal is over."""
+async def play_the_deal(env: simcord.Env, member: simcord.MemberActor) -> str:
+    """The member plays the first card they may, each turn, until the deal is scored;
+    returns what they are told then. Where a robot gives them time to sing first, that time
+    passes."""
     dm = member.user.dm_channel
     for _ in range(100):
+        scored = [m.content for m in dm.history() if (m.content or "").startswith(SCORED)]
+        if scored:
+            return scored[0] or ""
         hand = hand_message(dm)
-        if hand is None:
-            return  # the deal is over: the hand has no cards to click
         cards = [
-            b.custom_id for b in hand_buttons(hand) if not b.disabled and card_of(b) is not None
+            b.custom_id
+            for b in (hand_buttons(hand) if hand is not None else [])
+            if not b.disabled and card_of(b) is not None
         ]
-        if not cards:
-            return
-        await member.user.click(hand, custom_id=cards[0])
+        if hand is not None and cards:
+            await member.user.click(hand, custom_id=cards[0])
+        else:
+            await env.advance_time(DECLARE_GRACE + 1)
+    raise AssertionError("the deal never ended")
 
 
 @pytest.mark.e2e
@@ -47,9 +59,7 @@ async def test_todays_deal_is_played_in_dms_shared_and_on_the_board(
     assert started.ephemeral and started.response is not None
     dm = alice.user.dm_channel
     assert str(dm.id) in (started.response.content or "")
-    await play_the_deal(alice)
-    said = [m.content or "" for m in dm.history()]
-    scored = next(text for text in said if text.startswith("Your daily deal is scored"))
+    scored = await play_the_deal(simcord_env, alice)
     line = next(part for part in scored.splitlines() if part.startswith("Tute daily "))
     assert "🔥1" in line and ("🟩" in line or "🟥" in line)
     assert cards_in(line) == set()  # no card in what is shared
@@ -67,8 +77,8 @@ async def test_todays_deal_is_played_in_dms_shared_and_on_the_board(
 
 @pytest.mark.e2e
 @pytest.mark.simcord(settle_timeout=3)
-async def test_closed_dms_are_said_in_words_and_nothing_is_played(
-    simcord_env: simcord.Env, world: World
+async def test_closed_dms_are_said_in_words_and_a_restart_resumes_the_deal(
+    simcord_env: simcord.Env, world: World, test_config: Config
 ) -> None:
     alice = world.member
     dm = alice.user.dm_channel
@@ -81,8 +91,12 @@ async def test_closed_dms_are_said_in_words_and_nothing_is_played(
     started = await alice.slash(world.channel, "tute challenge play")
     assert started.response is not None and str(dm.id) in (started.response.content or "")
     assert hand_message(dm) is not None
+    still_on = t("daily.in_play", "en", link=f"https://discord.com/channels/@me/{dm.id}")
     again = await alice.slash(world.channel, "tute challenge play")
-    assert again.response is not None
-    assert again.response.content == t(
-        "daily.in_play", "en", link=f"https://discord.com/channels/@me/{dm.id}"
-    )
+    assert again.response is not None and again.response.content == still_on
+    # the bot restarts in the middle: the same table goes on, still played once
+    await simcord_env.bot.close()
+    await simcord_env.restart_bot(fast_bot(test_config))
+    after = await alice.slash(world.channel, "tute challenge play")
+    assert after.response is not None and after.response.content == still_on
+    assert (await play_the_deal(simcord_env, alice)).startswith(SCORED)
