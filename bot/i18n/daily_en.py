@@ -17,7 +17,7 @@ MESSAGES: Final[dict[str, str]] = {
     "settings.config.daily_experience": "Experience from the daily deal",
     "daily.on": "On",
     "daily.off": "Off",
-    "daily.intro": "**Daily deal of {server} · {date}**\nPairs, one deal: you and a robot partner against two robots. Every member of the server plays these same cards today, once. Leaving or running out of time counts as played.",
+    "daily.intro": "**Daily deal of {server} · {date}**\nPairs, one deal: you and a robot partner against two robots. Every member of the server plays these same cards today, once. Left, or called off for waiting too long, it counts as played: unfinished, no points.",
     "daily.started": "Today's deal is in your DMs: {link}",
     "daily.dms_closed": "I cannot send you messages, so the deal cannot be dealt in private. Allow direct messages from this server's members (the server's menu, Privacy Settings) and try again: nothing was played.",
     "daily.played": "You have played today's deal in this server already. A new deal comes {when}.",
@@ -34,5 +34,6 @@ MESSAGES: Final[dict[str, str]] = {
     "daily.board.playing": "· {member} · playing now · 🔥{streak}",
     "daily.board.unfinished": "· {member} · unfinished · 🔥{streak}",
     "daily.board.more": "…and {count} more",
+    "tables.errors.daily_secret": "That is one of today's daily deals: its cards stay hidden until the day is over (00:00 UTC), so that every member plays it fresh.",
     "daily.board.footer": "Points of your side in the deal, then the margin. 🟩 a trick your side won, 🟥 one it lost, 👑 a cante, 🔥 days in a row.",
 }

@@ -17,7 +17,7 @@ MESSAGES: Final[dict[str, str]] = {
     "settings.config.daily_experience": "Experiencia del reto diario",
     "daily.on": "Activada",
     "daily.off": "Desactivada",
-    "daily.intro": "**Reto diario de {server} · {date}**\nParejas, una mano: tú y un robot de compañero contra dos robots. Todos los miembros del servidor juegan hoy estas mismas cartas, una vez. Abandonar o quedarse sin tiempo cuenta como jugada.",
+    "daily.intro": "**Reto diario de {server} · {date}**\nParejas, una mano: tú y un robot de compañero contra dos robots. Todos los miembros del servidor juegan hoy estas mismas cartas, una vez. Si la abandonas o se anula por esperar demasiado, cuenta como jugada: sin acabar, sin puntos.",
     "daily.started": "La mano de hoy está en tus mensajes directos: {link}",
     "daily.dms_closed": "No puedo enviarte mensajes, así que la mano no se puede repartir en privado. Permite los mensajes directos de los miembros de este servidor (menú del servidor, Ajustes de privacidad) y vuelve a intentarlo: no se ha jugado nada.",
     "daily.played": "Ya has jugado la mano de hoy en este servidor. La próxima llega {when}.",
@@ -34,5 +34,6 @@ MESSAGES: Final[dict[str, str]] = {
     "daily.board.playing": "· {member} · jugando ahora · 🔥{streak}",
     "daily.board.unfinished": "· {member} · sin acabar · 🔥{streak}",
     "daily.board.more": "…y {count} más",
+    "tables.errors.daily_secret": "Esa es una mano del reto de hoy: sus cartas siguen ocultas hasta que acabe el día (00:00 UTC), para que todos la jueguen sin saberlas.",
     "daily.board.footer": "Puntos de tu pareja en la mano y luego la diferencia. 🟩 una baza que ganó tu pareja, 🟥 una que perdió, 👑 un cante, 🔥 días seguidos.",
 }

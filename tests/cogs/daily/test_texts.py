@@ -9,6 +9,7 @@ import pytest
 from bot.storage.daily import Attempt
 from bot.tables.daily import Board, BoardEntry
 from cogs.daily.texts import BOARD_LINES, board_embed, grid, share_line
+from cogs.tables.embeds import refusal_text
 from tests.cogs.tables._world import cards_in
 from tests.discord_limits import check_message
 
@@ -62,3 +63,10 @@ def test_a_crowded_board_stays_within_discords_limits(lang: str) -> None:
 def test_a_board_without_players_says_how_to_play() -> None:
     embed = board_embed(Board(DAY, ()), "en", play_command="/tute challenge play")
     assert "/tute challenge play" in (embed.description or "")
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_replay_of_todays_deal_is_refused_in_words(lang: str) -> None:
+    """What a member asking for another's deal of today reads (``kept_secret``)."""
+    text = refusal_text("daily_secret", {}, lang)
+    assert "00:00 UTC" in text and cards_in(text) == set()
