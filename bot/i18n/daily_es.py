@@ -35,5 +35,5 @@ MESSAGES: Final[dict[str, str]] = {
     "daily.board.unfinished": "· {member} · sin acabar · 🔥{streak}",
     "daily.board.more": "…y {count} más",
     "tables.errors.daily_secret": "Esa es una mano del reto de hoy: sus cartas siguen ocultas hasta que acabe el día (00:00 UTC), para que todos la jueguen sin saberlas.",
-    "daily.board.footer": "Puntos de tu pareja en la mano y luego la diferencia. 🟩 una baza que ganó tu pareja, 🟥 una que perdió, 👑 un cante, 🔥 días seguidos.",
+    "daily.board.footer": "Puntos de tu pareja en la mano y luego la diferencia. 🟩 una baza que ganó tu pareja, 🟥 una que perdió, 👑 un cante, 💡 pistas pedidas (esa mano queda detrás de las jugadas sin ellas), 🔥 días seguidos.",
 }

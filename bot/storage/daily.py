@@ -16,7 +16,7 @@ AttemptStatus = Literal["playing", "finished", "unfinished"]
 
 _COLUMNS = (
     "guild_id, user_id, day, started_at, table_id, status, points, margin, won, tricks,"
-    " cantes, ended_at"
+    " cantes, hints, ended_at"
 )
 
 
@@ -39,6 +39,8 @@ class Attempt:
     tricks: str
     """One letter per trick played: W, won by the member's side; L, lost."""
     cantes: int
+    hints: int
+    """Hints the member asked for while playing it."""
     ended_at: float | None
 
 
@@ -51,6 +53,7 @@ class Score:
     won: bool
     tricks: str
     cantes: int
+    hints: int = 0
 
 
 def _attempt(row: Row) -> Attempt:
@@ -69,7 +72,8 @@ def _attempt(row: Row) -> Attempt:
         won=bool(values[8]),
         tricks=str(values[9]),
         cantes=int(values[10]),
-        ended_at=None if values[11] is None else float(values[11]),
+        hints=int(values[11]),
+        ended_at=None if values[12] is None else float(values[12]),
     )
 
 
@@ -167,7 +171,7 @@ async def finish(
         else:
             changed = await conn.execute(
                 "UPDATE daily_deals SET status = 'finished', points = ?, margin = ?, won = ?,"
-                " tricks = ?, cantes = ?, ended_at = ?"
+                " tricks = ?, cantes = ?, hints = ?, ended_at = ?"
                 " WHERE guild_id = ? AND user_id = ? AND day = ? AND status = 'playing'",
                 (
                     score.points,
@@ -175,6 +179,7 @@ async def finish(
                     int(score.won),
                     score.tricks,
                     score.cantes,
+                    score.hints,
                     now,
                     attempt.guild_id,
                     attempt.user_id,
@@ -192,13 +197,14 @@ async def finish(
 
 
 async def board(source: Source, guild_id: int, day: int) -> list[Attempt]:
-    """The server's attempts of a day, best first: finished ones by points, then margin,
-    then who finished first; then those still in play; then the unfinished."""
+    """The server's attempts of a day, best first: finished ones (those played without a
+    hint first) by points, then margin, then who finished first; then those still in play;
+    then the unfinished."""
     rows = await fetchall(
         source,
         f"SELECT {_COLUMNS} FROM daily_deals WHERE guild_id = ? AND day = ?"
         " ORDER BY CASE status WHEN 'finished' THEN 0 WHEN 'playing' THEN 1 ELSE 2 END,"
-        " points DESC, margin DESC, ended_at, started_at, user_id",
+        " CASE WHEN hints > 0 THEN 1 ELSE 0 END, points DESC, margin DESC, ended_at, started_at, user_id",
         (guild_id, day),
     )
     return [_attempt(row) for row in rows]

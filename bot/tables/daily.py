@@ -8,7 +8,9 @@ A member's attempt is written when they start it, before a card is shown, so the
 played once whatever becomes of it. It is played at an ordinary table of the service, in
 the member's DMs: friendly (no chips, no ratings), private, of one deal. When that table
 ends, the attempt is scored: a deal played to its end by its points; one left, abandoned
-or cancelled for waiting is unfinished, with no points, below every finished one.
+or cancelled for waiting is unfinished, with no points, below every finished one. A table
+that is not competitive offers hints: a deal played with any ranks after those played
+without, and says how many.
 """
 
 from __future__ import annotations
@@ -97,7 +99,8 @@ def score_of(table: Table, user_id: int) -> Score | None:
     seat = next(
         (i for i, s in enumerate(table.seats) if s is not None and s.user_id == user_id), None
     )
-    if seat is None:
+    occupant = table.seats[seat] if seat is not None else None
+    if seat is None or occupant is None:
         return None
     result = deal.result
     side = deal.side_of[seat]
@@ -109,6 +112,7 @@ def score_of(table: Table, user_id: int) -> Score | None:
         won=result.winner == side,
         tricks="".join("W" if deal.side_of[t.winner] == side else "L" for t in deal.tricks),
         cantes=sum(1 for c in deal.cantes if deal.side_of[c.seat] == side),
+        hints=occupant.hints,
     )
 
 

@@ -13,6 +13,7 @@ from cogs._base import number, signed
 WON = "🟩"
 LOST = "🟥"
 CANTE = "👑"
+HINT = "💡"
 NOT_PLAYED = "⬛"
 BOARD_LINES = 20
 """The members listed by name on a board; the others are counted."""
@@ -20,12 +21,14 @@ BOARD_LINES = 20
 
 def grid(attempt: Attempt) -> str:
     """One square per trick, in order: won by the member's side, or lost; a crown for each
-    cante their side sang. Which cards fell, who held what, is nowhere in it."""
+    cante their side sang; the hints they asked for, if any. Which cards fell, who held
+    what, is nowhere in it."""
     if attempt.status != "finished":
         return NOT_PLAYED
     squares = "".join(WON if trick == "W" else LOST for trick in attempt.tricks)
     crowns = CANTE * attempt.cantes
-    return f"{squares} {crowns}" if crowns else squares
+    hints = f"{HINT}{attempt.hints}" if attempt.hints else ""
+    return " ".join(part for part in (squares, crowns, hints) if part)
 
 
 def share_line(attempt: Attempt, streak: int, lang: str) -> str:

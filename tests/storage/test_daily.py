@@ -22,7 +22,7 @@ async def test_a_member_begins_a_days_deal_once(db: Database) -> None:
 
 
 async def test_an_attempt_is_scored_once_and_ranked_on_its_servers_board(db: Database) -> None:
-    for user in (10, 11, 12, 13):
+    for user in (10, 11, 12, 13, 15):
         await repo.begin(db, 1, user, DAY, now=100.0 + user)
         await repo.seat(db, 1, user, DAY, table_id=user)
     await repo.begin(db, 2, 14, DAY, now=100.0)  # another server's
@@ -31,6 +31,7 @@ async def test_an_attempt_is_scored_once_and_ranked_on_its_servers_board(db: Dat
         10: Score(points=70, margin=10, won=True, tricks="WWLW", cantes=1),
         11: Score(points=90, margin=50, won=True, tricks="WWWW", cantes=0),
         13: Score(points=70, margin=20, won=True, tricks="WLWW", cantes=0),
+        15: Score(points=120, margin=110, won=True, tricks="WWWW", cantes=0, hints=3),
         14: Score(points=130, margin=130, won=True, tricks="WWWW", cantes=2),
     }
     for user, score in scores.items():
@@ -48,8 +49,11 @@ async def test_an_attempt_is_scored_once_and_ranked_on_its_servers_board(db: Dat
         (11, "finished"),
         (13, "finished"),  # same points as 10, a wider margin
         (10, "finished"),
+        (15, "finished"),  # the most points, but with hints
         (12, "unfinished"),
     ]
+    hinted = await repo.get(db, 1, 15, DAY)
+    assert hinted is not None and hinted.hints == 3
     assert await repo.in_play(db) == []
     assert [a.user_id for a in await repo.board(db, 2, DAY)] == [14]
 

@@ -113,8 +113,11 @@ def first_choice(table: Table) -> Action | None:
     return (plays or legal)[0]
 
 
-async def play_out(world: World, service: TableService, table: Table, user: int) -> Table:
-    """The member plays every turn of theirs until the deal is over."""
+async def play_out(
+    world: World, service: TableService, table: Table, user: int, *, hint: bool = False
+) -> Table:
+    """The member plays every turn of theirs until the deal is over (``hint``: asking for a
+    hint on their first turn, though playing their own card)."""
     for _ in range(200):
         await world.time.quiet(service)
         if not table.status.is_open:
@@ -123,6 +126,9 @@ async def play_out(world: World, service: TableService, table: Table, user: int)
         assert action is not None, "the member waits with nothing to play"
         deal = table.deal
         assert deal is not None
+        if hint:
+            await service.hint(table.id, user)
+            hint = False
         await service.act(table.id, user, action, deal_no=table.deal_no, trick_no=len(deal.tricks))
     await service.told()
     assert table.status is Status.FINISHED
@@ -219,11 +225,12 @@ async def test_a_table_that_ended_while_nobody_listened_is_scored_at_the_next_st
 
 async def test_the_board_is_each_servers_own(world: World) -> None:
     service, daily = world.start()
-    for user, guild in ((10, GUILD), (11, GUILD), (12, OTHER_GUILD)):
+    for user, guild in ((11, GUILD), (10, GUILD), (12, OTHER_GUILD)):
         table = await begin(daily, user, guild=guild)
-        await play_out(world, service, table, user)
+        await play_out(world, service, table, user, hint=user == 11)
     board = await daily.board(GUILD)
-    assert {e.attempt.user_id for e in board.entries} == {10, 11}
+    # the same points, but bob asked for a hint: alice ranks first
+    assert [(e.attempt.user_id, e.attempt.hints) for e in board.entries] == [(10, 0), (11, 1)]
     assert [e.place for e in board.entries] == [1, 2]
     assert [e.attempt.user_id for e in (await daily.board(OTHER_GUILD)).entries] == [12]
     assert board.entries[0].attempt.points == board.entries[1].attempt.points  # same deal

@@ -2,7 +2,8 @@
 -- UTC day; a member's attempt is written when they start it (so it is played once, however
 -- it ends) and scored when its table ends. ``day`` counts days since 1970-01-01 (UTC).
 -- ``tricks``: one letter per trick played, W (won by the member's side) or L; ``cantes``:
--- the cantes their side sang. An attempt left ``playing`` is scored ``unfinished`` when its
+-- the cantes their side sang; ``hints``: the hints they asked for (such a deal ranks after
+-- those played without). An attempt left ``playing`` is scored ``unfinished`` when its
 -- table ends any other way than finished.
 CREATE TABLE daily_deals (
     guild_id    INTEGER NOT NULL,
@@ -17,6 +18,7 @@ CREATE TABLE daily_deals (
     won         INTEGER NOT NULL DEFAULT 0 CHECK (won IN (0, 1)),
     tricks      TEXT    NOT NULL DEFAULT '',
     cantes      INTEGER NOT NULL DEFAULT 0 CHECK (cantes >= 0),
+    hints       INTEGER NOT NULL DEFAULT 0 CHECK (hints >= 0),
     ended_at    REAL,
     PRIMARY KEY (guild_id, user_id, day)
 );

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.storage.daily import Attempt
+from bot.storage.daily import Attempt, AttemptStatus
 from bot.tables.daily import Board, BoardEntry
 from cogs.daily.texts import BOARD_LINES, board_embed, grid, share_line
 from cogs.tables.embeds import refusal_text
@@ -19,14 +19,29 @@ DAY = 20_784  # 2026-11-27
 def attempt(
     user: int = 10,
     *,
-    status: str = "finished",
+    status: AttemptStatus = "finished",
     points: int = 78,
     margin: int = 26,
     won: bool = True,
     tricks: str = "WWLWLWWLWW",
     cantes: int = 1,
+    hints: int = 0,
 ) -> Attempt:
-    return Attempt(1, user, DAY, 0.0, user, status, points, margin, won, tricks, cantes, 1.0)  # type: ignore[arg-type]
+    return Attempt(
+        1,
+        user,
+        DAY,
+        0.0,
+        user,
+        status,
+        points,
+        margin,
+        won,
+        tricks,
+        cantes,
+        hints,
+        1.0,
+    )
 
 
 def test_the_line_to_share_reads_like_a_word_games_grid() -> None:
@@ -34,6 +49,8 @@ def test_the_line_to_share_reads_like_a_word_games_grid() -> None:
     assert line == "Tute daily 2026-11-27 · 🏆 78 pts (+26) · 🟩🟩🟥🟩🟥🟩🟩🟥🟩🟩 👑 · 🔥3"
     lost = share_line(attempt(points=52, margin=-26, won=False, cantes=0), 1, "es")
     assert lost == "Tute reto 2026-11-27 · 52 ptos (-26) · 🟩🟩🟥🟩🟥🟩🟩🟥🟩🟩 · 🔥1"
+    hinted = share_line(attempt(tricks="WLW", cantes=0, hints=2), 1, "en")
+    assert hinted == "Tute daily 2026-11-27 · 🏆 78 pts (+26) · 🟩🟥🟩 💡2 · 🔥1"
     unfinished = share_line(attempt(status="unfinished", tricks="", cantes=0), 2, "en")
     assert unfinished == "Tute daily 2026-11-27 · unfinished · ⬛ · 🔥2"
 

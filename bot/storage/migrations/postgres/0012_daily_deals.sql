@@ -12,6 +12,7 @@ CREATE TABLE daily_deals (
     won         BIGINT           NOT NULL DEFAULT 0 CHECK (won IN (0, 1)),
     tricks      TEXT             NOT NULL DEFAULT '',
     cantes      BIGINT           NOT NULL DEFAULT 0 CHECK (cantes >= 0),
+    hints       BIGINT           NOT NULL DEFAULT 0 CHECK (hints >= 0),
     ended_at    DOUBLE PRECISION,
     PRIMARY KEY (guild_id, user_id, day)
 );
