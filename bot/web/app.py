@@ -46,6 +46,7 @@ from .activity import DiscordCallError, Login
 from .hub import TableHub
 from .lobby import LOBBY_ACTIONS, channel_table
 from .relay import relay_if_elsewhere
+from .replays import replays_answer
 from .sessions import Session, WebAuthError, sign, verify
 from .words import card_name, suit_text
 
@@ -130,6 +131,8 @@ def make_app(
     app.router.add_get("/api/config", config)
     app.router.add_post("/api/token", token)
     app.router.add_get("/api/ws", socket)
+    app.router.add_get("/api/replays", replays)
+    app.router.add_get(r"/api/replays/{table:\d+}/{deal:\d+}", replays)
     app.on_shutdown.append(_close_sockets)
     return app
 
@@ -291,6 +294,12 @@ async def token(request: web.Request) -> web.Response:
             "user": {"id": str(session.user_id), "name": session.name},
         }
     )
+
+
+async def replays(request: web.Request) -> web.Response:
+    """A member's finished deals of their Activity's server, and one replayed (:mod:`replays`)."""
+    app = request.app
+    return await replays_answer(request, app[HUB].service, app[SECRET], app[CLOCK])
 
 
 class SocketPeer:

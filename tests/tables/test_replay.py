@@ -97,28 +97,36 @@ async def db(tmp_path: Path) -> Any:
     await database.close()
 
 
-async def store_deal(db: Database, record: dict[str, Any], *, finished: bool) -> int:
-    """A table of server GUILD whose deal 0 is ``record``: Ana (user 11) in seat 0, robots
-    in the others."""
+async def store_deal(
+    db: Database,
+    record: dict[str, Any],
+    *,
+    finished: bool,
+    guild: int = GUILD,
+    member: tuple[int, str] = (11, "Ana"),
+) -> int:
+    """A table of server ``guild`` whose deal 0 is ``record``: the member (user id, name) in
+    seat 0, robots in the others."""
     variant = Variant(record["variant"])
     seats = Options().seats_at(variant)
+    user_id, name = member
     table = Table(
         id=0,
-        guild_id=GUILD,
+        guild_id=guild,
         channel_id=3,
-        host_id=11,
+        host_id=user_id,
         variant=variant,
         options=Options(),
         language="en",
         created_at=1.0,
-        seats=[Seat("Ana", 11), *(Seat(f"robot:{n}") for n in range(1, seats))],
+        seats=[Seat(name, user_id), *(Seat(f"robot:{n}") for n in range(1, seats))],
     )
     async with db.transaction() as conn:
         table_id = await repo.create_table(
             conn,
-            guild_id=GUILD,
+            guild_id=guild,
             channel_id=3,
-            host_id=11,
+            host_id=user_id,
             variant=variant.value,
             status="finished",
             state=table.state_json(),
@@ -128,9 +136,9 @@ async def store_deal(db: Database, record: dict[str, Any], *, finished: bool) ->
             conn,
             table_id=table_id,
             deal_no=0,
-            guild_id=GUILD,
+            guild_id=guild,
             record=json.dumps(record),
-            players=[(0, 11)],
+            players=[(0, user_id)],
             finished_at=2.0 if finished else None,
         )
     return table_id

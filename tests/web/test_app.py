@@ -18,7 +18,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from PIL import Image
 
 from bot.engine import CODES, Options, Variant
-from bot.i18n import t, web_en, web_es
+from bot.i18n import replays_en, replays_es, t, web_en, web_es
 from bot.render.cards import CARD_H, CARD_W
 from bot.storage import Database
 from bot.tables import Presenters
@@ -219,6 +219,8 @@ def test_the_app_has_its_routes_alone() -> None:
     assert routes == [
         ("GET", "/"),
         ("GET", "/api/config"),
+        ("GET", "/api/replays"),
+        ("GET", r"/api/replays/{table}/{deal}"),
         ("GET", "/api/words"),
         ("GET", "/api/ws"),
         ("GET", "/cards/{code}.png"),
@@ -323,9 +325,14 @@ async def test_the_words_of_the_page_in_each_language(
     assert answer.status == 200
     said = await answer.json()
     assert said["lang"] == lang
-    assert set(said["words"]) == set(web_en.MESSAGES) == set(web_es.MESSAGES)
-    catalog = web_es.MESSAGES if lang == "es" else web_en.MESSAGES
-    assert said["words"] == catalog, "unfilled: the page fills {name} and the like itself"
+    # the page's own words, and those of the features it shows (the replays)
+    catalogs = {"en": (web_en, replays_en), "es": (web_es, replays_es)}
+    page = {
+        language: {k: v for c in modules for k, v in c.MESSAGES.items() if k.startswith("web.")}
+        for language, modules in catalogs.items()
+    }
+    assert set(said["words"]) == set(page["en"]) == set(page["es"])
+    assert said["words"] == page[lang], "unfilled: the page fills {name} and the like itself"
     assert set(said["cards"]) == set(CODES) and set(said["suits"]) == set("OCEB")
     spanish = {"12O": "Rey de oros", "10C": "Sota de copas", "11E": "Caballo de espadas"}
     english = {"12O": "King of coins", "10C": "Jack of cups", "11E": "Knight of swords"}

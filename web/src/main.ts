@@ -14,10 +14,12 @@
 //   button.open[data-variant]   no table here (state no_table): open one of that game
 //   button.lobby[data-do]       in a lobby: join | robot | start | leave (each only when
 //                               it may be pressed); #variant: the lobby's game in words
+//   the replays: see replay.ts
 
 import { Connection, type Phase } from "./connection";
 import { byId, el, fill, robotIcon, setText } from "./dom";
 import { type Config, Login, LoginError } from "./login";
+import { Replays } from "./replay";
 import type {
   Declaration,
   HandJ,
@@ -959,6 +961,16 @@ async function start(): Promise<void> {
     login: relogin,
   });
   connection.open();
+  let current = session;
+  const replays = new Replays(
+    { w, card: cardName, suit: (letter) => WORDS.suits[letter] ?? letter },
+    {
+      lang,
+      session: () => current,
+      login: async () => (current = await relogin()),
+    },
+  );
+  replays.ready();
 }
 
 void start();

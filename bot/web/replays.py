@@ -1,0 +1,70 @@
+"""The web table's replays: a member's recent finished deals in the server of their
+Activity, and one deal of that server stepped through (every hand shown: it is over), as
+JSON for the page. The session (``Authorization: Bearer <token>``) says who asks and from
+which server; the service decides what may be replayed and refuses the rest in words."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+from aiohttp import web
+
+from bot.i18n import language_of, t
+from bot.tables.errors import TableError
+from bot.tables.replay import deal_replay, recent_deals, replay_json
+from bot.tables.service import TableService
+
+from .sessions import Session, WebAuthError, verify
+
+RECENT: Final = 25
+"""The most deals the page lists."""
+BEARER: Final = "Bearer "
+
+
+def _session(request: web.Request, secret: bytes, clock: Callable[[], float]) -> Session:
+    header = request.headers.get("Authorization", "")
+    if not header.startswith(BEARER):
+        raise WebAuthError("malformed")
+    return verify(header[len(BEARER) :], secret, clock())
+
+
+def _refused(request: web.Request, key: str, status: int, **params: object) -> web.Response:
+    lang = language_of(request.query.get("lang"))
+    text = t(f"tables.errors.{key}", lang, **params)
+    return web.json_response({"error": key, "text": text}, status=status)
+
+
+async def replays_answer(
+    request: web.Request,
+    service: TableService,
+    secret: bytes,
+    clock: Callable[[], float],
+) -> web.Response:
+    """``GET /api/replays``: the member's recent finished deals here, newest first;
+    ``GET /api/replays/{table}/{deal}``: that deal's steps (``deal`` 0 the first)."""
+    try:
+        session = _session(request, secret, clock)
+    except WebAuthError as error:
+        return web.json_response({"error": error.reason}, status=401)
+    if session.guild_id is None:
+        return _refused(request, "replay_elsewhere", 403)
+    table, deal = request.match_info.get("table"), request.match_info.get("deal")
+    if table is None or deal is None:
+        deals = await recent_deals(service.db, session.guild_id, session.user_id, RECENT)
+        listed = [
+            {
+                "table_id": d.table_id,
+                "deal_no": d.deal_no,
+                "variant": d.variant,
+                "finished_at": d.finished_at,
+            }
+            for d in deals
+        ]
+        return web.json_response({"deals": listed}, headers={"Cache-Control": "no-cache"})
+    try:
+        replay = await deal_replay(service.db, session.guild_id, int(table), int(deal))
+    except TableError as error:
+        status = 404 if error.key == "replay_none" else 403
+        return _refused(request, error.key, status, **error.params)
+    return web.json_response(replay_json(replay), headers={"Cache-Control": "no-cache"})

@@ -1,0 +1,81 @@
+"""The web table's replays in headless Chromium: from the bar, a member's finished deal of
+this server opens at its start, every hand shown; its steps go forward to the result and
+back, the buttons stop at both ends, and a name is shown as typed."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from bot.engine import CODES, Variant
+from bot.storage import Database
+from bot.tables.replay import steps_of
+from tests.tables.test_replay import finished_record, store_deal
+from tests.web.browser import GUILD, INIGO, MEMBERS, Served, open_waiting_page
+from tests.web.browser import browser as browser  # the fixture
+from tests.web.conftest import quick_service
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture
+async def served(db: Database) -> AsyncIterator[Served]:
+    served = Served(quick_service(db))
+    await served.start()
+    yield served
+    await served.stop()
+
+
+async def _at(page: Any) -> int:
+    return int(await page.evaluate("Number(document.getElementById('replay').dataset.step)"))
+
+
+async def _go(page: Any, where: str) -> None:
+    before = await _at(page)
+    await page.click(f"button.replay-go[data-go={where}]")
+    await page.wait_for_function(f"document.getElementById('replay').dataset.step !== '{before}'")
+
+
+async def _disabled(page: Any) -> list[str]:
+    return list(
+        await page.evaluate(
+            "[...document.querySelectorAll('button.replay-go:disabled')].map(b => b.dataset.go)"
+        )
+    )
+
+
+async def test_a_deal_steps_through_in_the_page(served: Served, browser: Any) -> None:
+    record = finished_record(Variant.PAIRS)
+    table_id = await store_deal(
+        served.service.db, record, finished=True, guild=GUILD, member=(INIGO, MEMBERS[INIGO])
+    )
+    steps = steps_of(record)
+    page = await open_waiting_page(browser, served, INIGO)
+    await page.click("#replays-open")
+    deal = page.locator(f"button.replay-deal[data-table='{table_id}'][data-deal='0']")
+    await deal.click()
+    await page.wait_for_function("document.getElementById('replay').dataset.step === '0'")
+    assert await _disabled(page) == ["first", "back"]
+    shown = await page.evaluate(
+        "[...document.querySelectorAll('.replay-seat')].map(s =>"
+        " [...s.querySelectorAll('img')].map(i => i.dataset.card))"
+    )
+    assert shown == [[CODES[c] for c in hand] for hand in steps[0].hands]
+    assert await page.locator(".replay-seat[data-seat='0'] .who").inner_text() == "Íñigo <b>"
+
+    await _go(page, "next")
+    trick = steps[1].trick
+    assert trick is not None
+    played = await page.evaluate(
+        "[...document.querySelectorAll('#replay-trick img')].map(i => i.dataset.card)"
+    )
+    assert played == [CODES[card] for _, card in trick.cards]
+    await _go(page, "last")
+    assert await _at(page) == len(steps) - 1
+    assert await _disabled(page) == ["next", "last"]
+    await _go(page, "back")
+    assert await _at(page) == len(steps) - 2
+    await _go(page, "first")
+    assert await _at(page) == 0

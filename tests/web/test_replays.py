@@ -1,0 +1,104 @@
+"""The web table's replays: a member's finished deals in their Activity's server, and one
+deal stepped through as the Discord replay steps it; a deal of another server, one not
+over, and a page without a good session are refused."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+
+from bot.engine import Variant
+from bot.engine.referee import judge
+from bot.i18n import t
+from bot.storage import Database
+from bot.tables.replay import steps_of
+from bot.web import Session, sign
+from bot.web.app import make_app
+from bot.web.hub import TableHub
+from tests.tables.test_replay import GUILD, finished_record, store_deal
+from tests.web.conftest import quick_service
+
+SECRET = b"k" * 32
+ANA = 11
+
+
+def _bearer(guild: int | None = GUILD, user: int = ANA) -> dict[str, str]:
+    session = Session(
+        user_id=user, name="Ana", instance_id="i-1", channel_id=3, guild_id=guild, expires=2e9
+    )
+    return {"Authorization": "Bearer " + sign(session, SECRET)}
+
+
+@pytest.fixture
+async def client(db: Database) -> AsyncIterator[TestClient[Any, Any]]:
+    app = make_app(hub=TableHub(quick_service(db)), secret=SECRET, clock=lambda: 1e9, auth=None)
+    test_client = TestClient(TestServer(app))
+    await test_client.start_server()
+    yield test_client
+    await test_client.close()
+
+
+async def test_a_members_deals_are_listed_and_one_steps_as_the_referee_reads_it(
+    client: TestClient[Any, Any], db: Database
+) -> None:
+    record = finished_record(Variant.ARRASTRADO)
+    table_id = await store_deal(db, record, finished=True)
+    listed = await client.get("/api/replays", headers=_bearer())
+    assert listed.status == 200
+    (deal,) = (await listed.json())["deals"]
+    assert (deal["table_id"], deal["deal_no"], deal["variant"]) == (table_id, 0, "arrastrado")
+    assert (await (await client.get("/api/replays", headers=_bearer(user=99))).json()) == {
+        "deals": []
+    }
+
+    answer = await client.get(f"/api/replays/{table_id}/0", headers=_bearer())
+    assert answer.status == 200
+    replay = await answer.json()
+    expected = judge(json.loads(json.dumps(record)))
+    steps = replay["steps"]
+    assert len(steps) == len(steps_of(record))
+    tricks = [s["trick"] for s in steps if s["trick"] is not None]
+    assert [[code for _, code in t["cards"]] for t in tricks] == [
+        t["cards"] for t in expected["tricks"]
+    ]
+    assert [t["winner"] for t in tricks] == [t["winner"] for t in expected["tricks"]]
+    assert steps[-1]["result"] == expected["result"]
+    assert steps[0]["hands"][0] and replay["seats"][0]["name"] == "Ana"
+    assert replay["seats"][1] == {"user_id": None, "name": None, "robot": 1}
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+async def test_another_servers_or_an_unfinished_deal_is_refused_in_words(
+    client: TestClient[Any, Any], db: Database, lang: str
+) -> None:
+    record = finished_record(Variant.HABANERO)
+    done = await store_deal(db, record, finished=True)
+    playing = await store_deal(db, record, finished=False)
+    cases = [
+        (f"/api/replays/{done}/0", _bearer(GUILD + 1), 403, "replay_elsewhere", {}),
+        (f"/api/replays/{playing}/0", _bearer(), 403, "replay_unfinished", {"id": playing}),
+        (f"/api/replays/{done}/4", _bearer(), 404, "replay_none", {"id": done, "deal": 5}),
+        ("/api/replays", _bearer(None), 403, "replay_elsewhere", {}),
+    ]
+    for path, headers, status, key, params in cases:
+        answer = await client.get(f"{path}?lang={lang}", headers=headers)
+        assert answer.status == status, path
+        said = await answer.json()
+        assert said["error"] == key
+        assert said["text"] == t(f"tables.errors.{key}", lang, **{"deal": 1, **params})
+
+
+async def test_nothing_is_replayed_without_a_good_session(client: TestClient[Any, Any]) -> None:
+    good = _bearer()["Authorization"]
+    forged = good[:-2] + ("AA" if not good.endswith("AA") else "BB")
+    expired = Session(
+        user_id=ANA, name="Ana", instance_id="i", channel_id=3, guild_id=GUILD, expires=1.0
+    )
+    stale = "Bearer " + sign(expired, SECRET)
+    for header in ({}, {"Authorization": forged}, {"Authorization": stale}):
+        answer = await client.get("/api/replays", headers=header)
+        assert answer.status == 401
