@@ -4,7 +4,7 @@ the result.
 
 Built only from the deal's stored game record, by replaying its actions on the engine;
 the table's seats give the names. Only deals of the asking server, and only deals played to
-their end, are replayed.
+their end, are replayed; today's daily deal only to whoever played it, until the day ends.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from bot.engine import (
 from bot.storage import replays as stored
 from bot.storage._sql import Source
 
+from .daily import kept_secret
 from .errors import TableError
 from .history import PastTrick, past_trick
 from .model import Table
@@ -150,17 +151,32 @@ def _face_up(deal: Deal) -> int | None:
     return deal.table_card if deal.table_card >= 0 else None
 
 
-async def deal_replay(source: Source, guild_id: int, table_id: int, deal_no: int) -> DealReplay:
-    """The replay of deal ``deal_no`` (0 the first) of table ``table_id``, asked from server
-    ``guild_id``. Refused (TableError) where there is no such deal, where it was played in
-    another server, and where it is not over."""
+async def deal_replay(
+    source: Source,
+    guild_id: int | None,
+    table_id: int,
+    deal_no: int,
+    *,
+    user_id: int,
+    now: float,
+) -> DealReplay:
+    """The replay of deal ``deal_no`` (0 the first) of table ``table_id``, asked by member
+    ``user_id`` from server ``guild_id`` (None: from their DMs, where only the deals they
+    played are theirs to see). Refused (TableError) where there is no such deal, where it
+    was played in another server, where it is not over, and where it is a daily deal of a
+    day not over yet, played by another (its cards are everyone's deal of the day)."""
     deal = await stored.stored_deal(source, table_id, deal_no)
     if deal is None:
         raise TableError("replay_none", id=table_id, deal=deal_no + 1)
-    if deal.guild_id != guild_id:
+    if guild_id is None:
+        if user_id not in deal.members.values():
+            raise TableError("replay_elsewhere")
+    elif deal.guild_id != guild_id:
         raise TableError("replay_elsewhere")
     if not deal.finished:
         raise TableError("replay_unfinished", id=table_id, deal=deal_no + 1)
+    if await kept_secret(source, table_id, user_id, now):
+        raise TableError("daily_secret")
     data = json.loads(deal.record)
     try:
         steps = steps_of(data)

@@ -63,7 +63,14 @@ async def replays_answer(
         ]
         return web.json_response({"deals": listed}, headers={"Cache-Control": "no-cache"})
     try:
-        replay = await deal_replay(service.db, session.guild_id, int(table), int(deal))
+        replay = await deal_replay(
+            service.db,
+            session.guild_id,
+            int(table),
+            int(deal),
+            user_id=session.user_id,
+            now=clock(),
+        )
     except TableError as error:
         status = 404 if error.key == "replay_none" else 403
         return _refused(request, error.key, status, **error.params)

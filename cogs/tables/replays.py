@@ -239,12 +239,17 @@ def replay_files(
 async def replay_at(
     interaction: discord.Interaction[Any], table_id: int, deal_no: int, step: int
 ) -> tuple[DealReplay, int]:
-    """The replay asked for (refused where it is not this server's, or not over) and the
-    step to show, within its steps."""
-    guild_id = interaction.guild_id
-    if guild_id is None:
-        raise TableError("replay_elsewhere")
-    replay = await deal_replay(service_of(interaction.client).db, guild_id, table_id, deal_no)
+    """The replay asked for (refused where it is not this server's, or the member's own in
+    their DMs; or not over) and the step to show, within its steps."""
+    service = service_of(interaction.client)
+    replay = await deal_replay(
+        service.db,
+        interaction.guild_id,
+        table_id,
+        deal_no,
+        user_id=interaction.user.id,
+        now=service.clock(),
+    )
     return replay, min(max(step, 0), len(replay.steps) - 1)
 
 

@@ -16,7 +16,9 @@ from bot.engine import CODES, Options, RecordError, Variant, record_of
 from bot.engine.referee import judge
 from bot.i18n import LANGUAGES, t
 from bot.storage import Database, open_database
+from bot.storage import daily as daily_repo
 from bot.storage import tables as repo
+from bot.tables.daily import day_of
 from bot.tables.errors import TableError
 from bot.tables.model import Seat, Table
 from bot.tables.replay import StepKind, deal_replay, steps_of
@@ -25,6 +27,8 @@ from tests.engine.test_properties import OPTION_SETS, play_random_game
 GOLDEN = Path(__file__).parents[1] / "engine" / "golden"
 FINISHED = sorted(p for p in GOLDEN.glob("*.json") if not p.stem.endswith(("_illegal", "_midway")))
 GUILD = 7
+ANA, LUIS = 11, 12
+NOW = 1_800_000_000.0
 
 
 def _golden(path: Path) -> dict[str, Any]:
@@ -152,7 +156,7 @@ def finished_record(variant: Variant) -> dict[str, Any]:
 async def test_a_finished_deal_of_the_server_is_replayed_with_its_names(db: Database) -> None:
     record = finished_record(Variant.INDIVIDUAL)
     table_id = await store_deal(db, record, finished=True)
-    replay = await deal_replay(db, GUILD, table_id, 0)
+    replay = await deal_replay(db, GUILD, table_id, 0, user_id=ANA, now=NOW)
     assert replay.seats[0].name == "Ana" and replay.seats[0].user_id == 11
     assert [s.robot_no for s in replay.seats[1:]] == [1, 2, 3]
     assert replay.steps == steps_of(record)
@@ -168,11 +172,36 @@ async def test_another_servers_deal_or_one_in_play_is_refused_in_words(
 ) -> None:
     table_id = await store_deal(db, finished_record(Variant.PAIRS), finished=finished)
     with pytest.raises(TableError) as refused:
-        await deal_replay(db, guild, table_id, 0)
+        await deal_replay(db, guild, table_id, 0, user_id=LUIS, now=NOW)
     assert refused.value.key == key
     for lang in LANGUAGES:
         words = t(f"tables.errors.{key}", lang, **refused.value.params)
         assert words and "{" not in words
     with pytest.raises(TableError) as missing:
-        await deal_replay(db, GUILD, table_id, 5)
+        await deal_replay(db, GUILD, table_id, 5, user_id=ANA, now=NOW)
     assert missing.value.key == "replay_none"
+
+
+async def test_in_dms_only_the_members_own_deals_are_replayed(db: Database) -> None:
+    table_id = await store_deal(db, finished_record(Variant.HABANERO), finished=True)
+    replay = await deal_replay(db, None, table_id, 0, user_id=ANA, now=NOW)
+    assert replay.seats[0].user_id == ANA
+    with pytest.raises(TableError) as refused:
+        await deal_replay(db, None, table_id, 0, user_id=LUIS, now=NOW)
+    assert refused.value.key == "replay_elsewhere"
+
+
+async def test_todays_daily_deal_stays_hidden_from_the_others_until_the_day_is_over(
+    db: Database,
+) -> None:
+    table_id = await store_deal(db, finished_record(Variant.PAIRS), finished=True)
+    day = day_of(NOW)
+    assert await daily_repo.begin(db, GUILD, ANA, day, NOW)
+    await daily_repo.seat(db, GUILD, ANA, day, table_id)
+    with pytest.raises(TableError) as refused:
+        await deal_replay(db, GUILD, table_id, 0, user_id=LUIS, now=NOW)
+    assert refused.value.key == "daily_secret"
+    assert "00:00 UTC" in t("tables.errors.daily_secret", "en")
+    mine = await deal_replay(db, GUILD, table_id, 0, user_id=ANA, now=NOW)
+    tomorrow = await deal_replay(db, GUILD, table_id, 0, user_id=LUIS, now=NOW + 86_400)
+    assert mine.steps == tomorrow.steps
