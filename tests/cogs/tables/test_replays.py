@@ -122,6 +122,18 @@ async def test_a_finished_deal_steps_back_and_forth_from_history_and_its_summary
     await driver.play()
     message = driver.table_message()
 
+    # the deals to pick from: the member's own, newest first; a pick that is none refused
+    (choice,) = await alice.autocomplete(channel, "tute history", "deal", "")
+    assert choice["value"] == f"{table.id}:{table.deal_no}"
+    assert choice["name"].startswith(f"Table #{table.id}, deal {table.deal_no + 1}")
+    assert await alice.autocomplete(channel, "tute history", "deal", "#999") == []
+    for typed, words in [
+        ("nonsense", t("tables.errors.replay_pick", "en")),
+        ("999:0", t("tables.errors.replay_none", "en", id=999, deal=1)),
+    ]:
+        refused = (await alice.slash(channel, "tute history", deal=typed)).response
+        assert refused is not None and refused.ephemeral and refused.content == words
+
     # /tute history: the last deal at once, at its start, with its record
     reply = (await alice.slash(channel, "tute history")).response
     assert reply is not None and reply.ephemeral
