@@ -16,7 +16,7 @@ from bot.render.palette import shared_palette
 from bot.render.png import encode_png
 from bot.render.scenes import TableScene
 from bot.render.style import HIGHLIGHT, PANEL_EDGE, TEXT, TEXT_SOFT, felt, panel, team_colour
-from bot.render.symbols import SUITS, normalize_code, split_code
+from bot.render.symbols import normalize_code
 from bot.render.table import TABLE_H, TABLE_W, table_image
 from bot.render.text import fit, paste_text
 from bot.render.tiles import rank_tile
@@ -30,12 +30,12 @@ TILE_STEP = 29  # tiles of one suit overlap, as cards held in a hand: the rank s
 SUIT_GAP = 6
 TILE_RANK_SIZE = 23
 PANEL_H = HAND_TOP + TILE_H + 10
-_STRENGTH = (1, 3, 12, 11, 10, 7, 6, 5, 4, 2)
 
 
 @dataclass(frozen=True, slots=True)
 class ReplayScene:
-    """The table at this moment, and each seat's hand (card codes), in seat order."""
+    """The table at this moment, and each seat's hand (card codes, in the order the hand
+    is shown: by suit), in seat order."""
 
     table: TableScene
     hands: tuple[tuple[str, ...], ...]
@@ -43,14 +43,6 @@ class ReplayScene:
 
 def replay_size(scene: ReplayScene) -> tuple[int, int]:
     return (TABLE_W, TABLE_H + PAD + len(scene.hands) * (PANEL_H + PAD))
-
-
-def _sorted(cards: tuple[str, ...]) -> list[str]:
-    def key(code: str) -> tuple[int, int]:
-        rank, suit = split_code(code)
-        return (SUITS.index(suit), _STRENGTH.index(rank))
-
-    return sorted((normalize_code(c) for c in cards), key=key)
 
 
 def _tile(code: str) -> Image.Image:
@@ -70,7 +62,7 @@ def _hand(canvas: Image.Image, scene: ReplayScene, seat: int, top: int) -> None:
     paste_text(
         canvas, (left, top + HAND_TOP / 2), fit(info.name, NAME_SIZE, 300), NAME_SIZE, ink, "lm"
     )
-    cards = _sorted(scene.hands[seat])
+    cards = [normalize_code(c) for c in scene.hands[seat]]
     x, suit = left, ""
     for i, code in enumerate(cards):
         if i:
