@@ -11,6 +11,8 @@ from discord.ext import commands
 from bot.client import TuteBot, catalog_str
 from bot.i18n import language_of, t
 from cogs._base import anywhere, in_server_with_bot, works_anywhere
+from cogs.daily import ChallengeCommands
+from cogs.learn import LearnCommands
 from cogs.standings import StandingsCommands
 from cogs.tables import TablesCommands, start_faces, start_tables
 from cogs.tables.launch import launch
@@ -31,6 +33,8 @@ FIELD_LIMIT = 1024
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
 @app_commands.allowed_installs(guilds=True, users=True)
 class Tute(
+    ChallengeCommands,
+    LearnCommands,
     TournamentCommands,
     StandingsCommands,
     TablesCommands,

@@ -8,10 +8,18 @@ translator that feeds it to Discord lives in ``bot.client``.
 from typing import Final, Literal, get_args
 
 from bot.i18n import (
+    daily_en,
+    daily_es,
     en,
     es,
     guide_en,
     guide_es,
+    hints_en,
+    hints_es,
+    learn_en,
+    learn_es,
+    replays_en,
+    replays_es,
     rules_en,
     rules_es,
     sandbox_en,
@@ -41,6 +49,10 @@ CATALOGS: Final[dict[Language, dict[str, str]]] = {
         **sandbox_en.MESSAGES,
         **settings_en.MESSAGES,
         **web_en.MESSAGES,
+        **hints_en.MESSAGES,
+        **replays_en.MESSAGES,
+        **daily_en.MESSAGES,
+        **learn_en.MESSAGES,
     },
     "es": {
         **es.MESSAGES,
@@ -51,6 +63,10 @@ CATALOGS: Final[dict[Language, dict[str, str]]] = {
         **sandbox_es.MESSAGES,
         **settings_es.MESSAGES,
         **web_es.MESSAGES,
+        **hints_es.MESSAGES,
+        **replays_es.MESSAGES,
+        **daily_es.MESSAGES,
+        **learn_es.MESSAGES,
     },
 }
 

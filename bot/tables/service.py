@@ -38,6 +38,7 @@ from .codes import decode_action
 from .core import GameOver as GameOver
 from .core import ServiceCore
 from .errors import SaveFailed, TableError
+from .hints import Hint, Hints
 from .house import opening_options
 from .model import DEFAULT_ROBOT, Level, Seat, Status, Table
 from .notes import Notes
@@ -100,6 +101,8 @@ class TableService(ServiceCore):
         """Each table's timer, and the back-off of a table whose change failed."""
         self.notes = Notes(db, self.tables, self._holding, self.store.save_quietly, self._open_in)
         """What members switch that is not a move: their turn notices."""
+        self.hints = Hints(self.tables, self._holding, self.store.save_quietly, self.thinking)
+        """What the hard robot would do in a member's seat, asked at a friendly table."""
         self._redraws = Redraws()
         self.game_over_listeners: list[GameOver] = []
         self._telling: set[asyncio.Task[None]] = set()
@@ -127,9 +130,11 @@ class TableService(ServiceCore):
         rematch_of: int | None = None,
         host_since: tuple[float | None, float | None] = (None, None),
         tournament_id: int | None = None,
+        seed: int | None = None,
     ) -> TableView:
         """``tournament_id``: the table plays a match of that tournament (its host may host
-        another table meanwhile: the tournament seats them, they did not ask)."""
+        another table meanwhile: the tournament seats them, they did not ask). ``seed``: the
+        table's cards and robots come from this seed (a daily deal's), not a fresh one."""
         # one opening at a time per server: the checks hold while the table is written
         async with self._guild_lock(guild_id):
             if tournament_id is None:
@@ -155,7 +160,7 @@ class TableService(ServiceCore):
                 hand_delivery=hand_delivery,
                 robot_level=robot_level,
                 rematch_of=rematch_of,
-                seed=secrets.randbits(62),
+                seed=secrets.randbits(62) if seed is None else seed,
                 now=now,
                 deadline=now + self.lobby_timeout,
             )
@@ -377,6 +382,10 @@ class TableService(ServiceCore):
         seat = play.member_action(table, user_id, action, deal_no=deal_no, trick_no=trick_no)
         announce = await self._after_action(table, [action])
         return self._outcome(table, seat=seat, announce=announce)
+
+    async def hint(self, table_id: int, user_id: int) -> Hint:
+        """What the hard robot would do in this member's seat now, and why (``hints``)."""
+        return await self.hints.ask(table_id, user_id)
 
     async def im_back(self, table_id: int, user_id: int) -> Outcome:
         async with self._change(table_id) as table:

@@ -25,8 +25,10 @@ from . import embeds as ui
 from . import said
 from .buttons import HandButton, TableButton
 from .faces import NO_FACES, CardFaces
+from .hints import hint_button, hints_line
 from .pictures import SUMMARY_FILE, TABLE_FILE, TRICK_FILE
 from .places import Place
+from .replay_buttons import replay_open_button
 
 ROW = 5
 """Buttons in a row (Discord allows five)."""
@@ -222,6 +224,9 @@ def ended_layout(table: TableView, lang: str, faces: CardFaces = NO_FACES) -> La
         tally = ui.tally_lines(table, lang)
         if tally:
             items.append(_text([f"**{ui.tally_title(table, lang)}**", *tally]))
+        hinted = hints_line(table, lang)
+        if hinted:
+            items.append(_text([hinted]))
     log = said.log_lines(table, lang, LOG_LINES, faces)
     if log:
         items += [_rule(), _text(_small(["• " + line for line in log]))]
@@ -239,6 +244,8 @@ def ended_layout(table: TableView, lang: str, faces: CardFaces = NO_FACES) -> La
         row.add_item(
             TableButton(table.id, "rematch", label=label, style=discord.ButtonStyle.success)
         )
+        if summary is not None:
+            row.add_item(replay_open_button(table.id, summary.deal_no, lang))
         items.append(row)
     return _layout(*items, colour=ui.GOLD if finished else ui.GREY)
 
@@ -247,9 +254,12 @@ def summary_layout(table: TableView, summary: DealSummary, lang: str) -> Layout:
     """A deal that is over, as it stays in the thread: how it ended, each side's points,
     and the picture of what each side took."""
     title = t("summary.title", lang, deal=summary.deal_no + 1, id=table.id)
+    row: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
+    row.add_item(replay_open_button(table.id, summary.deal_no, lang))
     return _layout(
         _text([f"### {title}", *ui.summary_lines(table, summary, lang)]),
         picture(SUMMARY_FILE),
+        row,
         colour=ui.GOLD,
     )
 
@@ -317,8 +327,11 @@ def hand_layout(
             alone: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
             alone.add_item(refresh)
             rows.append(alone)
+    hints: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
+    if hand.hint:  # after the declarations, on their row if it fits
+        (said if len(said.children) < ROW else hints).add_item(hint_button(table.id, lang))
     items += rows
-    items += [row for row in (said, asked) if row.children]
+    items += [row for row in (said, hints, asked) if row.children]
     return _layout(*items, colour=ui.GREEN)
 
 

@@ -25,7 +25,7 @@ from tests.conftest import World
 
 pytestmark = pytest.mark.e2e
 
-ANYWHERE = {"tute about", "tute rules", "tute play"}
+ANYWHERE = {"tute about", "tute rules", "tute play", "tute learn"}
 """The commands that work without a server (in English, as SimCord invokes them)."""
 
 _STRING, _INTEGER, _BOOLEAN, _NUMBER = 3, 4, 5, 10
