@@ -6,7 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ._sql import Source, fetchall, fetchone
-from .tables import _COLUMNS, TableRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,9 +66,3 @@ async def recent_deals(source: Source, guild_id: int, user_id: int, limit: int) 
         (user_id, guild_id, limit),
     )
     return [PastDeal(int(t), int(d), str(v), float(f)) for t, d, v, f in rows]
-
-
-async def table_row(source: Source, table_id: int) -> TableRow | None:
-    """A table's row, whatever its status (its seats name who played its deals)."""
-    row = await fetchone(source, f"SELECT {_COLUMNS} FROM tables WHERE id = ?", (table_id,))
-    return TableRow(*tuple(row)) if row is not None else None

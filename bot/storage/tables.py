@@ -77,8 +77,9 @@ async def set_status(conn: Conn, table_id: int, *, status: str, now: float) -> N
     )
 
 
-async def load_table(db: Database, table_id: int) -> TableRow | None:
-    row = await db.fetchone(f"SELECT {_COLUMNS} FROM tables WHERE id = ?", (table_id,))
+async def load_table(source: Source, table_id: int) -> TableRow | None:
+    """A table's row, whatever its status."""
+    row = await fetchone(source, f"SELECT {_COLUMNS} FROM tables WHERE id = ?", (table_id,))
     return _row(row) if row else None
 
 

@@ -252,13 +252,13 @@ class Store:
         row = await repo.load_table(self._service.db, table_id)
         if row is None:
             raise TableError("gone")
-        return _table_of(row)
+        return table_of(row)
 
     async def _load(self, row: repo.TableRow) -> Table:
         """A table as its row and its log leave it, its turn clock given the time that was
         left when the bot stopped (or, after a crash, when it was last saved)."""
         service = self._service
-        table = _table_of(row)
+        table = table_of(row)
         if table.status is Status.PLAYING:
             raws = await repo.deal_actions(service.db, table.id, table.deal_no)
             replay(table, [action_from_json(json.loads(raw)) for raw in raws])
@@ -315,7 +315,7 @@ async def _save_deal(
     )
 
 
-def _table_of(row: repo.TableRow) -> Table:
+def table_of(row: repo.TableRow) -> Table:
     """A table as its row's state leaves it (a table in play also needs its log)."""
     return Table.from_state(
         table_id=row.id,

@@ -28,11 +28,13 @@ from bot.engine import (
 )
 from bot.storage import replays as stored
 from bot.storage._sql import Source
+from bot.storage.tables import load_table
 
 from .daily import kept_secret
 from .errors import TableError
 from .history import PastTrick, past_trick
 from .model import Table
+from .persistence import table_of
 
 SAID = frozenset({Kind.TUTE, Kind.CAPOTE, Kind.CLAIM, Kind.RESIGN, Kind.BID, Kind.PASS})
 """Declarations that are a moment of the deal of their own (the cantes and swaps are told
@@ -208,18 +210,8 @@ async def recent_deals(
 
 
 async def _table(source: Source, table_id: int) -> Table | None:
-    row = await stored.table_row(source, table_id)
-    if row is None:
-        return None
-    return Table.from_state(
-        table_id=row.id,
-        guild_id=row.guild_id,
-        channel_id=row.channel_id,
-        host_id=row.host_id,
-        variant=row.variant,
-        status=row.status,
-        state=row.state,
-    )
+    row = await load_table(source, table_id)
+    return None if row is None else table_of(row)
 
 
 def _seat(table: Table | None, members: dict[int, int], seat: int) -> ReplaySeat:
