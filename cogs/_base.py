@@ -73,6 +73,13 @@ def signed(value: int, lang: str) -> str:
     return ("+" if value > 0 else "-") + number(abs(value), lang)
 
 
+def command_path(lang: str, *names: str) -> str:
+    """How a member types a command in their language: ``command_path(lang, "tute",
+    "challenge", "board")`` is ``/tute challenge board`` (``/tute reto clasificacion``)."""
+    keys = (".".join(names[: i + 1]) for i in range(len(names)))
+    return "/" + " ".join(t(f"commands.{key}.name", lang) for key in keys)
+
+
 class BaseView(discord.ui.View):
     """The base of every view: an error in one of its items goes through the one error path."""
 

@@ -24,6 +24,8 @@ MESSAGES: Final[dict[str, str]] = {
     "daily.played_line": "You have played today's deal in this server already:\n{line}\nA new deal comes {when}.",
     "daily.in_play": "Your deal of today is still on: {link}",
     "daily.scored": "Your daily deal is scored. Share it (no card in it):\n{line}\nThe server's board: {command}",
+    "daily.ended": "One daily deal a day, and no rematch: share the line of your result, and see the server's board with {command}.",
+    "tables.errors.daily_rematch": "A daily deal is played once: it has no rematch. A new one comes tomorrow.",
     "daily.share": "Tute daily {date} · {result} · {grid} · 🔥{streak}",
     "daily.share.won": "🏆 {points} pts ({margin})",
     "daily.share.lost": "{points} pts ({margin})",

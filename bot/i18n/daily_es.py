@@ -24,6 +24,8 @@ MESSAGES: Final[dict[str, str]] = {
     "daily.played_line": "Ya has jugado la mano de hoy en este servidor:\n{line}\nLa próxima llega {when}.",
     "daily.in_play": "Tu mano de hoy sigue en juego: {link}",
     "daily.scored": "Tu reto diario está puntuado. Compártelo (no muestra ninguna carta):\n{line}\nLa clasificación del servidor: {command}",
+    "daily.ended": "Un reto al día, y sin revancha: comparte la línea de tu resultado y mira la clasificación del servidor con {command}.",
+    "tables.errors.daily_rematch": "El reto diario se juega una vez: no tiene revancha. Mañana llega uno nuevo.",
     "daily.share": "Tute reto {date} · {result} · {grid} · 🔥{streak}",
     "daily.share.won": "🏆 {points} ptos ({margin})",
     "daily.share.lost": "{points} ptos ({margin})",

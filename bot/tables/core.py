@@ -56,7 +56,9 @@ class ServiceCore(Surroundings):
         return table
 
     def open_tables(self, guild_id: int) -> list[TableView]:
-        return [table_view(t) for t in self._open_in(guild_id)]
+        """The server's open tables that its members see listed: not its daily deals, each
+        one member's own in their DMs (they count where a host's tables count)."""
+        return [table_view(t) for t in self._open_in(guild_id) if not t.daily]
 
     def open_in_channel(self, guild_id: int, channel_id: int) -> TableView | None:
         """The newest open table of the server's channel, if any (only its view is made)."""

@@ -6,8 +6,9 @@ robots think without a clock: the same plays meet the same answers, for everybod
 
 A member's attempt is written when they start it, before a card is shown, so the deal is
 played once whatever becomes of it. It is played at an ordinary table of the service, in
-the member's DMs: friendly (no chips, no ratings), private, of one deal. When that table
-ends, the attempt is scored: a deal played to its end by its points; one left, abandoned
+the member's DMs: friendly (no chips, no ratings), private, of one deal, and marked daily
+(``Table.daily``): it has no rematch, and no list of the server's tables shows it. When
+it ends, the attempt is scored: a deal played to its end by its points; one left, abandoned
 or cancelled for waiting is unfinished, with no points, below every finished one. A table
 that is not competitive offers hints: a deal played with any ranks after those played
 without, and says how many.
@@ -230,6 +231,7 @@ class DailyService:
                 hand_delivery="dm",
                 robot_level=DAILY_ROBOT,
                 seed=await self.seed(guild_id, day),
+                daily=True,
             )
         except TableError:
             await repo.withdraw(self.db, guild_id, user_id, day)

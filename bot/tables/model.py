@@ -266,6 +266,9 @@ class Table(Seating):
     tournament_id: int | None = None
     """The tournament whose match this table plays (None: an ordinary table). Written only
     when set, so that the state of an ordinary table reads as before."""
+    daily: bool = False
+    """The table plays a member's daily deal (``bot.tables.daily``): once, alone in their
+    DMs; never listed, never played again. Written only when set, as ``tournament_id``."""
     tally: GameTally | None = None
     """What the game gave each member, once it is over (shown with the result; not saved)."""
     _options_json: tuple[Options, str] | None = field(
@@ -350,6 +353,7 @@ class Table(Seating):
             "winner": self.winner,
             "rematch_of": self.rematch_of,
             **({} if self.tournament_id is None else {"tournament_id": self.tournament_id}),
+            **({"daily": True} if self.daily else {}),
             "game": None
             if game is None
             else {
@@ -426,6 +430,7 @@ class Table(Seating):
             winner=data["winner"],
             rematch_of=data.get("rematch_of"),
             tournament_id=data.get("tournament_id"),
+            daily=bool(data.get("daily", False)),
         )
         game = data["game"]
         if game is not None:

@@ -15,7 +15,9 @@ from .model import DEFAULT_ROBOT, Status, Table
 
 def check_may_ask(old: Table, user_id: int) -> int:
     """The seat the member had in the finished game ``old``; refused when they cannot ask
-    for its rematch."""
+    for its rematch. A daily deal is played once: it has none."""
+    if old.daily:
+        raise TableError("daily_rematch")
     if old.status is not Status.FINISHED:
         raise TableError("not_finished")
     for seat, occupant in enumerate(old.seats):

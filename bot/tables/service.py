@@ -131,10 +131,12 @@ class TableService(ServiceCore):
         host_since: tuple[float | None, float | None] = (None, None),
         tournament_id: int | None = None,
         seed: int | None = None,
+        daily: bool = False,
     ) -> TableView:
         """``tournament_id``: the table plays a match of that tournament (its host may host
         another table meanwhile: the tournament seats them, they did not ask). ``seed``: the
-        table's cards and robots come from this seed (a daily deal's), not a fresh one."""
+        table's cards and robots come from this seed (a daily deal's), not a fresh one.
+        ``daily``: the table plays its host's daily deal (``Table.daily``)."""
         # one opening at a time per server: the checks hold while the table is written
         async with self._guild_lock(guild_id):
             if tournament_id is None:
@@ -165,6 +167,7 @@ class TableService(ServiceCore):
                 deadline=now + self.lobby_timeout,
             )
             table.tournament_id = tournament_id
+            table.daily = daily
             if tournament_id is None:
                 # a lobby its host cannot pay for could never start
                 await self._check_chips(table, host_id)

@@ -113,6 +113,8 @@ class TableView(Seating):
     invited: tuple[int, ...] = ()
     tournament_id: int | None = None
     """The tournament whose match this table plays (None: an ordinary table)."""
+    daily: bool = False
+    """The table plays a member's daily deal: it has no rematch and is not listed."""
 
     @property
     def sides(self) -> tuple[tuple[int, ...], ...]:
@@ -312,6 +314,7 @@ def table_view(table: Table) -> TableView:
         tally=table.tally,
         invited=tuple(table.invited),
         tournament_id=table.tournament_id,
+        daily=table.daily,
     )
 
 

@@ -18,7 +18,7 @@ from bot.client import TuteBot, catalog_str, tell
 from bot.i18n import t
 from bot.tables.daily import DAY, DailyRefusal, DailyService, Scored, date_of
 from bot.tables.errors import TableError
-from cogs._base import CommandsMixin, shown_name
+from cogs._base import CommandsMixin, command_path, shown_name
 from cogs.standings.common import server_language
 from cogs.tables.common import locale_of, refuse, service_of
 from cogs.tables.presenter import show_everywhere
@@ -30,10 +30,9 @@ log = logging.getLogger(__name__)
 CMD = "commands.tute.challenge"
 
 
-def command_path(lang: str, sub: str) -> str:
+def challenge_path(lang: str, sub: str) -> str:
     """How the member types ``/tute challenge <sub>`` in their language."""
-    names = (t("commands.tute.name", lang), t(f"{CMD}.name", lang), t(f"{CMD}.{sub}.name", lang))
-    return "/" + " ".join(names)
+    return command_path(lang, "tute", "challenge", sub)
 
 
 class ChallengeCommands(CommandsMixin):
@@ -142,7 +141,7 @@ class ChallengeCommands(CommandsMixin):
         # a board posted for everyone speaks the server's language
         lang = await server_language(interaction, guild.id) if public else locale_of(interaction)
         board = await self._daily().board(guild.id)
-        embed = board_embed(board, lang, play_command=command_path(lang, "play"))
+        embed = board_embed(board, lang, play_command=challenge_path(lang, "play"))
         await interaction.response.send_message(
             embed=embed,
             ephemeral=not public,
@@ -156,7 +155,7 @@ class ChallengeCommands(CommandsMixin):
             "daily.scored",
             lang,
             line=share_line(scored.attempt, scored.streak, lang),
-            command=command_path(lang, "board"),
+            command=challenge_path(lang, "board"),
         )
         try:
             await self.bot.get_partial_messageable(scored.channel_id).send(text)

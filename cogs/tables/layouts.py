@@ -20,6 +20,7 @@ from bot.render.symbols import SUIT_SYMBOLS
 from bot.tables.codes import encode_action
 from bot.tables.model import DealSummary, Status
 from bot.tables.views import HandView, TableView
+from cogs._base import command_path
 
 from . import embeds as ui
 from . import said
@@ -205,7 +206,8 @@ def table_buttons(table: TableView, lang: str) -> list[TableButton]:
 def ended_layout(table: TableView, lang: str, faces: CardFaces = NO_FACES) -> Layout:
     """A table that no longer plays: the result of a finished game (the winner, the rounds
     each side won, what each member won or lost, then the last deal's summary, which this
-    message showed) and a Rematch button; or why it stopped."""
+    message showed) and a Rematch button; or why it stopped. A daily deal, played once, has
+    no rematch: a line says where to go next instead."""
     status = table.status
     finished = status is Status.FINISHED
     title = t("summary.game_over", lang, id=table.id) if finished else None
@@ -238,15 +240,20 @@ def ended_layout(table: TableView, lang: str, faces: CardFaces = NO_FACES) -> La
             _text([f"**{title}**", *ui.summary_lines(table, summary, lang)]),
             picture(SUMMARY_FILE),
         ]
+    if table.daily:
+        board = command_path(lang, "tute", "challenge", "board")
+        items += [_rule(), _text([t("daily.ended", lang, command=board)])]
     if finished:
         row: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
-        label = t("tables.btn.rematch", lang)
-        row.add_item(
-            TableButton(table.id, "rematch", label=label, style=discord.ButtonStyle.success)
-        )
+        if not table.daily:
+            label = t("tables.btn.rematch", lang)
+            row.add_item(
+                TableButton(table.id, "rematch", label=label, style=discord.ButtonStyle.success)
+            )
         if summary is not None:
             row.add_item(replay_open_button(table.id, summary.deal_no, lang))
-        items.append(row)
+        if row.children:
+            items.append(row)
     return _layout(*items, colour=ui.GOLD if finished else ui.GREY)
 
 

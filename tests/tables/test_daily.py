@@ -15,6 +15,7 @@ from types import SimpleNamespace
 import pytest
 
 from bot.engine import Action, Kind, Options, Variant
+from bot.i18n import t
 from bot.storage import Database, open_database
 from bot.storage.members import member_stats
 from bot.storage.settings import update_settings
@@ -294,3 +295,29 @@ async def test_a_member_hosting_another_table_is_refused_and_may_play_later(
     await service.close(lobby.id, 10)
     table = await begin(daily, 10)
     assert table.status is Status.PLAYING
+
+
+async def test_a_daily_table_is_not_listed_and_has_no_rematch(world: World) -> None:
+    """A daily table is its member's own, in their DMs: no list of the server's tables
+    shows it, and, played once, it is not played again: a rematch asked is refused in
+    words."""
+    service, daily = world.start()
+    lobby = await service.open_table(
+        guild_id=GUILD,
+        channel_id=77,
+        host_id=11,
+        host_name="user11",
+        variant=Variant.PAIRS,
+        options=Options(competitive=False),
+        language="en",
+    )
+    table = await begin(daily, 10)
+    assert table.daily and service.view(table.id).daily and not lobby.daily
+    assert [v.id for v in service.open_tables(GUILD)] == [lobby.id]
+    await play_out(world, service, table, 10)
+    with pytest.raises(TableError) as refused:
+        await service.rematch(table.id, 10, "user10")
+    assert refused.value.key == "daily_rematch"
+    said = {t(f"tables.errors.{refused.value.key}", lang) for lang in ("en", "es")}
+    assert len(said) == 2  # the catalog says it, in each language
+    assert [v.id for v in service.open_tables(GUILD)] == [lobby.id]  # no lobby was opened

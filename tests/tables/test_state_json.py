@@ -234,3 +234,14 @@ def test_a_state_saved_with_where_its_messages_lived_reads_without_them() -> Non
         state=json.dumps(data),
     )
     assert back.state_json() == table.state_json()
+
+
+def test_a_daily_table_restores_as_one_and_an_older_state_as_none() -> None:
+    """The daily flag is written only where it is set: an ordinary table's state, and one
+    saved before the flag, read as not daily."""
+    daily = replace(in_play(), daily=True)
+    assert json.loads(daily.state_json())["daily"] is True
+    assert restored(daily, daily.state_json()).daily
+    ordinary = in_play()
+    assert "daily" not in json.loads(ordinary.state_json())
+    assert not restored(ordinary, ordinary.state_json()).daily

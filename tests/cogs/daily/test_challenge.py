@@ -1,6 +1,7 @@
-"""``/tute challenge`` through SimCord: today's deal is dealt in the member's DMs and played to
-its end; the member gets a line to share that shows no card; the day's board shows them;
-a second try the same day is refused in words."""
+"""``/tute challenge`` through SimCord: today's deal is dealt in the member's DMs (the
+server's ``/tute tables`` does not list it) and played to its end, which offers no rematch;
+the member gets a line to share that shows no card; the day's board shows them; a second
+try the same day is refused in words."""
 
 from __future__ import annotations
 
@@ -12,7 +13,14 @@ from bot.config import Config
 from bot.i18n import t
 from bot.tables.clock import DECLARE_GRACE
 from tests.cogs.tables._faults import FAULTS, inject
-from tests.cogs.tables._world import card_of, cards_in, hand_buttons
+from tests.cogs.tables._world import (
+    add_member,
+    buttons,
+    card_of,
+    cards_in,
+    hand_buttons,
+    layout_texts,
+)
 from tests.conftest import World, fast_bot
 
 SCORED = t("daily.scored", "en", line="", command="").split("\n")[0]
@@ -55,14 +63,26 @@ async def test_todays_deal_is_played_in_dms_shared_and_on_the_board(
     simcord_env: simcord.Env, world: World
 ) -> None:
     alice = world.member
+    bob = await add_member(simcord_env, world, "bob")
+    await bob.slash(world.channel, "tute new", variant="habanero")
     started = await alice.slash(world.channel, "tute challenge play")
     assert started.ephemeral and started.response is not None
     dm = alice.user.dm_channel
     assert str(dm.id) in (started.response.content or "")
+    # her deal is hers alone: the server's list of tables shows bob's lobby only
+    listed = (await bob.slash(world.channel, "tute tables")).response
+    assert listed is not None
+    (only,) = listed.embeds[0].fields
+    assert str(world.channel.id) in (only.value or "") and str(dm.id) not in (only.value or "")
     scored = await play_the_deal(simcord_env, alice)
     line = next(part for part in scored.splitlines() if part.startswith("Tute daily "))
     assert "🔥1" in line and ("🟩" in line or "🟥" in line)
     assert cards_in(line) == set()  # no card in what is shared
+    # played once: the game over offers its replay and the board, no rematch
+    next_step = t("daily.ended", "en", command="/tute challenge board")
+    (ended,) = [m for m in dm.history() if next_step in layout_texts(m)]
+    ops = [b.custom_id.split(":")[1] for b in buttons(ended)]
+    assert ops == ["rp"], ops
     board = await alice.slash(world.channel, "tute challenge board")
     assert board.ephemeral and board.response is not None
     (embed,) = board.response.embeds

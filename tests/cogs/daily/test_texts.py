@@ -4,13 +4,23 @@ languages."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
+from bot.engine import Variant
+from bot.i18n import t
 from bot.storage.daily import Attempt, AttemptStatus
-from bot.tables.daily import Board, BoardEntry
+from bot.tables.daily import Board, BoardEntry, daily_options
+from bot.tables.model import Status
+from bot.tables.views import table_view
 from cogs.daily.texts import BOARD_LINES, board_embed, grid, share_line
+from cogs.tables import messages
 from cogs.tables.embeds import refusal_text
+from cogs.tables.places import Place
 from tests.cogs.tables._world import cards_in
+from tests.cogs.tables.test_layouts import accepted, to_the_end_of_a_deal
+from tests.cogs.tables.test_views_rendered import buttons_of, layout_text, playing_table
 from tests.discord_limits import check_message
 
 DAY = 20_784  # 2026-11-27
@@ -87,3 +97,35 @@ def test_a_replay_of_todays_deal_is_refused_in_words(lang: str) -> None:
     """What a member asking for another's deal of today reads (``kept_secret``)."""
     text = refusal_text("daily_secret", {}, lang)
     assert "00:00 UTC" in text and cards_in(text) == set()
+
+
+@pytest.mark.parametrize(
+    ("lang", "board"), [("en", "/tute challenge board"), ("es", "/tute reto clasificacion")]
+)
+def test_a_finished_daily_deal_offers_its_replay_and_the_board_but_no_rematch(
+    lang: str, board: str
+) -> None:
+    """Played once, a daily deal ends with no Rematch: a line says where to go next (the
+    line to share comes in its own message); an ordinary friendly game keeps its Rematch."""
+    table = playing_table(Variant.PAIRS, options=daily_options(60))
+    table.language = lang
+    while table.status is Status.PLAYING:
+        to_the_end_of_a_deal(table, random.Random(2))
+    assert table.status is Status.FINISHED and table.summary is not None
+    replay = f"tute:rp:{table.id}:{table.summary.deal_no}"
+    next_step = t("daily.ended", lang, command=board)
+    ordinary = messages.table_payload(table_view(table), Place(7, 2))
+    assert [getattr(b, "custom_id", None) for b in buttons_of(ordinary["view"])] == [
+        f"tute:t:{table.id}:rematch",
+        replay,
+    ]
+    assert next_step not in layout_text(ordinary["view"])
+    table.daily = True
+    payload = messages.table_payload(table_view(table), Place(7, 2))
+    accepted(payload)
+    assert [getattr(b, "custom_id", None) for b in buttons_of(payload["view"])] == [replay]
+    said = layout_text(payload["view"])
+    assert said.count(next_step) == 1
+    assert t("tables.btn.rematch", lang) not in said
+    refused = refusal_text("daily_rematch", {}, lang)
+    assert refused == t("tables.errors.daily_rematch", lang)
