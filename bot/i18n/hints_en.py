@@ -49,5 +49,4 @@ MESSAGES: Final[dict[str, str]] = {
     "tables.errors.hint_not_playing": "No deal is in play: there is nothing to hint.",
     "tables.errors.hint_not_your_turn": "A hint is for your turn: ask again when it is your"
     " turn to play.",
-    "tables.errors.hint_elsewhere": "Ask for the hint from My hand, in the table's channel.",
 }

@@ -47,5 +47,4 @@ MESSAGES: Final[dict[str, str]] = {
     "tables.errors.hint_competitive": "Las pistas son solo para mesas amistosas, no competitivas.",
     "tables.errors.hint_not_playing": "No se juega ninguna mano: no hay nada que aconsejar.",
     "tables.errors.hint_not_your_turn": "La pista es para tu turno: pídela cuando te toque jugar.",
-    "tables.errors.hint_elsewhere": "Pide la pista desde Mi mano, en el canal de la mesa.",
 }

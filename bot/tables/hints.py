@@ -20,12 +20,12 @@ import asyncio
 import random
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass, replace
-from typing import Final
+from dataclasses import dataclass, fields, replace
+from typing import Any, Final
 
 from bot.ai import Level, choose_action
 from bot.ai.knowledge import infer
-from bot.engine import Action, Kind, SeatView, seat_view
+from bot.engine import Action, Kind, SeatView, action_from_json, seat_view
 from bot.engine.cards import PAIR_MASK, POINTS, SUIT_MASK, beats, mask_of, trick_best
 
 from .errors import TableError
@@ -66,6 +66,18 @@ class Hint:
     target: int = 0
     """The points a claim reaches."""
     counted: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """The hint as plain JSON, its action in the referee's form (a forwarded hint's
+        answer from the process holding the table)."""
+        data = {f.name: getattr(self, f.name) for f in fields(self)}
+        data["action"] = self.action.to_json()
+        return data
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> Hint:
+        """The hint ``to_json`` wrote."""
+        return Hint(**{**data, "action": action_from_json(data["action"])})
 
 
 Moment = tuple[int, int]

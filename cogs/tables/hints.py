@@ -9,7 +9,6 @@ from typing import Any
 import discord
 
 from bot.i18n import t
-from bot.tables.errors import TableError
 from bot.tables.views import TableView
 from bot.web.hint_words import hint_line
 
@@ -27,15 +26,18 @@ def hint_button(table_id: int, lang: str) -> TableButton:
 
 async def show_hint(table_id: int, interaction: discord.Interaction[Any]) -> None:
     """The hint, answered to whoever clicked (a refusal in words when it is not theirs to
-    ask now). The robot may think a while on a busy machine: the click is answered first."""
+    ask now). The robot may think a while on a busy machine: the click is answered first.
+    A DM click may reach a process that does not hold the table: the holder thinks of the
+    hint and counts it (``Cluster.forward_hint``), this one words it."""
     service = service_of(interaction.client)
     cluster = cluster_of(interaction.client)
-    if cluster is not None and not cluster.holds(table_id, service):
-        # a DM click that reached a process without the table: only its own may count it
-        raise TableError("hint_elsewhere")
     if not await answered(interaction, interaction.response.defer(ephemeral=True, thinking=True)):
         return
-    hint = await service.hint(table_id, interaction.user.id)
+    if cluster is not None and not cluster.holds(table_id, service):
+        # a DM click that reached a process without the table: its holder thinks and counts
+        hint = await cluster.forward_hint(table_id, interaction.user.id)
+    else:
+        hint = await service.hint(table_id, interaction.user.id)
     line = hint_line(hint, locale_of(interaction))
     await answered(interaction, interaction.edit_original_response(content=line))
 

@@ -2,37 +2,52 @@
 
 Each "process" here is a table service with its own database pool, bus connection and
 presenter, as a separate ``tute-bot --shards ...`` would have: a click on a DM hand that
-reaches the process without the table is played by the one holding it; a process that dies
-mid-game has its shards taken over, and its tables go on from the database with every
-action it had answered for."""
+reaches the process without the table is played by the one holding it, and a click on its
+Hint button is thought of and counted there; a process that dies mid-game has its shards
+taken over, and its tables go on from the database with every action it had answered for."""
 
 from __future__ import annotations
 
 import asyncio
 import random
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import asyncpg
 import pytest
 
-from bot.engine import Kind, Variant, parse_options
+from bot.engine import Kind, Options, Variant, parse_options, seat_view
+from bot.i18n import LANGUAGES
 from bot.storage import Database, leases, open_database
 from bot.storage import tables as repo
 from bot.storage.bus import Bus
-from bot.tables.cluster import CLAIM_RETRY, LEASE_TTL, Click, Cluster, shard_of
+from bot.tables.cluster import (
+    CLAIM_RETRY,
+    FORWARD_TIMEOUT,
+    HINT_TIMEOUT,
+    LEASE_TTL,
+    Click,
+    Cluster,
+    shard_of,
+)
 from bot.tables.codes import encode_action
 from bot.tables.errors import SaveFailed, TableError
+from bot.tables.hints import hint_action, reason
 from bot.tables.service import LostTable, TableService
 from bot.tables.views import Show
+from bot.web.hint_words import hint_line
 from tests.pgserver import fresh_postgres
 
-from ._play import Clock, Timers, instant_robot, opened
+from ._play import Clock, Timers, instant_robot, opened, restored
 
 SHARDS = 2
 GUILD_ON = {shard: (1000 + shard) << 22 for shard in range(SHARDS)}
 """A server on each shard: Discord puts a server on ``(id >> 22) % shards``."""
 HUMAN = 555
+FRIENDLY = parse_options(Variant.INDIVIDUAL, {"competitive": False})
+"""A table that gives hints."""
+HINT_BUDGET = 0.02
+"""The hint's budget in its counted clock's seconds: a few sampled deals."""
 
 
 class Recorder:
@@ -129,7 +144,7 @@ async def start(
     return process
 
 
-async def table_with_robots(process: Process, guild_id: int) -> int:
+async def table_with_robots(process: Process, guild_id: int, options: Options | None = None) -> int:
     """A started table of one member (seat 0) and robots, waiting for the member."""
     table = await opened(
         process.service,
@@ -138,7 +153,7 @@ async def table_with_robots(process: Process, guild_id: int) -> int:
         host_id=HUMAN,
         host_name="Ana",
         variant=Variant.INDIVIDUAL,
-        options=parse_options(Variant.INDIVIDUAL, {}),
+        options=options or parse_options(Variant.INDIVIDUAL, {}),
         language="en",
         max_tables=10,
     )
@@ -223,6 +238,68 @@ async def test_a_click_nobody_answers_is_refused_in_time(
 
     with pytest.raises(SaveFailed):  # "try again": the member's click is answered
         await shard0.cluster.forward(click)
+
+
+async def test_a_hint_asked_on_the_other_process_is_thought_and_counted_where_the_table_is(
+    url: str, processes: list[Process]
+) -> None:
+    lease_clock = Clock()
+    shard0 = await start(url, [0], processes, lease_clock)
+    shard1 = await start(url, [1], processes, lease_clock)
+    shard1.service.hints.budget = HINT_BUDGET
+    table_id = await table_with_robots(shard1, GUILD_ON[1], FRIENDLY)
+    table = shard1.service.tables[table_id]
+    assert table.deal is not None and table.deal.turn == 0
+    view = seat_view(table.deal, 0)
+    shard1.presenter.shown.clear()
+
+    hint = await shard0.cluster.forward_hint(table_id, HUMAN)
+
+    # the holder's hint for this decision, in the same words, counted there once
+    expected = replace(reason(view, hint_action(view, HINT_BUDGET)), counted=True)
+    assert hint == expected
+    for lang in LANGUAGES:
+        assert hint_line(hint, lang) == hint_line(expected, lang)
+    occupant = table.seats[0]
+    assert occupant is not None and occupant.hints == 1
+    row = await repo.load_table(shard0.db, table_id)
+    assert row is not None and restored(table, row.state).seats[0] == occupant
+    # asked again: the same hint, not counted again
+    assert await shard0.cluster.forward_hint(table_id, HUMAN) == replace(hint, counted=False)
+    assert occupant.hints == 1
+    serving = shard1.cluster._serving  # pyright: ignore[reportPrivateUsage]
+    await asyncio.gather(*serving)
+    assert shard1.presenter.shown == []  # nothing the table shows changed: no redraw
+
+    # off the member's turn (the robots held after the member's card): refused there, and
+    # the refusal comes back
+    shard1.service.robot_delay = 0.001
+    shard1.timers.pause()
+    rng = random.Random(5)
+    while table.deal.turn == 0:
+        await shard0.cluster.forward(human_click(shard1, table_id, rng))
+    with pytest.raises(TableError) as refused:
+        await shard0.cluster.forward_hint(table_id, HUMAN)
+    assert refused.value.key == "hint_not_your_turn"
+    assert occupant.hints == 1
+    shard1.timers.resume()
+    await shard1.timers.quiet(shard1.service)
+
+
+async def test_a_hint_nobody_answers_in_time_is_refused_with_try_again(
+    url: str, processes: list[Process]
+) -> None:
+    assert HINT_TIMEOUT > FORWARD_TIMEOUT  # the robot thinks longer than a card is played
+    lease_clock = Clock()
+    shard1 = await start(url, [1], processes, lease_clock)
+    table_id = await table_with_robots(shard1, GUILD_ON[1], FRIENDLY)
+    await shard1.kill()
+    processes.remove(shard1)
+    shard0 = await start(url, [0], processes, lease_clock)
+    shard0.cluster.hint_timeout = 0.0  # its answer is due at once: none has come
+
+    with pytest.raises(SaveFailed):  # "try again": the member's click is answered
+        await shard0.cluster.forward_hint(table_id, HUMAN)
 
 
 async def test_a_process_killed_mid_game_is_taken_over_without_losing_an_action(

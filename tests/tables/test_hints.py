@@ -1,7 +1,8 @@
 """Hints: what the hard robot would do in a member's seat, and why. Always one of the seat's
 legal actions, the same whatever the cards the seat cannot see (it names none of them),
 only at tables that are not competitive, on the member's turn, counted once per decision,
-and the count kept in the table's saved state."""
+and the count kept in the table's saved state; written as JSON for another process, read
+back the same."""
 
 from __future__ import annotations
 
@@ -12,7 +13,16 @@ from dataclasses import replace
 import pytest
 
 from bot.ai import Level
-from bot.engine import Deal, Kind, Options, SeatView, Variant, seat_view, shuffle_deal
+from bot.engine import (
+    Action,
+    Deal,
+    Kind,
+    Options,
+    SeatView,
+    Variant,
+    seat_view,
+    shuffle_deal,
+)
 from bot.i18n import LANGUAGES
 from bot.storage import Database
 from bot.tables.errors import TableError
@@ -194,3 +204,22 @@ def test_an_old_saved_state_reads_with_no_hints() -> None:
     back = restored(table, json.dumps(state))
     assert back.seats[0] == Seat(name="Ana", user_id=10)
     assert restored(table, table.state_json()).seats[0] == table.seats[0]
+
+
+@pytest.mark.parametrize(
+    "hint",
+    [
+        Hint(Action.play(1, 5), "wins", other=3, keeps=2, trump=1, target=101, counted=True),
+        Hint(Action.sing(0, 3), "sing", trump=3),
+        Hint(Action.simple(2, Kind.EXCHANGE), "exchange", other=17, trump=1),
+        Hint(Action.of(2, Kind.BID, 120), "bid"),
+        Hint(Action.simple(3, Kind.PASS), "pass", target=230),
+    ],
+    ids=lambda hint: hint.why,
+)
+def test_a_hint_crosses_to_another_process_as_json(hint: Hint) -> None:
+    """The answer of the process holding the table to a hint asked on another one."""
+    back = Hint.from_json(json.loads(json.dumps(hint.to_json())))
+    assert back == hint and back.action is hint.action
+    for lang in LANGUAGES:
+        assert hint_line(back, lang) == hint_line(hint, lang)

@@ -12,7 +12,10 @@ Direct messages reach shard 0 only, so a click on a hand in a DM may reach a pro
 does not hold the table. That process forwards it to the holder (:meth:`Cluster.forward`)
 over LISTEN/NOTIFY: the holder plays it as if clicked there, redraws what changed (the DM
 hand too) and answers; the click is answered with that answer, or with "try again" when
-none comes within ``FORWARD_TIMEOUT`` (Discord gives 3 seconds).
+none comes within ``FORWARD_TIMEOUT`` (Discord gives 3 seconds). A click on a hand's Hint
+button goes the same way (:meth:`Cluster.forward_hint`): the holder thinks of the hint,
+counts it in its table and answers with it, redrawing nothing; the clicking process words
+it for the member, or says "try again" after ``HINT_TIMEOUT``.
 
 The web table's sockets reach whichever process Discord's Activity URL mapping (one
 address) sends them to. Each process keeps its own address for the others (``peer_url``)
@@ -41,7 +44,9 @@ from bot.storage import tables as repo
 from bot.storage.bus import Bus
 
 from ..errors import SaveFailed, TableError
+from ..hints import Hint
 from ..service import TableService
+from ..views import Outcome
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +63,16 @@ CLAIM_RETRY = 5.0
 FORWARD_TIMEOUT = 2.5
 """Seconds a forwarded click waits for the holder's answer, inside Discord's 3."""
 
+HINT_TIMEOUT = 10.0
+"""Seconds a forwarded hint waits for the holder's answer: the click was deferred first (then
+Discord waits 15 minutes), and the hard robot thinks up to about a second of a core, longer
+on a busy holder, before the hint is counted and saved there."""
+
+CARD = "card"
+"""A forwarded click's kind: a card or declaration of a hand, played by the holder."""
+HINT = "hint"
+"""A forwarded click's kind: a hand's Hint button, thought of and counted by the holder."""
+
 
 def shard_of(guild_id: int, shard_count: int) -> int:
     """The shard Discord puts a server on."""
@@ -71,14 +86,29 @@ def process_name() -> str:
 
 @dataclass(frozen=True, slots=True)
 class Click:
-    """A member's click on a hand's button, as forwarded: ``code`` is the button's action
-    code (:mod:`bot.tables.codes`), ``deal_no`` and ``trick_no`` what it was drawn for."""
+    """A member's click on a hand's button, as forwarded. Of ``kind`` CARD: ``code`` is the
+    button's action code (:mod:`bot.tables.codes`), ``deal_no`` and ``trick_no`` what it was
+    drawn for. Of ``kind`` HINT (the Hint button): only the table and the member count."""
 
     table_id: int
     user_id: int
-    code: str
-    deal_no: int
-    trick_no: int
+    code: str = ""
+    deal_no: int = 0
+    trick_no: int = 0
+    kind: str = CARD
+
+    @staticmethod
+    def of(request: dict[str, Any]) -> Click:
+        """The click a forwarded request carries (one from an older process has no kind:
+        a card)."""
+        return Click(
+            int(request["table_id"]),
+            int(request["user_id"]),
+            str(request["code"]),
+            int(request["deal_no"]),
+            int(request["trick_no"]),
+            str(request.get("kind", CARD)),
+        )
 
 
 class Cluster:
@@ -95,6 +125,7 @@ class Cluster:
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         name: str | None = None,
         forward_timeout: float = FORWARD_TIMEOUT,
+        hint_timeout: float = HINT_TIMEOUT,
         lease_ttl: float = LEASE_TTL,
         peer_url: str | None = None,
     ) -> None:
@@ -106,6 +137,8 @@ class Cluster:
         self.sleep = sleep
         self.name = name or process_name()
         self.forward_timeout = forward_timeout
+        self.hint_timeout = hint_timeout
+        """How long a forwarded hint waits for the holder's answer (``HINT_TIMEOUT``)."""
         self.lease_ttl = lease_ttl
         """How long a lease holds unrenewed; renewed every third of it."""
         self.peer_url = peer_url
@@ -236,10 +269,12 @@ class Cluster:
 
     # ---------------------------------------------------------------- forwarding
 
-    async def forward(self, click: Click) -> None:
-        """Have the process holding the click's table play it. Returns once that process
-        has saved it; raises its refusal as a :class:`TableError`, ``gone`` when no table
-        is open there, and :class:`SaveFailed` (try again) when no answer comes in time."""
+    async def forward(self, click: Click) -> dict[str, Any]:
+        """Have the process holding the click's table answer it: play a card (returns once
+        that process has saved it) or think of a hint. Returns that process's answer (the
+        hint under ``"hint"``); raises its refusal as a :class:`TableError`, ``gone`` when no
+        table is open there, and :class:`SaveFailed` (try again) when no answer comes in
+        time (``hint_timeout`` for a hint, ``forward_timeout`` for a card)."""
         guild_id = await repo.open_table_guild(self.db, click.table_id)
         if guild_id is None or self.owns(guild_id) or self.bus is None:
             # here, it would be in memory: it ended, or never was
@@ -252,14 +287,24 @@ class Cluster:
             await self.bus.send(
                 _shard_channel(shard_of(guild_id, self.shard_count)), json.dumps(request)
             )
-            reply = await asyncio.wait_for(answer, self.forward_timeout)
+            timeout = self.hint_timeout if click.kind == HINT else self.forward_timeout
+            reply = await asyncio.wait_for(answer, timeout)
         except TimeoutError:
-            log.warning("No answer to a click forwarded for table %s", click.table_id)
+            log.warning(
+                "No answer to a %s click forwarded for table %s", click.kind, click.table_id
+            )
             raise SaveFailed from None
         finally:
             self._waiting.pop(request_id, None)
         if "error" in reply:
             raise TableError(str(reply["error"]), **reply.get("params", {}))
+        return reply
+
+    async def forward_hint(self, table_id: int, user_id: int) -> Hint:
+        """The hint the process holding the table thinks of for this member, counted there
+        (refusals and "try again" as for :meth:`forward`)."""
+        reply = await self.forward(Click(table_id, user_id, kind=HINT))
+        return Hint.from_json(reply["hint"])
 
     def _on_reply(self, payload: str) -> None:
         reply = json.loads(payload)
@@ -273,32 +318,12 @@ class Cluster:
         task.add_done_callback(self._serving.discard)
 
     async def _serve(self, request: dict[str, Any]) -> None:
-        """Play a forwarded click as if clicked here, answer, then redraw."""
+        """Answer a forwarded click as if clicked here, then redraw what a card changed."""
         service = self.service
         assert service is not None and self.bus is not None
-        reply: dict[str, Any] = {"id": request["id"]}
-        click = Click(
-            int(request["table_id"]),
-            int(request["user_id"]),
-            str(request["code"]),
-            int(request["deal_no"]),
-            int(request["trick_no"]),
-        )
-        outcome = None
-        try:
-            outcome = await service.click(
-                click.table_id,
-                click.user_id,
-                click.code,
-                deal_no=click.deal_no,
-                trick_no=click.trick_no,
-            )
-        except TableError as refused:
-            reply["error"] = refused.key
-            reply["params"] = refused.params
-        except Exception:
-            log.exception("A forwarded click on table %s failed", click.table_id)
-            reply["error"] = "save_failed"
+        click = Click.of(request)
+        answer, outcome = await _answer(service, click)
+        reply = {"id": request["id"], **answer}
         try:
             await self.bus.send(str(request["reply"]), json.dumps(reply, default=str))
         except Exception:
@@ -310,6 +335,28 @@ class Cluster:
                 await service.presenter.refresh(outcome.show)
             except Exception:
                 log.exception("Could not show table %s", click.table_id)
+
+
+async def _answer(service: TableService, click: Click) -> tuple[dict[str, Any], Outcome | None]:
+    """The holder's answer to a forwarded click, and what a card changed (a hint changes
+    nothing anyone sees: its count shows on the result)."""
+    try:
+        if click.kind == HINT:
+            hint = await service.hint(click.table_id, click.user_id)
+            return {"hint": hint.to_json()}, None
+        outcome = await service.click(
+            click.table_id,
+            click.user_id,
+            click.code,
+            deal_no=click.deal_no,
+            trick_no=click.trick_no,
+        )
+        return {}, outcome
+    except TableError as refused:
+        return {"error": refused.key, "params": refused.params}, None
+    except Exception:
+        log.exception("A forwarded %s click on table %s failed", click.kind, click.table_id)
+        return {"error": "save_failed"}, None
 
 
 def _shard_channel(shard: int) -> str:

@@ -1,22 +1,28 @@
 """The Hint button: in a hand at a table that is not competitive, on its player's turn, in
 the DM and in the hand opened with My hand, within Discord's limits; clicked, one line only
-its player sees, and asked again, the same line, counted once. None at a competitive table
-(the service refuses a forged click: ``tests/tables/test_hints.py``); the count of hints
-beside each player in the result."""
+its player sees, and asked again, the same line, counted once; clicked in a DM that reached
+a process without the table, asked of the one holding it (``Cluster.forward_hint``; the
+holder's side is tested in tests/tables/test_cluster.py). None at a competitive table (the
+service refuses a forged click: ``tests/tables/test_hints.py``); the count of hints beside
+each player in the result."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import replace
 
 import discord
 import pytest
 import simcord
 
-from bot.engine import Kind, Options, Variant
+from bot.engine import Kind, Options, Variant, seat_view
 from bot.i18n import LANGUAGES, t
+from bot.tables.errors import SaveFailed, TableError
+from bot.tables.hints import Hint, hint_action, reason
 from bot.tables.model import Status
 from bot.tables.views import hand_view, table_view
+from bot.web.hint_words import hint_line
 from bot.web.words import card_name
 from cogs.tables import embeds as ui
 from cogs.tables import messages
@@ -95,6 +101,26 @@ async def dm_hand(env: simcord.Env, member: simcord.MemberActor) -> discord.Mess
     return next(m for m in member.user.dm_channel.history() if m.id == place.dm_message_id)
 
 
+HINT_BUDGET = 0.02
+"""The hint's budget in its counted clock's seconds: a few sampled deals."""
+
+
+async def dm_hint(
+    env: simcord.Env, world: World
+) -> tuple[simcord.MemberActor, discord.Message, str]:
+    """Ana's friendly table, on her turn: Ana, her DM hand and its Hint button's id."""
+    member = await add_member(env, world, "Ana")
+    service_of(env).hints.budget = HINT_BUDGET
+    await open_table(env, world, "habanero", [member], competitive=False)
+    table = the_table(env)
+    assert not table.options.competitive
+    deal = table.deal
+    assert deal is not None and deal.turn == table.seat_of(member.id)
+    message = await dm_hand(env, member)
+    (hint_id,) = [b.custom_id for b in buttons(message) if b.custom_id.endswith(":hint")]
+    return member, message, hint_id
+
+
 @pytest.mark.e2e
 @pytest.mark.simcord(settle_timeout=3)
 async def test_hint_clicked_in_the_dm_answers_one_line_and_counts_it(
@@ -106,15 +132,10 @@ async def test_hint_clicked_in_the_dm_answers_one_line_and_counts_it(
     env = simcord_env
     table_seed(4)
     set_locale("en-US")
-    member = await add_member(env, world, "Ana")
-    service_of(env).hints.budget = 0.02
-    await open_table(env, world, "habanero", [member], competitive=False)
+    member, message, hint_id = await dm_hint(env, world)
     table = the_table(env)
-    assert not table.options.competitive
     deal = table.deal
-    assert deal is not None and deal.turn == table.seat_of(member.id)
-    message = await dm_hand(env, member)
-    (hint_id,) = [b.custom_id for b in buttons(message) if b.custom_id.endswith(":hint")]
+    assert deal is not None
     result = await member.user.click(message, custom_id=hint_id)
     reply = result.response
     assert result.acknowledged and result.ephemeral and reply is not None
@@ -145,3 +166,74 @@ def test_a_deal_summary_marks_the_hints_beside_the_player() -> None:
         mark = t("hints.mark", lang, count=3)
         assert any(f"Alicia {mark}" in line for line in lines)
         assert not any(f"Bernardo {mark}" in line for line in lines)
+
+
+def held_elsewhere(env: simcord.Env) -> Hint:
+    """The table is another process's now (this one plays shard 0 of 2): the hint its
+    holder would answer to the member on turn."""
+    cluster = env.bot.cluster  # type: ignore[attr-defined]
+    cluster.shard_count, cluster.shards = 2, frozenset({0})
+    table = service_of(env).tables.pop(the_table(env).id)
+    deal = table.deal
+    assert deal is not None
+    view = seat_view(deal, deal.turn)
+    return replace(reason(view, hint_action(view, HINT_BUDGET)), counted=True)
+
+
+@pytest.mark.e2e
+@pytest.mark.simcord(settle_timeout=3)
+async def test_a_dm_hint_for_a_table_held_elsewhere_is_asked_of_its_holder(
+    simcord_env: simcord.Env,
+    world: World,
+    set_locale: Callable[[str], None],
+    table_seed: Callable[[int], None],
+) -> None:
+    env = simcord_env
+    table_seed(4)
+    set_locale("es-ES")
+    member, message, hint_id = await dm_hint(env, world)
+    table_id = the_table(env).id
+    answer = held_elsewhere(env)
+    asked: list[tuple[int, int]] = []
+
+    async def forward_hint(table_id: int, user_id: int) -> Hint:
+        asked.append((table_id, user_id))
+        return answer
+
+    env.bot.cluster.forward_hint = forward_hint  # type: ignore[attr-defined]
+    result = await member.user.click(message, custom_id=hint_id)
+
+    assert asked == [(table_id, member.id)]
+    assert result.acknowledged and result.ephemeral and result.response is not None
+    assert result.response.content == hint_line(answer, "es")  # worded here, for the clicker
+
+
+@pytest.mark.e2e
+@pytest.mark.simcord(settle_timeout=3)
+@pytest.mark.parametrize(
+    ("refusal", "key"),
+    [
+        (TableError("hint_not_your_turn"), "tables.errors.hint_not_your_turn"),
+        (SaveFailed(), "tables.errors.save_failed"),  # no answer in time: try again
+    ],
+)
+async def test_the_holders_refusal_of_a_hint_reaches_the_member(
+    simcord_env: simcord.Env,
+    world: World,
+    table_seed: Callable[[int], None],
+    refusal: TableError,
+    key: str,
+) -> None:
+    env = simcord_env
+    table_seed(4)
+    member, message, hint_id = await dm_hint(env, world)
+    held_elsewhere(env)
+
+    async def refuse(table_id: int, user_id: int) -> Hint:
+        raise refusal
+
+    env.bot.cluster.forward_hint = refuse  # type: ignore[attr-defined]
+    result = await member.user.click(message, custom_id=hint_id)
+
+    assert result.acknowledged and result.ephemeral and result.response is not None
+    assert result.response.content == t(key, "en")  # the "thinking" answer, in words
