@@ -45,6 +45,7 @@ MESSAGES: Final[dict[str, str]] = {
     "hints.mark": "💡 {count}",
     "hints.result": "💡 Hints asked: {items}",
     "hints.result_item": "{name} {count}",
+    "tables.errors.hint_late": "The hint took too long to come: ask again in a moment.",
     "tables.errors.hint_competitive": "Hints are for friendly tables only, not competitive ones.",
     "tables.errors.hint_not_playing": "No deal is in play: there is nothing to hint.",
     "tables.errors.hint_not_your_turn": "A hint is for your turn: ask again when it is your"

@@ -44,6 +44,7 @@ MESSAGES: Final[dict[str, str]] = {
     "hints.mark": "💡 {count}",
     "hints.result": "💡 Pistas pedidas: {items}",
     "hints.result_item": "{name} {count}",
+    "tables.errors.hint_late": "La pista tardó demasiado en llegar: pídela otra vez dentro de un momento.",
     "tables.errors.hint_competitive": "Las pistas son solo para mesas amistosas, no competitivas.",
     "tables.errors.hint_not_playing": "No se juega ninguna mano: no hay nada que aconsejar.",
     "tables.errors.hint_not_your_turn": "La pista es para tu turno: pídela cuando te toque jugar.",

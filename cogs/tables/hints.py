@@ -9,6 +9,7 @@ from typing import Any
 import discord
 
 from bot.i18n import t
+from bot.tables.errors import SaveFailed, TableError
 from bot.tables.views import TableView
 from bot.web.hint_words import hint_line
 
@@ -35,7 +36,10 @@ async def show_hint(table_id: int, interaction: discord.Interaction[Any]) -> Non
         return
     if cluster is not None and not cluster.holds(table_id, service):
         # a DM click that reached a process without the table: its holder thinks and counts
-        hint = await cluster.forward_hint(table_id, interaction.user.id)
+        try:
+            hint = await cluster.forward_hint(table_id, interaction.user.id)
+        except SaveFailed:  # no answer in time; asked again, the same decision counts once
+            raise TableError("hint_late") from None
     else:
         hint = await service.hint(table_id, interaction.user.id)
     line = hint_line(hint, locale_of(interaction))

@@ -214,7 +214,7 @@ async def test_a_dm_hint_for_a_table_held_elsewhere_is_asked_of_its_holder(
     ("refusal", "key"),
     [
         (TableError("hint_not_your_turn"), "tables.errors.hint_not_your_turn"),
-        (SaveFailed(), "tables.errors.save_failed"),  # no answer in time: try again
+        (SaveFailed(), "tables.errors.hint_late"),  # no answer in time: ask again
     ],
 )
 async def test_the_holders_refusal_of_a_hint_reaches_the_member(
