@@ -7,7 +7,8 @@ SQLite file (``data/sandbox.db``) is kept between runs, so the standings and a g
 half-way are still there next time.
 
 ``tute-bot --sandbox --screenshot DIR`` plays a short scripted game against a robot instead and
-saves pictures of it, taken with the system's Chromium.
+saves pictures of it (then of its replay, the daily deal's board, a hint and a lesson), taken
+with the system's Chromium.
 
 Time: SimCord's clock only moves when told to. The sandbox's clock sets it to the real date
 and ticks it along with real time, and the tables' waits (a robot's pause, a turn's clock, a
@@ -45,7 +46,8 @@ import simcord
 
 from bot.i18n import Language
 
-from .pictures import SCREENSHOT_FILES, find_chromium, screenshots
+from .pictures import SCREENSHOT_FILES, find_chromium
+from .pictures_more import screenshots
 from .server import ROBOT_DELAY, SANDBOX_DB_PATH, SERVER_ID, YOU, Sandbox, open_sandbox, serve
 from .web_pictures import web_files, web_screenshots
 

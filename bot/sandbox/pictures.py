@@ -20,7 +20,7 @@ from simcord.preview import Preview
 from bot.i18n import Language, t
 from bot.tables.model import Status, Table
 
-from .server import PAGE_SIZE, Sandbox, open_sandbox
+from .server import Sandbox, open_sandbox
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +36,17 @@ CHROMIUM_ARGS: Final = (
     "--disable-sync",
 )
 """How the system's Chromium is started headless, for the pictures and the tests."""
-SCREENSHOT_FILES: Final = ("lobby.png", "trick.png", "hand.png", "summary.png", "result.png")
+SCREENSHOT_FILES: Final = (
+    "lobby.png",
+    "trick.png",
+    "hand.png",
+    "summary.png",
+    "result.png",
+    "replay.png",
+    "hint.png",
+    "learn.png",
+    "challenge.png",
+)
 SHOT_HEIGHT: Final = 1600
 """The page's height for the pictures: taller than any message, at a phone's width too."""
 
@@ -78,16 +88,15 @@ async def take_screenshots(sandbox: Sandbox, out_dir: Path, chromium: Path) -> l
     """Play a habanero game, you against a robot, through SimCord's actors, and save the
     lobby, a trick in play and your hand then (at the best moment of the game: the robot has
     led, a cante was sung and your hand holds back a card and says why), the first deal's
-    summary, and the game's result, as the PNG files of SCREENSHOT_FILES."""
+    summary, and the game's result, as PNG files named as in SCREENSHOT_FILES (the others
+    are :mod:`.pictures_more`'s)."""
     use_chromium(sandbox.preview, chromium)
     await asyncio.to_thread(out_dir.mkdir, parents=True, exist_ok=True)
     env, you, channel = sandbox.env, sandbox.you, sandbox.channel
     saved: dict[str, Path] = {}
 
     async def shoot(name: str, target: Any) -> None:
-        path = out_dir / name
-        await sandbox.preview.screenshot(path, viewer=you, target=target, layout="message")
-        saved[name] = path
+        saved[name] = await photograph(sandbox, out_dir / name, target)
 
     new = await you.slash(channel, "tute new", variant="habanero")
     lobby = new.response
@@ -129,6 +138,17 @@ async def take_screenshots(sandbox: Sandbox, out_dir: Path, chromium: Path) -> l
             await shoot("hand.png", hand)
         await you.click(hand, custom_id=hand_choice(hand.message))
     return [saved[name] for name in SCREENSHOT_FILES if name in saved]
+
+
+async def photograph(
+    sandbox: Sandbox, path: Path, target: Any, preview: Preview | None = None
+) -> Path:
+    """A picture of the message ``target`` at ``path``, as you see it in ``preview`` (the
+    channel's unless said: a DM has a preview of its own)."""
+    preview = preview or sandbox.preview
+    viewer = sandbox.you if preview is sandbox.preview else sandbox.you.user
+    await preview.screenshot(path, viewer=viewer, target=target, layout="message")
+    return path
 
 
 def _moment(led: bool, holds_back: bool, sung: bool) -> int:
@@ -216,21 +236,6 @@ def summary_message(channel: simcord.ChannelHandle, table: Table) -> discord.Mes
         if any(title in text for text in said) and message.attachments:
             return message
     return None
-
-
-async def screenshots(
-    out_dir: Path,
-    chromium: Path,
-    *,
-    think_budget: float = 0.1,
-    language: Language = "en",
-    width: int = 0,
-) -> list[Path]:
-    """A sandbox of its own for the pictures: a temporary database, robots without delay,
-    the whole of it in ``language``, its page ``width`` pixels wide (0: the sandbox's)."""
-    page = (width or PAGE_SIZE[0], max(PAGE_SIZE[1], SHOT_HEIGHT))
-    async with scratch_sandbox(language, think_budget, page_size=page) as sandbox:
-        return await take_screenshots(sandbox, out_dir, chromium)
 
 
 @asynccontextmanager

@@ -1,6 +1,6 @@
 """The sandbox: a whole game played through the page's own HTTP API, as the browser plays it;
 the standings and a game in play kept between runs; the clock and the robots' pause; the
-command itself; the screenshots."""
+command itself; the screenshots (and the README showing each)."""
 
 from __future__ import annotations
 
@@ -381,6 +381,15 @@ async def test_the_screenshots_are_saved(tmp_path: Path) -> None:
     assert [path.name for path in saved] == list(SCREENSHOT_FILES)
     for path in saved:
         assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", path
+
+
+def test_the_readme_shows_every_screenshot_with_words_for_it() -> None:
+    root = Path(__file__).resolve().parents[2]
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    for name in SCREENSHOT_FILES:
+        assert (root / "docs" / "screenshots" / name).is_file(), name
+        alt = re.search(rf"!\[([^\]]+)\]\(docs/screenshots/{re.escape(name)}\)", readme)
+        assert alt is not None and len(alt.group(1)) > 20, name
 
 
 def test_without_chromium_the_screenshots_say_what_to_install(
