@@ -144,8 +144,8 @@ def answer(number: int, step: int, code: str) -> LessonView:
         return lesson_view(number, step + 1, Said(Tone.RIGHT, f"{key}.right"))
     refused = deal.refusal(move)
     if refused is not None:
-        params = {k: v for k, v in refused.params.items() if isinstance(v, int)}
-        said = Said(Tone.REFUSED, f"tables.errors.illegal.{refused.reason}", params)
+        error = TableError.illegal(refused)  # the rules' reason, as a table would say it
+        said = Said(Tone.REFUSED, f"tables.errors.{error.key}", error.params)
     else:
         said = Said(Tone.WRONG, f"{key}.{waiting.wrong.get(code, waiting.otherwise)}")
     return lesson_view(number, step, said)
