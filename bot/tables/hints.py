@@ -172,7 +172,7 @@ def _keeps(view: SeatView, c: int, plays: list[int]) -> int:
 def may_hint(table: Table, user_id: int) -> tuple[int, SeatView]:
     """The member's seat and its view, if they may ask for a hint now: a table that is not
     competitive, in play, on their turn (refused in words otherwise)."""
-    if table.options.competitive or table.tournament_id is not None:
+    if not table.offers_hints():
         raise TableError("hint_competitive")
     seat = table.seat_of(user_id)
     if seat is None:

@@ -296,6 +296,10 @@ class Table(Seating):
         """The chips a member has at stake here (none on a friendly table)."""
         return self.stakes.get(user_id, 0) if self.options.competitive else 0
 
+    def offers_hints(self) -> bool:
+        """A friendly table, and no tournament's match: its players may ask for hints."""
+        return not self.options.competitive and self.tournament_id is None
+
     def present(self) -> list[int]:
         """Members at the table who play their own cards (not away, not gone)."""
         return [

@@ -380,7 +380,7 @@ def hand_view(table: Table, seat: int, *, may_wait: bool = False) -> HandView:
         may_wait=may_wait,
         exchange_gives=deal.exchange_open(seat),
         sits_out=sits_out(table, seat, own.dealer) and not own.hand,
-        hint=your_turn and not table.options.competitive and table.tournament_id is None,
+        hint=your_turn and table.offers_hints(),
     )
 
 
