@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.client import TuteBot, catalog_str
 from bot.i18n import language_of, t
-from cogs._base import anywhere, in_server_with_bot, works_anywhere
+from cogs._base import anywhere, command_path, in_server_with_bot, works_anywhere
 from cogs.daily import ChallengeCommands
 from cogs.learn import LearnCommands
 from cogs.standings import StandingsCommands
@@ -123,12 +123,7 @@ def catalog_key(command: AnyCommand | app_commands.Group) -> str:
 
 def localized_path(command: AnyCommand, locale: str) -> str:
     """How the user types the command in their language: ``tute acerca-de`` in Spanish."""
-    names: list[str] = []
-    node: AnyCommand | app_commands.Group | None = command
-    while node is not None:
-        names.append(t(f"{catalog_key(node)}.name", locale))
-        node = node.parent
-    return " ".join(reversed(names))
+    return command_path(locale, *command.qualified_name.split())[1:]
 
 
 async def setup(bot: TuteBot) -> None:
