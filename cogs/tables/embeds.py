@@ -9,12 +9,13 @@ comes from the catalog; the names members chose go into it through :func:`shown_
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
 import discord
 
-from bot.engine import CODES, SUITS, Action, Kind
+from bot.engine import CODES, SUITS, Action, Kind, Result
 from bot.engine.cards import RANK_OF
 from bot.i18n import t
 from bot.render.symbols import SUIT_SYMBOLS, card_label
@@ -382,31 +383,47 @@ def summary_lines(table: TableView, summary: DealSummary, lang: str) -> list[str
     def named(side: int) -> str:
         return names_joined([_hinted(names[s], table.seats[s], lang) for s in sides[side]], lang)
 
+    def seat(n: int) -> str:
+        return _display(names[n], table.seats[n], lang)
+
+    no_winner = t("summary.no_winner", lang, target=table.options.target)
+    return [
+        *ending_lines(result, named, seat, no_winner, lang),
+        "",
+        *side_lines(result, named, lang),
+    ]
+
+
+def ending_lines(
+    result: Result,
+    named: Callable[[int], str],
+    seat: Callable[[int], str],
+    no_winner: str,
+    lang: str,
+) -> list[str]:
+    """How a deal ended: who won and how (``no_winner`` where nobody did), and a contract
+    made or failed; ``named(side)`` says a side's names, ``seat(n)`` a seat's."""
     winner = result.winner
     if winner is None:
-        lines = [t("summary.no_winner", lang, target=table.options.target)]
+        lines = [no_winner]
     else:
-        number = "one" if len(sides[winner]) == 1 else "many"
+        number = "one" if len(result.sides[winner]) == 1 else "many"
         lines = [t(f"summary.end.{number}.{result.end.value}", lang, names=named(winner))]
         if result.double:
             lines.append(t("summary.double", lang))
     contract = result.contract
     if contract is not None:
         key = "summary.contract_made" if result.contract_made else "summary.contract_failed"
-        lines.append(
-            t(
-                key,
-                lang,
-                name=_display(names[contract.seat], table.seats[contract.seat], lang),
-                points=contract.points,
-            )
-        )
-    lines.append("")
-    lines += [
-        t("summary.side", lang, names=named(side), total=result.scores[side])
-        for side in range(len(sides))
-    ]
+        lines.append(t(key, lang, name=seat(contract.seat), points=contract.points))
     return lines
+
+
+def side_lines(result: Result, named: Callable[[int], str], lang: str) -> list[str]:
+    """Each side's points at the end of a deal."""
+    return [
+        t("summary.side", lang, names=named(side), total=total)
+        for side, total in enumerate(result.scores)
+    ]
 
 
 def _display(name: str, seat: Seat | None, lang: str) -> str:

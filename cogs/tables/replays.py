@@ -131,25 +131,17 @@ def step_lines(replay: DealReplay, index: int, lang: str) -> list[str]:
 def _result_lines(replay: DealReplay, step: ReplayStep, lang: str) -> list[str]:
     result = step.result
     assert result is not None
-    winner = result.winner
-    if winner is None:
-        lines = [t("replays.no_winner", lang)]
-    else:
-        number = "one" if len(replay.sides[winner]) == 1 else "many"
-        names = _side_text(replay, winner, lang)
-        lines = [t(f"summary.end.{number}.{result.end.value}", lang, names=names)]
-        if result.double:
-            lines.append(t("summary.double", lang))
-    contract = result.contract
-    if contract is not None:
-        key = "summary.contract_made" if result.contract_made else "summary.contract_failed"
-        name = seat_text(replay, contract.seat, lang)
-        lines.append(t(key, lang, name=name, points=contract.points))
-    lines += [
-        t("summary.side", lang, names=_side_text(replay, side, lang), total=total)
-        for side, total in enumerate(result.scores)
-    ]
-    return lines
+
+    def named(side: int) -> str:
+        return _side_text(replay, side, lang)
+
+    def seat(n: int) -> str:
+        return seat_text(replay, n, lang)
+
+    no_winner = t("replays.no_winner", lang)
+    return ui.ending_lines(result, named, seat, no_winner, lang) + ui.side_lines(
+        result, named, lang
+    )
 
 
 # --------------------------------------------------------------------- the message
