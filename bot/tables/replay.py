@@ -21,6 +21,7 @@ from bot.engine import (
     Deal,
     Exchange,
     Kind,
+    Record,
     RecordError,
     Result,
     Variant,
@@ -103,7 +104,10 @@ class DealReplay:
 def steps_of(record: object) -> tuple[ReplayStep, ...]:
     """The steps of a parsed JSON record of a finished deal; RecordError where it is not one
     (an illegal action, or a deal not played to its end)."""
-    parsed = parse_record(record)
+    return _steps(parse_record(record))
+
+
+def _steps(parsed: Record) -> tuple[ReplayStep, ...]:
     deal = Deal(parsed.dealt, check=False)
     steps = [_step(deal, StepKind.DEALT, None, tuple(deal.exchanges), (), ())]
     for action in parsed.actions:
@@ -181,10 +185,11 @@ async def deal_replay(
         raise TableError("daily_secret")
     data = json.loads(deal.record)
     try:
-        steps = steps_of(data)
+        parsed = parse_record(data)
+        steps = _steps(parsed)
     except RecordError:
         raise TableError("replay_unreadable", id=table_id, deal=deal_no + 1) from None
-    first = parse_record(data).dealt
+    first = parsed.dealt
     probe = Deal(first, check=False)
     table = await _table(source, table_id)
     return DealReplay(
