@@ -54,15 +54,19 @@ async def stored_deal(source: Source, table_id: int, deal_no: int) -> StoredDeal
     )
 
 
-async def recent_deals(source: Source, guild_id: int, user_id: int, limit: int) -> list[PastDeal]:
-    """The member's last ``limit`` finished deals in this server, newest first."""
+async def recent_deals(
+    source: Source, guild_id: int | None, user_id: int, limit: int
+) -> list[PastDeal]:
+    """The member's last ``limit`` finished deals in server ``guild_id`` (None: in any
+    server, theirs to see from their DMs), newest first."""
+    where = "" if guild_id is None else " AND d.guild_id = ?"
     rows = await fetchall(
         source,
         "SELECT d.table_id, d.deal_no, t.variant, d.finished_at FROM deals d"
         " JOIN deal_players p ON p.table_id = d.table_id AND p.deal_no = d.deal_no"
         " JOIN tables t ON t.id = d.table_id"
-        " WHERE p.user_id = ? AND d.guild_id = ? AND d.finished_at IS NOT NULL"
+        f" WHERE p.user_id = ?{where} AND d.finished_at IS NOT NULL"
         " ORDER BY d.finished_at DESC, d.table_id DESC, d.deal_no DESC LIMIT ?",
-        (user_id, guild_id, limit),
+        (user_id, limit) if guild_id is None else (user_id, guild_id, limit),
     )
     return [PastDeal(int(t), int(d), str(v), float(f)) for t, d, v, f in rows]

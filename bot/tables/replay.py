@@ -208,9 +208,10 @@ async def deal_replay(
 
 
 async def recent_deals(
-    source: Source, guild_id: int, user_id: int, limit: int
+    source: Source, guild_id: int | None, user_id: int, limit: int
 ) -> list[stored.PastDeal]:
-    """The member's last finished deals in this server, newest first, to replay one."""
+    """The member's last finished deals in this server (None: from their DMs, their deals
+    of any server, as :func:`deal_replay` lets them see), newest first, to replay one."""
     return await stored.recent_deals(source, guild_id, user_id, limit)
 
 

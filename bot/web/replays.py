@@ -1,6 +1,6 @@
 """The web table's replays: a member's recent finished deals in the server of their
-Activity, and one deal of that server stepped through (every hand shown: it is over), as
-JSON for the page. The session (``Authorization: Bearer <token>``) says who asks and from
+Activity (in an Activity opened from DMs, their own deals of any server), and one of those
+deals stepped through (every hand shown: it is over), as JSON for the page. The session (``Authorization: Bearer <token>``) says who asks and from
 which server; the service decides what may be replayed and refuses the rest in words."""
 
 from __future__ import annotations
@@ -41,14 +41,13 @@ async def replays_answer(
     secret: bytes,
     clock: Callable[[], float],
 ) -> web.Response:
-    """``GET /api/replays``: the member's recent finished deals here, newest first;
+    """``GET /api/replays``: the member's recent finished deals here (from DMs, theirs of
+    any server), newest first;
     ``GET /api/replays/{table}/{deal}``: that deal's steps (``deal`` 0 the first)."""
     try:
         session = _session(request, secret, clock)
     except WebAuthError as error:
         return web.json_response({"error": error.reason}, status=401)
-    if session.guild_id is None:
-        return _refused(request, "replay_elsewhere", 403)
     table, deal = request.match_info.get("table"), request.match_info.get("deal")
     if table is None or deal is None:
         deals = await recent_deals(service.db, session.guild_id, session.user_id, RECENT)

@@ -299,7 +299,7 @@ async def history_choices(
     typed (a table number, a variant)."""
     lang = locale_of(interaction)
     deals = await recent_deals(
-        service_of(interaction.client).db, interaction.guild_id or 0, interaction.user.id, 100
+        service_of(interaction.client).db, interaction.guild_id, interaction.user.id, 100
     )
     typed = current.strip().lower().lstrip("#")
     offered: list[app_commands.Choice[str]] = []
@@ -329,7 +329,7 @@ async def show_history(interaction: discord.Interaction[Any], chosen: str | None
     lang = locale_of(interaction)
     if chosen is None:
         deals = await recent_deals(
-            service_of(interaction.client).db, interaction.guild_id or 0, interaction.user.id, 1
+            service_of(interaction.client).db, interaction.guild_id, interaction.user.id, 1
         )
         if not deals:
             await interaction.response.send_message(t("history.none", lang), ephemeral=True)

@@ -56,5 +56,7 @@ async def test_a_deal_with_its_members_and_the_recent_deals_of_one(db: Database)
     ]
     assert [d.deal_no for d in await stored.recent_deals(db, GUILD, BEA, 1)] == [1]
     assert await stored.recent_deals(db, GUILD, 999, 10) == []
+    anywhere = await stored.recent_deals(db, None, BEA, 10)  # from the member's DMs
+    assert [(d.table_id, d.deal_no) for d in anywhere] == [(here, 1), (there, 0), (here, 0)]
     row = await repo.load_table(db, there)
     assert row is not None and row.guild_id == OTHER_GUILD

@@ -1,6 +1,7 @@
-"""The web table's replays: a member's finished deals in their Activity's server, and one
-deal stepped through as the Discord replay steps it; a deal of another server, one not
-over, and a page without a good session are refused."""
+"""The web table's replays: a member's finished deals in their Activity's server (from DMs,
+their own of any server), and one deal stepped through as the Discord replay steps it; a
+deal of another server, another's deal from DMs, one not over, and a page without a good
+session are refused."""
 
 from __future__ import annotations
 
@@ -71,6 +72,20 @@ async def test_a_members_deals_are_listed_and_one_steps_as_the_referee_reads_it(
     assert replay["seats"][1] == {"user_id": None, "name": None, "robot": 1}
 
 
+async def test_from_dms_a_member_lists_and_steps_their_own_deals_of_any_server(
+    client: TestClient[Any, Any], db: Database
+) -> None:
+    table_id = await store_deal(db, finished_record(Variant.PAIRS), finished=True)
+    listed = await client.get("/api/replays", headers=_bearer(None))
+    assert listed.status == 200
+    assert [(d["table_id"], d["deal_no"]) for d in (await listed.json())["deals"]] == [
+        (table_id, 0)
+    ]
+    assert (await client.get(f"/api/replays/{table_id}/0", headers=_bearer(None))).status == 200
+    others = await client.get("/api/replays", headers=_bearer(None, user=99))
+    assert (await others.json()) == {"deals": []}
+
+
 @pytest.mark.parametrize("lang", ["en", "es"])
 async def test_another_servers_or_an_unfinished_deal_is_refused_in_words(
     client: TestClient[Any, Any], db: Database, lang: str
@@ -82,7 +97,7 @@ async def test_another_servers_or_an_unfinished_deal_is_refused_in_words(
         (f"/api/replays/{done}/0", _bearer(GUILD + 1), 403, "replay_elsewhere", {}),
         (f"/api/replays/{playing}/0", _bearer(), 403, "replay_unfinished", {"id": playing}),
         (f"/api/replays/{done}/4", _bearer(), 404, "replay_none", {"id": done, "deal": 5}),
-        ("/api/replays", _bearer(None), 403, "replay_elsewhere", {}),
+        (f"/api/replays/{done}/0", _bearer(None, user=99), 403, "replay_elsewhere", {}),
     ]
     for path, headers, status, key, params in cases:
         answer = await client.get(f"{path}?lang={lang}", headers=headers)
