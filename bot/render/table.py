@@ -72,7 +72,7 @@ _TAG: dict[str, tuple[int, int]] = {
     "right": (390, 218),
 }
 TAG_H = 38
-TAG_MAX_W: dict[str, int] = {"bottom": 150, "top": 200, "left": 164, "right": 164}
+TAG_MAX_W: dict[str, int] = {"bottom": 150, "top": 212, "left": 164, "right": 164}
 TAG_INSET = 10  # from a tag's edge to its text (17 with a team stripe)
 ROBOT_ICON = 22
 
