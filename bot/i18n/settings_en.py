@@ -85,6 +85,7 @@ MESSAGES: Final[dict[str, str]] = {
     "settings.config.language.en": "English",
     "settings.config.language.es": "Spanish",
     "settings.config.opener_role.placeholder": "Who may open tables: everybody (or pick a role)",
+    "settings.config.toggle": "{setting}: {state}",
     "settings.config.form.chips": "Chips and tables",
     "settings.config.form.rating": "Ratings and fair play",
 }

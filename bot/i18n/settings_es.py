@@ -86,6 +86,7 @@ MESSAGES: Final[dict[str, str]] = {
     "settings.config.language.en": "Inglés",
     "settings.config.language.es": "Español",
     "settings.config.opener_role.placeholder": "Quién puede abrir mesas: todos (o elige un rol)",
+    "settings.config.toggle": "{setting}: {state}",
     "settings.config.form.chips": "Fichas y mesas",
     "settings.config.form.rating": "Nivel y juego limpio",
 }

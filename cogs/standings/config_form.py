@@ -1,6 +1,7 @@
 """``/tute config``'s form: under the server's settings, a select for each setting of a few
-values (the language, how hands are delivered, who may open tables) and two buttons, each
-opening a form of numbers (chips and tables; ratings and fair play). Every change is checked
+values (the language, how hands are delivered, who may open tables), two buttons, each
+opening a form of numbers (chips and tables; ratings and fair play), and a button that turns
+the daily deal's experience on or off. Every change is checked
 and saved as the command's options are (:func:`bot.storage.settings.update_settings`), by a
 member who may manage the server, and the answer shows the settings as they are now.
 
@@ -91,6 +92,17 @@ class ConfigForm(discord.ui.View):
             )
             button.callback = self._opener(form, settings)
             self.add_item(button)
+        on = settings.daily_experience
+        state = t("daily.on" if on else "daily.off", lang)
+        toggle: discord.ui.Button[ConfigForm] = discord.ui.Button(
+            label=t(
+                "settings.config.toggle", lang, setting=label("daily_experience", lang), state=state
+            ),
+            style=discord.ButtonStyle.success if on else discord.ButtonStyle.secondary,
+            row=3,
+        )
+        toggle.callback = lambda interaction: apply(interaction, {"daily_experience": not on})
+        self.add_item(toggle)
 
     def _opener(self, form: str, settings: GuildSettings) -> Any:
         async def open_form(interaction: discord.Interaction[Any]) -> None:

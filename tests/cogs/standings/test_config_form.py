@@ -17,7 +17,13 @@ from bot.storage.settings import DEFAULT_SETTINGS, GuildSettings, get_settings
 from cogs.standings.config_form import NUMBERS, ConfigForm, NumbersForm
 from tests.cogs.standings.conftest import db_of, embed_of, fields_of
 from tests.conftest import World
-from tests.discord_limits import CUSTOM_ID, MODAL_TITLE, SELECT_OPTION_TEXT, SELECT_PLACEHOLDER
+from tests.discord_limits import (
+    BUTTON_LABEL,
+    CUSTOM_ID,
+    MODAL_TITLE,
+    SELECT_OPTION_TEXT,
+    SELECT_PLACEHOLDER,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -105,6 +111,32 @@ async def test_a_form_of_numbers_saves_them_and_refuses_what_is_out_of_bounds(
     assert (settings.min_rated_games, settings.pair_daily_cap) == (5, 10)
 
 
+async def test_a_button_turns_the_daily_deals_experience_on_and_off(
+    simcord_env: simcord.Env, world: World, admin: MemberActor, set_locale: Callable[[str], None]
+) -> None:
+    def toggle(lang: str, on: bool) -> str:
+        state = t("daily.on" if on else "daily.off", lang)
+        return t(
+            "settings.config.toggle",
+            lang,
+            setting=t("settings.config.daily_experience", lang),
+            state=state,
+        )
+
+    answer = await shown(admin, world)
+    result = await admin.click(answer, label=toggle("en", False))
+    assert (await get_settings(db_of(simcord_env), world.guild.id)).daily_experience
+    assert fields_of(embed_of(result))["Experience from the daily deal"] == "On"
+    assert result.response is not None
+    assert toggle("en", True) in [
+        c.get("label") for c in walk_components(result.response.components)
+    ]
+    set_locale("es-ES")
+    answer = await shown(admin, world)
+    await admin.click(answer, label=toggle("es", True))
+    assert not (await get_settings(db_of(simcord_env), world.guild.id)).daily_experience
+
+
 async def test_only_a_member_who_may_manage_the_server_changes_them(
     simcord_env: simcord.Env, world: World
 ) -> None:
@@ -119,12 +151,17 @@ def _components(view: discord.ui.View | discord.ui.Modal) -> list[dict[str, Any]
 
 @pytest.mark.parametrize("lang", ["en", "es"])
 @pytest.mark.parametrize(
-    "settings", [DEFAULT_SETTINGS, GuildSettings(language="es", opener_role_id=10**18)]
+    "settings",
+    [
+        DEFAULT_SETTINGS,
+        GuildSettings(language="es", opener_role_id=10**18, daily_experience=True),
+    ],
 )
 def test_the_forms_keep_within_discords_limits(settings: GuildSettings, lang: str) -> None:
     for component in _components(ConfigForm(settings, lang)):
         assert len(component.get("custom_id", "")) <= CUSTOM_ID
         assert len(component.get("placeholder", "")) <= SELECT_PLACEHOLDER
+        assert len(component.get("label", "")) <= BUTTON_LABEL
         for option in component.get("options", []):
             assert len(option["label"]) <= SELECT_OPTION_TEXT and "_" not in option["label"]
     for form in NUMBERS:
