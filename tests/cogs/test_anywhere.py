@@ -7,7 +7,6 @@ nothing changes."""
 from __future__ import annotations
 
 import dataclasses
-import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -22,6 +21,7 @@ from bot.i18n import t
 from bot.tables.service import TableService
 from tests.cogs._activity import answer_launches
 from tests.conftest import World
+from tests.logged import errors_logged
 
 pytestmark = pytest.mark.e2e
 
@@ -83,7 +83,7 @@ async def test_in_a_dm_every_command_that_needs_a_server_says_so(
         assert result.ephemeral, name
         assert result.response is not None, name
         assert result.response.content == t("errors.needs_server", "en"), name
-    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert not errors_logged(caplog)
 
 
 async def test_in_a_dm_about_and_rules_answer(simcord_env: simcord.Env, world: World) -> None:

@@ -5,7 +5,6 @@ no Entry Point interactions: a stand-in interaction reaches the started bot's tr
 
 from __future__ import annotations
 
-import logging
 from types import SimpleNamespace
 from typing import Any
 
@@ -18,6 +17,7 @@ from bot.i18n import t
 from cogs.tables.launch import launch
 from tests.cogs.tables.test_launch import Response
 from tests.conftest import TEST_CONFIG
+from tests.logged import errors_logged
 
 
 def entry_point_interaction(client: TuteBot, response: Response) -> Any:
@@ -49,7 +49,7 @@ async def test_without_an_answer_it_is_logged(caplog: pytest.LogCaptureFixture) 
     bot = TuteBot(TEST_CONFIG)
     assert not await bot.tute_tree.interaction_check(entry_point_interaction(bot, Response()))
     assert "The Entry Point command came, and nothing answers it" in caplog.text
-    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert not errors_logged(caplog)
 
 
 @pytest.mark.e2e

@@ -7,7 +7,6 @@ escapes to the one error path."""
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any, cast
@@ -20,6 +19,7 @@ from bot.i18n import t
 from bot.web.server import WebTable
 from cogs.tables.launch import launch
 from tests.conftest import TEST_CONFIG
+from tests.logged import errors_logged
 
 
 def http_error(status: int, code: int) -> discord.HTTPException:
@@ -89,7 +89,7 @@ async def test_a_launch_discord_refuses_is_said_in_words(
         ("send_message", (t("tables.web.failed", "en"), True)),
     ]
     assert "Could not open the web table for 42" in caplog.text
-    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert not errors_logged(caplog)
 
 
 @pytest.mark.parametrize("code", [10062, 40060])

@@ -7,7 +7,6 @@ has ended offers it no more."""
 from __future__ import annotations
 
 import dataclasses
-import logging
 from collections.abc import Callable
 
 import discord
@@ -28,6 +27,7 @@ from tests.cogs.tables._world import (
     service_of,
 )
 from tests.conftest import World, fast_bot
+from tests.logged import errors_logged
 
 pytestmark = pytest.mark.e2e
 
@@ -98,7 +98,7 @@ async def test_a_launch_discord_refuses_is_said_to_that_click_alone(
     assert refusal(clicked) == t("tables.web.failed", "en")
     assert service_of(simcord_env).open_tables(world.guild.id), "the table is still open"
     assert "Could not open the web table" in caplog.text
-    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert not errors_logged(caplog)
 
 
 async def test_a_closed_table_offers_it_no_more(simcord_env: simcord.Env, world: World) -> None:
