@@ -136,8 +136,8 @@ async def test_play_opens_the_web_table_in_a_server_and_in_a_dm(
                 "errors.needs_server_play", "en", command="tute play"
             )
         finally:
-            if bot.db is not None:
-                await bot.db.close()
+            # the web table's server and its HTTP session too, not the database alone
+            await bot.close()
 
 
 async def test_a_server_where_only_the_user_installed_the_app_is_not_one_with_the_bot(
