@@ -32,6 +32,7 @@ from bot.storage.daily import Attempt, Score
 from bot.storage.settings import get_settings
 
 from .errors import TableError
+from .lobby import ANY_TABLES
 from .model import Level, Status, Table
 from .service import TableService
 from .views import Outcome
@@ -45,8 +46,6 @@ DAILY_ROBOT = Level.NORMAL
 how fast the machine is, and two members would not meet the same robots."""
 MEMBER_SEAT = 0
 """The member's seat; their partner robot sits across, in seat 2."""
-ANY_TABLES = 1_000_000
-"""A daily table is nobody's channel's: the server's limit of open tables is not its."""
 
 
 def day_of(now: float) -> int:

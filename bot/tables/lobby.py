@@ -7,6 +7,8 @@ lock, checks chips in the database and saves.
 
 from __future__ import annotations
 
+from typing import Final
+
 from bot.engine import Options, Variant
 from bot.storage.settings import HandDelivery
 
@@ -14,6 +16,13 @@ from .announcement import Announcement, Said
 from .errors import TableError
 from .events import Happened, LogEvent
 from .model import DEFAULT_ROBOT, ROBOT_LEVELS, Level, Seat, Status, Table
+
+ANY_TABLES: Final = 1_000_000
+"""The limit of a table in a member's DMs (a daily or a practice deal): it is no channel's,
+and a server's limit of open tables is not its."""
+NO_SERVER: Final = 0
+"""The server of a table that belongs to none (a practice deal in a member's DMs): no
+server's limit of open tables counts it. Discord's shard 0, which receives DMs, holds it."""
 
 
 def may_open(open_tables: list[Table], host_id: int, max_tables: int) -> None:
