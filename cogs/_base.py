@@ -73,6 +73,14 @@ def signed(value: int, lang: str) -> str:
     return ("+" if value > 0 else "-") + number(abs(value), lang)
 
 
+def channel_url(guild_id: int | None, channel_id: int, message_id: int | None = None) -> str:
+    """A link to a channel, or to a message in it: in its server, or in DMs where it has
+    none (``None``, or a table's ``NO_SERVER``, 0)."""
+    where = f"{guild_id}/{channel_id}" if guild_id else f"@me/{channel_id}"
+    tail = f"/{message_id}" if message_id is not None else ""
+    return f"https://discord.com/channels/{where}{tail}"
+
+
 def command_path(lang: str, *names: str) -> str:
     """How a member types a command in their language: ``command_path(lang, "tute",
     "challenge", "board")`` is ``/tute challenge board`` (``/tute reto clasificacion``)."""

@@ -18,7 +18,7 @@ from bot.client import TuteBot, catalog_str, tell
 from bot.i18n import t
 from bot.tables.daily import DAY, DailyRefusal, DailyService, Scored, date_of
 from bot.tables.errors import TableError
-from cogs._base import CommandsMixin, command_path, shown_name
+from cogs._base import CommandsMixin, channel_url, command_path, shown_name
 from cogs.standings.common import server_language
 from cogs.tables.common import locale_of, refuse, service_of
 from cogs.tables.presenter import show_everywhere
@@ -120,7 +120,7 @@ class ChallengeCommands(CommandsMixin):
                 where = service_of(self.bot).view(attempt.table_id).channel_id
             except TableError:
                 return t("daily.played", lang, when=when)  # its end is being scored
-            return t("daily.in_play", lang, link=f"https://discord.com/channels/@me/{where}")
+            return t("daily.in_play", lang, link=channel_url(None, where))
         if attempt is None or attempt.status == "playing":
             return t("daily.played", lang, when=when)
         streak = await daily.streak(attempt.guild_id, attempt.user_id, attempt.day)

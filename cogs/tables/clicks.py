@@ -14,6 +14,7 @@ from bot.tables.announcement import Said
 from bot.tables.cluster import Click
 from bot.tables.errors import TableError
 from bot.tables.service import TableService
+from cogs._base import channel_url
 
 from .buttons import HandButton, LobbyButton, TableButton, on_click
 from .common import answered, cluster_of, drawn_v2, locale_of, service_of, since_of
@@ -214,7 +215,7 @@ async def _rematch(button: TableButton, interaction: discord.Interaction[Any]) -
         await service.discard(table.id)
         raise TableError("rematch_failed")
     key = "tables.rematch.opened" if opened else "tables.rematch.joined"
-    link = f"https://discord.com/channels/{table.guild_id}/{table.channel_id}"
+    link = channel_url(table.guild_id, table.channel_id)
     await answered(interaction, interaction.edit_original_response(content=t(key, lang, link=link)))
     await show_everywhere(interaction.client, outcome.show)
 

@@ -21,7 +21,7 @@ from bot.tables.model import DEFAULT_ROBOT, ROBOT_LEVELS, Level
 from bot.tables.service import TableService
 from bot.web.relay import Relay
 from bot.web.server import WebTable
-from cogs._base import CommandsMixin, anywhere, pings
+from cogs._base import CommandsMixin, anywhere, channel_url, pings
 
 from . import embeds as ui
 from . import rules_text
@@ -266,7 +266,7 @@ class TablesCommands(CommandsMixin):
             place = await places.of(table)
             channel = place.where_id if place.play_message_id else table.channel_id
             message = place.play_message_id or place.message_id
-            link = f"https://discord.com/channels/{guild_id}/{channel}/{message}" if message else ""
+            link = channel_url(guild_id, channel, message) if message else ""
             seated = sum(1 for s in table.seats if s is not None)
             embed.add_field(
                 name=ui.variant_title(table, lang),

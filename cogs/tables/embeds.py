@@ -25,7 +25,7 @@ from bot.web import words
 from bot.web.hint_words import hints_mark
 from bot.web.words import card_name as card_name
 from bot.web.words import suit_text as suit_text
-from cogs._base import number, shown_name, signed
+from cogs._base import channel_url, number, shown_name, signed
 
 from .faces import NO_FACES, CardFaces
 from .places import Place
@@ -150,12 +150,9 @@ def lobby_status(table: TableView, place: Place, host: str, lang: str) -> str:
 def game_link(table: TableView, place: Place) -> str:
     """Where to follow the game: its thread, or else the table message in the channel."""
     if place.thread_id:
-        return f"https://discord.com/channels/{table.guild_id}/{place.thread_id}"
+        return channel_url(table.guild_id, place.thread_id)
     if place.play_message_id:
-        return (
-            f"https://discord.com/channels/{table.guild_id}/{table.channel_id}/"
-            f"{place.play_message_id}"
-        )
+        return channel_url(table.guild_id, table.channel_id, place.play_message_id)
     return ""
 
 

@@ -21,7 +21,7 @@ from bot.tables.competition.tournaments import (
     TournamentService,
     TournamentStatus,
 )
-from cogs._base import pings
+from cogs._base import channel_url, pings
 from cogs.tables.common import service_of
 from cogs.tables.presenter import presenter_of
 
@@ -119,10 +119,7 @@ async def show_round_tables(bot: discord.Client, tour: Tournament) -> dict[int, 
             log.exception("Tournament %s: could not show table %s", tour.id, table_id)
             continue
         if place.play_message_id is not None:
-            links[table_id] = (
-                f"https://discord.com/channels/{tour.guild_id}/{place.where_id}"
-                f"/{place.play_message_id}"
-            )
+            links[table_id] = channel_url(tour.guild_id, place.where_id, place.play_message_id)
     return links
 
 

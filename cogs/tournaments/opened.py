@@ -12,7 +12,7 @@ import discord
 
 from bot.i18n import t
 from bot.tables.competition.tournaments import Tournament, TournamentService
-from cogs._base import pings
+from cogs._base import channel_url, pings
 from cogs.tables.common import service_of
 from cogs.tables.presenter import presenter_of
 
@@ -25,7 +25,7 @@ def service(bot: discord.Client) -> TournamentService | None:
 
 
 def table_link(tour: Tournament, where_id: int, message_id: int) -> str:
-    return f"https://discord.com/channels/{tour.guild_id}/{where_id}/{message_id}"
+    return channel_url(tour.guild_id, where_id, message_id)
 
 
 async def after_round_post(bot: discord.Client, tour: Tournament, links: dict[int, str]) -> None:
