@@ -1,7 +1,8 @@
 """The tutorial's buttons: one ``DynamicItem`` whose custom_id carries everything a click
 needs, ``tute:learn:<language>:<lesson>:<step>:<move>``, so that a lesson goes on after a
 restart with nothing kept anywhere. The move is a card's or a declaration's code, ``n``
-(Next on a page to read) or ``o`` (open the lesson at that step)."""
+(Next on a page to read), ``o`` (open the lesson at that step) or ``p`` (deal a practice
+game, at the course's end)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any, ClassVar, Final, Self
 import discord
 
 OPEN: Final = "o"
+PRACTICE: Final = "p"
 
 Click = Callable[["LearnButton", discord.Interaction[Any]], Awaitable[None]]
 

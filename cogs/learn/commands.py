@@ -1,6 +1,7 @@
 """``/tute learn``: the first lesson in the member's DMs (here, for them alone, where DMs
 are closed), and what a click on a lesson's button does: the service answers the move and
-the message becomes the next step, or the same step with why not."""
+the message becomes the next step, or the same step with why not; at the course's end, a
+practice deal is dealt in the member's DMs."""
 
 from __future__ import annotations
 
@@ -11,13 +12,15 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.client import TuteBot, catalog_str
+from bot.client import TuteBot, catalog_str, tell
 from bot.i18n import t
+from bot.tables.practice import open_practice
 from bot.tables.tutorial import LESSONS, LessonView, answer, lesson_view
-from cogs._base import CommandsMixin, anywhere
-from cogs.tables.common import answered, guarded, locale_of
+from cogs._base import CommandsMixin, anywhere, channel_url
+from cogs.tables.common import answered, guarded, locale_of, service_of
+from cogs.tables.presenter import show_everywhere
 
-from .buttons import OPEN, LearnButton
+from .buttons import OPEN, PRACTICE, LearnButton
 from .layout import lesson_layout, picture_file
 
 log = logging.getLogger(__name__)
@@ -34,7 +37,36 @@ async def drawn(view: LessonView, lang: str, notice: str = "") -> dict[str, Any]
     return {"view": lesson_layout(view, lang, notice), "file": file}
 
 
+async def practice(interaction: discord.Interaction[Any], lang: str) -> None:
+    """The course's last button: a practice deal in the member's DMs (``open_practice``),
+    the answer linking to it. Their DMs are tried before anything is dealt: closed, they
+    are told how to open them, and nothing is dealt."""
+    user = interaction.user
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    try:
+        dm = await user.create_dm()
+        await dm.send(t("learn.practice.intro", lang))
+    except discord.HTTPException as error:
+        log.info("No practice deal by DM for %s (%s)", user.id, error)
+        await tell(interaction, t("learn.practice.dms_closed", lang))
+        return
+    outcome = await open_practice(
+        service_of(interaction.client),
+        user_id=user.id,
+        name=user.display_name,
+        language=lang,
+        channel_id=dm.id,
+    )
+    await show_everywhere(interaction.client, outcome.show)
+    await tell(interaction, t("learn.practice.started", lang, link=channel_url(None, dm.id)))
+
+
 async def _click(button: LearnButton, interaction: discord.Interaction[Any]) -> None:
+    if button.move == PRACTICE:
+        # refused (hosting another practice table): said in words by ``guarded``
+        await guarded(interaction, practice(interaction, button.lang))
+        return
+
     async def work() -> None:
         if button.move == OPEN:
             view = lesson_view(button.lesson, button.step)

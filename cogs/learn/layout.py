@@ -2,7 +2,7 @@
 word on the last move, the picture (the cards on a page to read, else the table from the
 learner's seat), the state in a few lines, the task, then the learner's cards and
 declarations as buttons, every one enabled: the engine answers each click, a wrong one with
-why. Pure builders over the tutorial's views; the picture is drawn by :func:`picture_file`."""
+why. The course's end offers a practice deal. Pure builders over the tutorial's views; the picture is drawn by :func:`picture_file`."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from cogs.tables.guide_pages import deck_alt, deck_scene
 from cogs.tables.layouts import picture
 from cogs.tables.pictures import as_file
 
-from .buttons import OPEN, LearnButton
+from .buttons import OPEN, PRACTICE, LearnButton
 
 PICTURE_FILE: Final = "lesson.png"
 CARD_ROW: Final = 3
@@ -178,6 +178,9 @@ def _nav(view: LessonView, lang: str) -> discord.ui.ActionRow[Any]:
         row.add_item(LearnButton(lang, view.number + 1, 0, OPEN, label, style=style))
     row.add_item(LearnButton(lang, view.number, 0, OPEN, t("learn.btn.again", lang)))
     if view.over and view.last:
+        label = t("learn.btn.practice", lang)
+        style = discord.ButtonStyle.primary
+        row.add_item(LearnButton(lang, view.number, view.step, PRACTICE, label, style=style))
         row.add_item(LearnButton(lang, 0, 0, OPEN, t("learn.btn.first", lang)))
     return row
 

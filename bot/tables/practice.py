@@ -1,0 +1,46 @@
+"""A practice deal, offered at the end of the course (``/tute learn``): the member and a robot
+partner against two robots, in pairs, in the member's DMs, at an ordinary friendly table of
+the service. Friendly: no chips, no ratings, and the 💡 Hint on every turn. It belongs to no
+server (``NO_SERVER``): the member may practise from anywhere, and no server's list or
+limit of tables counts it. Its game over offers a rematch, to practise again."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from bot.engine import Options, Variant
+
+from .lobby import NO_SERVER
+from .model import Level
+from .service import TableService
+from .views import Outcome
+
+PRACTICE_VARIANT: Final = Variant.PAIRS
+PRACTICE_ROBOT: Final = Level.NORMAL
+"""Robots that play by rule: strong enough to punish a careless card, not a wall."""
+
+
+def practice_options() -> Options:
+    """A friendly pairs game of one deal that nobody else joins or watches."""
+    return Options(rounds=1, bet=0, competitive=False, private=True, spectators=False)
+
+
+async def open_practice(
+    tables: TableService, *, user_id: int, name: str, language: str, channel_id: int
+) -> Outcome:
+    """Start the member's practice deal at a table in ``channel_id`` (their DMs). Refused
+    (``TableError``) while they host another practice table, which they finish or leave
+    first."""
+    view = await tables.open_table(
+        guild_id=NO_SERVER,
+        channel_id=channel_id,
+        host_id=user_id,
+        host_name=name,
+        variant=PRACTICE_VARIANT,
+        options=practice_options(),
+        language=language,
+        host_locale=language,
+        hand_delivery="dm",
+        robot_level=PRACTICE_ROBOT,
+    )
+    return await tables.start(view.id, user_id)
