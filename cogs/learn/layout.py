@@ -172,15 +172,15 @@ def _nav(view: LessonView, lang: str) -> discord.ui.ActionRow[Any]:
             )
         )
         return row
+    style = discord.ButtonStyle.primary
     if view.over and not view.last:
         label = t("learn.btn.next_lesson", lang)
-        style = discord.ButtonStyle.primary
         row.add_item(LearnButton(lang, view.number + 1, 0, OPEN, label, style=style))
-    row.add_item(LearnButton(lang, view.number, 0, OPEN, t("learn.btn.again", lang)))
     if view.over and view.last:
         label = t("learn.btn.practice", lang)
-        style = discord.ButtonStyle.primary
         row.add_item(LearnButton(lang, view.number, view.step, PRACTICE, label, style=style))
+    row.add_item(LearnButton(lang, view.number, 0, OPEN, t("learn.btn.again", lang)))
+    if view.over and view.last:
         row.add_item(LearnButton(lang, 0, 0, OPEN, t("learn.btn.first", lang)))
     return row
 
