@@ -7,6 +7,7 @@ from typing import Final
 MESSAGES: Final[dict[str, str]] = {
     "guide.title": "Tute: the rules, page by page",
     "guide.pick": "Pick a variant to read its rules in a few short pages.",
+    "guide.learn": "New to Tute? {command} teaches it step by step, against robots, then deals you a practice game.",
     "guide.pick_line": "**{name}**: {summary}",
     "guide.summary.habanero": "two players and a stock; the first to {target} wins",
     "guide.summary.arrastrado": "three players, every card dealt, played for chips",

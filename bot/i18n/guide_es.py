@@ -7,6 +7,7 @@ from typing import Final
 MESSAGES: Final[dict[str, str]] = {
     "guide.title": "Tute: las reglas, paso a paso",
     "guide.pick": "Elige una modalidad para leer sus reglas en unas pocas páginas.",
+    "guide.learn": "¿Nuevo en el tute? {command} te lo enseña paso a paso, contra robots, y después te reparte una mano de práctica.",
     "guide.pick_line": "**{name}**: {summary}",
     "guide.summary.habanero": "dos jugadores y monte; gana el primero que llega a {target}",
     "guide.summary.arrastrado": "tres jugadores, se reparten todas las cartas y se juega por fichas",

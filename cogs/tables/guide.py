@@ -20,6 +20,7 @@ from bot.client import answer_error
 from bot.engine import Variant
 from bot.i18n import t
 from bot.render.deck import render_deck
+from cogs._base import command_path
 
 from . import embeds as ui
 from .common import locale_of
@@ -59,8 +60,15 @@ def _pick_row(lang: str, current: Variant | None) -> discord.ui.ActionRow[Any]:
 
 
 def pick_layout(lang: str) -> Layout:
-    """The first page without a variant: the variants in a line each, and the menu."""
-    lines = [f"### {t('guide.title', lang)}", t("guide.pick", lang), *pick_lines(lang)]
+    """The first page without a variant: the variants in a line each, a word for a
+    newcomer on the course that teaches the game, and the menu."""
+    learn = t("guide.learn", lang, command=command_path(lang, "tute", "learn"))
+    lines = [
+        f"### {t('guide.title', lang)}",
+        t("guide.pick", lang),
+        *pick_lines(lang),
+        f"-# {learn}",
+    ]
     return _layout(_text(lines), _pick_row(lang, None))
 
 

@@ -72,6 +72,12 @@ def test_every_page_keeps_discords_limits(variant: Variant, lang: str) -> None:
     _checked(pick_layout(lang).to_components())
 
 
+@pytest.mark.parametrize(("lang", "command"), [("en", "/tute learn"), ("es", "/tute aprender")])
+def test_the_first_page_points_a_newcomer_to_the_course(lang: str, command: str) -> None:
+    texts = [str(getattr(c, "content", "")) for c in pick_layout(lang).walk_children()]
+    assert f"-# {t('guide.learn', lang, command=command)}" in "\n".join(texts)
+
+
 def test_the_guide_says_what_the_engine_plays() -> None:
     """The points, the deck's total, the last trick and the target come from the engine."""
     points = points_text("en")
