@@ -5,21 +5,19 @@ try the same day is refused in words."""
 
 from __future__ import annotations
 
-import discord
 import pytest
 import simcord
 
 from bot.config import Config
 from bot.i18n import t
-from bot.tables.clock import DECLARE_GRACE
 from tests.cogs.tables._faults import FAULTS, inject
 from tests.cogs.tables._world import (
     add_member,
     buttons,
-    card_of,
     cards_in,
-    hand_buttons,
+    dm_hand,
     layout_texts,
+    play_in_dm,
 )
 from tests.conftest import World, fast_bot
 
@@ -27,34 +25,15 @@ SCORED = t("daily.scored", "en", line="", command="").split("\n")[0]
 """How the message with the member's result begins."""
 
 
-def hand_message(dm: simcord.ChannelHandle) -> discord.Message | None:
-    """The member's hand in their DMs (the newest message with cards to click)."""
-    for message in reversed(dm.history()):
-        if hand_buttons(message):
-            return message
-    return None
+def scored_line(dm: simcord.ChannelHandle) -> str | None:
+    """What the member is told once their deal is scored, if it is."""
+    scored = [m.content for m in dm.history() if (m.content or "").startswith(SCORED)]
+    return (scored[0] or "") if scored else None
 
 
 async def play_the_deal(env: simcord.Env, member: simcord.MemberActor) -> str:
-    """The member plays the first card they may, each turn, until the deal is scored;
-    returns what they are told then. Where a robot gives them time to sing first, that time
-    passes."""
-    dm = member.user.dm_channel
-    for _ in range(100):
-        scored = [m.content for m in dm.history() if (m.content or "").startswith(SCORED)]
-        if scored:
-            return scored[0] or ""
-        hand = hand_message(dm)
-        cards = [
-            b.custom_id
-            for b in (hand_buttons(hand) if hand is not None else [])
-            if not b.disabled and card_of(b) is not None
-        ]
-        if hand is not None and cards:
-            await member.user.click(hand, custom_id=cards[0])
-        else:
-            await env.advance_time(DECLARE_GRACE + 1)
-    raise AssertionError("the deal never ended")
+    """The member plays the deal in their DMs until it is scored; what they are told then."""
+    return await play_in_dm(env, member, scored_line)
 
 
 @pytest.mark.e2e
@@ -106,11 +85,11 @@ async def test_closed_dms_are_said_in_words_and_a_restart_resumes_the_deal(
     closed = await alice.slash(world.channel, "tute challenge play")
     assert closed.ephemeral and closed.response is not None
     assert closed.response.content == t("daily.dms_closed", "en")
-    assert not hand_message(dm)
+    assert not dm_hand(dm)
     # her DMs open: the deal is hers to play, once
     started = await alice.slash(world.channel, "tute challenge play")
     assert started.response is not None and str(dm.id) in (started.response.content or "")
-    assert hand_message(dm) is not None
+    assert dm_hand(dm) is not None
     still_on = t("daily.in_play", "en", link=f"https://discord.com/channels/@me/{dm.id}")
     again = await alice.slash(world.channel, "tute challenge play")
     assert again.response is not None and again.response.content == still_on

@@ -20,9 +20,8 @@ from bot.tables.model import Status, Table
 from bot.tables.tutorial import LESSONS, NEXT
 from cogs.learn.buttons import PRACTICE
 from cogs.tables.common import service_of
-from tests.cogs.daily.test_challenge import hand_message
 from tests.cogs.tables._faults import FAULTS, inject
-from tests.cogs.tables._world import buttons, card_of, hand_buttons
+from tests.cogs.tables._world import buttons, dm_hand, play_in_dm
 from tests.conftest import World, fast_bot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.simcord(settle_timeout=3)]
@@ -70,26 +69,6 @@ def rematch_message(dm: simcord.ChannelHandle) -> Any:
     return None
 
 
-async def play_to_the_end(env: simcord.Env, member: simcord.MemberActor) -> Any:
-    """The member plays the first card they may, each turn, until Rematch is offered."""
-    dm = member.user.dm_channel
-    for _ in range(100):
-        ended = rematch_message(dm)
-        if ended is not None:
-            return ended
-        hand = hand_message(dm)
-        cards = [
-            b.custom_id
-            for b in (hand_buttons(hand) if hand is not None else [])
-            if not b.disabled and card_of(b) is not None
-        ]
-        if hand is not None and cards:
-            await member.user.click(hand, custom_id=cards[0])
-        else:
-            await env.advance_time(DECLARE_GRACE + 1)
-    raise AssertionError("the deal never ended")
-
-
 async def test_the_course_ends_with_a_practice_deal_in_dms_with_hints(
     simcord_env: simcord.Env, world: World
 ) -> None:
@@ -118,7 +97,7 @@ async def test_the_course_ends_with_a_practice_deal_in_dms_with_hints(
 
     # the hint is offered on her turn
     for _ in range(10):
-        hand = hand_message(dm)
+        hand = dm_hand(dm)
         hints = [
             b.custom_id for b in (buttons(hand) if hand else []) if b.custom_id.endswith(":hint")
         ]
@@ -130,7 +109,7 @@ async def test_the_course_ends_with_a_practice_deal_in_dms_with_hints(
     else:
         raise AssertionError("no hint was offered")
 
-    ended = await play_to_the_end(env, alice)
+    ended = await play_in_dm(env, alice, rematch_message)
     rematch = next(b.custom_id for b in buttons(ended) if b.custom_id.endswith(":rematch"))
     opened = await alice.user.click(ended, custom_id=rematch)
     assert opened.response is not None

@@ -1,13 +1,14 @@
 """What the table tests do in SimCord and read back: the buttons of a message, the cards
 named in a text, a member added to the server, a table opened through its lobby, a click
-a client should not send, the reason a click was refused.
+a client should not send, the reason a click was refused, a deal played in a member's DMs.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 import simcord
@@ -17,6 +18,7 @@ from bot.engine import CODES, Deal
 from bot.i18n import t
 from bot.render.symbols import SUIT_SYMBOLS
 from bot.sandbox.pictures import walk_components as walk
+from bot.tables.clock import DECLARE_GRACE
 from bot.tables.model import Table
 from bot.tables.service import TableService
 from bot.tables.views import TableView
@@ -256,3 +258,38 @@ def dm_place(table: Table, seat: int) -> HandPlace:
 def gone(env: simcord.Env, message: simcord.ResponseMessage) -> bool:
     """Whether the bot deleted the message (an ephemeral copy of a hand left behind)."""
     return message.id not in env.backend.messages.get(message.channel_id, {})
+
+
+Seen = TypeVar("Seen")
+
+
+def dm_hand(dm: ChannelHandle) -> discord.Message | None:
+    """The member's hand in their DMs (the newest message with cards to click)."""
+    for message in reversed(dm.history()):
+        if hand_buttons(message):
+            return message
+    return None
+
+
+async def play_in_dm(
+    env: simcord.Env, member: MemberActor, until: Callable[[ChannelHandle], Seen | None]
+) -> Seen:
+    """The member plays the first card they may, each turn, in their DMs, until ``until``
+    sees what it waits for there (and returns it). Where a robot gives them time to sing
+    first, that time passes."""
+    dm = member.user.dm_channel
+    for _ in range(100):
+        seen = until(dm)
+        if seen is not None:
+            return seen
+        hand = dm_hand(dm)
+        cards = [
+            b.custom_id
+            for b in (hand_buttons(hand) if hand is not None else [])
+            if not b.disabled and card_of(b) is not None
+        ]
+        if hand is not None and cards:
+            await member.user.click(hand, custom_id=cards[0])
+        else:
+            await env.advance_time(DECLARE_GRACE + 1)
+    raise AssertionError("the deal never ended")
