@@ -18,11 +18,21 @@ from .views import Outcome
 PRACTICE_VARIANT: Final = Variant.PAIRS
 PRACTICE_ROBOT: Final = Level.NORMAL
 """Robots that play by rule: strong enough to punish a careless card, not a wall."""
+PRACTICE_TURN_TIME: Final = 300
+"""Five minutes a turn: time to ask for a hint, read it and think; only robots wait."""
 
 
 def practice_options() -> Options:
-    """A friendly pairs game of one deal that nobody else joins or watches."""
-    return Options(rounds=1, bet=0, competitive=False, private=True, spectators=False)
+    """A friendly pairs game of one deal that nobody else joins or watches, with time to
+    think."""
+    return Options(
+        rounds=1,
+        bet=0,
+        competitive=False,
+        private=True,
+        spectators=False,
+        turn_time=PRACTICE_TURN_TIME,
+    )
 
 
 async def open_practice(

@@ -13,7 +13,7 @@ from bot.engine import Variant
 from bot.tables.errors import TableError
 from bot.tables.lobby import NO_SERVER
 from bot.tables.model import Status
-from bot.tables.practice import open_practice
+from bot.tables.practice import PRACTICE_TURN_TIME, open_practice
 from tests.tables import _sim
 from tests.tables._sim import Env
 
@@ -35,6 +35,7 @@ async def test_practice_deals_start_at_once_and_count_against_no_limit(env: Env)
         assert table.guild_id == NO_SERVER and table.channel_id == host * 10
         assert table.status is Status.PLAYING and table.variant is Variant.PAIRS
         assert not table.options.competitive and table.options.bet == 0
+        assert table.options.turn_time == PRACTICE_TURN_TIME  # time to read a hint
         assert table.offers_hints() and table.language == "es"
         robots = [s for s in table.seats if s is not None and s.user_id is None]
         assert len(robots) == 3 and table.robot_level is Level.NORMAL
