@@ -306,6 +306,9 @@ async def record_game(
     transaction): the members' changes, empty when the game is not rated (kept before, a
     member alone against robots at weight 0, or two members over their daily cap)."""
     family = result.family.value
+    # one game of the server rated at a time, in the order kept (that a rebuild replays):
+    # a game ending at once in another process waits here, then reads this one's ratings
+    await conn.lock(guild_id)
     start = day_start(finished_at)
     same_day = pair_counts(
         GameResult.from_json(f, text)
@@ -341,6 +344,7 @@ async def rebuild(conn: Conn, guild_id: int, rules: RatingRules) -> int:
     """Recompute every rating of the server from its kept games, in the order they were
     rated, under ``rules`` (after a change of the server's choices); returns how many
     games were read."""
+    await conn.lock(guild_id)  # no game is rated meanwhile (``record_game``)
     games = [
         (GameResult.from_json(family, text), finished_at)
         for family, text, finished_at in await stored.game_results(conn, guild_id)
