@@ -7,7 +7,7 @@ import logging
 
 import pytest
 
-from tests.logged import errors_logged
+from tests.logged import errors_logged, logged
 
 
 def test_the_bots_errors_count_and_asyncios_garbage_does_not(
@@ -19,3 +19,8 @@ def test_the_bots_errors_count_and_asyncios_garbage_does_not(
     logging.getLogger("bot.client").error("the bot failed")
     logging.getLogger("discord.client").error("discord.py failed")
     assert errors_logged(caplog) == ["the bot failed", "discord.py failed"]
+    assert logged(caplog, logging.WARNING) == [
+        "only a warning",
+        "the bot failed",
+        "discord.py failed",
+    ]

@@ -24,6 +24,7 @@ from cogs.tables.faces import NO_FACES, CardFaces, faces_of
 from tests.cogs.tables._driver import Driver, Player
 from tests.cogs.tables._world import open_table
 from tests.conftest import World, fast_bot
+from tests.logged import logged
 
 DISCORD_EMOJI_NAME = re.compile(r"[A-Za-z0-9_]{2,32}")
 
@@ -296,7 +297,7 @@ async def test_a_refused_upload_leaves_the_cards_as_text_and_the_game_goes_on(
     assert not faces.ready
     assert all(faces.emoji(c) is None and faces.inline(c) == "" for c in range(40))
     assert faces.back() is None
-    warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    warnings = logged(caplog, logging.WARNING)
     assert len(warnings) == 1 and "could not create" in warnings[0]
     assert "code 30008" in warnings[0]
 
