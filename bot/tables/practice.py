@@ -35,6 +35,12 @@ def practice_options() -> Options:
     )
 
 
+def practice_of(tables: TableService, user_id: int) -> int | None:
+    """The member's practice table still open, if any: they practise one deal at a time."""
+    held = [view.id for view in tables.open_tables(NO_SERVER) if view.host_id == user_id]
+    return held[0] if held else None
+
+
 async def open_practice(
     tables: TableService, *, user_id: int, name: str, language: str, channel_id: int
 ) -> Outcome:

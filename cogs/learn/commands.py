@@ -14,7 +14,8 @@ from discord import app_commands
 
 from bot.client import TuteBot, catalog_str, tell
 from bot.i18n import t
-from bot.tables.practice import open_practice
+from bot.tables.errors import TableError
+from bot.tables.practice import open_practice, practice_of
 from bot.tables.tutorial import LESSONS, LessonView, answer, lesson_view
 from cogs._base import CommandsMixin, anywhere, channel_url
 from cogs.tables.common import answered, guarded, locale_of, service_of
@@ -40,8 +41,13 @@ async def drawn(view: LessonView, lang: str, notice: str = "") -> dict[str, Any]
 async def practice(interaction: discord.Interaction[Any], lang: str) -> None:
     """The course's last button: a practice deal in the member's DMs (``open_practice``),
     the answer linking to it. Their DMs are tried before anything is dealt: closed, they
-    are told how to open them, and nothing is dealt."""
+    are told how to open them, and nothing is dealt. One at a time: while theirs is open,
+    they are told so before anything reaches their DMs."""
     user = interaction.user
+    service = service_of(interaction.client)
+    held = practice_of(service, user.id)
+    if held is not None:
+        raise TableError("already_hosting", table=held)
     await interaction.response.defer(ephemeral=True, thinking=True)
     try:
         dm = await user.create_dm()
@@ -51,7 +57,7 @@ async def practice(interaction: discord.Interaction[Any], lang: str) -> None:
         await tell(interaction, t("learn.practice.dms_closed", lang))
         return
     outcome = await open_practice(
-        service_of(interaction.client),
+        service,
         user_id=user.id,
         name=user.display_name,
         language=lang,

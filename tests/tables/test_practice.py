@@ -13,7 +13,7 @@ from bot.engine import Variant
 from bot.tables.errors import TableError
 from bot.tables.lobby import NO_SERVER
 from bot.tables.model import Status
-from bot.tables.practice import PRACTICE_TURN_TIME, open_practice
+from bot.tables.practice import PRACTICE_TURN_TIME, open_practice, practice_of
 from tests.tables import _sim
 from tests.tables._sim import Env
 
@@ -42,7 +42,10 @@ async def test_practice_deals_start_at_once_and_count_against_no_limit(env: Env)
 
 
 async def test_a_member_practises_one_deal_at_a_time(env: Env) -> None:
+    assert practice_of(env.service, 20) is None
     first = await open_practice(env.service, user_id=20, name="ana", language="en", channel_id=5)
+    assert practice_of(env.service, 20) == first.table.id
+    assert practice_of(env.service, 21) is None
     with pytest.raises(TableError) as refused:
         await open_practice(env.service, user_id=20, name="ana", language="en", channel_id=5)
     assert refused.value.key == "already_hosting"

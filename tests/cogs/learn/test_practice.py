@@ -94,6 +94,8 @@ async def test_the_course_ends_with_a_practice_deal_in_dms_with_hints(
     again = await alice.user.click(end, custom_id=practice_id(end))
     assert again.response is not None
     assert again.response.content == t("tables.errors.already_hosting", "en", table=table.id)
+    intro = t("learn.practice.intro", "en")
+    assert [m.content for m in dm.history()].count(intro) == 1, "nothing more in her DMs"
 
     # the hint is offered on her turn
     for _ in range(10):
