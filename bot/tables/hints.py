@@ -31,6 +31,7 @@ from bot.engine.cards import PAIR_MASK, POINTS, SUIT_MASK, beats, mask_of, trick
 from .errors import TableError
 from .model import Status, Table
 from .thinking import Thinking
+from .turns import TURN_KINDS, turn_fallback
 
 HINT_BUDGET: Final = 0.4
 """The hard robot's budget for a hint, in seconds of :class:`Ticks` (the robots' budget at a
@@ -91,8 +92,7 @@ def hint_action(view: SeatView, budget: float) -> Action:
     action = choose_action(view, Level.HARD, rng, budget, clock=Ticks())
     if action is None or action not in view.legal:
         # the robot would let its turn pass (it never should): the robots' own fallback
-        plays = [a for a in view.legal if a.kind in (Kind.PLAY, Kind.BID, Kind.PASS)]
-        action = plays[-1] if plays else view.legal[0]
+        action = turn_fallback(view) or view.legal[0]
     return action
 
 
@@ -184,7 +184,7 @@ def may_hint(table: Table, user_id: int) -> tuple[int, SeatView]:
     if occupant is None or occupant.robot_plays or deal.turn != seat:
         raise TableError("hint_not_your_turn")
     view = seat_view(deal, seat)
-    if not any(a.kind in (Kind.PLAY, Kind.BID, Kind.PASS) for a in view.legal):
+    if not any(a.kind in TURN_KINDS for a in view.legal):
         raise TableError("hint_not_your_turn")
     return seat, view
 

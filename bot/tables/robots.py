@@ -24,7 +24,7 @@ from .events import Happened, LogEvent
 from .model import STAND_IN_ROBOT, Table
 from .play import apply
 from .surroundings import Robot, Surroundings
-from .turns import OPTIONAL, robot_on_turn
+from .turns import OPTIONAL, robot_on_turn, turn_fallback
 
 log = logging.getLogger(__name__)
 
@@ -269,8 +269,7 @@ class Robots:
             log.warning("Robot chose %s, not legal at table %s; playing another", action, table.id)
             action = None
         if action is None and seat == deal.turn:
-            plays = [a for a in view.legal if a.kind in (Kind.PLAY, Kind.BID, Kind.PASS)]
-            action = plays[-1] if plays else None
+            action = turn_fallback(view)
         return action
 
     async def _early_answer(self, task: asyncio.Task[_Answer]) -> _Answer:

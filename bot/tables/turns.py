@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.engine import Deal, Kind
+from bot.engine import Action, Deal, Kind, SeatView
 
 from .announcement import Announcement, Said
 from .events import Happened, LogEvent
@@ -15,6 +15,15 @@ from .model import Status, Table
 
 OPTIONAL = frozenset({Kind.SING, Kind.TUTE, Kind.CAPOTE, Kind.CLAIM, Kind.EXCHANGE})
 """What a robot may do out of turn, or choose not to do."""
+TURN_KINDS = frozenset({Kind.PLAY, Kind.BID, Kind.PASS})
+"""What takes a seat's turn: a card, a bid or a pass (declarations only go with it)."""
+
+
+def turn_fallback(view: SeatView) -> Action | None:
+    """What a seat plays when its robot's search gave nothing legal: the last of the actions
+    that take its turn (None where it has none)."""
+    taking = [a for a in view.legal if a.kind in TURN_KINDS]
+    return taking[-1] if taking else None
 
 
 def robot_on_turn(table: Table, deal: Deal) -> bool:

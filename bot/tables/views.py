@@ -34,7 +34,7 @@ from .errors import TableError
 from .events import LogEvent
 from .history import past_trick
 from .model import DealSummary, GameTally, Level, Seat, Seating, Status, Table
-from .turns import human_may_declare, robot_on_turn
+from .turns import TURN_KINDS, human_may_declare, robot_on_turn
 
 
 @dataclass(frozen=True, slots=True)
@@ -318,7 +318,6 @@ def table_view(table: Table) -> TableView:
     )
 
 
-_TURN_KINDS = (Kind.PLAY, Kind.BID, Kind.PASS)
 BID_BUTTONS = 4
 """Bids offered at once: every tenth from the lowest allowed (the buttons fit a row)."""
 DECLARATIONS_SHOWN = 9
@@ -356,7 +355,7 @@ def hand_view(table: Table, seat: int, *, may_wait: bool = False) -> HandView:
     own = seat_view(deal, seat)  # what this seat may know, and nothing of another hand
     legal = [] if occupant is not None and occupant.robot_plays else list(own.legal)
     playable = frozenset(a.arg for a in legal if a.kind is Kind.PLAY)
-    your_turn = own.turn == seat and any(a.kind in _TURN_KINDS for a in legal)
+    your_turn = own.turn == seat and any(a.kind in TURN_KINDS for a in legal)
     refused = [c for c in own.hand if c not in playable]
     return HandView(
         table_id=table.id,
