@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
-from bot.engine import Options, Variant, experience, parse_record, replay
+from bot.engine import Variant, experience, parse_record, replay
 from bot.engine.variants import sides_of
 from bot.storage import Conn, Database, members
 from bot.storage import daily as repo
@@ -32,7 +32,7 @@ from bot.storage.daily import Attempt, Score
 from bot.storage.settings import get_settings
 
 from .errors import TableError
-from .lobby import ANY_TABLES
+from .lobby import ANY_TABLES, alone_options
 from .model import Level, Status, Table
 from .service import TableService
 from .views import Outcome
@@ -82,13 +82,6 @@ def streak_of(days: list[int], today: int) -> int:
         streak += 1
         expected -= 1
     return streak
-
-
-def daily_options(turn_time: int) -> Options:
-    """A friendly pairs game of one deal, with the server's turn time, that nobody joins."""
-    return Options(
-        rounds=1, bet=0, competitive=False, private=True, spectators=False, turn_time=turn_time
-    )
 
 
 def score_of(table: Table, user_id: int) -> Score | None:
@@ -223,7 +216,7 @@ class DailyService:
                 host_id=user_id,
                 host_name=name,
                 variant=DAILY_VARIANT,
-                options=daily_options(settings.turn_time),
+                options=alone_options(settings.turn_time),
                 language=language,
                 max_tables=ANY_TABLES,
                 host_locale=language,

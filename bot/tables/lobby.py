@@ -20,6 +20,16 @@ from .model import DEFAULT_ROBOT, ROBOT_LEVELS, Level, Seat, Status, Table
 ANY_TABLES: Final = 1_000_000
 """The limit of a table in a member's DMs (a daily or a practice deal): it is no channel's,
 and a server's limit of open tables is not its."""
+
+
+def alone_options(turn_time: int) -> Options:
+    """A member's table in their DMs (a daily or a practice deal): a friendly game of one
+    deal, with ``turn_time`` a turn, that nobody else joins or watches."""
+    return Options(
+        rounds=1, bet=0, competitive=False, private=True, spectators=False, turn_time=turn_time
+    )
+
+
 NO_SERVER: Final = 0
 """The server of a table that belongs to none (a practice deal in a member's DMs): no
 server's limit of open tables counts it. Discord's shard 0, which receives DMs, holds it."""

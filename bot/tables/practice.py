@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Final
 
-from bot.engine import Options, Variant
+from bot.engine import Variant
 
-from .lobby import NO_SERVER
+from .lobby import NO_SERVER, alone_options
 from .model import Level
 from .service import TableService
 from .views import Outcome
@@ -20,19 +20,6 @@ PRACTICE_ROBOT: Final = Level.NORMAL
 """Robots that play by rule: strong enough to punish a careless card, not a wall."""
 PRACTICE_TURN_TIME: Final = 300
 """Five minutes a turn: time to ask for a hint, read it and think; only robots wait."""
-
-
-def practice_options() -> Options:
-    """A friendly pairs game of one deal that nobody else joins or watches, with time to
-    think."""
-    return Options(
-        rounds=1,
-        bet=0,
-        competitive=False,
-        private=True,
-        spectators=False,
-        turn_time=PRACTICE_TURN_TIME,
-    )
 
 
 def practice_of(tables: TableService, user_id: int) -> int | None:
@@ -53,7 +40,7 @@ async def open_practice(
         host_id=user_id,
         host_name=name,
         variant=PRACTICE_VARIANT,
-        options=practice_options(),
+        options=alone_options(PRACTICE_TURN_TIME),
         language=language,
         host_locale=language,
         hand_delivery="dm",

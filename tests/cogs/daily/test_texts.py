@@ -11,7 +11,8 @@ import pytest
 from bot.engine import Variant
 from bot.i18n import t
 from bot.storage.daily import Attempt, AttemptStatus
-from bot.tables.daily import Board, BoardEntry, daily_options
+from bot.tables.daily import Board, BoardEntry
+from bot.tables.lobby import alone_options
 from bot.tables.model import Status
 from bot.tables.views import table_view
 from cogs.daily.texts import BOARD_LINES, board_embed, grid, share_line
@@ -107,7 +108,7 @@ def test_a_finished_daily_deal_offers_its_replay_and_the_board_but_no_rematch(
 ) -> None:
     """Played once, a daily deal ends with no Rematch: a line says where to go next (the
     line to share comes in its own message); an ordinary friendly game keeps its Rematch."""
-    table = playing_table(Variant.PAIRS, options=daily_options(60))
+    table = playing_table(Variant.PAIRS, options=alone_options(60))
     table.language = lang
     while table.status is Status.PLAYING:
         to_the_end_of_a_deal(table, random.Random(2))
