@@ -84,14 +84,20 @@ def streak_of(days: list[int], today: int) -> int:
     return streak
 
 
+def _member_seat(table: Table, user_id: int) -> int | None:
+    """The seat the member played from, even after they left it (``Table.seat_of`` forgets
+    a member who left: their unfinished deal is still theirs)."""
+    return next(
+        (i for i, s in enumerate(table.seats) if s is not None and s.user_id == user_id), None
+    )
+
+
 def score_of(table: Table, user_id: int) -> Score | None:
     """How a daily table's deal went for its member (None: it was not played to its end)."""
     deal = table.deal
     if table.status is not Status.FINISHED or deal is None or deal.result is None:
         return None
-    seat = next(
-        (i for i, s in enumerate(table.seats) if s is not None and s.user_id == user_id), None
-    )
+    seat = _member_seat(table, user_id)
     occupant = table.seats[seat] if seat is not None else None
     if seat is None or occupant is None:
         return None
@@ -112,9 +118,9 @@ def score_of(table: Table, user_id: int) -> Score | None:
 def xp_of(table: Table, user_id: int) -> int:
     """The experience a finished daily deal gives where its server chose so: what the same
     game would give were it competitive."""
-    if table.winner is None or table.status is not Status.FINISHED:
+    seat = _member_seat(table, user_id)
+    if table.winner is None or table.status is not Status.FINISHED or seat is None:
         return 0
-    seat = next(i for i, s in enumerate(table.seats) if s is not None and s.user_id == user_id)
     sides = sides_of(table.variant, table.players)
     return experience(table.variant, replace(table.options, competitive=True), table.winner, sides)[
         seat
