@@ -36,6 +36,7 @@ from .errors import TableError
 from .history import PastTrick, past_trick
 from .model import Table
 from .persistence import table_of
+from .views import face_up
 
 SAID = frozenset({Kind.TUTE, Kind.CAPOTE, Kind.CLAIM, Kind.RESIGN, Kind.BID, Kind.PASS})
 """Declarations that are a moment of the deal of their own (the cantes and swaps are told
@@ -142,19 +143,11 @@ def _step(
         exchanges=exchanges,
         declared=declared,
         scores=tuple(deal.side_score(side) for side in range(len(deal.sides))),
-        face_up=_face_up(deal),
+        face_up=face_up(deal),
         stock_left=deal.stock_left,
         tricks_done=len(deal.tricks),
         result=deal.result if kind is StepKind.RESULT else None,
     )
-
-
-def _face_up(deal: Deal) -> int | None:
-    """The card that shows trumps, where it still lies face up (under the stock, or on the
-    table)."""
-    if deal.turned >= 0:
-        return deal.turned
-    return deal.table_card if deal.table_card >= 0 else None
 
 
 async def deal_replay(

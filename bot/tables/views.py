@@ -246,17 +246,22 @@ def _last_trick(deal: Deal) -> LastTrick | None:
     return LastTrick(last.cards, last.winner, last.points)
 
 
+def face_up(deal: Deal) -> int | None:
+    """The card that shows trumps, where it still lies face up (under the stock, or on the
+    table)."""
+    if deal.turned >= 0:
+        return deal.turned
+    return deal.table_card if deal.table_card >= 0 else None
+
+
 def deal_view(deal: Deal) -> DealView:
-    face_up = (
-        deal.turned if deal.turned >= 0 else (deal.table_card if deal.table_card >= 0 else None)
-    )
     return DealView(
         sides=deal.sides,
         side_of=deal.side_of,
         auction=deal.phase is Phase.AUCTION,
         trump=deal.trump,
         turned=deal.turned_card,
-        face_up=face_up,
+        face_up=face_up(deal),
         table_card=deal.table_card if deal.table_card >= 0 else None,
         stock_left=deal.stock_left if deal.variant.has_stock else None,
         turn=deal.turn,
