@@ -29,6 +29,7 @@ from cogs._base import shown_name
 from . import embeds as ui
 from .buttons import on_click
 from .common import answered, locale_of, refuse, service_of
+from .layouts import picture
 from .pictures import as_file
 from .presenter import presenter_of
 from .replay_buttons import GOES, ReplayButton, ReplayOpen
@@ -192,7 +193,7 @@ def replay_view(replay: DealReplay, index: int, lang: str, *, with_record: bool)
     items: list[discord.ui.Item[Any]] = [
         discord.ui.TextDisplay(f"### {title}\n-# {where}"),
         discord.ui.TextDisplay("\n".join(step_lines(replay, index, lang))),
-        discord.ui.MediaGallery(discord.MediaGalleryItem(f"attachment://{REPLAY_FILE}")),
+        picture(REPLAY_FILE),
     ]
     if with_record:
         items.append(discord.ui.TextDisplay("-# " + t("replays.record", lang)))
