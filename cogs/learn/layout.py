@@ -21,7 +21,7 @@ from bot.tables.codes import encode_action
 from bot.tables.tutorial import NEXT, LessonView, Said, Tone
 from bot.web.words import action_label, card_name, refusal_text, suit_text
 from cogs.tables.guide_pages import deck_alt, deck_scene
-from cogs.tables.layouts import picture
+from cogs.tables.layouts import picture, rule
 from cogs.tables.pictures import as_file
 
 from .buttons import OPEN, PRACTICE, LearnButton
@@ -210,7 +210,7 @@ def lesson_layout(view: LessonView, lang: str, notice: str = "") -> discord.ui.L
     items.append(discord.ui.TextDisplay("\n".join(lines).strip()))
     if not view.over and not view.reading:
         items += _rows(view, lang)
-    items.append(discord.ui.Separator(spacing=discord.SeparatorSpacing.small))
+    items.append(rule())
     items.append(_nav(view, lang))
     layout = discord.ui.LayoutView(timeout=None)
     layout.add_item(discord.ui.Container(*items, accent_colour=GOLD if view.over else GREEN))

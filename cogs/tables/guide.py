@@ -25,7 +25,7 @@ from cogs._base import command_path
 from . import embeds as ui
 from .common import locale_of
 from .guide_pages import Page, deck_alt, deck_scene, guide_pages, pick_lines
-from .layouts import picture
+from .layouts import picture, rule
 from .pictures import as_file
 
 GUIDE_FILE = "guide.png"
@@ -96,7 +96,7 @@ def page_layout(variant: Variant, number: int, lang: str) -> tuple[Layout, list[
         items.append(picture(GUIDE_FILE))
         files.append(as_file(_deck_png(lang), GUIDE_FILE, deck_alt(lang)))
     items.append(_text(["\n\n".join(page.paragraphs)]))
-    items.append(discord.ui.Separator(spacing=discord.SeparatorSpacing.small))
+    items.append(rule())
     items += [_nav_row(variant, number, len(pages), lang), _pick_row(lang, variant)]
     return _layout(*items), files
 

@@ -66,7 +66,8 @@ def picture(filename: str) -> discord.ui.MediaGallery[Any]:
     return discord.ui.MediaGallery(discord.MediaGalleryItem(f"attachment://{filename}"))
 
 
-def _rule() -> discord.ui.Separator[Any]:
+def rule() -> discord.ui.Separator[Any]:
+    """A thin line between a message's parts."""
     return discord.ui.Separator(spacing=discord.SeparatorSpacing.small)
 
 
@@ -124,7 +125,7 @@ def table_layout(
         _text([f"**{ui.variant_title(table, lang)}**"]),
         picture(TABLE_FILE),
         _text(state),
-        _rule(),
+        rule(),
         _text(_small(["• " + line for line in log]) or [t("tables.log.started", lang)]),
         _table_buttons(table, lang),
         *([web_row(table.id, lang)] if web else []),
@@ -231,18 +232,18 @@ def ended_layout(table: TableView, lang: str, faces: CardFaces = NO_FACES) -> La
             items.append(_text([hinted]))
     log = said.log_lines(table, lang, LOG_LINES, faces)
     if log:
-        items += [_rule(), _text(_small(["• " + line for line in log]))]
+        items += [rule(), _text(_small(["• " + line for line in log]))]
     summary = table.summary
     if finished and summary is not None:
         title = t("summary.title", lang, deal=summary.deal_no + 1, id=table.id)
         items += [
-            _rule(),
+            rule(),
             _text([f"**{title}**", *ui.summary_lines(table, summary, lang)]),
             picture(SUMMARY_FILE),
         ]
     if table.daily:
         board = command_path(lang, "tute", "challenge", "board")
-        items += [_rule(), _text([t("daily.ended", lang, command=board)])]
+        items += [rule(), _text([t("daily.ended", lang, command=board)])]
     if finished:
         row: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
         if not table.daily:
