@@ -72,7 +72,7 @@ def state_lines(view: LessonView, lang: str) -> list[str]:
     lines = [" · ".join(first)]
     if seat.tricks:
         last = seat.tricks[-1]
-        cards = tuple(zip(_seats_from(view, last.leader), last.cards, strict=False))
+        cards = tuple(zip(seat.order(last.leader), last.cards, strict=False))
         lines.append(
             t(
                 "learn.last_trick",
@@ -90,11 +90,6 @@ def state_lines(view: LessonView, lang: str) -> list[str]:
     if seat.tricks or seat.cantes:
         lines.append(t("learn.points", lang, us=seat.scores[0], them=seat.scores[1]))
     return lines
-
-
-def _seats_from(view: LessonView, leader: int) -> list[int]:
-    n = view.seat.players
-    return [(leader + i) % n for i in range(n)]
 
 
 def end_lines(view: LessonView, lang: str) -> list[str]:
