@@ -1,7 +1,8 @@
 """The web table's replays: a member's recent finished deals in the server of their
 Activity (in an Activity opened from DMs, their own deals of any server), and one of those
-deals stepped through (every hand shown: it is over), as JSON for the page. The session (``Authorization: Bearer <token>``) says who asks and from
-which server; the service decides what may be replayed and refuses the rest in words."""
+deals stepped through (every hand shown: it is over), as JSON for the page. The session
+(``Authorization: Bearer <token>``) says who asks and from which server; the service
+decides what may be replayed and refuses the rest in words."""
 
 from __future__ import annotations
 
