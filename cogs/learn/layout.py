@@ -2,7 +2,8 @@
 word on the last move, the picture (the cards on a page to read, else the table from the
 learner's seat), the state in a few lines, the task, then the learner's cards and
 declarations as buttons, every one enabled: the engine answers each click, a wrong one with
-why. The course's end offers a practice deal. Pure builders over the tutorial's views; the picture is drawn by :func:`picture_file`."""
+why. The course's end offers a practice deal. Pure builders over the tutorial's views;
+the picture is drawn by :func:`picture_file`."""
 
 from __future__ import annotations
 
