@@ -36,6 +36,6 @@ MESSAGES: Final[dict[str, str]] = {
     "daily.board.playing": "· {member} · playing now · 🔥{streak}",
     "daily.board.unfinished": "· {member} · unfinished · 🔥{streak}",
     "daily.board.more": "…and {count} more",
-    "tables.errors.daily_secret": "That is one of today's daily deals: its cards stay hidden until the day is over (00:00 UTC), so that every member plays it fresh.",
+    "tables.errors.daily_secret": "That is a daily deal you can still play, or are playing: its cards stay hidden from you until you have played your own (or, if you never start it, until its day is over at 00:00 UTC), so that every member plays it fresh.",
     "daily.board.footer": "Points of your side in the deal, then the margin. 🟩 a trick your side won, 🟥 one it lost, 👑 a cante, 💡 hints asked (such a deal ranks after those without), 🔥 days in a row.",
 }

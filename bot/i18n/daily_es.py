@@ -36,6 +36,6 @@ MESSAGES: Final[dict[str, str]] = {
     "daily.board.playing": "· {member} · jugando ahora · 🔥{streak}",
     "daily.board.unfinished": "· {member} · sin acabar · 🔥{streak}",
     "daily.board.more": "…y {count} más",
-    "tables.errors.daily_secret": "Esa es una mano del reto de hoy: sus cartas siguen ocultas hasta que acabe el día (00:00 UTC), para que todos la jueguen sin saberlas.",
+    "tables.errors.daily_secret": "Esa es una mano del reto que aún puedes jugar o estás jugando: sus cartas siguen ocultas para ti hasta que termines la tuya (o, si no la empiezas, hasta que acabe su día a las 00:00 UTC), para que todos la jueguen sin saberlas.",
     "daily.board.footer": "Puntos de tu pareja en la mano y luego la diferencia. 🟩 una baza que ganó tu pareja, 🟥 una que perdió, 👑 un cante, 💡 pistas pedidas (esa mano queda detrás de las jugadas sin ellas), 🔥 días seguidos.",
 }

@@ -31,6 +31,7 @@ MESSAGES: Final[dict[str, str]] = {
     "tables.errors.replay_none": "Table #{id} has no deal {deal}.",
     "tables.errors.replay_elsewhere": "That deal was played in another server: only this server's deals can be replayed here.",
     "tables.errors.replay_unfinished": "Deal {deal} of table #{id} was not played to its end: only finished deals can be replayed.",
+    "tables.errors.replay_private": "That deal was played at a table without spectators: only its players can replay it.",
     "tables.errors.replay_unreadable": "The record of deal {deal} of table #{id} cannot be replayed.",
     "tables.errors.replay_pick": "Pick one of your deals from the list.",
     "web.replay.open": "Replays",

@@ -31,6 +31,7 @@ MESSAGES: Final[dict[str, str]] = {
     "tables.errors.replay_none": "La mesa n.º {id} no tiene mano {deal}.",
     "tables.errors.replay_elsewhere": "Esa mano se jugó en otro servidor: aquí solo se repiten las manos de este servidor.",
     "tables.errors.replay_unfinished": "La mano {deal} de la mesa n.º {id} no se jugó hasta el final: solo se repiten manos terminadas.",
+    "tables.errors.replay_private": "Esa mano se jugó en una mesa sin espectadores: solo sus jugadores pueden repetirla.",
     "tables.errors.replay_unreadable": "El acta de la mano {deal} de la mesa n.º {id} no se puede repetir.",
     "tables.errors.replay_pick": "Elige una de tus manos de la lista.",
     "web.replay.open": "Repeticiones",

@@ -258,6 +258,8 @@ MESSAGES: Final[dict[str, str]] = {
     "tables.errors.team_full": "That team is full.",
     "tables.errors.table_full": "The table is full.",
     "tables.errors.not_seated": "You are not playing at this table.",
+    "tables.errors.watch_private": "This game has no spectators: only its players can watch it.",
+    "tables.errors.watch_elsewhere": "That table plays in another server or conversation: it can only be watched from there.",
     "tables.errors.not_finished": "Only a game that is over can be played again.",
     "tables.errors.rematch_failed": "The rematch's table could not be shown here, so it was not opened. Try again in a moment.",
     "tables.errors.bad_level": "There is no such robot level.",

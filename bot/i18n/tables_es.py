@@ -257,6 +257,8 @@ MESSAGES: Final[dict[str, str]] = {
     "tables.errors.team_full": "Ese equipo está completo.",
     "tables.errors.table_full": "La mesa está completa.",
     "tables.errors.not_seated": "No juegas en esta mesa.",
+    "tables.errors.watch_private": "Esta partida no admite espectadores: solo sus jugadores pueden verla.",
+    "tables.errors.watch_elsewhere": "Esa mesa se juega en otro servidor o conversación: solo se puede ver desde allí.",
     "tables.errors.not_finished": "Solo se puede volver a jugar una partida terminada.",
     "tables.errors.rematch_failed": "No se pudo mostrar aquí la mesa de la revancha, así que no se abrió. Prueba otra vez en un momento.",
     "tables.errors.bad_level": "No existe ese nivel de robot.",

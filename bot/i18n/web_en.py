@@ -9,6 +9,7 @@ MESSAGES: Final[dict[str, str]] = {
     "web.connecting": "Sitting down at the table…",
     "web.reconnecting": "Connection lost: reconnecting…",
     "web.no_table": "No table plays in this channel: open one with /tute new",
+    "web.watch_private": "This game has no spectators: only its players can watch it. The next table here will show when it is over.",
     "web.no_table_yet": "No table plays in this channel yet.",
     "web.open_one": "Open one: which game?",
     "web.variant.habanero": "Habanero",

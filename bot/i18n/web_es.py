@@ -9,6 +9,7 @@ MESSAGES: Final[dict[str, str]] = {
     "web.connecting": "Sentándote a la mesa…",
     "web.reconnecting": "Se ha perdido la conexión: reconectando…",
     "web.no_table": "No hay ninguna mesa en este canal: abre una con /tute nueva",
+    "web.watch_private": "Esta partida no admite espectadores: solo sus jugadores pueden verla. Cuando termine, aquí se verá la siguiente mesa.",
     "web.no_table_yet": "Todavía no hay ninguna mesa en este canal.",
     "web.open_one": "Abrir una mesa: ¿a qué jugamos?",
     "web.variant.habanero": "Tute habanero",

@@ -11,6 +11,7 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 
 from .announcement import Announcement
+from .audience import check_watch
 from .clock import Clocks
 from .errors import SaveFailed, TableError
 from .history import DealHistory, deal_history
@@ -78,9 +79,21 @@ class ServiceCore(Surroundings):
         """One seat's own hand, for that seat's player only."""
         return hand_view(self.get(table_id), seat)
 
-    def history(self, table_id: int) -> DealHistory:
-        """The deal in play so far, as everybody saw it: its tricks, cantes and swap."""
-        return deal_history(self.get(table_id))
+    def history(self, table_id: int, user_id: int, place: int) -> DealHistory:
+        """The deal in play so far, as those who may watch it saw it (its tricks, cantes and
+        swap), for member ``user_id`` asking from ``place`` (:func:`audience.place_of`);
+        refused in words to whoever the audience rule keeps it from."""
+        table = self.get(table_id)
+        check_watch(table, user_id, place)
+        return deal_history(table)
+
+    def watch(self, table_id: int, user_id: int, place: int) -> TableView:
+        """The table as everybody sees it, for a member asking from ``place`` to follow its
+        play (the card table opened from a table's message); refused in words to whoever
+        the audience rule keeps it from."""
+        table = self.get(table_id)
+        check_watch(table, user_id, place)
+        return table_view(table)
 
     def redraw(self, table_id: int) -> Show | None:
         """What to redraw of a table now (None: it has ended and left memory)."""

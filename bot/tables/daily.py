@@ -23,10 +23,11 @@ import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from bot.engine import Variant, experience, parse_record, replay
 from bot.engine.variants import sides_of
-from bot.storage import Conn, Database, members
+from bot.storage import Database, members
 from bot.storage import daily as repo
 from bot.storage.daily import Attempt, Score
 from bot.storage.settings import get_settings
@@ -34,8 +35,10 @@ from bot.storage.settings import get_settings
 from .errors import TableError
 from .lobby import ANY_TABLES, alone_options
 from .model import Level, Status, Table
-from .service import TableService
 from .views import Outcome
+
+if TYPE_CHECKING:  # the service runs the daily tables; it never imports this module
+    from .service import TableService
 
 log = logging.getLogger(__name__)
 
@@ -125,14 +128,6 @@ def xp_of(table: Table, user_id: int) -> int:
     return experience(table.variant, replace(table.options, competitive=True), table.winner, sides)[
         seat
     ]
-
-
-async def kept_secret(source: Database | Conn, table_id: int, user_id: int, now: float) -> bool:
-    """Whether a table's deal is kept from this member: a daily deal of a day not over yet,
-    played by another. Its cards are the server's deal of the day, the same for everyone:
-    a replay of it shown before the day ends would hand them to those still to play."""
-    attempt = await repo.at_table(source, table_id)
-    return attempt is not None and attempt.user_id != user_id and attempt.day >= day_of(now)
 
 
 class DailyRefusal(Exception):

@@ -3,8 +3,9 @@ any more): the deal as dealt, then each trick, cante, swap or declaration as it 
 the result.
 
 Built only from the deal's stored game record, by replaying its actions on the engine;
-the table's seats give the names. Only deals of the asking server, and only deals played to
-their end, are replayed; today's daily deal only to whoever played it, until the day ends.
+the table's seats give the names. Who may step through which deal is the audience rule's
+(:mod:`bot.tables.audience`): deals played to their end, of the asking server, of a game
+that let others watch or that the asker sat at; a daily deal once nobody can gain by it.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from bot.storage import replays as stored
 from bot.storage._sql import Source
 from bot.storage.tables import load_table
 
-from .daily import kept_secret
+from .audience import check_replay
 from .errors import TableError
 from .history import PastTrick, past_trick
 from .model import Table
@@ -161,21 +162,14 @@ async def deal_replay(
 ) -> DealReplay:
     """The replay of deal ``deal_no`` (0 the first) of table ``table_id``, asked by member
     ``user_id`` from server ``guild_id`` (None: from their DMs, where only the deals they
-    played are theirs to see). Refused (TableError) where there is no such deal, where it
-    was played in another server, where it is not over, and where it is a daily deal of a
-    day not over yet, played by another (its cards are everyone's deal of the day)."""
+    played are theirs to see). Refused (TableError) where there is no such deal, and where
+    the audience rule keeps it from them (:func:`bot.tables.audience.check_replay`)."""
     deal = await stored.stored_deal(source, table_id, deal_no)
     if deal is None:
         raise TableError("replay_none", id=table_id, deal=deal_no + 1)
-    if guild_id is None:
-        if user_id not in deal.members.values():
-            raise TableError("replay_elsewhere")
-    elif deal.guild_id != guild_id:
-        raise TableError("replay_elsewhere")
-    if not deal.finished:
-        raise TableError("replay_unfinished", id=table_id, deal=deal_no + 1)
-    if await kept_secret(source, table_id, user_id, now):
-        raise TableError("daily_secret")
+    table = await _table(source, table_id)
+    spectators = table is None or table.options.spectators
+    await check_replay(source, deal, spectators, user_id=user_id, place=guild_id, now=now)
     data = json.loads(deal.record)
     try:
         parsed = parse_record(data)
@@ -184,7 +178,6 @@ async def deal_replay(
         raise TableError("replay_unreadable", id=table_id, deal=deal_no + 1) from None
     first = parsed.dealt
     probe = Deal(first, check=False)
-    table = await _table(source, table_id)
     return DealReplay(
         table_id=table_id,
         deal_no=deal_no,

@@ -44,7 +44,7 @@ from bot.tables.errors import TableError
 from . import wire
 from .activity import DiscordCallError, Login
 from .hub import TableHub
-from .lobby import LOBBY_ACTIONS, channel_table
+from .lobby import LOBBY_ACTIONS, channel_table, server_of
 from .relay import relay_if_elsewhere
 from .replays import replays_answer
 from .sessions import Session, WebAuthError, sign, verify
@@ -322,6 +322,10 @@ class SocketPeer:
     @property
     def user_id(self) -> int | None:
         return self.session.user_id
+
+    @property
+    def place(self) -> int:
+        return server_of(self.session)
 
     async def send(self, message: dict[str, Any]) -> None:
         await self.ws.send_json(message)

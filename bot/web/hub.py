@@ -15,6 +15,7 @@ import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Protocol, runtime_checkable
 
+from bot.tables.audience import may_watch
 from bot.tables.errors import TableError
 from bot.tables.service import TableService
 from bot.tables.surroundings import LostTable
@@ -28,11 +29,15 @@ log = logging.getLogger(__name__)
 
 
 class Peer(Protocol):
-    """One open socket of the web table: who it is (a member, or None for a spectator), and
-    the language its page reads (``en`` or ``es``)."""
+    """One open socket of the web table: who it is (a member, or None for a spectator),
+    where it was opened (``place``: the server, or the DM's channel, as tables are filed),
+    and the language its page reads (``en`` or ``es``)."""
 
     @property
     def user_id(self) -> int | None: ...
+
+    @property
+    def place(self) -> int: ...
 
     @property
     def language(self) -> str: ...
@@ -64,6 +69,9 @@ class TableHub:
         self._peers: dict[int, set[Peer]] = {}
         self._waiting: dict[int, set[Waiting]] = {}
         """Sockets waiting for a table, by channel."""
+        self._kept_from: set[Peer] = set()
+        """Sockets following a table whose play the audience rule keeps from their viewer,
+        already told so."""
         self.runner: Callable[[Work], Awaitable[Outcome]] = at_once
         """How a change from a page runs (the sandbox runs it as its simulated Discord's
         work); at once, on the socket's task, otherwise."""
@@ -73,9 +81,13 @@ class TableHub:
 
     async def join(self, table_id: int, peer: Peer) -> None:
         """A socket opens at a table: from now on it follows it; it is sent the table as it
-        is (its viewer's hand too, when they sit at it)."""
+        is (its viewer's hand too, when they sit at it), or, where the audience rule keeps
+        its play from the viewer (a game without spectators), only that it is private."""
         table = self.service.view(table_id)  # a TableError when there is no such table
         self._peers.setdefault(table_id, set()).add(peer)
+        if not may_watch(table, peer.user_id, peer.place):
+            await self._keep_from(table_id, peer)
+            return
         seat = wire.seat_of(table, peer.user_id)
         hand = None if seat is None else self.service.hand_view(table_id, seat)
         message = wire.state(table, hand, peer.language, self._now(), viewer=peer.user_id)
@@ -94,6 +106,7 @@ class TableHub:
                 del self._waiting[peer.channel_id]
 
     def leave(self, table_id: int, peer: Peer) -> None:
+        self._kept_from.discard(peer)
         peers = self._peers.get(table_id)
         if peers is not None:
             peers.discard(peer)
@@ -167,7 +180,11 @@ class TableHub:
                 waiting.follow(table_id)
                 self._peers.setdefault(table_id, set()).add(waiting)
         peers = list(self._peers.get(table_id, ()))
+        watching = [p for p in peers if may_watch(show.table, p.user_id, p.place)]
+        kept = [p for p in peers if p not in watching and p not in self._kept_from]
         shown = wire.table_state(show.table, self._now())  # the same for every socket
+        for peer in watching:
+            self._kept_from.discard(peer)
         await asyncio.gather(
             *(
                 self._send(
@@ -181,12 +198,14 @@ class TableHub:
                         shown=shown,
                     ),
                 )
-                for p in peers
-            )
+                for p in watching
+            ),
+            *(self._keep_from(table_id, p) for p in kept),
         )
         if not show.table.status.is_open:
             # the game is over: its pages wait for the channel's next table (a rematch)
             for peer in self._peers.pop(table_id, set()):
+                self._kept_from.discard(peer)
                 if isinstance(peer, Waiting):
                     self.wait(peer)
 
@@ -207,6 +226,12 @@ class TableHub:
         if seat is None:
             return None
         return next((h for h in show.hands if h.seat == seat), None)
+
+    async def _keep_from(self, table_id: int, peer: Peer) -> None:
+        """The viewer may not watch the table's play: they are told so once (and nothing
+        of the game), and the socket still follows the table, to see the next one here."""
+        self._kept_from.add(peer)
+        await self._send(table_id, peer, wire.kept_from(table_id))
 
     async def _send(self, table_id: int, peer: Peer, message: dict[str, Any]) -> None:
         try:

@@ -173,6 +173,12 @@ def seat_of(table: TableView, user_id: int | None) -> int | None:
     )
 
 
+def kept_from(table_id: int) -> Json:
+    """The table of the channel plays a game its viewer may not watch (no spectators): the
+    page says so (``web.watch_private``) and shows nothing of it."""
+    return {"type": "private", "table": table_id}
+
+
 def refused(key: str, params: dict[str, Any], lang: str) -> Json:
     """An action the table did not take: its catalog key (``tables.errors.<key>``), its
     parameters, and the sentence in ``lang``."""

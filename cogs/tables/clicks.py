@@ -11,6 +11,7 @@ import discord
 from bot.i18n import t
 from bot.storage.settings import get_settings
 from bot.tables.announcement import Said
+from bot.tables.audience import place_of
 from bot.tables.cluster import Click
 from bot.tables.errors import TableError
 from bot.tables.service import TableService
@@ -81,9 +82,12 @@ async def lobby_click(button: LobbyButton, interaction: discord.Interaction[Any]
 
 async def _play_at_the_table(table_id: int, interaction: discord.Interaction[Any]) -> None:
     """The web table, opened for whoever clicked in this channel, while the table is open
-    (it follows the same game); the click is answered at once, and a launch Discord refuses
-    touches only this click."""
-    if not service_of(interaction.client).view(table_id).status.is_open:
+    (it follows the same game) and the audience rule lets them watch it (a game without
+    spectators: its players alone); the click is answered at once, and a launch Discord
+    refuses touches only this click."""
+    place = place_of(interaction.guild_id, interaction.channel_id or 0)
+    table = service_of(interaction.client).watch(table_id, interaction.user.id, place)
+    if not table.status.is_open:
         raise TableError("gone")
     await launch(interaction)
 

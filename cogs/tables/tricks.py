@@ -15,6 +15,7 @@ import discord
 
 from bot.engine import Cante, Exchange
 from bot.i18n import t
+from bot.tables.audience import place_of
 from bot.tables.history import DealHistory, Happening, PastTrick
 from bot.tables.views import TableView
 
@@ -110,9 +111,11 @@ def tricks_layout(
 
 async def show_tricks(table_id: int, interaction: discord.Interaction[Any]) -> None:
     """Answer a click on Tricks, only its clicker seeing: the deal in play so far. A table
-    that no longer plays is refused (``TableError``), in a line."""
+    that no longer plays, or that the audience rule keeps from the clicker (a game without
+    spectators, a table of another place), is refused (``TableError``), in a line."""
     service = service_of(interaction.client)
-    history = service.history(table_id)
+    place = place_of(interaction.guild_id, interaction.channel_id or 0)
+    history = service.history(table_id, interaction.user.id, place)
     table = service.view(table_id)
     faces = presenter_of(interaction.client).faces
     layout = tricks_layout(table, history, locale_of(interaction), faces)

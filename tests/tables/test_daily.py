@@ -20,6 +20,7 @@ from bot.storage import Database, open_database
 from bot.storage.members import member_stats
 from bot.storage.settings import update_settings
 from bot.tables import daily as daily_module
+from bot.tables.audience import kept_secret
 from bot.tables.daily import (
     DAY,
     MEMBER_SEAT,
@@ -28,7 +29,6 @@ from bot.tables.daily import (
     Scored,
     date_of,
     day_of,
-    kept_secret,
     streak_of,
 )
 from bot.tables.errors import TableError
@@ -273,6 +273,33 @@ async def test_a_days_deal_is_kept_from_the_others_until_the_day_is_over(world: 
     tomorrow = (day_of(now) + 1) * DAY
     assert not await kept_secret(world.db, table.id, 11, tomorrow)
     assert not await kept_secret(world.db, 999, 11, now)  # not a daily deal's table
+
+
+async def test_a_member_still_playing_yesterdays_deal_after_midnight_cannot_see_it(
+    world: World,
+) -> None:
+    service, daily = world.start()
+    ana = await play_out(world, service, await begin(daily, 10), 10)
+    world.time.now = (day_of(world.time.now) + 1) * DAY - 60  # a minute to midnight
+    await begin(daily, 11)  # bob starts the same deal...
+    after_midnight = world.time.now + 120
+    # ...and is still at it after midnight: ana's copy shows the very cards he holds
+    assert await kept_secret(world.db, ana.id, 11, after_midnight)
+
+
+async def test_a_member_who_finished_the_days_deal_may_compare_it_at_once(world: World) -> None:
+    service, daily = world.start()
+    ana = await play_out(world, service, await begin(daily, 10), 10)
+    bob = await begin(daily, 11)
+    assert await kept_secret(world.db, ana.id, 11, world.time.now)  # bob is playing it
+    await play_out(world, service, bob, 11)
+    assert not await kept_secret(world.db, ana.id, 11, world.time.now)
+    assert not await kept_secret(world.db, bob.id, 10, world.time.now)
+    eva = await begin(daily, 12)
+    await service.leave(eva.id, 12)  # left unfinished: she cannot play it again
+    await world.time.quiet(service)
+    await service.told()
+    assert not await kept_secret(world.db, ana.id, 12, world.time.now)
 
 
 async def test_a_member_hosting_another_table_is_refused_and_may_play_later(

@@ -108,9 +108,10 @@ async def store_deal(
     finished: bool,
     guild: int = GUILD,
     member: tuple[int, str] = (11, "Ana"),
+    options: Options | None = None,
 ) -> int:
     """A table of server ``guild`` whose deal 0 is ``record``: the member (user id, name) in
-    seat 0, robots in the others."""
+    seat 0, robots in the others; ``options``: the table's (by default, the defaults)."""
     variant = Variant(record["variant"])
     seats = Options().seats_at(variant)
     user_id, name = member
@@ -120,7 +121,7 @@ async def store_deal(
         channel_id=3,
         host_id=user_id,
         variant=variant,
-        options=Options(),
+        options=options or Options(),
         language="en",
         created_at=1.0,
         seats=[Seat(name, user_id), *(Seat(f"robot:{n}") for n in range(1, seats))],
@@ -202,6 +203,39 @@ async def test_todays_daily_deal_stays_hidden_from_the_others_until_the_day_is_o
         await deal_replay(db, GUILD, table_id, 0, user_id=LUIS, now=NOW)
     assert refused.value.key == "daily_secret"
     assert "00:00 UTC" in t("tables.errors.daily_secret", "en")
+    assert "00:00 UTC" in t("tables.errors.daily_secret", "es")
     mine = await deal_replay(db, GUILD, table_id, 0, user_id=ANA, now=NOW)
     tomorrow = await deal_replay(db, GUILD, table_id, 0, user_id=LUIS, now=NOW + 86_400)
     assert mine.steps == tomorrow.steps
+
+
+async def test_a_game_without_spectators_is_replayed_by_its_players_alone(db: Database) -> None:
+    record = finished_record(Variant.PAIRS)
+    unwatched = await store_deal(db, record, finished=True, options=Options(spectators=False))
+    assert (await deal_replay(db, GUILD, unwatched, 0, user_id=ANA, now=NOW)).steps
+    with pytest.raises(TableError) as refused:
+        await deal_replay(db, GUILD, unwatched, 0, user_id=LUIS, now=NOW)
+    assert refused.value.key == "replay_private"
+    for lang in LANGUAGES:
+        assert "{" not in t("tables.errors.replay_private", lang)
+    watched = await store_deal(db, record, finished=True, options=Options(spectators=True))
+    assert (await deal_replay(db, GUILD, watched, 0, user_id=LUIS, now=NOW)).steps
+
+
+async def test_a_daily_deal_is_the_servers_once_nobody_can_gain_by_it(db: Database) -> None:
+    """A daily deal plays without spectators, but its cards are everyone's deal of the day:
+    a member who finished theirs may compare; one still playing theirs may not."""
+    table_id = await store_deal(
+        db, finished_record(Variant.PAIRS), finished=True, options=Options(spectators=False)
+    )
+    day = day_of(NOW)
+    for member in (ANA, LUIS):
+        assert await daily_repo.begin(db, GUILD, member, day, NOW)
+    await daily_repo.seat(db, GUILD, ANA, day, table_id)
+    with pytest.raises(TableError) as refused:  # luis's copy still plays
+        await deal_replay(db, GUILD, table_id, 0, user_id=LUIS, now=NOW + 86_400)
+    assert refused.value.key == "daily_secret"
+    luis = await daily_repo.get(db, GUILD, LUIS, day)
+    assert luis is not None
+    await daily_repo.finish(db, luis, None, NOW)
+    assert (await deal_replay(db, GUILD, table_id, 0, user_id=LUIS, now=NOW)).steps

@@ -28,8 +28,11 @@ ANA, LUIS, EVA = 10, 11, 12
 class Socket:
     """A socket of the web table, as a list of what it was sent."""
 
-    def __init__(self, user_id: int | None, *, broken: bool = False, language: str = "es") -> None:
+    def __init__(
+        self, user_id: int | None, *, broken: bool = False, language: str = "es", place: int = 1
+    ) -> None:
         self._user_id = user_id
+        self.place = place
         self._language = language
         self.broken = broken
         self.sent: list[dict[str, Any]] = []

@@ -1,7 +1,7 @@
 // The web table: the table seen from your seat, your hand to tap, in your language.
 //
 // DOM contract (browser tests rely on it):
-//   body[data-state]   connecting | playing | no_table | lost | reconnecting
+//   body[data-state]   connecting | playing | no_table | lost | private | reconnecting
 //   body[data-seat]    your seat number, or "" for a spectator
 //   body[data-status]  the table's status (lobby, playing, finished, closed, cancelled)
 //   button.card[data-card][data-playable="1"|"0"]   each card of your hand
@@ -96,6 +96,7 @@ function setPageState(state: string): void {
     reconnecting: w("reconnecting"),
     no_table: w("no_table"),
     lost: w("lost"),
+    private: w("watch_private"),
   }[state];
   const opening = state === "no_table" && mayOpen;
   byId("opener").hidden = !opening;
@@ -863,6 +864,12 @@ function onMessage(msg: ServerMsg): void {
       mayOpen = false;
       clearTable();
       setPageState("lost");
+      break;
+    case "private":
+      view = null;
+      mayOpen = false;
+      clearTable();
+      setPageState("private");
       break;
   }
 }

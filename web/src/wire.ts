@@ -100,6 +100,7 @@ export type ServerMsg =
   | { type: "refused"; key: string; params: Record<string, unknown>; text?: string }
   | { type: "no_table"; may_open?: boolean } // may_open: the page may open one
   | { type: "lost"; table: number }
+  | { type: "private"; table: number } // the channel's game has no spectators, and we sit out
   | { type: "hint"; text: string; card: string | null }; // card: the one it plays
 
 export interface Words {

@@ -23,6 +23,7 @@ from tests.cogs.tables._world import (
     buttons,
     close_lobby,
     op_button,
+    open_table,
     refusal,
     service_of,
 )
@@ -108,3 +109,32 @@ async def test_a_closed_table_offers_it_no_more(simcord_env: simcord.Env, world:
     assert lobby is not None and _has_web(lobby)
     await close_lobby(alice, lobby)
     assert not _has_web(_current(simcord_env, world.channel.id, lobby.id))
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+async def test_a_game_without_spectators_opens_no_card_table_for_others(
+    simcord_env: simcord.Env,
+    world: World,
+    monkeypatch: pytest.MonkeyPatch,
+    set_locale: Callable[[str], None],
+    table_seed: Callable[[int], None],
+    lang: str,
+) -> None:
+    """Spectators off: the lobby's Play at the table, clicked once the game plays by a member
+    who is not at it, is refused in a line (no Activity opens on the game); its player
+    still opens it."""
+    env = simcord_env
+    launches = answer_launches(monkeypatch)
+    table_seed(SEED)
+    set_locale("es-ES" if lang == "es" else "en-US")
+    alice = world.member
+    lobby = await open_table(env, world, "habanero", [alice], robots=1, spectators=False)
+    bob = world.guild.add_member(env.create_user("bob"))
+    await env.settle()
+    web = next(b for b in buttons(lobby) if b.custom_id.endswith(":web")).custom_id
+    refused = await bob.click(lobby, custom_id=web)
+    assert refusal(refused) == t("tables.errors.watch_private", lang)
+    assert launches == []
+    clicked = await alice.click(lobby, custom_id=web)
+    assert clicked.acknowledged and clicked.response is None
+    assert [a.user_id for a in launches] == [alice.id]
