@@ -78,12 +78,16 @@ async def _click(button: LearnButton, interaction: discord.Interaction[Any]) -> 
             view = lesson_view(button.lesson, button.step)
         else:
             view = answer(button.lesson, button.step, button.move)
+        # answered before the picture is drawn (a cold one takes most of a second:
+        # benchmarks/lessons.py), then the message becomes the step. A click Discord no
+        # longer takes (10062, an outage) changes nothing anywhere: the same button does
+        # the same again
+        if not await answered(interaction, interaction.response.defer()):
+            return
         message = await drawn(view, button.lang)
-        # a click Discord no longer takes (10062, an outage) changes nothing anywhere: the
-        # same button does the same again
         await answered(
             interaction,
-            interaction.response.edit_message(view=message["view"], attachments=[message["file"]]),
+            interaction.edit_original_response(view=message["view"], attachments=[message["file"]]),
         )
 
     await guarded(interaction, work())
@@ -99,7 +103,12 @@ async def start(interaction: discord.Interaction[Any], number: int = 0) -> None:
     lang = locale_of(interaction)
     first = lesson_view(number, 0)
     if isinstance(interaction.channel, discord.DMChannel):
-        await interaction.response.send_message(**await drawn(first, lang))
+        # answered before the picture is drawn, as everywhere (see _click)
+        await interaction.response.defer(thinking=True)
+        message = await drawn(first, lang)
+        await interaction.edit_original_response(
+            view=message["view"], attachments=[message["file"]]
+        )
         return
     await interaction.response.defer(ephemeral=True, thinking=True)
     try:

@@ -16,6 +16,7 @@ from bot.config import Config
 from bot.i18n import LANGUAGES, t
 from bot.tables.codes import encode_action
 from bot.tables.tutorial import LESSONS, NEXT, answer, lesson_view, wrong_moves
+from cogs.learn import commands
 from cogs.learn.buttons import OPEN
 from cogs.learn.layout import PICTURE_FILE, lesson_layout, picture_file, said_text
 from tests.cogs._said import components
@@ -155,3 +156,45 @@ async def test_in_a_dm_the_lesson_is_the_answer_its_buttons_outlive_a_restart(
     chosen = (await user.slash("tute learn", lesson=last)).response
     assert chosen is not None
     assert t(f"learn.{LESSONS[last].name}.0.task", "en") in _text(chosen)
+
+
+class AnswerFirst:
+    """The lessons' drawer, swapped for one that notes, as each picture starts, whether
+    Discord already had the interaction's answer (its callback). A cold picture takes most of
+    a second (``benchmarks/lessons.py``); drawn before the answer, a slow machine would miss
+    Discord's 3 seconds and the member would read "This interaction failed"."""
+
+    def __init__(self, env: simcord.Env, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.env = env
+        self.cursor = len(env.http_requests)
+        self.answered_first: list[bool] = []
+        draw = commands.picture_file
+
+        def drawer(view: Any, lang: str) -> Any:
+            self.answered_first.append(
+                any(r.path.endswith("/callback") for r in env.http_requests[self.cursor :])
+            )
+            return draw(view, lang)
+
+        monkeypatch.setattr(commands, "picture_file", drawer)
+
+    def next(self) -> None:
+        """The next interaction: its answer is looked for from here on."""
+        self.cursor = len(self.env.http_requests)
+
+
+@pytest.mark.e2e
+@pytest.mark.simcord(settle_timeout=3)
+async def test_a_lesson_is_answered_before_its_picture_is_drawn(
+    simcord_env: simcord.Env, world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = AnswerFirst(simcord_env, monkeypatch)
+    user = world.member.user
+    asked = await user.slash("tute learn")
+    shown = asked.response
+    assert shown is not None and t("learn.cards.intro", "en") in _text(shown)
+    assert [a.filename for a in shown.attachments] == [PICTURE_FILE]
+    first.next()
+    moved = await _click(user, shown, f"tute:learn:en:0:0:{NEXT}")
+    assert t("learn.cards.1.task", "en") in _text(moved)
+    assert first.answered_first == [True, True], "the command, then the click"
