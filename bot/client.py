@@ -9,6 +9,7 @@ from typing import Any
 import discord
 from discord import app_commands
 from discord.ext import commands
+from discord.http import Route
 
 from bot.config import Config
 from bot.i18n import DEFAULT_LANGUAGE, language_of, t
@@ -339,11 +340,12 @@ async def sync_global_commands(
     """Overwrite the application's global commands with the tree's (translated, as
     ``tree.sync()`` sends them), keeping the Entry Point command Discord added for the
     Activity: a bulk overwrite without it is refused (50240), and one that removed it would
-    take the Activity from the App Launcher. The global commands are read first (``GET
-    /applications/{id}/commands``); if they cannot be, nothing is overwritten (None, logged):
-    the commands of the last sync stay. An Entry Point that appears between the read and the
-    overwrite (50240) is read again, once. ``http`` is the client's HTTP (``bot.http``).
-    What Discord holds after the sync."""
+    take the Activity from the App Launcher. The global commands are read first, with their
+    localizations (``GET /applications/{id}/commands?with_localizations=true``: the Entry
+    Point goes back whole, its names in other languages too); if they cannot be, nothing is
+    overwritten (None, logged): the commands of the last sync stay. An Entry Point that
+    appears between the read and the overwrite (50240) is read again, once. ``http`` is the
+    client's HTTP (``bot.http``). What Discord holds after the sync."""
     if application_id is None:
         raise discord.MissingApplicationID
     translator = tree.translator
@@ -368,11 +370,17 @@ async def sync_global_commands(
     return await _overwrite(http, application_id, payload, kept)
 
 
+GLOBAL_COMMANDS = "/applications/{application_id}/commands"
+
+
 async def _held_entry_points(http: Any, application_id: int) -> list[dict[str, Any]] | None:
-    """The Entry Points among the global commands Discord holds; None (logged) when they
-    cannot be read."""
+    """The Entry Points among the global commands Discord holds, read with their
+    localizations; None (logged) when they cannot be read."""
+    route = Route("GET", GLOBAL_COMMANDS, application_id=application_id)
     try:
-        held: list[dict[str, Any]] = await http.get_global_commands(application_id)
+        held: list[dict[str, Any]] = await http.request(
+            route, params={"with_localizations": "true"}
+        )
     except discord.HTTPException:
         log.exception("Not syncing the slash commands: the global ones could not be read")
         return None

@@ -1,8 +1,10 @@
 """The global command sync keeps the Activity's Entry Point command (type 4), at the HTTP
 level: a stand-in for the bot's HTTP holds the global commands as Discord does and, as
-Discord does, refuses a bulk overwrite that leaves the Entry Point out (50240). SimCord
-(which knows no Entry Point, nor its ``handler``) checks the start: the commands are read
-before they are overwritten."""
+Discord does, refuses a bulk overwrite that leaves the Entry Point out (50240), gives the
+commands' localizations only to a read that asks for them (``with_localizations``), and,
+for an application whose User Install is off, may refuse commands offered to user installs.
+SimCord (which knows no Entry Point, nor its ``handler``) checks the start: the commands
+are read, with their localizations, before they are overwritten."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ import discord
 import pytest
 import simcord
 from discord import app_commands
+from discord.http import Route
 
 from bot.client import (
     ENTRY_POINT_REMOVED,
@@ -26,6 +29,7 @@ from bot.client import (
 from tests.conftest import TEST_CONFIG
 
 APP = 1234
+INVALID_FORM_BODY = 50035
 
 ENTRY_POINT: dict[str, Any] = {
     "id": "99",
@@ -46,6 +50,19 @@ ENTRY_POINT: dict[str, Any] = {
 """An Entry Point as ``GET /applications/{id}/commands`` returns it (DISCORD_LAUNCH_ACTIVITY)."""
 
 
+ENTRY_POINT_LOCALIZED: dict[str, Any] = {
+    **ENTRY_POINT,
+    "name": "play",
+    "name_localizations": {"es-ES": "jugar", "es-419": "jugar"},
+    "description": "Open the card table",
+    "description_localizations": {"es-ES": "Abre la mesa de cartas"},
+}
+"""An Entry Point an operator named in both languages in the Developer Portal."""
+LOCALIZATIONS = ("name_localizations", "description_localizations")
+SERVERS_ONLY = [0]
+"""``integration_types`` of a command only a server install offers."""
+
+
 def http_error(status: int, code: int) -> discord.HTTPException:
     response = SimpleNamespace(status=status, reason="refused")
     return discord.HTTPException(cast(Any, response), {"code": code, "message": "refused"})
@@ -57,15 +74,31 @@ class DiscordCommands:
 
     held: list[dict[str, Any]] = field(default_factory=list)
     read_error: discord.HTTPException | None = None
+    user_install: bool = True
+    """The application's User Install (the portal's Installation page); off, an overwrite
+    that offers a command to user installs is refused (400), the whole of it."""
     appears: list[dict[str, Any]] = field(default_factory=list)
     """Commands Discord adds after the next read (an Activity enabled meanwhile)."""
     calls: list[tuple[str, Any]] = field(default_factory=list)
 
+    async def request(self, route: Route, *, params: dict[str, Any] | None = None) -> Any:
+        """``GET /applications/{id}/commands``, the one route the sync reads through
+        ``request`` (discord.py's own method sends no query)."""
+        assert (route.method, route.path) == ("GET", "/applications/{application_id}/commands")
+        localized = (params or {}).get("with_localizations") in ("true", True)
+        return await self._read(localized)
+
     async def get_global_commands(self, application_id: int) -> list[dict[str, Any]]:
-        self.calls.append(("GET", application_id))
+        return await self._read(localized=False)
+
+    async def _read(self, localized: bool) -> list[dict[str, Any]]:
+        self.calls.append(("GET", localized))
         if self.read_error is not None:
             raise self.read_error
         held = [dict(c) for c in self.held]
+        if not localized:
+            # as Discord answers without with_localizations: no dictionaries
+            held = [{k: v for k, v in c.items() if k not in LOCALIZATIONS} for c in held]
         self.held += self.appears
         self.appears = []
         return held
@@ -79,6 +112,8 @@ class DiscordCommands:
             PRIMARY_ENTRY_POINT not in types
         ):
             raise http_error(400, ENTRY_POINT_REMOVED)
+        if not self.user_install and any(1 in c.get("integration_types", []) for c in payload):
+            raise http_error(400, INVALID_FORM_BODY)
         by_key = {(c["name"], c.get("type", 1)): c for c in self.held}
         self.held = [
             {**by_key.get((c["name"], c.get("type", 1)), {}), **c, "id": str(i)}
@@ -87,14 +122,48 @@ class DiscordCommands:
         return self.held
 
 
-def tree() -> app_commands.CommandTree[Any]:
+def bot_with_tute() -> TuteBot:
+    """A bot whose one command is offered as ``/tute`` is: installed to a server or to a
+    user, in servers, DMs with the bot and other DMs and group DMs."""
     bot = TuteBot(TEST_CONFIG)
 
     @app_commands.command(name="tute", description="Play Tute")
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     async def tute(interaction: discord.Interaction[Any]) -> None: ...
 
     bot.tree.add_command(tute)
-    return bot.tree
+    return bot
+
+
+def tree() -> app_commands.CommandTree[Any]:
+    return bot_with_tute().tree
+
+
+def logged_in(bot: TuteBot, discord_: DiscordCommands, installs: dict[str, Any] | None) -> None:
+    """What login leaves: the bot's HTTP, its application id, and the application as
+    ``GET /oauth2/applications/@me`` gives it (``integration_types_config``: the install
+    types the portal's Installation page allows, "0" a server, "1" a user)."""
+    bot.http = cast(Any, discord_)
+    bot._connection.application_id = APP
+    data: dict[str, Any] = {
+        "id": str(APP),
+        "name": "Tute",
+        "icon": None,
+        "description": "",
+        "bot_public": True,
+        "bot_require_code_grant": False,
+        "verify_key": "0" * 64,
+        "owner": {"id": "1", "username": "owner", "discriminator": "0", "avatar": None},
+    }
+    if installs is not None:
+        data["integration_types_config"] = installs
+    bot._application = discord.AppInfo(bot._connection, cast(Any, data))
+
+
+def synced_tute(discord_: DiscordCommands) -> dict[str, Any]:
+    (tute,) = [c for c in discord_.held if c["name"] == "tute"]
+    return tute
 
 
 def sent(discord_: DiscordCommands) -> list[list[dict[str, Any]]]:
@@ -160,6 +229,7 @@ async def test_an_entry_point_that_appears_during_the_sync_is_read_again() -> No
     assert [c["name"] for c in first] == ["tute"], "refused: 50240"
     assert [c["name"] for c in second] == ["tute", "launch"]
     assert [m for m, _ in discord_.calls] == ["GET", "PUT", "GET", "PUT"]
+    assert ("GET", True) in discord_.calls, "read again with its localizations"
     assert synced is not None and {c["name"] for c in synced} == {"tute", "launch"}
 
 
@@ -177,12 +247,25 @@ async def test_the_bot_logs_a_sync_discord_keeps_refusing(
 
     bot = TuteBot(TEST_CONFIG)
     discord_ = Refusing(held=[{**ENTRY_POINT}])
-    bot.http = cast(Any, discord_)
-    bot._connection.application_id = APP  # what login sets
+    logged_in(bot, discord_, None)
     await bot._sync_commands()
     assert len(sent(discord_)) == 2
     assert "Could not sync the slash commands" in caplog.text
     assert discord_.held == [ENTRY_POINT]
+
+
+async def test_a_localized_entry_point_is_kept_whole() -> None:
+    """The overwrite sends back the Entry Point as Discord holds it, its names and
+    descriptions in other languages too: read without them, it would clear them."""
+    discord_ = DiscordCommands(held=[{**ENTRY_POINT_LOCALIZED}])
+    await sync_global_commands(tree(), discord_, APP)
+    assert discord_.calls[0] == ("GET", True), "read with its localizations"
+    (payload,) = sent(discord_)
+    kept = payload[-1]
+    assert kept["name_localizations"] == {"es-ES": "jugar", "es-419": "jugar"}
+    assert kept["description_localizations"] == {"es-ES": "Abre la mesa de cartas"}
+    (held,) = [c for c in discord_.held if c["type"] == PRIMARY_ENTRY_POINT]
+    assert held["name_localizations"] == ENTRY_POINT_LOCALIZED["name_localizations"]
 
 
 def test_only_entry_points_are_kept() -> None:
@@ -195,13 +278,13 @@ async def test_at_start_the_commands_are_read_before_they_are_overwritten(
     simcord_env: simcord.Env,
 ) -> None:
     calls = [
-        (r.method, r.path)
+        (r.method, r.path, r.params)
         for r in simcord_env.http_requests
         if r.path.startswith("/applications/") and r.path.endswith("/commands")
     ]
     app = simcord_env.backend.application_id
     assert calls == [
-        ("GET", f"/applications/{app}/commands"),
-        ("PUT", f"/applications/{app}/commands"),
+        ("GET", f"/applications/{app}/commands", {"with_localizations": "true"}),
+        ("PUT", f"/applications/{app}/commands", {}),
     ]
     assert simcord_env.backend.find_command("tute", None, type=1) is not None
