@@ -290,7 +290,12 @@ class TuteBot(commands.AutoShardedBot):
         guild_id = self.config.dev_guild_id
         try:
             if guild_id is None:
-                synced = await sync_global_commands(self.tree, self.http, self.application_id)
+                synced = await sync_global_commands(
+                    self.tree,
+                    self.http,
+                    self.application_id,
+                    user_install=user_install_of(self.application),
+                )
                 if synced is None:
                     return
                 where = "globally"
@@ -325,6 +330,52 @@ ENTRY_POINT_FIELDS = (
 it (its ``handler``: 1, the app answers; 2, Discord launches the Activity)."""
 
 
+USER_INSTALL = 1
+"""The integration type of an app installed to a user (0: to a server)."""
+PRIVATE_CHANNEL = 2
+"""The interaction context of group DMs and DMs between members, which only a user install
+reaches (0: a server, 1: the DM with the bot)."""
+
+
+def user_install_of(application: discord.AppInfo | None) -> bool | None:
+    """Whether the application may be installed to a user: its ``integration_types_config``
+    (the Developer Portal's Installation page; "0" a server install, "1" a user install) as
+    read at login, right before the sync (``GET /oauth2/applications/@me``, the application
+    object ``GET /applications/@me`` gives too). None when it does not say."""
+    if application is None:
+        return None
+    if application.user_integration_config is not None:
+        return True
+    if application.guild_integration_config is not None:
+        return False
+    return None
+
+
+def for_servers_only(payload: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The commands as offered without a user install: no user integration type, and no
+    group DMs or DMs between members (what only a user install reaches); a command offered
+    to user installs alone is left out."""
+    narrowed: list[dict[str, Any]] = []
+    for command in payload:
+        types = command.get("integration_types")
+        if types is None or USER_INSTALL not in types:
+            narrowed.append(command)
+            continue
+        kept = [kind for kind in types if kind != USER_INSTALL]
+        if not kept:
+            continue
+        command = {**command, "integration_types": kept}
+        contexts = command.get("contexts")
+        if contexts is not None:
+            command["contexts"] = [where for where in contexts if where != PRIVATE_CHANNEL]
+        narrowed.append(command)
+    return narrowed
+
+
+def offers_user_install(payload: list[dict[str, Any]]) -> bool:
+    return any(USER_INSTALL in (command.get("integration_types") or ()) for command in payload)
+
+
 def entry_points(commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The Entry Point commands among fetched global commands, as a bulk overwrite keeps them."""
     return [
@@ -335,7 +386,11 @@ def entry_points(commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 async def sync_global_commands(
-    tree: app_commands.CommandTree[Any], http: Any, application_id: int | None
+    tree: app_commands.CommandTree[Any],
+    http: Any,
+    application_id: int | None,
+    *,
+    user_install: bool | None = None,
 ) -> list[dict[str, Any]] | None:
     """Overwrite the application's global commands with the tree's (translated, as
     ``tree.sync()`` sends them), keeping the Entry Point command Discord added for the
@@ -344,8 +399,14 @@ async def sync_global_commands(
     localizations (``GET /applications/{id}/commands?with_localizations=true``: the Entry
     Point goes back whole, its names in other languages too); if they cannot be, nothing is
     overwritten (None, logged): the commands of the last sync stay. An Entry Point that
-    appears between the read and the overwrite (50240) is read again, once. ``http`` is the
-    client's HTTP (``bot.http``). What Discord holds after the sync."""
+    appears between the read and the overwrite (50240) is read again, once.
+
+    ``user_install`` is whether the application may be installed to a user
+    (:func:`user_install_of`): False, the commands are offered to server installs only; None
+    (it does not say), as the tree declares them, and an overwrite Discord refuses (400)
+    while it offers user installs is made again once without them, logged: Discord may
+    refuse the whole overwrite when User Install is off. ``http`` is the client's HTTP
+    (``bot.http``). What Discord holds after the sync."""
     if application_id is None:
         raise discord.MissingApplicationID
     translator = tree.translator
@@ -355,19 +416,47 @@ async def sync_global_commands(
             payload.append(command.to_dict(tree))
         else:
             payload.append(await command.get_translated_payload(tree, translator))
+    if user_install is False and offers_user_install(payload):
+        log.info(
+            "User Install is off for this application (Developer Portal, Installation): "
+            "syncing the slash commands for servers only"
+        )
+        payload = for_servers_only(payload)
     kept = await _held_entry_points(http, application_id)
     if kept is None:
         return None
-    try:
-        return await _overwrite(http, application_id, payload, kept)
-    except discord.HTTPException as error:
-        if error.code != ENTRY_POINT_REMOVED:
-            raise
-    log.warning("An Entry Point command appeared while syncing: reading the commands again")
-    kept = await _held_entry_points(http, application_id)
-    if kept is None:
-        return None
-    return await _overwrite(http, application_id, payload, kept)
+    read_again = narrowed = False
+    while True:
+        try:
+            return await _overwrite(http, application_id, payload, kept)
+        except discord.HTTPException as error:
+            if error.code == ENTRY_POINT_REMOVED and not read_again:
+                read_again = True
+                log.warning(
+                    "An Entry Point command appeared while syncing: reading the commands again"
+                )
+                kept = await _held_entry_points(http, application_id)
+                if kept is None:
+                    return None
+            elif (
+                error.status == 400
+                and error.code != ENTRY_POINT_REMOVED
+                and not narrowed
+                and user_install is None
+                and offers_user_install(payload)
+            ):
+                narrowed = True
+                log.warning(
+                    "Discord refused the slash commands offered to user installs (%s %s: %s);"
+                    " syncing them again for servers only. To offer /tute in DMs and group DMs, turn"
+                    " on User Install (Developer Portal, Installation) and restart the bot.",
+                    error.status,
+                    error.code,
+                    error.text,
+                )
+                payload = for_servers_only(payload)
+            else:
+                raise
 
 
 GLOBAL_COMMANDS = "/applications/{application_id}/commands"

@@ -268,6 +268,51 @@ async def test_a_localized_entry_point_is_kept_whole() -> None:
     assert held["name_localizations"] == ENTRY_POINT_LOCALIZED["name_localizations"]
 
 
+async def test_with_user_install_off_tute_is_synced_for_servers_only(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The portal's User Install off: /tute is offered to server installs only, at the
+    first try (nothing refused), and the Entry Point is kept as it is; once User Install is
+    on, the next start offers /tute to user installs again."""
+    bot = bot_with_tute()
+    entry = {**ENTRY_POINT, "integration_types": SERVERS_ONLY, "contexts": [0, 1]}
+    discord_ = DiscordCommands(held=[entry], user_install=False)
+    logged_in(bot, discord_, {"0": {}})
+    with caplog.at_level(logging.INFO):
+        await bot._sync_commands()
+    assert len(sent(discord_)) == 1, "no refusal"
+    tute = synced_tute(discord_)
+    assert tute["integration_types"] == SERVERS_ONLY
+    assert tute["contexts"] == [0, 1], "group DMs and DMs between members need a user install"
+    assert [c for c in discord_.held if c["type"] == PRIMARY_ENTRY_POINT] == [{**entry, "id": "2"}]
+    assert "User Install is off" in caplog.text
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+    discord_.user_install = True
+    logged_in(bot, discord_, {"0": {}, "1": {"scopes": ["applications.commands"]}})
+    await bot._sync_commands()
+    assert synced_tute(discord_)["integration_types"] == [0, 1]
+    assert synced_tute(discord_)["contexts"] == [0, 1, 2]
+
+
+async def test_a_sync_refused_for_user_installs_is_made_again_for_servers(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The application does not say, and Discord refuses /tute for user installs: the sync
+    is made once more without them, and the log says what to turn on."""
+    bot = bot_with_tute()
+    discord_ = DiscordCommands(user_install=False)
+    logged_in(bot, discord_, None)
+    await bot._sync_commands()
+    first, second = sent(discord_)
+    assert first[0]["integration_types"] == [0, 1]
+    assert second[0]["integration_types"] == SERVERS_ONLY
+    assert synced_tute(discord_)["integration_types"] == SERVERS_ONLY
+    assert "syncing them again for servers only" in caplog.text
+    assert "User Install" in caplog.text
+    assert "Could not sync the slash commands" not in caplog.text
+
+
 def test_only_entry_points_are_kept() -> None:
     held = [{"name": "tute", "type": 1, "description": "x"}, {**ENTRY_POINT}]
     assert [c["name"] for c in entry_points(held)] == ["launch"]
