@@ -26,10 +26,11 @@ FIELD_LIMIT = 1024
 
 
 # offered in servers, in DMs with the bot and in group DMs, installed to a server or to a
-# user: /tute play opens the web table anywhere (Discord launches it, the bot need not be
-# in the channel). Discord reads the contexts of the group, not of a subcommand (their
-# ``guild_only`` hides nothing), so the commands that need a server say so themselves
-# (:meth:`Tute.needs_server`), before they run.
+# user (to a user only where the app's User Install is on: the sync leaves it out otherwise,
+# bot.client.user_install_of): /tute play opens the web table anywhere (Discord launches
+# it, the bot need not be in the channel). Discord reads the contexts of the group, not of a
+# subcommand (their ``guild_only`` hides nothing), so the commands that need a server say
+# so themselves (:meth:`Tute.needs_server`), before they run.
 @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
 @app_commands.allowed_installs(guilds=True, users=True)
 class Tute(
