@@ -29,6 +29,18 @@ from .places import HandPlace, Place
 log = logging.getLogger(__name__)
 
 
+CANNOT_DM = frozenset({50007, 50278})
+"""Discord's "Cannot send messages to this user": closed DMs or a blocked bot (50007, a
+403), and 50278, the same refusal where a member's install or privacy keeps the bot out,
+which may come with another status (a 400): both close the player's DMs."""
+
+
+def cannot_dm(error: discord.HTTPException) -> bool:
+    """Whether Discord refused a DM for good: a 403, or one of :data:`CANNOT_DM` whatever
+    its status."""
+    return isinstance(error, discord.Forbidden) or error.code in CANNOT_DM
+
+
 DmsClosed = Callable[[TableView, Place], Awaitable[None]]
 """What the table does when a player's DMs turn out closed (it says so at once)."""
 
@@ -155,7 +167,9 @@ class HandDelivery:
             # by id: no need to fetch the user first (one call less per player)
             channel = await self.bot.create_dm(discord.Object(occupant.user_id))
             message = await channel.send(**as_new_message(payload))
-        except discord.Forbidden:
+        except discord.HTTPException as error:
+            if not cannot_dm(error):
+                raise
             await self._dms_closed(table, place, hand)
             return
         self.shown.digests[key] = digest

@@ -77,6 +77,32 @@ async def test_a_hand_cannot_be_sent_by_dm(
     await game.check_after_restart(test_config)
 
 
+USER_APP_REFUSED = Fault(400, 50278, "Cannot send messages to this user")
+"""A DM Discord refuses with 50278, a 400 (not 50007's 403): the same closed door."""
+
+
+@pytest.mark.e2e
+@pytest.mark.simcord(settle_timeout=3)
+async def test_a_dm_refused_with_50278_is_a_closed_dm(
+    simcord_env: simcord.Env, world: World, table_seed: Callable[[int], None]
+) -> None:
+    """Whatever its HTTP status, 50278 closes alice's DMs as 50007 does: the table says so
+    at once, she plays through My hand, and no DM is tried again."""
+    table_seed(SEED)
+    game = await new_game(simcord_env, world)
+    alice = game.humans[0]
+    dm = world.member.user.dm_channel
+    injected = inject(simcord_env, "POST", f"/channels/{dm.id}/messages", USER_APP_REFUSED)
+    await game.start()
+    assert injected.failed == 1
+    assert dm_place(game.table, game.seat(alice)).dm_closed
+    check_dms_closed_notice(game, "alice")
+    await game.play()
+    await game.check_end()
+    assert injected.calls == 1, "tried once"
+    assert alice.ephemeral is not None and alice.ephemeral_clicks == alice.clicks > 0
+
+
 @pytest.mark.e2e
 @pytest.mark.parametrize("fault", faults_for("dm_send"))
 @pytest.mark.simcord(settle_timeout=3)
