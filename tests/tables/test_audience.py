@@ -17,6 +17,7 @@ from bot.storage import Database, open_database
 from bot.tables import Presenters
 from bot.tables.audience import place_of, sat_at, watch_refusal
 from bot.tables.errors import TableError
+from bot.tables.lobby import alone_options
 from bot.tables.model import Seat, Status, Table
 from bot.tables.service import TableService
 from bot.web.hub import TableHub
@@ -77,6 +78,14 @@ def test_who_may_watch_a_table(
     status: Status, spectators: bool, who: int | None, place: int, refused: str | None
 ) -> None:
     assert watch_refusal(_table(status, spectators=spectators), who, place) == refused
+
+
+def test_a_members_own_deal_in_their_dms_is_theirs_alone() -> None:
+    """The daily and practice deals play with the options of a table alone in a member's
+    DMs: nobody else watches them, nor reads their tricks."""
+    table = replace(_table(Status.PLAYING, spectators=True), options=alone_options(300))
+    assert watch_refusal(table, EVA, GUILD) == "watch_private"
+    assert watch_refusal(table, ANA, CHANNEL) is None
 
 
 def test_every_refusal_is_said_in_words() -> None:
