@@ -345,7 +345,9 @@ async def socket(request: web.Request) -> web.StreamResponse:
     ws = web.WebSocketResponse(heartbeat=HEARTBEAT, max_msg_size=MAX_MESSAGE)
     await ws.prepare(request)
     request.app[SOCKETS].add(ws)
-    if await relay_if_elsewhere(request, session, ws):
+    if await relay_if_elsewhere(
+        request, session, ws, secret=request.app[SECRET], now=request.app[CLOCK]()
+    ):
         return ws  # its table is played by another process: piped there until it closed
     table = await channel_table(hub.service, session)
     asked = _language(request.query.get("lang"))

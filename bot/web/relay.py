@@ -18,13 +18,20 @@ until either side closes, and then closes the other:
 
 A relayed socket is marked (``RELAYED``): the process it reaches plays it there or says
 ``no_table``, and never relays it again, so two processes that disagree for a moment about
-who holds a shard cannot pass a socket back and forth.
+who holds a shard cannot pass a socket back and forth. Only a peer can mark one: the mark is
+signed with the secret every process signs sessions with (an HMAC of the socket's session
+token and the time, good for :data:`RELAY_VALIDITY` seconds either way, for clocks a little
+apart). A mark that is missing, forged or stale is a page's own doing, and its socket is
+treated as any page's: played here only if its table is, else relayed to the holder, so a
+page cannot open a second table in a channel another process holds.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import hmac
 import logging
 from typing import Final, Protocol
 
@@ -37,13 +44,47 @@ from .sessions import Session
 log = logging.getLogger(__name__)
 
 RELAYED: Final = "X-Tute-Relayed"
-"""The header of a socket one process opens to another for a page."""
+"""The header of a socket one process opens to another for a page: ``<time>.<signature>``
+(:func:`relay_mark`)."""
+RELAY_VALIDITY: Final = 30.0
+"""Seconds a relay's mark is good for, before or after its time."""
 CONNECT_TIMEOUT: Final = 5.0
 """Seconds the holder has to accept a relayed socket."""
 HEARTBEAT: Final = 25.0
 """Seconds between pings on the socket to the holder, so a holder that vanished (a machine
 gone, not only its process) is noticed."""
 SOCKET_PATH: Final = "/api/ws"
+
+
+def relay_mark(token: str, secret: bytes, now: float) -> str:
+    """The mark a peer relaying the socket of session ``token`` sends, at ``now``."""
+    stamp = str(int(now))
+    return f"{stamp}.{_relay_mac(secret, stamp, token)}"
+
+
+def relayed_by_peer(request: web.Request, secret: bytes, now: float) -> bool:
+    """Whether a peer relayed this socket: its mark signed with ``secret`` for its own
+    session token, and not stale. Anything else (no mark, a page's, an old one) is False."""
+    mark = request.headers.get(RELAYED)
+    if mark is None:
+        return False
+    stamp, _, mac = mark.partition(".")
+    if not (stamp.isascii() and stamp.isdigit() and len(stamp) <= 20):
+        return False
+    if abs(now - int(stamp)) > RELAY_VALIDITY:
+        return False
+    try:
+        given = mac.encode("ascii")
+    except UnicodeEncodeError:
+        return False
+    expected = _relay_mac(secret, stamp, request.query.get("session", ""))
+    return hmac.compare_digest(given, expected.encode("ascii"))
+
+
+def _relay_mac(secret: bytes, stamp: str, token: str) -> str:
+    # a line of its own kind: no session's signature (over base64 alone) is ever one
+    signed = b"tute-relay\n" + stamp.encode("ascii") + b"\n" + token.encode("utf-8", "replace")
+    return hmac.new(secret, signed, hashlib.sha256).hexdigest()
 
 
 class Holders(Protocol):
@@ -91,11 +132,13 @@ class Relay:
             self._http = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
         return self._http
 
-    async def holder_of(self, request: web.Request, session: Session) -> str | None:
+    async def holder_of(
+        self, request: web.Request, session: Session, *, secret: bytes, now: float
+    ) -> str | None:
         """Where this socket's table is played, when not here: the holder's address, or ""
         when no process can be reached for it now; None when it is played here."""
-        if RELAYED in request.headers:
-            return None  # relayed here: it is played here
+        if relayed_by_peer(request, secret, now):
+            return None  # a peer relayed it here: it is played here
         server = server_of(session)  # a DM's tables belong to its channel, as a server's
         if self.holders.owns(server):
             return None
@@ -106,11 +149,18 @@ class Relay:
             return ""
 
     async def relay(
-        self, request: web.Request, session: Session, ws: web.WebSocketResponse
+        self,
+        request: web.Request,
+        session: Session,
+        ws: web.WebSocketResponse,
+        *,
+        secret: bytes,
+        now: float,
     ) -> bool:
         """Pipe the page's socket ``ws`` to the process holding its table, until either side
-        closes; whether it was (False: its table is played here, nothing was done)."""
-        address = await self.holder_of(request, session)
+        closes; whether it was (False: its table is played here, nothing was done).
+        ``secret`` signs the relay's mark (every process has the same), at ``now``."""
+        address = await self.holder_of(request, session, secret=secret, now=now)
         if address is None:
             return False
         if not ws.prepared:
@@ -124,7 +174,7 @@ class Relay:
                 upstream = await self._session().ws_connect(
                     url,
                     params=request.query,  # the session token, the page's language...
-                    headers={RELAYED: "1"},
+                    headers={RELAYED: relay_mark(request.query.get("session", ""), secret, now)},
                     heartbeat=self.heartbeat,
                 )
         except (aiohttp.ClientError, TimeoutError) as error:
@@ -140,15 +190,21 @@ RELAY: web.AppKey[Relay] = web.AppKey("relay", Relay)
 
 
 async def relay_if_elsewhere(
-    request: web.Request, session: Session, ws: web.WebSocketResponse
+    request: web.Request,
+    session: Session,
+    ws: web.WebSocketResponse,
+    *,
+    secret: bytes,
+    now: float,
 ) -> bool:
     """The socket handler's first question: if the table of this socket is played by
     another process, pipe it there until it closes and say True (the handler is done);
-    else False, and nothing was sent on ``ws``."""
+    else False, and nothing was sent on ``ws``. ``secret``: what sessions and relays are
+    signed with; ``now``: the time on the app's clock."""
     relay = request.app.get(RELAY)
     if relay is None:
         return False
-    return await relay.relay(request, session, ws)
+    return await relay.relay(request, session, ws, secret=secret, now=now)
 
 
 async def _pipe(page: web.WebSocketResponse, upstream: aiohttp.ClientWebSocketResponse) -> None:

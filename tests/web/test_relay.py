@@ -24,7 +24,7 @@ from bot.tables.service import TableService
 from bot.web import Session, sign, verify
 from bot.web.app import make_app
 from bot.web.hub import TableHub
-from bot.web.relay import RELAY, RELAYED, Relay, relay_if_elsewhere
+from bot.web.relay import RELAY, RELAYED, Relay, relay_if_elsewhere, relay_mark
 from tests.tables._play import Clock
 from tests.web.conftest import quick_service, started_habanero
 
@@ -59,7 +59,7 @@ async def front_socket(request: web.Request) -> web.StreamResponse:
     session = verify(request.query.get("session", ""), SECRET, 1e9)
     ws = web.WebSocketResponse()
     await ws.prepare(request)
-    if await relay_if_elsewhere(request, session, ws):
+    if await relay_if_elsewhere(request, session, ws, secret=SECRET, now=1e9):
         return ws
     await ws.send_json({"type": "here"})
     await ws.close()
@@ -204,11 +204,35 @@ async def test_a_table_of_this_process_is_not_relayed(world: World) -> None:
         assert await ws.receive_json(timeout=WAIT) == {"type": "here"}
 
 
-async def test_a_socket_already_relayed_is_never_relayed_again(world: World) -> None:
+async def test_a_socket_a_peer_relayed_is_never_relayed_again(world: World) -> None:
+    mark = relay_mark(token(ANA), SECRET, 1e9 - 20)  # a peer's clock a little behind
     async with world.http.ws_connect(
-        world.front.make_url("/api/ws"), params={"session": token(ANA)}, headers={RELAYED: "1"}
+        world.front.make_url("/api/ws"), params={"session": token(ANA)}, headers={RELAYED: mark}
     ) as ws:
         assert await ws.receive_json(timeout=WAIT) == {"type": "here"}
+
+
+@pytest.mark.parametrize(
+    "mark",
+    [
+        "1",
+        "",
+        relay_mark(token(ANA), b"x" * 32, 1e9),  # signed with another secret
+        relay_mark(token(ANA), SECRET, 1e9 - 3600),  # an hour old: replayed
+        relay_mark(token(EVA), SECRET, 1e9),  # another session's
+        "1000000000.\xe9t\xe9",
+        "\xb2.abc",
+    ],
+    ids=["plain", "empty", "forged", "stale", "other-session", "not-ascii", "odd-time"],
+)
+async def test_a_pages_own_relay_mark_is_relayed_to_the_holder(world: World, mark: str) -> None:
+    """A page cannot claim a peer relayed it: its socket plays at the holder's table."""
+    async with world.http.ws_connect(
+        world.front.make_url("/api/ws"), params={"session": token(ANA)}, headers={RELAYED: mark}
+    ) as ws:
+        state = await ws.receive_json(timeout=WAIT)
+        assert state["type"] == "state" and state["table"]["id"] == world.table.id
+        assert state["hand"]["seat"] == world.table.seat_of(ANA)
 
 
 async def test_a_channel_without_a_table_there_hears_so_from_the_holder(world: World) -> None:
@@ -286,14 +310,14 @@ async def test_the_holder_is_asked_with_the_pages_own_query(world: World) -> Non
         world.front.make_url("/api/ws"), params={"session": token(ANA), "lang": "es"}
     ) as ws:
         assert await closed_with(ws) == WSCloseCode.OK
-    assert seen == [({"session": token(ANA), "lang": "es"}, "1")]
+    assert seen == [({"session": token(ANA), "lang": "es"}, relay_mark(token(ANA), SECRET, 1e9))]
     await other.close()
 
 
 async def test_the_hook_is_a_no_op_without_a_relay() -> None:
     request = make_mocked_request("GET", "/api/ws", app=web.Application())
     ws: Any = None  # not touched
-    assert await relay_if_elsewhere(request, session_of(ANA), ws) is False
+    assert await relay_if_elsewhere(request, session_of(ANA), ws, secret=SECRET, now=1e9) is False
 
 
 async def test_the_bots_own_app_relays_a_socket_for_a_table_elsewhere(world: World) -> None:
@@ -312,6 +336,13 @@ async def test_the_bots_own_app_relays_a_socket_for_a_table_elsewhere(world: Wor
             state = await ws.receive_json(timeout=WAIT)
             assert state["type"] == "state" and state["table"]["id"] == world.table.id
             assert state["hand"]["seat"] == world.table.seat_of(ANA)
+            assert not front_hub.peers(world.table.id), "played at the holder, not here"
+        # a page's own mark changes nothing: it cannot open a table of its own here
+        async with world.http.ws_connect(
+            front.make_url("/api/ws"), params={"session": token(ANA)}, headers={RELAYED: "1"}
+        ) as ws:
+            state = await ws.receive_json(timeout=WAIT)
+            assert state["type"] == "state" and state["table"]["id"] == world.table.id
             assert not front_hub.peers(world.table.id), "played at the holder, not here"
     finally:
         await app[RELAY].close()
