@@ -268,6 +268,7 @@ MESSAGES: Final[dict[str, str]] = {
     "tables.errors.not_lobby": "The table is no longer taking seats.",
     "tables.errors.not_playing": "This game is not in play.",
     "tables.errors.malformed": "The table did not understand that: try again.",
+    "tables.errors.expired": "Your session at the table ran out: signing you in again.",
     "tables.errors.stale": "That button belongs to an earlier trick. Use your current hand.",
     "tables.errors.not_your_seat": "That is not your hand.",
     "tables.errors.away": "A robot is playing for you. Click I'm back on the table first.",

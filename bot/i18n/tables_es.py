@@ -267,6 +267,7 @@ MESSAGES: Final[dict[str, str]] = {
     "tables.errors.not_lobby": "La mesa ya no admite jugadores.",
     "tables.errors.not_playing": "Esta partida no está en juego.",
     "tables.errors.malformed": "La mesa no ha entendido eso: prueba otra vez.",
+    "tables.errors.expired": "Tu sesión en la mesa ha caducado: te volvemos a conectar.",
     "tables.errors.stale": "Ese botón es de una baza anterior. Usa tus cartas de ahora.",
     "tables.errors.not_your_seat": "Esas cartas no son tuyas.",
     "tables.errors.away": "Un robot juega por ti. Pulsa antes Ya estoy en la mesa.",

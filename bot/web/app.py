@@ -18,6 +18,10 @@ catalog key, ``tables.errors.<key>``, parameters and the sentence in the socket'
 ``no_table`` (nothing plays in that channel now) and ``lost``; the page sends ``act``
 (``code``, ``deal``, ``trick``: what a hand's button carries) and ``back`` (a player a robot
 stands in for plays again).
+
+A session is checked on every message the page sends and before every change pushed to its
+socket: once it has run out, the page is told so (``refused``, ``tables.errors.expired``)
+and its socket is closed with :data:`SESSION_ENDED`, on which the page logs in again.
 """
 
 from __future__ import annotations
@@ -56,6 +60,8 @@ MAX_MESSAGE: Final = 4096
 """The largest message a page may send on its socket, in bytes."""
 HEARTBEAT: Final = 25.0
 """Seconds between pings on a socket, so a dropped one is noticed."""
+SESSION_ENDED: Final = 4401
+"""The close code of a socket whose session ran out: the page logs in again at once."""
 
 STATIC: Final = Path(__file__).with_name("static")
 """The page as ``web/`` builds it (``npm run build``), shipped with the package."""
@@ -302,15 +308,29 @@ async def replays(request: web.Request) -> web.Response:
     return await replays_answer(request, app[HUB].service, app[SECRET], app[CLOCK])
 
 
-class SocketPeer:
-    """A player's socket, as the hub sees it; ``language``: what its page reads."""
+class SessionEnded(Exception):
+    """The socket's session ran out: nothing more is sent on it."""
 
-    def __init__(self, session: Session, ws: web.WebSocketResponse, language: str) -> None:
+
+class SocketPeer:
+    """A player's socket, as the hub sees it; ``language``: what its page reads;
+    ``clock``: the app's, against which its session runs out."""
+
+    def __init__(
+        self,
+        session: Session,
+        ws: web.WebSocketResponse,
+        language: str,
+        clock: Callable[[], float],
+    ) -> None:
         self.session = session
         self.ws = ws
         self.language = language
+        self.clock = clock
         self.table_id: int | None = None
         """The table it follows, once it follows one."""
+        self._ending: asyncio.Task[None] | None = None
+        self._ended = False
 
     @property
     def channel_id(self) -> int:
@@ -327,31 +347,54 @@ class SocketPeer:
     def place(self) -> int:
         return server_of(self.session)
 
+    @property
+    def expired(self) -> bool:
+        return self.session.expires <= self.clock()
+
     async def send(self, message: dict[str, Any]) -> None:
+        """A change for the page; none once its session ran out: the socket is then ended
+        (on its own, so the other sockets are not kept waiting) and the hub drops it."""
+        if self.expired:
+            if self._ending is None:
+                self._ending = asyncio.create_task(self.end())
+            raise SessionEnded
         await self.ws.send_json(message)
+
+    async def end(self) -> None:
+        """The session ran out: the page is told so, in words, and its socket closed with
+        :data:`SESSION_ENDED` (the page logs in again); once, whoever notices first."""
+        if self._ended:
+            if self._ending is not None and self._ending is not asyncio.current_task():
+                await self._ending
+            return
+        self._ended = True
+        try:
+            await self.ws.send_json(wire.refused("expired", {}, self.language))
+            await self.ws.close(code=SESSION_ENDED, message=b"the session ran out")
+        except Exception as error:  # the socket is gone already
+            log.info("A web socket whose session ran out could not be closed (%s)", error)
 
 
 async def socket(request: web.Request) -> web.StreamResponse:
     """A player's socket at the table of their Activity's channel, in the language the page
     asks (``lang``; else the table's). With no table there, the page is told so and may
     open one (``open``); the socket then follows it."""
+    app = request.app
+    secret, clock = app[SECRET], app[CLOCK]
     try:
-        session = verify(
-            request.query.get("session", ""), request.app[SECRET], request.app[CLOCK]()
-        )
+        session = verify(request.query.get("session", ""), secret, clock())
     except WebAuthError as error:
         return web.json_response({"error": error.reason}, status=401)
-    hub = request.app[HUB]
+    hub = app[HUB]
     ws = web.WebSocketResponse(heartbeat=HEARTBEAT, max_msg_size=MAX_MESSAGE)
     await ws.prepare(request)
-    request.app[SOCKETS].add(ws)
-    if await relay_if_elsewhere(
-        request, session, ws, secret=request.app[SECRET], now=request.app[CLOCK]()
-    ):
+    app[SOCKETS].add(ws)
+    if await relay_if_elsewhere(request, session, ws, secret=secret, now=clock()):
         return ws  # its table is played by another process: piped there until it closed
     table = await channel_table(hub.service, session)
     asked = _language(request.query.get("lang"))
-    peer = SocketPeer(session, ws, asked or language_of(table.language if table else None))
+    language = asked or language_of(table.language if table else None)
+    peer = SocketPeer(session, ws, language, clock)
     try:
         if table is not None:
             await hub.join(table.id, peer)
@@ -364,7 +407,14 @@ async def socket(request: web.Request) -> web.StreamResponse:
     try:
         async for message in ws:
             if message.type is TEXT:
-                await _take(hub, peer, message.data)
+                if peer.expired:  # nothing is taken from a session that ran out
+                    await peer.end()
+                    break
+                try:
+                    await _take(hub, peer, message.data)
+                except SessionEnded:  # it ran out meanwhile
+                    await peer.end()
+                    break
     finally:
         hub.stop_waiting(peer)
         if peer.table_id is not None:

@@ -21,6 +21,7 @@ from bot.tables import Presenters
 from bot.tables.service import TableService
 from bot.web.app import make_app
 from bot.web.hub import TableHub
+from tests.tables._play import Clock
 
 GUILD: Final = 1
 CHANNEL: Final = 2
@@ -38,6 +39,8 @@ class Served:
         self.service = service
         self.hub = self._hub(service)
         self.port = 0
+        self.clock = Clock(NOW)
+        """The app's and the logins' time, which a test may move."""
         self._runner: web.AppRunner | None = None
 
     @staticmethod
@@ -54,8 +57,8 @@ class Served:
         return f"{self.url}/?user_id={user_id}&lang={language}"
 
     async def start(self) -> None:
-        auth = SandboxAuth(MEMBERS, channel_id=CHANNEL, guild_id=GUILD, clock=lambda: NOW)
-        app = make_app(hub=self.hub, secret=SECRET, clock=lambda: NOW, auth=auth)
+        auth = SandboxAuth(MEMBERS, channel_id=CHANNEL, guild_id=GUILD, clock=self.clock)
+        app = make_app(hub=self.hub, secret=SECRET, clock=self.clock, auth=auth)
         self._runner = web.AppRunner(app, handle_signals=False)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", self.port)

@@ -14,10 +14,11 @@ from typing import Any
 import pytest
 
 from bot.engine import CODES, Options, Variant
-from bot.sandbox.web_pictures import tap_a_card
+from bot.sandbox.web_pictures import PLAYABLE, tap_a_card
 from bot.storage import Database, open_database
 from bot.tables.model import Status, Table
 from bot.tables.service import TableService
+from bot.web.sessions import SESSION_TTL
 from tests.tables._play import opened, table_of
 from tests.tables.test_service import settle
 from tests.web.browser import (
@@ -186,6 +187,38 @@ async def test_a_dropped_socket_comes_back_by_itself(served: Served, browser: An
         await asyncio.sleep(0.05)
     else:
         pytest.fail("the page did not come back")
+
+
+async def test_a_page_whose_session_ran_out_logs_in_again_at_once_and_plays_on(
+    served: Served, browser: Any
+) -> None:
+    table = await _pairs(served.service, (ANA, LUIS))
+    deal = table.deal
+    assert deal is not None
+    player = ANA if table.seat_of(ANA) == deal.turn else LUIS
+    page = await open_page(browser, served, player)
+    logins: list[str] = []
+    page.on("request", lambda r: logins.append(r.url) if r.url.endswith("/api/token") else None)
+    await page.evaluate(
+        "() => { window.states = []; new MutationObserver(() =>"
+        " window.states.push(document.body.dataset.state)).observe(document.body,"
+        " {attributes: true, attributeFilter: ['data-state']}); }"
+    )
+    served.clock.now += SESSION_TTL
+    before = len(deal.actions)
+    await page.locator(PLAYABLE).first.click()
+    for _ in range(600):  # told, then logged in again, and at the table on a new session
+        peers = served.hub.peers(table.id)
+        if logins and any(p.session.expires > served.clock() for p in peers):  # type: ignore[attr-defined]
+            break
+        await asyncio.sleep(0.05)
+    else:
+        pytest.fail("the page did not log in again")
+    assert len(deal.actions) == before  # the card sent on the old session was not played
+    assert "reconnecting" not in await page.evaluate("window.states")  # no alarm shown
+    await page.wait_for_function("document.body.dataset.state === 'playing'")
+    assert await tap_a_card(page)
+    assert len(deal.actions) > before
 
 
 async def test_the_bot_restarts_mid_trick_and_the_pages_reconnect(

@@ -1,5 +1,6 @@
 // The socket to the table: opened with the session, opened again with a growing wait when
-// it drops, and after a new login when the server no longer takes the session (401).
+// it drops, and after a new login when the server no longer takes the session (401), or
+// closes the socket because the session ran out (SESSION_ENDED).
 
 import type { ServerMsg } from "./wire";
 
@@ -14,6 +15,7 @@ export interface Handlers {
 const FIRST_WAIT = 500; // ms
 const LONGEST_WAIT = 15_000;
 const NO_TABLE_WAIT = 10_000; // how often a channel without a table is asked again
+const SESSION_ENDED = 4401; // the server's close code for a session that ran out
 
 export class Connection {
   private ws: WebSocket | null = null;
@@ -55,10 +57,14 @@ export class Connection {
       }
       this.on.message(msg);
     };
-    ws.onclose = () => {
+    ws.onclose = (event: CloseEvent) => {
       if (this.ws !== ws) return;
       this.ws = null;
       if (this.stopped) return;
+      if (event.code === SESSION_ENDED) {
+        void this.renew();
+        return;
+      }
       if (this.quietRetry) {
         // nothing plays in the channel: ask again now and then, without alarm
         this.timer = window.setTimeout(() => this.open(), NO_TABLE_WAIT);
@@ -92,6 +98,19 @@ export class Connection {
   private url(scheme: string): string {
     const query = new URLSearchParams({ session: this.session, lang: this.lang });
     return `${scheme}//${location.host}/api/ws?${query.toString()}`;
+  }
+
+  /** The session ran out: a new one from a new login, and the socket again at once. */
+  private async renew(): Promise<void> {
+    try {
+      this.session = await this.on.login();
+    } catch {
+      // no new session now: try again as after a drop (its probe logs in again)
+      this.on.phase("reconnecting");
+      void this.retry(false);
+      return;
+    }
+    if (!this.stopped) this.open();
   }
 
   private async retry(opened: boolean): Promise<void> {

@@ -840,9 +840,10 @@ function onMessage(msg: ServerMsg): void {
         card.classList.remove("sent");
       }
       notice(msg.text ?? w("refused"));
-      if (body.dataset.state === "no_table") {
+      if (body.dataset.state === "no_table" && msg.key !== "tables.errors.expired") {
         // an open refused (a table opened here meanwhile, say): ask for the channel's
-        // table again, and wait for the next one as before
+        // table again, and wait for the next one as before (a session that ran out is
+        // renewed by the connection itself, once the server closes its socket)
         connection?.again();
       }
       break;
