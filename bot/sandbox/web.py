@@ -29,7 +29,7 @@ import simcord
 
 from bot.tables.service import TableService
 from bot.tables.views import Outcome
-from bot.web.activity import Login
+from bot.web.activity import Instance, Login
 from bot.web.hub import TableHub, Work
 from bot.web.server import WebTable
 from bot.web.sessions import SESSION_TTL, Session, WebAuthError
@@ -85,6 +85,15 @@ class SandboxAuth:
             expires=self.clock() + SESSION_TTL,
         )
         return Login(session=session, access_token="sandbox")
+
+    async def instance(self, instance_id: str) -> Instance:
+        """Every instance runs in the sandbox's one channel, and lists all its members."""
+        return Instance(
+            instance_id=instance_id,
+            channel_id=self.channel_id,
+            guild_id=self.guild_id,
+            users=frozenset(self.members),
+        )
 
 
 def act_as_bot_work(env: simcord.Env, hub: TableHub, gate: asyncio.Lock) -> None:

@@ -21,7 +21,9 @@ stands in for plays again).
 
 A session is checked on every message the page sends and before every change pushed to its
 socket: once it has run out, the page is told so (``refused``, ``tables.errors.expired``)
-and its socket is closed with :data:`SESSION_ENDED`, on which the page logs in again.
+and its socket is closed with :data:`SESSION_ENDED`, on which the page logs in again. A
+socket opening with a session asks Discord again whether its instance is still there and
+still lists the player (:mod:`instances`).
 """
 
 from __future__ import annotations
@@ -46,10 +48,11 @@ from bot.render.symbols import ALL_CARDS
 from bot.tables.errors import TableError
 
 from . import wire
-from .activity import DiscordCallError, Login
+from .activity import DiscordCallError, Instance, Login
 from .hub import TableHub
+from .instances import InstanceCheck
 from .lobby import LOBBY_ACTIONS, channel_table, server_of
-from .relay import relay_if_elsewhere
+from .relay import relay_if_elsewhere, relayed_by_peer
 from .replays import replays_answer
 from .sessions import Session, WebAuthError, sign, verify
 from .words import card_name, suit_text
@@ -97,6 +100,11 @@ class Authority(Protocol):
 
     async def login(self, code: str, instance_id: str, body: Mapping[str, Any]) -> Login: ...
 
+    async def instance(self, instance_id: str) -> Instance:
+        """Where the instance runs and who is in it now; a WebAuthError when there is no
+        such instance, a DiscordCallError when Discord does not answer."""
+        ...
+
 
 AUTH: web.AppKey[Authority | None] = web.AppKey("auth")
 HUB: web.AppKey[TableHub] = web.AppKey("hub")
@@ -107,6 +115,8 @@ APPLICATION: web.AppKey[int | None] = web.AppKey("application")
 FILES: web.AppKey[dict[str, tuple[bytes, str]]] = web.AppKey("files")
 """The built files, each with its digest, read once."""
 CARDS: web.AppKey[dict[str, bytes]] = web.AppKey("cards")
+INSTANCES: web.AppKey[InstanceCheck | None] = web.AppKey("instances")
+"""Whether a session's instance is still there (None: nobody logs in, nothing to ask)."""
 
 
 def make_app(
@@ -130,6 +140,7 @@ def make_app(
     app[APPLICATION] = application_id
     app[FILES] = _read_static(static)
     app[CARDS] = {}
+    app[INSTANCES] = None if auth is None else InstanceCheck(auth, clock)
     app.router.add_get("/", index)
     app.router.add_get("/static/{name}", static_file)
     app.router.add_get("/cards/{code}.png", card_picture)
@@ -293,6 +304,9 @@ async def token(request: web.Request) -> web.Response:
         log.warning("A web table login could not reach Discord: %s", error)
         return web.json_response({"error": "discord unavailable"}, status=503)
     session = login.session
+    instances = request.app[INSTANCES]
+    if instances is not None:
+        instances.vouch(session)
     return web.json_response(
         {
             "session": sign(session, request.app[SECRET]),
@@ -385,6 +399,12 @@ async def socket(request: web.Request) -> web.StreamResponse:
         session = verify(request.query.get("session", ""), secret, clock())
     except WebAuthError as error:
         return web.json_response({"error": error.reason}, status=401)
+    instances = app[INSTANCES]
+    if instances is not None and not relayed_by_peer(request, secret, clock()):
+        # a peer that relays a socket has asked already
+        refusal = await instances.refusal(session)
+        if refusal is not None:
+            return web.json_response({"error": refusal}, status=401)
     hub = app[HUB]
     ws = web.WebSocketResponse(heartbeat=HEARTBEAT, max_msg_size=MAX_MESSAGE)
     await ws.prepare(request)

@@ -26,7 +26,7 @@ from bot.tables.model import Level, Table
 from bot.tables.service import TableService
 from bot.web import Session, WebAuthError, sign
 from bot.web import app as app_module
-from bot.web.activity import Login
+from bot.web.activity import DiscordCallError, Instance, Login
 from bot.web.app import AUTH, CARD_CACHE, LONG_CACHE, STATIC, make_app
 from bot.web.hub import TableHub
 from tests.tables._play import opened
@@ -49,10 +49,25 @@ def session_of(user_id: int, *, channel: int = CHANNEL, expires: float = 2e9) ->
 
 
 class FakeAuth:
-    """Discord's proof, decided by the test: a code names the user it logs in."""
+    """Discord's proof, decided by the test: a code names the user it logs in; an instance
+    lists everyone but those who ``left`` it, unless it is ``gone`` or Discord is ``down``."""
 
     def __init__(self) -> None:
         self.bodies: list[Mapping[str, Any]] = []
+        self.gone: set[str] = set()
+        self.left: set[int] = set()
+        self.down = False
+        self.asked: list[str] = []
+        """The instances Discord was asked about, in order."""
+
+    async def instance(self, instance_id: str) -> Instance:
+        self.asked.append(instance_id)
+        if self.down:
+            raise DiscordCallError("GET activity-instances: 503")
+        if instance_id in self.gone:
+            raise WebAuthError("no such instance")
+        users = frozenset(range(1000)) - self.left
+        return Instance(instance_id, CHANNEL, GUILD, users)
 
     async def login(self, code: str, instance_id: str, body: Mapping[str, Any]) -> Login:
         self.bodies.append(body)
