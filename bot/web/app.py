@@ -374,6 +374,11 @@ class SocketPeer:
             raise SessionEnded
         await self.ws.send_json(message)
 
+    async def ended(self) -> None:
+        """Until the socket's end, when a push began it, is done."""
+        if self._ending is not None:
+            await self._ending
+
     async def end(self) -> None:
         """The session ran out: the page is told so, in words, and its socket closed with
         :data:`SESSION_ENDED` (the page logs in again); once, whoever notices first."""
@@ -439,6 +444,7 @@ async def socket(request: web.Request) -> web.StreamResponse:
         hub.stop_waiting(peer)
         if peer.table_id is not None:
             hub.leave(peer.table_id, peer)
+        await peer.ended()
     return ws
 
 
