@@ -22,7 +22,7 @@ from bot.tables.cluster import Cluster, shard_of
 from bot.tables.model import Table
 from bot.tables.service import TableService
 from bot.web import Session, sign, verify
-from bot.web.app import make_app
+from bot.web.app import SESSION_ENDED, make_app
 from bot.web.hub import TableHub
 from bot.web.relay import RELAY, RELAYED, Relay, relay_if_elsewhere, relay_mark
 from tests.tables._play import Clock
@@ -89,6 +89,8 @@ class World:
     front_cluster: Cluster
     lease_clock: Clock
     http: aiohttp.ClientSession
+    holder_clock: Clock
+    """The holder's app's time (its sessions run out by it)."""
 
     @property
     def holder_url(self) -> str:
@@ -130,12 +132,15 @@ async def world(db: Database) -> AsyncIterator[World]:
     service = quick_service(db)
     hub = Hub(service)
     table = await started_habanero(service, hub, guild_id=THERE, channel_id=CHANNEL, host_id=ANA)
-    holder = await serve(make_app(hub=hub, secret=SECRET, clock=lambda: 1e9, auth=None))
+    holder_clock = Clock(1e9)
+    holder = await serve(make_app(hub=hub, secret=SECRET, clock=holder_clock, auth=None))
     lease_clock = Clock()
     cluster = Cluster(db, shard_count=SHARDS, shards=[0], clock=lease_clock, name="front")
     front = await serve(front_app(cluster))
     async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as http:
-        made = World(db, service, hub, table, holder, front, cluster, lease_clock, http)
+        made = World(
+            db, service, hub, table, holder, front, cluster, lease_clock, http, holder_clock
+        )
         await made.hold(made.holder_url)
         yield made
     await front.close()
@@ -179,6 +184,23 @@ async def test_a_socket_for_a_table_elsewhere_plays_at_the_holder(world: World) 
     # the page left: the relay closed its socket at the holder, which forgot it
     await asyncio.wait_for(world.hub.left.wait(), WAIT)
     assert not world.hub.peers(table.id)
+
+
+async def test_a_session_that_runs_out_at_the_holder_has_the_page_log_in_again(
+    world: World,
+) -> None:
+    deal = world.table.deal
+    assert deal is not None
+    async with world.connect(ANA) as ws:
+        hand = (await ws.receive_json(timeout=WAIT))["hand"]
+        world.holder_clock.now = session_of(ANA).expires
+        before = len(deal.actions)
+        await ws.send_json(
+            {"type": "act", "code": hand["playable"][0], "deal": 0, "trick": hand["trick_no"]}
+        )
+        assert (await ws.receive_json(timeout=WAIT))["key"] == "tables.errors.expired"
+        assert await closed_with(ws) == SESSION_ENDED  # the holder's word, through the relay
+    assert len(deal.actions) == before
 
 
 async def test_a_spectator_elsewhere_sees_no_hand(world: World) -> None:
