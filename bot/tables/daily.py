@@ -33,7 +33,7 @@ from bot.storage.daily import Attempt, Score
 from bot.storage.settings import get_settings
 
 from .errors import TableError
-from .lobby import ANY_TABLES, alone_options
+from .lobby import alone_options
 from .model import Level, Status, Table
 from .views import Outcome
 
@@ -204,7 +204,8 @@ class DailyService:
     ) -> Outcome:
         """Start the member's deal of today at a table in ``channel_id`` (their DMs). The
         attempt is written first: a second start, now or after a restart, is refused. A
-        table the service refuses to open (the member hosts another) takes it back."""
+        table the service refuses to open (a failed save) takes it back. It is played
+        whatever other table its member hosts (``lobby.alone``)."""
         day = self.today()
         now = self.tables.clock()
         if not await repo.begin(self.db, guild_id, user_id, day, now):
@@ -219,7 +220,6 @@ class DailyService:
                 variant=DAILY_VARIANT,
                 options=alone_options(settings.turn_time),
                 language=language,
-                max_tables=ANY_TABLES,
                 host_locale=language,
                 hand_delivery="dm",
                 robot_level=DAILY_ROBOT,

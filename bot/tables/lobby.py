@@ -17,10 +17,6 @@ from .errors import TableError
 from .events import Happened, LogEvent
 from .model import DEFAULT_ROBOT, ROBOT_LEVELS, Level, Seat, Status, Table
 
-ANY_TABLES: Final = 1_000_000
-"""The limit of a table in a member's DMs (a daily or a practice deal): it is no channel's,
-and a server's limit of open tables is not its."""
-
 
 def alone_options(turn_time: int) -> Options:
     """A member's table in their DMs (a daily or a practice deal): a friendly game of one
@@ -35,8 +31,19 @@ NO_SERVER: Final = 0
 server's limit of open tables counts it. Discord's shard 0, which receives DMs, holds it."""
 
 
+def alone(table: Table) -> bool:
+    """Whether a table is one member's own deal in their DMs (a daily or a practice deal),
+    with robots alone: nobody else joins, sees or closes it, and nothing but its deal's end
+    (or its member leaving) ends it."""
+    return table.daily or table.guild_id == NO_SERVER
+
+
 def may_open(open_tables: list[Table], host_id: int, max_tables: int) -> None:
-    """A member hosts one table at a time; a server has at most ``max_tables`` open."""
+    """A member hosts one table at a time; a server has at most ``max_tables`` open. A
+    member's own deal in their DMs (:func:`alone`) counts for neither: it takes no seat
+    anybody else could want, and holding one, its member may host a table in any server
+    (and playing the daily or a practice deal is not refused to a host)."""
+    open_tables = [t for t in open_tables if not alone(t)]
     for other in open_tables:
         if other.host_id == host_id:
             raise TableError("already_hosting", table=other.id)

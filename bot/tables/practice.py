@@ -2,7 +2,9 @@
 partner against two robots, in pairs, in the member's DMs, at an ordinary friendly table of
 the service. Friendly: no chips, no ratings, and the 💡 Hint on every turn. It belongs to no
 server (``NO_SERVER``): the member may practise from anywhere, and no server's list or
-limit of tables counts it. Its game over offers a rematch, to practise again."""
+limit of tables counts it, nor does it keep its member from hosting a table in a server
+(``lobby.alone``). One practice deal at a time. Its game over offers a rematch, to practise
+again."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from typing import Final
 
 from bot.engine import Variant
 
+from .errors import TableError
 from .lobby import NO_SERVER, alone_options
 from .model import Level
 from .service import TableService
@@ -32,8 +35,11 @@ async def open_practice(
     tables: TableService, *, user_id: int, name: str, language: str, channel_id: int
 ) -> Outcome:
     """Start the member's practice deal at a table in ``channel_id`` (their DMs). Refused
-    (``TableError``) while they host another practice table, which they finish or leave
+    (``already_hosting``) while their practice table is open, which they finish or leave
     first."""
+    held = practice_of(tables, user_id)
+    if held is not None:
+        raise TableError("already_hosting", table=held)
     view = await tables.open_table(
         guild_id=NO_SERVER,
         channel_id=channel_id,

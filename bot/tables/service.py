@@ -136,15 +136,17 @@ class TableService(ServiceCore):
         """``tournament_id``: the table plays a match of that tournament (its host may host
         another table meanwhile: the tournament seats them, they did not ask). ``seed``: the
         table's cards and robots come from this seed (a daily deal's), not a fresh one.
-        ``daily``: the table plays its host's daily deal (``Table.daily``). A table of no
-        server (``lobby.NO_SERVER``, in its host's DMs) has no limit of tables."""
+        ``daily``: the table plays its host's daily deal (``Table.daily``). A daily deal and
+        a table of no server (``lobby.NO_SERVER``, a practice deal in its host's DMs) are
+        their member's own (``lobby.alone``): no limit of tables, and they neither block
+        their host's other tables nor are blocked by them."""
         # one opening at a time per server: the checks hold while the table is written
         async with self._guild_lock(guild_id):
-            if guild_id == lobby.NO_SERVER:
-                max_tables = lobby.ANY_TABLES
-            if tournament_id is None:
+            if daily or guild_id == lobby.NO_SERVER:
+                pass  # one a day, or one practice at a time: their own rules
+            elif tournament_id is None:
                 lobby.may_open(self._open_in(guild_id), host_id, max_tables)
-            elif len(self._open_in(guild_id)) >= max_tables:
+            elif len([t for t in self._open_in(guild_id) if not lobby.alone(t)]) >= max_tables:
                 raise TableError("too_many_tables", limit=max_tables)
             now = self.clock()
             table = lobby.new_table(

@@ -302,9 +302,12 @@ async def test_a_member_who_finished_the_days_deal_may_compare_it_at_once(world:
     assert not await kept_secret(world.db, ana.id, 12, world.time.now)
 
 
-async def test_a_member_hosting_another_table_is_refused_and_may_play_later(
+async def test_a_daily_deal_and_a_table_its_member_hosts_do_not_block_each_other(
     world: World,
 ) -> None:
+    """A member's daily deal is their own, in their DMs: it is dealt while they host a
+    table in the server, and while it is on they host one (from /tute new or the card
+    table's opener); nobody's limit of open tables counts it."""
     service, daily = world.start()
     lobby = await service.open_table(
         guild_id=GUILD,
@@ -315,13 +318,34 @@ async def test_a_member_hosting_another_table_is_refused_and_may_play_later(
         options=Options(),
         language="en",
     )
-    with pytest.raises(TableError) as refused:
-        await begin(daily, 10)
-    assert refused.value.key == "already_hosting"
-    assert await daily.attempt(GUILD, 10) is None  # nothing was dealt: not played
-    await service.close(lobby.id, 10)
     table = await begin(daily, 10)
     assert table.status is Status.PLAYING
+    await service.close(lobby.id, 10)
+    again = await service.open_table(
+        guild_id=GUILD,
+        channel_id=77,
+        host_id=10,
+        host_name="user10",
+        variant=Variant.PAIRS,
+        options=Options(),
+        language="en",
+        max_tables=1,
+    )
+    assert again.host_id == 10, "her daily deal does not make her a host already"
+    await service.close(again.id, 10)
+    async with world.db.transaction() as conn:
+        await update_settings(conn, GUILD, max_tables=1)
+    for user in (11, 12):
+        await begin(daily, user)
+    page = await service.open_from_page(
+        guild_id=GUILD,
+        channel_id=78,
+        host_id=13,
+        host_name="user13",
+        variant=Variant.HABANERO,
+        language="en",
+    )
+    assert page.show.table.host_id == 13, "three daily deals on: the server's one table opens"
 
 
 async def test_a_daily_table_is_not_listed_and_has_no_rematch(world: World) -> None:
