@@ -25,6 +25,7 @@ MESSAGES: Final[dict[str, str]] = {
     "daily.in_play": "Your deal of today is still on: {link}",
     "daily.scored": "Your daily deal is scored. Share it (no card in it):\n{line}\nThe server's board: {command}",
     "daily.ended": "One daily deal a day, and no rematch: share the line of your result, and see the server's board with {command}.",
+    "tables.errors.dealing": "Your deal is already on its way to your DMs: wait a moment and look there.",
     "tables.errors.daily_rematch": "A daily deal is played once: it has no rematch. A new one comes tomorrow.",
     "daily.share": "Tute daily {date} · {result} · {grid} · 🔥{streak}",
     "daily.share.won": "🏆 {points} pts ({margin})",

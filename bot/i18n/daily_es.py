@@ -25,6 +25,7 @@ MESSAGES: Final[dict[str, str]] = {
     "daily.in_play": "Tu mano de hoy sigue en juego: {link}",
     "daily.scored": "Tu reto diario está puntuado. Compártelo (no muestra ninguna carta):\n{line}\nLa clasificación del servidor: {command}",
     "daily.ended": "Un reto al día, y sin revancha: comparte la línea de tu resultado y mira la clasificación del servidor con {command}.",
+    "tables.errors.dealing": "Tu mano ya va de camino a tus mensajes directos: espera un momento y míralos.",
     "tables.errors.daily_rematch": "El reto diario se juega una vez: no tiene revancha. Mañana llega uno nuevo.",
     "daily.share": "Tute reto {date} · {result} · {grid} · 🔥{streak}",
     "daily.share.won": "🏆 {points} ptos ({margin})",

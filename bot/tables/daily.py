@@ -33,7 +33,7 @@ from bot.storage.daily import Attempt, Score
 from bot.storage.settings import get_settings
 
 from .errors import TableError
-from .lobby import alone_options
+from .lobby import Deliver, alone_options
 from .model import Level, Status, Table
 from .views import Outcome
 
@@ -198,6 +198,24 @@ class DailyService:
         attempt = await self.attempt(guild_id, user_id)
         if attempt is not None:
             raise DailyRefusal("played", attempt)
+
+    async def deal(
+        self, *, guild_id: int, user_id: int, name: str, language: str, deliver: Deliver
+    ) -> Outcome:
+        """``/tute challenge play``: refused (``DailyRefusal``) when the member made today's
+        attempt, or (``TableError``, ``dealing``) while another press of theirs is dealing
+        their deal or a practice deal, before anything is sent; else its introduction is
+        sent (``deliver``) and the deal starts there (:meth:`play`)."""
+        async with self.tables.dealing_alone(user_id):
+            await self.may_play(guild_id, user_id)
+            channel_id = await deliver()
+            return await self.play(
+                guild_id=guild_id,
+                user_id=user_id,
+                name=name,
+                language=language,
+                channel_id=channel_id,
+            )
 
     async def play(
         self, *, guild_id: int, user_id: int, name: str, language: str, channel_id: int

@@ -7,6 +7,7 @@ lock, checks chips in the database and saves.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Final
 
 from bot.engine import Options, Variant
@@ -24,6 +25,12 @@ def alone_options(turn_time: int) -> Options:
     return Options(
         rounds=1, bet=0, competitive=False, private=True, spectators=False, turn_time=turn_time
     )
+
+
+Deliver = Callable[[], Awaitable[int]]
+"""Sends a member's own deal (a daily or a practice deal) its first word in their DMs and
+gives the DMs' channel, where the deal is then played; raises when that could not be sent,
+and nothing is dealt."""
 
 
 NO_SERVER: Final = 0

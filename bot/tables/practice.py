@@ -13,7 +13,7 @@ from typing import Final
 from bot.engine import Variant
 
 from .errors import TableError
-from .lobby import NO_SERVER, alone_options
+from .lobby import NO_SERVER, Deliver, alone_options
 from .model import Level
 from .service import TableService
 from .views import Outcome
@@ -29,6 +29,22 @@ def practice_of(tables: TableService, user_id: int) -> int | None:
     """The member's practice table still open, if any: they practise one deal at a time."""
     held = [view.id for view in tables.open_tables(NO_SERVER) if view.host_id == user_id]
     return held[0] if held else None
+
+
+async def deal_practice(
+    tables: TableService, *, user_id: int, name: str, language: str, deliver: Deliver
+) -> Outcome:
+    """The practice button: refused (``TableError``) while the member's practice deal is
+    open, or while another press of theirs is dealing one (``dealing``), before anything
+    is sent; else its introduction is sent (``deliver``) and the deal starts there."""
+    async with tables.dealing_alone(user_id):
+        held = practice_of(tables, user_id)
+        if held is not None:
+            raise TableError("already_hosting", table=held)
+        channel_id = await deliver()
+        return await open_practice(
+            tables, user_id=user_id, name=name, language=language, channel_id=channel_id
+        )
 
 
 async def open_practice(

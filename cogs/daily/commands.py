@@ -72,43 +72,44 @@ class ChallengeCommands(CommandsMixin):
         name=catalog_str(f"{CMD}.play.name"), description=catalog_str(f"{CMD}.play.description")
     )
     async def challenge_play(self, interaction: discord.Interaction[TuteBot]) -> None:
-        """Today's deal, in the member's DMs, once. Their DMs are tried before anything is
-        written: closed, the member is told how to open them, and nothing is played."""
+        """Today's deal, in the member's DMs, once. Its introduction is sent to their DMs
+        before anything is written: refused, the member is told how to open them, and
+        nothing is played. A second press while the first is dealing is refused before
+        anything is sent (``DailyService.deal``)."""
         lang = locale_of(interaction)
         guild = interaction.guild
         assert guild is not None  # the group's commands need a server (Tute.needs_server)
         daily = self._daily()
         user = interaction.user
         await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            await daily.may_play(guild.id, user.id)
-        except DailyRefusal as refusal:
-            await tell(interaction, await self._played_text(refusal, lang))
-            return
-        today = date_of(daily.today())
-        try:
+        intro = t("daily.intro", lang, server=shown_name(guild.name), date=date_of(daily.today()))
+
+        async def deliver() -> int:
             dm = await user.create_dm()
-            await dm.send(t("daily.intro", lang, server=shown_name(guild.name), date=today))
-        except discord.HTTPException as error:
-            log.info("The daily deal of %s cannot go to their DMs (%s)", user.id, error)
-            await tell(interaction, t("daily.dms_closed", lang))
-            return
+            await dm.send(intro)
+            return dm.id
+
         try:
-            outcome = await daily.play(
+            outcome = await daily.deal(
                 guild_id=guild.id,
                 user_id=user.id,
                 name=user.display_name,
                 language=lang,
-                channel_id=dm.id,
+                deliver=deliver,
             )
         except DailyRefusal as refusal:
             await tell(interaction, await self._played_text(refusal, lang))
+            return
+        except discord.HTTPException as error:
+            log.info("The daily deal of %s cannot go to their DMs (%s)", user.id, error)
+            await tell(interaction, t("daily.dms_closed", lang))
             return
         except TableError as error:
             await refuse(interaction, error)
             return
         await show_everywhere(self.bot, outcome.show)
-        await tell(interaction, t("daily.started", lang, link=dm.jump_url))
+        link = channel_url(None, outcome.show.table.channel_id)
+        await tell(interaction, t("daily.started", lang, link=link))
 
     async def _played_text(self, refusal: DailyRefusal, lang: str) -> str:
         """Why there is no second deal today: the first one's line, once it is scored."""

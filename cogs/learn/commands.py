@@ -14,8 +14,7 @@ from discord import app_commands
 
 from bot.client import TuteBot, catalog_str, tell
 from bot.i18n import t
-from bot.tables.errors import TableError
-from bot.tables.practice import open_practice, practice_of
+from bot.tables.practice import deal_practice
 from bot.tables.tutorial import LESSONS, LessonView, answer, lesson_view
 from cogs._base import CommandsMixin, anywhere, channel_url
 from cogs.tables.common import answered, guarded, locale_of, service_of
@@ -39,32 +38,31 @@ async def drawn(view: LessonView, lang: str, notice: str = "") -> dict[str, Any]
 
 
 async def practice(interaction: discord.Interaction[Any], lang: str) -> None:
-    """The course's last button: a practice deal in the member's DMs (``open_practice``),
-    the answer linking to it. Their DMs are tried before anything is dealt: closed, they
-    are told how to open them, and nothing is dealt. One at a time: while theirs is open,
-    they are told so before anything reaches their DMs."""
+    """The course's last button: a practice deal in the member's DMs (``deal_practice``),
+    the answer linking to it. One at a time: while theirs is open, or another press of
+    theirs is dealing one, they are told so before anything reaches their DMs. The deal's
+    introduction is sent before anything is dealt: refused, nothing is dealt, and they are
+    told how to open their DMs."""
     user = interaction.user
     service = service_of(interaction.client)
-    held = practice_of(service, user.id)
-    if held is not None:
-        raise TableError("already_hosting", table=held)
     await interaction.response.defer(ephemeral=True, thinking=True)
-    try:
+
+    async def deliver() -> int:
         dm = await user.create_dm()
         await dm.send(t("learn.practice.intro", lang))
+        return dm.id
+
+    try:
+        outcome = await deal_practice(
+            service, user_id=user.id, name=user.display_name, language=lang, deliver=deliver
+        )
     except discord.HTTPException as error:
         log.info("No practice deal by DM for %s (%s)", user.id, error)
         await tell(interaction, t("learn.practice.dms_closed", lang))
         return
-    outcome = await open_practice(
-        service,
-        user_id=user.id,
-        name=user.display_name,
-        language=lang,
-        channel_id=dm.id,
-    )
     await show_everywhere(interaction.client, outcome.show)
-    await tell(interaction, t("learn.practice.started", lang, link=channel_url(None, dm.id)))
+    link = channel_url(None, outcome.show.table.channel_id)
+    await tell(interaction, t("learn.practice.started", lang, link=link))
 
 
 async def _click(button: LearnButton, interaction: discord.Interaction[Any]) -> None:

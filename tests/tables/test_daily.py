@@ -348,6 +348,47 @@ async def test_a_daily_deal_and_a_table_its_member_hosts_do_not_block_each_other
     assert page.show.table.host_id == 13, "three daily deals on: the server's one table opens"
 
 
+async def test_two_presses_at_once_send_one_introduction_and_refuse_the_second(
+    world: World,
+) -> None:
+    """Two presses of /tute challenge play at once: the second is refused in words before
+    anything is sent to the member's DMs; one attempt, one table."""
+    service, daily = world.start()
+    sent: list[int] = []
+
+    async def deliver() -> int:
+        sent.append(10)
+        await asyncio.sleep(0)  # sending takes a while: the other press comes meanwhile
+        return DM
+
+    async def press() -> object:
+        return await daily.deal(
+            guild_id=GUILD, user_id=10, name="user10", language="en", deliver=deliver
+        )
+
+    first, second = await asyncio.gather(press(), press(), return_exceptions=True)
+    assert not isinstance(first, BaseException)
+    assert isinstance(second, TableError) and second.key == "dealing"
+    assert sent == [10], "one introduction"
+    assert len([t for t in service.tables.values() if t.daily]) == 1
+    with pytest.raises(DailyRefusal):  # once dealt: played today, and nothing more is sent
+        await press()
+    assert sent == [10]
+
+
+async def test_a_deal_whose_introduction_could_not_be_sent_is_not_played(
+    world: World,
+) -> None:
+    _, daily = world.start()
+
+    async def refused() -> int:
+        raise OSError("Discord refused the DM")
+
+    with pytest.raises(OSError, match="refused the DM"):
+        await daily.deal(guild_id=GUILD, user_id=10, name="user10", language="en", deliver=refused)
+    assert await daily.attempt(GUILD, 10) is None, "not played: it may be played later"
+
+
 async def test_a_daily_table_is_not_listed_and_has_no_rematch(world: World) -> None:
     """A daily table is its member's own, in their DMs: no list of the server's tables
     shows it, and, played once, it is not played again: a rematch asked is refused in
