@@ -40,6 +40,7 @@ MESSAGES: Final[dict[str, str]] = {
     "learn.practice.intro": "**Practice deal** · Pairs: you and a robot partner against two robots. Nothing is at stake: no chips, no ratings. On your turn, 💡 Hint shows what a strong player would do, and why. When it ends, Rematch deals another.",
     "learn.practice.started": "Your practice deal is in your DMs: {link}",
     "learn.practice.dms_closed": "I cannot send you messages, so the practice deal cannot be dealt in private. Allow direct messages from the server's members (the server's menu, Privacy Settings) and press the button again: nothing was dealt.",
+    "learn.practice.not_sent": "Your practice deal could not be sent just now, so nothing was dealt. Press the button again in a moment.",
     "learn.sent": "Your first lesson is waiting in your DMs: {link}",
     "learn.dms_closed": "I cannot send you a DM, so here is the lesson, for you alone. To take it in your DMs, turn on Direct Messages for this server (its Privacy Settings) and use /tute learn again.",
     "learn.count": "The count: you took {cards} points in cards, plus {last} for the last trick: {total}. The robot made {other}. Nobody has reached 101 yet, so in a real game another deal would follow, each keeping their points.",

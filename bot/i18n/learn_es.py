@@ -40,6 +40,7 @@ MESSAGES: Final[dict[str, str]] = {
     "learn.practice.intro": "**Mano de práctica** · Parejas: tú y un robot de compañero contra dos robots. No te juegas nada: ni fichas ni clasificación. En tu turno, 💡 Pista te dice qué haría un buen jugador, y por qué. Al acabar, Revancha reparte otra.",
     "learn.practice.started": "Tu mano de práctica está en tus mensajes directos: {link}",
     "learn.practice.dms_closed": "No puedo enviarte mensajes, así que la mano de práctica no se puede repartir en privado. Permite los mensajes directos de los miembros del servidor (menú del servidor, Ajustes de privacidad) y vuelve a pulsar el botón: no se ha repartido nada.",
+    "learn.practice.not_sent": "No se ha podido enviar tu mano de práctica ahora mismo, así que no se ha repartido nada. Vuelve a pulsar el botón dentro de un momento.",
     "learn.sent": "Tu primera lección te espera en tus mensajes directos: {link}",
     "learn.dms_closed": "No puedo enviarte mensajes directos, así que aquí tienes la lección, solo para ti. Para recibirla por privado, activa los mensajes directos de este servidor (en su configuración de privacidad) y vuelve a usar /tute aprender.",
     "learn.count": "La cuenta: te has llevado {cards} puntos en cartas y {last} de últimas: {total}. El robot ha hecho {other}. Nadie ha llegado a 101 todavía, así que en una partida de verdad se daría otra mano y cada uno conservaría sus puntos.",

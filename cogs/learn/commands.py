@@ -37,12 +37,20 @@ async def drawn(view: LessonView, lang: str, notice: str = "") -> dict[str, Any]
     return {"view": lesson_layout(view, lang, notice), "file": file}
 
 
+def in_dm_with_bot(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the interaction comes from the member's own DM with the bot: not from a DM
+    between two members nor a group DM, which discord.py gives as a ``DMChannel`` too (only
+    Discord's context tells them apart), where whatever is answered for all is seen by
+    the others."""
+    return interaction.context.dm_channel
+
+
 async def practice(interaction: discord.Interaction[Any], lang: str) -> None:
     """The course's last button: a practice deal in the member's DMs (``deal_practice``),
     the answer linking to it. One at a time: while theirs is open, or another press of
     theirs is dealing one, they are told so before anything reaches their DMs. The deal's
     introduction is sent before anything is dealt: refused, nothing is dealt, and they are
-    told how to open their DMs."""
+    told how to open their DMs, or, pressed in those DMs (open, then), to try again."""
     user = interaction.user
     service = service_of(interaction.client)
     await interaction.response.defer(ephemeral=True, thinking=True)
@@ -58,7 +66,12 @@ async def practice(interaction: discord.Interaction[Any], lang: str) -> None:
         )
     except discord.HTTPException as error:
         log.info("No practice deal by DM for %s (%s)", user.id, error)
-        await tell(interaction, t("learn.practice.dms_closed", lang))
+        closed = (
+            "learn.practice.not_sent"
+            if in_dm_with_bot(interaction)
+            else "learn.practice.dms_closed"
+        )
+        await tell(interaction, t(closed, lang))
         return
     await show_everywhere(interaction.client, outcome.show)
     link = channel_url(None, outcome.show.table.channel_id)

@@ -1,12 +1,13 @@
 """The course's end deals a practice game: a friendly pairs deal in the member's DMs, of no
 server (no server's ``/tute tables`` lists it), with the 💡 Hint on their turn, played to its
 end and dealt again with Rematch; one at a time; with DMs closed, nothing is dealt and the
-member is told why."""
+member is told why (pressed in those DMs, that it could not be sent)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import discord
 import pytest
 import simcord
 
@@ -119,14 +120,38 @@ async def test_the_course_ends_with_a_practice_deal_in_dms_with_hints(
     assert practice_table(env, alice.id).guild_id == NO_SERVER
 
 
-async def test_with_dms_closed_nothing_is_dealt_and_the_member_is_told(
-    simcord_env: simcord.Env, world: World
+@pytest.mark.parametrize("fault", ["closed-dm", "no-permission"])
+async def test_pressed_in_dms_a_deal_not_sent_says_to_try_again(
+    simcord_env: simcord.Env, world: World, fault: str
 ) -> None:
+    """Pressed in her DMs with the bot, whatever Discord refused, she is not told to open
+    DMs she is in: the deal could not be sent, nothing was dealt, and she may try again."""
     alice = world.member
     dm = alice.user.dm_channel
     end = await course_end(alice.user, "en")
-    inject(simcord_env, "POST", f"/channels/{dm.id}/messages", FAULTS["closed-dm"])
+    inject(simcord_env, "POST", f"/channels/{dm.id}/messages", FAULTS[fault])
     refused = await alice.user.click(end, custom_id=practice_id(end))
-    assert refused.response is not None
+    assert refused.ephemeral and refused.response is not None
+    assert refused.response.content == t("learn.practice.not_sent", "en")
+    assert not [t for t in service_of(simcord_env.bot).tables.values() if t.host_id == alice.id]
+
+
+async def test_pressed_in_a_server_with_dms_closed_nothing_is_dealt_and_she_is_told(
+    simcord_env: simcord.Env, world: World
+) -> None:
+    """The course's end shown in a server (her DMs closed): the practice button there says
+    how to open her DMs."""
+    alice = world.member
+    dm = alice.user.dm_channel
+    steps = len(LESSONS[LAST].steps)
+    custom_id = f"tute:learn:en:{LAST}:{steps}:{PRACTICE}"
+    view = discord.ui.View(timeout=None)
+    view.add_item(discord.ui.Button(label="Practice", custom_id=custom_id))
+    channel = simcord_env.bot.get_channel(world.channel.id)
+    assert isinstance(channel, discord.TextChannel)
+    shown = await channel.send(view=view)
+    inject(simcord_env, "POST", f"/channels/{dm.id}/messages", FAULTS["closed-dm"])
+    refused = await alice.click(shown, custom_id=custom_id)
+    assert refused.ephemeral and refused.response is not None
     assert refused.response.content == t("learn.practice.dms_closed", "en")
     assert not [t for t in service_of(simcord_env.bot).tables.values() if t.host_id == alice.id]
