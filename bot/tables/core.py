@@ -61,9 +61,13 @@ class ServiceCore(Surroundings):
         one member's own in their DMs (they count where a host's tables count)."""
         return [table_view(t) for t in self._open_in(guild_id) if not t.daily]
 
-    def open_in_channel(self, guild_id: int, channel_id: int) -> TableView | None:
-        """The newest open table of the server's channel, if any (only its view is made)."""
-        found = [t for t in self._open_in(guild_id) if t.channel_id == channel_id]
+    def open_in_channel(self, channel_id: int) -> TableView | None:
+        """The newest open table of a channel, if any (only its view is made). A table is
+        found by its channel alone, whatever server it is filed under: a channel's id is its
+        own in all of Discord, and a member's DMs hold tables of several (their practice
+        deal, of none; their daily deal, of its server; one opened from the card table
+        there, of the DMs themselves)."""
+        found = [t for t in self.tables.values() if t.channel_id == channel_id and t.status.is_open]
         return table_view(max(found, key=lambda t: t.id)) if found else None
 
     def _open_in(self, guild_id: int) -> list[Table]:

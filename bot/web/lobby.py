@@ -3,8 +3,10 @@ there (the chat gets its lobby message too, where the bot may post), and a membe
 seat, seats a robot, starts or leaves from the page, through the same service calls as the
 lobby's buttons.
 
-In a DM or a group DM (no server), the channel stands for the server: its tables, chips and
-standings are that conversation's own.
+In a DM or a group DM (no server), the channel stands for the server: the tables opened
+there, their chips and standings are that conversation's own. A page finds its table by
+its channel alone (``TableService.open_in_channel``), whatever server the table is filed
+under: in a member's DMs, their practice deal (of no server) or daily deal (of its server).
 """
 
 from __future__ import annotations
@@ -23,14 +25,15 @@ LOBBY_ACTIONS: Final = frozenset({"join", "robot", "start", "leave"})
 
 
 def server_of(session: Session) -> int:
-    """The server whose tables the session's channel holds: the channel itself in a DM."""
+    """The server a table opened from the session's page belongs to (its settings, its
+    limit of tables, its chips): the channel itself in a DM."""
     return session.channel_id if session.guild_id is None else session.guild_id
 
 
 async def channel_table(service: TableService, session: Session) -> TableView | None:
     """The open table of the Activity's channel (the newest, if several), or of the thread
     the game plays in, when the Activity was opened there."""
-    found = service.open_in_channel(server_of(session), session.channel_id)
+    found = service.open_in_channel(session.channel_id)
     if found is not None:
         return found
     return await service.open_in_thread(session.channel_id)
