@@ -43,6 +43,7 @@ MESSAGES: Final[dict[str, str]] = {
     "learn.practice.not_sent": "Your practice deal could not be sent just now, so nothing was dealt. Press the button again in a moment.",
     "learn.sent": "Your first lesson is waiting in your DMs: {link}",
     "learn.dms_closed": "I cannot send you a DM, so here is the lesson, for you alone. To take it in your DMs, turn on Direct Messages for this server (its Privacy Settings) and use /tute learn again.",
+    "learn.here_alone": "I could not send you this lesson in a DM, so here it is, for you alone.",
     "learn.count": "The count: you took {cards} points in cards, plus {last} for the last trick: {total}. The robot made {other}. Nobody has reached 101 yet, so in a real game another deal would follow, each keeping their points.",
     # 1. the cards
     "learn.cards.title": "The cards",

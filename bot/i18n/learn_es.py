@@ -43,6 +43,7 @@ MESSAGES: Final[dict[str, str]] = {
     "learn.practice.not_sent": "No se ha podido enviar tu mano de práctica ahora mismo, así que no se ha repartido nada. Vuelve a pulsar el botón dentro de un momento.",
     "learn.sent": "Tu primera lección te espera en tus mensajes directos: {link}",
     "learn.dms_closed": "No puedo enviarte mensajes directos, así que aquí tienes la lección, solo para ti. Para recibirla por privado, activa los mensajes directos de este servidor (en su configuración de privacidad) y vuelve a usar /tute aprender.",
+    "learn.here_alone": "No he podido enviarte esta lección por mensaje directo, así que aquí la tienes, solo para ti.",
     "learn.count": "La cuenta: te has llevado {cards} puntos en cartas y {last} de últimas: {total}. El robot ha hecho {other}. Nadie ha llegado a 101 todavía, así que en una partida de verdad se daría otra mano y cada uno conservaría sus puntos.",
     # 1. las cartas
     "learn.cards.title": "Las cartas",

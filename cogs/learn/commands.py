@@ -109,11 +109,14 @@ LearnButton.click = _click
 
 async def start(interaction: discord.Interaction[Any], number: int = 0) -> None:
     """Lesson ``number`` (the first by default): in a DM with the bot, as the answer;
-    elsewhere sent to the member's DMs (the answer, for them alone, links to it), or, where
-    Discord refuses that DM, given here for them alone with a word on how to open DMs."""
+    elsewhere (a server, a DM between members, a group DM) sent to the member's DMs, the
+    answer, for them alone, linking to it, or, where Discord refuses that DM, given here
+    for them alone with a word on why. Nowhere is a lesson shown to anybody but its
+    member."""
     lang = locale_of(interaction)
+    user = interaction.user
     first = lesson_view(number, 0)
-    if isinstance(interaction.channel, discord.DMChannel):
+    if in_dm_with_bot(interaction):
         # answered before the picture is drawn, as everywhere (see _click)
         await interaction.response.defer(thinking=True)
         message = await drawn(first, lang)
@@ -123,11 +126,12 @@ async def start(interaction: discord.Interaction[Any], number: int = 0) -> None:
         return
     await interaction.response.defer(ephemeral=True, thinking=True)
     try:
-        sent = await interaction.user.send(**await drawn(first, lang))
+        sent = await user.send(**await drawn(first, lang))
     except discord.HTTPException as error:
         # closed DMs (50007) or any other refusal: this one message goes here instead
-        log.info("No lesson by DM for %s (%s)", interaction.user.id, error)
-        notice = t("learn.dms_closed", lang)
+        log.info("No lesson by DM for %s (%s)", user.id, error)
+        closed = "learn.dms_closed" if interaction.guild_id is not None else "learn.here_alone"
+        notice = t(closed, lang)
         await interaction.followup.send(**await drawn(first, lang, notice), ephemeral=True)
         return
     await interaction.edit_original_response(content=t("learn.sent", lang, link=sent.jump_url))

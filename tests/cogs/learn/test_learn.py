@@ -1,8 +1,8 @@
 """``/tute learn`` on Discord: the first lesson goes to the member's DMs (here, for them
-alone, where DMs are closed; as the answer in a DM with the bot); every step of every lesson
-can be walked by clicking, in English and in Spanish, a wrong move answered with why and the
-right one moving on; the buttons work after a restart; and every step keeps Discord's
-limits."""
+alone, where DMs are closed; as the answer in a DM with the bot, never for all to see in a
+DM between members); every step of every lesson can be walked by clicking, in English and
+in Spanish, a wrong move answered with why and the right one moving on; the buttons work
+after a restart; and every step keeps Discord's limits."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 import simcord
+from simcord import interactions as sim_interactions
 
 from bot.config import Config
 from bot.i18n import LANGUAGES, t
@@ -183,6 +184,21 @@ class AnswerFirst:
         self.cursor = len(self.env.http_requests)
 
 
+def _between_members(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What Discord says of a command in a DM between two members (a user-installed app):
+    its context is a private channel (2), not the DM with the bot (1), though discord.py
+    gives a ``DMChannel`` for both (SimCord has no such DM: the member's own stands in)."""
+    build = sim_interactions.base_payload
+
+    def private_channel(*args: Any, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
+        record, payload = build(*args, **kwargs)
+        if record.guild_id is None:
+            payload["context"] = 2
+        return record, payload
+
+    monkeypatch.setattr(sim_interactions, "base_payload", private_channel)
+
+
 @pytest.mark.e2e
 @pytest.mark.simcord(settle_timeout=3)
 async def test_a_lesson_is_answered_before_its_picture_is_drawn(
@@ -198,3 +214,27 @@ async def test_a_lesson_is_answered_before_its_picture_is_drawn(
     moved = await _click(user, shown, f"tute:learn:en:0:0:{NEXT}")
     assert t("learn.cards.1.task", "en") in _text(moved)
     assert first.answered_first == [True, True], "the command, then the click"
+
+
+@pytest.mark.e2e
+@pytest.mark.simcord(settle_timeout=3)
+async def test_in_a_dm_between_members_the_lesson_is_for_the_member_alone(
+    simcord_env: simcord.Env, world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Asked in a DM with a friend, the lesson is not answered there for both to see: it
+    goes to the member's DMs with the bot, the answer (for them alone) linking to it; where
+    Discord refuses that DM, it comes for them alone, saying why."""
+    _between_members(monkeypatch)
+    alice = world.member
+    dm = alice.user.dm_channel
+    asked = await alice.user.slash("tute learn")
+    assert asked.ephemeral and asked.response is not None, "nothing the friend sees"
+    assert asked.response.content.startswith(t("learn.sent", "en", link="").strip())
+    assert t("learn.cards.intro", "en") in _text(dm.history()[-1])
+
+    inject(simcord_env, "POST", f"/channels/{dm.id}/messages", FAULTS["closed-dm"])
+    again = await alice.user.slash("tute learn")
+    shown = again.response
+    assert again.ephemeral and shown is not None
+    assert t("learn.here_alone", "en") in _text(shown)
+    assert t("learn.cards.intro", "en") in _text(shown)
