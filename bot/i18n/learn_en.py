@@ -11,6 +11,7 @@ MESSAGES: Final[dict[str, str]] = {
     "options.lesson.name": "lesson",
     "options.lesson.description": "The lesson to start from (the first if none)",
     "tables.errors.learn_gone": "This lesson has changed since: start again with /tute learn.",
+    "tables.errors.learn_not_yours": "This lesson is someone else's: start your own with /tute learn.",
     "learn.heading": "Lesson {number} of {lessons} · {title}",
     "learn.step": "Step {step} of {steps}",
     "learn.task": "**Your move:** {task}",

@@ -11,6 +11,7 @@ MESSAGES: Final[dict[str, str]] = {
     "options.lesson.name": "leccion",
     "options.lesson.description": "La lección por la que empezar (la primera si no eliges)",
     "tables.errors.learn_gone": "Esta lección ha cambiado: vuelve a empezar con /tute aprender.",
+    "tables.errors.learn_not_yours": "Esta lección es de otra persona: empieza la tuya con /tute aprender.",
     "learn.heading": "Lección {number} de {lessons} · {title}",
     "learn.step": "Paso {step} de {steps}",
     "learn.task": "**Te toca:** {task}",

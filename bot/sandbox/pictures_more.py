@@ -148,7 +148,7 @@ async def _lesson(sandbox: Sandbox, shoot: Shoot, chromium: Path) -> None:
         for step, taught in enumerate(lesson.steps):
             here = f"tute:learn:{lang}:{number}:{step}:"
             move = NEXT if taught.expected is None else encode_action(taught.expected)
-            shown = await _lesson_click(user, shown, here + move)
+            shown = await _lesson_click(user, shown, f"{here}{move}:{user.id}")
         opens = [
             b.custom_id
             for b in _buttons(shown)
@@ -158,7 +158,7 @@ async def _lesson(sandbox: Sandbox, shoot: Shoot, chromium: Path) -> None:
     steps = LESSONS[LESSON].steps
     step = next(i for i in range(len(steps)) if wrong_moves(LESSON, i))
     code, _ = wrong_moves(LESSON, step)[0]
-    wrong = await _lesson_click(user, shown, f"tute:learn:{lang}:{LESSON}:{step}:{code}")
+    wrong = await _lesson_click(user, shown, f"tute:learn:{lang}:{LESSON}:{step}:{code}:{user.id}")
     async with dm_preview(sandbox, chromium) as preview:
         await shoot("learn.png", wrong, preview)
 

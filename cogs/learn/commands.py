@@ -1,7 +1,8 @@
 """``/tute learn``: the first lesson in the member's DMs (here, for them alone, where DMs
 are closed), and what a click on a lesson's button does: the service answers the move and
 the message becomes the next step, or the same step with why not; at the course's end, a
-practice deal is dealt in the member's DMs."""
+practice deal is dealt in the member's DMs. A lesson's buttons take only its member's
+clicks: anybody else's is refused in words, for them alone."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from discord import app_commands
 
 from bot.client import TuteBot, catalog_str, tell
 from bot.i18n import t
+from bot.tables.errors import TableError
 from bot.tables.practice import deal_practice
 from bot.tables.tutorial import LESSONS, LessonView, answer, lesson_view
 from cogs._base import CommandsMixin, anywhere, channel_url
@@ -31,10 +33,11 @@ LESSON_CHOICES = [
 ]
 
 
-async def drawn(view: LessonView, lang: str, notice: str = "") -> dict[str, Any]:
-    """The message of a step: its layout and its picture, drawn off the event loop."""
+async def drawn(view: LessonView, lang: str, owner: int, notice: str = "") -> dict[str, Any]:
+    """The message of a step, ``owner``'s lesson: its layout and its picture, drawn off the
+    event loop."""
     file = await asyncio.to_thread(picture_file, view, lang)
-    return {"view": lesson_layout(view, lang, notice), "file": file}
+    return {"view": lesson_layout(view, lang, notice, owner=owner), "file": file}
 
 
 def in_dm_with_bot(interaction: discord.Interaction[Any]) -> bool:
@@ -78,7 +81,23 @@ async def practice(interaction: discord.Interaction[Any], lang: str) -> None:
     await tell(interaction, t("learn.practice.started", lang, link=link))
 
 
+def owner_of(button: LearnButton, interaction: discord.Interaction[Any]) -> int | None:
+    """Whose lesson a button is: the member its custom_id names, or for a button drawn
+    before it named one, the member who asked for the message (None where Discord does not
+    say: a message sent to a member's DMs, which nobody else sees)."""
+    if button.owner is not None:
+        return button.owner
+    message = interaction.message
+    asked = message.interaction_metadata if message is not None else None
+    return asked.user.id if asked is not None else None
+
+
 async def _click(button: LearnButton, interaction: discord.Interaction[Any]) -> None:
+    owner = owner_of(button, interaction)
+    if owner is not None and owner != interaction.user.id:
+        # the lesson stays as it is, for its member: the click is told why, alone
+        await guarded(interaction, _not_yours())
+        return
     if button.move == PRACTICE:
         # refused (hosting another practice table): said in words by ``guarded``
         await guarded(interaction, practice(interaction, button.lang))
@@ -95,13 +114,17 @@ async def _click(button: LearnButton, interaction: discord.Interaction[Any]) -> 
         # the same again
         if not await answered(interaction, interaction.response.defer()):
             return
-        message = await drawn(view, button.lang)
+        message = await drawn(view, button.lang, interaction.user.id)
         await answered(
             interaction,
             interaction.edit_original_response(view=message["view"], attachments=[message["file"]]),
         )
 
     await guarded(interaction, work())
+
+
+async def _not_yours() -> None:
+    raise TableError("learn_not_yours")
 
 
 LearnButton.click = _click
@@ -119,20 +142,20 @@ async def start(interaction: discord.Interaction[Any], number: int = 0) -> None:
     if in_dm_with_bot(interaction):
         # answered before the picture is drawn, as everywhere (see _click)
         await interaction.response.defer(thinking=True)
-        message = await drawn(first, lang)
+        message = await drawn(first, lang, user.id)
         await interaction.edit_original_response(
             view=message["view"], attachments=[message["file"]]
         )
         return
     await interaction.response.defer(ephemeral=True, thinking=True)
     try:
-        sent = await user.send(**await drawn(first, lang))
+        sent = await user.send(**await drawn(first, lang, user.id))
     except discord.HTTPException as error:
         # closed DMs (50007) or any other refusal: this one message goes here instead
         log.info("No lesson by DM for %s (%s)", user.id, error)
         closed = "learn.dms_closed" if interaction.guild_id is not None else "learn.here_alone"
         notice = t(closed, lang)
-        await interaction.followup.send(**await drawn(first, lang, notice), ephemeral=True)
+        await interaction.followup.send(**await drawn(first, lang, user.id, notice), ephemeral=True)
         return
     await interaction.edit_original_response(content=t("learn.sent", lang, link=sent.jump_url))
 

@@ -128,7 +128,7 @@ def _label(view: LessonView, action: Action, lang: str) -> str:
     )
 
 
-def _rows(view: LessonView, lang: str) -> list[discord.ui.ActionRow[Any]]:
+def _rows(view: LessonView, lang: str, owner: int) -> list[discord.ui.ActionRow[Any]]:
     rows: list[discord.ui.ActionRow[Any]] = []
     cards = [a for a in view.choices if a.kind is Kind.PLAY]
     said = [a for a in view.choices if a.kind is not Kind.PLAY]
@@ -137,7 +137,12 @@ def _rows(view: LessonView, lang: str) -> list[discord.ui.ActionRow[Any]]:
         for action in cards[start : start + CARD_ROW]:
             row.add_item(
                 LearnButton(
-                    lang, view.number, view.step, encode_action(action), _label(view, action, lang)
+                    lang,
+                    view.number,
+                    view.step,
+                    encode_action(action),
+                    _label(view, action, lang),
+                    owner=owner,
                 )
             )
         rows.append(row)
@@ -151,6 +156,7 @@ def _rows(view: LessonView, lang: str) -> list[discord.ui.ActionRow[Any]]:
                     view.step,
                     encode_action(action),
                     _label(view, action, lang),
+                    owner=owner,
                     style=discord.ButtonStyle.success,
                 )
             )
@@ -158,31 +164,35 @@ def _rows(view: LessonView, lang: str) -> list[discord.ui.ActionRow[Any]]:
     return rows
 
 
-def _nav(view: LessonView, lang: str) -> discord.ui.ActionRow[Any]:
+def _nav(view: LessonView, lang: str, owner: int) -> discord.ui.ActionRow[Any]:
     row: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
+    style = discord.ButtonStyle.primary
     if view.reading:
         label = t("learn.btn.next", lang)
         row.add_item(
-            LearnButton(
-                lang, view.number, view.step, NEXT, label, style=discord.ButtonStyle.primary
-            )
+            LearnButton(lang, view.number, view.step, NEXT, label, owner=owner, style=style)
         )
         return row
-    style = discord.ButtonStyle.primary
     if view.over and not view.last:
         label = t("learn.btn.next_lesson", lang)
-        row.add_item(LearnButton(lang, view.number + 1, 0, OPEN, label, style=style))
+        row.add_item(LearnButton(lang, view.number + 1, 0, OPEN, label, owner=owner, style=style))
     if view.over and view.last:
         label = t("learn.btn.practice", lang)
-        row.add_item(LearnButton(lang, view.number, view.step, PRACTICE, label, style=style))
-    row.add_item(LearnButton(lang, view.number, 0, OPEN, t("learn.btn.again", lang)))
+        practice = LearnButton(
+            lang, view.number, view.step, PRACTICE, label, owner=owner, style=style
+        )
+        row.add_item(practice)
+    row.add_item(LearnButton(lang, view.number, 0, OPEN, t("learn.btn.again", lang), owner=owner))
     if view.over and view.last:
-        row.add_item(LearnButton(lang, 0, 0, OPEN, t("learn.btn.first", lang)))
+        row.add_item(LearnButton(lang, 0, 0, OPEN, t("learn.btn.first", lang), owner=owner))
     return row
 
 
-def lesson_layout(view: LessonView, lang: str, notice: str = "") -> discord.ui.LayoutView:
-    """The step as one message; ``notice`` above it (why it is not in the DMs)."""
+def lesson_layout(
+    view: LessonView, lang: str, notice: str = "", *, owner: int
+) -> discord.ui.LayoutView:
+    """The step as one message, its buttons ``owner``'s alone; ``notice`` above it (why it
+    is not in the DMs)."""
     title = t(f"learn.{view.name}.title", lang)
     heading = [
         t("learn.heading", lang, number=view.number + 1, lessons=view.lessons, title=title),
@@ -205,9 +215,9 @@ def lesson_layout(view: LessonView, lang: str, notice: str = "") -> discord.ui.L
         lines += ["", t("learn.task", lang, task=task)]
     items.append(discord.ui.TextDisplay("\n".join(lines).strip()))
     if not view.over and not view.reading:
-        items += _rows(view, lang)
+        items += _rows(view, lang, owner)
     items.append(rule())
-    items.append(_nav(view, lang))
+    items.append(_nav(view, lang, owner))
     layout = discord.ui.LayoutView(timeout=None)
     layout.add_item(discord.ui.Container(*items, accent_colour=GOLD if view.over else GREEN))
     return layout

@@ -26,6 +26,8 @@ from tests.cogs.tables._world import buttons, layout_texts
 from tests.conftest import World, fast_bot
 from tests.discord_limits import ALT_TEXT, BUTTON_LABEL, CUSTOM_ID, IS_COMPONENTS_V2, check_message
 
+OWNER = 1456074443980800048
+"""A member's id as Discord makes them (the longest a custom_id carries)."""
 TEXT_LIMIT = 4000
 """Characters Discord allows in all the text displays of a message."""
 COMPONENT_LIMIT = 40
@@ -53,7 +55,7 @@ def test_every_step_and_answer_keeps_discords_limits(lang: str) -> None:
             if step < len(lesson.steps):
                 views += [answer(number, step, code) for code, _ in wrong_moves(number, step)]
             for view in views:
-                _checked(lesson_layout(view, lang, t("learn.dms_closed", lang)))
+                _checked(lesson_layout(view, lang, t("learn.dms_closed", lang), owner=OWNER))
                 file = picture_file(view, lang)
                 assert file.filename == PICTURE_FILE
                 assert file.description is not None and len(file.description) <= ALT_TEXT
@@ -64,7 +66,10 @@ def _text(message: Message) -> str:
 
 
 def _button(message: Message, end: str) -> str:
-    (found,) = [b.custom_id for b in buttons(message) if b.custom_id.endswith(end)]
+    """The button whose custom_id, less its owner, ends so."""
+    (found,) = [
+        b.custom_id for b in buttons(message) if b.custom_id.rpartition(":")[0].endswith(end)
+    ]
     return found
 
 
@@ -85,16 +90,17 @@ async def _walk(user: Any, shown: Message, lang: str) -> Message:
         assert title in _text(shown)
         for step, taught in enumerate(lesson.steps):
             here = f"tute:learn:{lang}:{number}:{step}:"
+            mine = f":{user.id}"
             if taught.expected is None:
-                shown = await _click(user, shown, here + NEXT)
+                shown = await _click(user, shown, here + NEXT + mine)
                 continue
             wrong = wrong_moves(number, step)
             if wrong:
                 code, said = wrong[0]
-                shown = await _click(user, shown, here + code)
+                shown = await _click(user, shown, here + code + mine)
                 assert said_text(said, lang) in _text(shown)
                 assert any(b.custom_id.startswith(here) for b in buttons(shown))
-            shown = await _click(user, shown, here + encode_action(taught.expected))
+            shown = await _click(user, shown, here + encode_action(taught.expected) + mine)
             assert t(f"learn.{lesson.name}.{step}.right", lang) in _text(shown)
         assert t(f"learn.{lesson.name}.done", lang) in _text(shown)
         if number + 1 < len(LESSONS):
@@ -135,7 +141,7 @@ async def test_with_dms_closed_the_lesson_comes_here_for_the_member_alone(
     assert asked.ephemeral and shown is not None
     assert t("learn.dms_closed", "en") in _text(shown)
     assert not dm.history()
-    moved = await _click(alice, shown, f"tute:learn:en:0:0:{NEXT}")
+    moved = await _click(alice, shown, f"tute:learn:en:0:0:{NEXT}:{alice.id}")
     assert t("learn.cards.1.task", "en") in _text(moved)
 
 
@@ -150,7 +156,7 @@ async def test_in_a_dm_the_lesson_is_the_answer_its_buttons_outlive_a_restart(
     assert shown is not None and not asked.ephemeral
     assert t("learn.cards.intro", "en") in _text(shown)
     await simcord_env.restart_bot(fast_bot(test_config))
-    moved = await _click(user, shown, f"tute:learn:en:0:0:{NEXT}")
+    moved = await _click(user, shown, f"tute:learn:en:0:0:{NEXT}:{user.id}")
     assert t("learn.cards.1.task", "en") in _text(moved)
     # straight to a lesson chosen
     last = len(LESSONS) - 1

@@ -43,14 +43,14 @@ async def course_end(user: Any, lang: str) -> Any:
     for step, taught in enumerate(LESSONS[LAST].steps):
         move = NEXT if taught.expected is None else encode_action(taught.expected)
         shown = (
-            await user.click(shown, custom_id=f"tute:learn:{lang}:{LAST}:{step}:{move}")
+            await user.click(shown, custom_id=f"tute:learn:{lang}:{LAST}:{step}:{move}:{user.id}")
         ).response
     assert shown is not None
     return shown
 
 
 def practice_id(message: Any) -> str:
-    (found,) = [b.custom_id for b in buttons(message) if b.custom_id.endswith(f":{PRACTICE}")]
+    (found,) = [b.custom_id for b in buttons(message) if b.custom_id.split(":")[5] == PRACTICE]
     return found
 
 
