@@ -99,3 +99,18 @@ async def test_closed_dms_are_said_in_words_and_a_restart_resumes_the_deal(
     after = await alice.slash(world.channel, "tute challenge play")
     assert after.response is not None and after.response.content == still_on
     assert (await play_the_deal(simcord_env, alice)).startswith(SCORED)
+
+
+@pytest.mark.e2e
+@pytest.mark.simcord(settle_timeout=3)
+async def test_her_daily_deal_on_she_still_opens_a_table_in_the_server(
+    simcord_env: simcord.Env, world: World
+) -> None:
+    """Her deal in her DMs is hers alone: it does not make her the host of a table in the
+    server, which nothing could close."""
+    alice = world.member
+    started = await alice.slash(world.channel, "tute challenge play")
+    assert started.response is not None
+    assert str(alice.user.dm_channel.id) in (started.response.content or "")
+    opened = await alice.slash(world.channel, "tute new", variant="habanero")
+    assert not opened.ephemeral and opened.response is not None, "the lobby, for all to see"
