@@ -51,11 +51,16 @@ def may_open(open_tables: list[Table], host_id: int, max_tables: int) -> None:
     anybody else could want, and holding one, its member may host a table in any server
     (and playing the daily or a practice deal is not refused to a host)."""
     open_tables = [t for t in open_tables if not alone(t)]
+    may_host(open_tables, host_id)
+    if len(open_tables) >= max_tables:
+        raise TableError("too_many_tables", limit=max_tables)
+
+
+def may_host(open_tables: list[Table], host_id: int) -> None:
+    """Refused (``already_hosting``) while the member hosts one of these tables."""
     for other in open_tables:
         if other.host_id == host_id:
             raise TableError("already_hosting", table=other.id)
-    if len(open_tables) >= max_tables:
-        raise TableError("too_many_tables", limit=max_tables)
 
 
 def new_table(

@@ -145,8 +145,11 @@ class TableService(ServiceCore):
         their host's other tables nor are blocked by them."""
         # one opening at a time per server: the checks hold while the table is written
         async with self._guild_lock(guild_id):
-            if daily or guild_id == lobby.NO_SERVER:
-                pass  # one a day, or one practice at a time: their own rules
+            if guild_id == lobby.NO_SERVER:
+                # one practice deal at a time, its rematch too
+                lobby.may_host(self._open_in(guild_id), host_id)
+            elif daily:
+                pass  # one a day: the daily deals' own rule
             elif tournament_id is None:
                 lobby.may_open(self._open_in(guild_id), host_id, max_tables)
             elif len([t for t in self._open_in(guild_id) if not lobby.alone(t)]) >= max_tables:

@@ -13,7 +13,7 @@ from bot.ai.robot import Level
 from bot.engine import Variant
 from bot.i18n import t
 from bot.tables.errors import TableError
-from bot.tables.lobby import NO_SERVER
+from bot.tables.lobby import NO_SERVER, alone_options
 from bot.tables.model import Status
 from bot.tables.practice import PRACTICE_TURN_TIME, deal_practice, open_practice, practice_of
 from tests.tables import _sim
@@ -53,6 +53,17 @@ async def test_a_member_practises_one_deal_at_a_time(env: Env) -> None:
     assert refused.value.key == "already_hosting"
     assert refused.value.params == {"table": first.table.id}
     assert len(env.service.tables) == 1
+    with pytest.raises(TableError) as reopened:  # a rematch of an earlier one opens none
+        await env.service.open_table(
+            guild_id=NO_SERVER,
+            channel_id=5,
+            host_id=20,
+            host_name="ana",
+            variant=Variant.PAIRS,
+            options=alone_options(PRACTICE_TURN_TIME),
+            language="en",
+        )
+    assert reopened.value.key == "already_hosting"
 
 
 async def test_two_presses_at_once_send_one_introduction_and_refuse_the_second(
