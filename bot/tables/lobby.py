@@ -40,8 +40,8 @@ server's limit of open tables counts it. Discord's shard 0, which receives DMs, 
 
 def alone(table: Table) -> bool:
     """Whether a table is one member's own deal in their DMs (a daily or a practice deal),
-    with robots alone: nobody else joins, sees or closes it, and nothing but its deal's end
-    (or its member leaving) ends it."""
+    with robots alone: nobody else joins, sees or closes it; it ends with its deal, or when
+    its member leaves it or lets it wait too long."""
     return table.daily or table.guild_id == NO_SERVER
 
 

@@ -142,7 +142,8 @@ class TableService(ServiceCore):
         ``daily``: the table plays its host's daily deal (``Table.daily``). A daily deal and
         a table of no server (``lobby.NO_SERVER``, a practice deal in its host's DMs) are
         their member's own (``lobby.alone``): no limit of tables, and they neither block
-        their host's other tables nor are blocked by them."""
+        their host's other tables nor are blocked by them (one practice deal at a time,
+        though, its rematch too)."""
         # one opening at a time per server: the checks hold while the table is written
         async with self._guild_lock(guild_id):
             if guild_id == lobby.NO_SERVER:
