@@ -206,7 +206,7 @@ class DailyService:
         attempt, or (``TableError``, ``dealing``) while another press of theirs is dealing
         their deal or a practice deal, before anything is sent; else its introduction is
         sent (``deliver``) and the deal starts there (:meth:`play`)."""
-        async with self.tables.dealing_alone(user_id):
+        with self.tables.dealing_alone(user_id):
             await self.may_play(guild_id, user_id)
             channel_id = await deliver()
             return await self.play(

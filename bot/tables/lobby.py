@@ -1,5 +1,6 @@
 """The lobby: a new table, who sits where, the host's robots, and its closing (by the host,
-by nobody seeing it, or by time).
+by nobody seeing it, or by time); a member's own deal in their DMs, and its one press at a
+time (``Dealing``).
 
 Every function here checks and changes the table in memory only; the service holds the
 lock, checks chips in the database and saves.
@@ -7,7 +8,8 @@ lock, checks chips in the database and saves.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+import contextlib
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Final
 
 from bot.engine import Options, Variant
@@ -31,6 +33,26 @@ Deliver = Callable[[], Awaitable[int]]
 """Sends a member's own deal (a daily or a practice deal) its first word in their DMs and
 gives the DMs' channel, where the deal is then played; raises when that could not be sent,
 and nothing is dealt."""
+
+
+class Dealing:
+    """The members whose own deal in their DMs (a daily or a practice deal) is being dealt:
+    from the first check, through its first word sent to their DMs, to its table started.
+    A second press meanwhile (two clicks at once) is refused (``dealing``) before it sends
+    anything."""
+
+    def __init__(self) -> None:
+        self._members: set[int] = set()
+
+    @contextlib.contextmanager
+    def __call__(self, user_id: int) -> Iterator[None]:
+        if user_id in self._members:
+            raise TableError("dealing")
+        self._members.add(user_id)
+        try:
+            yield
+        finally:
+            self._members.discard(user_id)
 
 
 NO_SERVER: Final = 0

@@ -37,7 +37,7 @@ async def deal_practice(
     """The practice button: refused (``TableError``) while the member's practice deal is
     open, or while another press of theirs is dealing one (``dealing``), before anything
     is sent; else its introduction is sent (``deliver``) and the deal starts there."""
-    async with tables.dealing_alone(user_id):
+    with tables.dealing_alone(user_id):
         held = practice_of(tables, user_id)
         if held is not None:
             raise TableError("already_hosting", table=held)

@@ -17,10 +17,9 @@ Nothing here imports discord: the adapter passes ids and names in and renders wh
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 from bot.engine import Action, Options, Variant
@@ -95,8 +94,8 @@ class TableService(ServiceCore):
         """Each table's lock (while anything holds it, or waits for it)."""
         self._guild_locks: dict[int, asyncio.Lock] = {}
         self._rematching = asyncio.Lock()  # one lobby per rematch, however many ask at once
-        self._dealing_alone: set[int] = set()
-        """The members whose own deal in their DMs is being dealt (``dealing_alone``)."""
+        self.dealing_alone = lobby.Dealing()
+        """A member's own deal in their DMs being dealt: one press at a time."""
         self.store = Store(self)
         """The database side: each table's last save."""
         self.robots = Robots(self)
@@ -187,20 +186,6 @@ class TableService(ServiceCore):
             self.tables[table.id] = table
             self.clocks.schedule(table)
             return table_view(table)
-
-    @contextlib.asynccontextmanager
-    async def dealing_alone(self, user_id: int) -> AsyncIterator[None]:
-        """While a member's own deal in their DMs (a daily or a practice deal) is being
-        dealt: from the first check, through its first word sent to their DMs, to its table
-        started. A second press meanwhile (two clicks at once) is refused (``dealing``)
-        before it sends anything."""
-        if user_id in self._dealing_alone:
-            raise TableError("dealing")
-        self._dealing_alone.add(user_id)
-        try:
-            yield
-        finally:
-            self._dealing_alone.discard(user_id)
 
     async def open_from_page(
         self,
