@@ -19,7 +19,7 @@ from bot.tables.errors import TableError
 from bot.tables.practice import deal_practice
 from bot.tables.tutorial import LESSONS, LessonView, answer, lesson_view
 from cogs._base import CommandsMixin, anywhere, channel_url
-from cogs.tables.common import answered, guarded, locale_of, service_of
+from cogs.tables.common import answered, guarded, locale_of, refuse, service_of
 from cogs.tables.presenter import show_everywhere
 
 from .buttons import OPEN, PRACTICE, LearnButton
@@ -96,10 +96,10 @@ async def _click(button: LearnButton, interaction: discord.Interaction[Any]) -> 
     owner = owner_of(button, interaction)
     if owner is not None and owner != interaction.user.id:
         # the lesson stays as it is, for its member: the click is told why, alone
-        await guarded(interaction, _not_yours())
+        await refuse(interaction, TableError("learn_not_yours"))
         return
     if button.move == PRACTICE:
-        # refused (hosting another practice table): said in words by ``guarded``
+        # refused (their practice deal is open, or being dealt): said in words by ``guarded``
         await guarded(interaction, practice(interaction, button.lang))
         return
 
@@ -121,10 +121,6 @@ async def _click(button: LearnButton, interaction: discord.Interaction[Any]) -> 
         )
 
     await guarded(interaction, work())
-
-
-async def _not_yours() -> None:
-    raise TableError("learn_not_yours")
 
 
 LearnButton.click = _click
