@@ -217,7 +217,7 @@ async def test_a_lesson_is_answered_before_its_picture_is_drawn(
     assert shown is not None and t("learn.cards.intro", "en") in _text(shown)
     assert [a.filename for a in shown.attachments] == [PICTURE_FILE]
     first.next()
-    moved = await _click(user, shown, f"tute:learn:en:0:0:{NEXT}")
+    moved = await _click(user, shown, f"tute:learn:en:0:0:{NEXT}:{user.id}")
     assert t("learn.cards.1.task", "en") in _text(moved)
     assert first.answered_first == [True, True], "the command, then the click"
 
