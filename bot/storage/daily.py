@@ -14,6 +14,15 @@ from .settings import get_settings
 
 AttemptStatus = Literal["playing", "finished", "unfinished"]
 
+DAY = 86_400
+"""Seconds in a UTC day: an attempt's ``day`` counts them from 1970-01-01."""
+
+
+def day_of(now: float) -> int:
+    """The UTC day of a moment, as days since 1970-01-01."""
+    return int(now // DAY)
+
+
 _COLUMNS = (
     "guild_id, user_id, day, started_at, table_id, status, points, margin, won, tricks,"
     " cantes, hints, ended_at"

@@ -38,7 +38,6 @@ from bot.storage import daily as daily_store
 from bot.storage._sql import Source
 from bot.storage.replays import StoredDeal
 
-from .daily import day_of
 from .errors import TableError
 from .model import Seat, Status
 
@@ -143,4 +142,4 @@ async def _daily_kept(
     own = await daily_store.get(source, attempt.guild_id, user_id, attempt.day)
     if own is not None:
         return own.status == "playing"  # their copy of the same cards still plays
-    return attempt.day >= day_of(now)  # they may still be dealt it today
+    return attempt.day >= daily_store.day_of(now)  # they may still be dealt it today

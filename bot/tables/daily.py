@@ -23,37 +23,28 @@ import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
 
 from bot.engine import Variant, experience, parse_record, replay
 from bot.engine.variants import sides_of
 from bot.storage import Database, members
 from bot.storage import daily as repo
-from bot.storage.daily import Attempt, Score
+from bot.storage.daily import DAY, Attempt, Score, day_of
 from bot.storage.settings import get_settings
 
 from .errors import TableError
 from .lobby import Deliver, alone_options
 from .model import Level, Status, Table
+from .service import TableService
 from .views import Outcome
-
-if TYPE_CHECKING:  # the service runs the daily tables; it never imports this module
-    from .service import TableService
 
 log = logging.getLogger(__name__)
 
-DAY = 86_400
 DAILY_VARIANT = Variant.PAIRS
 DAILY_ROBOT = Level.NORMAL
 """Normal robots decide by rule alone, with no time budget: a hard robot's search depends on
 how fast the machine is, and two members would not meet the same robots."""
 MEMBER_SEAT = 0
 """The member's seat; their partner robot sits across, in seat 2."""
-
-
-def day_of(now: float) -> int:
-    """The UTC day of a moment, as days since 1970-01-01."""
-    return int(now // DAY)
 
 
 def date_of(day: int) -> str:
