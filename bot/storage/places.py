@@ -1,6 +1,7 @@
-"""Where each table's messages live on Discord (migration 10): written by the Discord side's
-delivery alone (``cogs/tables/places.py``), never by the table service, whose state holds the
-game only. One row per table; its hands as JSON (seat -> where that player's hand is)."""
+"""Where each table's messages live on Discord (migration 10), or that its channel refused
+the bot (migration 13): written by the Discord side's delivery alone
+(``cogs/tables/places.py``), never by the table service, whose state holds the game only.
+One row per table; its hands as JSON (seat -> where that player's hand is)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from dataclasses import dataclass
 from ._sql import Source, fetchall, fetchone
 from .base import Database
 
-_COLUMNS = "table_id, thread_id, lobby_id, play_id, play_deal, legacy_id, hands"
+_COLUMNS = "table_id, thread_id, lobby_id, play_id, play_deal, legacy_id, hands, closed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,6 +23,8 @@ class PlaceRow:
     legacy_id: int | None
     hands: str
     """JSON: seat -> ``{"user", "channel", "message", "closed", "legacy"}``."""
+    closed: bool = False
+    """The table's channel refused the bot (migration 13): nothing is posted there."""
 
 
 async def load(source: Source, table_id: int) -> PlaceRow | None:
@@ -38,6 +41,7 @@ async def load(source: Source, table_id: int) -> PlaceRow | None:
         _id(row[4]),
         _id(row[5]),
         str(row[6]),
+        bool(row[7]),
     )
 
 
@@ -56,11 +60,11 @@ async def save(db: Database, rows: list[PlaceRow]) -> None:
     await db.write(
         [
             (
-                f"INSERT INTO table_places ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                f"INSERT INTO table_places ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (table_id) DO UPDATE SET thread_id = excluded.thread_id,"
                 " lobby_id = excluded.lobby_id, play_id = excluded.play_id,"
                 " play_deal = excluded.play_deal, legacy_id = excluded.legacy_id,"
-                " hands = excluded.hands",
+                " hands = excluded.hands, closed = excluded.closed",
                 (
                     r.table_id,
                     r.thread_id,
@@ -69,6 +73,7 @@ async def save(db: Database, rows: list[PlaceRow]) -> None:
                     r.play_deal,
                     r.legacy_id,
                     r.hands,
+                    int(r.closed),
                 ),
             )
             for r in rows

@@ -64,6 +64,10 @@ class Place:
     """A table message sent with embeds, before layout components: replaced by a fresh one
     at its next show."""
     hands: dict[int, HandPlace] = field(default_factory=dict[int, HandPlace])
+    closed: bool = False
+    """The channel refused the bot (a group DM, a DM between two members, a server without
+    the bot): the table plays on the web table and in interaction answers only, and nothing
+    more is posted, edited, threaded or pinged there for it (its hands still go to DMs)."""
 
     @property
     def where_id(self) -> int:
@@ -117,6 +121,7 @@ class Place:
             self.play_message_deal,
             self.legacy_message_id,
             json.dumps(hands, separators=(",", ":")),
+            self.closed,
         )
 
     @classmethod
@@ -141,6 +146,7 @@ class Place:
                 for seat, h in hands.items()
                 if h.get("user") is not None
             },
+            closed=row.closed,
         )
 
 
@@ -164,6 +170,12 @@ class Places:
         """Tables over, oldest first: beyond ``KEEP_ENDED``, their places leave memory (once
         written)."""
         self._flushing: asyncio.Task[None] | None = None
+        self.closed_channels: set[int] = set()
+        """Channels this process knows the bot may not post in (an interaction's context
+        said so, or Discord refused it): a table first shown there starts closed."""
+
+    def _new(self, table: TableView) -> Place:
+        return Place(table.id, table.channel_id, closed=table.channel_id in self.closed_channels)
 
     async def of(self, table: TableView) -> Place:
         """The table's place, read from the database if this process has not shown it yet."""
@@ -177,18 +189,27 @@ class Places:
             row = None
         place = self._places.get(table.id)  # another show may have made it meanwhile
         if place is None:
-            place = (
-                Place(table.id, table.channel_id)
-                if row is None
-                else Place.from_row(row, table.channel_id)
-            )
+            place = self._new(table) if row is None else Place.from_row(row, table.channel_id)
             self._places[table.id] = place
         return place
+
+    async def closed(self, table_id: int) -> bool:
+        """Whether the table's channel was found closed to the bot (read from the database
+        if this process has not shown the table)."""
+        place = self._places.get(table_id)
+        if place is not None:
+            return place.closed
+        try:
+            row = await stored.load(self._db(), table_id)
+        except Exception:
+            log.exception("Could not read where table %s is shown", table_id)
+            return False
+        return row is not None and row.closed
 
     def peek(self, table: TableView) -> Place:
         """The table's place as known now, without waiting (an empty one if not read yet)."""
         place = self._places.get(table.id)
-        return place if place is not None else Place(table.id, table.channel_id)
+        return place if place is not None else self._new(table)
 
     def known(self, table_id: int) -> Place | None:
         return self._places.get(table_id)
