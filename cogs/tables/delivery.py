@@ -221,6 +221,8 @@ class HandDelivery:
             del self._to_ping[key]
         occupant = hand.occupant
         assert occupant is not None and occupant.user_id is not None
+        if place.closed:
+            return  # the channel is closed to the bot: the web table says whose turn it is
         text = t("tables.your_turn_ping", table.language, mention=f"<@{occupant.user_id}>")
         try:
             message = await self.bot.get_partial_messageable(place.where_id).send(
@@ -229,6 +231,8 @@ class HandDelivery:
             )
         except discord.HTTPException as error:
             log.info("Table %s: seat %s could not be pinged (%s)", table.id, hand.seat, error)
+            if self.outlet.closes(table, error):
+                self.outlet.shut(place, error)
             return
         self._pings[key] = (place.where_id, message.id)
 

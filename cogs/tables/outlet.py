@@ -17,9 +17,14 @@ from .common import service_of
 from .drawing import Drawing, Files
 from .faces import CardFaces, faces_of
 from .messages import Payload, Shown
-from .places import Places
+from .places import Place, Places
 
 log = logging.getLogger(__name__)
+
+MISSING_ACCESS = 50001
+"""The bot cannot see the channel (a group DM, another's DM, a server it is not in)."""
+CANNOT_MESSAGE = 50007
+"""Discord refuses the bot a message to that user (their DM, or one between members)."""
 
 
 class Outlet:
@@ -61,6 +66,28 @@ class Outlet:
             .edit(**payload)
         )
         self.shown.digests[key] = digest
+
+    def closes(self, table: TableView, error: discord.HTTPException) -> bool:
+        """Whether Discord's refusal of a call in the table's channel lasts as long as the
+        table: the bot cannot see the channel, or it is not one the bot knows (a group DM,
+        a DM between two members, a server without the bot). A channel the bot sees, only
+        missing a permission an admin may give back, is not closed; nor is an outage or a
+        rate limit."""
+        if not isinstance(error, discord.Forbidden):
+            return False
+        if error.code in (MISSING_ACCESS, CANNOT_MESSAGE):
+            return True
+        return self.bot.get_channel(table.channel_id) is None
+
+    def shut(self, place: Place, reason: object) -> None:
+        """The table's channel is closed to the bot: nothing more is posted, edited,
+        threaded or pinged there for the table (it plays on the web table and in interaction
+        answers), after a restart too."""
+        if place.closed:
+            return
+        log.info("Table %s: its channel is closed to the bot (%s)", place.table_id, reason)
+        place.closed = True
+        self.places.changed(place)
 
     async def delete(self, table: TableView, channel_id: int, message_id: int) -> None:
         """A message of the bot's that has had its day; one already gone, or that Discord

@@ -102,6 +102,9 @@ class DiscordPresenter:
         """A lobby of the bot's own making (a rematch, one opened from the web table) in the
         table's channel, its invited members pinged there; False when Discord did not take
         it (nobody in the chat can see it)."""
+        place = await self.places.of(table)
+        if place.closed:
+            return False  # nobody would see it: the table plays on the web table
         mentions = " ".join(f"<@{uid}>" for uid in table.invited)
         content = (
             t("tables.rematch.invited", table.language, mentions=mentions) if mentions else None
@@ -113,7 +116,9 @@ class DiscordPresenter:
                 **self.lobby_payload(table),
             )
         except discord.HTTPException as error:
-            log.warning("Table %s: its rematch lobby could not be shown (%s)", table.id, error)
+            log.warning("Table %s: its lobby could not be shown (%s)", table.id, error)
+            if self.outlet.closes(table, error):
+                self.outlet.shut(place, error)
             return False
         await self.lobby_posted(table, message.id)
         return True
@@ -144,6 +149,8 @@ class DiscordPresenter:
         place = await self.places.of(table)
         if show.new_lobby and place.message_id is None:
             # opened from the web table: the channel gets its lobby (where the bot may post)
+            if not place.closed and await self._closed_to_bot(table):
+                self.outlet.shut(place, "known before posting")
             await self.post_lobby(table)
         ok = True
         if show.public:
@@ -163,7 +170,11 @@ class DiscordPresenter:
         try:
             await work
         except discord.Forbidden as error:
-            await self._missing_permission(table, what, error)
+            if what != "hand" and self.outlet.closes(table, error):
+                # never asked again: the table plays on the web table from now on
+                self.outlet.shut(await self.places.of(table), error)
+            else:
+                await self._missing_permission(table, what, error)
         except discord.HTTPException as error:
             if error.status >= 500 or error.status == 429:
                 log.warning("Table %s: Discord failed its %s (%s)", table.id, what, error)
@@ -208,7 +219,7 @@ class DiscordPresenter:
     ) -> None:
         """The bot may not do something in the table's channel: the host is told once (in
         the channel, where an admin can see it too); what else works goes on."""
-        if what == "hand":
+        if what == "hand" or self.places.peek(table).closed:
             return  # a closed DM is handled by the hand itself
         log.warning("Table %s: no permission for its %s (%s)", table.id, what, error)
         told = (table.id, error.code)
@@ -229,6 +240,28 @@ class DiscordPresenter:
             )
         except discord.HTTPException:
             log.warning("Table %s: could not tell its host about permissions", table.id)
+
+    async def _closed_to_bot(self, table: TableView) -> bool:
+        """Whether the bot can tell, before posting, that it may not post in the table's
+        channel: one an interaction's context said was closed; a server this process would
+        know, but the bot is not in; no server, and not the host's DM with the bot (a group
+        DM, or a DM between two members). Unsure, it posts: the first refusal closes it."""
+        bot = self.bot
+        if table.channel_id in self.places.closed_channels:
+            return True
+        if bot.get_guild(table.guild_id) is not None:
+            return False
+        if table.guild_id != table.channel_id:  # a server's channel (a DM is its own server)
+            return bot.is_ready() and _our_shard(bot, table.guild_id)
+        known = bot.get_channel(table.channel_id)
+        if isinstance(known, discord.DMChannel):
+            return False
+        try:
+            # the host's DM with the bot: one call, once (discord.py keeps it)
+            dm = await bot.create_dm(discord.Object(table.host_id))
+        except discord.HTTPException:
+            return False
+        return dm.id != table.channel_id
 
     def _forget(self, table_id: int) -> None:
         """A table that no longer plays: nothing of it to keep in step any more."""
@@ -251,6 +284,8 @@ class DiscordPresenter:
 
     async def _public_now(self, show: Show, place: Place) -> None:
         table = show.table
+        if place.closed:
+            return  # the channel is closed to the bot: the web table shows it all
         await self.step(table, "lobby", self._lobby(table, place))
         if table.status is Status.LOBBY or (
             place.play_message_id is None
@@ -418,7 +453,10 @@ class DiscordPresenter:
 
     async def table_lost(self, lost: LostTable) -> None:
         """A table that could not be restored: its players are told where it played, with
-        the chips each got back."""
+        the chips each got back (not in a channel closed to the bot: the web table tells
+        them)."""
+        if await self.places.closed(lost.table_id):
+            return
         lang = self.language
         if lost.refunded:
             refunds = ", ".join(
@@ -432,6 +470,13 @@ class DiscordPresenter:
             text,
             allowed_mentions=pings(lost.refunded),
         )
+
+
+def _our_shard(bot: discord.Client, guild_id: int) -> bool:
+    """Whether the server's events come to this process (else it cannot know the server)."""
+    shard_ids = getattr(bot, "shard_ids", None)
+    count = bot.shard_count or 1
+    return shard_ids is None or (guild_id >> 22) % count in shard_ids
 
 
 def presenter_of(client: discord.Client) -> DiscordPresenter:

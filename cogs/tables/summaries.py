@@ -96,6 +96,9 @@ class DealSummaries:
         table = archive.table
         summary = table.summary
         assert summary is not None
+        place = outlet.places.known(table.id)
+        if place is not None and place.closed:
+            return True  # its channel closed to the bot since: the message stays as it was
         key = (table.id, f"deal{summary.deal_no}")
         payload = messages.summary_payload(table, summary)
         files = functools.partial(messages.summary_files, outlet.shown, table, summary)
@@ -104,6 +107,8 @@ class DealSummaries:
         except discord.HTTPException as error:
             if error.status >= 500 or error.status == 429:
                 return False
+            if place is not None and outlet.closes(table, error):
+                outlet.shut(place, error)
             log.info(
                 "Table %s: deal %s keeps its message (%s)", table.id, summary.deal_no + 1, error
             )
