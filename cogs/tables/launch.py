@@ -14,6 +14,7 @@ import discord
 
 from bot.client import TuteBot, tell
 from bot.i18n import t
+from cogs._base import in_server_with_bot
 
 from .common import locale_of
 
@@ -37,6 +38,10 @@ async def launch(interaction: discord.Interaction[Any]) -> bool:
     if not web_on(interaction.client):
         await _say(interaction, t("tables.web.off", lang))
         return False
+    if interaction.channel_id is not None and not bot_may_post(interaction):
+        # a table opened from this web table plays there, and in interaction answers,
+        # without a single call refused in the channel
+        remember_closed(interaction.client, interaction.channel_id)
     try:
         await interaction.response.launch_activity()
     except discord.HTTPException as error:
@@ -47,6 +52,24 @@ async def launch(interaction: discord.Interaction[Any]) -> bool:
             await _say(interaction, t("tables.web.failed", lang))
         return False
     return True
+
+
+def bot_may_post(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the bot may post in the interaction's channel: a server it is in, or its own
+    DM with the user. Not a group DM or a DM between two members (discord.py gives a
+    ``DMChannel`` for both, and for the bot's own DM: the interaction's context tells them
+    apart), nor a server where only the user installed the app."""
+    if interaction.guild_id is not None:
+        return in_server_with_bot(interaction)
+    return not interaction.context.private_channel
+
+
+def remember_closed(client: discord.Client, channel_id: int) -> None:
+    """The tables' Discord side learns that the bot may not post in ``channel_id``."""
+    from .presenter import presenter_of  # the presenter offers the web table: it imports us
+
+    if isinstance(client, TuteBot) and client.tables is not None:
+        presenter_of(client).places.closed_channels.add(channel_id)
 
 
 async def _say(interaction: discord.Interaction[Any], text: str) -> None:

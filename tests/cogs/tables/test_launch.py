@@ -17,7 +17,7 @@ import pytest
 from bot.client import TuteBot
 from bot.i18n import t
 from bot.web.server import WebTable
-from cogs.tables.launch import launch
+from cogs.tables.launch import bot_may_post, launch
 from tests.conftest import TEST_CONFIG
 from tests.logged import errors_logged
 
@@ -61,6 +61,9 @@ def interaction(response: Response, *, web: bool, locale: str = "en-US") -> Any:
         response=response,
         locale=discord.Locale(locale),
         user=SimpleNamespace(id=42),
+        channel_id=7,
+        guild_id=None,
+        context=discord.app_commands.AppCommandContext(dm_channel=True),
     )
 
 
@@ -103,3 +106,26 @@ async def test_words_that_cannot_be_said_are_logged_only(caplog: pytest.LogCaptu
     response = Response(launch_error=http_error(403, 50013), send_error=http_error(404, 10062))
     assert not await launch(interaction(response, web=True))
     assert "Could not answer 42 about the web table" in caplog.text
+
+
+@pytest.mark.parametrize(
+    ("guild_id", "context", "owners", "may_post"),
+    [
+        (None, "dm_channel", {"1": 42}, True),  # the bot's own DM with the user
+        (None, "private_channel", {"1": 42}, False),  # a group DM, a DM between members
+        (5, "guild", {"0": 5}, True),  # a server the bot is in
+        (5, "guild", {"1": 42}, False),  # a server where only the user installed the app
+    ],
+)
+def test_the_interaction_tells_where_the_bot_may_post(
+    guild_id: int | None, context: str, owners: dict[str, int], may_post: bool
+) -> None:
+    """discord.py gives a ``DMChannel`` in the bot's DM and in a DM between two members:
+    the interaction's context and who installed the app tell them apart."""
+    asked = SimpleNamespace(
+        guild_id=guild_id,
+        context=discord.app_commands.AppCommandContext(**{context: True}),
+        is_guild_integration=lambda: guild_id is not None and "0" in owners,
+        is_user_integration=lambda: "1" in owners,
+    )
+    assert bot_may_post(cast(Any, asked)) is may_post
