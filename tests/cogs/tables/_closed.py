@@ -147,11 +147,16 @@ class Page:
         assert isinstance(bot, TuteBot) and bot.tables is not None
         return table_of(bot.tables, table_id)
 
-    async def play_out(self, table_id: int) -> Table:
-        """Every player plays from the page until the game is over: the one on turn, the
-        first thing the rules let them do."""
+    async def rejoin(self, table_id: int) -> None:
+        """Every socket opens again at the table (the bot restarted: a new web table)."""
+        for socket in self.sockets:
+            await self.run(lambda s=socket: self.hub.join(table_id, s))
+
+    async def play_out(self, table_id: int, moves: int = MAX_MOVES) -> Table:
+        """Every player plays from the page until the game is over (or ``moves`` were
+        made): the one on turn, the first thing the rules let them do."""
         by_user = {s.user_id: s for s in self.sockets}
-        for _ in range(MAX_MOVES):
+        for _ in range(moves):
             table = self.table(table_id)
             if table.status is not Status.PLAYING:
                 return table
@@ -182,4 +187,6 @@ class Page:
                 trick_no=len(deal.tricks),
             )
             await self.run(act)
+        if moves < MAX_MOVES:
+            return self.table(table_id)
         raise AssertionError(f"table {table_id} still plays after {MAX_MOVES} moves")

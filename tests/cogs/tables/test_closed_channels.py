@@ -45,9 +45,17 @@ def page_of(
     return Page(env, sockets)
 
 
-async def play_a_game(page: Page, closed: Closed, *, refused: int) -> None:
-    """A whole game of two from the page, which costs ``refused`` refused requests."""
+async def play_a_game(
+    page: Page, closed: Closed, *, refused: int, restart: Config | None = None
+) -> None:
+    """A whole game of two from the page, which costs ``refused`` refused requests;
+    ``restart``: the bot restarts (with this configuration) half-way."""
     table_id = await page.open_and_start()
+    if restart is not None:
+        await page.play_out(table_id, moves=5)
+        await page.env.bot.close()
+        await page.env.restart_bot(web_bot(restart))
+        await page.rejoin(table_id)
     table = await page.play_out(table_id)
     assert table.status is Status.FINISHED and table.winner is not None
     for socket in page.sockets:
@@ -110,14 +118,17 @@ async def test_a_server_without_the_bot_costs_no_refused_request(
 
 
 async def test_a_channel_the_bot_may_not_see_costs_one_refused_request(
-    simcord_env: simcord.Env, world: World, table_seed: Callable[[int], None]
+    simcord_env: simcord.Env,
+    world: World,
+    test_config: Config,
+    table_seed: Callable[[int], None],
 ) -> None:
     """A channel of the bot's own server that it may no longer see: the lobby's post is
-    refused, and nothing more is asked there."""
+    refused, and nothing more is asked there, after a restart too."""
     env = simcord_env
     table_seed(SEED)
     luis = world.guild.add_member(env.create_user("luis"))
     await env.settle()
     closed = closed_channel(env, world.channel.id)
     page = page_of(env, [world.member.user, luis.user], world.channel.id, world.guild.id)
-    await play_a_game(page, closed, refused=1)
+    await play_a_game(page, closed, refused=1, restart=test_config)
