@@ -27,6 +27,11 @@ def service_of(client: discord.Client) -> TableService:
     return service
 
 
+def web_on(client: discord.Client) -> bool:
+    """Whether this bot serves the web table (the Activity's page and sockets)."""
+    return isinstance(client, TuteBot) and client.web is not None
+
+
 def cluster_of(client: discord.Client) -> Cluster | None:
     """This process's place among the bot's processes (None before the database opens)."""
     return client.cluster if isinstance(client, TuteBot) else None

@@ -16,18 +16,14 @@ from bot.client import TuteBot, tell
 from bot.i18n import t
 from cogs._base import in_server_with_bot
 
-from .common import locale_of
+from .common import locale_of, web_on
+from .presenter import presenter_of
 
 log = logging.getLogger(__name__)
 
 UNKNOWN_INTERACTION = 10062
 """The answer came too late (or twice): nothing more can be said to that interaction."""
 ALREADY_ANSWERED = 40060
-
-
-def web_on(client: discord.Client) -> bool:
-    """Whether this bot serves the web table (the Activity's page and sockets)."""
-    return isinstance(client, TuteBot) and client.web is not None
 
 
 async def launch(interaction: discord.Interaction[Any]) -> bool:
@@ -66,8 +62,6 @@ def bot_may_post(interaction: discord.Interaction[Any]) -> bool:
 
 def remember_closed(client: discord.Client, channel_id: int) -> None:
     """The tables' Discord side learns that the bot may not post in ``channel_id``."""
-    from .presenter import presenter_of  # the presenter offers the web table: it imports us
-
     if isinstance(client, TuteBot) and client.tables is not None:
         presenter_of(client).places.closed_channels.add(channel_id)
 

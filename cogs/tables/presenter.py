@@ -23,11 +23,10 @@ from bot.tables.views import HandView, Show, TableView
 from cogs._base import pings
 
 from . import messages
-from .common import service_of
+from .common import service_of, web_on
 from .delivery import HandDelivery
 from .drawing import Files
 from .faces import CardFaces
-from .launch import web_on
 from .messages import TOO_OLD_TO_EDIT, Payload, as_new_message, too_old
 from .outlet import Outlet
 from .places import Place
