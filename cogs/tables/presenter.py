@@ -16,6 +16,7 @@ from dataclasses import replace
 import discord
 
 from bot.i18n import t
+from bot.tables.lobby import NO_SERVER
 from bot.tables.model import Status
 from bot.tables.service import LostTable
 from bot.tables.surroundings import Presenters
@@ -250,7 +251,8 @@ class DiscordPresenter:
             return True
         if bot.get_guild(table.guild_id) is not None:
             return False
-        if table.guild_id != table.channel_id:  # a server's channel (a DM is its own server)
+        if table.guild_id not in (table.channel_id, NO_SERVER):
+            # a server's channel (a DM from the web table is its own server)
             return bot.is_ready() and _our_shard(bot, table.guild_id)
         known = bot.get_channel(table.channel_id)
         if isinstance(known, discord.DMChannel):
