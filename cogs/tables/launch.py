@@ -34,10 +34,10 @@ async def launch(interaction: discord.Interaction[Any]) -> bool:
     if not web_on(interaction.client):
         await _say(interaction, t("tables.web.off", lang))
         return False
-    if interaction.channel_id is not None and not bot_may_post(interaction):
-        # a table opened from this web table plays there, and in interaction answers,
-        # without a single call refused in the channel
-        remember_closed(interaction.client, interaction.channel_id)
+    if interaction.channel_id is not None:
+        # a table opened from this web table where the bot may not post plays there, and
+        # in interaction answers, without a single call refused in the channel
+        remember_closed(interaction.client, interaction.channel_id, not bot_may_post(interaction))
     try:
         await interaction.response.launch_activity()
     except discord.HTTPException as error:
@@ -60,10 +60,14 @@ def bot_may_post(interaction: discord.Interaction[Any]) -> bool:
     return not interaction.context.private_channel
 
 
-def remember_closed(client: discord.Client, channel_id: int) -> None:
-    """The tables' Discord side learns that the bot may not post in ``channel_id``."""
+def remember_closed(client: discord.Client, channel_id: int, closed: bool) -> None:
+    """The tables' Discord side learns whether the bot may post in ``channel_id``."""
     if isinstance(client, TuteBot) and client.tables is not None:
-        presenter_of(client).places.closed_channels.add(channel_id)
+        known = presenter_of(client).places.closed_channels
+        if closed:
+            known.add(channel_id)
+        else:
+            known.discard(channel_id)
 
 
 async def _say(interaction: discord.Interaction[Any], text: str) -> None:

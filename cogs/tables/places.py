@@ -171,11 +171,11 @@ class Places:
         written)."""
         self._flushing: asyncio.Task[None] | None = None
         self.closed_channels: set[int] = set()
-        """Channels this process knows the bot may not post in (an interaction's context
-        said so, or Discord refused it): a table first shown there starts closed."""
+        """Channels an interaction's context said the bot may not post in (until one says
+        it may): a table opened there from the web table starts closed."""
 
     def _new(self, table: TableView) -> Place:
-        return Place(table.id, table.channel_id, closed=table.channel_id in self.closed_channels)
+        return Place(table.id, table.channel_id)
 
     async def of(self, table: TableView) -> Place:
         """The table's place, read from the database if this process has not shown it yet."""

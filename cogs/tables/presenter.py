@@ -247,10 +247,10 @@ class DiscordPresenter:
         know, but the bot is not in; no server, and not the host's DM with the bot (a group
         DM, or a DM between two members). Unsure, it posts: the first refusal closes it."""
         bot = self.bot
+        if bot.get_guild(table.guild_id) is not None:
+            return False  # the bot is in the server (now)
         if table.channel_id in self.places.closed_channels:
             return True
-        if bot.get_guild(table.guild_id) is not None:
-            return False
         if table.guild_id not in (table.channel_id, NO_SERVER):
             # a server's channel (a DM from the web table is its own server)
             return bot.is_ready() and _our_shard(bot, table.guild_id)
