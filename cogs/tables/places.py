@@ -174,9 +174,6 @@ class Places:
         """Channels an interaction's context said the bot may not post in (until one says
         it may): a table opened there from the web table starts closed."""
 
-    def _new(self, table: TableView) -> Place:
-        return Place(table.id, table.channel_id)
-
     async def of(self, table: TableView) -> Place:
         """The table's place, read from the database if this process has not shown it yet."""
         place = self._places.get(table.id)
@@ -189,7 +186,11 @@ class Places:
             row = None
         place = self._places.get(table.id)  # another show may have made it meanwhile
         if place is None:
-            place = self._new(table) if row is None else Place.from_row(row, table.channel_id)
+            place = (
+                Place(table.id, table.channel_id)
+                if row is None
+                else Place.from_row(row, table.channel_id)
+            )
             self._places[table.id] = place
         return place
 
@@ -209,7 +210,7 @@ class Places:
     def peek(self, table: TableView) -> Place:
         """The table's place as known now, without waiting (an empty one if not read yet)."""
         place = self._places.get(table.id)
-        return place if place is not None else self._new(table)
+        return place if place is not None else Place(table.id, table.channel_id)
 
     def known(self, table_id: int) -> Place | None:
         return self._places.get(table_id)

@@ -220,7 +220,7 @@ class DiscordPresenter:
         """The bot may not do something in the table's channel: the host is told once (in
         the channel, where an admin can see it too); what else works goes on."""
         if what == "hand" or self.places.peek(table).closed:
-            return  # a closed DM is handled by the hand itself
+            return  # a closed DM is handled by the hand itself; a closed channel hears nothing
         log.warning("Table %s: no permission for its %s (%s)", table.id, what, error)
         told = (table.id, error.code)
         if told in self._told:
