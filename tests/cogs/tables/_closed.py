@@ -25,6 +25,7 @@ from bot.engine import Kind
 from bot.tables.codes import encode_action
 from bot.tables.model import Status, Table
 from bot.web.hub import TableHub
+from bot.web.lobby import server_of
 from bot.web.sessions import Session
 from tests.conftest import fast_bot
 from tests.tables._play import table_of
@@ -91,6 +92,10 @@ class Socket:
     @property
     def channel_id(self) -> int:
         return self.session.channel_id
+
+    @property
+    def place(self) -> int:
+        return server_of(self.session)
 
     def follow(self, table_id: int) -> None:
         self.table_id = table_id
