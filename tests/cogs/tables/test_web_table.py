@@ -34,8 +34,9 @@ def simcord_bot(test_config: Config) -> TuteBot:
 
 
 class Socket:
-    def __init__(self, user_id: int, language: str = "en") -> None:
+    def __init__(self, user_id: int, place: int, language: str = "en") -> None:
         self.user_id = user_id
+        self.place = place
         self.language = language
         self.sent: list[dict[str, Any]] = []
 
@@ -61,7 +62,7 @@ async def test_a_card_played_on_discord_reaches_the_web_table(
     deal = table.deal
     assert deal is not None
     seat = table.seat_of(alice.id)
-    socket = Socket(alice.id)
+    socket = Socket(alice.id, world.guild.id)
     await bot.web.hub.join(table.id, socket)
     assert socket.sent[-1]["hand"]["seat"] == seat
     while deal.turn != seat:
