@@ -275,7 +275,7 @@ async def front(holder_port: int) -> None:
         session = verify(request.query.get("session", ""), SECRET, time.time())
         ws = web.WebSocketResponse()
         await ws.prepare(request)
-        if not await relay_if_elsewhere(request, session, ws):
+        if not await relay_if_elsewhere(request, session, ws, secret=SECRET, now=time.time()):
             await ws.close()
         return ws
 
