@@ -1,5 +1,6 @@
 """The bot: start-up (translator, cogs, command sync) and the one error path."""
 
+import asyncio
 import importlib.util
 import logging
 import pkgutil
@@ -198,6 +199,9 @@ class TuteBot(commands.AutoShardedBot):
         open, started by the tables cog before it restores the tables."""
         self.tables: TableService | None = None
         """The table service; the tables cog starts it (and restores the open tables)."""
+        self.table_sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+        """How the table service waits (a turn's clock, a robot's pause, a place's write):
+        set before the start, it holds from the first table restored (a test's clock)."""
         self.web: WebTable | None = None
         """The web table (the Activity's page and sockets), when TUTE_WEB_PORT opens one;
         the tables cog starts it with the table service."""

@@ -110,6 +110,12 @@ async def simcord_env(simcord_env: simcord.Env) -> AsyncIterator[simcord.Env]:
 
     async def restart_bot(bot: discord.Client | None = None) -> None:
         old: Database | None = getattr(env.bot, "db", None)
+        starting = env.bot if bot is None else bot
+        if isinstance(starting, TuteBot):
+            # from its first table on: what it restores waits on SimCord's clock too (a
+            # place's write due in 5 s, waited out in real time by a settle of 5 s, would
+            # land on either side of its end)
+            starting.table_sleep = sleep_on_the_clock
         await restart(bot)
         clocks_on_simcord_time()
         if old is not None and getattr(env.bot, "db", None) is not old:

@@ -335,6 +335,7 @@ async def start_tables(
         robot_delay=bot.config.robot_delay,
         think_budget=bot.config.think_budget,
         robot_processes=bot.config.robot_processes,
+        sleep=bot.table_sleep,
     )
     bot.tables = service
     bot.add_dynamic_items(*BUTTONS, *GUIDE_ITEMS, *REPLAY_ITEMS)
