@@ -1,0 +1,63 @@
+"""What a hostile page may send the card table's server is answered in words, never a 500
+or a dead socket: a session whose signature is not ASCII, numbers JSON cannot hold in an
+int, brackets nested past Python's recursion, and replay ids past the database's integers."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+
+from bot.storage import Database
+from bot.tables.model import Table
+from bot.web import Session, sign
+from bot.web.app import make_app
+from bot.web.hub import TableHub
+from tests.web.conftest import quick_service, started_habanero
+
+SECRET = b"k" * 32
+ANA = 10
+GUILD, CHANNEL = 1, 2
+
+
+def _token(user_id: int = ANA) -> str:
+    session = Session(
+        user_id=user_id,
+        name="Ana",
+        instance_id="i-1",
+        channel_id=CHANNEL,
+        guild_id=GUILD,
+        expires=2e9,
+    )
+    return sign(session, SECRET)
+
+
+@pytest.fixture
+async def world(db: Database) -> AsyncIterator[tuple[TestClient[Any, Any], Table]]:
+    service = quick_service(db)
+    hub = TableHub(service)
+    table = await started_habanero(service, hub, guild_id=GUILD, channel_id=CHANNEL, host_id=ANA)
+    app = make_app(hub=hub, secret=SECRET, clock=lambda: 1e9, auth=None)
+    client = TestClient(TestServer(app))
+    await client.start_server()
+    yield client, table
+    await client.close()
+
+
+@pytest.mark.parametrize("signature", ["é", "ñandú", "\u00a0AAAA", "A" * 42 + "€"])
+async def test_a_signature_that_is_not_ascii_is_malformed_not_a_500(
+    world: tuple[TestClient[Any, Any], Table], signature: str
+) -> None:
+    client, _ = world
+    payload = _token().partition(".")[0]
+    token = f"{payload}.{signature}"
+    opened = await client.get("/api/ws", params={"session": token})
+    assert opened.status == 401
+    assert (await opened.json())["error"] == "malformed"
+    header = f"Bearer {token}"
+    if header.isascii() or all(ord(c) < 256 for c in header):  # what HTTP headers can carry
+        listed = await client.get("/api/replays", headers={"Authorization": header})
+        assert listed.status == 401
+        assert (await listed.json())["error"] == "malformed"
