@@ -46,6 +46,7 @@ from bot.i18n import CATALOGS, LANGUAGES, Language, language_of
 from bot.render.cards import card_back, card_image
 from bot.render.symbols import ALL_CARDS
 from bot.tables.errors import TableError
+from bot.tables.numbers import parse_number
 
 from . import wire
 from .activity import DiscordCallError, Instance, Login
@@ -482,13 +483,15 @@ async def _take(hub: TableHub, peer: SocketPeer, data: str) -> None:
         elif kind == "hint":
             await hub.hint(table_id, peer)
         elif kind == "act":
-            code, deal, trick = str(message["code"]), int(message["deal"]), int(message["trick"])
-            await hub.act(table_id, peer, code, deal_no=deal, trick_no=trick)
+            deal, trick = parse_number(message["deal"]), parse_number(message["trick"])
+            if deal is None or trick is None:
+                raise ValueError("not a deal and a trick")
+            await hub.act(table_id, peer, str(message["code"]), deal_no=deal, trick_no=trick)
         else:
             raise ValueError("not an action")
     except TableError as error:
         await _refuse(peer, error)
-    except (ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError, RecursionError):  # nested past json's depth
         await _refuse(peer, TableError("malformed"))
 
 

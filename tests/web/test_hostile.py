@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
+from bot.i18n import t
 from bot.storage import Database
 from bot.tables.model import Table
 from bot.web import Session, sign
@@ -61,3 +62,39 @@ async def test_a_signature_that_is_not_ascii_is_malformed_not_a_500(
         listed = await client.get("/api/replays", headers={"Authorization": header})
         assert listed.status == 401
         assert (await listed.json())["error"] == "malformed"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        '{"type": "act", "code": "1O", "deal": 1e999, "trick": 0}',
+        '{"type": "act", "code": "1O", "deal": 0, "trick": -1e999}',
+        '{"type": "act", "code": "1O", "deal": NaN, "trick": 0}',
+        '{"type": "act", "code": "1O", "deal": 99999999999999999999999, "trick": 0}',
+        '{"type": "act", "code": "1O", "deal": "²", "trick": 0}',
+        '{"type": "act", "code": "1O", "deal": 0.5, "trick": 0}',
+        '{"type": "act", "code": "1O", "deal": true, "trick": 0}',
+        "[" * 2000 + "]" * 2000,
+        '{"type": ' + "[" * 2000 + "]" * 2000 + "}",
+    ],
+    ids=["inf", "-inf", "nan", "huge", "unicode digit", "half", "bool", "brackets", "nested"],
+)
+async def test_a_message_no_number_or_nesting_can_hold_is_refused_and_the_socket_lives(
+    world: tuple[TestClient[Any, Any], Table], message: str
+) -> None:
+    client, table = world
+    async with client.ws_connect("/api/ws", params={"session": _token()}) as ws:
+        hand = (await ws.receive_json())["hand"]
+        await ws.send_str(message)
+        refused = await ws.receive_json()
+        assert refused["type"] == "refused"
+        assert refused["key"] == "tables.errors.malformed"
+        assert refused["text"] == t("tables.errors.malformed", "en")
+        card = hand["playable"][0]  # the same socket still plays
+        await ws.send_json(
+            {"type": "act", "code": card, "deal": hand["deal_no"], "trick": hand["trick_no"]}
+        )
+        state = await ws.receive_json()
+        assert state["type"] == "state" and card not in state["hand"]["cards"]
+        assert not ws.closed
+    assert table.deal is not None
