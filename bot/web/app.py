@@ -150,7 +150,7 @@ def make_app(
     app.router.add_post("/api/token", token)
     app.router.add_get("/api/ws", socket)
     app.router.add_get("/api/replays", replays)
-    app.router.add_get(r"/api/replays/{table:\d+}/{deal:\d+}", replays)
+    app.router.add_get(r"/api/replays/{table:[0-9]+}/{deal:[0-9]+}", replays)
     app.on_shutdown.append(_close_sockets)
     return app
 

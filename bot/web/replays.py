@@ -13,6 +13,7 @@ from aiohttp import web
 
 from bot.i18n import language_of, t
 from bot.tables.errors import TableError
+from bot.tables.numbers import parse_number
 from bot.tables.replay import deal_replay, recent_deals, replay_json
 from bot.tables.service import TableService
 
@@ -21,6 +22,8 @@ from .sessions import Session, WebAuthError, verify
 RECENT: Final = 25
 """The most deals the page lists."""
 BEARER: Final = "Bearer "
+SHOWN_DIGITS: Final = 20
+"""The most digits of a number from the address a refusal repeats."""
 
 
 def _session(request: web.Request, secret: bytes, clock: Callable[[], float]) -> Session:
@@ -28,6 +31,13 @@ def _session(request: web.Request, secret: bytes, clock: Callable[[], float]) ->
     if not header.startswith(BEARER):
         raise WebAuthError("malformed")
     return verify(header[len(BEARER) :], secret, clock())
+
+
+def _shown(digits: str, plus: int = 0) -> str:
+    """A number of the address as the refusal shows it (a deal counted from 1), cut short."""
+    if len(digits) > SHOWN_DIGITS:
+        return digits[: SHOWN_DIGITS - 1] + "…"
+    return str(int(digits) + plus)
 
 
 def _refused(request: web.Request, key: str, status: int, **params: object) -> web.Response:
@@ -62,12 +72,15 @@ async def replays_answer(
             for d in deals
         ]
         return web.json_response({"deals": listed}, headers={"Cache-Control": "no-cache"})
+    table_id, deal_no = parse_number(table), parse_number(deal)
+    if table_id is None or deal_no is None:  # past what the database holds: no such deal
+        return _refused(request, "replay_none", 404, id=_shown(table), deal=_shown(deal, 1))
     try:
         replay = await deal_replay(
             service.db,
             session.guild_id,
-            int(table),
-            int(deal),
+            table_id,
+            deal_no,
             user_id=session.user_id,
             now=clock(),
         )

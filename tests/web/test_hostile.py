@@ -98,3 +98,30 @@ async def test_a_message_no_number_or_nesting_can_hold_is_refused_and_the_socket
         assert state["type"] == "state" and card not in state["hand"]["cards"]
         assert not ws.closed
     assert table.deal is not None
+
+
+@pytest.mark.parametrize(
+    ("table", "deal"),
+    [
+        (str(2**63), "0"),
+        (str(2**64 + 5), "0"),
+        ("1", str(2**63)),
+        ("9" * 5000, "0"),
+        ("1", "9" * 5000),
+    ],
+    ids=["table 2**63", "table 2**64", "deal 2**63", "table 5000 digits", "deal 5000 digits"],
+)
+@pytest.mark.parametrize("lang", ["en", "es"])
+async def test_a_replay_id_past_the_databases_integers_is_no_such_deal_in_words(
+    world: tuple[TestClient[Any, Any], Table], table: str, deal: str, lang: str
+) -> None:
+    client, _ = world
+    answer = await client.get(
+        f"/api/replays/{table}/{deal}",
+        params={"lang": lang},
+        headers={"Authorization": f"Bearer {_token()}"},
+    )
+    assert answer.status == 404
+    said = await answer.json()
+    assert said["error"] == "replay_none"
+    assert said["text"].startswith(t("tables.errors.replay_none", lang, id="X", deal="Y")[:5])
