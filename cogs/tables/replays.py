@@ -23,6 +23,7 @@ from bot.i18n import t
 from bot.render import SeatInfo, TableScene
 from bot.render.replay import ReplayScene, render_replay
 from bot.tables.errors import TableError
+from bot.tables.numbers import parse_number
 from bot.tables.replay import DealReplay, ReplayStep, StepKind, deal_replay, recent_deals
 from cogs._base import shown_name
 
@@ -338,10 +339,10 @@ async def show_history(interaction: discord.Interaction[Any], chosen: str | None
         table_id, deal_no = deals[0].table_id, deals[0].deal_no
     else:
         table_part, _, deal_part = chosen.partition(":")
-        if not (table_part.isdigit() and deal_part.isdigit()):
+        table_id, deal_no = parse_number(table_part), parse_number(deal_part)
+        if table_id is None or deal_no is None:
             await refuse(interaction, TableError("replay_pick"))
             return
-        table_id, deal_no = int(table_part), int(deal_part)
     try:
         await send_replay(interaction, table_id, deal_no, with_record=True)
     except TableError as error:

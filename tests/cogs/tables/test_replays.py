@@ -129,6 +129,8 @@ async def test_a_finished_deal_steps_back_and_forth_from_history_and_its_summary
     assert await alice.autocomplete(channel, "tute history", "deal", "#999") == []
     for typed, words in [
         ("nonsense", t("tables.errors.replay_pick", "en")),
+        ("1:²", t("tables.errors.replay_pick", "en")),  # a digit to isdigit(), not to int()
+        (f"{2**63}:0", t("tables.errors.replay_pick", "en")),  # past the database's integers
         ("999:0", t("tables.errors.replay_none", "en", id=999, deal=1)),
     ]:
         refused = (await alice.slash(channel, "tute history", deal=typed)).response
