@@ -16,6 +16,7 @@ import discord
 
 from bot.i18n import Language, t
 from bot.storage.settings import GuildSettings, InvalidSetting, update_settings
+from bot.tables.numbers import parse_number
 
 from .common import CMD, NO_PINGS, bot_language, database, managing_guild, reply, user_language
 from .embeds import settings_embed
@@ -150,12 +151,13 @@ class NumbersForm(discord.ui.Modal):
             typed = field.value.strip()
             if not typed:
                 continue  # emptied: left as it is
-            if not typed.isdigit():
+            number = parse_number(typed)
+            if number is None:
                 await reply(
                     interaction, t("standings.config.invalid", lang, setting=label(name, lang))
                 )
                 return
-            changes[name] = int(typed)
+            changes[name] = number
         await apply(interaction, changes)
 
 

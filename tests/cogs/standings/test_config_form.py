@@ -107,6 +107,10 @@ async def test_a_form_of_numbers_saves_them_and_refuses_what_is_out_of_bounds(
     assert refused.response is not None
     setting = t("settings.config.pair_daily_cap", "es")
     assert refused.response.content == t("standings.config.invalid", "es", setting=setting)
+    opened = await admin.click(answer, label=t("settings.config.form.rating", "es"))
+    refused = await admin.submit_modal(opened, {"tute:config:pair_daily_cap": "1²"})
+    assert refused.response is not None  # a digit to isdigit(), not to int()
+    assert refused.response.content == t("standings.config.invalid", "es", setting=setting)
     settings = await get_settings(db_of(simcord_env), world.guild.id)
     assert (settings.min_rated_games, settings.pair_daily_cap) == (5, 10)
 
