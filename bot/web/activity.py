@@ -9,21 +9,44 @@ token the page's SDK needs.
 Every call can fail: a code Discord refuses or a player not in the instance is a
 :class:`WebAuthError` (the login is refused, in a word); Discord down or slow is a
 :class:`DiscordCallError` (try again), and never a session.
+
+The page's instance id goes into the address of a call made with the bot's own token: only
+the form Discord gives (letters, digits and dashes) is taken, and every part of every path
+is quoted (:func:`_path`).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
+from urllib.parse import quote
 
 import aiohttp
 
+from bot.tables.numbers import parse_number
 from bot.web.sessions import SESSION_TTL, Session, WebAuthError
 
 DISCORD_API: Final = "https://discord.com/api/v10"
 CALL_TIMEOUT: Final = 10.0
 """Seconds a call to Discord may take before the login fails (the page may try again)."""
+MAX_CODE: Final = 200
+"""The longest OAuth2 code a page may post (Discord's are about 30 characters)."""
+INSTANCE_ID: Final = re.compile(r"[A-Za-z0-9-]{1,100}")
+"""An Activity instance id as Discord gives it
+(``i-1276580072400224306-gc-912952092627435520-912954213460484116``): nothing that could
+climb out of its place in a path."""
+
+
+def _path(*parts: str | int) -> str:
+    """A path of Discord's API from its parts, each quoted: no part can add a segment or
+    start a query, and none may be empty or dots alone (the URL would climb: ``%2E%2E`` is
+    ``..`` to the client too), which refuses the login as malformed."""
+    texts = [str(part) for part in parts]
+    if any(not text.strip(".") for text in texts):
+        raise WebAuthError("malformed")
+    return "".join("/" + quote(text, safe="@") for text in texts)
 
 
 class DiscordCallError(Exception):
@@ -76,12 +99,13 @@ class ActivityAuth:
     ) -> Login:
         """The session of whoever the page's code belongs to, in that instance. ``body``,
         the rest of what the page posted, proves nothing here: Discord says it all."""
-        if not code or not instance_id or len(code) > 200 or len(instance_id) > 200:
+        if not code or len(code) > MAX_CODE:
             raise WebAuthError("malformed")
+        _check_instance_id(instance_id)
         token = await self._exchange(code)
-        user = await self._call("GET", "/users/@me", f"Bearer {token}")
-        instance = await self.instance(instance_id)
+        user = await self._call("GET", _path("users", "@me"), f"Bearer {token}")
         user_id = _snowflake(user.get("id"))
+        instance = await self.instance(instance_id)
         if user_id not in instance.users:
             raise WebAuthError("not in the instance")
         name = str(user.get("global_name") or user.get("username") or user_id)
@@ -96,8 +120,10 @@ class ActivityAuth:
         return Login(session, token)
 
     async def instance(self, instance_id: str) -> Instance:
-        """Where the instance runs and who is in it; a WebAuthError if Discord knows none."""
-        path = f"/applications/{self._application_id}/activity-instances/{instance_id}"
+        """Where the instance runs and who is in it; a WebAuthError if Discord knows none,
+        or if ``instance_id`` is not of the form Discord gives (no call is made then)."""
+        _check_instance_id(instance_id)
+        path = _path("applications", self._application_id, "activity-instances", instance_id)
         data = await self._call("GET", path, f"Bot {self._bot_token}")
         location = data.get("location")
         if not isinstance(location, dict) or str(data.get("instance_id")) != instance_id:
@@ -120,7 +146,7 @@ class ActivityAuth:
             "grant_type": "authorization_code",
             "code": code,
         }
-        data = await self._call("POST", "/oauth2/token", None, form=form)
+        data = await self._call("POST", _path("oauth2", "token"), None, form=form)
         token = data.get("access_token")
         if not isinstance(token, str) or not token:
             raise WebAuthError("code refused")
@@ -154,6 +180,11 @@ class ActivityAuth:
         return data
 
 
+def _check_instance_id(instance_id: str) -> None:
+    if not INSTANCE_ID.fullmatch(instance_id):
+        raise WebAuthError("malformed")
+
+
 _REFUSED: Final = {
     "oauth2": "code refused",
     "users": "token refused",
@@ -164,6 +195,7 @@ _REFUSED: Final = {
 
 def _snowflake(value: object) -> int:
     """A Discord id (a string of digits), or a WebAuthError."""
-    if isinstance(value, str) and value.isdigit() and len(value) <= 20:
-        return int(value)
-    raise WebAuthError("malformed")
+    number = parse_number(value) if isinstance(value, str) else None
+    if number is None:
+        raise WebAuthError("malformed")
+    return number

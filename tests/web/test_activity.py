@@ -5,7 +5,7 @@ down or slow never makes a session."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,6 +15,7 @@ from aiohttp import web
 from aiohttp.test_utils import TestServer
 
 from bot.web import ActivityAuth, DiscordCallError, WebAuthError
+from bot.web.activity import _path
 
 APP_ID = 4242
 SECRET = "client-secret"
@@ -46,9 +47,18 @@ class Discord:
     status: int | None = None
     """Every call answers this, when set (an outage, a rate limit)."""
     calls: list[tuple[str, str, dict[str, str]]] = field(default_factory=list)
+    requests: list[tuple[str, str, dict[str, str]]] = field(default_factory=list)
+    """Every request that reached it, whatever its path: method, raw path, headers."""
+
+    @web.middleware
+    async def record(
+        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
+        self.requests.append((request.method, request.raw_path, dict(request.headers)))
+        return await handler(request)
 
     def app(self) -> web.Application:
-        app = web.Application()
+        app = web.Application(middlewares=[self.record])
         app.router.add_post("/oauth2/token", self.token)
         app.router.add_get("/users/@me", self.me)
         app.router.add_get("/applications/{app}/activity-instances/{instance}", self.instance)
@@ -187,3 +197,47 @@ async def test_discord_unreachable_makes_no_session() -> None:
         )
         with pytest.raises(DiscordCallError):
             await auth.login("good-code", "i-1")
+
+
+# ------------------------------------------------------------------ a hostile instance id
+
+HOSTILE_IDS = [
+    "../../../users/@me",
+    "i-1/../../../users/@me",
+    "..",
+    "%2E%2E",
+    "i-1%2F..%2F..",
+    "i-1?with_counts=true",
+    "i-1#x",
+    "i-1/",
+    "i 1",
+    "i-1\n",
+    "i-1\u0131",
+    "\u0130-1",
+    "i-" + "1" * 100,
+    "",
+]
+
+
+@pytest.mark.parametrize("instance", HOSTILE_IDS)
+async def test_an_instance_id_not_of_discords_form_is_malformed_before_any_call(
+    discord: tuple[Discord, ActivityAuth], instance: str
+) -> None:
+    """The page's instance id goes into a path the bot's token calls: only letters, digits
+    and dashes, or nothing is asked of Discord at all."""
+    fake, auth = discord
+    with pytest.raises(WebAuthError, match="malformed"):
+        await auth.login("good-code", instance)
+    with pytest.raises(WebAuthError, match="malformed"):
+        await auth.instance(instance)
+    assert fake.requests == []
+
+
+def test_every_part_of_a_path_is_quoted_and_none_climbs() -> None:
+    assert _path("applications", 7, "activity-instances", "a/b?c#d e") == (
+        "/applications/7/activity-instances/a%2Fb%3Fc%23d%20e"
+    )
+    assert _path("users", "@me") == "/users/@me"
+    for climbing in ("..", ".", ""):
+        with pytest.raises(WebAuthError, match="malformed"):
+            _path("applications", 7, "activity-instances", climbing)
