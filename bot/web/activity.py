@@ -12,11 +12,12 @@ Every call can fail: a code Discord refuses or a player not in the instance is a
 
 The page's instance id goes into the address of a call made with the bot's own token: only
 the form Discord gives (letters, digits and dashes) is taken, and every part of every path
-is quoted (:func:`_path`).
+is quoted (:func:`_path`). Each call says who makes it (``User-Agent``), as Discord asks.
 """
 
 from __future__ import annotations
 
+import importlib.metadata
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -37,6 +38,25 @@ INSTANCE_ID: Final = re.compile(r"[A-Za-z0-9-]{1,100}")
 """An Activity instance id as Discord gives it
 (``i-1276580072400224306-gc-912952092627435520-912954213460484116``): nothing that could
 climb out of its place in a path."""
+LIBRARY_URL: Final = "https://github.com/Rapptz/discord.py"
+"""The address a User-Agent names when the bot's package names none (the library it is
+built on, as discord.py's own calls name it)."""
+
+
+def user_agent() -> str:
+    """``DiscordBot (url, version)``, as Discord asks of every call: the bot's package
+    address (else its library's) and its version."""
+    try:
+        meta = importlib.metadata.metadata("tute-bot")
+        version = meta["Version"] or "0"
+        urls = meta.get_all("Project-URL") or []
+    except importlib.metadata.PackageNotFoundError:
+        version, urls = "0", []
+    url = next((u.partition(",")[2].strip() for u in urls if "," in u), LIBRARY_URL)
+    return f"DiscordBot ({url}, {version})"
+
+
+USER_AGENT: Final = user_agent()
 
 
 def _path(*parts: str | int) -> str:
@@ -162,7 +182,9 @@ class ActivityAuth:
     ) -> dict[str, Any]:
         """One call to Discord: its JSON object; 4xx refuses the login, anything else (5xx,
         429, a timeout, a broken connection) is a DiscordCallError."""
-        headers = {"Authorization": authorization} if authorization else {}
+        headers = {"User-Agent": USER_AGENT}
+        if authorization:
+            headers["Authorization"] = authorization
         timeout = aiohttp.ClientTimeout(total=CALL_TIMEOUT)
         try:
             async with self._http.request(

@@ -5,6 +5,8 @@ down or slow never makes a session."""
 
 from __future__ import annotations
 
+import importlib.metadata
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -231,6 +233,28 @@ async def test_an_instance_id_not_of_discords_form_is_malformed_before_any_call(
     with pytest.raises(WebAuthError, match="malformed"):
         await auth.instance(instance)
     assert fake.requests == []
+
+
+# ------------------------------------------------------------------ as Discord asks of a bot
+
+
+async def test_every_call_says_who_makes_it(discord: tuple[Discord, ActivityAuth]) -> None:
+    """Discord asks every call for ``User-Agent: DiscordBot (url, version)``."""
+    fake, auth = discord
+    long_id = "i-1276580072400224306-gc-912952092627435520-912954213460484116"
+    fake.instances[long_id] = {**fake.instances["i-1"], "instance_id": long_id}
+    await auth.login("good-code", long_id)
+    assert [(method, path) for method, path, _ in fake.requests] == [
+        ("POST", "/oauth2/token"),
+        ("GET", "/users/@me"),
+        ("GET", f"/applications/{APP_ID}/activity-instances/{long_id}"),
+    ]
+    for _, _, headers in fake.requests:
+        said = re.fullmatch(
+            r"DiscordBot \((https://[^\s,()]+), ([^\s,()]+)\)", headers["User-Agent"]
+        )
+        assert said is not None, headers["User-Agent"]
+        assert said[2] == importlib.metadata.version("tute-bot")
 
 
 def test_every_part_of_a_path_is_quoted_and_none_climbs() -> None:
