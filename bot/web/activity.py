@@ -8,7 +8,8 @@ token the page's SDK needs.
 
 Every call can fail: a code Discord refuses or a player not in the instance is a
 :class:`WebAuthError` (the login is refused, in a word); Discord down or slow is a
-:class:`DiscordCallError` (try again), and never a session.
+:class:`DiscordCallError` (try again), and never a session. A 429 is waited out as Discord
+asks (``retry_after``), a few times.
 
 The page's instance id goes into the address of a call made with the bot's own token: only
 the form Discord gives (letters, digits and dashes) is taken, and every part of every path
@@ -17,9 +18,11 @@ is quoted (:func:`_path`). Each call says who makes it (``User-Agent``), as Disc
 
 from __future__ import annotations
 
+import asyncio
 import importlib.metadata
+import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 from urllib.parse import quote
@@ -38,6 +41,11 @@ INSTANCE_ID: Final = re.compile(r"[A-Za-z0-9-]{1,100}")
 """An Activity instance id as Discord gives it
 (``i-1276580072400224306-gc-912952092627435520-912954213460484116``): nothing that could
 climb out of its place in a path."""
+RATE_TRIES: Final = 3
+"""How many times a call Discord answered 429 is made again, at most."""
+RATE_WAIT: Final = 5.0
+"""The most seconds a login waits on 429s in all; a longer wait fails it (the page may try
+again later)."""
 LIBRARY_URL: Final = "https://github.com/Rapptz/discord.py"
 """The address a User-Agent names when the bot's package names none (the library it is
 built on, as discord.py's own calls name it)."""
@@ -93,7 +101,8 @@ class Login:
 
 class ActivityAuth:
     """Logs players of the Activity in. ``http`` is the bot's client session; ``api`` is
-    Discord's (a test points it at a stand-in); ``clock`` gives the time in seconds."""
+    Discord's (a test points it at a stand-in); ``clock`` gives the time in seconds and
+    ``sleep`` waits (a 429's): tests own both."""
 
     def __init__(
         self,
@@ -105,6 +114,7 @@ class ActivityAuth:
         clock: Callable[[], float],
         api: str = DISCORD_API,
         ttl: float = SESSION_TTL,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self._application_id = application_id
         self._client_secret = client_secret
@@ -113,6 +123,7 @@ class ActivityAuth:
         self._clock = clock
         self._api = api.rstrip("/")
         self._ttl = ttl
+        self._sleep = sleep
 
     async def login(
         self, code: str, instance_id: str, body: Mapping[str, Any] | None = None
@@ -181,7 +192,23 @@ class ActivityAuth:
         form: dict[str, str] | None = None,
     ) -> dict[str, Any]:
         """One call to Discord: its JSON object; 4xx refuses the login, anything else (5xx,
-        429, a timeout, a broken connection) is a DiscordCallError."""
+        a timeout, a broken connection) is a DiscordCallError. A 429 is made again after
+        the wait Discord asks, while :data:`RATE_TRIES` and :data:`RATE_WAIT` allow."""
+        waited = 0.0
+        for tries in range(RATE_TRIES + 1):
+            status, data, retry_after = await self._once(method, path, authorization, form)
+            if status != 429:
+                return data
+            if retry_after is None or tries == RATE_TRIES or waited + retry_after > RATE_WAIT:
+                break
+            waited += retry_after
+            await self._sleep(retry_after)
+        raise DiscordCallError(f"{method} {path}: 429, rate limited")
+
+    async def _once(
+        self, method: str, path: str, authorization: str | None, form: dict[str, str] | None
+    ) -> tuple[int, dict[str, Any], float | None]:
+        """One request: its status, its JSON object, and for a 429 the seconds to wait."""
         headers = {"User-Agent": USER_AGENT}
         if authorization:
             headers["Authorization"] = authorization
@@ -190,7 +217,9 @@ class ActivityAuth:
             async with self._http.request(
                 method, self._api + path, headers=headers, data=form, timeout=timeout
             ) as response:
-                if response.status == 429 or response.status >= 500:
+                if response.status == 429:
+                    return 429, {}, await _retry_after(response)
+                if response.status >= 500:
                     raise DiscordCallError(f"{method} {path}: {response.status}")
                 if response.status >= 400:
                     raise WebAuthError(_REFUSED.get(path.split("/")[1], "refused"))
@@ -199,7 +228,26 @@ class ActivityAuth:
             raise DiscordCallError(f"{method} {path}: {type(error).__name__}") from error
         if not isinstance(data, dict):
             raise DiscordCallError(f"{method} {path}: not an object")
-        return data
+        return response.status, data, None
+
+
+async def _retry_after(response: aiohttp.ClientResponse) -> float | None:
+    """The seconds a 429 asks to wait: its body's ``retry_after``, else its ``Retry-After``
+    header; None when it says none that makes sense."""
+    said: object = None
+    try:
+        body = await response.json(content_type=None)
+        if isinstance(body, dict):
+            said = body.get("retry_after")
+    except (aiohttp.ClientError, ValueError):
+        pass  # not JSON (a proxy's page): the header may say it
+    if not isinstance(said, int | float) or isinstance(said, bool):
+        try:
+            said = float(response.headers.get("Retry-After", ""))
+        except ValueError:
+            return None
+    wait = float(said)
+    return wait if math.isfinite(wait) and wait >= 0 else None
 
 
 def _check_instance_id(instance_id: str) -> None:

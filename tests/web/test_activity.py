@@ -6,6 +6,7 @@ down or slow never makes a session."""
 from __future__ import annotations
 
 import importlib.metadata
+import json
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
@@ -14,10 +15,11 @@ from typing import Any
 import aiohttp
 import pytest
 from aiohttp import web
-from aiohttp.test_utils import TestServer
+from aiohttp.test_utils import TestClient, TestServer
 
 from bot.web import ActivityAuth, DiscordCallError, WebAuthError
-from bot.web.activity import _path
+from bot.web.activity import RATE_TRIES, RATE_WAIT, _path
+from bot.web.app import make_app
 
 APP_ID = 4242
 SECRET = "client-secret"
@@ -51,12 +53,24 @@ class Discord:
     calls: list[tuple[str, str, dict[str, str]]] = field(default_factory=list)
     requests: list[tuple[str, str, dict[str, str]]] = field(default_factory=list)
     """Every request that reached it, whatever its path: method, raw path, headers."""
+    limits: list[tuple[str, dict[str, str]]] = field(default_factory=list)
+    """429s to answer first, in turn: each its body and its headers."""
+    slept: list[float] = field(default_factory=list)
+    """What the login waited, in seconds (its injected sleep)."""
+
+    async def sleep(self, seconds: float) -> None:
+        self.slept.append(seconds)
 
     @web.middleware
     async def record(
         self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
     ) -> web.StreamResponse:
         self.requests.append((request.method, request.raw_path, dict(request.headers)))
+        if self.limits:
+            body, headers = self.limits.pop(0)
+            return web.Response(
+                text=body, status=429, headers=headers, content_type="application/json"
+            )
         return await handler(request)
 
     def app(self) -> web.Application:
@@ -111,6 +125,7 @@ async def discord() -> AsyncIterator[tuple[Discord, ActivityAuth]]:
             clock=lambda: NOW,
             api=str(server.make_url("")),
             ttl=60.0,
+            sleep=fake.sleep,
         )
         yield fake, auth
     await server.close()
@@ -255,6 +270,59 @@ async def test_every_call_says_who_makes_it(discord: tuple[Discord, ActivityAuth
         )
         assert said is not None, headers["User-Agent"]
         assert said[2] == importlib.metadata.version("tute-bot")
+
+
+async def test_a_429_is_waited_out_as_discord_asks(discord: tuple[Discord, ActivityAuth]) -> None:
+    fake, auth = discord
+    fake.limits = [
+        (json.dumps({"message": "You are being rate limited.", "retry_after": 1.5}), {}),
+        ("<html>slow down</html>", {"Retry-After": "2"}),
+    ]
+    login = await auth.login("good-code", "i-1")
+    assert login.session.user_id == 1001
+    assert fake.slept == [1.5, 2.0]
+    assert [path for _, path, _ in fake.requests][:3] == ["/oauth2/token"] * 3
+
+
+@pytest.mark.parametrize(
+    ("limits", "slept"),
+    [
+        ([(json.dumps({"retry_after": 0.5}), {})] * (RATE_TRIES + 5), [0.5] * RATE_TRIES),
+        ([(json.dumps({"retry_after": 2}), {})] * 5, [2.0, 2.0]),
+        ([(json.dumps({"retry_after": RATE_WAIT + 1}), {})], []),
+        ([("", {})], []),
+        ([(json.dumps({"retry_after": "soon"}), {"Retry-After": "later"})], []),
+    ],
+    ids=["again and again", "past the seconds", "too long a wait", "no wait said", "nonsense"],
+)
+async def test_429s_past_a_few_tries_or_seconds_fail_as_discord_unavailable(
+    discord: tuple[Discord, ActivityAuth],
+    limits: list[tuple[str, dict[str, str]]],
+    slept: list[float],
+) -> None:
+    fake, auth = discord
+    fake.limits = list(limits)
+    with pytest.raises(DiscordCallError):
+        await auth.login("good-code", "i-1")
+    assert fake.slept == slept and sum(fake.slept) <= RATE_WAIT
+    assert len(fake.requests) == len(slept) + 1 <= RATE_TRIES + 1
+
+
+async def test_a_rate_limited_login_is_answered_503_in_a_word(
+    discord: tuple[Discord, ActivityAuth],
+) -> None:
+    fake, auth = discord
+    fake.limits = [(json.dumps({"retry_after": 1}), {})] * (RATE_TRIES + 1)
+    app = make_app(hub=None, secret=b"k" * 32, clock=lambda: NOW, auth=auth)  # type: ignore[arg-type]
+    client = TestClient(TestServer(app))
+    await client.start_server()
+    try:
+        answer = await client.post("/api/token", json={"code": "good-code", "instance_id": "i-1"})
+        assert answer.status == 503
+        assert (await answer.json())["error"] == "discord unavailable"
+        assert fake.slept == [1.0] * RATE_TRIES
+    finally:
+        await client.close()
 
 
 def test_every_part_of_a_path_is_quoted_and_none_climbs() -> None:
