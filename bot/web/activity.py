@@ -9,7 +9,8 @@ token the page's SDK needs.
 Every call can fail: a code Discord refuses or a player not in the instance is a
 :class:`WebAuthError` (the login is refused, in a word); Discord down or slow is a
 :class:`DiscordCallError` (try again), and never a session. A 429 is waited out as Discord
-asks (``retry_after``), a few times.
+asks (``retry_after``), a few times; a player who has just joined may not be listed in the
+instance yet, and it is read again for a few seconds before the login is refused.
 
 The page's instance id goes into the address of a call made with the bot's own token: only
 the form Discord gives (letters, digits and dashes) is taken, and every part of every path
@@ -46,6 +47,9 @@ RATE_TRIES: Final = 3
 RATE_WAIT: Final = 5.0
 """The most seconds a login waits on 429s in all; a longer wait fails it (the page may try
 again later)."""
+LAG_WAITS: Final = (0.5, 1.0, 1.5)
+"""Seconds before each new reading of an instance that does not list the player yet (Discord
+lists a player a moment after they joined): three seconds in all, then the refusal."""
 LIBRARY_URL: Final = "https://github.com/Rapptz/discord.py"
 """The address a User-Agent names when the bot's package names none (the library it is
 built on, as discord.py's own calls name it)."""
@@ -102,7 +106,7 @@ class Login:
 class ActivityAuth:
     """Logs players of the Activity in. ``http`` is the bot's client session; ``api`` is
     Discord's (a test points it at a stand-in); ``clock`` gives the time in seconds and
-    ``sleep`` waits (a 429's): tests own both."""
+    ``sleep`` waits (a 429's, a lagging instance's): tests own both."""
 
     def __init__(
         self,
@@ -137,6 +141,11 @@ class ActivityAuth:
         user = await self._call("GET", _path("users", "@me"), f"Bearer {token}")
         user_id = _snowflake(user.get("id"))
         instance = await self.instance(instance_id)
+        for wait in LAG_WAITS:
+            if user_id in instance.users:
+                break
+            await self._sleep(wait)  # they joined a moment ago: Discord lists them soon
+            instance = await self.instance(instance_id)
         if user_id not in instance.users:
             raise WebAuthError("not in the instance")
         name = str(user.get("global_name") or user.get("username") or user_id)

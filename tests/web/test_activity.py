@@ -18,7 +18,7 @@ from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.web import ActivityAuth, DiscordCallError, WebAuthError
-from bot.web.activity import RATE_TRIES, RATE_WAIT, _path
+from bot.web.activity import LAG_WAITS, RATE_TRIES, RATE_WAIT, _path
 from bot.web.app import make_app
 
 APP_ID = 4242
@@ -55,6 +55,8 @@ class Discord:
     """Every request that reached it, whatever its path: method, raw path, headers."""
     limits: list[tuple[str, dict[str, str]]] = field(default_factory=list)
     """429s to answer first, in turn: each its body and its headers."""
+    lag: int = 0
+    """How many readings of the instance do not list the player yet (they just joined)."""
     slept: list[float] = field(default_factory=list)
     """What the login waited, in seconds (its injected sleep)."""
 
@@ -108,6 +110,9 @@ class Discord:
         found = self.instances.get(request.match_info["instance"])
         if found is None:
             return web.json_response({"message": "Unknown Activity Instance"}, status=404)
+        if self.lag > 0:
+            self.lag -= 1
+            return web.json_response({**found, "users": found["users"][1:]})
         return web.json_response(found)
 
 
@@ -323,6 +328,31 @@ async def test_a_rate_limited_login_is_answered_503_in_a_word(
         assert fake.slept == [1.0] * RATE_TRIES
     finally:
         await client.close()
+
+
+# ------------------------------------------------------------------ a player who just joined
+
+
+async def test_a_player_not_listed_yet_is_read_again_until_discord_lists_them(
+    discord: tuple[Discord, ActivityAuth],
+) -> None:
+    fake, auth = discord
+    fake.lag = 2
+    login = await auth.login("good-code", "i-1")
+    assert login.session.user_id == 1001
+    assert fake.slept == list(LAG_WAITS[:2])
+
+
+async def test_a_player_never_listed_is_refused_after_a_few_seconds(
+    discord: tuple[Discord, ActivityAuth],
+) -> None:
+    fake, auth = discord
+    fake.lag = 100
+    with pytest.raises(WebAuthError, match="not in the instance"):
+        await auth.login("good-code", "i-1")
+    assert fake.slept == list(LAG_WAITS) and sum(fake.slept) <= 5
+    reads = [path for _, path, _ in fake.requests if "activity-instances" in path]
+    assert len(reads) == 1 + len(LAG_WAITS)
 
 
 def test_every_part_of_a_path_is_quoted_and_none_climbs() -> None:
