@@ -4,7 +4,8 @@ event loop).
 - ``GET /``: the table's page, and ``GET /static/{name}``: the files it is built into
   (``web/`` at the repository's root builds them into ``static/``; the package ships them,
   so running the bot needs no Node);
-- ``GET /cards/{code}.png`` and ``/cards/back.png``: the bot's own card pictures;
+- ``GET /cards/{code}.png`` and ``/cards/back.png``: the bot's own card pictures (with
+  ``?v=``, their version from ``/api/config``, cached for good);
 - ``GET /api/words?lang=en|es``: the page's words, from the message catalog (``web.*``),
   and ``GET /api/config``: the Discord application id its SDK needs;
 - ``POST /api/token`` logs a player in (Discord proves who they are, :mod:`activity`; the
@@ -78,8 +79,8 @@ INDEX: Final = "index.html"
 LONG_CACHE: Final = "public, max-age=31536000, immutable"
 """A built file asked by its digest (the page names it so) never changes under its
 address."""
-CARD_CACHE: Final = "public, max-age=604800"
-"""A card's picture changes only with a new release of the bot: a week."""
+RENDER: Final = Path(__file__).parents[1] / "render"
+"""The renderer the cards' pictures are drawn by: its files make their version."""
 SHORT_CACHE: Final = "public, max-age=300"
 NO_CACHE: Final = "no-cache"
 BACK: Final = "back"
@@ -219,7 +220,8 @@ async def static_file(request: web.Request) -> web.Response:
 
 async def card_picture(request: web.Request) -> web.Response:
     """A card's face (``12O``) or its back (``back``), as the bot draws them, in PNG; drawn
-    once, off the event loop, and kept."""
+    once, off the event loop, and kept. Asked with this release's version (``?v=``, which
+    the page has from ``/api/config``) it is cached for good; else briefly."""
     code = request.match_info["code"]
     if code != BACK and code not in CARD_CODES:
         raise web.HTTPNotFound()
@@ -228,14 +230,28 @@ async def card_picture(request: web.Request) -> web.Response:
     if png is None:
         png = await asyncio.to_thread(_card_png, code)
         cards[code] = png
+    cache = LONG_CACHE if request.query.get("v") == card_version() else SHORT_CACHE
     return web.Response(
         body=png,
         headers={
             "Content-Type": "image/png",
-            "Cache-Control": CARD_CACHE,
+            "Cache-Control": cache,
             "X-Content-Type-Options": "nosniff",
         },
     )
+
+
+@functools.cache
+def card_version() -> str:
+    """The cards' pictures' version, which their addresses carry (``12O.png?v=...``): the
+    digest of the renderer's files and the size they are drawn at, so a release that draws
+    them anew gives them new addresses (no week-old picture stays in a cache)."""
+    found = hashlib.sha256(f"scale {CARD_SCALE}".encode())
+    for path in sorted(RENDER.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts:
+            found.update(path.relative_to(RENDER).as_posix().encode() + b"\0")
+            found.update(path.read_bytes() + b"\0")
+    return found.hexdigest()[:16]
 
 
 def _card_png(code: str) -> bytes:
@@ -272,12 +288,14 @@ async def words(request: web.Request) -> web.Response:
 
 async def config(request: web.Request) -> web.Response:
     """What the page needs before it logs in: the application its Discord SDK speaks for
-    (None: no Activity, the page logs in as the sandbox does) and the messages' version."""
+    (None: no Activity, the page logs in as the sandbox does), the messages' version and the
+    cards' pictures' (their addresses carry it)."""
     application = request.app[APPLICATION]
     return web.json_response(
         {
             "client_id": None if application is None else str(application),
             "protocol": wire.PROTOCOL,
+            "cards": card_version(),
         },
         headers={"Cache-Control": NO_CACHE},
     )

@@ -27,7 +27,7 @@ from bot.tables.service import TableService
 from bot.web import Session, WebAuthError, sign
 from bot.web import app as app_module
 from bot.web.activity import DiscordCallError, Instance, Login
-from bot.web.app import AUTH, CARD_CACHE, LONG_CACHE, STATIC, make_app
+from bot.web.app import AUTH, LONG_CACHE, SHORT_CACHE, STATIC, make_app
 from bot.web.hub import TableHub
 from tests.tables._play import opened
 from tests.web.conftest import quick_service, started_habanero
@@ -321,7 +321,7 @@ async def test_the_cards_are_the_bots_own_pictures_drawn_once(
     for code in ("12O", "back", "12O", "back", "1B"):
         answer = await client.get(f"/cards/{code}.png")
         assert answer.status == 200 and answer.content_type == "image/png"
-        assert answer.headers["Cache-Control"] == CARD_CACHE
+        assert answer.headers["Cache-Control"] == SHORT_CACHE  # no version: not for long
         picture = Image.open(io.BytesIO(await answer.read()))
         # twice the renderer's size: sharp on a phone of two pixels to the point
         assert picture.format == "PNG" and picture.size == (2 * CARD_W, 2 * CARD_H)

@@ -42,6 +42,20 @@ export function setText(node: Element, text: string): void {
   if (node.textContent !== text) node.textContent = text;
 }
 
+let cardsVersion = "";
+
+/** The cards' pictures' version (``/api/config`` says it): their addresses carry it, so the
+ *  browser keeps them for good and a new release's pictures are asked anew. */
+export function setCardsVersion(version: string): void {
+  cardsVersion = version;
+}
+
+/** The address of a card's picture (``back``: its back), with the pictures' version. */
+export function cardSrc(code: string): string {
+  const path = `/cards/${encodeURIComponent(code)}.png`;
+  return cardsVersion ? `${path}?v=${encodeURIComponent(cardsVersion)}` : path;
+}
+
 const SVG = "http://www.w3.org/2000/svg";
 
 /** A small robot's head, drawn (no emoji font needed), in the text's colour. */

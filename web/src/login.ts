@@ -7,6 +7,7 @@ import { DiscordSDK, DiscordSDKMock } from "@discord/embedded-app-sdk";
 export interface Config {
   client_id: string | null;
   protocol: number;
+  cards?: string; // the cards' pictures' version
 }
 
 export class LoginError extends Error {

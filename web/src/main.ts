@@ -17,7 +17,7 @@
 //   the replays: see replay.ts
 
 import { Connection, type Phase } from "./connection";
-import { byId, el, fill, robotIcon, setText } from "./dom";
+import { byId, cardSrc, el, fill, robotIcon, setCardsVersion, setText } from "./dom";
 import { type Config, Login, LoginError } from "./login";
 import { Replays } from "./replay";
 import type {
@@ -202,7 +202,7 @@ function drawSeats(v: View): void {
         ? el(
             "span",
             { class: "held", "aria-label": w("cards_held", { count: held }) },
-            el("img", { src: "/cards/back.png", alt: "", width: 12, height: 19 }),
+            el("img", { src: cardSrc("back"), alt: "", width: 12, height: 19 }),
             `${held}`,
           )
         : null;
@@ -226,7 +226,7 @@ function drawSeats(v: View): void {
 
 function cardImage(code: string, extra: Record<string, string | number> = {}): HTMLImageElement {
   return el("img", {
-    src: `/cards/${code}.png`,
+    src: cardSrc(code),
     alt: cardName(code),
     width: 96,
     height: 150,
@@ -279,7 +279,7 @@ function drawStock(v: View): void {
   }
   if (deal.stock_left !== null && deal.stock_left > 0) {
     pile.append(
-      el("img", { class: "back", src: "/cards/back.png", alt: "", width: 96, height: 150 }),
+      el("img", { class: "back", src: cardSrc("back"), alt: "", width: 96, height: 150 }),
       el("span", { class: "count", id: "stock-count" }, String(deal.stock_left)),
     );
     pile.setAttribute("aria-label", w("stock", { count: deal.stock_left }));
@@ -949,6 +949,7 @@ async function start(): Promise<void> {
     () => false,
   );
   WORDS = words;
+  setCardsVersion(config.cards ?? "");
   document.title = w("title");
   buildOpener();
   setPageState("connecting");

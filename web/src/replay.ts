@@ -12,7 +12,7 @@
 //   button.replay-go[data-go]               first | back | next | last (disabled at the ends)
 //   #replay-lines                           what happened, in words
 
-import { byId, el, fill, setText } from "./dom";
+import { byId, cardSrc, el, fill, setText } from "./dom";
 
 export interface ReplayWords {
   w(key: string, params?: Record<string, string | number>): string;
@@ -276,7 +276,7 @@ export class Replays {
 
   private cardImg(code: string, extra: Record<string, string | number> = {}): HTMLImageElement {
     return el("img", {
-      src: `/cards/${code}.png`,
+      src: cardSrc(code),
       alt: this.words.card(code),
       width: 96,
       height: 150,
