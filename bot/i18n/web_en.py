@@ -31,6 +31,8 @@ MESSAGES: Final[dict[str, str]] = {
     "web.lobby_full": "The table is full: the host starts the game.",
     "web.lost": "This table could not be restored, so its game was called off and the stakes given back.",
     "web.login_refused": "Discord did not let you in. Close the activity and open it again.",
+    "web.consent_declined": "Without your permission, the card table cannot tell who you are, so it cannot seat you.",
+    "web.consent_again": "Try again",
     "web.not_connected": "Not connected right now: wait a moment and try again.",
     "web.refused": "The table did not take that.",
     "web.table": "Table #{id}",

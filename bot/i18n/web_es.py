@@ -31,6 +31,8 @@ MESSAGES: Final[dict[str, str]] = {
     "web.lobby_full": "La mesa está completa: el anfitrión empieza la partida.",
     "web.lost": "No se pudo recuperar esta mesa: la partida se anuló y se devolvieron las apuestas.",
     "web.login_refused": "Discord no te ha dejado entrar. Cierra la actividad y vuelve a abrirla.",
+    "web.consent_declined": "Sin tu permiso, la mesa no puede saber quién eres, así que no puede sentarte.",
+    "web.consent_again": "Volver a intentarlo",
     "web.not_connected": "Ahora mismo no hay conexión: espera un momento y vuelve a probar.",
     "web.refused": "La mesa no ha aceptado eso.",
     "web.table": "Mesa n.º {id}",

@@ -19,6 +19,10 @@ export class LoginError extends Error {
   }
 }
 
+/** The member declined to let the Activity know who they are (Discord's consent, cancelled
+ *  or denied): nothing is asked again until they press to try again. */
+export class ConsentDeclined extends Error {}
+
 type Sdk = DiscordSDK | DiscordSDKMock;
 
 export class Login {
@@ -37,13 +41,19 @@ export class Login {
     const sdk = await this.ready();
     if (this.inDiscord) {
       const clientId = this.config.client_id as string;
-      const { code } = await sdk.commands.authorize({
-        client_id: clientId,
-        response_type: "code",
-        state: "",
-        prompt: "none",
-        scope: ["identify"],
-      });
+      let code: string;
+      try {
+        ({ code } = await sdk.commands.authorize({
+          client_id: clientId,
+          response_type: "code",
+          state: "",
+          prompt: "none",
+          scope: ["identify"],
+        }));
+      } catch (error) {
+        // cancelled or access denied: asking again at once would only ask again and again
+        throw new ConsentDeclined(String((error as { message?: unknown })?.message ?? error));
+      }
       const answer = await postToken({ code, instance_id: sdk.instanceId });
       await sdk.commands.authenticate({ access_token: answer.access_token });
       return answer.session;

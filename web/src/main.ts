@@ -2,6 +2,7 @@
 //
 // DOM contract (browser tests rely on it):
 //   body[data-state]   connecting | playing | no_table | lost | private | reconnecting
+//                      | declined (Discord's consent was declined: a button asks again)
 //   body[data-seat]    your seat number, or "" for a spectator
 //   body[data-status]  the table's status (lobby, playing, finished, closed, cancelled)
 //   button.card[data-card][data-playable="1"|"0"]   each card of your hand
@@ -18,7 +19,7 @@
 
 import { Connection, type Phase } from "./connection";
 import { byId, cardSrc, el, fill, robotIcon, setCardsVersion, setText } from "./dom";
-import { type Config, Login, LoginError } from "./login";
+import { type Config, ConsentDeclined, Login, LoginError } from "./login";
 import { Replays } from "./replay";
 import type {
   Declaration,
@@ -894,12 +895,32 @@ function clearTable(): void {
 }
 
 function onPhase(phase: Phase): void {
-  if (phase === "reconnecting") {
+  // a declined consent keeps its word and its button until pressed
+  if (phase === "reconnecting" && body.dataset.state !== "declined") {
     setPageState("reconnecting");
   }
 }
 
 // ------------------------------------------------------------------------ start
+
+/** Discord's consent was declined: say so, with a button to be asked again; resolves when it
+ *  is pressed. */
+function consentAgain(): Promise<void> {
+  body.dataset.state = "declined";
+  byId("opener").hidden = true;
+  banner(w("consent_declined"));
+  const button = byId<HTMLButtonElement>("consent");
+  setText(button, w("consent_again"));
+  button.hidden = false;
+  return new Promise((resolve) => {
+    button.onclick = () => {
+      button.onclick = null;
+      button.hidden = true;
+      setPageState("connecting");
+      resolve();
+    };
+  });
+}
 
 async function getJson<T>(url: string): Promise<T> {
   const response = await fetch(url, { cache: "no-cache" });
@@ -954,20 +975,37 @@ async function start(): Promise<void> {
   buildOpener();
   setPageState("connecting");
   const login = new Login(config, params);
-  const refusedLogin = (error: unknown) => error instanceof LoginError && error.status < 500;
+  const refusedLogin = (error: unknown) =>
+    error instanceof ConsentDeclined || (error instanceof LoginError && error.status < 500);
   const relogin = () => login.session();
-  let session: string;
-  try {
-    session = await retrying(relogin, refusedLogin);
-  } catch {
-    setPageState("lost");
-    notice(w("login_refused"));
-    return;
+  let session: string | null = null;
+  while (session === null) {
+    try {
+      session = await retrying(relogin, refusedLogin);
+    } catch (error) {
+      if (!(error instanceof ConsentDeclined)) {
+        setPageState("lost");
+        notice(w("login_refused"));
+        return;
+      }
+      await consentAgain();
+    }
   }
+  const reconnecting = async (): Promise<string> => {
+    try {
+      return await relogin();
+    } catch (error) {
+      if (error instanceof ConsentDeclined) {
+        connection?.stop(); // no more asking until the member says so
+        void consentAgain().then(() => connection?.again());
+      }
+      throw error;
+    }
+  };
   connection = new Connection(session, lang, {
     message: onMessage,
     phase: onPhase,
-    login: relogin,
+    login: reconnecting,
   });
   connection.open();
   let current = session;
