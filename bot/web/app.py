@@ -313,7 +313,7 @@ async def token(request: web.Request) -> web.Response:
     try:
         body: Any = await request.json()
         code, instance_id = str(body["code"]), str(body["instance_id"])
-    except (ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError, RecursionError):  # nested past json's depth
         return web.json_response({"error": "malformed"}, status=400)
     try:
         login = await auth.login(code, instance_id, body)

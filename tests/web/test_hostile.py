@@ -4,7 +4,7 @@ int, brackets nested past Python's recursion, and replay ids past the database's
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 import pytest
@@ -14,6 +14,7 @@ from bot.i18n import t
 from bot.storage import Database
 from bot.tables.model import Table
 from bot.web import Session, sign
+from bot.web.activity import Instance, Login
 from bot.web.app import make_app
 from bot.web.hub import TableHub
 from tests.web.conftest import quick_service, started_habanero
@@ -125,3 +126,30 @@ async def test_a_replay_id_past_the_databases_integers_is_no_such_deal_in_words(
     said = await answer.json()
     assert said["error"] == "replay_none"
     assert said["text"].startswith(t("tables.errors.replay_none", lang, id="X", deal="Y")[:5])
+
+
+class _NoLogin:
+    """An Activity whose logins the test never reaches."""
+
+    async def login(self, code: str, instance_id: str, body: Mapping[str, Any]) -> Login:
+        raise AssertionError("nothing malformed is sent on to Discord")
+
+    async def instance(self, instance_id: str) -> Instance:
+        raise AssertionError("nothing malformed is sent on to Discord")
+
+
+@pytest.mark.parametrize(
+    "body",
+    ["[" * 2000 + "]" * 2000, '{"code": ' + "[" * 2000 + "]" * 2000 + ', "instance_id": "i-1"}'],
+    ids=["brackets", "nested code"],
+)
+async def test_a_login_nested_past_json_s_depth_is_malformed_not_a_500(
+    db: Database, body: str
+) -> None:
+    app = make_app(
+        hub=TableHub(quick_service(db)), secret=SECRET, clock=lambda: 1e9, auth=_NoLogin()
+    )
+    async with TestClient(TestServer(app)) as client:
+        answer = await client.post("/api/token", data=body)
+        assert answer.status == 400
+        assert (await answer.json())["error"] == "malformed"
