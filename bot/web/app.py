@@ -32,7 +32,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import hashlib
-import io
 import json
 import logging
 import weakref
@@ -44,12 +43,10 @@ from aiohttp import WSCloseCode, WSMsgType, web
 
 from bot.engine import CODES, SUITS
 from bot.i18n import CATALOGS, LANGUAGES, Language, language_of
-from bot.render.cards import card_back, card_image
-from bot.render.symbols import ALL_CARDS
 from bot.tables.errors import TableError
 from bot.tables.numbers import parse_number
 
-from . import wire
+from . import cards, wire
 from .activity import DiscordCallError, Instance, Login
 from .hub import TableHub
 from .instances import InstanceCheck
@@ -79,16 +76,8 @@ INDEX: Final = "index.html"
 LONG_CACHE: Final = "public, max-age=31536000, immutable"
 """A built file asked by its digest (the page names it so) never changes under its
 address."""
-RENDER: Final = Path(__file__).parents[1] / "render"
-"""The renderer the cards' pictures are drawn by: its files make their version."""
 SHORT_CACHE: Final = "public, max-age=300"
 NO_CACHE: Final = "no-cache"
-BACK: Final = "back"
-"""``/cards/back.png``: the back of a card."""
-CARD_CODES: Final = frozenset(ALL_CARDS)
-CARD_SCALE: Final = 2
-"""The cards' pictures at twice the renderer's size: the page shows them at most at that
-size in CSS pixels, so they stay sharp on a phone of two pixels or more to the point."""
 WORDS_PREFIX: Final = "web."
 CONTENT_SECURITY: Final = "base-uri 'none'; form-action 'none'; object-src 'none'"
 """What the page never needs (its scripts are its own file; Discord's proxy adds its own
@@ -223,14 +212,14 @@ async def card_picture(request: web.Request) -> web.Response:
     once, off the event loop, and kept. Asked with this release's version (``?v=``, which
     the page has from ``/api/config``) it is cached for good; else briefly."""
     code = request.match_info["code"]
-    if code != BACK and code not in CARD_CODES:
+    if code != cards.BACK and code not in cards.CODES:
         raise web.HTTPNotFound()
-    cards = request.app[CARDS]
-    png = cards.get(code)
+    drawn = request.app[CARDS]
+    png = drawn.get(code)
     if png is None:
-        png = await asyncio.to_thread(_card_png, code)
-        cards[code] = png
-    cache = LONG_CACHE if request.query.get("v") == card_version() else SHORT_CACHE
+        png = await asyncio.to_thread(cards.card_png, code)
+        drawn[code] = png
+    cache = LONG_CACHE if request.query.get("v") == cards.card_version() else SHORT_CACHE
     return web.Response(
         body=png,
         headers={
@@ -239,26 +228,6 @@ async def card_picture(request: web.Request) -> web.Response:
             "X-Content-Type-Options": "nosniff",
         },
     )
-
-
-@functools.cache
-def card_version() -> str:
-    """The cards' pictures' version, which their addresses carry (``12O.png?v=...``): the
-    digest of the renderer's files and the size they are drawn at, so a release that draws
-    them anew gives them new addresses (no week-old picture stays in a cache)."""
-    found = hashlib.sha256(f"scale {CARD_SCALE}".encode())
-    for path in sorted(RENDER.rglob("*")):
-        if path.is_file() and "__pycache__" not in path.parts:
-            found.update(path.relative_to(RENDER).as_posix().encode() + b"\0")
-            found.update(path.read_bytes() + b"\0")
-    return found.hexdigest()[:16]
-
-
-def _card_png(code: str) -> bytes:
-    image = card_back(CARD_SCALE) if code == BACK else card_image(code, CARD_SCALE)
-    out = io.BytesIO()
-    image.save(out, format="PNG", optimize=True)
-    return out.getvalue()
 
 
 @functools.cache
@@ -295,7 +264,7 @@ async def config(request: web.Request) -> web.Response:
         {
             "client_id": None if application is None else str(application),
             "protocol": wire.PROTOCOL,
-            "cards": card_version(),
+            "cards": cards.card_version(),
         },
         headers={"Cache-Control": NO_CACHE},
     )

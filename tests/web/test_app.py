@@ -25,7 +25,7 @@ from bot.tables import Presenters
 from bot.tables.model import Level, Table
 from bot.tables.service import TableService
 from bot.web import Session, WebAuthError, sign
-from bot.web import app as app_module
+from bot.web import cards as cards_module
 from bot.web.activity import DiscordCallError, Instance, Login
 from bot.web.app import AUTH, LONG_CACHE, SHORT_CACHE, STATIC, make_app
 from bot.web.hub import TableHub
@@ -311,13 +311,13 @@ async def test_the_cards_are_the_bots_own_pictures_drawn_once(
 ) -> None:
     client, _, _ = world
     drawn: list[str] = []
-    real = app_module._card_png
+    real = cards_module.card_png
 
     def counted(code: str) -> bytes:
         drawn.append(code)
         return real(code)
 
-    monkeypatch.setattr(app_module, "_card_png", counted)
+    monkeypatch.setattr(cards_module, "card_png", counted)
     for code in ("12O", "back", "12O", "back", "1B"):
         answer = await client.get(f"/cards/{code}.png")
         assert answer.status == 200 and answer.content_type == "image/png"

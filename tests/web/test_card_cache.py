@@ -15,8 +15,9 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.storage import Database
-from bot.web import app as app_module
-from bot.web.app import LONG_CACHE, SHORT_CACHE, card_version, make_app
+from bot.web import cards as cards_module
+from bot.web.app import LONG_CACHE, SHORT_CACHE, make_app
+from bot.web.cards import card_version
 from bot.web.hub import TableHub
 from tests.web.browser import ANA, CHANNEL, GUILD, Served, open_page
 from tests.web.browser import browser as browser  # the fixture
@@ -55,8 +56,8 @@ def test_a_renderer_that_draws_anew_gives_the_cards_a_new_version(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_version: None
 ) -> None:
     render = tmp_path / "render"
-    shutil.copytree(app_module.RENDER, render, ignore=shutil.ignore_patterns("__pycache__"))
-    monkeypatch.setattr(app_module, "RENDER", render)
+    shutil.copytree(cards_module.RENDER, render, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(cards_module, "RENDER", render)
     before = card_version()
     assert before == card_version()
     card_version.cache_clear()
