@@ -255,7 +255,10 @@ async def _retry_after(response: aiohttp.ClientResponse) -> float | None:
             said = float(response.headers.get("Retry-After", ""))
         except ValueError:
             return None
-    wait = float(said)
+    try:
+        wait = float(said)
+    except OverflowError:  # an int past any float
+        return None
     return wait if math.isfinite(wait) and wait >= 0 else None
 
 

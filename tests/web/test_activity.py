@@ -297,8 +297,18 @@ async def test_a_429_is_waited_out_as_discord_asks(discord: tuple[Discord, Activ
         ([(json.dumps({"retry_after": RATE_WAIT + 1}), {})], []),
         ([("", {})], []),
         ([(json.dumps({"retry_after": "soon"}), {"Retry-After": "later"})], []),
+        ([('{"retry_after": 1' + "0" * 400 + "}", {})], []),
+        ([(json.dumps({"retry_after": -1}), {"Retry-After": "inf"})], []),
     ],
-    ids=["again and again", "past the seconds", "too long a wait", "no wait said", "nonsense"],
+    ids=[
+        "again and again",
+        "past the seconds",
+        "too long a wait",
+        "no wait said",
+        "nonsense",
+        "past a float",
+        "negative, infinite",
+    ],
 )
 async def test_429s_past_a_few_tries_or_seconds_fail_as_discord_unavailable(
     discord: tuple[Discord, ActivityAuth],
