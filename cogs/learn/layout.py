@@ -132,34 +132,20 @@ def _rows(view: LessonView, lang: str, owner: int) -> list[discord.ui.ActionRow[
     rows: list[discord.ui.ActionRow[Any]] = []
     cards = [a for a in view.choices if a.kind is Kind.PLAY]
     said = [a for a in view.choices if a.kind is not Kind.PLAY]
+
+    def button(action: Action, style: discord.ButtonStyle) -> LearnButton:
+        code, label = encode_action(action), _label(view, action, lang)
+        return LearnButton(lang, view.number, view.step, code, label, owner=owner, style=style)
+
     for start in range(0, len(cards), CARD_ROW):
         row: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
         for action in cards[start : start + CARD_ROW]:
-            row.add_item(
-                LearnButton(
-                    lang,
-                    view.number,
-                    view.step,
-                    encode_action(action),
-                    _label(view, action, lang),
-                    owner=owner,
-                )
-            )
+            row.add_item(button(action, discord.ButtonStyle.secondary))
         rows.append(row)
     if said:
         row = discord.ui.ActionRow()
         for action in said:
-            row.add_item(
-                LearnButton(
-                    lang,
-                    view.number,
-                    view.step,
-                    encode_action(action),
-                    _label(view, action, lang),
-                    owner=owner,
-                    style=discord.ButtonStyle.success,
-                )
-            )
+            row.add_item(button(action, discord.ButtonStyle.success))
         rows.append(row)
     return rows
 
