@@ -103,7 +103,8 @@ def test_a_member_who_left_still_sat_at_it_and_a_dm_is_its_own_place() -> None:
     assert place_of(None, CHANNEL) == CHANNEL
 
 
-async def _in_play(db: Database, *, spectators: bool) -> tuple[TableService, TableHub, Table]:
+async def _lobby(db: Database, *, spectators: bool) -> tuple[TableService, TableHub, Table]:
+    """Ana's lobby in the server's channel, shown on the card table's hub."""
     service = quick_service(db)
     hub = TableHub(service)
     service.presenter = Presenters(hub)
@@ -117,6 +118,11 @@ async def _in_play(db: Database, *, spectators: bool) -> tuple[TableService, Tab
         options=replace(Options(), spectators=spectators),
         language="en",
     )
+    return service, hub, table
+
+
+async def _in_play(db: Database, *, spectators: bool) -> tuple[TableService, TableHub, Table]:
+    service, hub, table = await _lobby(db, spectators=spectators)
     await service.join(table.id, LUIS, "Luis")
     await service.start(table.id, ANA)
     return service, hub, table
@@ -158,19 +164,7 @@ async def test_the_card_table_shows_a_game_without_spectators_to_its_players_alo
 
 
 async def test_a_lobby_watcher_sees_no_more_once_a_private_game_starts(db: Database) -> None:
-    service = quick_service(db)
-    hub = TableHub(service)
-    service.presenter = Presenters(hub)
-    table = await opened(
-        service,
-        guild_id=GUILD,
-        channel_id=CHANNEL,
-        host_id=ANA,
-        host_name="Ana",
-        variant=Variant.HABANERO,
-        options=replace(Options(), spectators=False),
-        language="en",
-    )
+    service, hub, table = await _lobby(db, spectators=False)
     eva = Socket(EVA, place=GUILD)
     await hub.join(table.id, eva)
     assert eva.last["type"] == "state"  # the lobby: she may join
