@@ -265,6 +265,9 @@ class _Elsewhere:
     async def peer_of(self, guild_id: int) -> str | None:
         return self.address
 
+    async def server_in(self, channel_id: int) -> int | None:
+        return None  # every page here is of a server's channel
+
 
 async def front(holder_port: int) -> None:
     """A process of the bot that holds none of the tables: it relays every socket to the

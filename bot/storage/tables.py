@@ -107,6 +107,18 @@ async def open_table_guild(source: Source, table_id: int) -> int | None:
     return None if row is None else int(row[0])
 
 
+async def open_channel_guild(source: Source, channel_id: int) -> int | None:
+    """The server the newest table in the lobby or in play in a channel is filed under
+    (None: none plays there)."""
+    row = await fetchone(
+        source,
+        "SELECT guild_id FROM tables WHERE channel_id = ? AND status IN (?, ?)"
+        " ORDER BY id DESC LIMIT 1",
+        (channel_id, *OPEN_STATUSES),
+    )
+    return None if row is None else int(row[0])
+
+
 def action_statement(table_id: int, deal_no: int, seq: int, action: str) -> Statement:
     """Log one action; (table, deal, seq) is unique, so an action is never written twice."""
     return (

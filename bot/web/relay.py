@@ -99,6 +99,10 @@ class Holders(Protocol):
         or None when no process can be reached for them now."""
         ...
 
+    async def server_in(self, channel_id: int) -> int | None:
+        """The server the table playing in a channel is filed under (None: none plays)."""
+        ...
+
 
 class Relay:
     """This process's relay of the sockets it does not hold. ``http``: the client session
@@ -139,14 +143,23 @@ class Relay:
         when no process can be reached for it now; None when it is played here."""
         if relayed_by_peer(request, secret, now):
             return None  # a peer relayed it here: it is played here
-        server = server_of(session)  # a DM's tables belong to its channel, as a server's
-        if self.holders.owns(server):
-            return None
         try:
+            server = await self._server(session)
+            if self.holders.owns(server):
+                return None
             return await self.holders.peer_of(server) or ""
         except Exception:
-            log.exception("Could not find who holds server %s", server)
+            log.exception("Could not find who holds the table of channel %s", session.channel_id)
             return ""
+
+    async def _server(self, session: Session) -> int:
+        """The server whose process plays the table of the session's channel. A DM's own
+        tables belong to its channel, as a server's; but a member's practice or daily deal
+        in their DMs is filed under no server or its own (``bot.tables.lobby.alone``)."""
+        if session.guild_id is not None:
+            return session.guild_id
+        found = await self.holders.server_in(session.channel_id)
+        return server_of(session) if found is None else found
 
     async def relay(
         self,

@@ -369,3 +369,18 @@ async def test_the_bots_own_app_relays_a_socket_for_a_table_elsewhere(world: Wor
     finally:
         await app[RELAY].close()
         await front.close()
+
+
+async def test_a_members_own_deal_in_their_dms_is_played_where_it_is_filed(
+    world: World,
+) -> None:
+    """A page in a member's DMs (no server) whose table is filed under a server, as a daily
+    deal is: the process of that server's shard plays it, not the DM channel's."""
+    table = world.table
+    async with world.connect(ANA, guild_id=None) as ws:
+        state = await ws.receive_json(timeout=WAIT)
+        assert state["type"] == "state" and state["table"]["id"] == table.id
+        assert state["hand"]["seat"] == table.seat_of(ANA)
+    async with world.connect(ANA, guild_id=None, channel=CHANNEL + 1) as ws:
+        # nothing plays in that DM: its own channel's shard, the front's, answers
+        assert (await ws.receive_json(timeout=WAIT))["type"] == "here"

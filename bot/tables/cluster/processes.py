@@ -184,6 +184,12 @@ class Cluster:
             return None
         return held[1]
 
+    async def server_in(self, channel_id: int) -> int | None:
+        """The server a table playing in a DM channel is filed under: a member's practice
+        or daily deal in their DMs belongs to no server or to its own, not to the channel
+        (None: no table plays there)."""
+        return await repo.open_channel_guild(self.db, channel_id)
+
     # ---------------------------------------------------------------- start and stop
 
     async def start(self, service: TableService) -> None:
