@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.metadata
+import logging
 import math
 import re
 from collections.abc import Awaitable, Callable, Mapping
@@ -32,6 +33,8 @@ import aiohttp
 
 from bot.tables.numbers import parse_number
 from bot.web.sessions import SESSION_TTL, Session, WebAuthError
+
+log = logging.getLogger(__name__)
 
 DISCORD_API: Final = "https://discord.com/api/v10"
 CALL_TIMEOUT: Final = 10.0
@@ -231,7 +234,7 @@ class ActivityAuth:
                 if response.status >= 500:
                     raise DiscordCallError(f"{method} {path}: {response.status}")
                 if response.status >= 400:
-                    raise WebAuthError(_REFUSED.get(path.split("/")[1], "refused"))
+                    raise _refusal(method, path, authorization, response.status)
                 data = await response.json(content_type=None)
         except (aiohttp.ClientError, TimeoutError, ValueError) as error:
             raise DiscordCallError(f"{method} {path}: {type(error).__name__}") from error
@@ -265,6 +268,27 @@ async def _retry_after(response: aiohttp.ClientResponse) -> float | None:
 def _check_instance_id(instance_id: str) -> None:
     if not INSTANCE_ID.fullmatch(instance_id):
         raise WebAuthError("malformed")
+
+
+def _refusal(
+    method: str, path: str, authorization: str | None, status: int
+) -> WebAuthError | DiscordCallError:
+    """What a 4xx of Discord says. Of a call made with the player's code or token, that it
+    does not prove them: the login is refused. Of one made with the bot's own token, only a
+    404 says something of the player (Discord has no such instance); any other (401, 403:
+    the token or the application is wrong) is the bot's own set-up, said in its log, and
+    proves nothing either way: a signed session stands (:mod:`instances`), and a login may
+    be tried again once an admin mends it."""
+    if authorization is not None and authorization.startswith("Bot ") and status != 404:
+        log.warning(
+            "Discord refused the bot's own call %s %s (%s): check DISCORD_TOKEN and the "
+            "application's Activity settings",
+            method,
+            path.split("/activity-instances/")[0],
+            status,
+        )
+        return DiscordCallError(f"{method} {path}: {status}, the bot's token refused")
+    return WebAuthError(_REFUSED.get(path.split("/")[1], "refused"))
 
 
 _REFUSED: Final = {

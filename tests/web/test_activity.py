@@ -373,3 +373,24 @@ def test_every_part_of_a_path_is_quoted_and_none_climbs() -> None:
     for climbing in ("..", ".", ""):
         with pytest.raises(WebAuthError, match="malformed"):
             _path("applications", 7, "activity-instances", climbing)
+
+
+async def test_the_bots_own_token_refused_is_the_bots_fault_not_the_players(
+    discord: tuple[Discord, ActivityAuth],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A 401 on the instance's call (the bot's token, or its application, is wrong) says
+    nothing of the player: no "no such instance" (which would refuse their reconnecting
+    session), but Discord unavailable, and the operator told in the log; a 404 still says
+    the instance is gone."""
+    _, auth = discord
+    good = auth._bot_token  # pyright: ignore[reportPrivateUsage]
+    auth._bot_token = "not-the-token"  # pyright: ignore[reportPrivateUsage]
+    with pytest.raises(DiscordCallError):
+        await auth.instance("i-1")
+    with pytest.raises(DiscordCallError):
+        await auth.login("good-code", "i-1")
+    assert "check DISCORD_TOKEN" in caplog.text
+    auth._bot_token = good  # pyright: ignore[reportPrivateUsage]
+    with pytest.raises(WebAuthError, match="no such instance"):
+        await auth.instance("i-404")
