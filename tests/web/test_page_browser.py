@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from bot.engine import CODES, Options, Variant
+from bot.i18n import t
 from bot.sandbox.web_pictures import PLAYABLE, tap_a_card
 from bot.storage import Database, open_database
 from bot.tables.model import Status, Table
@@ -41,8 +42,10 @@ from tests.web.conftest import quick_service
 pytestmark = pytest.mark.e2e
 
 
-async def _pairs(service: TableService, members: tuple[int, ...]) -> Table:
-    """A pairs table of ``members`` and robots, started."""
+async def _pairs(
+    service: TableService, members: tuple[int, ...], options: Options | None = None
+) -> Table:
+    """A pairs table of ``members`` and robots, started (``options``: the defaults)."""
     host, *others = members
     table = await opened(
         service,
@@ -51,7 +54,7 @@ async def _pairs(service: TableService, members: tuple[int, ...]) -> Table:
         host_id=host,
         host_name=MEMBERS[host],
         variant=Variant.PAIRS,
-        options=Options(),
+        options=options or Options(),
         language="en",
     )
     for member in others:
@@ -128,6 +131,20 @@ async def test_a_spectator_sees_the_table_and_no_hand(served: Served, browser: A
     )
     assert await eva.query_selector_all("button.card") == []
     assert table.status is Status.PLAYING
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+async def test_a_game_without_spectators_shows_others_only_that_it_is_private(
+    served: Served, browser: Any, language: str
+) -> None:
+    table = await _pairs(served.service, (ANA, LUIS), Options(spectators=False))
+    eva = await open_page(browser, served, EVA, language=language, state="private")
+    banner = await eva.inner_text("#banner-text")
+    assert banner == t("web.watch_private", language)
+    assert await eva.query_selector_all("#trick [data-card]") == []
+    assert await eva.query_selector_all("button.card") == []
+    ana = await open_page(browser, served, ANA)  # its players see it as ever
+    assert await ana.evaluate("document.body.dataset.seat") == str(table.seat_of(ANA))
 
 
 async def test_a_card_from_the_chat_button_shows_in_the_page_and_the_next_from_the_page(
