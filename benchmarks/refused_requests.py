@@ -21,26 +21,31 @@ import sys
 import tempfile
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import pytest
 import simcord
-from simcord import interactions as sim_interactions
 
 from bot.config import Config
 from bot.tables import service as service_module
 from bot.tables.model import Status
 from bot.tables.service import TableService
 from tests.cogs._activity import answer_launches
-from tests.cogs.tables._closed import Page, Socket, closed_channel, session, web_bot
+from tests.cogs.tables._closed import (
+    GROUP_DM,
+    MEMBERS_DM,
+    NO_BOT_CHANNEL,
+    NO_BOT_SERVER,
+    Page,
+    Socket,
+    between_members,
+    closed_channel,
+    session,
+    web_bot,
+)
 from tests.tables._play import keep_ended
 
-GROUP_DM = 990_000_000_000_000_101
-MEMBERS_DM = 990_000_000_000_000_102
-NO_BOT_SERVER, NO_BOT_CHANNEL = 990_000_000_000_000_201, 990_000_000_000_000_202
-PRIVATE_CHANNEL = 2
 PLACES = ("group DM", "DM between members", "server without the bot", "channel it cannot see")
 
 
@@ -67,7 +72,7 @@ async def one_game(place: str, folder: Path, seed: int) -> tuple[int, bool]:
                     channel = GROUP_DM
                 elif place == "DM between members":
                     channel = MEMBERS_DM
-                    _between_members(patch)
+                    between_members(patch)
                     answer_launches(patch)
                     closed = closed_channel(env, channel)
                     await ana.slash("tute play")
@@ -89,20 +94,6 @@ async def one_game(place: str, folder: Path, seed: int) -> tuple[int, bool]:
                 return closed.refused, table.status is Status.FINISHED
             finally:
                 await bot.close()
-
-
-def _between_members(patch: pytest.MonkeyPatch) -> None:
-    """Interactions come from a DM between two members (a ``DMChannel``, context 2)."""
-    build = sim_interactions.base_payload
-
-    def between_members(*args: Any, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
-        record, payload = build(*args, **kwargs)
-        payload["channel_id"] = str(MEMBERS_DM)
-        payload["channel"] = {**payload["channel"], "id": str(MEMBERS_DM)}
-        payload["context"] = PRIVATE_CHANNEL
-        return record, payload
-
-    patch.setattr(sim_interactions, "base_payload", between_members)
 
 
 def main() -> None:

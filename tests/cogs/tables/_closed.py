@@ -17,7 +17,9 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+import pytest
 import simcord
+from simcord import interactions as sim_interactions
 
 from bot.client import TuteBot
 from bot.config import Config
@@ -37,6 +39,28 @@ MAX_MOVES = 2_000
 """More moves than any game here takes: a game that never ends fails instead of hanging."""
 _ORDINARY = (Kind.PLAY, Kind.PASS, Kind.EXCHANGE, Kind.SING, Kind.TUTE)
 """What a player at the page does; never a capote, a claim or resigning."""
+
+
+GROUP_DM = 990_000_000_000_000_101
+MEMBERS_DM = 990_000_000_000_000_102
+NO_BOT_SERVER, NO_BOT_CHANNEL = 990_000_000_000_000_201, 990_000_000_000_000_202
+PRIVATE_CHANNEL = 2
+"""An interaction's context in a group DM or a DM between members (not the bot's DM)."""
+
+
+def between_members(patch: pytest.MonkeyPatch) -> None:
+    """From now on interactions come from a DM between two members: a ``DMChannel``, as in
+    the bot's own DM, whose context (2) alone tells the bot it may not post there."""
+    build = sim_interactions.base_payload
+
+    def from_members_dm(*args: Any, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
+        record, payload = build(*args, **kwargs)
+        payload["channel_id"] = str(MEMBERS_DM)
+        payload["channel"] = {**payload["channel"], "id": str(MEMBERS_DM)}
+        payload["context"] = PRIVATE_CHANNEL
+        return record, payload
+
+    patch.setattr(sim_interactions, "base_payload", from_members_dm)
 
 
 def web_bot(config: Config) -> TuteBot:

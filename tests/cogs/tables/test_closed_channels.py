@@ -7,11 +7,9 @@ restart too. Discord bans an IP at 10,000 refused requests in 10 minutes."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 import simcord
-from simcord import interactions as sim_interactions
 
 from bot.client import TuteBot
 from bot.config import Config
@@ -19,18 +17,25 @@ from bot.storage import places as stored_places
 from bot.tables.model import Status
 from cogs.tables.presenter import presenter_of
 from tests.cogs._activity import answer_launches
-from tests.cogs.tables._closed import Closed, Page, Socket, closed_channel, session, web_bot
+from tests.cogs.tables._closed import (
+    GROUP_DM,
+    MEMBERS_DM,
+    NO_BOT_CHANNEL,
+    NO_BOT_SERVER,
+    Closed,
+    Page,
+    Socket,
+    between_members,
+    closed_channel,
+    session,
+    web_bot,
+)
 from tests.cogs.tables._game import db_of
 from tests.conftest import World
 
 pytestmark = [pytest.mark.e2e, pytest.mark.simcord(settle_timeout=3)]
 
 SEED = 4
-GROUP_DM = 990_000_000_000_000_101
-MEMBERS_DM = 990_000_000_000_000_102
-NO_BOT_SERVER, NO_BOT_CHANNEL = 990_000_000_000_000_201, 990_000_000_000_000_202
-PRIVATE_CHANNEL = 2
-"""An interaction's context in a group DM or a DM between members (not the bot's DM)."""
 
 
 @pytest.fixture
@@ -89,16 +94,7 @@ async def test_a_dm_between_two_members_costs_no_refused_request(
     env = simcord_env
     table_seed(SEED)
     ana, luis = env.create_user("ana"), env.create_user("luis")
-    build = sim_interactions.base_payload
-
-    def between_members(*args: Any, **kwargs: Any) -> tuple[Any, dict[str, Any]]:
-        record, payload = build(*args, **kwargs)
-        payload["channel_id"] = str(MEMBERS_DM)
-        payload["channel"] = {**payload["channel"], "id": str(MEMBERS_DM)}
-        payload["context"] = PRIVATE_CHANNEL
-        return record, payload
-
-    monkeypatch.setattr(sim_interactions, "base_payload", between_members)
+    between_members(monkeypatch)
     launches = answer_launches(monkeypatch)
     closed = closed_channel(env, MEMBERS_DM)
     played = await ana.slash("tute play")
