@@ -34,6 +34,7 @@ from bot.tables.daily import (
 from bot.tables.errors import TableError
 from bot.tables.model import Level, Status, Table
 from bot.tables.service import TableService
+from bot.tables.views import TableView
 from tests.tables._sim import Recorder, SimTime
 
 GUILD = 1
@@ -309,28 +310,24 @@ async def test_a_daily_deal_and_a_table_its_member_hosts_do_not_block_each_other
     table in the server, and while it is on they host one (from /tute new or the card
     table's opener); nobody's limit of open tables counts it."""
     service, daily = world.start()
-    lobby = await service.open_table(
-        guild_id=GUILD,
-        channel_id=77,
-        host_id=10,
-        host_name="user10",
-        variant=Variant.PAIRS,
-        options=Options(),
-        language="en",
-    )
+
+    async def hosted(max_tables: int = 10) -> TableView:
+        return await service.open_table(
+            guild_id=GUILD,
+            channel_id=77,
+            host_id=10,
+            host_name="user10",
+            variant=Variant.PAIRS,
+            options=Options(),
+            language="en",
+            max_tables=max_tables,
+        )
+
+    lobby = await hosted()
     table = await begin(daily, 10)
     assert table.status is Status.PLAYING
     await service.close(lobby.id, 10)
-    again = await service.open_table(
-        guild_id=GUILD,
-        channel_id=77,
-        host_id=10,
-        host_name="user10",
-        variant=Variant.PAIRS,
-        options=Options(),
-        language="en",
-        max_tables=1,
-    )
+    again = await hosted(max_tables=1)
     assert again.host_id == 10, "her daily deal does not make her a host already"
     await service.close(again.id, 10)
     async with world.db.transaction() as conn:
