@@ -100,6 +100,7 @@ ROOMS = {
     "bot/i18n": "bot.i18n",
     "bot/sandbox": "bot.sandbox",
     "bot/web": "bot.web",
+    "bot/words": "bot.words",
     "cogs": "cogs",
 }
 
@@ -118,7 +119,15 @@ def room_of(module: str) -> str:
     return top
 
 
-BOT_ROOMS = ("bot/engine", "bot/ai", "bot/tables", "bot/storage", "bot/render", "bot/i18n")
+BOT_ROOMS = (
+    "bot/engine",
+    "bot/ai",
+    "bot/tables",
+    "bot/storage",
+    "bot/render",
+    "bot/i18n",
+    "bot/words",
+)
 TOP_FILES = ("bot/__init__.py", "bot/config.py", "bot/client.py", "bot/__main__.py")
 
 
@@ -140,10 +149,13 @@ TABLE = [
     Room("bot/storage", ("aiosqlite", "asyncpg")),  # "the database drivers"
     Room("bot/render", ("bot/engine", "PIL")),
     Room("bot/i18n", ()),
+    # the words every presenter says the same (a card, a suit, a declaration's button, a
+    # refusal, a hint): the catalog's sentences over the service's views
+    Room("bot/words", ("bot/engine", "bot/tables", "bot/i18n", "bot/render")),
     # the web table's way in (its sessions, Discord's proof of who a player is) and, on
     # it, its app and sockets: the service's views over HTTP (aiohttp, discord.py's own),
     # and the page's card pictures, the bot's own
-    Room("bot/web", ("bot/engine", "bot/tables", "bot/i18n", "bot/render", "aiohttp")),
+    Room("bot/web", ("bot/engine", "bot/tables", "bot/i18n", "bot/render", "bot/words", "aiohttp")),
     # "everything above but cogs": settings (python-dotenv), the commands.Bot subclass,
     # start-up (discord.py is the Discord side's; its own rule below says where).
     Room("bot/config.py", (*BOT_ROOMS, *TOP_FILES, "dotenv")),

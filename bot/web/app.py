@@ -45,6 +45,7 @@ from bot.engine import CODES, SUITS
 from bot.i18n import CATALOGS, LANGUAGES, Language, language_of
 from bot.tables.errors import TableError
 from bot.tables.numbers import parse_number
+from bot.words import card_name, suit_text
 
 from . import cards, wire
 from .activity import DiscordCallError, Instance, Login
@@ -54,7 +55,6 @@ from .lobby import LOBBY_ACTIONS, channel_table, server_of
 from .relay import relay_if_elsewhere, relayed_by_peer
 from .replays import replays_answer
 from .sessions import Session, WebAuthError, sign, verify
-from .words import card_name, suit_text
 
 log = logging.getLogger(__name__)
 

@@ -18,8 +18,7 @@ from bot.i18n import t
 from bot.tables.codes import encode_action
 from bot.tables.model import Seat
 from bot.tables.views import DealView, HandView, TableView
-
-from .words import ASKED, hand_label, refusal_text
+from bot.words import ASKED, hand_label, refusal_text
 
 PROTOCOL = 2
 """The version of these messages; the page says which it speaks."""

@@ -15,16 +15,16 @@ from typing import Any
 
 import discord
 
+from bot import words
 from bot.engine import CODES, SUITS, Action, Kind, Result
 from bot.engine.cards import RANK_OF
 from bot.i18n import t
 from bot.render.symbols import SUIT_SYMBOLS, card_label
 from bot.tables.model import DEFAULT_ROBOT, DealSummary, Seat, Status
 from bot.tables.views import DealView, HandView, TableView
-from bot.web import words
-from bot.web.hint_words import hints_mark
-from bot.web.words import card_name as card_name
-from bot.web.words import suit_text as suit_text
+from bot.words import card_name as card_name
+from bot.words import hints_mark
+from bot.words import suit_text as suit_text
 from cogs._base import channel_url, number, shown_name, signed
 
 from .faces import NO_FACES, CardFaces

@@ -11,7 +11,7 @@ import discord
 from bot.i18n import t
 from bot.tables.errors import SaveFailed, TableError
 from bot.tables.views import TableView
-from bot.web.hint_words import hint_line
+from bot.words import hint_line
 
 from . import embeds as ui
 from .buttons import TableButton

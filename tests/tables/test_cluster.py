@@ -35,7 +35,7 @@ from bot.tables.errors import SaveFailed, TableError
 from bot.tables.hints import hint_action, reason
 from bot.tables.service import LostTable, TableService
 from bot.tables.views import Show
-from bot.web.hint_words import hint_line
+from bot.words import hint_line
 from tests.pgserver import fresh_postgres
 
 from ._play import Clock, Timers, instant_robot, opened, restored

@@ -29,7 +29,7 @@ from bot.tables.errors import TableError
 from bot.tables.hints import Hint, hint_action, reason
 from bot.tables.model import Seat, Status, Table
 from bot.tables.views import hand_view
-from bot.web.hint_words import hint_line
+from bot.words import hint_line
 from tests.ai.helpers import ask, move
 from tests.ai.test_view_only import CASES, robot_steps, twin
 from tests.tables._play import restored

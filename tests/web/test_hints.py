@@ -18,8 +18,8 @@ from bot.tables.model import Table
 from bot.tables.service import TableService
 from bot.web import sign
 from bot.web.app import make_app
-from bot.web.hint_words import hint_line
 from bot.web.hub import TableHub
+from bot.words import hint_line
 from tests.tables._play import opened
 from tests.tables.test_service import settle
 from tests.web.browser import ANA, CHANNEL, GUILD, LUIS, MEMBERS, Served, open_page

@@ -17,7 +17,7 @@ from bot.tables.errors import TableError
 from bot.tables.model import Status, Table
 from bot.tables.service import TableService
 from bot.web.hub import TableHub
-from bot.web.words import refusal_text
+from bot.words import refusal_text
 from tests.tables._play import NullPresenter, opened
 from tests.tables.test_service import settle
 from tests.web.conftest import quick_service

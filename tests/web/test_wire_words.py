@@ -10,7 +10,7 @@ from bot.engine import CODES, Action, Kind, parse_card
 from bot.i18n import t
 from bot.tables.views import HandView, Refusal
 from bot.web import wire
-from bot.web.words import action_label, card_name, refusal_text, suit_text
+from bot.words import action_label, card_name, refusal_text, suit_text
 
 OROS, COPAS, ESPADAS, BASTOS = range(4)
 

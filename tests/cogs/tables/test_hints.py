@@ -22,8 +22,7 @@ from bot.tables.errors import SaveFailed, TableError
 from bot.tables.hints import Hint, hint_action, reason
 from bot.tables.model import Status
 from bot.tables.views import hand_view, table_view
-from bot.web.hint_words import hint_line
-from bot.web.words import card_name
+from bot.words import card_name, hint_line
 from cogs.tables import embeds as ui
 from cogs.tables import messages
 from cogs.tables.hints import hints_line

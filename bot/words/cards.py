@@ -1,11 +1,7 @@
-"""The words of a hand, from the message catalog, with nothing of Discord in them: a card's
-name, a suit, what a declaration's button says, why a card or an action is refused. The web
-table fills its messages with them; any presenter may (they are plain text: a name or a
-card is never escaped here, the page inserts text as text)."""
+"""The words of a hand: a card's name, a suit, and what a declaration's button says."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Final
 
 from bot.engine import CODES, SUITS, Action, Kind
@@ -15,16 +11,19 @@ from bot.render.symbols import SUIT_SYMBOLS, card_label
 from bot.tables.views import HandView
 
 ASKED: Final = frozenset({Kind.CAPOTE, Kind.RESIGN})
-"""The declarations that bind the deal: the page asks Yes or No before sending them."""
+"""The declarations that bind the deal: the chat and the page ask Yes or No before them."""
+
+
+def rank_name(rank: int, lang: str) -> str:
+    """A rank in words: "King", "Rey", "7"."""
+    return t(f"cards.rank.{rank}", lang)
 
 
 def card_name(card: int, lang: str, *, the: bool = False) -> str:
     """A card in words: "King of coins", "Rey de oros"; ``the``: with its article, for a
     sentence ("the King of coins", "la Sota de oros")."""
     rank, suit = RANK_OF[card], SUITS[card // 10]
-    name = t(
-        "cards.name", lang, rank=t(f"cards.rank.{rank}", lang), suit=t(f"cards.suit.{suit}", lang)
-    )
+    name = t("cards.name", lang, rank=rank_name(rank, lang), suit=t(f"cards.suit.{suit}", lang))
     if not the:
         return name
     return t("cards.the.10" if rank == 10 else "cards.the", lang, name=name)
@@ -78,28 +77,3 @@ def hand_label(action: Action, hand: HandView, lang: str, *, symbol: bool = True
         exchange_gives=hand.exchange_gives,
         symbol=symbol,
     )
-
-
-def refusal_text(key: str, params: Mapping[str, object], lang: str, *, symbol: bool = True) -> str:
-    """Why the table refuses something (``tables.errors.<key>``, or the full key), its cards
-    and suits named in words (``symbol`` False: a suit without its symbol); the other
-    parameters as they are."""
-    if not key.startswith("tables.errors."):
-        key = f"tables.errors.{key}"
-    shown = dict(params)
-    for name in ("card", "beat"):
-        value = shown.get(name)
-        if isinstance(value, int) and 0 <= value < len(RANK_OF):
-            shown[name] = card_name(value, lang, the=True)
-    suit = shown.get("suit")
-    if isinstance(suit, int) and 0 <= suit < len(SUITS):
-        shown["suit"] = suit_text(suit, lang, symbol=symbol)
-    if isinstance(shown.get("variant"), str):
-        shown["variant"] = t(f"variants.short.{shown['variant']}", lang)
-    if isinstance(shown.get("preset"), str):
-        shown["preset"] = t(f"house.preset.{shown['preset']}", lang)
-    try:
-        return t(key, lang, **shown)
-    except (KeyError, IndexError, ValueError):
-        # a key or a parameter this side does not know: the message still says something
-        return t("tables.errors.malformed", lang)
