@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .cards import ASKED, action_label, card_name, hand_label, rank_name, suit_text
 from .hints import hint_line, hints_mark
-from .refusals import refusal_text
+from .refusals import option_label, refusal_text, variants_text
 
 __all__ = [
     "ASKED",
@@ -17,7 +17,9 @@ __all__ = [
     "hand_label",
     "hint_line",
     "hints_mark",
+    "option_label",
     "rank_name",
     "refusal_text",
     "suit_text",
+    "variants_text",
 ]

@@ -1,20 +1,45 @@
-"""Why the table refuses something, in words."""
+"""Why the table refuses something, in words: one sentence builder for the chat, the card
+table and the lessons."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from bot.engine import SUITS
 from bot.engine.cards import RANK_OF
-from bot.i18n import t
+from bot.i18n import CATALOGS, t
 
 from .cards import card_name, suit_text
 
 
-def refusal_text(key: str, params: Mapping[str, object], lang: str, *, symbol: bool = True) -> str:
-    """Why the table refuses something (``tables.errors.<key>``, or the full key), its cards
-    and suits named in words (``symbol`` False: a suit without its symbol); the other
-    parameters as they are."""
+def option_label(name: str, lang: str) -> str:
+    """An option's name as the user knows it: the name ``/tute new`` gives it in their
+    language, or (a house rule, typed in ``house``) its own."""
+    key = f"options.{name}.name"
+    return t(key, lang) if key in CATALOGS["en"] else name
+
+
+def variants_text(variants: list[str], lang: str) -> str:
+    """Variants named in a sentence: "habanero or pairs"."""
+    names = [t(f"variants.short.{v}", lang) for v in variants]
+    if len(names) < 2:
+        return "".join(names)
+    return t("common.either", lang, first=", ".join(names[:-1]), last=names[-1])
+
+
+def refusal_text(
+    key: str,
+    params: Mapping[str, object],
+    lang: str,
+    *,
+    symbol: bool = True,
+    typed: Callable[[str], str] = str,
+) -> str:
+    """Why the table refuses something (``tables.errors.<key>``, or the full key) in words:
+    its cards and suits named (``symbol`` False: a suit without its symbol), an option by the
+    name the user knows, variants in a sentence, a preset by its name, and what a member
+    typed as ``typed`` shows it (the chat escapes it; the page inserts text as text). A key
+    or a parameter this side does not know still says something: "did not understand"."""
     if not key.startswith("tables.errors."):
         key = f"tables.errors.{key}"
     shown = dict(params)
@@ -25,11 +50,18 @@ def refusal_text(key: str, params: Mapping[str, object], lang: str, *, symbol: b
     suit = shown.get("suit")
     if isinstance(suit, int) and 0 <= suit < len(SUITS):
         shown["suit"] = suit_text(suit, lang, symbol=symbol)
-    if isinstance(shown.get("variant"), str):
-        shown["variant"] = t(f"variants.short.{shown['variant']}", lang)
-    if isinstance(shown.get("preset"), str):
-        shown["preset"] = t(f"house.preset.{shown['preset']}", lang)
+    if "option" in shown:
+        shown["option"] = option_label(str(shown["option"]), lang)
+    if "typed" in shown:
+        shown["typed"] = typed(str(shown["typed"]))
     try:
+        if isinstance(shown.get("variant"), str):
+            shown["variant"] = t(f"variants.short.{shown['variant']}", lang)
+        variants = shown.get("variants")
+        if isinstance(variants, list | tuple):
+            shown["variants"] = variants_text([str(v) for v in variants], lang)
+        if isinstance(shown.get("preset"), str):
+            shown["preset"] = t(f"house.preset.{shown['preset']}", lang)
         return t(key, lang, **shown)
     except (KeyError, IndexError, ValueError):
         # a key or a parameter this side does not know: the message still says something

@@ -20,7 +20,8 @@ from bot.render.deck import render_deck
 from bot.render.symbols import SUIT_SYMBOLS
 from bot.tables.codes import encode_action
 from bot.tables.tutorial import NEXT, LessonView, Said, Tone
-from bot.words import action_label, card_name, refusal_text, suit_text
+from bot.words import action_label, card_name, suit_text
+from cogs.tables.embeds import refusal_text
 from cogs.tables.guide_pages import deck_alt, deck_scene
 from cogs.tables.layouts import picture, rule
 from cogs.tables.pictures import as_file

@@ -9,9 +9,8 @@ comes from the catalog; the names members chose go into it through :func:`shown_
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
-from typing import Any
 
 import discord
 
@@ -29,7 +28,7 @@ from cogs._base import channel_url, number, shown_name, signed
 
 from .faces import NO_FACES, CardFaces
 from .places import Place
-from .rules_text import option_label, options_lines, variants_text
+from .rules_text import options_lines
 
 GREEN = discord.Colour.from_rgb(27, 94, 32)
 GOLD = discord.Colour.from_rgb(196, 138, 12)
@@ -52,25 +51,10 @@ def card_shown(card: int, lang: str, faces: CardFaces = NO_FACES) -> str:
     return f"{faces.inline(card) or SUIT_SYMBOLS[SUITS[card // 10]]} {card_name(card, lang)}"
 
 
-def refusal_text(key: str, params: dict[str, Any], lang: str) -> str:
-    """Why the rules refuse something (``tables.errors.<key>``), its cards named in words."""
-    shown = dict(params)
-    for name in ("card", "beat"):
-        if name in shown:
-            shown[name] = card_name(int(shown[name]), lang, the=True)
-    if "suit" in shown:
-        shown["suit"] = suit_text(int(shown["suit"]), lang)
-    if "option" in shown:
-        shown["option"] = option_label(str(shown["option"]), lang)
-    if "variant" in shown:
-        shown["variant"] = t(f"variants.short.{shown['variant']}", lang)
-    if "variants" in shown:
-        shown["variants"] = variants_text(list(shown["variants"]), lang)
-    if "preset" in shown:
-        shown["preset"] = t(f"house.preset.{shown['preset']}", lang)
-    if "typed" in shown:
-        shown["typed"] = shown_name(str(shown["typed"]))
-    return t(f"tables.errors.{key}", lang, **shown)
+def refusal_text(key: str, params: Mapping[str, object], lang: str) -> str:
+    """Why the table refuses something, as the chat says it (:func:`bot.words.refusal_text`,
+    what a member typed escaped)."""
+    return words.refusal_text(key, params, lang, typed=shown_name)
 
 
 def seat_name(seat: Seat | None, lang: str, *, plain: bool = False, short: bool = False) -> str:

@@ -21,8 +21,9 @@ from bot.engine.variants import VARIANTS
 from bot.i18n import t
 from bot.render.deck import DeckCard, DeckScene
 from bot.render.symbols import SUIT_SYMBOLS
+from bot.words import option_label
 
-from .rules_text import house_rules_fields, option_label
+from .rules_text import house_rules_fields
 
 PAGE_BUDGET = 1400
 """Characters of house rules a page holds at most: a phone shows them without scrolling."""

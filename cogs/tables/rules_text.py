@@ -20,6 +20,7 @@ from bot.engine.options import (
 from bot.i18n import CATALOGS, t
 from bot.tables.house import typed_value
 from bot.tables.views import TableView
+from bot.words import variants_text
 
 _OWN_LINES = frozenset({"rounds", "turn_time", "bet", "competitive", "private", "spectators"})
 """Options the lobby always shows on a line of their own (or, at their default, not)."""
@@ -140,18 +141,3 @@ def _preset_text(preset: Preset, variants: list[Variant], lang: str) -> str:
         parts.insert(0, t("rules.preset_only", lang, variants=variants_text(only, lang)))
     what = "; ".join(part for part in parts if part) or t("rules.preset_none", lang)
     return t("rules.preset_line", lang, preset=t(f"house.preset.{preset.value}", lang), rules=what)
-
-
-def option_label(name: str, lang: str) -> str:
-    """An option's name as the user knows it: the name ``/tute new`` gives it in their
-    language, or (a house rule, typed in ``house``) its own."""
-    key = f"options.{name}.name"
-    return t(key, lang) if key in CATALOGS["en"] else name
-
-
-def variants_text(variants: list[str], lang: str) -> str:
-    """Variants named in a sentence: "habanero or pairs"."""
-    names = [t(f"variants.short.{v}", lang) for v in variants]
-    if len(names) < 2:
-        return "".join(names)
-    return t("common.either", lang, first=", ".join(names[:-1]), last=names[-1])
