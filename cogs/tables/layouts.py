@@ -20,6 +20,7 @@ from bot.render.symbols import SUIT_SYMBOLS
 from bot.tables.codes import encode_action
 from bot.tables.model import DealSummary, Status
 from bot.tables.views import HandView, TableView
+from bot.words import ASKED
 from cogs._base import command_path
 
 from . import embeds as ui
@@ -280,9 +281,6 @@ def moved_on_layout(line: str) -> Layout:
 # ------------------------------------------------------------------------- the hand
 
 
-ASKED = frozenset({Kind.CAPOTE, Kind.RESIGN})
-"""Declarations that cannot be taken back and bind the whole deal: their button asks first,
-on a row of its own, away from the cards."""
 ASK = "q"
 """Before an action's code in a button's id: the click asks whether to do it."""
 SURE = "y"
