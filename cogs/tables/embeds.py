@@ -42,7 +42,7 @@ def card_text(card: int, faces: CardFaces = NO_FACES) -> str:
 
 def rank_name(card: int, lang: str) -> str:
     """A card's rank in words: "King", "Rey", "7"."""
-    return t(f"cards.rank.{RANK_OF[card]}", lang)
+    return words.rank_name(RANK_OF[card], lang)
 
 
 def card_shown(card: int, lang: str, faces: CardFaces = NO_FACES) -> str:

@@ -21,7 +21,7 @@ from bot.engine.variants import VARIANTS
 from bot.i18n import t
 from bot.render.deck import DeckCard, DeckScene
 from bot.render.symbols import SUIT_SYMBOLS
-from bot.words import option_label
+from bot.words import option_label, rank_name
 
 from .rules_text import house_rules_fields
 
@@ -79,14 +79,10 @@ def _strongest_first() -> tuple[int, ...]:
     return tuple(reversed(RANKS_BY_STRENGTH))
 
 
-def _rank(rank: int, lang: str) -> str:
-    return t(f"cards.rank.{rank}", lang)
-
-
 def points_text(lang: str) -> str:
     """The cards that count and their points, strongest first: "Ace 11, 3 10, ..."."""
     items = [
-        t("guide.points_item", lang, rank=_rank(rank, lang), points=RANK_POINTS[rank])
+        t("guide.points_item", lang, rank=rank_name(rank, lang), points=RANK_POINTS[rank])
         for rank in _strongest_first()
         if rank in RANK_POINTS
     ]
@@ -106,7 +102,7 @@ def deck_scene(lang: str) -> DeckScene:
 def deck_alt(lang: str) -> str:
     """The picture in words, for screen readers."""
     cards = ", ".join(
-        t("guide.points_item", lang, rank=_rank(rank, lang), points=RANK_POINTS.get(rank, 0))
+        t("guide.points_item", lang, rank=rank_name(rank, lang), points=RANK_POINTS.get(rank, 0))
         for rank in _strongest_first()
     )
     suit = t(f"cards.suit.{PICTURE_SUIT}", lang)
