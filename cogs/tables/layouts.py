@@ -20,7 +20,7 @@ from bot.render.symbols import SUIT_SYMBOLS
 from bot.tables.codes import encode_action
 from bot.tables.model import DealSummary, Status
 from bot.tables.views import HandView, TableView
-from bot.words import ASKED
+from bot.words import ASKED, card_name
 from cogs._base import command_path
 
 from . import embeds as ui
@@ -354,7 +354,7 @@ def _card_rows(hand: HandView, lang: str) -> list[discord.ui.ActionRow[Any]]:
             button = hand_button(
                 hand,
                 Action.play(hand.seat, card),
-                ui.card_name(card, lang),
+                card_name(card, lang),
                 discord.ButtonStyle.primary if playable else discord.ButtonStyle.secondary,
                 disabled=not playable,
             )

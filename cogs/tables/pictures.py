@@ -20,6 +20,7 @@ from bot.render import (
 )
 from bot.tables.model import DealSummary
 from bot.tables.views import TableView
+from bot.words import suit_text
 
 from . import embeds as ui
 
@@ -72,7 +73,7 @@ def table_picture(
         "pictures.table_alt",
         lang,
         trick=ui.trick_line(table, deal.trick, lang, plain=True),
-        trump=ui.suit_text(deal.trump, lang),
+        trump=suit_text(deal.trump, lang),
     )
     return as_file(render_table(scene), name, alt)
 

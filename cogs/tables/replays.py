@@ -25,6 +25,7 @@ from bot.render.replay import ReplayScene, render_replay
 from bot.tables.errors import TableError
 from bot.tables.numbers import parse_number
 from bot.tables.replay import DealReplay, ReplayStep, StepKind, deal_replay, recent_deals
+from bot.words import card_name, suit_text
 from cogs._base import shown_name
 
 from . import embeds as ui
@@ -73,10 +74,10 @@ def step_lines(replay: DealReplay, index: int, lang: str) -> list[str]:
                 "replays.dealt",
                 lang,
                 dealer=seat_text(replay, replay.dealer, lang),
-                suit=ui.suit_text(replay.trump, lang),
+                suit=suit_text(replay.trump, lang),
             )
         )
-        lines.append(t("replays.turned", lang, card=ui.card_name(replay.turned, lang)))
+        lines.append(t("replays.turned", lang, card=card_name(replay.turned, lang)))
     if step.trick is not None:
         trick = step.trick
         cards = " · ".join(
@@ -84,7 +85,7 @@ def step_lines(replay: DealReplay, index: int, lang: str) -> list[str]:
                 "replays.card",
                 lang,
                 name=seat_text(replay, seat, lang),
-                card=ui.card_name(card, lang),
+                card=card_name(card, lang),
             )
             for seat, card in trick.cards
         )
@@ -104,8 +105,8 @@ def step_lines(replay: DealReplay, index: int, lang: str) -> list[str]:
             "replays.exchange",
             lang,
             name=seat_text(replay, swap.seat, lang),
-            gave=ui.card_name(swap.gave, lang, the=True),
-            took=ui.card_name(swap.took, lang),
+            gave=card_name(swap.gave, lang, the=True),
+            took=card_name(swap.took, lang),
         )
         for swap in step.exchanges
     ]
@@ -115,7 +116,7 @@ def step_lines(replay: DealReplay, index: int, lang: str) -> list[str]:
             lang,
             name=seat_text(replay, cante.seat, lang),
             points=cante.points,
-            suit=ui.suit_text(cante.suit, lang),
+            suit=suit_text(cante.suit, lang),
         )
         for cante in step.cantes
     ]
@@ -177,7 +178,7 @@ def replay_picture(replay: DealReplay, index: int, lang: str) -> discord.File:
             "replays.hand_alt",
             lang,
             name=seat_text(replay, seat, lang, plain=True),
-            cards=", ".join(ui.card_name(c, lang) for c in hand) or "-",
+            cards=", ".join(card_name(c, lang) for c in hand) or "-",
         )
         for seat, hand in enumerate(step.hands)
     )

@@ -9,9 +9,10 @@ from typing import Any
 from bot.i18n import t
 from bot.tables.events import Happened, LogEvent, Who
 from bot.tables.views import TableView
+from bot.words import card_name, suit_text
 from cogs._base import shown_name
 
-from .embeds import card_name, card_text, suit_text
+from .embeds import card_text
 from .faces import NO_FACES, CardFaces
 
 LOG_KEYS: dict[Happened, str] = {

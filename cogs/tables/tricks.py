@@ -18,6 +18,7 @@ from bot.i18n import t
 from bot.tables.audience import place_of
 from bot.tables.history import DealHistory, Happening, PastTrick
 from bot.tables.views import TableView
+from bot.words import card_name, suit_text
 
 from . import embeds as ui
 from .common import answered, locale_of, service_of
@@ -56,7 +57,7 @@ def happening_text(
         return trick_text(table, happening, lang, faces)
     name = ui.seat_name(table.seats[happening.seat], lang, short=True)
     if isinstance(happening, Cante):
-        suit = ui.suit_text(happening.suit, lang)
+        suit = suit_text(happening.suit, lang)
         line = t("tables.cante_line", lang, name=name, points=happening.points, suit=suit)
     else:
         line = swap_text(name, happening, lang)
@@ -64,7 +65,7 @@ def happening_text(
 
 
 def swap_text(name: str, swap: Exchange, lang: str) -> str:
-    gave, took = (ui.card_name(c, lang, the=True) for c in (swap.gave, swap.took))
+    gave, took = (card_name(c, lang, the=True) for c in (swap.gave, swap.took))
     return t("tables.log.swapped", lang, name=name, card=gave, took=took)
 
 
@@ -88,7 +89,7 @@ def tricks_layout(
 ) -> discord.ui.LayoutView:
     """The deal's tricks so far, newest last (see the module)."""
     title = t("tables.tricks.title", lang, deal=history.deal_no + 1, id=table.id)
-    trumps = t("hand.trumps", lang, suit=ui.suit_text(history.trump, lang))
+    trumps = t("hand.trumps", lang, suit=suit_text(history.trump, lang))
     lines = [
         (happening_text(table, h, lang, faces), isinstance(h, PastTrick)) for h in history.happened
     ]
