@@ -15,6 +15,7 @@ from bot.tables.audience import place_of
 from bot.tables.cluster import Click
 from bot.tables.errors import TableError
 from bot.tables.service import TableService
+from bot.tables.views import HandView, TableView
 from cogs._base import channel_url
 
 from .buttons import HandButton, LobbyButton, TableButton, on_click
@@ -22,7 +23,7 @@ from .common import answered, cluster_of, drawn_v2, locale_of, service_of, since
 from .hints import HINT, show_hint
 from .launch import launch
 from .layouts import ASK, SURE, WEB
-from .presenter import presenter_of, show_everywhere
+from .presenter import DiscordPresenter, presenter_of, show_everywhere
 from .settings_form import FORM_ITEMS, open_settings
 from .tricks import show_tricks
 
@@ -288,21 +289,39 @@ async def hand_click(button: HandButton, interaction: discord.Interaction[Any]) 
         done = t(f"hand.asked.done.{code[0]}", lang)
         await answered(interaction, interaction.response.edit_message(content=done, view=None))
         skip: int | None = None
-    elif interaction.guild_id is None and not drawn_v2(interaction):
+        adopted = None
+    elif interaction.guild_id is None:
+        # the hand clicked in the DMs is the one the bot keeps (another may have come after
+        # a restart that lost where this one was): it goes once the click is answered
+        adopted = await presenter.hands.adopt(show.table, seat, interaction.message)
+        skip = await _answer_in_dm(interaction, presenter, show.table, hand, lang)
+    else:
+        adopted = None
+        skip = await presenter.hands.answer_ephemeral(interaction, show.table, hand, lang)
+    if adopted is not None:
+        await presenter.hands.retire(show.table, adopted)
+    await show_everywhere(interaction.client, show, skip_seat=skip)
+
+
+async def _answer_in_dm(
+    interaction: discord.Interaction[Any],
+    presenter: DiscordPresenter,
+    table: TableView,
+    hand: HandView,
+    lang: str,
+) -> int | None:
+    """Answer a click in the DM holding the hand; the seat whose hand the refresh need not
+    edit again (None: it must)."""
+    if not drawn_v2(interaction):
         # a DM hand sent with embeds, before layout components, cannot take them: the
         # refresh replaces it with a fresh one
         await answered(interaction, interaction.response.defer())
-        skip = None
-    elif interaction.guild_id is None:
-        # the DM holding the hand: the answer shows it, the refresh need not edit it again
-        payload = await presenter.hand_payload(show.table, hand, lang)
-        skip = seat
-        if not await answered(interaction, interaction.response.edit_message(**payload)):
-            presenter.forget_hand(show.table.id, seat)
-            skip = None
-    else:
-        skip = await presenter.hands.answer_ephemeral(interaction, show.table, hand, lang)
-    await show_everywhere(interaction.client, show, skip_seat=skip)
+        return None
+    payload = await presenter.hand_payload(table, hand, lang)
+    if not await answered(interaction, interaction.response.edit_message(**payload)):
+        presenter.forget_hand(table.id, hand.seat)
+        return None
+    return hand.seat
 
 
 async def _ask(button: HandButton, interaction: discord.Interaction[Any]) -> None:

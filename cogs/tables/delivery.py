@@ -10,6 +10,7 @@ import asyncio
 import functools
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -48,6 +49,16 @@ DmsClosed = Callable[[TableView, Place], Awaitable[None]]
 PING_AFTER = 20.0
 """How long a player whose hand is under My hand may take before their turn is pinged in
 the channel (half the turn's time, where that is shorter)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Adopted:
+    """A DM hand its member played from, now the one the bot keeps for the seat, and the
+    one it kept before, which goes."""
+
+    seat: int
+    kept: HandPlace
+    left: HandPlace
 
 
 def ping_after(table: TableView) -> float:
@@ -183,6 +194,50 @@ class HandDelivery:
             await self.outlet.delete(table, dm.dm_channel_id, dm.dm_message_id)
         dm.dm_message_id = None
         dm.legacy = False
+
+    async def adopt(
+        self, table: TableView, seat: int, message: discord.Message | None
+    ) -> Adopted | None:
+        """The seat's member played from ``message``, a hand in their DMs: it is the hand
+        the bot keeps from now on. It may be another than the one the bot kept (after a
+        restart that lost where the hand was, the bot sent it again while the old one stayed
+        on their screen): deliveries go to the clicked one at once, and the other one goes
+        with :meth:`retire`, once the click is answered. None: nothing changes."""
+        occupant = table.seats[seat]
+        if message is None or message.flags.ephemeral or occupant is None:
+            return None  # a copy under My hand, or the seat's member left meanwhile
+        user_id = occupant.user_id
+        place = await self.places.of(table)
+        if user_id is None or not place.by_dm(table, seat):
+            return None  # their hand lives under My hand now
+        left = place.hand(seat, user_id)
+        if left is not None and left.dm_message_id == message.id:
+            return None
+        legacy = not message.flags.components_v2
+        kept = HandPlace(user_id, message.channel.id, message.id, legacy=legacy)
+        place.hands[seat] = kept
+        self.places.changed(place)
+        return Adopted(seat, kept, left if left is not None else HandPlace(user_id))
+
+    async def retire(self, table: TableView, adopted: Adopted) -> None:
+        """The hand the bot kept before its member played from another one goes: one live
+        hand remains in their DMs. So does one that a delivery begun before the click sent
+        meanwhile."""
+        seat, kept = adopted.seat, adopted.kept
+        async with self._dm_locks.setdefault((table.id, seat), asyncio.Lock()):
+            place = await self.places.of(table)
+            now = place.hands.get(seat)
+            if (
+                now is not kept
+                and now is not None
+                and now.dm_message_id is not None
+                and kept.dm_message_id is not None
+            ):
+                # sent over the clicked one, not after it went (a new turn's hand)
+                await self._drop_dm(table, now)
+                place.hands[seat] = kept
+                self.places.changed(place)
+            await self._drop_dm(table, adopted.left)
 
     def _hand(
         self, table: TableView, hand: HandView, lang: str, *, ephemeral: bool = False

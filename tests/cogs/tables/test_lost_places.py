@@ -1,0 +1,64 @@
+"""A restart that lost where a DM hand was (places are written a little behind): the bot
+sends the hand again, while the one from before the restart is still on its player's
+screen. Whichever they play from is the hand the bot keeps from then on: one live hand in
+their DMs, never one whose cards are refused on their turn."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+import simcord
+
+from bot.config import Config
+from cogs.tables.presenter import presenter_of
+from tests.cogs.tables import _faults
+from tests.cogs.tables._game import SEED, new_game
+from tests.cogs.tables._world import dm_place, hand_buttons, placed
+from tests.conftest import World
+
+quick_games = _faults.quick_games
+
+
+@pytest.mark.e2e
+@pytest.mark.simcord(settle_timeout=3)
+async def test_the_hand_played_from_after_a_restart_is_the_one_kept(
+    simcord_env: simcord.Env,
+    world: World,
+    table_seed: Callable[[int], None],
+    test_config: Config,
+) -> None:
+    env = simcord_env
+    table_seed(SEED)  # alice plays first
+    game = await new_game(env, world, notify=False)
+    await game.start()
+    (alice,) = game.humans
+    seat = game.seat(alice)
+    dm = alice.member.user.dm_channel
+    before = game.dm_message(alice)
+    assert before is not None and game.usable(before, seat)
+    # a crash before the place was written: the next start knows no DM hand of hers
+    place = placed(game.table)
+    del place.hands[seat]
+    presenter_of(env.bot).places.changed(place)
+    await game.restart(test_config)
+
+    fresh = game.dm_message(alice)
+    assert fresh is not None and fresh.id != before.id, "the hand came again"
+    assert {before.id, fresh.id} <= {m.id for m in dm.history()}
+    # she plays from the hand still on her screen, the one from before the restart
+    button = game.usable(before, seat)[0]
+    played = len(game.deal.actions)
+    await alice.member.user.click(before, custom_id=button.custom_id)
+    assert len(game.deal.actions) > played, "the card was played"
+    assert game.deal.turn == seat, "she took the trick: she leads the next"
+    live = [m for m in dm.history() if any(not b.disabled for b in hand_buttons(m))]
+    assert [m.id for m in live] == [before.id], "one hand offers cards: the one she played from"
+    assert game.usable(live[0], seat), "and they play"
+    assert fresh.id not in {m.id for m in dm.history()}, "the other one went"
+    assert dm_place(game.table, seat).dm_message_id == before.id, "the bot keeps it"
+    kept = game.dm_message(alice)
+    assert kept is not None and kept.id == before.id and game.shows_hand(kept, alice)
+    await game.play()
+    await game.check_end()
+    assert [m.id for m in dm.history()] == [before.id], "one hand, to the end"
