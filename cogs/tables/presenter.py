@@ -268,6 +268,7 @@ class DiscordPresenter:
         """A table that no longer plays: nothing of it to keep in step any more."""
         self.shown.forget_table(table_id)
         self.hands.forget_table(table_id)
+        self.summaries.forget_table(table_id)
         self._retries.pop(table_id, None)
         self._latest.pop(table_id, None)
         self._public_locks.pop(table_id, None)

@@ -28,7 +28,7 @@ STOP_TIMEOUT = 5.0
 """Seconds the stop gives the summaries still to be made."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Archive:
     """A deal's message to turn into its summary: the table as the deal ended, and where
     the message is."""
@@ -36,6 +36,9 @@ class Archive:
     table: TableView
     where_id: int
     message_id: int
+    over: bool = False
+    """The table has ended since, and the presenter forgot it: the summary's picture is
+    drawn for this edit alone, and not kept."""
 
 
 class DealSummaries:
@@ -60,6 +63,14 @@ class DealSummaries:
                 self._archive(archive), name=f"table-{table.id}-deal-{summary.deal_no}"
             )
             self._waiting[key] = (task, archive)
+
+    def forget_table(self, table_id: int) -> None:
+        """The table has ended and the presenter forgot it: what it drew of the table's deals
+        still to become their summaries is not kept (a game's last deal may end before the
+        one before it has become its summary)."""
+        for (table, _), (_, archive) in self._waiting.items():
+            if table == table_id:
+                archive.over = True
 
     async def now(self) -> None:
         """The bot is about to stop: the messages still waiting become their summaries now
@@ -114,4 +125,6 @@ class DealSummaries:
             )
         finally:
             outlet.shown.digests.pop(key, None)
+            if archive.over:
+                outlet.shown.forget_table(table.id)
         return True

@@ -11,6 +11,7 @@ import simcord
 
 from bot.config import Config
 from bot.i18n import t
+from cogs.tables.presenter import presenter_of
 from cogs.tables.summaries import ARCHIVE_AFTER
 from tests.cogs.tables import _faults
 from tests.cogs.tables._game import SEED, Game, new_game
@@ -79,3 +80,27 @@ async def test_a_bot_that_stops_makes_the_summary_first(
     assert is_summary(game, old, first)
     await game.play()
     await game.check_end()
+
+
+@pytest.mark.e2e
+@pytest.mark.simcord(settle_timeout=3)
+async def test_no_summary_picture_is_kept_of_a_game_that_is_over(
+    simcord_env: simcord.Env, world: World, table_seed: Callable[[int], None]
+) -> None:
+    """A game's last deal may end before the deal before it has become its summary: that
+    summary still comes, and the bot keeps no picture of the game once it is over, however
+    many games it hosts (each one drawn while its table plays costs memory until then)."""
+    env = simcord_env
+    table_seed(SEED)  # two deals, the second played out before the first one's summary
+    games = 3
+    for _ in range(games):
+        game = await new_game(env, world)
+        first, old = await to_the_next_deal(game)
+        await game.play()
+        assert not is_summary(game, old, first), "the game ended first"
+        await env.advance_time(ARCHIVE_AFTER + 0.5)
+        assert is_summary(game, old, first)
+        await game.check_end()
+    shown = presenter_of(env.bot).shown
+    kept = shown._summaries  # pyright: ignore[reportPrivateUsage]
+    assert len(kept) == 0, f"pictures kept of {games} games over"
