@@ -5,12 +5,16 @@ their DMs, never one whose cards are refused on their turn."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 import simcord
 
 from bot.config import Config
+from cogs.tables.drawing import Files
+from cogs.tables.messages import Payload
 from cogs.tables.presenter import presenter_of
 from tests.cogs.tables import _faults
 from tests.cogs.tables._game import SEED, new_game
@@ -62,3 +66,60 @@ async def test_the_hand_played_from_after_a_restart_is_the_one_kept(
     await game.play()
     await game.check_end()
     assert [m.id for m in dm.history()] == [before.id], "one hand, to the end"
+
+
+@pytest.mark.e2e
+@pytest.mark.simcord(settle_timeout=3)
+async def test_a_hand_sent_again_as_she_plays_from_the_old_one_goes(
+    simcord_env: simcord.Env,
+    world: World,
+    table_seed: Callable[[int], None],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The hand is on its way again (the first show after a restart that lost where it was)
+    when she plays from the one on her screen: the one that arrives goes, the one she played
+    from stays."""
+    env = simcord_env
+    table_seed(SEED)  # alice plays first
+    game = await new_game(env, world, notify=False)
+    await game.start()
+    (alice,) = game.humans
+    seat = game.seat(alice)
+    dm = alice.member.user.dm_channel
+    before = game.dm_message(alice)
+    assert before is not None
+    button = game.usable(before, seat)[0]
+    del placed(game.table).hands[seat]
+    presenter = presenter_of(env.bot)
+    presenter.forget_hand(game.table.id, seat)
+    view = game.service.view(game.table.id)
+    hand = game.service.hand_view(game.table.id, seat)
+    place = await presenter.places.of(view)
+
+    # the hand's picture is drawn on the way out: held there until her click is answered
+    answering = asyncio.Event()
+    draw, answer = presenter.outlet.draw, presenter.hands.answer
+    drawn: list[object] = []
+
+    async def held(payload: Payload, files: Callable[[], Files]) -> None:
+        drawn.append(payload)
+        if len(drawn) == 1:
+            await answering.wait()
+        await draw(payload, files)
+
+    async def answered(*args: Any, **kwargs: Any) -> Payload:
+        answering.set()
+        return await answer(*args, **kwargs)
+
+    monkeypatch.setattr(presenter.outlet, "draw", held)
+    monkeypatch.setattr(presenter.hands, "answer", answered)
+    played = len(game.deal.actions)
+    await asyncio.gather(
+        presenter.hands.deliver(view, place, hand),
+        alice.member.user.click(before, custom_id=button.custom_id),
+    )
+    await env.settle()
+    assert len(game.deal.actions) > played, "the card was played"
+    assert [m.id for m in dm.history()] == [before.id], "one hand: the one she played from"
+    assert dm_place(game.table, seat).dm_message_id == before.id
+    assert game.shows_hand(game.dm_message(alice), alice)
