@@ -110,7 +110,7 @@ async def source(tmp_path: Path) -> AsyncIterator[Database]:
 
 @pytest.fixture
 async def target(pg_server: str) -> AsyncIterator[Database]:
-    db = await open_database(await fresh_postgres(pg_server))
+    db = await open_database(await fresh_postgres(pg_server, migrated=True))
     yield db
     await db.close()
 

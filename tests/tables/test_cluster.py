@@ -104,7 +104,7 @@ class Process:
 
 @pytest.fixture
 async def url(pg_server: str) -> str:
-    return await fresh_postgres(pg_server)
+    return await fresh_postgres(pg_server, migrated=True)
 
 
 @pytest.fixture

@@ -21,7 +21,7 @@ GUILD_ON = {shard: (1000 + shard) << 22 for shard in range(SHARDS)}
 
 @pytest.fixture
 async def dbs(pg_server: str) -> AsyncIterator[list[Database]]:
-    url = await fresh_postgres(pg_server)
+    url = await fresh_postgres(pg_server, migrated=True)
     opened = [await open_database(url) for _ in range(SHARDS)]
     yield opened
     for db in opened:
