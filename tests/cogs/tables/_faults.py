@@ -11,15 +11,13 @@ ends without a card to click, and a restart finds the table where it was left.
 
 To keep these many whole games quick (and the same on every run) the pictures are a tiny
 constant PNG (the presenter attaches them just the same; the renderers have tests of their
-own), the robots play the easy level (no time-bound search: the same cards every run), and
-SimCord polls a settling bot more often (see ``quick_games``).
+own) and the robots play the easy level (no time-bound search: the same cards every run);
+SimCord polls a settling bot more often in every test (``tests/conftest.py``).
 """
 
 from __future__ import annotations
 
 import fnmatch
-import functools
-import inspect
 import random
 from dataclasses import dataclass
 from typing import Any
@@ -36,9 +34,6 @@ TINY_PNG = bytes.fromhex(
     "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489"
     "0000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082"
 )
-QUICK_SETTLE = 0.002
-"""Seconds between SimCord's checks of a settling bot (0.05 by default): a table's clock
-task that goes to sleep on the simulated clock would otherwise hold each click 50 ms."""
 
 
 def easy_robot(view: SeatView, level: str, rng: random.Random, budget: float) -> Action | None:
@@ -53,16 +48,6 @@ def quick_games(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ("render_table", "render_summary"):
         monkeypatch.setattr(pictures, name, lambda scene: TINY_PNG)
     monkeypatch.setattr(service_module, "default_robot", easy_robot)
-    settle = simcord.Env._settle_internal  # pyright: ignore[reportPrivateUsage]
-    if "idle" not in inspect.signature(settle).parameters:
-        return  # another SimCord: the games are slower, not different
-
-    @functools.wraps(settle)
-    async def quick(self: simcord.Env, **kwargs: Any) -> None:
-        kwargs.setdefault("idle", QUICK_SETTLE)
-        await settle(self, **kwargs)
-
-    monkeypatch.setattr(simcord.Env, "_settle_internal", quick)
 
 
 # ------------------------------------------------------------------ the faults
