@@ -16,6 +16,7 @@ from dataclasses import replace
 import discord
 
 from bot.i18n import t
+from bot.tables.cluster import shard_of
 from bot.tables.lobby import NO_SERVER
 from bot.tables.model import Status
 from bot.tables.service import LostTable
@@ -478,7 +479,7 @@ def _our_shard(bot: discord.Client, guild_id: int) -> bool:
     """Whether the server's events come to this process (else it cannot know the server)."""
     shard_ids = getattr(bot, "shard_ids", None)
     count = bot.shard_count or 1
-    return shard_ids is None or (guild_id >> 22) % count in shard_ids
+    return shard_ids is None or shard_of(guild_id, count) in shard_ids
 
 
 def presenter_of(client: discord.Client) -> DiscordPresenter:
