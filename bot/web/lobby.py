@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Final
 
 from bot.engine import Variant
+from bot.tables.audience import place_of
 from bot.tables.errors import TableError
 from bot.tables.service import TableService
 from bot.tables.views import Outcome, TableView
@@ -27,7 +28,7 @@ LOBBY_ACTIONS: Final = frozenset({"join", "robot", "start", "leave"})
 def server_of(session: Session) -> int:
     """The server a table opened from the session's page belongs to (its settings, its
     limit of tables, its chips): the channel itself in a DM."""
-    return session.channel_id if session.guild_id is None else session.guild_id
+    return place_of(session.guild_id, session.channel_id)
 
 
 async def channel_table(service: TableService, session: Session) -> TableView | None:
