@@ -52,10 +52,7 @@ async def open_practice(
 ) -> Outcome:
     """Start the member's practice deal at a table in ``channel_id`` (their DMs). Refused
     (``already_hosting``) while their practice table is open, which they finish or leave
-    first."""
-    held = practice_of(tables, user_id)
-    if held is not None:
-        raise TableError("already_hosting", table=held)
+    first (the service's own rule for a table of no server)."""
     view = await tables.open_table(
         guild_id=NO_SERVER,
         channel_id=channel_id,
