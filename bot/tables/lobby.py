@@ -72,9 +72,19 @@ def may_open(open_tables: list[Table], host_id: int, max_tables: int) -> None:
     member's own deal in their DMs (:func:`alone`) counts for neither: it takes no seat
     anybody else could want, and holding one, its member may host a table in any server
     (and playing the daily or a practice deal is not refused to a host)."""
-    open_tables = [t for t in open_tables if not alone(t)]
-    may_host(open_tables, host_id)
-    if len(open_tables) >= max_tables:
+    may_host(counted(open_tables), host_id)
+    may_seat(open_tables, max_tables)
+
+
+def counted(open_tables: list[Table]) -> list[Table]:
+    """The tables a server's limit and its hosts count: not its members' own deals."""
+    return [t for t in open_tables if not alone(t)]
+
+
+def may_seat(open_tables: list[Table], max_tables: int) -> None:
+    """Refused (``too_many_tables``) while the server has ``max_tables`` open (its members'
+    own deals not counted)."""
+    if len(counted(open_tables)) >= max_tables:
         raise TableError("too_many_tables", limit=max_tables)
 
 

@@ -152,8 +152,8 @@ class TableService(ServiceCore):
                 pass  # one a day: the daily deals' own rule
             elif tournament_id is None:
                 lobby.may_open(self._open_in(guild_id), host_id, max_tables)
-            elif len([t for t in self._open_in(guild_id) if not lobby.alone(t)]) >= max_tables:
-                raise TableError("too_many_tables", limit=max_tables)
+            else:
+                lobby.may_seat(self._open_in(guild_id), max_tables)
             now = self.clock()
             table = lobby.new_table(
                 guild_id=guild_id,
