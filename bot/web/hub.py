@@ -179,12 +179,15 @@ class TableHub:
             for waiting in self._waiting.pop(show.table.channel_id, set()):
                 waiting.follow(table_id)
                 self._peers.setdefault(table_id, set()).add(waiting)
-        peers = list(self._peers.get(table_id, ()))
-        watching = [p for p in peers if may_watch(show.table, p.user_id, p.place)]
-        kept = [p for p in peers if p not in watching and p not in self._kept_from]
+        watching: list[Peer] = []
+        kept: list[Peer] = []  # kept from its play, and not told so yet
+        for peer in self._peers.get(table_id, ()):
+            if may_watch(show.table, peer.user_id, peer.place):
+                watching.append(peer)
+                self._kept_from.discard(peer)
+            elif peer not in self._kept_from:
+                kept.append(peer)
         shown = wire.table_state(show.table, self._now())  # the same for every socket
-        for peer in watching:
-            self._kept_from.discard(peer)
         await asyncio.gather(
             *(
                 self._send(
