@@ -9,6 +9,7 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
+import discord
 import pytest
 import simcord
 
@@ -17,11 +18,25 @@ from cogs.tables.drawing import Files
 from cogs.tables.messages import Payload
 from cogs.tables.presenter import presenter_of
 from tests.cogs.tables import _faults
-from tests.cogs.tables._game import SEED, new_game
+from tests.cogs.tables._game import SEED, Game, Human, new_game
 from tests.cogs.tables._world import dm_place, hand_buttons, placed
 from tests.conftest import World
 
 quick_games = _faults.quick_games
+
+
+async def _her_hand(
+    env: simcord.Env, world: World, table_seed: Callable[[int], None]
+) -> tuple[Game, Human, int, discord.Message]:
+    """Alice's game started, her seat and the hand in her DMs, her turn first."""
+    table_seed(SEED)  # alice plays first
+    game = await new_game(env, world, notify=False)
+    await game.start()
+    (alice,) = game.humans
+    seat = game.seat(alice)
+    before = game.dm_message(alice)
+    assert before is not None and game.usable(before, seat)
+    return game, alice, seat, before
 
 
 @pytest.mark.e2e
@@ -33,14 +48,8 @@ async def test_the_hand_played_from_after_a_restart_is_the_one_kept(
     test_config: Config,
 ) -> None:
     env = simcord_env
-    table_seed(SEED)  # alice plays first
-    game = await new_game(env, world, notify=False)
-    await game.start()
-    (alice,) = game.humans
-    seat = game.seat(alice)
+    game, alice, seat, before = await _her_hand(env, world, table_seed)
     dm = alice.member.user.dm_channel
-    before = game.dm_message(alice)
-    assert before is not None and game.usable(before, seat)
     # a crash before the place was written: the next start knows no DM hand of hers
     place = placed(game.table)
     del place.hands[seat]
@@ -80,14 +89,8 @@ async def test_a_hand_sent_again_as_she_plays_from_the_old_one_goes(
     when she plays from the one on her screen: the one that arrives goes, the one she played
     from stays."""
     env = simcord_env
-    table_seed(SEED)  # alice plays first
-    game = await new_game(env, world, notify=False)
-    await game.start()
-    (alice,) = game.humans
-    seat = game.seat(alice)
+    game, alice, seat, before = await _her_hand(env, world, table_seed)
     dm = alice.member.user.dm_channel
-    before = game.dm_message(alice)
-    assert before is not None
     button = game.usable(before, seat)[0]
     del placed(game.table).hands[seat]
     presenter = presenter_of(env.bot)
