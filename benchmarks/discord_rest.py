@@ -33,9 +33,8 @@ import statistics
 import sys
 import tempfile
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -43,15 +42,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import discord
 import simcord
 
-from bot.client import TuteBot
+from bot.app import TuteApp
 from bot.config import Config
 from bot.engine import Deal, Kind
 from bot.sandbox.pictures import buttons_in
-from bot.tables import service as service_module
+from bot.sandbox.waits import SimulatedWaits
 from bot.tables.model import Status, Table
+from bot.tables.runtime import Runtime
 from bot.tables.service import DECLARE_GRACE, TableService
 from cogs.tables.places import Place
-from cogs.tables.presenter import DiscordPresenter
+from cogs.tables.presenter import presenter_of
 from cogs.tables.summaries import ARCHIVE_AFTER
 
 HUMAN_TARGET = 3.0
@@ -142,9 +142,7 @@ class Game:
     @property
     def place(self) -> Place:
         """Where the table's messages live, as the bot shows it."""
-        presenter = self.service.presenter
-        assert isinstance(presenter, DiscordPresenter)
-        place = presenter.places.known(self.table.id)
+        place = presenter_of(self.env.bot).places.known(self.table.id)
         assert place is not None
         return place
 
@@ -299,7 +297,12 @@ class Game:
 async def one_game(
     variant: str, humans: int, robots: int, seed: int, budget: float, db: Path
 ) -> Tally:
-    bot = TuteBot(
+    # the tables' clocks (a robot's wait, a deal's message turning into its summary) end
+    # when the benchmark moves SimCord's clock, not in real time: each call falls where it
+    # would, between the clicks; and the same deals for the same seed
+    waits = SimulatedWaits()
+    runtime = Runtime(clock=lambda: discord.utils.utcnow().timestamp(), sleep=waits)
+    bot = TuteApp(
         Config(
             token="not-a-real-token",
             db_path=db,
@@ -307,12 +310,12 @@ async def one_game(
             robot_delay=ROBOT_DELAY,
             robot_processes=0,  # the calls to Discord are what counts here
             shard_count=1,
-        )
+        ),
+        runtime=replace(runtime, seeds=lambda: seed),
     )
-    # the same deals for the same seed
-    service_module.secrets = SimpleNamespace(randbits=lambda _: seed)  # type: ignore[assignment]
     try:
         async with simcord.run(bot, settle_timeout=SETTLE_TIMEOUT) as env:
+            waits.env = env
             guild = env.create_guild("Casino")
             channel = guild.create_text_channel("tute")
             members = [
@@ -320,7 +323,6 @@ async def one_game(
                 for name in ("alice", "bob", "carol")[:humans]
             ]
             await env.settle()
-            _clocks_on_simcord_time(env, bot)
             game = Game(env, members, random.Random(seed))
             await game.open(channel, variant, robots)
             await game.play()
@@ -328,20 +330,8 @@ async def one_game(
             return game.tally
     finally:
         # SimCord detaches the bot without closing it: close its database (and its thread)
-        if bot.db is not None:
+        if "db" in vars(bot):
             await bot.db.close()
-
-
-def _clocks_on_simcord_time(env: simcord.Env, bot: TuteBot) -> None:
-    """The tables' clocks (a robot's wait, a deal's message turning into its summary) end
-    when the benchmark moves SimCord's clock, not in real time: each call falls where it
-    would, between the clicks."""
-
-    async def sleep_on_the_clock(delay: float) -> None:
-        await env.external_wait(asyncio.sleep(delay), reason="the table's clock")
-
-    assert bot.tables is not None
-    bot.tables.sleep = sleep_on_the_clock
 
 
 def _mean(values: list[float]) -> float:

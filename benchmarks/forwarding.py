@@ -36,6 +36,7 @@ from bot.storage import open_database  # noqa: E402
 from bot.storage.bus import Bus  # noqa: E402
 from bot.tables.cluster import Click, Cluster  # noqa: E402
 from bot.tables.codes import encode_action  # noqa: E402
+from bot.tables.runtime import Runtime  # noqa: E402
 from bot.tables.service import TableService  # noqa: E402
 from tests.tables._play import Clock, NullPresenter, Timers, instant_robot  # noqa: E402
 
@@ -49,7 +50,7 @@ TABLES = 10
 async def forwarder(url: str) -> None:
     """Shard 0: forward each click read from stdin, print how long it took (ms)."""
     db = await open_database(url)
-    service = TableService(db, NullPresenter(), clock=time.time)
+    service = TableService(db, (NullPresenter(),), Runtime(clock=time.time))
     cluster = Cluster(db, shard_count=SHARDS, shards=[0], bus=Bus(url), clock=time.time)
     await cluster.start(service)
     loop = asyncio.get_running_loop()
@@ -70,7 +71,10 @@ async def holder(url: str, clicks: int, seed: int) -> list[float]:
     db = await open_database(url)
     timers = Timers()
     service = TableService(
-        db, NullPresenter(), clock=Clock(), robot_delay=0, robot=instant_robot, sleep=timers.sleep
+        db,
+        (NullPresenter(),),
+        Runtime(clock=Clock(), sleep=timers.sleep, robot=instant_robot),
+        robot_delay=0,
     )
     cluster = Cluster(db, shard_count=SHARDS, shards=[1], bus=Bus(url), clock=time.time)
     await cluster.start(service)

@@ -20,7 +20,6 @@ import logging
 import sys
 import tempfile
 from pathlib import Path
-from types import SimpleNamespace
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -28,7 +27,6 @@ import pytest
 import simcord
 
 from bot.config import Config
-from bot.tables import service as service_module
 from bot.tables.model import Status
 from bot.tables.service import TableService
 from tests.cogs._activity import answer_launches
@@ -44,6 +42,8 @@ from tests.cogs.tables._closed import (
     session,
     web_bot,
 )
+from tests.conftest import RUNNING
+from tests.runtime import new_seeds
 from tests.tables._play import keep_ended
 
 PLACES = ("group DM", "DM between members", "server without the bot", "channel it cannot see")
@@ -54,18 +54,12 @@ async def one_game(place: str, folder: Path, seed: int) -> tuple[int, bool]:
     config = Config(
         token="not-a-real-token", db_path=folder / "tute.db", robot_processes=0, shard_count=1
     )
-    bot = web_bot(config)
+    new_seeds().pin(seed)  # the same deals for the same seed
+    bot = web_bot(config)  # its tables wait on the clock of the SimCord running
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(service_module, "secrets", SimpleNamespace(randbits=lambda _: seed))
         async with simcord.run(bot, settle_timeout=3, check_errors=False) as env:
+            RUNNING.append(env)
             try:
-                service = bot.tables
-                assert isinstance(service, TableService)
-
-                async def sleep_on_the_clock(delay: float) -> None:
-                    await env.external_wait(asyncio.sleep(delay), reason="the table's clock")
-
-                service.sleep = sleep_on_the_clock
                 ana, luis = env.create_user("ana"), env.create_user("luis")
                 guild: int | None = None
                 if place == "group DM":
@@ -93,6 +87,7 @@ async def one_game(place: str, folder: Path, seed: int) -> tuple[int, bool]:
                 table = await page.play_out(table_id)
                 return closed.refused, table.status is Status.FINISHED
             finally:
+                RUNNING.remove(env)
                 await bot.close()
 
 

@@ -34,11 +34,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot.ai import Level
 from bot.engine import Action, Kind, Options, SeatView, Variant
 from bot.storage import Database, open_database
 from bot.storage import tables as table_repo
-from bot.tables import service as service_module
+from bot.tables.clock import ROBOT_DELAY
 from bot.tables.model import Status, Table
+from bot.tables.runtime import Runtime, default_robot
 from bot.tables.service import TableService
 from tests.tables._play import NullPresenter, started_tables
 
@@ -68,6 +70,19 @@ class Sleep:
         await asyncio.sleep(delay)
 
 
+class Robot:
+    """The service's robot: an instant one during the set-up, the bot's own once ``real``."""
+
+    def __init__(self) -> None:
+        self.real = False
+
+    def __call__(
+        self, view: SeatView, level: Level, rng: random.Random, budget: float
+    ) -> Action | None:
+        choose = default_robot if self.real else instant_robot
+        return choose(view, level, rng, budget)
+
+
 # --------------------------------------------------------------------------- set-up
 
 
@@ -89,16 +104,14 @@ async def settle(service: TableService, within: float) -> None:
 
 
 async def build(
-    db: Database, count: int, variant: Variant, sleep: Sleep, think_budget: float
+    db: Database, count: int, variant: Variant, sleep: Sleep, robot: Robot, think_budget: float
 ) -> TableService:
     service = TableService(
         db,
-        NullPresenter(),
-        clock=time.time,
+        (NullPresenter(),),
+        Runtime(clock=time.time, sleep=sleep, robot=robot),
         robot_delay=0,
         think_budget=think_budget,
-        robot=instant_robot,
-        sleep=sleep,
     )
     options = Options(turn_time=TURN_TIME)
     await started_tables(service, count, guild_id=GUILD, variant=variant, options=options)
@@ -151,17 +164,17 @@ async def run(args: argparse.Namespace) -> bool:
     variant = Variant(args.variant)
     with tempfile.TemporaryDirectory() as folder:
         db = await open_database(Path(folder) / "shutdown.db")
-        sleep = Sleep()
+        sleep, robot = Sleep(), Robot()
         try:
             t0 = time.perf_counter()
-            service = await build(db, args.tables, variant, sleep, args.think_budget)
+            service = await build(db, args.tables, variant, sleep, robot, args.think_budget)
             print(
                 f"{args.tables} {variant.value} tables started, members on turn,"
                 f" in {time.perf_counter() - t0:.1f} s"
             )
             if args.busy:
                 # production from here on: real robots, real waits
-                service.robot = service_module.default_robot
+                robot.real = True
                 service.robot_delay = args.robot_delay
                 sleep.real = True
                 busy = [t for t in service.tables.values() if t.status is Status.PLAYING]
@@ -242,7 +255,7 @@ def main() -> None:
         "--variant", default=Variant.PAIRS.value, choices=[v.value for v in Variant]
     )
     parser.add_argument("--busy", type=int, default=0, help="tables whose robots are moving")
-    parser.add_argument("--robot-delay", type=float, default=service_module.ROBOT_DELAY)
+    parser.add_argument("--robot-delay", type=float, default=ROBOT_DELAY)
     parser.add_argument("--think-budget", type=float, default=0.4)
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds for suspend()")
     args = parser.parse_args()

@@ -58,9 +58,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import discord
 import simcord
 
+from bot.app import TuteApp
 from bot.client import TuteBot
 from bot.config import Config
+from bot.sandbox.waits import SimulatedWaits
 from bot.tables.model import Status
+from bot.tables.runtime import Runtime
 from bot.tables.service import TableService
 from tests.tables._play import keep_ended, tables_of
 
@@ -180,9 +183,15 @@ def enabled_cards(message: discord.Message) -> list[str]:
     return found
 
 
-def make_bot(args: argparse.Namespace, config: Config) -> TuteBot:
-    return TuteBot(
-        dataclasses.replace(config, robot_delay=args.robot_delay, think_budget=args.think_budget)
+def make_bot(args: argparse.Namespace, config: Config, waits: SimulatedWaits) -> TuteBot:
+    """``--clocks virtual``: what the sandbox does, the tables' waits declared to SimCord as
+    waits on its clock (no real-time fallback; only ``advance_time`` ends them)."""
+    runtime = Runtime(clock=lambda: discord.utils.utcnow().timestamp())
+    if args.clocks == "virtual":
+        runtime = dataclasses.replace(runtime, sleep=waits)
+    return TuteApp(
+        dataclasses.replace(config, robot_delay=args.robot_delay, think_budget=args.think_budget),
+        runtime=runtime,
     )
 
 
@@ -190,25 +199,15 @@ def service_of(bot: discord.Client) -> TableService:
     return bot.tables  # type: ignore[attr-defined,no-any-return]
 
 
-def clocks_on_simcord_time(env: simcord.Env, bot: discord.Client) -> None:
-    """``--clocks virtual``: what bot/sandbox.py does, the tables' waits declared to SimCord
-    as waits on its clock (no real-time fallback; only ``advance_time`` ends them)."""
-
-    async def sleep_on_the_clock(delay: float) -> None:
-        await env.external_wait(asyncio.sleep(delay), reason="the table's clock")
-
-    service_of(bot).sleep = sleep_on_the_clock
-
-
 async def scenario(run: Run, folder: Path) -> None:
     args = run.args
+    waits = SimulatedWaits()
     bot = make_bot(
-        args, Config(token="not-a-real-token", db_path=folder / "tute.db", shard_count=1)
+        args, Config(token="not-a-real-token", db_path=folder / "tute.db", shard_count=1), waits
     )
     async with simcord.run(bot, settle_timeout=args.settle_timeout, check_errors=False) as env:
+        waits.env = env
         try:
-            if args.clocks == "virtual":
-                clocks_on_simcord_time(env, bot)
             bot = await play(run, env, bot)
         except TimeoutError as error:
             run.failure = f"TimeoutError: {str(error).splitlines()[0]}"
@@ -306,12 +305,12 @@ async def restart(run: Run, env: simcord.Env, bot: discord.Client) -> discord.Cl
     shows it again, all in one operation."""
     await run.op("close", bot.close())
     old_db = bot.db  # type: ignore[attr-defined]
-    await run.op("restart", env.restart_bot(make_bot(run.args, bot.config)))  # type: ignore[attr-defined]
-    if old_db is not None:
-        await old_db.close()
+    waits = SimulatedWaits()
+    waits.env = env
+    again = make_bot(run.args, bot.config, waits)  # type: ignore[attr-defined]
+    await run.op("restart", env.restart_bot(again))
+    await old_db.close()
     bot = env.bot
-    if run.args.clocks == "virtual":
-        clocks_on_simcord_time(env, bot)
     log(f"restarted: {len(service_of(bot).tables)} tables restored")
     return bot
 

@@ -47,6 +47,7 @@ from bot.engine import Kind, Options, Variant
 from bot.storage import open_database
 from bot.tables import robots as robots_module
 from bot.tables.model import Status, Table
+from bot.tables.runtime import Runtime
 from bot.tables.service import TableService
 from tests.tables._play import NullPresenter, started_tables
 
@@ -158,11 +159,10 @@ async def measure(args: argparse.Namespace, count: int, seconds: float) -> Resul
         try:
             service = TableService(
                 db,
-                NullPresenter(),
-                clock=time.time,
+                (NullPresenter(),),
+                Runtime(clock=time.time, robot=robots_module.default_robot),
                 robot_delay=args.robot_delay,
                 think_budget=args.think_budget,
-                robot=robots_module.default_robot,
                 robot_processes=args.processes,
             )
             service.thinking.start()

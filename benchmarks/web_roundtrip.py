@@ -58,11 +58,12 @@ from aiohttp import web  # noqa: E402
 
 from bot.engine import Options, Variant  # noqa: E402
 from bot.storage import open_database  # noqa: E402
+from bot.tables.runtime import Runtime  # noqa: E402
 from bot.tables.service import TableService  # noqa: E402
 from bot.web import Session, sign, verify  # noqa: E402
 from bot.web.relay import RELAY, Relay, relay_if_elsewhere  # noqa: E402
 from bot.web.server import WebTable  # noqa: E402
-from tests.tables._play import NullPresenter  # noqa: E402
+from bot.web.sockets import Sockets  # noqa: E402
 
 SECRET = b"benchmark-secret-of-thirty-two-bytes!"
 GUILD = 1
@@ -337,9 +338,11 @@ async def bot(
 ) -> None:
     with tempfile.TemporaryDirectory() as folder:
         db = await open_database(Path(folder) / "bench.db")
-        service = TableService(db, NullPresenter(), clock=time.time, robot_delay=0)
+        sockets = Sockets(time.time)
+        service = TableService(db, (sockets,), Runtime(clock=time.time), robot_delay=0)
         web = WebTable(
             service,
+            sockets,
             secret=SECRET,
             clock=time.time,
             application_id=None,

@@ -8,7 +8,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from bot.client import LoginFailure, TuteBot, setup_logging
+from bot.app import TuteApp
+from bot.client import LoginFailure, setup_logging
 from bot.config import ConfigError, load_config, mask_url, parse_database_url, parse_shards
 from bot.i18n import LANGUAGES, Language
 
@@ -122,7 +123,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     setup_logging(config.log_level)
     log.debug("Settings: %r", config)
-    bot = TuteBot(config)
+    bot = TuteApp(config)
     try:
         # Logging is set up above, so discord.py must not install a handler of its own.
         bot.run(config.token, log_handler=None)

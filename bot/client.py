@@ -1,6 +1,5 @@
 """The bot: start-up (translator, cogs, command sync) and the one error path."""
 
-import asyncio
 import importlib.util
 import logging
 import pkgutil
@@ -18,8 +17,11 @@ from bot.storage import Database, open_database
 from bot.storage.bus import Bus
 from bot.tables.cluster import Cluster
 from bot.tables.competition.tournaments import TournamentService
+from bot.tables.daily import DailyService
+from bot.tables.runtime import Runtime
 from bot.tables.service import TableService
 from bot.web.server import WebTable
+from bot.web.sockets import Sockets
 
 log = logging.getLogger(__name__)
 
@@ -179,7 +181,21 @@ class TuteBot(commands.AutoShardedBot):
     It runs every shard Discord asks for, or, as one of several processes on one PostgreSQL
     database, the shards it is given (``--shards``, see :mod:`bot.tables.cluster`)."""
 
-    def __init__(self, config: Config) -> None:
+    # what the cogs stand on, each built once at the start (``assemble``): the database,
+    # this process's shards, the table service and the card table's sockets (one of its
+    # presenters), the card table (it listens where TUTE_WEB_PORT asks), the tournaments
+    # and the daily deals
+    db: Database
+    cluster: Cluster
+    tables: TableService
+    sockets: Sockets
+    web: WebTable
+    tournaments: TournamentService
+    daily: DailyService
+
+    def __init__(self, config: Config, *, runtime: Runtime | None = None) -> None:
+        """``runtime``: what the tables run on (the clock, how they wait, the seeds, the
+        robot); the real ones unless a test or the sandbox brings its own."""
         super().__init__(
             # Prefix commands are not used; a mention is the only prefix that needs no
             # message-content intent.
@@ -193,25 +209,8 @@ class TuteBot(commands.AutoShardedBot):
             **_shards(config),
         )
         self.config = config
-        self.db: Database | None = None
-        self.cluster: Cluster | None = None
-        """This process's shards and its link to the others; made once the database is
-        open, started by the tables cog before it restores the tables."""
-        self.tables: TableService | None = None
-        """The table service; the tables cog starts it (and restores the open tables)."""
-        self.table_sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
-        """How the table service waits (a turn's clock, a robot's pause, a place's write):
-        set before the start, it holds from the first table restored (a test's clock)."""
-        self.web: WebTable | None = None
-        """The web table (the Activity's page and sockets), when TUTE_WEB_PORT opens one;
-        the tables cog starts it with the table service."""
-        self.tournaments: TournamentService | None = None
-        """The tournaments, on the table service; made right after it, restored after its
-        tables (``cogs.tournaments.start_tournaments``)."""
-        self.faces: object | None = None
-        """The card faces as this application's emojis (``cogs.tables.faces.CardFaces``, read
-        with ``faces_of``); the tables cog makes it and syncs it in the background. Typed
-        loosely: nothing under bot/ imports the cogs."""
+        self.runtime = runtime or Runtime(clock=lambda: discord.utils.utcnow().timestamp())
+        self._closing = False
 
     @property
     def tute_tree(self) -> TuteTree:
@@ -229,6 +228,7 @@ class TuteBot(commands.AutoShardedBot):
         await self.tree.set_translator(CatalogTranslator())
         self.db = await open_database(self.config.database_target())
         self.cluster = self._cluster(self.db)
+        await self.assemble()
         if await self._load_cogs():
             await self._sync_commands()
         else:
@@ -236,22 +236,31 @@ class TuteBot(commands.AutoShardedBot):
             # Discord keeps the commands synced last time, and they answer once it loads
             log.error("Not syncing the slash commands: a cog failed to load")
 
+    async def assemble(self) -> None:
+        """Build what the cogs stand on, once, in order (:class:`bot.app.TuteApp`)."""
+        raise NotImplementedError("the bot is assembled by bot.app.TuteApp")
+
     async def close(self) -> None:
-        """Stop the table clocks (keeping each turn's time left), then the database."""
-        if self.web is not None:
+        """Stop the card table, the tournaments and the table clocks (keeping each turn's
+        time left), then the database: once, whatever of them the start had built."""
+        if self._closing:
+            await super().close()
+            return
+        self._closing = True
+        built = vars(self)
+        if "web" in built:
             await self.web.stop()
-            self.web = None
-        if self.tournaments is not None:
+        if "tournaments" in built:
             self.tournaments.stop()
-        if self.tables is not None:
+        if "daily" in built:
+            self.daily.stop()
+        if "tables" in built:
             await self.tables.suspend()
-        if self.cluster is not None:
+        if "cluster" in built:
             await self.cluster.stop()
-            self.cluster = None
         await super().close()
-        if self.db is not None:
+        if "db" in built:
             await self.db.close()
-            self.db = None
 
     def _cluster(self, db: Database) -> Cluster:
         """This process's place among the bot's processes: every shard (the default), or
@@ -271,7 +280,7 @@ class TuteBot(commands.AutoShardedBot):
 
     async def _shards_lost(self) -> None:
         # the tables first: close() would keep their clocks, saving over the new holder's
-        if self.tables is not None:
+        if "tables" in vars(self):
             self.tables.abandon()
         self.loop.create_task(self.close(), name="shards-lost")
 

@@ -14,13 +14,11 @@ from cogs._base import anywhere, command_path, in_server_with_bot, works_anywher
 from cogs.daily import ChallengeCommands
 from cogs.learn import LearnCommands
 from cogs.standings import StandingsCommands
-from cogs.tables import TablesCommands, start_faces, start_tables
+from cogs.tables import TablesCommands
 from cogs.tables.launch import launch
-from cogs.tournaments import TournamentCommands, start_tournaments
+from cogs.tournaments import TournamentCommands
 
 AnyCommand = app_commands.Command[Any, ..., Any]
-FACES_WAIT = 5.0
-"""Seconds the start waits for the card faces before restoring the tables."""
 FIELD_LIMIT = 1024
 """The most characters Discord takes in an embed field's value."""
 
@@ -74,7 +72,7 @@ class Tute(
         ):
             return None
         lang = language_of(interaction.locale.value)
-        if self.bot.web is None:
+        if not self.bot.web.serving:
             return t("errors.needs_server", lang)
         return t("errors.needs_server_play", lang, command=localized_path(self.play, lang))
 
@@ -128,9 +126,5 @@ def localized_path(command: AnyCommand, locale: str) -> str:
 
 
 async def setup(bot: TuteBot) -> None:
-    # the card faces sync in the background; the tables wait a moment for them (finding
-    # them again is one call), so that they are drawn with faces from the first redraw:
-    # the first start of a bot, which uploads them, goes on without them meanwhile
-    await start_faces(bot).wait_synced(FACES_WAIT)
-    await start_tables(bot, then=lambda: start_tournaments(bot))
+    # the services it stands on were built at the start (bot.app)
     await bot.add_cog(Tute(bot))

@@ -5,7 +5,6 @@ import dataclasses
 import functools
 import gc
 import inspect
-import secrets
 import tempfile
 import warnings
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -21,12 +20,12 @@ import simcord.http.router
 import simcord.interactions
 from simcord import ChannelHandle, GuildHandle, MemberActor
 
+from bot.app import TuteApp
 from bot.client import TuteBot
 from bot.config import Config
-from bot.engine.game import first_dealer
 from bot.storage import Database
-from bot.tables.service import TableService
 from tests.discord_limits import check_request
+from tests.runtime import new_seeds, table_runtime
 from tests.tables._play import keep_ended
 
 TEST_CONFIG = Config(
@@ -38,23 +37,13 @@ TEST_CONFIG = Config(
 """For tests that build a bot outside a fixture: its database is in a temporary folder."""
 
 
-def _host_leads(start: int) -> Iterator[int]:
-    """Table seeds whose first dealer is the last seat at any table size (2, 3 or 4), so
-    that the host, in seat 1, leads; from ``start`` on."""
-    seed = start
-    while True:
-        if all(first_dealer(seed, seats) == seats - 1 for seats in (2, 3, 4)):
-            yield seed
-        seed += 1
-
-
 @pytest.fixture(autouse=True)
-def host_leads(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each table a test opens draws its seed from a fixed list, not at random: the runs
-    are the same every time, and the host leads the first trick (the first dealer is
-    drawn from the seed). A test that pins a seed (``table_seed``) plays that one."""
-    seeds = _host_leads(1)
-    monkeypatch.setattr(secrets, "randbits", lambda _bits: next(seeds))
+def host_leads() -> None:
+    """Each table a test opens draws its seed from a fixed list (``tests.runtime.Seeds``),
+    not at random: the runs are the same every time, and the host leads the first trick
+    (the first dealer is drawn from the seed). A test that pins a seed (``table_seed``)
+    plays that one."""
+    new_seeds()
 
 
 @pytest.fixture
@@ -66,15 +55,32 @@ def test_config(tmp_path: Path) -> Config:
     )
 
 
-def fast_bot(config: Config) -> TuteBot:
+async def on_the_simulated_clock(delay: float) -> None:
+    """How a test bot's tables wait: a table's clock (a turn, a robot's wait, a lobby's
+    expiry, a place's write) ends only when the test moves SimCord's clock. A plain
+    asyncio.sleep would be waited out in real time by a settle whose settle_timeout outlasts
+    it, and fire on its own (moving SimCord's clock for every table) once a test has run
+    that long."""
+    if not RUNNING:
+        await asyncio.sleep(delay)
+        return
+    await RUNNING[-1].external_wait(asyncio.sleep(delay), reason="the table's clock")
+
+
+def sim_bot(config: Config) -> TuteApp:
+    """The real bot, its tables on SimCord's clock, the test's seeds and robots."""
+    return TuteApp(config, runtime=table_runtime(sleep=on_the_simulated_clock))
+
+
+def fast_bot(config: Config) -> TuteApp:
     """The real bot whose robots play at once and think 0.02 s a move."""
-    return TuteBot(dataclasses.replace(config, robot_delay=0, think_budget=0.02))
+    return sim_bot(dataclasses.replace(config, robot_delay=0, think_budget=0.02))
 
 
 @pytest.fixture
 def simcord_bot(test_config: Config) -> TuteBot:
     """The bot SimCord's ``simcord_env`` fixture starts: the real one, setup_hook and all."""
-    return TuteBot(test_config)
+    return sim_bot(test_config)
 
 
 RUNNING: list[simcord.Env] = []
@@ -96,30 +102,9 @@ async def simcord_env(simcord_env: simcord.Env) -> AsyncIterator[simcord.Env]:
     env = simcord_env
     restart = env.restart_bot
 
-    async def sleep_on_the_clock(delay: float) -> None:
-        await env.external_wait(asyncio.sleep(delay), reason="the table's clock")
-
-    def clocks_on_simcord_time() -> None:
-        # as bot/sandbox.py does: a table's clock (a turn, a robot's wait, a lobby's expiry)
-        # ends only when the test moves SimCord's clock. A plain asyncio.sleep would be
-        # waited out in real time by a settle whose settle_timeout outlasts it, and fire on
-        # its own (moving SimCord's clock for every table) once a test has run that long.
-        service = getattr(env.bot, "tables", None)
-        if isinstance(service, TableService):
-            service.sleep = sleep_on_the_clock
-
-    clocks_on_simcord_time()
-
     async def restart_bot(bot: discord.Client | None = None) -> None:
         old: Database | None = getattr(env.bot, "db", None)
-        starting = env.bot if bot is None else bot
-        if isinstance(starting, TuteBot):
-            # from its first table on: what it restores waits on SimCord's clock too (a
-            # place's write due in 5 s, waited out in real time by a settle of 5 s, would
-            # land on either side of its end)
-            starting.table_sleep = sleep_on_the_clock
         await restart(bot)
-        clocks_on_simcord_time()
         if old is not None and getattr(env.bot, "db", None) is not old:
             await old.close()
 
@@ -130,7 +115,7 @@ async def simcord_env(simcord_env: simcord.Env) -> AsyncIterator[simcord.Env]:
     finally:
         RUNNING.remove(env)
         bot = env.bot
-        if isinstance(bot, TuteBot) and bot.db is not None:
+        if isinstance(bot, TuteBot) and "db" in vars(bot):
             db = bot.db
             try:
                 await bot.close()

@@ -15,7 +15,7 @@ from bot.client import TuteBot
 from bot.config import Config
 from bot.i18n import t
 from cogs._base import BaseView, answers_errors
-from tests.conftest import TEST_CONFIG, World
+from tests.conftest import TEST_CONFIG, World, sim_bot
 
 
 class Boom(Exception):
@@ -50,7 +50,7 @@ class FailingDynamicButton(
 @pytest.fixture
 def simcord_bot() -> TuteBot:
     """The real bot, plus commands that fail in each way the error path must handle."""
-    client = TuteBot(TEST_CONFIG)
+    client = sim_bot(TEST_CONFIG)
     client.add_dynamic_items(FailingDynamicButton)
 
     @client.tree.command(name="fail-now", description="Fails before answering")
@@ -190,8 +190,8 @@ async def test_a_cog_that_fails_to_load_is_logged_and_the_commands_stay(
     )
     monkeypatch.syspath_prepend(str(tmp_path))
     config = Config(token="not-a-real-token", db_path=tmp_path / "tute.db", shard_count=1)
-    first = TuteBot(config)
-    second = TuteBot(config)
+    first = sim_bot(config)
+    second = sim_bot(config)
     try:
         async with simcord.run(first) as env:
             channel = env.create_guild().create_text_channel("tute")
@@ -207,7 +207,7 @@ async def test_a_cog_that_fails_to_load_is_logged_and_the_commands_stay(
             assert env.backend.visible_commands(user_id=member.id, channel_id=channel.id)
     finally:
         for one in (first, second):
-            if one.db is not None:
+            if "db" in vars(one):
                 await one.db.close()
 
     failures = [r for r in caplog.records if r.message.startswith("Could not load cog")]
@@ -222,7 +222,7 @@ async def test_a_cog_that_fails_to_load_is_logged_and_the_commands_stay(
 @pytest.mark.e2e
 async def test_with_a_dev_guild_the_commands_are_synced_to_it_only() -> None:
     dev_guild_id = 1_000_000_000_000_000_001
-    bot = TuteBot(
+    bot = sim_bot(
         Config(token="x", dev_guild_id=dev_guild_id, db_path=TEST_CONFIG.db_path, shard_count=1)
     )
     env = simcord.Env(bot)
@@ -233,5 +233,5 @@ async def test_with_a_dev_guild_the_commands_are_synced_to_it_only() -> None:
         assert env.backend.find_command("tute", None, type=1) is None
     finally:
         await env.shutdown()
-        if bot.db is not None:
+        if "db" in vars(bot):
             await bot.db.close()

@@ -128,7 +128,7 @@ BOT_ROOMS = (
     "bot/i18n",
     "bot/words",
 )
-TOP_FILES = ("bot/__init__.py", "bot/config.py", "bot/client.py", "bot/__main__.py")
+TOP_FILES = ("bot/__init__.py", "bot/config.py", "bot/client.py", "bot/__main__.py", "bot/app.py")
 
 
 @dataclass(frozen=True)
@@ -160,6 +160,9 @@ TABLE = [
     # start-up (discord.py is the Discord side's; its own rule below says where).
     Room("bot/config.py", (*BOT_ROOMS, *TOP_FILES, "dotenv")),
     Room("bot/client.py", (*BOT_ROOMS, *TOP_FILES, "bot/web", "discord")),
+    # the composition root: the one module of bot/ that knows the cogs (it builds their
+    # presenter beside the service, once, before they load)
+    Room("bot/app.py", (*BOT_ROOMS, *TOP_FILES, "bot/web", "cogs", "discord")),
     # the entry point starts the sandbox too: `tute-bot --sandbox`
     Room("bot/__main__.py", (*BOT_ROOMS, *TOP_FILES, "bot/sandbox", "discord")),
     # `tute-bot --sandbox`: the real bot (not its cogs, which it loads by name) in SimCord,
@@ -168,7 +171,7 @@ TABLE = [
     Room("cogs", (*BOT_ROOMS, *TOP_FILES, "bot/web", "discord")),  # "bot.*"
 ]
 
-DISCORD_SIDE = ("cogs", "bot/client.py", "bot/sandbox")
+DISCORD_SIDE = ("cogs", "bot/client.py", "bot/app.py", "bot/sandbox")
 """Where ``discord`` may be imported: the adapter, the client, and the sandbox."""
 
 
@@ -219,13 +222,19 @@ def test_discord_is_imported_only_by_the_discord_side() -> None:
     assert breaks == [], _report(f"discord is for {', '.join(DISCORD_SIDE)} only, but", breaks)
 
 
+COMPOSITION_ROOT = "bot/app.py"
+"""Where everything is built once, in order, at the start: it builds the cogs' presenter."""
+
+
 def test_nothing_under_bot_imports_the_cogs() -> None:
     # The client finds the cogs' extension names on disk and loads them by name
-    # (bot.client.cog_module_names); nothing imports the package.
+    # (bot.client.cog_module_names); only the composition root knows them otherwise.
     breaks = [
         f"{imp.path}:{imp.line}: imports {imp.module}"
         for imp in all_imports()
-        if imp.path.startswith("bot/") and room_of(imp.module) == "cogs"
+        if imp.path.startswith("bot/")
+        and imp.path != COMPOSITION_ROOT
+        and room_of(imp.module) == "cogs"
     ]
     assert breaks == [], _report("the cogs import bot, not the reverse, but", breaks)
 

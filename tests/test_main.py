@@ -137,7 +137,7 @@ def test_the_shards_reach_the_bot(monkeypatch: pytest.MonkeyPatch) -> None:
 
     url = "postgresql://tute:pw@db/tute"
     monkeypatch.setattr(os, "environ", {"DISCORD_TOKEN": "MTIz.abc", "TUTE_DATABASE_URL": url})
-    monkeypatch.setattr("bot.__main__.TuteBot", FakeBot)
+    monkeypatch.setattr("bot.__main__.TuteApp", FakeBot)
     monkeypatch.setattr("bot.__main__.setup_logging", lambda level: None)
 
     assert main(["--shards", "0,2", "--shard-count", "4"]) == 0

@@ -8,7 +8,7 @@ import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final, Protocol
@@ -18,12 +18,13 @@ import simcord
 from simcord import interactions as simcord_interactions
 from simcord.preview import Preview
 
+from bot.app import TuteApp
 from bot.client import TuteBot
 from bot.config import Config
 from bot.i18n import Language, t
 from bot.storage.settings import update_settings
-from bot.tables import Presenters
 from bot.tables.model import Status
+from bot.tables.runtime import Runtime, fresh_seed
 from bot.tables.service import TableService
 
 from .localized import options_as_declared, show_commands_in
@@ -36,6 +37,7 @@ from .page import (
     show_mentions_in_embeds,
     stamp_with_the_simulated_time,
 )
+from .waits import SimulatedWaits
 from .web import WEB_PORT, CardTable, serve_web_table
 
 log = logging.getLogger(__name__)
@@ -98,9 +100,7 @@ class Sandbox:
 
     def place_of(self, table_id: int) -> MessagePlace | None:
         """Where the table's messages live, as the bot shows it (None: not shown yet)."""
-        shown = self.tables.presenter
-        everyone = shown.presenters if isinstance(shown, Presenters) else [shown]
-        for presenter in everyone:  # Discord's, beside the card table's
+        for presenter in self.tables.presenters:  # Discord's, beside the card table's
             places = getattr(presenter, "places", None)
             if places is not None:
                 return places.known(table_id)
@@ -247,10 +247,17 @@ LANGUAGES: Final = {"en": "en-US", "es": "es-ES"}
 
 
 def sandbox_bot(
-    db_path: Path, *, robot_delay: float, think_budget: float, language: Language = "en"
+    db_path: Path,
+    *,
+    robot_delay: float,
+    think_budget: float,
+    language: Language = "en",
+    waits: SimulatedWaits | None = None,
+    seeds: Callable[[], int] = fresh_seed,
 ) -> TuteBot:
     """The real bot with its own database; SimCord needs no token. ``language`` is the
-    bot's default language (``TUTE_LANGUAGE``)."""
+    bot's default language (``TUTE_LANGUAGE``); ``waits``: how its tables wait (on
+    SimCord's clock, once its environment is made)."""
     config = Config(
         token="",
         db_path=db_path,
@@ -261,7 +268,8 @@ def sandbox_bot(
         robot_processes=0,
         shard_count=1,  # one simulated server: one shard
     )
-    return TuteBot(config)
+    runtime = Runtime(clock=lambda: discord.utils.utcnow().timestamp(), seeds=seeds)
+    return TuteApp(config, runtime=runtime if waits is None else replace(runtime, sleep=waits))
 
 
 def _speak(language: Language) -> Callable[[], None]:
@@ -295,6 +303,7 @@ async def open_sandbox(
     language: Language = "en",
     real_time: Callable[[], float] = time.monotonic,
     web_port: int | None = None,
+    seeds: Callable[[], int] = fresh_seed,
 ) -> AsyncIterator[Sandbox]:
     """Start the bot in a simulated Discord and serve its page; stop both at the end.
 
@@ -303,13 +312,21 @@ async def open_sandbox(
     ``sandbox.clock.catch_up()`` for one tick. ``real_time`` is the real clock it follows.
     With a ``robot_delay`` of 0, robots play at once, within the click that gave them the
     turn. With a ``web_port``, the card table is served too (0: on a port the system picks);
-    a port that is taken leaves it out, and says so in the log.
+    a port that is taken leaves it out, and says so in the log. ``seeds``: where its tables'
+    seeds come from (a test's own, for the same deals each run).
     """
+    waits = SimulatedWaits()
     bot = sandbox_bot(
-        db_path, robot_delay=robot_delay, think_budget=think_budget, language=language
+        db_path,
+        robot_delay=robot_delay,
+        think_budget=think_budget,
+        language=language,
+        waits=waits,
+        seeds=seeds,
     )
     # Bot errors are answered and logged by the bot's own error path; the sandbox goes on.
     env = simcord.Env(bot, settle_timeout=settle_timeout, check_errors=False)
+    waits.env = env
     server, channel, you, friends = _build_world(env, language)
     _start_clock_now(env)
     clock_set = real_time()
@@ -323,7 +340,6 @@ async def open_sandbox(
     clock_scope.__enter__()
     try:
         await env.start()
-        _wait_on_the_simulated_clock(env, _service_of(bot))
         resumed = await _prepare_server(bot)
         preview = env.preview(
             channel,
@@ -345,7 +361,7 @@ async def open_sandbox(
             if web_port is not None:
                 members = zip((you, *friends), (YOU, *FRIENDS), strict=True)
                 where = ({m.id: name for m, name in members}, channel.id, SERVER_ID)
-                web = await serve_web_table(env, _service_of(bot), where, clock.gate, web_port)
+                web = await serve_web_table(env, bot, where, clock.gate, web_port)
             try:
                 yield Sandbox(env, bot, server, channel, you, friends, preview, clock, resumed, web)
             finally:
@@ -368,25 +384,7 @@ async def open_sandbox(
 
 
 def _service_of(bot: TuteBot) -> TableService:
-    if bot.tables is None:
-        raise RuntimeError("the table service is not running")
     return bot.tables
-
-
-def _wait_on_the_simulated_clock(env: simcord.Env, service: TableService) -> None:
-    """Declare the tables' waits to SimCord as waits on its clock.
-
-    A plain ``asyncio.sleep`` in the bot is waited out in real time by whatever SimCord
-    operation is running (a click would not be answered until the robots had played) when it
-    is shorter than SETTLE_TIMEOUT, and is left to a real-time fallback otherwise. Declared,
-    a wait ends only when the sandbox's clock reaches it: the click is answered at once, and
-    the tick that reaches the robot's turn plays it and shows it in the page.
-    """
-
-    async def sleep_on_the_clock(delay: float) -> None:
-        await env.external_wait(asyncio.sleep(delay), reason="the table's clock")
-
-    service.sleep = sleep_on_the_clock
 
 
 def _new_table_command(language: Language) -> str:

@@ -27,10 +27,9 @@ from typing import Any, Final
 
 import simcord
 
-from bot.tables.service import TableService
-from bot.tables.views import Outcome
+from bot.client import TuteBot
 from bot.web.activity import Instance, Login
-from bot.web.hub import TableHub, Work
+from bot.web.hub import Runner, Work
 from bot.web.server import WebTable
 from bot.web.sessions import SESSION_TTL, Session, WebAuthError
 
@@ -96,11 +95,11 @@ class SandboxAuth:
         )
 
 
-def act_as_bot_work(env: simcord.Env, hub: TableHub, gate: asyncio.Lock) -> None:
-    """Make the changes the pages ask for bot-owned work that SimCord settles (see the
-    module's note). ``gate`` is the sandbox clock's: a change and a tick take turns."""
+def as_bot_work(env: simcord.Env, gate: asyncio.Lock) -> Runner:
+    """How the changes the pages ask for run: as bot-owned work that SimCord settles (see
+    the module's note). ``gate`` is the sandbox clock's: a change and a tick take turns."""
 
-    async def in_simcord(work: Work) -> Outcome:
+    async def in_simcord(work: Work) -> Any:
         async with gate:
             with env._bot_scope():  # pyright: ignore[reportPrivateUsage]
                 task = asyncio.get_running_loop().create_task(work())
@@ -112,19 +111,20 @@ def act_as_bot_work(env: simcord.Env, hub: TableHub, gate: asyncio.Lock) -> None
                 log.warning("A web table action could not settle", exc_info=True)
             return await task
 
-    hub.runner = in_simcord
+    return in_simcord
 
 
 async def serve_web_table(
     env: simcord.Env,
-    service: TableService,
+    bot: TuteBot,
     where: tuple[Mapping[int, str], int, int],
     gate: asyncio.Lock,
     port: int = WEB_PORT,
 ) -> CardTable | None:
     """Serve the web table on 127.0.0.1:``port`` to the sandbox's members (their ids and
     names), in its channel and server: ``where``. None when the port is taken (the log says
-    so, and the sandbox goes on without it)."""
+    so, and the sandbox goes on without it). Its sockets are the bot's (one of its table
+    service's presenters since the start)."""
     members, channel_id, guild_id = where
     auth = SandboxAuth(
         members,
@@ -134,15 +134,16 @@ async def serve_web_table(
         key=secrets.token_urlsafe(24),
     )
     web = WebTable(
-        service,
+        bot.tables,
+        bot.sockets,
         secret=secrets.token_bytes(32),
         clock=auth.clock,
         application_id=None,
         client_secret="",
         bot_token="",
         auth=auth,
+        runner=as_bot_work(env, gate),
     )
-    act_as_bot_work(env, web.hub, gate)
     try:
         await web.start("127.0.0.1", port)
     except OSError as error:

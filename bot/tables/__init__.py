@@ -9,8 +9,9 @@ from .announcement import Announcement, Said
 from .errors import SaveFailed, TableError
 from .events import Happened, LogEvent, Who
 from .model import Seat, Status, Table
+from .runtime import Runtime
 from .service import TableService
-from .surroundings import LostTable, Presenter, Presenters
+from .surroundings import LostTable, Presenter
 from .views import HandView, Outcome, Show, TableView
 
 __all__ = [
@@ -21,7 +22,7 @@ __all__ = [
     "LostTable",
     "Outcome",
     "Presenter",
-    "Presenters",
+    "Runtime",
     "Said",
     "SaveFailed",
     "Seat",

@@ -26,6 +26,9 @@ log = logging.getLogger(__name__)
 
 GameOver = Callable[[Table], Awaitable[None]]
 """Told of a table whose game ended (finished, or cancelled in play), once that is saved."""
+Reply = Callable[[Outcome], Awaitable[int | None]]
+"""How a request's caller answers it once its change is saved, before it is published (a
+click's answer): the seat whose hand that answer showed (None: none)."""
 
 
 class ServiceCore(Surroundings):
@@ -208,16 +211,29 @@ class ServiceCore(Surroundings):
         self.clocks.forget(table.id)
         self.robots.forget(table.id)
 
-    async def _show(
-        self, table: Table, *, announce: list[Announcement], skip_seat: int | None = None
-    ) -> None:
-        """Every redraw the service asks for goes through here. A failure to show stops
-        here: the change is saved, and the next one shows the table again."""
+    async def _show(self, table: Table, *, announce: list[Announcement]) -> None:
+        """What a change of the table's own clock did (a robot's play, a turn over, a lobby
+        that expired), published like any other."""
+        await self.publish(self._redraws.show(table, announce=announce))
+
+    async def _done(self, outcome: Outcome, reply: Reply | None) -> Outcome:
+        """A request's change is saved: its caller answers it (``reply``: the click's own
+        answer, within Discord's 3 seconds, and the seat whose hand that answer showed), then
+        it is published. A reply that fails does not keep it from being published."""
+        skip: int | None = None
         try:
-            show = self._redraws.show(table, announce=announce)
-            await self.presenter.refresh(show, skip_seat=skip_seat)
-        except Exception:
-            log.exception("Could not show table %s", table.id)
+            if reply is not None:
+                skip = await reply(outcome)
+        finally:
+            await self.publish(outcome.show, skip_seat=skip)
+        return outcome
+
+    async def publish_all(self) -> None:
+        """Every table in memory shown again, after a start (its messages and sockets in step
+        with what was saved; a turn told before the restart is not told again)."""
+        await asyncio.gather(
+            *(self.publish(self._redraws.show(t, tell=False)) for t in list(self.tables.values()))
+        )
 
     # ------------------------------------------------------- start and stop
 

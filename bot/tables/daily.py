@@ -19,7 +19,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -177,7 +176,7 @@ class DailyService:
 
     async def seed(self, guild_id: int, day: int) -> int:
         if self._key is None:
-            self._key = await repo.key(self.db, secrets.token_hex(32))
+            self._key = await repo.key(self.db, self.tables.runtime.keys())
         return daily_seed(self._key, guild_id, day)
 
     async def attempt(self, guild_id: int, user_id: int) -> Attempt | None:

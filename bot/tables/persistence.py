@@ -282,11 +282,7 @@ class Store:
         except Exception:
             log.exception("Table %s could not be set aside either", row.id)
             return
-        lost = LostTable(row.id, row.guild_id, row.channel_id, refunded)
-        try:
-            await service.presenter.table_lost(lost)
-        except Exception:
-            log.exception("Could not tell the players of table %s", row.id)
+        await service.publish(LostTable(row.id, row.guild_id, row.channel_id, refunded))
 
 
 def replay(table: Table, actions: Iterable[Action]) -> None:

@@ -13,17 +13,18 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
-from bot.ai import Level, Searched, choose_action
+from bot.ai import Level
 from bot.engine import Action, Deal, Kind, SeatView, seat_view
 
 from .events import Happened, LogEvent
 from .model import STAND_IN_ROBOT, Table
 from .play import apply
-from .surroundings import Robot, Surroundings
+from .runtime import Robot, default_robot
+from .runtime import searched_robot as searched_robot
+from .surroundings import Surroundings
 from .turns import OPTIONAL, robot_on_turn, turn_fallback
 
 log = logging.getLogger(__name__)
@@ -32,30 +33,6 @@ AWAY_AFTER_MISSES = 2
 """Turns in a row a member may let run out before a robot keeps their seat until they are
 back."""
 """Decides a robot's action from its seat's view alone (runs in a worker thread)."""
-
-
-def default_robot(view: SeatView, level: Level, rng: random.Random, budget: float) -> Action | None:
-    return choose_action(view, level, rng, budget)
-
-
-def searched_robot(
-    view: SeatView,
-    level: Level,
-    seed: str,
-    budget: float,
-    due: float | None = None,
-    clock: Callable[[], float] = time.monotonic,
-) -> tuple[Action | None, int]:
-    """``default_robot``'s choice, and how many deals its search sampled (for the figures).
-    ``due``: when its table wants the choice, on ``clock`` (``time.monotonic``: one clock
-    for every process of the machine): a search that waited for a worker until close to then thinks
-    only what is left, down to one sampled deal, so that a machine short of cores never
-    keeps a table waiting much past its robot's delay."""
-    if due is not None:
-        budget = max(0.0, min(budget, due - clock()))
-    searched = Searched()
-    rng = random.Random(seed)
-    return choose_action(view, level, rng, budget, searched=searched), searched.worlds
 
 
 class _Failed(Enum):

@@ -1,31 +1,26 @@
 """What a table service runs on, and what its concerns (``persistence``, ``robots``,
-``clock``) read from it when they need it: the database, the presenter, the clocks, the
-robots. The service is one (:class:`Surroundings` is its base): a test or the sandbox may
-swap any of these on a running service, and every concern hears it, without any concern
-knowing the service's commands."""
+``clock``) read from it when they need it: the database, the presenters, the runtime (its
+clocks, its robot). The service is one (:class:`Surroundings` is its base), built once with
+all of them (the composition root, ``bot.app``); nothing is swapped on a running service,
+and no concern knows the service's commands."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from bot.ai import Level
-from bot.engine import Action, SeatView
 from bot.storage import Database
 
 from .model import Table
+from .runtime import Robot as Robot
+from .runtime import Runtime
 from .thinking import Thinking
 from .views import Show
 
 log = logging.getLogger(__name__)
-
-Robot = Callable[[SeatView, Level, random.Random, float], Action | None]
-"""How a robot chooses: its view of the deal, its level, its randomness and its budget (in
-seconds) -> its action (None: nothing to do)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,47 +37,23 @@ class LostTable:
 
 
 class Presenter(Protocol):
-    """What shows a table to people (the Discord adapter, or a test double): it renders
-    what the service says to redraw, never the table itself."""
+    """What shows a table to people (Discord's messages, the card table's sockets, a test
+    double): the service publishes each saved change to every presenter it was built with
+    (``Surroundings.publish``); a presenter renders what it is told to redraw, for whoever
+    the audience rule lets see it, never the table itself."""
 
     async def refresh(self, show: Show, *, skip_seat: int | None = None) -> None: ...
 
     async def table_lost(self, lost: LostTable) -> None: ...
 
 
-class Presenters:
-    """Several presenters as one: the Discord messages and the web table's sockets both
-    show every change. One that fails does not keep the others from showing it; its
-    failure is logged (each presenter answers for its own messages)."""
-
-    def __init__(self, *presenters: Presenter) -> None:
-        self.presenters = list(presenters)
-
-    async def refresh(self, show: Show, *, skip_seat: int | None = None) -> None:
-        await self._each(lambda p: p.refresh(show, skip_seat=skip_seat))
-
-    async def table_lost(self, lost: LostTable) -> None:
-        await self._each(lambda p: p.table_lost(lost))
-
-    async def _each(self, call: Callable[[Presenter], Awaitable[None]]) -> None:
-        done = await asyncio.gather(*(call(p) for p in self.presenters), return_exceptions=True)
-        for presenter, result in zip(self.presenters, done, strict=True):
-            if isinstance(result, Exception):
-                log.error("%s could not show a change", type(presenter).__name__, exc_info=result)
-            elif isinstance(result, BaseException):
-                raise result
-
-
 class Surroundings:
-    """What the table service runs on (set by its ``__init__``)."""
+    """What the table service runs on (set by its ``__init__``, once)."""
 
     db: Database
-    presenter: Presenter
-    clock: Callable[[], float]
-    """The wall clock, in seconds since the epoch."""
-    sleep: Callable[[float], Awaitable[None]]
-    """How the tables' clocks wait; the sandbox waits on its simulated clock instead."""
-    robot: Robot
+    presenters: tuple[Presenter, ...]
+    """Who shows each saved change (``Surroundings.publish``)."""
+    runtime: Runtime
     robot_delay: float
     lobby_timeout: float
     idle_timeout: float
@@ -93,3 +64,41 @@ class Surroundings:
     """The tables this process runs, by id."""
     owns: Callable[[int], bool]
     """Whether a server's tables run in this process (:mod:`bot.tables.cluster`)."""
+
+    @property
+    def clock(self) -> Callable[[], float]:
+        """The wall clock, in seconds since the epoch."""
+        return self.runtime.clock
+
+    @property
+    def sleep(self) -> Callable[[float], Awaitable[None]]:
+        """How the tables' clocks wait (the sandbox's and the tests' on their own clock)."""
+        return self.runtime.sleep
+
+    @property
+    def robot(self) -> Robot:
+        return self.runtime.robot
+
+    async def publish(self, news: Show | LostTable, *, skip_seat: int | None = None) -> None:
+        """The one door out: every saved change (``Show``), whatever made it (a button, the
+        card table, the clock, a robot, a forwarded click, a tournament), and every table
+        lost at a start, is published here, once, to every presenter the service was built
+        with; each shows it to whoever the audience rule lets see it. ``skip_seat``: the
+        hand the request's own answer showed. A presenter that fails keeps neither the
+        others from showing it nor the change from standing: it is logged, and the next
+        change shows the table again."""
+        done = await asyncio.gather(
+            *(
+                p.table_lost(news)
+                if isinstance(news, LostTable)
+                else p.refresh(news, skip_seat=skip_seat)
+                for p in self.presenters
+            ),
+            return_exceptions=True,
+        )
+        for presenter, result in zip(self.presenters, done, strict=True):
+            if isinstance(result, Exception):
+                what = f"table {news.table_id if isinstance(news, LostTable) else news.table.id}"
+                log.error("%s could not show %s", type(presenter).__name__, what, exc_info=result)
+            elif isinstance(result, BaseException):
+                raise result

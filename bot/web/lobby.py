@@ -42,7 +42,7 @@ async def channel_table(service: TableService, session: Session) -> TableView | 
 
 async def open_lobby(
     service: TableService, session: Session, variant: str, language: str
-) -> Outcome:
+) -> TableView:
     """A lobby in the session's channel, hosted by its member."""
     try:
         chosen = Variant(variant)

@@ -12,12 +12,12 @@ import aiohttp
 from aiohttp import web
 
 from bot.tables.service import TableService
-from bot.tables.surroundings import Presenters
 
 from .activity import ActivityAuth
 from .app import Authority, make_app
-from .hub import TableHub
+from .hub import Runner, TableHub, at_once
 from .relay import RELAY, Relay
+from .sockets import Sockets
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +28,7 @@ class WebTable:
     def __init__(
         self,
         service: TableService,
+        sockets: Sockets,
         *,
         secret: bytes,
         clock: Callable[[], float],
@@ -36,14 +37,16 @@ class WebTable:
         bot_token: str,
         auth: Authority | None = None,
         relay: Relay | None = None,
+        runner: Runner = at_once,
     ) -> None:
-        """``auth``: who may log in, when not Discord's Activity (the sandbox's own);
+        """``sockets``: the presenter ``service`` was built with, which its sockets join;
+        ``auth``: who may log in, when not Discord's Activity (the sandbox's own);
         ``relay``: where a socket for a table another process holds is piped (the bot as
-        several processes)."""
-        self.hub = TableHub(service)
+        several processes); ``runner``: how a page's request runs (the sandbox's, in its
+        simulated Discord)."""
+        self.hub = TableHub(service, sockets, runner=runner)
         self._auth = auth
         self._relay = relay
-        self._service = service
         self._secret = secret
         self._clock = clock
         self._application_id = application_id
@@ -54,9 +57,17 @@ class WebTable:
         self.port: int | None = None
         """The port it listens on, once started (the one asked, or the one given for 0)."""
 
+    @property
+    def serving(self) -> bool:
+        """Whether it listens (started, and not stopped since)."""
+        return self._runner is not None
+
     async def start(self, host: str, port: int) -> None:
-        """Listen on ``host``:``port``; the service's changes reach the sockets from now.
-        An OSError when it cannot listen (the port taken), with nothing left open."""
+        """Listen on ``host``:``port``; its sockets follow the service's changes (their
+        presenter was built with it). An OSError when it cannot listen (the port taken),
+        with nothing left open."""
+        if not self._secret:
+            raise ValueError("the card table signs its sessions: it needs a secret")
         self._http = aiohttp.ClientSession()
         auth = self._auth
         if auth is None and self._application_id is not None:
@@ -86,18 +97,10 @@ class WebTable:
             raise
         addresses = self._runner.addresses  # port 0 asks the system for one
         self.port = int(addresses[0][1]) if addresses else port
-        presenter = self._service.presenter
-        if not isinstance(presenter, Presenters):
-            presenter = Presenters(presenter)
-        presenter.presenters.append(self.hub)
-        self._service.presenter = presenter
         log.info("The web table listens on %s:%s", host, self.port)
 
     async def stop(self) -> None:
         """Close every socket and stop listening; the tables go on on Discord."""
-        presenter = self._service.presenter
-        if isinstance(presenter, Presenters) and self.hub in presenter.presenters:
-            presenter.presenters.remove(self.hub)
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None

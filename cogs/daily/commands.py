@@ -21,7 +21,6 @@ from bot.tables.errors import TableError
 from cogs._base import CommandsMixin, channel_url, command_path, shown_name
 from cogs.standings.common import server_language
 from cogs.tables.common import locale_of, refuse, service_of
-from cogs.tables.presenter import show_everywhere
 
 from .texts import board_embed, share_line
 
@@ -40,33 +39,13 @@ class ChallengeCommands(CommandsMixin):
     class after it in the cog's bases must call super() too."""
 
     bot: TuteBot
-    daily: DailyService | None = None
 
     challenge = app_commands.Group(
         name=catalog_str(f"{CMD}.name"), description=catalog_str(f"{CMD}.description")
     )
 
-    async def cog_load(self) -> None:
-        tables, db = self.bot.tables, self.bot.db
-        if tables is not None and db is not None:
-            self.daily = DailyService(db, tables)
-            self.daily.scored_listeners.append(self.tell_scored)
-            try:
-                # a deal that ended while the bot was away is scored now
-                await self.daily.catch_up()
-            except Exception:
-                log.exception("The daily deals could not be caught up")
-        await super().cog_load()
-
-    async def cog_unload(self) -> None:
-        if self.daily is not None:
-            self.daily.stop()
-        await super().cog_unload()
-
     def _daily(self) -> DailyService:
-        if self.daily is None:
-            raise RuntimeError("the daily deals are not running")
-        return self.daily
+        return self.bot.daily
 
     @challenge.command(
         name=catalog_str(f"{CMD}.play.name"), description=catalog_str(f"{CMD}.play.description")
@@ -107,7 +86,6 @@ class ChallengeCommands(CommandsMixin):
         except TableError as error:
             await refuse(interaction, error)
             return
-        await show_everywhere(self.bot, outcome.show)
         link = channel_url(None, outcome.show.table.channel_id)
         await tell(interaction, t("daily.started", lang, link=link))
 
@@ -149,17 +127,18 @@ class ChallengeCommands(CommandsMixin):
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
-    async def tell_scored(self, scored: Scored) -> None:
-        """The member's result, in the DMs where they played: the line to share."""
-        lang = scored.language
-        text = t(
-            "daily.scored",
-            lang,
-            line=share_line(scored.attempt, scored.streak, lang),
-            command=challenge_path(lang, "board"),
-        )
-        try:
-            await self.bot.get_partial_messageable(scored.channel_id).send(text)
-        except discord.HTTPException as error:
-            # the result is on the board all the same
-            log.info("Could not tell %s their daily deal (%s)", scored.attempt.user_id, error)
+
+async def tell_scored(bot: discord.Client, scored: Scored) -> None:
+    """The member's result, in the DMs where they played: the line to share."""
+    lang = scored.language
+    text = t(
+        "daily.scored",
+        lang,
+        line=share_line(scored.attempt, scored.streak, lang),
+        command=challenge_path(lang, "board"),
+    )
+    try:
+        await bot.get_partial_messageable(scored.channel_id).send(text)
+    except discord.HTTPException as error:
+        # the result is on the board all the same
+        log.info("Could not tell %s their daily deal (%s)", scored.attempt.user_id, error)

@@ -20,7 +20,6 @@ from bot.tables.practice import deal_practice
 from bot.tables.tutorial import LESSONS, LessonView, answer, lesson_view
 from cogs._base import CommandsMixin, anywhere, channel_url
 from cogs.tables.common import answered, guarded, locale_of, refuse, service_of
-from cogs.tables.presenter import show_everywhere
 
 from .buttons import OPEN, PRACTICE, LearnButton
 from .layout import lesson_layout, picture_file
@@ -76,7 +75,6 @@ async def practice(interaction: discord.Interaction[Any], lang: str) -> None:
         )
         await tell(interaction, t(closed, lang))
         return
-    await show_everywhere(interaction.client, outcome.show)
     link = channel_url(None, outcome.show.table.channel_id)
     await tell(interaction, t("learn.practice.started", lang, link=link))
 

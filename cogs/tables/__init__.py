@@ -13,7 +13,7 @@ Everything here renders the service's views (``bot.tables.views``): no module re
 hand but its viewer's.
 """
 
-from .commands import TablesCommands, start_tables
-from .faces import NO_FACES, CardFaces, faces_of, start_faces
+from .commands import TablesCommands
+from .faces import NO_FACES, CardFaces, faces_of
 
-__all__ = ["NO_FACES", "CardFaces", "TablesCommands", "faces_of", "start_faces", "start_tables"]
+__all__ = ["NO_FACES", "CardFaces", "TablesCommands", "faces_of"]

@@ -15,15 +15,15 @@ from bot.tables.audience import place_of
 from bot.tables.cluster import Click
 from bot.tables.errors import TableError
 from bot.tables.service import TableService
-from bot.tables.views import HandView, TableView
+from bot.tables.views import HandView, Outcome, TableView
 from cogs._base import channel_url
 
 from .buttons import HandButton, LobbyButton, TableButton, on_click
-from .common import answered, cluster_of, drawn_v2, locale_of, service_of, since_of
+from .common import answered, cluster_of, db_of, drawn_v2, locale_of, service_of, since_of
 from .hints import HINT, show_hint
 from .launch import launch
 from .layouts import ASK, SURE, WEB
-from .presenter import DiscordPresenter, presenter_of, show_everywhere
+from .presenter import DiscordPresenter, presenter_of
 from .settings_form import FORM_ITEMS, open_settings
 from .tricks import show_tricks
 
@@ -46,39 +46,44 @@ async def lobby_click(button: LobbyButton, interaction: discord.Interaction[Any]
     if op == "settings":  # the form, for the host alone: the lobby does not change
         await open_settings(button.table_id, interaction)
         return
+
+    async def reply(outcome: Outcome) -> None:
+        table = outcome.show.table
+        presenter = presenter_of(interaction.client)
+        if (await presenter.places.of(table)).play_message_id is None:
+            # the lobby message is the one clicked: answer by editing it
+            answer = interaction.response.edit_message(**presenter.lobby_payload(table))
+            if not await answered(interaction, answer):
+                presenter.forget_lobby(table.id)
+        else:
+            await answered(interaction, interaction.response.defer())
+
+    table_id = button.table_id
     if op == "join":
-        outcome = await service.join(
-            button.table_id, user.id, name, locale=locale_of(interaction), since=since_of(user)
+        since = since_of(user)
+        await service.join(
+            table_id, user.id, name, locale=locale_of(interaction), since=since, reply=reply
         )
     elif op in ("team0", "team1"):
-        outcome = await service.join(
-            button.table_id,
+        await service.join(
+            table_id,
             user.id,
             name,
             team=int(op[-1]),
             locale=locale_of(interaction),
             since=since_of(user),
+            reply=reply,
         )
     elif op == "leave":
-        outcome = await service.leave(button.table_id, user.id, lobby=True)
+        await service.leave(table_id, user.id, lobby=True, reply=reply)
     elif op == "robot":
-        outcome = await service.add_robot(button.table_id, user.id)
+        await service.add_robot(table_id, user.id, reply=reply)
     elif op == "unrobot":
-        outcome = await service.remove_robot(button.table_id, user.id)
+        await service.remove_robot(table_id, user.id, reply=reply)
     elif op == "start":
-        outcome = await service.start(button.table_id, user.id)
+        await service.start(table_id, user.id, reply=reply)
     else:
         raise TableError("stale")
-    table = outcome.show.table
-    presenter = presenter_of(interaction.client)
-    if (await presenter.places.of(table)).play_message_id is None:
-        # the lobby message is the one clicked: answer by editing it
-        answer = interaction.response.edit_message(**presenter.lobby_payload(table))
-        if not await answered(interaction, answer):
-            presenter.forget_lobby(table.id)
-    else:
-        await answered(interaction, interaction.response.defer())
-    await show_everywhere(interaction.client, outcome.show)
 
 
 async def _play_at_the_table(table_id: int, interaction: discord.Interaction[Any]) -> None:
@@ -124,14 +129,16 @@ async def _closing(button: LobbyButton, interaction: discord.Interaction[Any]) -
         asked = interaction.response.send_message(t(question, lang), view=view, ephemeral=True)
         await answered(interaction, asked)  # if lost, nothing happened: click again
         return True
+
+    async def reply(outcome: Outcome) -> None:
+        closed = not outcome.show.table.status.is_open
+        done = t("tables.done.closed" if closed else "tables.done.left_lobby", lang)
+        await answered(interaction, interaction.response.edit_message(content=done, view=None))
+
     if op == "closeok":
-        outcome = await service.close(button.table_id, user_id)
+        await service.close(button.table_id, user_id, reply=reply)
     else:  # a member may have sat down since the question: then the host only gets up
-        outcome = await service.leave(button.table_id, user_id, lobby=True)
-    closed = not outcome.show.table.status.is_open
-    done = t("tables.done.closed" if closed else "tables.done.left_lobby", lang)
-    await answered(interaction, interaction.response.edit_message(content=done, view=None))
-    await show_everywhere(interaction.client, outcome.show)
+        await service.leave(button.table_id, user_id, lobby=True, reply=reply)
     return True
 
 
@@ -180,27 +187,36 @@ async def table_click(button: TableButton, interaction: discord.Interaction[Any]
         kept = interaction.response.edit_message(content=t("tables.done.kept", lang), view=None)
         await answered(interaction, kept)
         return
-    if button.op == "back":
-        outcome = await service.im_back(button.table_id, user.id)
-        done = "tables.done.back"
-    elif button.op == "cancelok":
-        outcome = await service.vote_cancel(button.table_id, user.id)
-        ended = not outcome.show.table.status.is_open
-        done = "tables.done.cancelled" if ended else "tables.done.cancel"
-        if any(a.what is Said.ABANDONED for a in outcome.show.announce):
-            done = "tables.done.leave_end"  # alone with robots: the vote was a leave
-    elif button.op == "leaveok":
-        outcome = await service.leave(button.table_id, user.id)
-        ended = not outcome.show.table.status.is_open
-        done = "tables.done.leave_end" if ended else "tables.done.leave"
+    op = button.op
+
+    async def reply(outcome: Outcome) -> None:
+        done = _done_key(op, outcome)
+        if op == "back":
+            answer = interaction.response.send_message(t(done, lang), ephemeral=True)
+        else:  # the question's message becomes the answer
+            answer = interaction.response.edit_message(content=t(done, lang), view=None)
+        await answered(interaction, answer)
+
+    if op == "back":
+        await service.im_back(button.table_id, user.id, reply=reply)
+    elif op == "cancelok":
+        await service.vote_cancel(button.table_id, user.id, reply=reply)
+    elif op == "leaveok":
+        await service.leave(button.table_id, user.id, reply=reply)
     else:
         raise TableError("stale")
-    if button.op == "back":
-        answer = interaction.response.send_message(t(done, lang), ephemeral=True)
-    else:  # the question's message becomes the answer
-        answer = interaction.response.edit_message(content=t(done, lang), view=None)
-    await answered(interaction, answer)
-    await show_everywhere(interaction.client, outcome.show)
+
+
+def _done_key(op: str, outcome: Outcome) -> str:
+    """What the answer to I'm back, a vote to cancel or a leave says was done."""
+    ended = not outcome.show.table.status.is_open
+    if op == "back":
+        return "tables.done.back"
+    if op == "leaveok":
+        return "tables.done.leave_end" if ended else "tables.done.leave"
+    if any(a.what is Said.ABANDONED for a in outcome.show.announce):
+        return "tables.done.leave_end"  # alone with robots: the vote was a leave
+    return "tables.done.cancelled" if ended else "tables.done.cancel"
 
 
 async def _rematch(button: TableButton, interaction: discord.Interaction[Any]) -> None:
@@ -209,20 +225,21 @@ async def _rematch(button: TableButton, interaction: discord.Interaction[Any]) -
     service = service_of(interaction.client)
     presenter = presenter_of(interaction.client)
     user, lang = interaction.user, locale_of(interaction)
-    # the lobby is posted before the answer can say where: the click is answered first
+    # the lobby is posted (its publication) before the answer can say where: the click is
+    # answered first
     await interaction.response.defer(ephemeral=True, thinking=True)
-    settings = await get_settings(service.db, interaction.guild_id or 0)
-    outcome, opened = await service.rematch(
+    settings = await get_settings(db_of(interaction.client), interaction.guild_id or 0)
+    table, opened = await service.rematch(
         button.table_id, user.id, user.display_name, locale=lang, max_tables=settings.max_tables
     )
-    table = outcome.table
-    if opened and not await presenter.post_lobby(table):
+    if opened and presenter.places.peek(table).message_id is None:
+        # nobody in the chat can see it (the channel is closed to the bot, or Discord
+        # refused the post): no lobby
         await service.discard(table.id)
         raise TableError("rematch_failed")
     key = "tables.rematch.opened" if opened else "tables.rematch.joined"
     link = channel_url(table.guild_id, table.channel_id)
     await answered(interaction, interaction.edit_original_response(content=t(key, lang, link=link)))
-    await show_everywhere(interaction.client, outcome.show)
 
 
 def _question(button: TableButton, service: TableService, user_id: int, lang: str) -> str:
@@ -272,35 +289,37 @@ async def hand_click(button: HandButton, interaction: discord.Interaction[Any]) 
         await cluster.forward(click)
         return
     presenter = presenter_of(interaction.client)
-    outcome = await service.click(
+    lang = locale_of(interaction)
+
+    async def reply(outcome: Outcome) -> int | None:
+        """The click's answer; the seat whose hand it showed (the publication skips it)."""
+        seat = outcome.seat
+        assert seat is not None
+        show = outcome.show
+        if sure:
+            # the question becomes what was done; the hand itself is redrawn where it lives
+            done = t(f"hand.asked.done.{code[0]}", lang)
+            await answered(interaction, interaction.response.edit_message(content=done, view=None))
+            return None
+        hand = show.hand(seat)
+        if interaction.guild_id is not None:
+            return await presenter.hands.answer_ephemeral(interaction, show.table, hand, lang)
+        # the hand clicked in the DMs is the one the bot keeps (another may have come after
+        # a restart that lost where this one was): it goes once the click is answered
+        adopted = await presenter.hands.adopt(show.table, seat, interaction.message)
+        skip = await _answer_in_dm(interaction, presenter, show.table, hand, lang)
+        if adopted is not None:
+            await presenter.hands.retire(show.table, adopted)
+        return skip
+
+    await service.click(
         button.table_id,
         interaction.user.id,
         code,
         deal_no=button.deal_no,
         trick_no=button.trick_no,
+        reply=reply,
     )
-    seat = outcome.seat
-    assert seat is not None
-    show = outcome.show
-    hand = show.hand(seat)
-    lang = locale_of(interaction)
-    if sure:
-        # the question becomes what was done; the hand itself is redrawn where it lives
-        done = t(f"hand.asked.done.{code[0]}", lang)
-        await answered(interaction, interaction.response.edit_message(content=done, view=None))
-        skip: int | None = None
-        adopted = None
-    elif interaction.guild_id is None:
-        # the hand clicked in the DMs is the one the bot keeps (another may have come after
-        # a restart that lost where this one was): it goes once the click is answered
-        adopted = await presenter.hands.adopt(show.table, seat, interaction.message)
-        skip = await _answer_in_dm(interaction, presenter, show.table, hand, lang)
-    else:
-        adopted = None
-        skip = await presenter.hands.answer_ephemeral(interaction, show.table, hand, lang)
-    if adopted is not None:
-        await presenter.hands.retire(show.table, adopted)
-    await show_everywhere(interaction.client, show, skip_seat=skip)
 
 
 async def _answer_in_dm(

@@ -4,7 +4,6 @@ start of the table service with the bot."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -18,19 +17,14 @@ from bot.storage.settings import get_settings
 from bot.tables.errors import TableError
 from bot.tables.house import completions, opening_options, parse_house, values_of
 from bot.tables.model import DEFAULT_ROBOT, ROBOT_LEVELS, Level
-from bot.tables.service import TableService
-from bot.web.relay import Relay
-from bot.web.server import WebTable
 from cogs._base import CommandsMixin, anywhere, channel_url, pings
 
 from . import embeds as ui
 from . import rules_text
-from .clicks import BUTTONS
-from .common import locale_of, refuse, service_of, since_of
-from .guide import GUIDE_ITEMS, show_guide
+from .common import db_of, locale_of, refuse, service_of, since_of
+from .guide import show_guide
 from .launch import launch
-from .presenter import DiscordPresenter, presenter_of
-from .replay_buttons import REPLAY_ITEMS
+from .presenter import presenter_of
 from .replays import history_choices, show_history
 
 log = logging.getLogger(__name__)
@@ -103,8 +97,7 @@ class TablesCommands(CommandsMixin):
     async def cog_unload(self) -> None:
         # the bot stops (its tables' clocks already have): what is a moment away on screen
         # (a deal's message becoming its summary) is shown before the connection closes
-        if self.bot.tables is not None:
-            await presenter_of(self.bot).stopping()
+        await presenter_of(self.bot).stopping()
         await super().cog_unload()
 
     @app_commands.command(
@@ -143,7 +136,7 @@ class TablesCommands(CommandsMixin):
         lang = locale_of(interaction)
         guild = interaction.guild
         assert guild is not None
-        settings = await get_settings(service_of(interaction.client).db, guild.id)
+        settings = await get_settings(db_of(interaction.client), guild.id)
         role_id = settings.opener_role_id
         member = interaction.user
         if (
@@ -315,65 +308,3 @@ class TablesCommands(CommandsMixin):
         self, interaction: discord.Interaction[TuteBot], current: str
     ) -> list[app_commands.Choice[str]]:
         return await history_choices(interaction, current)
-
-
-async def start_tables(
-    bot: TuteBot, then: Callable[[], Awaitable[object]] | None = None
-) -> TableService:
-    """Start the service (once per bot), restore open tables and show them again. ``then``
-    runs once the tables are restored and before any is shown (the tournaments restore
-    there: the tables they open meanwhile are shown with the others)."""
-    if bot.tables is not None:
-        return bot.tables
-    if bot.db is None:
-        raise RuntimeError("the database is not open")
-    presenter = DiscordPresenter(bot, language=bot.config.language)
-    service = TableService(
-        bot.db,
-        presenter,
-        clock=lambda: discord.utils.utcnow().timestamp(),
-        robot_delay=bot.config.robot_delay,
-        think_budget=bot.config.think_budget,
-        robot_processes=bot.config.robot_processes,
-        sleep=bot.table_sleep,
-    )
-    bot.tables = service
-    bot.add_dynamic_items(*BUTTONS, *GUIDE_ITEMS, *REPLAY_ITEMS)
-    await start_web_table(bot, service)
-    if bot.cluster is not None:
-        # hold this process's shards first: a process that takes over from one that died
-        # waits here for its leases to run out, then restores its tables
-        await bot.cluster.start(service)
-    try:
-        await service.restore()
-    except Exception:
-        # the commands stay; the tables in the database come back at the next start
-        log.exception("Could not restore the open tables")
-    if then is not None:
-        await then()
-    for show in service.shows():
-        bot.loop.create_task(presenter.refresh(show))
-    return service
-
-
-async def start_web_table(bot: TuteBot, service: TableService) -> None:
-    """The web table, where TUTE_WEB_PORT asks for one: its sockets follow the same tables.
-    One that cannot listen (the port taken) leaves the bot on Discord alone, and says so."""
-    config = bot.config
-    if config.web_port is None:
-        return
-    web = WebTable(
-        service,
-        secret=config.web_secret(),
-        clock=lambda: discord.utils.utcnow().timestamp(),
-        application_id=bot.application_id,
-        client_secret=config.client_secret,
-        bot_token=config.token,
-        relay=None if bot.cluster is None or bot.cluster.whole else Relay(bot.cluster),
-    )
-    try:
-        await web.start(config.web_host, config.web_port)
-    except OSError:
-        log.exception("The web table could not listen on port %s", config.web_port)
-        return
-    bot.web = web

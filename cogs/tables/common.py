@@ -4,13 +4,14 @@ and how a click is refused or answered."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
 
 from bot.client import TuteBot, answer_error, tell
 from bot.i18n import language_of
+from bot.storage import Database
 from bot.tables.cluster import Cluster
 from bot.tables.errors import TableError
 from bot.tables.service import TableService
@@ -21,19 +22,32 @@ log = logging.getLogger(__name__)
 
 
 def service_of(client: discord.Client) -> TableService:
-    service = client.tables if isinstance(client, TuteBot) else None
-    if service is None:
+    if not isinstance(client, TuteBot):
         raise RuntimeError("the table service is not running")
-    return service
+    return client.tables
+
+
+def db_of(client: discord.Client) -> Database:
+    """The Discord side's own handle on the database (the bot's, opened at its start)."""
+    if not isinstance(client, TuteBot):
+        raise RuntimeError("the database is not open")
+    return client.db
+
+
+def clock_of(client: discord.Client) -> Callable[[], float]:
+    """The Discord side's wall clock (the bot's runtime's)."""
+    if not isinstance(client, TuteBot):
+        raise RuntimeError("not the Tute bot")
+    return client.runtime.clock
 
 
 def web_on(client: discord.Client) -> bool:
     """Whether this bot serves the web table (the Activity's page and sockets)."""
-    return isinstance(client, TuteBot) and client.web is not None
+    return isinstance(client, TuteBot) and client.web.serving
 
 
 def cluster_of(client: discord.Client) -> Cluster | None:
-    """This process's place among the bot's processes (None before the database opens)."""
+    """This process's place among the bot's processes (None: not the Tute bot)."""
     return client.cluster if isinstance(client, TuteBot) else None
 
 

@@ -21,7 +21,7 @@ from bot.tables.views import HandView, TableView
 from cogs._base import pings
 
 from . import messages
-from .common import answered, drawn_v2, service_of
+from .common import answered, drawn_v2
 from .copies import Copies, Copy
 from .messages import TOO_OLD_TO_EDIT, as_new_message, too_old
 from .outlet import Outlet
@@ -271,7 +271,7 @@ class HandDelivery:
         wait. Once sent it is never cancelled half-way: a ping that arrives as they play
         goes with the table's next change."""
         key = (table.id, hand.seat)
-        await service_of(self.bot).sleep(ping_after(table))
+        await self.outlet.sleep(ping_after(table))
         if self._to_ping.get(key) is asyncio.current_task():
             del self._to_ping[key]
         occupant = hand.occupant

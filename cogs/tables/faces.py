@@ -19,7 +19,6 @@ from typing import Final
 
 import discord
 
-from bot.client import TuteBot
 from bot.engine import CODES
 from bot.render.faces import (
     BACK,
@@ -232,14 +231,3 @@ def faces_of(bot: discord.Client) -> CardFaces:
     has not started, or a client that is not the Tute bot)."""
     faces = getattr(bot, "faces", None)
     return faces if isinstance(faces, CardFaces) else NO_FACES
-
-
-def start_faces(bot: TuteBot) -> CardFaces:
-    """Give ``bot`` its card faces (once) and start syncing them in the background, after
-    login (the application's id is known then). Returns the registry."""
-    faces = faces_of(bot)
-    if faces is NO_FACES:
-        faces = CardFaces()
-        bot.faces = faces
-        faces.start(bot)
-    return faces

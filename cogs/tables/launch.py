@@ -62,7 +62,7 @@ def bot_may_post(interaction: discord.Interaction[Any]) -> bool:
 
 def remember_closed(client: discord.Client, channel_id: int, closed: bool) -> None:
     """The tables' Discord side learns whether the bot may post in ``channel_id``."""
-    if isinstance(client, TuteBot) and client.tables is not None:
+    if isinstance(client, TuteBot) and hasattr(client, "tables"):  # built at the start
         known = presenter_of(client).places.closed_channels
         if closed:
             known.add(channel_id)

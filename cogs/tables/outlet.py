@@ -6,14 +6,14 @@ the hands' delivery and the deals' summaries all stand on it; it knows none of t
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 import discord
 
+from bot.storage import Database
 from bot.tables.views import TableView
 
 from . import messages
-from .common import service_of
 from .drawing import Drawing, Files
 from .faces import CardFaces, faces_of
 from .messages import Payload, Shown
@@ -28,10 +28,15 @@ CANNOT_MESSAGE = 50007
 
 
 class Outlet:
-    def __init__(self, bot: discord.Client) -> None:
+    def __init__(
+        self, bot: discord.Client, db: Database, sleep: Callable[[float], Awaitable[None]]
+    ) -> None:
+        """``db``: where the Discord side keeps where each message lives; ``sleep``: how its
+        waits (a write put off, a summary, a ping, a retry) wait (the runtime's)."""
         self.bot = bot
+        self.sleep = sleep
         self.shown = Shown()
-        self.places = Places(lambda: service_of(bot).db, lambda delay: service_of(bot).sleep(delay))
+        self.places = Places(lambda: db, sleep)
         self.drawing = Drawing()
 
     @property

@@ -16,13 +16,12 @@ from dataclasses import replace
 import discord
 
 from bot.i18n import t
-from bot.tables.cluster import shard_of
-from bot.tables.lobby import NO_SERVER
+from bot.storage import Database
 from bot.tables.model import Status
+from bot.tables.runtime import Runtime
 from bot.tables.service import LostTable
-from bot.tables.surroundings import Presenters
 from bot.tables.views import HandView, Show, TableView
-from cogs._base import pings
+from cogs._base import channel_url, pings
 
 from . import messages
 from .common import service_of, web_on
@@ -32,6 +31,7 @@ from .faces import CardFaces
 from .messages import TOO_OLD_TO_EDIT, Payload, as_new_message, too_old
 from .outlet import Outlet
 from .places import Place
+from .reach import closed_to_bot
 from .summaries import DealSummaries
 from .threads import make_thread
 
@@ -63,19 +63,23 @@ class DiscordPresenter:
     the table's message says a pause, a close or a cancel. Where each message lives is its
     own business (:class:`Places`), never the table service's."""
 
-    def __init__(self, bot: discord.Client, *, language: str = "en") -> None:
+    def __init__(
+        self, bot: discord.Client, db: Database, runtime: Runtime, *, language: str = "en"
+    ) -> None:
+        """``db`` and ``runtime``: the Discord side's own handle on the database (where
+        each message lives) and its clocks (built once, beside the service's)."""
         self.bot = bot
         self.language = language
         """The language of messages that no table's own language covers."""
-        self.outlet = Outlet(bot)
+        self.outlet = Outlet(bot, db, runtime.sleep)
         self.shown = self.outlet.shown
         self.places = self.outlet.places
         """Where each table's messages live."""
         self.hands = HandDelivery(self.outlet, self._dms_closed)
         self._retries: dict[int, int] = {}
         self._latest: dict[int, Show] = {}
-        """The last thing each table was to show: what a retry shows of a table that has
-        ended (and left the service's memory) since it failed."""
+        """The last change of each table published to it: the table as it is now (what a
+        retry shows, without its announcements and turn notices, which went once)."""
         self._retry_tasks: dict[int, asyncio.Task[None]] = {}
         self._public_locks: dict[int, asyncio.Lock] = {}
         """One update at a time of a table's lobby and table message."""
@@ -124,6 +128,14 @@ class DiscordPresenter:
         await self.lobby_posted(table, message.id)
         return True
 
+    async def link(self, table: TableView) -> str | None:
+        """Where the table's game plays: a link to its table message (None: not shown yet,
+        or not in the chat)."""
+        place = await self.places.of(table)
+        if place.play_message_id is None or place.closed:
+            return None
+        return channel_url(table.guild_id, place.where_id, place.play_message_id)
+
     async def lobby_posted(self, table: TableView, message_id: int) -> None:
         """The lobby message went up: where it lives."""
         place = await self.places.of(table)
@@ -150,7 +162,7 @@ class DiscordPresenter:
         place = await self.places.of(table)
         if show.new_lobby and place.message_id is None:
             # opened from the web table: the channel gets its lobby (where the bot may post)
-            if not place.closed and await self._closed_to_bot(table):
+            if not place.closed and await closed_to_bot(self.bot, self.places, table):
                 self.outlet.shut(place, "known before posting")
             await self.post_lobby(table)
         ok = True
@@ -203,17 +215,21 @@ class DiscordPresenter:
         )
 
     async def _retry(self, show: Show, delay: float) -> None:
-        service = service_of(self.bot)
-        await service.sleep(delay)
+        await self.outlet.sleep(delay)
         self._retry_tasks.pop(show.table.id, None)
-        # the table as it is now; one that has ended and left memory, as it was last told
-        # (none: its end has been shown since)
-        again = service.redraw(show.table.id)
-        latest = self._latest.get(show.table.id)
-        if again is None and latest is not None:
-            again = replace(latest, public=True)
+        # the table as it is now (none: its end has been shown since)
+        again = self.now(show.table.id)
         if again is not None:
             await self.refresh(again)
+
+    def now(self, table_id: int) -> Show | None:
+        """The table as it is now, to show again: its last change published, every message
+        of it (none: it ended and its end was shown)."""
+        latest = self._latest.get(table_id)
+        if latest is None:
+            return None
+        hands = tuple(replace(hand, notify=False) for hand in latest.hands)
+        return replace(latest, public=True, announce=(), hands=hands)
 
     async def _missing_permission(
         self, table: TableView, what: str, error: discord.Forbidden
@@ -241,29 +257,6 @@ class DiscordPresenter:
             )
         except discord.HTTPException:
             log.warning("Table %s: could not tell its host about permissions", table.id)
-
-    async def _closed_to_bot(self, table: TableView) -> bool:
-        """Whether the bot can tell, before posting, that it may not post in the table's
-        channel: one an interaction's context said was closed; a server this process would
-        know, but the bot is not in; no server, and not the host's DM with the bot (a group
-        DM, or a DM between two members). Unsure, it posts: the first refusal closes it."""
-        bot = self.bot
-        if bot.get_guild(table.guild_id) is not None:
-            return False  # the bot is in the server (now)
-        if table.channel_id in self.places.closed_channels:
-            return True
-        if table.guild_id not in (table.channel_id, NO_SERVER):
-            # a server's channel (a DM from the web table is its own server)
-            return bot.is_ready() and _our_shard(bot, table.guild_id)
-        known = bot.get_channel(table.channel_id)
-        if isinstance(known, discord.DMChannel):
-            return False
-        try:
-            # the host's DM with the bot: one call, once (discord.py keeps it)
-            dm = await bot.create_dm(discord.Object(table.host_id))
-        except discord.HTTPException:
-            return False
-        return dm.id != table.channel_id
 
     def _forget(self, table_id: int) -> None:
         """A table that no longer plays: nothing of it to keep in step any more."""
@@ -450,7 +443,7 @@ class DiscordPresenter:
     async def _dms_closed(self, table: TableView, place: Place) -> None:
         """A player's DMs turned out closed: the table says so at once (their hand is under
         My hand now)."""
-        now = service_of(self.bot).redraw(table.id)  # the table as it is now
+        now = self.now(table.id)
         if now is not None and now.table.status is Status.PLAYING and place.play_message_id:
             await self.step(table, "table", self.edit_table(now, place))
 
@@ -475,26 +468,11 @@ class DiscordPresenter:
         )
 
 
-def _our_shard(bot: discord.Client, guild_id: int) -> bool:
-    """Whether the server's events come to this process (else it cannot know the server)."""
-    shard_ids = getattr(bot, "shard_ids", None)
-    count = bot.shard_count or 1
-    return shard_ids is None or shard_of(guild_id, count) in shard_ids
-
-
 def presenter_of(client: discord.Client) -> DiscordPresenter:
-    """The tables' Discord presenter (one of the service's presenters, beside the web
-    table's when it runs)."""
-    presenter = service_of(client).presenter
-    if isinstance(presenter, Presenters):
-        presenter = next(p for p in presenter.presenters if isinstance(p, DiscordPresenter))
-    assert isinstance(presenter, DiscordPresenter)
+    """The tables' Discord presenter (one of those the service was built with, beside the
+    card table's sockets when it runs)."""
+    found = (p for p in service_of(client).presenters if isinstance(p, DiscordPresenter))
+    presenter = next(found, None)
+    if presenter is None:
+        raise RuntimeError("the table service has no Discord presenter")
     return presenter
-
-
-async def show_everywhere(
-    client: discord.Client, show: Show, *, skip_seat: int | None = None
-) -> None:
-    """A change a click made, shown by every presenter of the tables: Discord's messages
-    (``skip_seat``: the click's answer showed that hand) and the web table's sockets."""
-    await service_of(client).presenter.refresh(show, skip_seat=skip_seat)

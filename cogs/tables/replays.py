@@ -30,7 +30,7 @@ from cogs._base import shown_name
 
 from . import embeds as ui
 from .buttons import on_click
-from .common import answered, locale_of, refuse, service_of
+from .common import answered, clock_of, db_of, locale_of, refuse
 from .layouts import picture
 from .pictures import as_file
 from .presenter import presenter_of
@@ -236,14 +236,13 @@ async def replay_at(
 ) -> tuple[DealReplay, int]:
     """The replay asked for (refused where it is not this server's, or the member's own in
     their DMs; or not over) and the step to show, within its steps."""
-    service = service_of(interaction.client)
     replay = await deal_replay(
-        service.db,
+        db_of(interaction.client),
         interaction.guild_id,
         table_id,
         deal_no,
         user_id=interaction.user.id,
-        now=service.clock(),
+        now=clock_of(interaction.client)(),
     )
     return replay, min(max(step, 0), len(replay.steps) - 1)
 
@@ -302,7 +301,7 @@ async def history_choices(
     typed (a table number, a variant)."""
     lang = locale_of(interaction)
     deals = await recent_deals(
-        service_of(interaction.client).db, interaction.guild_id, interaction.user.id, 100
+        db_of(interaction.client), interaction.guild_id, interaction.user.id, 100
     )
     typed = current.strip().lower().lstrip("#")
     offered: list[app_commands.Choice[str]] = []
@@ -332,7 +331,7 @@ async def show_history(interaction: discord.Interaction[Any], chosen: str | None
     lang = locale_of(interaction)
     if chosen is None:
         deals = await recent_deals(
-            service_of(interaction.client).db, interaction.guild_id, interaction.user.id, 1
+            db_of(interaction.client), interaction.guild_id, interaction.user.id, 1
         )
         if not deals:
             await interaction.response.send_message(t("history.none", lang), ephemeral=True)

@@ -17,11 +17,10 @@ import discord
 from bot.i18n import t
 from bot.tables.errors import TableError
 from bot.tables.form import choices, current, form_options
-from bot.tables.views import TableView
+from bot.tables.views import Outcome, TableView
 
 from . import embeds as ui
 from .common import answered, guarded, locale_of, service_of
-from .presenter import show_everywhere
 
 
 def seconds_text(seconds: int, lang: str) -> str:
@@ -122,14 +121,16 @@ async def choose(select: SettingSelect, interaction: discord.Interaction[Any]) -
         raise TableError("settings_stale")
     service = service_of(interaction.client)
     name, typed = select.option, str(values[0])
-    outcome = await service.set_option(select.table_id, interaction.user.id, name, typed)
-    table, lang = outcome.show.table, locale_of(interaction)
-    saved = t(
-        "settings.changed",
-        lang,
-        setting=t(f"settings.{name}.label", lang),
-        value=value_label(name, typed, lang),
-    )
-    panel = settings_panel(table, lang, saved)
-    await answered(interaction, interaction.response.edit_message(view=panel))
-    await show_everywhere(interaction.client, outcome.show)
+    lang = locale_of(interaction)
+
+    async def reply(outcome: Outcome) -> None:
+        saved = t(
+            "settings.changed",
+            lang,
+            setting=t(f"settings.{name}.label", lang),
+            value=value_label(name, typed, lang),
+        )
+        panel = settings_panel(outcome.show.table, lang, saved)
+        await answered(interaction, interaction.response.edit_message(view=panel))
+
+    await service.set_option(select.table_id, interaction.user.id, name, typed, reply=reply)

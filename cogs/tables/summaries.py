@@ -15,7 +15,6 @@ import discord
 from bot.tables.views import TableView
 
 from . import messages
-from .common import service_of
 from .outlet import Outlet
 
 log = logging.getLogger(__name__)
@@ -88,10 +87,9 @@ class DealSummaries:
     async def _archive(self, archive: Archive) -> None:
         """Turn a deal's message into the deal's summary, a moment after the next deal's
         message came; tried again a little later while Discord fails."""
-        service = service_of(self.outlet.bot)
         try:
             for delay in (ARCHIVE_AFTER, *self.retry_after):
-                await service.sleep(delay)
+                await self.outlet.sleep(delay)
                 if await self._summarize(archive):
                     return
             log.warning("Table %s: a deal keeps its message", archive.table.id)

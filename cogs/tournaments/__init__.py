@@ -4,6 +4,6 @@ pairings with links to the tables, each match's result, the bracket or standings
 and the winner (``posts``). The service (``bot.tables.competition.tournaments``) decides; this renders.
 """
 
-from .commands import TournamentCommands, start_tournaments
+from .commands import TournamentCommands
 
-__all__ = ["TournamentCommands", "start_tournaments"]
+__all__ = ["TournamentCommands"]

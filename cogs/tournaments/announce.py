@@ -21,7 +21,8 @@ from bot.tables.competition.tournaments import (
     TournamentService,
     TournamentStatus,
 )
-from cogs._base import channel_url, pings
+from bot.tables.errors import TableError
+from cogs._base import pings
 from cogs.tables.common import service_of
 from cogs.tables.presenter import presenter_of
 
@@ -41,8 +42,8 @@ def _passing(error: discord.HTTPException) -> bool:
 
 async def _wait(bot: discord.Client, delay: float) -> None:
     """On the tables' clock (the one tests run forward), real time without one."""
-    if isinstance(bot, TuteBot) and bot.tables is not None:
-        await bot.tables.sleep(delay)
+    if isinstance(bot, TuteBot):
+        await bot.runtime.sleep(delay)
     else:
         await asyncio.sleep(delay)
 
@@ -97,8 +98,9 @@ async def send_parts(
 
 
 async def show_round_tables(bot: discord.Client, tour: Tournament) -> dict[int, str]:
-    """Show each table of the round in play (its thread and table message are made then),
-    and where each is: table id -> a link to its table message."""
+    """Where each table of the round in play is, as the Discord side showed it when the
+    service published its start: table id -> a link to its table message (a table not
+    shown yet is told later, ``opened``)."""
     draw = tour.draw
     if draw is None:
         return {}
@@ -109,17 +111,15 @@ async def show_round_tables(bot: discord.Client, tour: Tournament) -> dict[int, 
         table_id = tour.tables.get(draw.matches.index(match))
         if table_id is None:
             continue
-        show = tables.redraw(table_id)
-        if show is None:
-            continue  # over already
         try:
-            await presenter.refresh(show)
-            place = await presenter.places.of(show.table)
+            link = await presenter.link(tables.view(table_id))
+        except TableError:
+            continue  # over already
         except Exception:
-            log.exception("Tournament %s: could not show table %s", tour.id, table_id)
+            log.exception("Tournament %s: could not find table %s", tour.id, table_id)
             continue
-        if place.play_message_id is not None:
-            links[table_id] = channel_url(tour.guild_id, place.where_id, place.play_message_id)
+        if link is not None:
+            links[table_id] = link
     return links
 
 

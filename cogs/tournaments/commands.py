@@ -21,8 +21,6 @@ from bot.storage.settings import get_settings
 from bot.tables.competition.tournament import Format
 from bot.tables.competition.tournaments import (
     CaughtUp,
-    Tournament,
-    TournamentService,
     TournamentStatus,
 )
 from bot.tables.errors import TableError
@@ -30,10 +28,10 @@ from bot.tables.house import opening_options, parse_house
 from cogs._base import CommandsMixin, shown_name
 from cogs.standings.common import utc_moment
 from cogs.tables.commands import RULES_CHOICES, VARIANT_CHOICES, house_choices
-from cogs.tables.common import locale_of, refuse
+from cogs.tables.common import db_of, locale_of, refuse
 
-from . import announce, opened, posts
-from .buttons import TournamentButton, close_signup, signup_payload, tournaments_of
+from . import announce, posts
+from .buttons import close_signup, signup_payload, tournaments_of
 
 log = logging.getLogger(__name__)
 
@@ -73,8 +71,6 @@ class TournamentCommands(CommandsMixin):
         """Start every tournament whose sign-up has ended (or call it off when fewer than
         two signed up) and post what follows. Nothing here may stop the clock."""
         service = self.bot.tournaments
-        if service is None:
-            return
         try:
             started = await service.start_due(discord.utils.utcnow().timestamp())
         except Exception:
@@ -133,7 +129,7 @@ class TournamentCommands(CommandsMixin):
         guild = interaction.guild
         assert guild is not None
         service = tournaments_of(interaction.client)
-        settings = await get_settings(service.db, guild.id)
+        settings = await get_settings(db_of(interaction.client), guild.id)
         v = Variant(variant)
         given = {
             option
@@ -246,41 +242,6 @@ def start_refusal(text: str, now: float, lang: str) -> float | str:
     if at - now > LONGEST_SIGNUP:
         return t("tournaments.starts.too_far", lang, days=round(LONGEST_SIGNUP / 86_400))
     return at
-
-
-async def start_tournaments(bot: TuteBot) -> TournamentService:
-    """Start the tournament service on the table service (once per bot), listen for the
-    games that end, and restore the tournaments; called once the tables are restored and
-    before they are shown (``start_tables``), so that a table a tournament opens now is
-    shown with the others."""
-    if bot.tournaments is not None:
-        return bot.tournaments
-    tables = bot.tables
-    if tables is None or bot.db is None:
-        raise RuntimeError("the table service is not running")
-    service = TournamentService(bot.db, tables, tables.clock)
-    bot.tournaments = service
-
-    async def game_over(table: announce.EndedTable) -> None:
-        await announce.game_over(bot, service, table)
-
-    tables.on_game_over(game_over)
-
-    async def tables_opened(tour: Tournament, table_ids: tuple[int, ...]) -> None:
-        await opened.tell_opened(bot, tour, table_ids)
-
-    service.on_opened(tables_opened)
-    bot.add_dynamic_items(TournamentButton)
-    try:
-        caught = await service.restore()
-    except Exception:
-        # the commands stay; the tournaments in the database come back at the next start
-        log.exception("Could not restore the tournaments")
-        return service
-    if any(each.moved for each in caught):
-        # told once the bot is up and the tables are shown (their links in the posts)
-        bot.loop.create_task(tell_caught_up(bot, caught))
-    return service
 
 
 async def tell_caught_up(bot: TuteBot, caught: list[CaughtUp]) -> None:

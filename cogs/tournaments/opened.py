@@ -12,7 +12,8 @@ import discord
 
 from bot.i18n import t
 from bot.tables.competition.tournaments import Tournament, TournamentService
-from cogs._base import channel_url, pings
+from bot.tables.errors import TableError
+from cogs._base import pings
 from cogs.tables.common import service_of
 from cogs.tables.presenter import presenter_of
 
@@ -22,10 +23,6 @@ log = logging.getLogger(__name__)
 def service(bot: discord.Client) -> TournamentService | None:
     found = getattr(bot, "tournaments", None)
     return found if isinstance(found, TournamentService) else None
-
-
-def table_link(tour: Tournament, where_id: int, message_id: int) -> str:
-    return channel_url(tour.guild_id, where_id, message_id)
 
 
 async def after_round_post(bot: discord.Client, tour: Tournament, links: dict[int, str]) -> None:
@@ -44,8 +41,9 @@ async def after_round_post(bot: discord.Client, tour: Tournament, links: dict[in
 
 
 async def tell_opened(bot: discord.Client, tour: Tournament, table_ids: tuple[int, ...]) -> None:
-    """The service's listener: each table shown (its thread and message made now if they
-    were not) and its link posted; those told are reported, the others stay to try again."""
+    """The service's listener: each table's link posted, once the Discord side has shown it
+    (the service published its start); those told are reported, the others stay to try
+    again."""
     tournaments = service(bot)
     draw = tour.draw
     if tournaments is None or draw is None:
@@ -54,23 +52,19 @@ async def tell_opened(bot: discord.Client, tour: Tournament, table_ids: tuple[in
     channel = bot.get_partial_messageable(tour.channel_id, guild_id=tour.guild_id)
     for table_id in table_ids:
         index = tour.match_of_table(table_id)
-        show = tables.redraw(table_id)
-        if index is None or show is None or table_id in tour.told:
+        try:
+            table = tables.view(table_id)
+        except TableError:
+            table = None
+        if index is None or table is None or table_id in tour.told:
             await tournaments.told(tour.id, {table_id})  # over already: nothing to tell
             continue
         try:
-            presenter = presenter_of(bot)
-            await presenter.refresh(show)
-            place = await presenter.places.of(show.table)
-            if place.play_message_id is None:
-                continue  # not shown yet: the next try
+            link = await presenter_of(bot).link(table)
+            if link is None:
+                continue  # not shown yet (Discord failed it for now): the next try
             players = draw.matches[index].players
-            where = t(
-                "tournaments.round.table",
-                tour.language,
-                table=table_id,
-                link=table_link(tour, place.where_id, place.play_message_id),
-            )
+            where = t("tournaments.round.table", tour.language, table=table_id, link=link)
             await channel.send(
                 t(
                     "tournaments.table_opened",

@@ -20,7 +20,7 @@ from bot.config import Config
 from bot.i18n import t
 from bot.tables.service import TableService
 from tests.cogs._activity import answer_launches
-from tests.conftest import World
+from tests.conftest import World, sim_bot
 from tests.logged import errors_logged
 
 pytestmark = pytest.mark.e2e
@@ -68,7 +68,7 @@ def _tables(env: simcord.Env) -> TableService:
 
 
 def _web_bot(config: Config) -> TuteBot:
-    return TuteBot(dataclasses.replace(config, web_port=0, client_secret="oauth-secret"))
+    return sim_bot(dataclasses.replace(config, web_port=0, client_secret="oauth-secret"))
 
 
 async def test_in_a_dm_every_command_that_needs_a_server_says_so(

@@ -10,8 +10,11 @@ from typing import Any
 import aiohttp
 import simcord
 
-FAST: dict[str, Any] = {"robot_delay": 0, "think_budget": 0.02}
-"""Robots play at once (within the click that gives them the turn) and think briefly."""
+from tests.runtime import draw_seed
+
+FAST: dict[str, Any] = {"robot_delay": 0, "think_budget": 0.02, "seeds": draw_seed}
+"""Robots play at once (within the click that gives them the turn) and think briefly; the
+tables' seeds are the test's (the same deals each run)."""
 
 
 class FakeTime:

@@ -37,6 +37,7 @@ from bot.storage.members import member_stats
 from bot.storage.settings import get_settings
 from bot.tables.model import Status
 from cogs.tables.embeds import seat_name
+from tests.runtime import draw_seed
 from tests.sandbox._page import (
     FAST,
     FakeTime,
@@ -247,7 +248,11 @@ async def test_a_robot_plays_a_moment_after_the_click(tmp_path: Path) -> None:
     real = FakeTime()
     async with (
         open_sandbox(
-            tmp_path / "sandbox.db", robot_delay=ROBOT_DELAY, think_budget=0.02, real_time=real
+            tmp_path / "sandbox.db",
+            robot_delay=ROBOT_DELAY,
+            think_budget=0.02,
+            real_time=real,
+            seeds=draw_seed,
         ) as box,
         aiohttp.ClientSession() as session,
     ):

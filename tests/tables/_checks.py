@@ -27,6 +27,7 @@ from bot.storage.settings import get_settings
 from bot.tables.model import Status, Table
 from bot.tables.ratings import GameResult, RatingRules, rebuild
 from bot.tables.service import TableService
+from tests.runtime import table_runtime
 
 from ._play import Clock, NullPresenter, Timers, instant_robot
 
@@ -222,11 +223,9 @@ async def check_restore(db: Database) -> list[Table]:
     timers = Timers(park_all=True)
     service = TableService(
         db,
-        NullPresenter(),
-        clock=Clock(0.0),
+        (NullPresenter(),),
+        table_runtime(Clock(0.0), sleep=timers.sleep, robot=instant_robot),
         robot_delay=1.0,
-        robot=instant_robot,
-        sleep=timers.sleep,
     )
     restored = await service.restore()
     try:

@@ -23,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import os
 import random
-import secrets
 import signal
 import sys
 import time
@@ -31,6 +30,7 @@ import time
 from bot.storage import Database, is_postgres, ledger, members, open_database
 from bot.tables.cluster import Cluster
 from bot.tables.model import Status
+from tests.runtime import seeds
 from tests.storage.helpers import connection_of
 
 from ._play import GUILD, Habits, Players, Timers, keep_ended, make_service, table_of
@@ -102,7 +102,7 @@ async def lane(players: Players, table_id: int | None, forever: bool) -> None:
 async def run(path: str, seed: int, mode: str) -> None:
     keep_ended()
     rng = random.Random(seed)
-    secrets.randbits = rng.getrandbits  # the tables' shuffles, from the seed too
+    seeds().draw_from(rng.getrandbits)  # the tables' shuffles, from the seed too
     db = await open_database(path)
     where, _, kill_at = mode.partition(":")
     if kill_at:

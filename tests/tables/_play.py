@@ -20,6 +20,7 @@ from bot.tables.errors import TableError
 from bot.tables.model import DEFAULT_ROBOT, Level, Status, Table
 from bot.tables.service import LostTable, TableService
 from bot.tables.views import Show
+from tests.runtime import table_runtime
 
 GUILD = 1
 CHANNEL = 2
@@ -375,11 +376,9 @@ def make_service(db: Database, timers: Timers, clock: Callable[[], float]) -> Ta
     """A service as the bot builds one, but with instant robots and nothing to show."""
     return TableService(
         db,
-        NullPresenter(),
-        clock=clock,
+        (NullPresenter(),),
+        table_runtime(clock, sleep=timers.sleep, robot=instant_robot),
         robot_delay=ROBOT_DELAY,
-        robot=instant_robot,
-        sleep=timers.sleep,
     )
 
 

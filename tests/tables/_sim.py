@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import secrets
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from bot.ai import Level
 from bot.engine import Action, Kind, SeatView, Variant, parse_options
 from bot.storage import Database, ledger, open_database
 from bot.storage import tables as repo
@@ -25,8 +25,10 @@ from bot.tables.announcement import Said
 from bot.tables.errors import TableError
 from bot.tables.events import Happened, LogEvent
 from bot.tables.model import Status, Table
+from bot.tables.runtime import Robot
 from bot.tables.service import LostTable, Outcome, TableService
 from bot.tables.views import Show
+from tests.runtime import seeds, table_runtime
 from tests.tables._play import opened
 
 GUILD = 1
@@ -167,7 +169,7 @@ def plain_robot(view: SeatView, level: str, rng: random.Random, budget: float) -
 def same_deals(monkeypatch: pytest.MonkeyPatch) -> None:
     """The tables' seeds (their shuffles) come from a seeded generator: every run deals the
     same cards."""
-    monkeypatch.setattr(secrets, "randbits", random.Random(20260101).getrandbits)
+    seeds().draw_from(random.Random(20260101).getrandbits)
 
 
 @dataclass
@@ -179,6 +181,8 @@ class Env:
     time: SimTime = field(default_factory=SimTime)
     presenter: Recorder = field(default_factory=Recorder)
     services: list[TableService] = field(default_factory=list[TableService])
+    plays: Robot = plain_robot
+    """How its robots choose (a test may bring its own)."""
     crashing: bool = False
     """Every second robot decision fails (the first one's card is in memory by then)."""
     decisions: int = 0
@@ -186,22 +190,24 @@ class Env:
     def __post_init__(self) -> None:
         self.service = self.new_service()
 
-    def robot(self, view: SeatView, level: str, rng: random.Random, budget: float) -> Action | None:
+    def robot(
+        self, view: SeatView, level: Level, rng: random.Random, budget: float
+    ) -> Action | None:
+        """The service's robot: the test's own choice (``plays``), failing every second
+        time while ``crashing``."""
         self.decisions += 1
         if self.crashing and self.decisions % 2 == 0:
             raise RuntimeError("the robot failed")
-        return plain_robot(view, level, rng, budget)
+        return self.plays(view, level, rng, budget)
 
     def new_service(self, presenter: Recorder | None = None) -> TableService:
         service = TableService(
             self.db,
-            presenter or self.presenter,
-            clock=self.time,
+            (presenter or self.presenter,),
+            table_runtime(self.time, sleep=self.time.sleep, robot=self.robot),
             robot_delay=ROBOT_DELAY,
             lobby_timeout=LOBBY,
             idle_timeout=IDLE,
-            robot=self.robot,
-            sleep=self.time.sleep,
         )
         self.services.append(service)
         return service

@@ -14,7 +14,6 @@ import pytest
 from bot.engine import Options, Variant
 from bot.i18n import LANGUAGES, t
 from bot.storage import Database, open_database
-from bot.tables import Presenters
 from bot.tables.audience import place_of, sat_at, watch_refusal
 from bot.tables.errors import TableError
 from bot.tables.lobby import alone_options
@@ -22,7 +21,7 @@ from bot.tables.model import Seat, Status, Table
 from bot.tables.service import TableService
 from bot.web.hub import TableHub
 from tests.tables._play import opened
-from tests.web.conftest import quick_service
+from tests.web.conftest import quick_hub
 from tests.web.test_hub import Socket
 
 GUILD, OTHER, CHANNEL = 1, 2, 5
@@ -105,9 +104,8 @@ def test_a_member_who_left_still_sat_at_it_and_a_dm_is_its_own_place() -> None:
 
 async def _lobby(db: Database, *, spectators: bool) -> tuple[TableService, TableHub, Table]:
     """Ana's lobby in the server's channel, shown on the card table's hub."""
-    service = quick_service(db)
-    hub = TableHub(service)
-    service.presenter = Presenters(hub)
+    hub = quick_hub(db)
+    service = hub.service
     table = await opened(
         service,
         guild_id=GUILD,
@@ -157,8 +155,7 @@ async def test_the_card_table_shows_a_game_without_spectators_to_its_players_alo
     await hub.join(table.id, eva)
     assert ana.last["type"] == "state" and ana.last["hand"] is not None
     assert eva.sent == [{"type": "private", "table": table.id}]
-    outcome = await service.leave(table.id, LUIS)  # the table changes: still nothing for eva
-    await hub.refresh(outcome.show)
+    await service.leave(table.id, LUIS)  # the table changes: still nothing for eva
     assert [m["type"] for m in eva.sent] == ["private"]
     assert all("deal" not in str(m) for m in eva.sent)
 
@@ -169,8 +166,7 @@ async def test_a_lobby_watcher_sees_no_more_once_a_private_game_starts(db: Datab
     await hub.join(table.id, eva)
     assert eva.last["type"] == "state"  # the lobby: she may join
     await service.join(table.id, LUIS, "Luis")
-    outcome = await service.start(table.id, ANA)
-    await hub.refresh(outcome.show)
+    await service.start(table.id, ANA)
     assert eva.last == {"type": "private", "table": table.id}
     states = [m for m in eva.sent if m["type"] == "state"]
     assert all(m["table"]["status"] == "lobby" for m in states), "no deal was ever sent"

@@ -37,6 +37,7 @@ from bot.tables.service import LostTable, TableService
 from bot.tables.views import Show
 from bot.words import hint_line
 from tests.pgserver import fresh_postgres
+from tests.runtime import table_runtime
 
 from ._play import Clock, Timers, instant_robot, opened, restored
 
@@ -124,7 +125,10 @@ async def start(
     db = await open_database(url)
     timers, presenter = Timers(), Recorder()
     service = TableService(
-        db, presenter, clock=Clock(), robot_delay=0.0, robot=instant_robot, sleep=timers.sleep
+        db,
+        (presenter,),
+        table_runtime(Clock(), sleep=timers.sleep, robot=instant_robot),
+        robot_delay=0.0,
     )
     sleeps = Sleeps()
     cluster = Cluster(

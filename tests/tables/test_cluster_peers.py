@@ -12,6 +12,7 @@ from bot.storage import Database, open_database
 from bot.tables.cluster import LEASE_TTL, Cluster, shard_of
 from bot.tables.service import TableService
 from tests.pgserver import fresh_postgres
+from tests.runtime import table_runtime
 
 from ._play import Clock, NullPresenter
 
@@ -41,7 +42,7 @@ async def test_a_process_finds_where_each_server_is_played(dbs: list[Database]) 
         for shard, db in enumerate(dbs)
     ]
     for cluster, db in zip(clusters, dbs, strict=True):
-        await cluster.start(TableService(db, NullPresenter(), clock=clock))
+        await cluster.start(TableService(db, (NullPresenter(),), table_runtime(clock)))
     first, second = clusters
     assert shard_of(GUILD_ON[1], SHARDS) == 1
     assert await first.peer_of(GUILD_ON[1]) == "http://10.0.0.1:8080"

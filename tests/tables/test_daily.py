@@ -10,7 +10,6 @@ import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
@@ -19,7 +18,6 @@ from bot.i18n import t
 from bot.storage import Database, open_database
 from bot.storage.members import member_stats
 from bot.storage.settings import update_settings
-from bot.tables import daily as daily_module
 from bot.tables.audience import kept_secret
 from bot.tables.daily import (
     DAY,
@@ -35,6 +33,7 @@ from bot.tables.errors import TableError
 from bot.tables.model import Level, Status, Table
 from bot.tables.service import TableService
 from bot.tables.views import TableView
+from tests.runtime import table_runtime
 from tests.tables._sim import Recorder, SimTime
 
 GUILD = 1
@@ -54,12 +53,11 @@ class World:
         it."""
         service = TableService(
             self.db,
-            Recorder(),
-            clock=self.time,
+            (Recorder(),),
+            table_runtime(self.time, sleep=self.time.sleep),
             robot_delay=0.0,
             lobby_timeout=900.0,
             idle_timeout=600.0,
-            sleep=self.time.sleep,
         )
         self.services.append(service)
         daily = DailyService(self.db, service)
@@ -77,12 +75,6 @@ class World:
             timer.cancel()
         await asyncio.gather(*timers, return_exceptions=True)
         service.tables.clear()
-
-
-@pytest.fixture(autouse=True)
-def same_daily_key(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The install's key of the daily seeds is the same in every run: the same deals."""
-    monkeypatch.setattr(daily_module, "secrets", SimpleNamespace(token_hex=lambda _n: "k" * 64))
 
 
 @pytest.fixture
@@ -342,7 +334,7 @@ async def test_a_daily_deal_and_a_table_its_member_hosts_do_not_block_each_other
         variant=Variant.HABANERO,
         language="en",
     )
-    assert page.show.table.host_id == 13, "three daily deals on: the server's one table opens"
+    assert page.host_id == 13, "three daily deals on: the server's one table opens"
 
 
 async def test_two_presses_at_once_send_one_introduction_and_refuse_the_second(

@@ -50,7 +50,7 @@ async def test_the_only_member_who_leaves_a_game_with_a_bet_ends_it_once(env: En
     await env.time.quiet(service)
     assert table.status is Status.CANCELLED
     assert [(a.what, a.stake) for a in outcome.announce] == [(Said.ABANDONED, BET)]
-    assert env.presenter.said(table.id) == [], "nothing else announced"
+    assert env.presenter.said(table.id) == [Said.ABANDONED], "published once, nothing else"
     assert await ledger.balance(env.db, GUILD, 10) == START - BET
     assert await ledger.bank_balance(env.db, GUILD) == BET
     assert (await ledger.table_state(env.db, table.id)).held == 0

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-import secrets
 import threading
 from collections import Counter
 from collections.abc import AsyncIterator
@@ -24,6 +23,7 @@ from bot.engine import Action, Kind, SeatView, Variant, seat_view
 from bot.storage import tables as repo
 from bot.tables.model import Status, Table
 from bot.tables.robots import Robot, Robots
+from tests.runtime import seeds
 from tests.tables import _sim
 from tests.tables._sim import (
     INSTANT,
@@ -125,7 +125,7 @@ async def play_to_the_end(env: Env, table: Table) -> None:
 async def waiting_robots(env: Env, robot: Recording, **details: object) -> Table:
     """A table of ``details`` (``Env.open``) whose robots wait ``DELAY`` before they act,
     started: its clock set for a robot or a member."""
-    env.service.robot = robot
+    env.plays = robot
     env.service.robot_delay = DELAY
     return await env.open(start=True, **details)  # type: ignore[arg-type]
 
@@ -358,10 +358,10 @@ async def _a_whole_game(
 ) -> list[list[str]]:
     """A game of one member (who plays their first card) and robots, dealt from the same
     seeds each time: every deal's actions, as logged."""
-    monkeypatch.setattr(secrets, "randbits", random.Random(20260101).getrandbits)
+    seeds().draw_from(random.Random(20260101).getrandbits)
     environment = await new_env(tmp_path / "tute.db")
     try:
-        environment.service.robot = Recording(environment.time)
+        environment.plays = Recording(environment.time)
         table = await environment.open(variant=variant, start=True)
         await play_out(environment, table)
         assert table.status is Status.FINISHED

@@ -21,6 +21,7 @@ from bot.tables.model import Status, Table
 from bot.tables.service import LostTable, TableService
 from bot.tables.settlement import chips_of
 from bot.tables.views import Show, table_view
+from tests.runtime import table_runtime
 from tests.tables._play import opened, restored
 
 
@@ -57,7 +58,10 @@ async def no_wait(seconds: float) -> None:
 def quick_service(db: Database, presenter: Recorder | None = None) -> TableService:
     """The service with robots that choose at once and waits that pass at once."""
     return TableService(
-        db, presenter or Recorder(), clock=Clock(), robot_delay=0, robot=first_robot, sleep=no_wait
+        db,
+        (presenter or Recorder(),),
+        table_runtime(Clock(), sleep=no_wait, robot=first_robot),
+        robot_delay=0,
     )
 
 
@@ -191,9 +195,8 @@ async def test_a_rematch_plays_the_same_game_again_at_the_same_table(db: Databas
     before = [(s.user_id, s.robot) if s else None for s in old.seats]
     assert [b[0] if b else None for b in before] == [10, 11, None, None]
 
-    outcome, opened = await service.rematch(old.id, 11, "Bea", locale="es")
+    lobby, opened = await service.rematch(old.id, 11, "Bea", locale="es")
     assert opened
-    lobby = outcome.table
     assert lobby.id != old.id and lobby.status is Status.LOBBY and lobby.host_id == 11
     assert (lobby.variant, lobby.options, lobby.channel_id) == (old.variant, old.options, 2)
     assert lobby.robot_level is Level.EASY
@@ -204,9 +207,9 @@ async def test_a_rematch_plays_the_same_game_again_at_the_same_table(db: Databas
     assert service.get(lobby.id).rematch_of == old.id
 
     again, opened = await service.rematch(old.id, 10, "Ana")
-    assert not opened and again.table.id == lobby.id
-    assert again.table.seat_of(10) == 3  # Ana's side is Bea's opponents', as before
-    assert again.table.team_of(3) != again.table.team_of(0)
+    assert not opened and again.id == lobby.id
+    assert again.seat_of(10) == 3  # Ana's side is Bea's opponents', as before
+    assert again.team_of(3) != again.team_of(0)
     with pytest.raises(TableError) as refused:
         await service.rematch(old.id, 99, "Zoe")
     assert refused.value.key == "not_seated"

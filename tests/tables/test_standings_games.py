@@ -13,14 +13,13 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import random
-import secrets
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-import bot.tables.service as service_module
 from bot.engine import Variant, arrastrado_payout, parse_options
 from bot.storage import Database, ledger, members, open_database
 from bot.storage import tables as repo
@@ -29,6 +28,7 @@ from bot.tables.announcement import Said
 from bot.tables.errors import TableError
 from bot.tables.model import STAND_IN_ROBOT, Status, Table
 from bot.tables.service import TableService
+from tests.runtime import seeds
 
 from ._checks import Stored, check_all, check_ledger, side_of
 from ._play import CHANNEL, GUILD, Clock, Players, Seen, Timers, make_service, opened, table_of
@@ -288,7 +288,7 @@ async def test_standings_are_right_after_games_cancels_leaves_and_restarts(
     seen_at_all: Counter[str] = Counter()
     for seed in SEEDS:
         rng = random.Random(f"deals {seed}")
-        monkeypatch.setattr(secrets, "randbits", rng.getrandbits)  # the tables' shuffles
+        seeds().draw_from(rng.getrandbits)  # the tables' shuffles
         db = await open_database(tmp_path / f"{seed}.db")
         try:
             server = await play(db, seed)
@@ -343,8 +343,26 @@ async def open_bet_table(
     return table.id
 
 
+class SlowChecks(TableService):
+    """A service whose check of member 10's chips, once ``armed``, waits until told to go
+    on (``go``): another table starts meanwhile."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.armed = False
+        self.checked = asyncio.Event()
+        self.go = asyncio.Event()
+
+    async def _chips(self, guild_id: int, user_id: int) -> int:
+        chips = await super()._chips(guild_id, user_id)
+        if self.armed and user_id == 10 and not self.checked.is_set():
+            self.checked.set()
+            await self.go.wait()
+        return chips
+
+
 async def test_a_start_that_loses_a_members_chips_to_another_table_stays_in_the_lobby(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
 ) -> None:
     """Member 10 has chips for one bet and sits at two tables whose hosts start at the same
     time: the table that takes the chips first starts, the other is refused and stays in
@@ -354,27 +372,19 @@ async def test_a_start_that_loses_a_members_chips_to_another_table_stays_in_the_
     try:
         async with db.transaction() as conn:
             await update_settings(conn, GUILD, starting_chips=100)
-        service = make_service(db, timers, Clock())
+        made = make_service(db, timers, Clock())
+        service = SlowChecks(
+            db, made.presenters, made.runtime, robot_delay=made.robot_delay, robot_processes=0
+        )
         first = await open_bet_table(service, 11, [10])
         second = await open_bet_table(service, 12, [10])
         lobby = Snapshot.of(table_of(service, first))
 
-        checking = service_module.chips_of
-        checked = asyncio.Event()
-        second_started = asyncio.Event()
-
-        async def slow_check(db: Database, guild_id: int, user_id: int, now: float) -> int:
-            chips = await checking(db, guild_id, user_id, now)
-            if user_id == 10 and not checked.is_set():
-                checked.set()
-                await second_started.wait()  # meanwhile the other table starts
-            return chips
-
-        monkeypatch.setattr(service_module, "chips_of", slow_check)
+        service.armed = True
         starting = asyncio.create_task(service.start(first, 11))
-        await checked.wait()
-        await service.start(second, 12)
-        second_started.set()
+        await service.checked.wait()
+        await service.start(second, 12)  # meanwhile the other table starts
+        service.go.set()
         with pytest.raises(TableError) as refusal:
             await starting
         assert refusal.value.key == "no_chips"

@@ -17,8 +17,6 @@ from aiohttp import web
 
 from bot.sandbox.pictures import CHROMIUM_ARGS, find_chromium
 from bot.sandbox.web import SandboxAuth
-from bot.tables import Presenters
-from bot.tables.service import TableService
 from bot.web.app import make_app
 from bot.web.hub import TableHub
 from tests.tables._play import Clock
@@ -35,19 +33,13 @@ class Served:
     """The web table's app on 127.0.0.1, over one table service; it can stop and start
     again on the same port (the bot restarting), with a new service on the same file."""
 
-    def __init__(self, service: TableService) -> None:
-        self.service = service
-        self.hub = self._hub(service)
+    def __init__(self, hub: TableHub) -> None:
+        self.hub = hub
+        self.service = hub.service
         self.port = 0
         self.clock = Clock(NOW)
         """The app's and the logins' time, which a test may move."""
         self._runner: web.AppRunner | None = None
-
-    @staticmethod
-    def _hub(service: TableService) -> TableHub:
-        hub = TableHub(service)
-        service.presenter = Presenters(hub)
-        return hub
 
     @property
     def url(self) -> str:
@@ -70,11 +62,12 @@ class Served:
             await self._runner.cleanup()
             self._runner = None
 
-    async def restart(self, service: TableService) -> None:
-        """The bot stops (every socket told it goes away) and comes back with ``service``."""
+    async def restart(self, hub: TableHub) -> None:
+        """The bot stops (every socket told it goes away) and comes back with ``hub`` (its
+        service on the same file)."""
         await self.stop()
-        self.service = service
-        self.hub = self._hub(service)
+        self.hub = hub
+        self.service = hub.service
         await self.start()
 
 

@@ -9,10 +9,12 @@ import pytest
 
 from bot.engine import Options, Variant
 from bot.storage import Database, open_database
-from bot.tables import Presenters
+from bot.tables import Presenter
 from bot.tables.model import Table
 from bot.tables.service import TableService
 from bot.web.hub import TableHub
+from bot.web.sockets import Sockets
+from tests.runtime import table_runtime
 from tests.tables._play import NullPresenter, opened
 from tests.tables.test_service import Clock, first_robot, no_wait, settle
 
@@ -24,12 +26,23 @@ async def db(tmp_path: Path) -> AsyncIterator[Database]:
     await database.close()
 
 
-def quick_service(db: Database) -> TableService:
+def quick_service(db: Database, *presenters: Presenter, clock: Clock | None = None) -> TableService:
     """The service with robots that choose at once and waits that pass at once, showing
-    nothing until a test gives it presenters."""
+    what it publishes to ``presenters`` (none: nobody)."""
     return TableService(
-        db, NullPresenter(), clock=Clock(), robot_delay=0, robot=first_robot, sleep=no_wait
+        db,
+        presenters or (NullPresenter(),),
+        table_runtime(clock or Clock(), sleep=no_wait, robot=first_robot),
+        robot_delay=0,
     )
+
+
+def quick_hub(db: Database, *others: Presenter) -> TableHub:
+    """The card table's hub on a :func:`quick_service` built with its sockets (beside
+    ``others``, a test's Discord): ``hub.service`` is the service."""
+    clock = Clock()
+    sockets = Sockets(clock)
+    return TableHub(quick_service(db, *others, sockets, clock=clock), sockets)
 
 
 async def started_habanero(
@@ -37,7 +50,7 @@ async def started_habanero(
 ) -> Table:
     """A habanero table of ``host_id`` ("Ana") and a robot, started, shown by ``hub``: the
     robots have played until Ana is to play."""
-    service.presenter = Presenters(hub)
+    assert hub.sockets in service.presenters
     table = await opened(
         service,
         guild_id=guild_id,

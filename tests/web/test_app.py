@@ -21,16 +21,14 @@ from bot.engine import CODES, Options, Variant
 from bot.i18n import replays_en, replays_es, t, web_en, web_es
 from bot.render.cards import CARD_H, CARD_W
 from bot.storage import Database
-from bot.tables import Presenters
 from bot.tables.model import Level, Table
 from bot.tables.service import TableService
 from bot.web import Session, WebAuthError, sign
 from bot.web import cards as cards_module
 from bot.web.activity import DiscordCallError, Instance, Login
 from bot.web.app import AUTH, LONG_CACHE, SHORT_CACHE, STATIC, make_app
-from bot.web.hub import TableHub
 from tests.tables._play import opened
-from tests.web.conftest import quick_service, started_habanero
+from tests.web.conftest import quick_hub, started_habanero
 
 SECRET = b"k" * 32
 ANA, LUIS, EVA = 10, 11, 12
@@ -78,8 +76,8 @@ class FakeAuth:
 
 @pytest.fixture
 async def world(db: Database) -> AsyncIterator[tuple[TestClient[Any, Any], TableService, Table]]:
-    service = quick_service(db)
-    hub = TableHub(service)
+    hub = quick_hub(db)
+    service = hub.service
     table = await started_habanero(service, hub, guild_id=GUILD, channel_id=CHANNEL, host_id=ANA)
     app = make_app(hub=hub, secret=SECRET, clock=lambda: 1e9, auth=FakeAuth())
     client = TestClient(TestServer(app))
@@ -377,7 +375,7 @@ def test_every_word_of_the_page_is_in_both_languages_and_spanish_in_spanish() ->
 
 
 async def test_the_config_names_the_application(db: Database) -> None:
-    hub = TableHub(quick_service(db))
+    hub = quick_hub(db)
     for application, said in ((1234, "1234"), (None, None)):
         app = make_app(
             hub=hub, secret=SECRET, clock=lambda: 0.0, auth=None, application_id=application
@@ -418,9 +416,8 @@ async def test_a_socket_speaks_the_language_its_page_asks_else_the_tables(
 
 
 async def test_a_spanish_table_speaks_spanish_by_default(db: Database) -> None:
-    service = quick_service(db)
-    hub = TableHub(service)
-    service.presenter = Presenters(hub)
+    hub = quick_hub(db)
+    service = hub.service
     await opened(
         service,
         guild_id=GUILD,

@@ -18,15 +18,14 @@ from bot.storage import Database
 from bot.web import cards as cards_module
 from bot.web.app import LONG_CACHE, SHORT_CACHE, make_app
 from bot.web.cards import card_version
-from bot.web.hub import TableHub
 from tests.web.browser import ANA, CHANNEL, GUILD, Served, open_page
 from tests.web.browser import browser as browser  # the fixture
-from tests.web.conftest import quick_service, started_habanero
+from tests.web.conftest import quick_hub, started_habanero
 
 
 @pytest.fixture
 async def client(db: Database) -> AsyncIterator[TestClient[Any, Any]]:
-    app = make_app(hub=TableHub(quick_service(db)), secret=b"k" * 32, clock=lambda: 0.0, auth=None)
+    app = make_app(hub=quick_hub(db), secret=b"k" * 32, clock=lambda: 0.0, auth=None)
     async with TestClient(TestServer(app)) as test_client:
         yield test_client
 
@@ -68,7 +67,7 @@ def test_a_renderer_that_draws_anew_gives_the_cards_a_new_version(
 
 @pytest.mark.e2e
 async def test_the_page_asks_every_card_by_its_version(db: Database, browser: Any) -> None:
-    served = Served(quick_service(db))
+    served = Served(quick_hub(db))
     await served.start()
     try:
         await started_habanero(

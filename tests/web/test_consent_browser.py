@@ -15,10 +15,9 @@ from bot.i18n import t
 from bot.sandbox.web import SandboxAuth
 from bot.storage import Database
 from bot.web.app import make_app
-from bot.web.hub import TableHub
 from tests.web.browser import CHANNEL, GUILD, MEMBERS, NOW, SECRET
 from tests.web.browser import browser as browser  # the fixture
-from tests.web.conftest import quick_service
+from tests.web.conftest import quick_hub
 
 pytestmark = pytest.mark.e2e
 
@@ -54,7 +53,7 @@ async def address(db: Database) -> AsyncIterator[str]:
     """The card table's app with an Activity set up (the page logs in through Discord)."""
     auth = SandboxAuth(MEMBERS, channel_id=CHANNEL, guild_id=GUILD, clock=lambda: NOW)
     app = make_app(
-        hub=TableHub(quick_service(db)),
+        hub=quick_hub(db),
         secret=SECRET,
         clock=lambda: NOW,
         auth=auth,

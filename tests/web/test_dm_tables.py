@@ -11,17 +11,15 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.storage import Database
-from bot.tables import Presenters
 from bot.tables.daily import DailyService
 from bot.tables.lobby import NO_SERVER
 from bot.tables.practice import open_practice
 from bot.tables.views import Outcome
 from bot.web import Session, sign
 from bot.web.app import make_app
-from bot.web.hub import TableHub
 from bot.web.lobby import channel_table
 from tests.tables.test_service import settle
-from tests.web.conftest import quick_service
+from tests.web.conftest import quick_hub
 
 SECRET = b"k" * 32
 GUILD, DM, ANA = 1, 500, 10
@@ -36,9 +34,8 @@ def in_her_dms(channel: int = DM) -> Session:
 
 @pytest.mark.parametrize("deal", ["practice", "daily"])
 async def test_the_page_in_her_dms_plays_her_own_deal(db: Database, deal: str) -> None:
-    service = quick_service(db)
-    hub = TableHub(service)
-    service.presenter = Presenters(hub)
+    hub = quick_hub(db)
+    service = hub.service
     outcome: Outcome
     if deal == "practice":
         outcome = await open_practice(

@@ -13,7 +13,6 @@ from aiohttp.test_utils import TestClient, TestServer
 from bot.engine import CODES, Kind, Options, Variant
 from bot.i18n import t
 from bot.storage import Database
-from bot.tables import Presenters
 from bot.tables.model import Table
 from bot.tables.service import TableService
 from bot.web import sign
@@ -24,17 +23,16 @@ from tests.tables._play import opened
 from tests.tables.test_service import settle
 from tests.web.browser import ANA, CHANNEL, GUILD, LUIS, MEMBERS, Served, open_page
 from tests.web.browser import browser as browser  # the fixture
-from tests.web.conftest import quick_service, started_habanero
+from tests.web.conftest import quick_hub, started_habanero
 from tests.web.test_app import SECRET, FakeAuth, session_of
 from tests.web.test_hub import Socket
 
 
 async def friendly(db: Database) -> tuple[TableService, TableHub, Table]:
     """Ana and a robot at a friendly habanero table, Ana to play, shown on the web table."""
-    service = quick_service(db)
+    hub = quick_hub(db)
+    service = hub.service
     service.hints.budget = 0.02
-    hub = TableHub(service)
-    service.presenter = Presenters(hub)
     table = await opened(
         service,
         guild_id=1,
@@ -72,8 +70,8 @@ async def test_the_page_gets_the_same_line_as_the_button(db: Database) -> None:
 
 
 async def test_a_hint_at_a_competitive_table_is_refused_in_words(db: Database) -> None:
-    service = quick_service(db)
-    hub = TableHub(service)
+    hub = quick_hub(db)
+    service = hub.service
     table = await started_habanero(service, hub, guild_id=1, channel_id=2, host_id=ANA)
     app = make_app(hub=hub, secret=SECRET, clock=lambda: 1e9, auth=FakeAuth())
     client: TestClient[Any, Any] = TestClient(TestServer(app))
@@ -95,7 +93,7 @@ async def test_a_hint_at_a_competitive_table_is_refused_in_words(db: Database) -
 async def test_the_pages_hint_button_answers_in_a_line_and_marks_the_card(
     db: Database, browser: Any
 ) -> None:
-    served = Served(quick_service(db))
+    served = Served(quick_hub(db))
     served.service.hints.budget = 0.02
     await served.start()
     try:

@@ -16,8 +16,7 @@ from bot.tables.model import Table
 from bot.web import Session, sign
 from bot.web.activity import Instance, Login
 from bot.web.app import make_app
-from bot.web.hub import TableHub
-from tests.web.conftest import quick_service, started_habanero
+from tests.web.conftest import quick_hub, started_habanero
 
 SECRET = b"k" * 32
 ANA = 10
@@ -38,8 +37,8 @@ def _token(user_id: int = ANA) -> str:
 
 @pytest.fixture
 async def world(db: Database) -> AsyncIterator[tuple[TestClient[Any, Any], Table]]:
-    service = quick_service(db)
-    hub = TableHub(service)
+    hub = quick_hub(db)
+    service = hub.service
     table = await started_habanero(service, hub, guild_id=GUILD, channel_id=CHANNEL, host_id=ANA)
     app = make_app(hub=hub, secret=SECRET, clock=lambda: 1e9, auth=None)
     client = TestClient(TestServer(app))
@@ -146,9 +145,7 @@ class _NoLogin:
 async def test_a_login_nested_past_json_s_depth_is_malformed_not_a_500(
     db: Database, body: str
 ) -> None:
-    app = make_app(
-        hub=TableHub(quick_service(db)), secret=SECRET, clock=lambda: 1e9, auth=_NoLogin()
-    )
+    app = make_app(hub=quick_hub(db), secret=SECRET, clock=lambda: 1e9, auth=_NoLogin())
     async with TestClient(TestServer(app)) as client:
         answer = await client.post("/api/token", data=body)
         assert answer.status == 400

@@ -5,14 +5,12 @@ presenters see it; a broken socket is dropped alone."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import pytest
 
 from bot.engine import CODES, Options, Variant
 from bot.storage import Database
-from bot.tables import Presenters
 from bot.tables.errors import TableError
 from bot.tables.model import Status, Table
 from bot.tables.service import TableService
@@ -20,7 +18,7 @@ from bot.web.hub import TableHub
 from bot.words import refusal_text
 from tests.tables._play import NullPresenter, opened
 from tests.tables.test_service import settle
-from tests.web.conftest import quick_service
+from tests.web.conftest import quick_hub, started_habanero
 
 ANA, LUIS, EVA = 10, 11, 12
 
@@ -66,9 +64,8 @@ class Recorder(NullPresenter):
 async def pairs(db: Database) -> tuple[TableService, TableHub, Recorder, Table]:
     """Ana and Luis, partners, and two robots at a table of pairs, in play."""
     discord = Recorder()
-    service = quick_service(db)
-    hub = TableHub(service)
-    service.presenter = Presenters(discord, hub)
+    hub = quick_hub(db, discord)
+    service = hub.service
     table = await opened(
         service,
         guild_id=1,
@@ -158,7 +155,7 @@ async def test_a_broken_socket_is_dropped_alone(db: Database) -> None:
     await hub.join(table.id, gone)
     gone.broken = True
     shown = len(ana.sent)
-    await service.presenter.refresh(service.redraw(table.id))  # type: ignore[arg-type]
+    await hub.sockets.refresh(service.redraw(table.id))  # type: ignore[arg-type]
     assert len(ana.sent) == shown + 1
     assert hub.peers(table.id) == {ana}
     assert table.status is Status.PLAYING
@@ -169,14 +166,16 @@ async def test_a_presenter_that_fails_keeps_nothing_from_the_others(db: Database
         async def refresh(self, show: Any, *, skip_seat: int | None = None) -> None:
             raise RuntimeError("down")
 
-    service, hub, _, table = await pairs(db)
+    hub = quick_hub(db, Broken())
+    service = hub.service
+    table = await started_habanero(service, hub, guild_id=1, channel_id=2, host_id=ANA)
     ana = Socket(ANA)
     await hub.join(table.id, ana)
-    service.presenter = Presenters(Broken(), hub)
     shown = len(ana.sent)
-    await service.presenter.refresh(service.redraw(table.id))  # type: ignore[arg-type]
+    await service.leave(table.id, ANA)  # saved, then published: one presenter fails
     assert len(ana.sent) == shown + 1
-    await asyncio.sleep(0)
+    assert ana.last["table"]["status"] != "playing"
+    assert table.status is not Status.PLAYING, "the change stands"
 
 
 async def test_no_socket_joins_a_table_that_is_not(db: Database) -> None:
@@ -192,7 +191,7 @@ async def test_each_socket_is_sent_its_own_pages_language(db: Database) -> None:
     ana, luis = Socket(ANA, language="en"), Socket(LUIS, language="es")
     await hub.join(table.id, ana)
     await hub.join(table.id, luis)
-    await service.presenter.refresh(service.redraw(table.id))  # type: ignore[arg-type]
+    await hub.sockets.refresh(service.redraw(table.id))  # type: ignore[arg-type]
     assert (ana.last["lang"], luis.last["lang"]) == ("en", "es")
     for socket, lang in ((ana, "en"), (luis, "es")):
         for refusal in socket.last["hand"]["refusals"]:

@@ -11,6 +11,7 @@ import pytest
 from bot.engine import Variant
 from bot.storage import Database, places
 from bot.storage.settings import update_settings
+from bot.tables import LostTable, Show
 from bot.tables.errors import TableError
 from bot.tables.model import Status
 from bot.web.lobby import channel_table, lobby_action, open_lobby, server_of
@@ -19,6 +20,19 @@ from tests.web.conftest import quick_service
 
 GUILD, CHANNEL, DM = 1, 2, 3
 ANA, LUIS = 10, 11
+
+
+class Published:
+    """A presenter that keeps what the service published."""
+
+    def __init__(self) -> None:
+        self.shows: list[Show] = []
+
+    async def refresh(self, show: Show, *, skip_seat: int | None = None) -> None:
+        self.shows.append(show)
+
+    async def table_lost(self, lost: LostTable) -> None:
+        return None
 
 
 def session_of(
@@ -37,12 +51,12 @@ def session_of(
 async def test_a_lobby_opens_in_the_channel_with_the_servers_settings(db: Database) -> None:
     async with db.transaction() as conn:
         await update_settings(conn, GUILD, turn_time=45, language="es", hand_delivery="ephemeral")
-    service = quick_service(db)
+    published = Published()
+    service = quick_service(db, published)
     ana = session_of(ANA, "Ana")
     assert await channel_table(service, ana) is None
-    outcome = await open_lobby(service, ana, "pairs", "en")
-    table = outcome.show.table
-    assert outcome.show.new_lobby, "the chat is told to post it"
+    table = await open_lobby(service, ana, "pairs", "en")
+    assert [show.new_lobby for show in published.shows] == [True], "the chat is told to post it"
     assert (table.guild_id, table.channel_id, table.variant) == (GUILD, CHANNEL, Variant.PAIRS)
     assert table.status is Status.LOBBY and table.language == "es"
     assert table.options.turn_time == 45
@@ -64,7 +78,7 @@ async def test_a_dm_keeps_its_own_tables(db: Database) -> None:
     service = quick_service(db)
     in_dm = session_of(ANA, "Ana", guild=None, channel=DM)
     assert server_of(in_dm) == DM
-    table = (await open_lobby(service, in_dm, "habanero", "en")).show.table
+    table = await open_lobby(service, in_dm, "habanero", "en")
     assert table.guild_id == DM
     assert await channel_table(service, dataclasses.replace(in_dm, user_id=LUIS)) == table
     assert await channel_table(service, session_of(ANA, "Ana")) is None
@@ -73,7 +87,7 @@ async def test_a_dm_keeps_its_own_tables(db: Database) -> None:
 async def test_a_game_is_seated_and_started_from_the_page(db: Database) -> None:
     service = quick_service(db)
     ana, luis = session_of(ANA, "Ana"), session_of(LUIS, "Luis")
-    table_id = (await open_lobby(service, ana, "pairs", "en")).show.table.id
+    table_id = (await open_lobby(service, ana, "pairs", "en")).id
     await lobby_action(service, table_id, luis, "join", "es")
     with pytest.raises(TableError):  # only the host seats robots and starts
         await lobby_action(service, table_id, luis, "robot", "es")
@@ -92,7 +106,7 @@ async def test_a_game_is_seated_and_started_from_the_page(db: Database) -> None:
 
 async def test_an_activity_opened_in_the_games_thread_is_at_its_table(db: Database) -> None:
     service = quick_service(db)
-    table = (await open_lobby(service, session_of(ANA, "Ana"), "habanero", "en")).show.table
+    table = await open_lobby(service, session_of(ANA, "Ana"), "habanero", "en")
     thread = 777
     await places.save(db, [places.PlaceRow(table.id, thread, None, None, None, None, "{}")])
     in_thread = session_of(LUIS, "Luis", channel=thread)

@@ -37,7 +37,7 @@ from tests.web.browser import (
     wait_lobby_buttons,
 )
 from tests.web.browser import browser as browser  # the fixture
-from tests.web.conftest import quick_service
+from tests.web.conftest import quick_hub
 
 pytestmark = pytest.mark.e2e
 
@@ -68,7 +68,7 @@ async def _pairs(
 
 @pytest.fixture
 async def served(db: Database) -> AsyncIterator[Served]:
-    served = Served(quick_service(db))
+    served = Served(quick_hub(db))
     await served.start()
     yield served
     await served.stop()
@@ -158,10 +158,7 @@ async def test_a_card_from_the_chat_button_shows_in_the_page_and_the_next_from_t
     hand = service.hand_view(table.id, deal.turn)
     card = sorted(hand.playable)[0]
     # The chat's button: the same service call, and every presenter redraws.
-    outcome = await service.click(
-        table.id, ANA, CODES[card], deal_no=hand.deal_no, trick_no=hand.trick_no
-    )
-    await service.presenter.refresh(outcome.show)
+    await service.click(table.id, ANA, CODES[card], deal_no=hand.deal_no, trick_no=hand.trick_no)
     await settle(service, table)
     await ana.wait_for_selector(f"#trick [data-card='{CODES[card]}'], #last-trick")
     assert CODES[card] not in await ana.eval_on_selector_all(
@@ -251,9 +248,10 @@ async def test_the_bot_restarts_mid_trick_and_the_pages_reconnect(
     await served.service.suspend()  # the bot stops: clocks kept, the file closed after
     db = await open_database(tmp_path / "t.db")
     try:
-        again = quick_service(db)
+        hub = quick_hub(db)
+        again = hub.service
         await again.restore()
-        await served.restart(again)
+        await served.restart(hub)
         for page in (ana, luis):
             await page.wait_for_function(
                 "['reconnecting', 'connecting'].includes(document.body.dataset.state)"
@@ -353,8 +351,7 @@ async def test_each_member_sees_only_the_lobby_buttons_they_may_press(
     await wait_lobby_buttons(luis, "leave")
     await wait_lobby_buttons(eva, "join")
     for _ in range(2):
-        outcome = await service.add_robot(table.id, ANA)
-    await service.presenter.refresh(outcome.show)
+        await service.add_robot(table.id, ANA)
     await wait_lobby_buttons(eva)  # the table is full: a spectator has nothing to press
     await wait_lobby_buttons(luis, "leave")
     await wait_lobby_buttons(ana, "start", "leave")
@@ -373,7 +370,6 @@ async def test_after_a_table_ends_the_page_looks_for_the_next_or_offers_to_open_
     await ana.locator("button.open[data-variant='pairs']").wait_for(state="visible")
     assert await ana.evaluate("document.body.dataset.state") == "no_table"
     # a table opened in the chat meanwhile: the waiting page follows it
-    table = await _lobby(served.service, LUIS)
-    await served.service.presenter.refresh(served.service.redraw(table.id))  # type: ignore[arg-type]
+    await _lobby(served.service, LUIS)  # published as it opens
     await wait_lobby_buttons(ana, "join")
     assert await ana.locator("button.open").first.is_hidden()

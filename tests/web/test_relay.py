@@ -17,7 +17,6 @@ from aiohttp import WSCloseCode, web
 from aiohttp.test_utils import TestServer, make_mocked_request
 
 from bot.storage import Database, leases
-from bot.tables import Presenters
 from bot.tables.cluster import Cluster, shard_of
 from bot.tables.model import Table
 from bot.tables.service import TableService
@@ -25,8 +24,9 @@ from bot.web import Session, sign, verify
 from bot.web.app import SESSION_ENDED, make_app
 from bot.web.hub import TableHub
 from bot.web.relay import RELAY, RELAYED, Relay, relay_if_elsewhere, relay_mark
+from bot.web.sockets import Sockets
 from tests.tables._play import Clock
-from tests.web.conftest import quick_service, started_habanero
+from tests.web.conftest import quick_hub, quick_service, started_habanero
 
 SECRET = b"r" * 32
 SHARDS = 2
@@ -69,8 +69,8 @@ async def front_socket(request: web.Request) -> web.StreamResponse:
 class Hub(TableHub):
     """The holder's hub, which says when a socket leaves it."""
 
-    def __init__(self, service: TableService) -> None:
-        super().__init__(service)
+    def __init__(self, service: TableService, sockets: Sockets) -> None:
+        super().__init__(service, sockets)
         self.left = asyncio.Event()
 
     def leave(self, table_id: int, peer: Any) -> None:
@@ -129,8 +129,9 @@ def front_app(cluster: Cluster) -> web.Application:
 @pytest.fixture
 async def world(db: Database) -> AsyncIterator[World]:
     assert shard_of(THERE, SHARDS) == 1 and shard_of(HERE, SHARDS) == 0
-    service = quick_service(db)
-    hub = Hub(service)
+    sockets = Sockets(Clock())
+    service = quick_service(db, sockets)
+    hub = Hub(service, sockets)
     table = await started_habanero(service, hub, guild_id=THERE, channel_id=CHANNEL, host_id=ANA)
     holder_clock = Clock(1e9)
     holder = await serve(make_app(hub=hub, secret=SECRET, clock=holder_clock, auth=None))
@@ -345,9 +346,7 @@ async def test_the_hook_is_a_no_op_without_a_relay() -> None:
 async def test_the_bots_own_app_relays_a_socket_for_a_table_elsewhere(world: World) -> None:
     """The front as the bot runs it: its own app and service (no table of that server
     here), with the relay: the page plays at the holder's table."""
-    front_service = quick_service(world.db)
-    front_hub = TableHub(front_service)
-    front_service.presenter = Presenters(front_hub)
+    front_hub = quick_hub(world.db)
     app = make_app(hub=front_hub, secret=SECRET, clock=lambda: 1e9, auth=None)
     app[RELAY] = Relay(world.front_cluster)
     front = await serve(app)

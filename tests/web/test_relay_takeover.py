@@ -19,14 +19,15 @@ from aiohttp.test_utils import TestServer
 
 from bot.engine import Variant, parse_options
 from bot.storage import Database, open_database
-from bot.tables import Presenters
 from bot.tables.cluster import CLAIM_RETRY, LEASE_TTL, Cluster
 from bot.tables.service import TableService
 from bot.web import Session, sign
 from bot.web.app import make_app
 from bot.web.hub import TableHub
 from bot.web.relay import RELAY, Relay
+from bot.web.sockets import Sockets
 from tests.pgserver import fresh_postgres
+from tests.runtime import table_runtime
 from tests.tables._play import Clock, Timers, instant_robot, opened
 from tests.tables.test_cluster import Sleeps
 from tests.web.test_relay import SECRET, front_socket  # the front checks sessions with it
@@ -97,11 +98,15 @@ async def holder(
     """A process running shard 1 with its web table; with ``go``, holding it."""
     db = await open_database(url)
     timers = Timers()
+    clock = Clock()
+    sockets = Sockets(clock)
     service = TableService(
-        db, Presenters(), clock=Clock(), robot_delay=0.0, robot=instant_robot, sleep=timers.sleep
+        db,
+        (sockets,),
+        table_runtime(clock, sleep=timers.sleep, robot=instant_robot),
+        robot_delay=0.0,
     )
-    hub = TableHub(service)
-    service.presenter = Presenters(hub)
+    hub = TableHub(service, sockets)
     app = make_app(hub=hub, secret=SECRET, clock=lambda: 1e9, auth=None)
     transports: list[asyncio.Transport] = []
 
@@ -147,7 +152,7 @@ async def front(
     """A process running shard 0: the one Discord's Activity URL mapping reaches."""
     db = await open_database(url)
     cluster = Cluster(db, shard_count=SHARDS, shards=[0], clock=lease_clock, sleep=Sleeps().sleep)
-    await cluster.start(TableService(db, Presenters(), clock=Clock()))
+    await cluster.start(TableService(db, (), table_runtime(Clock())))
     app = web.Application()
     app[RELAY] = relay = Relay(cluster)
     app.router.add_get("/api/ws", front_socket)

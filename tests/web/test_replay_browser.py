@@ -15,14 +15,14 @@ from bot.tables.replay import steps_of
 from tests.tables.test_replay import finished_record, store_deal
 from tests.web.browser import GUILD, INIGO, MEMBERS, Served, open_waiting_page
 from tests.web.browser import browser as browser  # the fixture
-from tests.web.conftest import quick_service
+from tests.web.conftest import quick_hub
 
 pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture
 async def served(db: Database) -> AsyncIterator[Served]:
-    served = Served(quick_service(db))
+    served = Served(quick_hub(db))
     await served.start()
     yield served
     await served.stop()

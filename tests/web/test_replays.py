@@ -19,9 +19,8 @@ from bot.storage import Database
 from bot.tables.replay import steps_of
 from bot.web import Session, sign
 from bot.web.app import make_app
-from bot.web.hub import TableHub
 from tests.tables.test_replay import GUILD, finished_record, store_deal
-from tests.web.conftest import quick_service
+from tests.web.conftest import quick_hub
 
 SECRET = b"k" * 32
 ANA = 11
@@ -36,7 +35,7 @@ def _bearer(guild: int | None = GUILD, user: int = ANA) -> dict[str, str]:
 
 @pytest.fixture
 async def client(db: Database) -> AsyncIterator[TestClient[Any, Any]]:
-    app = make_app(hub=TableHub(quick_service(db)), secret=SECRET, clock=lambda: 1e9, auth=None)
+    app = make_app(hub=quick_hub(db), secret=SECRET, clock=lambda: 1e9, auth=None)
     test_client = TestClient(TestServer(app))
     await test_client.start_server()
     yield test_client

@@ -18,10 +18,9 @@ from bot.storage import Database
 from bot.tables.model import Table
 from bot.web import sign
 from bot.web.app import SESSION_ENDED, make_app
-from bot.web.hub import TableHub
 from bot.web.instances import CHECK_TTL
 from tests.tables._play import Clock
-from tests.web.conftest import quick_service, started_habanero
+from tests.web.conftest import quick_hub, started_habanero
 from tests.web.test_app import ANA, CHANNEL, EVA, GUILD, LUIS, SECRET, FakeAuth, session_of
 
 NOW = 1e9
@@ -45,8 +44,8 @@ class World:
 
 @pytest.fixture
 async def world(db: Database) -> AsyncIterator[World]:
-    service = quick_service(db)
-    hub = TableHub(service)
+    hub = quick_hub(db)
+    service = hub.service
     table = await started_habanero(service, hub, guild_id=GUILD, channel_id=CHANNEL, host_id=ANA)
     clock = Clock(NOW)
     auth = FakeAuth()

@@ -324,45 +324,41 @@ class Cluster:
         task.add_done_callback(self._serving.discard)
 
     async def _serve(self, request: dict[str, Any]) -> None:
-        """Answer a forwarded click as if clicked here, then redraw what a card changed."""
-        service = self.service
-        assert service is not None and self.bus is not None
+        """Answer a forwarded click as if clicked here: the answer goes back first (as a
+        click's answer), then the service publishes what a card changed (the clicker's DM
+        hand included: the process that got the click only acknowledged it)."""
+        service, bus = self.service, self.bus
+        assert service is not None and bus is not None
         click = Click.of(request)
-        answer, outcome = await _answer(service, click)
-        reply = {"id": request["id"], **answer}
-        try:
-            await self.bus.send(str(request["reply"]), json.dumps(reply, default=str))
-        except Exception:
-            log.exception("Could not answer a forwarded click on table %s", click.table_id)
-        if outcome is not None:
-            # every message of the table, the clicker's DM hand included (the process that
-            # got the click only acknowledged it)
+
+        async def send(answer: dict[str, Any]) -> None:
             try:
-                await service.presenter.refresh(outcome.show)
+                reply = json.dumps({"id": request["id"], **answer}, default=str)
+                await bus.send(str(request["reply"]), reply)
             except Exception:
-                log.exception("Could not show table %s", click.table_id)
+                log.exception("Could not answer a forwarded click on table %s", click.table_id)
 
+        async def answered(_outcome: Outcome) -> None:
+            await send({})
 
-async def _answer(service: TableService, click: Click) -> tuple[dict[str, Any], Outcome | None]:
-    """The holder's answer to a forwarded click, and what a card changed (a hint changes
-    nothing anyone sees: its count shows on the result)."""
-    try:
-        if click.kind == HINT:
-            hint = await service.hint(click.table_id, click.user_id)
-            return {"hint": hint.to_json()}, None
-        outcome = await service.click(
-            click.table_id,
-            click.user_id,
-            click.code,
-            deal_no=click.deal_no,
-            trick_no=click.trick_no,
-        )
-        return {}, outcome
-    except TableError as refused:
-        return {"error": refused.key, "params": refused.params}, None
-    except Exception:
-        log.exception("A forwarded %s click on table %s failed", click.kind, click.table_id)
-        return {"error": "save_failed"}, None
+        try:
+            if click.kind == HINT:
+                hint = await service.hint(click.table_id, click.user_id)
+                await send({"hint": hint.to_json()})
+                return
+            await service.click(
+                click.table_id,
+                click.user_id,
+                click.code,
+                deal_no=click.deal_no,
+                trick_no=click.trick_no,
+                reply=answered,
+            )
+        except TableError as refused:
+            await send({"error": refused.key, "params": refused.params})
+        except Exception:
+            log.exception("A forwarded %s click on table %s failed", click.kind, click.table_id)
+            await send({"error": "save_failed"})
 
 
 def _shard_channel(shard: int) -> str:

@@ -61,7 +61,7 @@ class TournamentService:
         tables.on_game_over(self._game_over)
 
     async def _sleep(self, delay: float) -> None:
-        await self.tables.sleep(delay)  # read each time: the sandbox swaps it
+        await self.tables.sleep(delay)
 
     def stop(self) -> None:
         """The bot is stopping: no table is tried again (the next start does it)."""

@@ -17,6 +17,7 @@ from bot.storage import ledger, members
 from bot.storage.settings import DEFAULT_SETTINGS, GuildSettings, get_settings
 from cogs.standings import LeaderboardPage, leaderboard_message
 from tests.cogs.standings.conftest import buttons_of, db_of, embed_of, fields_of
+from tests.conftest import sim_bot
 
 pytestmark = pytest.mark.e2e
 
@@ -127,7 +128,7 @@ async def test_the_leaderboard_pages_with_buttons_that_survive_a_restart(
 
     # After a restart, the buttons of the old message still work.
     old_db = db_of(env)
-    await env.restart_bot(TuteBot(test_config))
+    await env.restart_bot(sim_bot(test_config))
     await old_db.close()
     await server.alice.click(result.response, label="Next ▶")
     page_three = result.response.message

@@ -27,8 +27,8 @@ import simcord
 
 from bot.ai import Level, choose_action
 from bot.engine import Action, SeatView
-from bot.tables import service as service_module
 from cogs.tables import pictures
+from tests.runtime import robots_play
 
 TINY_PNG = bytes.fromhex(
     "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489"
@@ -47,7 +47,7 @@ def quick_games(monkeypatch: pytest.MonkeyPatch) -> None:
     """(Autouse in each module that names it: ``quick_games = _faults.quick_games``.)"""
     for name in ("render_table", "render_summary"):
         monkeypatch.setattr(pictures, name, lambda scene: TINY_PNG)
-    monkeypatch.setattr(service_module, "default_robot", easy_robot)
+    robots_play(easy_robot)
 
 
 # ------------------------------------------------------------------ the faults

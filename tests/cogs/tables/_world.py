@@ -24,7 +24,7 @@ from bot.tables.service import TableService
 from bot.tables.views import TableView
 from cogs.tables.embeds import card_name
 from cogs.tables.places import HandPlace, Place
-from cogs.tables.presenter import DiscordPresenter
+from cogs.tables.presenter import presenter_of
 from tests.cogs._said import components
 from tests.cogs.tables._settings import set_options, split
 from tests.conftest import RUNNING, World
@@ -229,8 +229,7 @@ def place_of(env: simcord.Env, table_id: int) -> Place:
     """Where the bot shows a table's messages now (its thread, lobby, table message, DM
     hands), as its presenter keeps them; read from the database if it has not shown the
     table since it started."""
-    presenter = service_of(env).presenter
-    assert isinstance(presenter, DiscordPresenter)
+    presenter = presenter_of(env.bot)
     place = presenter.places.known(table_id)
     return place if place is not None else Place(table_id, 0)
 

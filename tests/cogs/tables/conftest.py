@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from types import SimpleNamespace
 
 import pytest
 
 from bot.client import TuteBot
 from bot.config import Config
-from bot.tables import service as service_module
 from tests.conftest import fast_bot
+from tests.runtime import seeds
 
 
 @pytest.fixture
@@ -23,6 +22,6 @@ def table_seed(monkeypatch: pytest.MonkeyPatch) -> Callable[[int], None]:
     """Pin the shuffle of the next tables (each table draws its seed when it opens)."""
 
     def pin(seed: int) -> None:
-        monkeypatch.setattr(service_module, "secrets", SimpleNamespace(randbits=lambda _: seed))
+        seeds().pin(seed)
 
     return pin

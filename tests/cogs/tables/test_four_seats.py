@@ -37,7 +37,7 @@ from tests.cogs.tables._world import (
     the_table,
     thread_of,
 )
-from tests.conftest import World
+from tests.conftest import World, sim_bot
 
 pytestmark = pytest.mark.e2e
 
@@ -56,7 +56,7 @@ ROBOTS = (1, 2, 3)
 @pytest.fixture
 def simcord_bot(test_config: Config) -> TuteBot:
     """The real bot, whose robots wait ``ROBOT_DELAY`` (on SimCord's clock) before they play."""
-    return TuteBot(dataclasses.replace(test_config, robot_delay=ROBOT_DELAY, think_budget=0.02))
+    return sim_bot(dataclasses.replace(test_config, robot_delay=ROBOT_DELAY, think_budget=0.02))
 
 
 @pytest.fixture

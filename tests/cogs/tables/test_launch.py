@@ -55,7 +55,7 @@ class Response:
 
 def interaction(response: Response, *, web: bool, locale: str = "en-US") -> Any:
     bot = TuteBot(TEST_CONFIG)
-    bot.web = cast(WebTable, object()) if web else None
+    bot.web = cast(WebTable, SimpleNamespace(serving=web))
     return SimpleNamespace(
         client=bot,
         response=response,

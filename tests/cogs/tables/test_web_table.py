@@ -16,13 +16,12 @@ import simcord
 from bot.client import TuteBot
 from bot.config import Config
 from bot.engine import CODES
-from bot.tables import Presenters
 from bot.tables.views import Show
 from bot.web.lobby import open_lobby
 from bot.web.sessions import Session
 from cogs.tables.presenter import DiscordPresenter, presenter_of
 from tests.cogs.tables._world import buttons, card_of, hand_buttons, open_table, the_table
-from tests.conftest import World
+from tests.conftest import World, sim_bot
 
 SEED = 4
 
@@ -30,7 +29,7 @@ SEED = 4
 @pytest.fixture
 def simcord_bot(test_config: Config) -> TuteBot:
     """The bot with its web table, on a port the system gives."""
-    return TuteBot(dataclasses.replace(test_config, web_port=0, client_secret="oauth-secret"))
+    return sim_bot(dataclasses.replace(test_config, web_port=0, client_secret="oauth-secret"))
 
 
 class Socket:
@@ -51,9 +50,9 @@ async def test_a_card_played_on_discord_reaches_the_web_table(
 ) -> None:
     env = simcord_env
     bot = env.bot
-    assert isinstance(bot, TuteBot) and bot.web is not None
+    assert isinstance(bot, TuteBot) and bot.web.serving
     assert bot.web.port, "it listens, on the port the system gave"
-    assert bot.tables is not None and isinstance(bot.tables.presenter, Presenters)
+    assert bot.sockets in bot.tables.presenters, "the service publishes to its sockets"
     assert isinstance(presenter_of(bot), DiscordPresenter), "Discord finds its own"
     table_seed(SEED)
     alice = world.member
@@ -75,9 +74,8 @@ async def test_a_card_played_on_discord_reaches_the_web_table(
     await alice.user.click(dm, custom_id=button.custom_id)
     assert len(socket.sent) > shown, "the web table saw the click"
     assert CODES[card] not in socket.sent[-1]["hand"]["cards"]
-    web = bot.web
     await bot.close()
-    assert bot.web is None and web.hub not in bot.tables.presenter.presenters
+    assert not bot.web.serving
 
 
 @pytest.mark.e2e
@@ -87,7 +85,7 @@ async def test_a_lobby_opened_from_the_web_table_is_posted_in_its_channel(
 ) -> None:
     env = simcord_env
     bot = env.bot
-    assert isinstance(bot, TuteBot) and bot.tables is not None
+    assert isinstance(bot, TuteBot)
     alice = world.member
     session = Session(
         user_id=alice.id,
@@ -100,9 +98,10 @@ async def test_a_lobby_opened_from_the_web_table_is_posted_in_its_channel(
     service = bot.tables
 
     async def from_the_page() -> Show:
-        outcome = await open_lobby(service, session, "habanero", "en")
-        await service.presenter.refresh(outcome.show)
-        return outcome.show
+        table = await open_lobby(service, session, "habanero", "en")  # published as it opens
+        shown = service.redraw(table.id)
+        assert shown is not None
+        return shown
 
     # the page's socket runs in the bot's process: SimCord's internals make it bot work
     with env._bot_scope():  # pyright: ignore[reportPrivateUsage]
@@ -118,7 +117,7 @@ async def test_a_lobby_opened_from_the_web_table_is_posted_in_its_channel(
     assert sum(seat is not None for seat in table.seats) == 2
     # shown again: posted once, edited after
     with env._bot_scope():  # pyright: ignore[reportPrivateUsage]
-        again = asyncio.get_running_loop().create_task(service.presenter.refresh(show))
+        again = asyncio.get_running_loop().create_task(presenter_of(bot).refresh(show))
     await env.settle()
     again.result()
     assert len([m for m in world.channel.history() if m.author.id == env.backend.bot_user.id]) == 1

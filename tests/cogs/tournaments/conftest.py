@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from types import SimpleNamespace
 
 import pytest
 
 from bot.client import TuteBot
 from bot.config import Config
-from bot.tables import service as service_module
 from tests.conftest import fast_bot
+from tests.runtime import seeds
 
 
 @pytest.fixture
@@ -25,9 +24,7 @@ def pin_tables(monkeypatch: pytest.MonkeyPatch) -> Callable[[int], None]:
     ``first + n`` (the tournament opens its tables in the order of its draw)."""
 
     def pin(first: int) -> None:
-        seeds = itertools.count(first)
-        monkeypatch.setattr(
-            service_module, "secrets", SimpleNamespace(randbits=lambda _: next(seeds))
-        )
+        counted = itertools.count(first)
+        seeds().draw_from(lambda _bits: next(counted))
 
     return pin

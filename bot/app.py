@@ -1,0 +1,147 @@
+"""The composition root: the bot as it runs. Its start builds everything the cogs stand on,
+once and in order, from the open database, before any cog loads:
+
+1. the card faces (the application's emojis; waited for a moment, so that the first
+   redraws have them);
+2. the presenters: Discord's messages and the card table's sockets;
+3. the table service with those presenters and the bot's runtime (its clock, its waits, its
+   seeds, its robot), then the tournaments and the daily deals on it, and who listens to
+   what;
+4. the card table, listening where TUTE_WEB_PORT asks;
+5. this process's shards (the cluster), then the tables restored, the tournaments, the
+   daily deals caught up, and every table shown again.
+
+Nothing is swapped later: a collaborator is a plain attribute of the bot, set here once.
+This is the one module under bot/ that knows the cogs: it builds their presenter, and
+hands the services to them."""
+
+from __future__ import annotations
+
+import logging
+
+from bot.client import TuteBot
+from bot.tables.competition.tournaments import Tournament, TournamentService
+from bot.tables.daily import DailyService, Scored
+from bot.tables.service import TableService
+from bot.web.relay import Relay
+from bot.web.server import WebTable
+from bot.web.sockets import Sockets
+from cogs.daily.commands import tell_scored
+from cogs.tables.clicks import BUTTONS
+from cogs.tables.faces import CardFaces
+from cogs.tables.guide import GUIDE_ITEMS
+from cogs.tables.presenter import DiscordPresenter
+from cogs.tables.replay_buttons import REPLAY_ITEMS
+from cogs.tournaments import announce, opened
+from cogs.tournaments.buttons import TournamentButton
+from cogs.tournaments.commands import tell_caught_up
+
+log = logging.getLogger(__name__)
+
+FACES_WAIT = 5.0
+"""Seconds the start waits for the card faces before restoring the tables."""
+
+
+class TuteApp(TuteBot):
+    """The Tute bot, assembled (:meth:`assemble`)."""
+
+    faces: CardFaces
+    """The card faces as this application's emojis, synced in the background."""
+
+    async def assemble(self) -> None:
+        config, runtime, db = self.config, self.runtime, self.db
+        # the card faces sync in the background; the tables wait a moment for them (finding
+        # them again is one call), so that they are drawn with faces from the first redraw:
+        # the first start of a bot, which uploads them, goes on without them meanwhile
+        self.faces = CardFaces()
+        self.faces.start(self)
+        await self.faces.wait_synced(FACES_WAIT)
+        self.sockets = Sockets(runtime.clock)
+        self.tables = tables = TableService(
+            db,
+            (DiscordPresenter(self, db, runtime, language=config.language), self.sockets),
+            runtime,
+            robot_delay=config.robot_delay,
+            think_budget=config.think_budget,
+            robot_processes=config.robot_processes,
+        )
+        self.tournaments = TournamentService(db, tables, runtime.clock)
+        self.daily = DailyService(db, tables)
+        self._listen()
+        self.web = WebTable(
+            tables,
+            self.sockets,
+            secret=config.web_secret() if config.web_port is not None else b"",
+            clock=runtime.clock,
+            application_id=self.application_id,
+            client_secret=config.client_secret,
+            bot_token=config.token,
+            relay=None if self.cluster.whole else Relay(self.cluster),
+        )
+        self.add_dynamic_items(*BUTTONS, *GUIDE_ITEMS, *REPLAY_ITEMS, TournamentButton)
+        await self._serve_web()
+        await self._restore()
+
+    def _listen(self) -> None:
+        """Who is told what: the tournaments of each game that ends and of the tables they
+        open, the daily deals' members of their scores."""
+        tables, tournaments = self.tables, self.tournaments
+
+        async def game_over(table: announce.EndedTable) -> None:
+            await announce.game_over(self, tournaments, table)
+
+        async def tables_opened(tour: Tournament, table_ids: tuple[int, ...]) -> None:
+            await opened.tell_opened(self, tour, table_ids)
+
+        async def scored(told: Scored) -> None:
+            await tell_scored(self, told)
+
+        tables.on_game_over(game_over)
+        tournaments.on_opened(tables_opened)
+        self.daily.scored_listeners.append(scored)
+
+    async def _serve_web(self) -> None:
+        """The card table, where TUTE_WEB_PORT asks for one. One that cannot listen (the
+        port taken) leaves the bot on Discord alone, and says so."""
+        config = self.config
+        if config.web_port is None:
+            return
+        try:
+            await self.web.start(config.web_host, config.web_port)
+        except OSError:
+            log.exception("The web table could not listen on port %s", config.web_port)
+
+    async def _restore(self) -> None:
+        """This process's shards first (a process that takes over from one that died waits
+        here for its leases to run out), then what was open: the tables, the tournaments
+        (a table they open now is shown with the others), the daily deals that ended while
+        the bot was away; then every table shown again."""
+        tables: TableService = self.tables
+        await self.cluster.start(tables)
+        try:
+            await tables.restore()
+        except Exception:
+            # the commands stay; the tables in the database come back at the next start
+            log.exception("Could not restore the open tables")
+        await self._restore_tournaments(self.tournaments)
+        await self._catch_up(self.daily)
+        self.loop.create_task(tables.publish_all(), name="tables-shown")
+
+    async def _restore_tournaments(self, tournaments: TournamentService) -> None:
+        try:
+            caught = await tournaments.restore()
+        except Exception:
+            # the commands stay; the tournaments in the database come back at the next start
+            log.exception("Could not restore the tournaments")
+            return
+        if any(each.moved for each in caught):
+            # told once the bot is up and the tables are shown (their links in the posts)
+            self.loop.create_task(tell_caught_up(self, caught))
+
+    @staticmethod
+    async def _catch_up(daily: DailyService) -> None:
+        try:
+            # a deal that ended while the bot was away is scored now
+            await daily.catch_up()
+        except Exception:
+            log.exception("The daily deals could not be caught up")
