@@ -11,10 +11,34 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, ClassVar
 
-ROBOT_PREFIX = "robot:"
-"""How a robot's seat is named in the saved state: ``robot:<number>``."""
+
+@dataclass(frozen=True, slots=True)
+class RobotId:
+    """A robot at a table, by its number (Robot 2). The saved state names its seat
+    ``robot:<number>``: this is the one place that writes that name and reads it back;
+    everything else says the robot's number."""
+
+    number: int
+
+    PREFIX: ClassVar[str] = "robot:"
+
+    @property
+    def name(self) -> str:
+        """The robot's seat name, as the saved state holds it (``robot:2``)."""
+        return f"{self.PREFIX}{self.number}"
+
+    @classmethod
+    def parse(cls, name: str) -> RobotId | None:
+        """The robot a saved name is (``robot:2`` -> Robot 2); None for any other name."""
+        number = name.removeprefix(cls.PREFIX)
+        return cls(int(number)) if number != name and number.isdecimal() else None
+
+    @classmethod
+    def seated(cls, name: str) -> RobotId:
+        """The robot a robot's seat of that name holds: one saved without a number is 1."""
+        return cls.parse(name) or cls(1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,11 +49,6 @@ class Who:
     name: str = ""
     user_id: int | None = None
     robot: int | None = None
-
-    @classmethod
-    def sitting(cls, name: str, user_id: int | None) -> Who:
-        """Who sits in a seat of that name and member (none: a robot)."""
-        return cls(robot=robot_number(name)) if user_id is None else cls(name, user_id)
 
     def to_json(self) -> dict[str, Any]:
         if self.robot is not None:
@@ -47,15 +66,8 @@ class Who:
     def from_old_name(cls, name: str) -> Who:
         """A name as a log saved before these events held it (a robot's was ``robot:N``;
         a member's carried no id)."""
-        if name.startswith(ROBOT_PREFIX) and name[len(ROBOT_PREFIX) :].isdigit():
-            return cls(robot=int(name[len(ROBOT_PREFIX) :]))
-        return cls(name)
-
-
-def robot_number(name: str) -> int:
-    """The number of a robot's seat name (``robot:2`` -> 2; 1 if it has none)."""
-    number = name[len(ROBOT_PREFIX) :] if name.startswith(ROBOT_PREFIX) else ""
-    return int(number) if number.isdigit() else 1
+        robot = RobotId.parse(name)
+        return cls(name) if robot is None else cls(robot=robot.number)
 
 
 class Happened(Enum):

@@ -19,7 +19,7 @@ from bot.engine.game import Payout
 from bot.engine.variants import sides_of
 from bot.storage.settings import HandDelivery
 
-from .events import ROBOT_PREFIX, LogEvent, Who, robot_number
+from .events import LogEvent, RobotId, Who
 from .ratings import RatingChange
 
 
@@ -86,15 +86,21 @@ class Seat:
     hinted: str = ""
     """The decision last hinted, "<deal>:<actions so far>" (asked again, not counted)."""
 
+    @classmethod
+    def for_robot(cls, number: int, level: Level | None = None) -> Seat:
+        """The seat of Robot ``number``, playing at ``level``."""
+        return cls(name=RobotId(number).name, robot=level)
+
     @property
     def who(self) -> Who:
         """Who sits here, as an event names them (a robot by its number)."""
-        return Who.sitting(self.name, self.user_id)
+        robot = self.robot_no
+        return Who(self.name, self.user_id) if robot is None else Who(robot=robot)
 
     @property
     def robot_no(self) -> int | None:
         """A robot's number (Robot 2); None for a member."""
-        return robot_number(self.name) if self.user_id is None else None
+        return RobotId.seated(self.name).number if self.user_id is None else None
 
     @property
     def is_robot(self) -> bool:
@@ -290,7 +296,7 @@ class Table(Seating):
         number = 1
         while number in taken:
             number += 1
-        return Seat(name=f"{ROBOT_PREFIX}{number}", robot=level)
+        return Seat.for_robot(number, level)
 
     def stake_of(self, user_id: int) -> int:
         """The chips a member has at stake here (none on a friendly table)."""

@@ -93,7 +93,7 @@ def test_shown_name_escapes_what_would_take_effect(name: str, shown: str) -> Non
 @pytest.mark.parametrize("lang", ["en", "es"])
 @pytest.mark.parametrize("level", ["easy", "normal", "hard"])
 def test_robot_names_and_catalog_names_survive_escaping(lang: str, level: str) -> None:
-    robot = Seat(name="robot:2", robot=Level(level))
+    robot = Seat.for_robot(2, Level(level))
     assert shown_name(ui.seat_name(robot, lang)) == ui.seat_name(robot, lang)
     short = t("tables.robot_short", lang, number=2)
     assert shown_name(short) == short

@@ -48,7 +48,7 @@ def _table(status: Status, *, spectators: bool) -> Table:
         seats=[
             Seat("Ana", ANA),
             Seat("Gone", GONE, robot=None, left=True),
-            Seat("robot:1"),
+            Seat.for_robot(1),
         ],
         status=status,
     )

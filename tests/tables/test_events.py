@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from bot.tables.events import Happened, LogEvent, Who
+from bot.tables.events import Happened, LogEvent, RobotId, Who
 from bot.tables.model import Seat
 
 EVERY_KIND = [
@@ -70,3 +70,21 @@ def test_who_is_told_by_id_and_a_robot_by_its_number() -> None:
     robot = Seat("robot:2")
     assert robot.who == Who(robot=2) and robot.robot_no == 2
     assert Seat("Ana", user_id=1).who != Seat("Ana", user_id=2).who
+
+
+@pytest.mark.parametrize("number", [1, 2, 9, 10, 123])
+def test_a_robots_saved_name_round_trips(number: int) -> None:
+    """The saved state names a robot's seat ``robot:<number>``, written and read in one
+    place: its number comes back as it went, on the seat and in the events."""
+    robot = RobotId(number)
+    assert robot.name == f"robot:{number}" and RobotId.parse(robot.name) == robot
+    seat = Seat.for_robot(number)
+    assert seat.name == robot.name and seat.robot_no == number
+    assert seat.who == Who(robot=number) == Who.from_old_name(robot.name)
+
+
+@pytest.mark.parametrize("name", ["Ana", "robot:", "robot:x", "robot:2b", "Robot:2", "robot:²"])
+def test_a_name_that_is_no_robots_is_a_members(name: str) -> None:
+    assert RobotId.parse(name) is None
+    assert Who.from_old_name(name) == Who(name)
+    assert RobotId.seated(name) == RobotId(1), "a robot's seat saved without a number"

@@ -124,7 +124,7 @@ async def store_deal(
         options=options or Options(),
         language="en",
         created_at=1.0,
-        seats=[Seat(name, user_id), *(Seat(f"robot:{n}") for n in range(1, seats))],
+        seats=[Seat(name, user_id), *(Seat.for_robot(n) for n in range(1, seats))],
     )
     async with db.transaction() as conn:
         table_id = await repo.create_table(

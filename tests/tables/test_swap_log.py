@@ -24,7 +24,7 @@ from cogs.tables.said import log_line
 
 def lobby(variant: Variant, seed: int, options: Options | None = None) -> Table:
     seats: list[Seat | None] = [Seat("Ana", user_id=100)]
-    seats += [Seat(f"robot:{i}", robot=Level.EASY) for i in range(1, variant.players)]
+    seats += [Seat.for_robot(i, Level.EASY) for i in range(1, variant.players)]
     return Table(
         id=7,
         guild_id=1,

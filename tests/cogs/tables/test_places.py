@@ -67,7 +67,7 @@ def view(table_id: int) -> TableView:
         options=Options(),
         language="en",
         created_at=0.0,
-        seats=[Seat("ana", user_id=10), Seat("robot:1")],
+        seats=[Seat("ana", user_id=10), Seat.for_robot(1)],
         status=Status.PLAYING,
     )
     return table_view(table)

@@ -27,7 +27,7 @@ def playing_table(variant: Variant, *, seed: int = 1, options: Options | None = 
     """A table in play: seat 0 a member, the others robots, the first deal dealt."""
     options = options or Options()
     seats: list[Seat | None] = [Seat("ana", user_id=100)]
-    seats += [Seat(f"robot:{i}", robot=Level.HARD) for i in range(1, variant.players)]
+    seats += [Seat.for_robot(i, Level.HARD) for i in range(1, variant.players)]
     table = Table(
         id=7,
         guild_id=1,
