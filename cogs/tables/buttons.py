@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable
-from typing import Any, ClassVar, Self, TypeVar
+from enum import StrEnum
+from typing import Any, ClassVar, Final, Generic, Self, TypedDict, TypeVar, Unpack, cast
 
 import discord
 
@@ -29,7 +30,10 @@ class TuteButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tute
     kind: ClassVar[str]
     part_names: ClassVar[tuple[str, ...]]
 
-    def __init_subclass__(cls, *, kind: str, parts: dict[str, str]) -> None:
+    def __init_subclass__(cls, *, kind: str = "", parts: dict[str, str] | None = None) -> None:
+        if not kind or parts is None:  # a base of buttons, no button of its own
+            super().__init_subclass__(template=r"tute:(?!)")
+            return
         cls.kind = kind
         cls.part_names = tuple(parts)
         fields = "".join(f":(?P<{name}>{pattern})" for name, pattern in parts.items())
@@ -76,9 +80,14 @@ class TuteButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tute
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         """What the click does: the handler of this kind of button (:mod:`clicks`)."""
         handler = _CLICKS.get(type(self))
-        if handler is None:
+        if handler is None or self.stale:
             raise TableError("stale")
         await handler(self, interaction)
+
+    @property
+    def stale(self) -> bool:
+        """The custom_id names something this bot no longer does: its click is refused."""
+        return False
 
 
 B = TypeVar("B", bound=TuteButton)
@@ -98,21 +107,129 @@ def on_click(
     return register
 
 
-class LobbyButton(TuteButton, kind="l", parts={"op": "[a-z0-9]+"}):
+class Look(TypedDict, total=False):
+    """How a button looks: everything but its custom_id."""
+
+    label: str
+    style: discord.ButtonStyle
+    disabled: bool
+    row: int | None
+    emoji: discord.PartialEmoji | str | None
+
+
+Op = TypeVar("Op", bound=StrEnum)
+
+
+class OpButton(TuteButton, Generic[Op]):
+    """A button that does one of a few things, its op (a member of ``ops``, whose value is
+    the custom_id's last part: ``tute:<kind>:<table id>:<op>``). The op is read once, as a
+    click arrives; one this bot does not know (a forged click, or a button an older bot
+    posted) makes the click stale."""
+
+    ops: ClassVar[type[StrEnum]]
+
+    def __init_subclass__(cls, *, kind: str, ops: type[StrEnum], pattern: str) -> None:
+        cls.ops = ops
+        super().__init_subclass__(kind=kind, parts={"op": pattern})
+
+    def __init__(self, table_id: int, op: Op, **look: Unpack[Look]) -> None:
+        super().__init__(table_id, op, **look)
+        self._op: Op | None = op
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Button[Any],
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        table_id, token = int(match["tid"]), match["op"]
+        try:
+            return cls(table_id, cast("Op", cls.ops(token)))
+        except ValueError:
+            pass
+        # an op this bot does not know: the button keeps the custom_id as it came, and its
+        # click is refused (``stale``) before any handler reads the op
+        button = cls(table_id, cast("Op", token))
+        button._op = None
+        return button
+
+    @property
+    def stale(self) -> bool:
+        return self._op is None
+
+    @property
+    def op(self) -> Op:
+        """What the button does (asked of a stale one: the click is refused)."""
+        if self._op is None:
+            raise TableError("stale")
+        return self._op
+
+
+class LobbyOp(StrEnum):
+    """What a button of the lobby does. Each value is the op of its custom_id, on buttons
+    already posted: never renamed."""
+
+    JOIN = "join"
+    TEAM0 = "team0"
+    """Join team A of a pairs table (``TEAM1``: team B)."""
+    TEAM1 = "team1"
+    LEAVE = "leave"
+    SETTINGS = "settings"
+    ROBOT = "robot"
+    UNROBOT = "unrobot"
+    START = "start"
+    CLOSE = "close"
+    CLOSE_OK = "closeok"
+    """Yes to the host's Close."""
+    LEAVE_OK = "leaveok"
+    """Yes to the host's Leave, when it closes the table."""
+    OPEN = "open"
+    """No to either: the table stays open."""
+    WEB = "web"
+    """Play at the table (the web table)."""
+
+
+TEAMS: Final = (LobbyOp.TEAM0, LobbyOp.TEAM1)
+"""The op that joins each team of a pairs table, by the team's number."""
+LOBBY_YES: Final = {LobbyOp.CLOSE: LobbyOp.CLOSE_OK, LobbyOp.LEAVE: LobbyOp.LEAVE_OK}
+"""The lobby's ops that ask first (the host's), and the op of the Yes to each."""
+
+
+class TableOp(StrEnum):
+    """What a button of the table in play (or of a hand shown as an ephemeral message)
+    does. Each value is the op of its custom_id, on buttons already posted: never renamed."""
+
+    HAND = "hand"
+    """My hand: the hand shown only to its player."""
+    REFRESH = "refresh"
+    """The refresh of a hand shown only to its player."""
+    TRICKS = "tricks"
+    BACK = "back"
+    CANCEL = "cancel"
+    CANCEL_OK = "cancelok"
+    LEAVE = "leave"
+    LEAVE_OK = "leaveok"
+    KEEP = "keep"
+    """No to a question (Cancel, Leave, a declaration that binds the deal): nothing happens."""
+    REMATCH = "rematch"
+    HINT = "hint"
+    WEB = "web"
+    """Play at the table (the web table)."""
+
+
+TABLE_YES: Final = {TableOp.LEAVE: TableOp.LEAVE_OK, TableOp.CANCEL: TableOp.CANCEL_OK}
+"""The table's ops that ask first, and the op of the Yes to each."""
+
+
+class LobbyButton(OpButton[LobbyOp], kind="l", ops=LobbyOp, pattern="[a-z0-9]+"):
     """A button of the lobby: ``tute:l:<table id>:<op>``."""
 
-    @property
-    def op(self) -> str:
-        return self.parts[0]
 
-
-class TableButton(TuteButton, kind="t", parts={"op": "[a-z]+"}):
+class TableButton(OpButton[TableOp], kind="t", ops=TableOp, pattern="[a-z]+"):
     """A button of the table in play (``tute:t:<table id>:<op>``), or the refresh button of
     a hand shown as an ephemeral message."""
-
-    @property
-    def op(self) -> str:
-        return self.parts[0]
 
 
 class HandButton(

@@ -18,11 +18,21 @@ from bot.tables.service import TableService
 from bot.tables.views import HandView, Outcome, TableView
 from cogs._base import channel_url
 
-from .buttons import HandButton, LobbyButton, TableButton, on_click
+from .buttons import (
+    LOBBY_YES,
+    TABLE_YES,
+    TEAMS,
+    HandButton,
+    LobbyButton,
+    LobbyOp,
+    TableButton,
+    TableOp,
+    on_click,
+)
 from .common import answered, cluster_of, db_of, drawn_v2, locale_of, service_of, since_of
-from .hints import HINT, show_hint
+from .hints import show_hint
 from .launch import launch
-from .layouts import ASK, SURE, WEB
+from .layouts import ASK, SURE
 from .presenter import DiscordPresenter, presenter_of
 from .settings_form import FORM_ITEMS, open_settings
 from .tricks import show_tricks
@@ -38,12 +48,12 @@ async def lobby_click(button: LobbyButton, interaction: discord.Interaction[Any]
     user = interaction.user
     name = user.display_name
     op = button.op
-    if op == WEB:
+    if op is LobbyOp.WEB:
         await _play_at_the_table(button.table_id, interaction)
         return
     if op in CLOSING_OPS and await _closing(button, interaction):
         return
-    if op == "settings":  # the form, for the host alone: the lobby does not change
+    if op is LobbyOp.SETTINGS:  # the form, for the host alone: the lobby does not change
         await open_settings(button.table_id, interaction)
         return
 
@@ -59,28 +69,28 @@ async def lobby_click(button: LobbyButton, interaction: discord.Interaction[Any]
             await answered(interaction, interaction.response.defer())
 
     table_id = button.table_id
-    if op == "join":
+    if op is LobbyOp.JOIN:
         since = since_of(user)
         await service.join(
             table_id, user.id, name, locale=locale_of(interaction), since=since, reply=reply
         )
-    elif op in ("team0", "team1"):
+    elif op in TEAMS:
         await service.join(
             table_id,
             user.id,
             name,
-            team=int(op[-1]),
+            team=TEAMS.index(op),
             locale=locale_of(interaction),
             since=since_of(user),
             reply=reply,
         )
-    elif op == "leave":
+    elif op is LobbyOp.LEAVE:
         await service.leave(table_id, user.id, lobby=True, reply=reply)
-    elif op == "robot":
+    elif op is LobbyOp.ROBOT:
         await service.add_robot(table_id, user.id, reply=reply)
-    elif op == "unrobot":
+    elif op is LobbyOp.UNROBOT:
         await service.remove_robot(table_id, user.id, reply=reply)
-    elif op == "start":
+    elif op is LobbyOp.START:
         await service.start(table_id, user.id, reply=reply)
     else:
         raise TableError("stale")
@@ -98,7 +108,7 @@ async def _play_at_the_table(table_id: int, interaction: discord.Interaction[Any
     await launch(interaction)
 
 
-CLOSING_OPS = ("close", "leave", "closeok", "leaveok", "open")
+CLOSING_OPS = (LobbyOp.CLOSE, LobbyOp.LEAVE, LobbyOp.CLOSE_OK, LobbyOp.LEAVE_OK, LobbyOp.OPEN)
 """The lobby's ops that may close the table (they ask first), and the answers to the
 question: Yes to a close, Yes to a leave, and No."""
 
@@ -109,12 +119,12 @@ async def _closing(button: LobbyButton, interaction: discord.Interaction[Any]) -
     that closes nothing: anybody else only gets up, at once."""
     service = service_of(interaction.client)
     user_id, lang, op = interaction.user.id, locale_of(interaction), button.op
-    if op == "open":  # No: nothing happened, and the question's message says so
+    if op is LobbyOp.OPEN:  # No: nothing happened, and the question's message says so
         kept = t("tables.done.kept_open", lang)
         await answered(interaction, interaction.response.edit_message(content=kept, view=None))
         return True
-    if op in ("close", "leave"):
-        if op == "close":
+    if op in LOBBY_YES:
+        if op is LobbyOp.CLOSE:
             service.may_close(button.table_id, user_id)
             question = "tables.confirm.close"
         elif service.leave_terms(button.table_id, user_id)[0] == "close":
@@ -124,8 +134,9 @@ async def _closing(button: LobbyButton, interaction: discord.Interaction[Any]) -
         view = discord.ui.View(timeout=None)
         label = t("tables.btn.confirm_close", lang)
         danger = discord.ButtonStyle.danger
-        view.add_item(LobbyButton(button.table_id, f"{op}ok", label=label, style=danger))
-        view.add_item(LobbyButton(button.table_id, "open", label=t("tables.btn.keep_open", lang)))
+        view.add_item(LobbyButton(button.table_id, LOBBY_YES[op], label=label, style=danger))
+        keep = t("tables.btn.keep_open", lang)
+        view.add_item(LobbyButton(button.table_id, LobbyOp.OPEN, label=keep))
         asked = interaction.response.send_message(t(question, lang), view=view, ephemeral=True)
         await answered(interaction, asked)  # if lost, nothing happened: click again
         return True
@@ -135,7 +146,7 @@ async def _closing(button: LobbyButton, interaction: discord.Interaction[Any]) -
         done = t("tables.done.closed" if closed else "tables.done.left_lobby", lang)
         await answered(interaction, interaction.response.edit_message(content=done, view=None))
 
-    if op == "closeok":
+    if op is LobbyOp.CLOSE_OK:
         await service.close(button.table_id, user_id, reply=reply)
     else:  # a member may have sat down since the question: then the host only gets up
         await service.leave(button.table_id, user_id, lobby=True, reply=reply)
@@ -144,22 +155,22 @@ async def _closing(button: LobbyButton, interaction: discord.Interaction[Any]) -
 
 @on_click(TableButton)
 async def table_click(button: TableButton, interaction: discord.Interaction[Any]) -> None:
-    if button.op == WEB:
+    if button.op is TableOp.WEB:
         await _play_at_the_table(button.table_id, interaction)
         return
-    if button.op == "rematch":
+    if button.op is TableOp.REMATCH:
         await _rematch(button, interaction)
         return
-    if button.op == "tricks":
+    if button.op is TableOp.TRICKS:
         await show_tricks(button.table_id, interaction)
         return
-    if button.op == HINT:
+    if button.op is TableOp.HINT:
         await show_hint(button.table_id, interaction)
         return
     service = service_of(interaction.client)
     presenter = presenter_of(interaction.client)
     user = interaction.user
-    if button.op in ("hand", "refresh"):
+    if button.op in (TableOp.HAND, TableOp.REFRESH):
         table = service.view(button.table_id)
         seat = table.seat_of(user.id)
         if seat is None:
@@ -169,11 +180,11 @@ async def table_click(button: TableButton, interaction: discord.Interaction[Any]
             table,
             service.hand_view(button.table_id, seat),
             locale_of(interaction),
-            edit=button.op == "refresh",
+            edit=button.op is TableOp.REFRESH,
         )
         return
     lang = locale_of(interaction)
-    if button.op in ("leave", "cancel"):
+    if button.op in TABLE_YES:
         # one more click, once the player has read what it does to their stake
         question = interaction.response.send_message(
             _question(button, service, user.id, lang),
@@ -182,7 +193,7 @@ async def table_click(button: TableButton, interaction: discord.Interaction[Any]
         )
         await answered(interaction, question)  # if lost, nothing happened: click again
         return
-    if button.op == "keep":
+    if button.op is TableOp.KEEP:
         # the answer No: nothing happened, and the question's message says so
         kept = interaction.response.edit_message(content=t("tables.done.kept", lang), view=None)
         await answered(interaction, kept)
@@ -191,28 +202,28 @@ async def table_click(button: TableButton, interaction: discord.Interaction[Any]
 
     async def reply(outcome: Outcome) -> None:
         done = _done_key(op, outcome)
-        if op == "back":
+        if op is TableOp.BACK:
             answer = interaction.response.send_message(t(done, lang), ephemeral=True)
         else:  # the question's message becomes the answer
             answer = interaction.response.edit_message(content=t(done, lang), view=None)
         await answered(interaction, answer)
 
-    if op == "back":
+    if op is TableOp.BACK:
         await service.im_back(button.table_id, user.id, reply=reply)
-    elif op == "cancelok":
+    elif op is TableOp.CANCEL_OK:
         await service.vote_cancel(button.table_id, user.id, reply=reply)
-    elif op == "leaveok":
+    elif op is TableOp.LEAVE_OK:
         await service.leave(button.table_id, user.id, reply=reply)
     else:
         raise TableError("stale")
 
 
-def _done_key(op: str, outcome: Outcome) -> str:
+def _done_key(op: TableOp, outcome: Outcome) -> str:
     """What the answer to I'm back, a vote to cancel or a leave says was done."""
     ended = not outcome.show.table.status.is_open
-    if op == "back":
+    if op is TableOp.BACK:
         return "tables.done.back"
-    if op == "leaveok":
+    if op is TableOp.LEAVE_OK:
         return "tables.done.leave_end" if ended else "tables.done.leave"
     if any(a.what is Said.ABANDONED for a in outcome.show.announce):
         return "tables.done.leave_end"  # alone with robots: the vote was a leave
@@ -243,7 +254,7 @@ async def _rematch(button: TableButton, interaction: discord.Interaction[Any]) -
 
 
 def _question(button: TableButton, service: TableService, user_id: int, lang: str) -> str:
-    if button.op == "leave":
+    if button.op is TableOp.LEAVE:
         case, stake = service.leave_terms(button.table_id, user_id)
         key = f"tables.confirm.leave.{case}" + ("_stake" if stake else "")
         return t(key, lang, stake=stake)
@@ -263,12 +274,12 @@ def _confirm_view(button: TableButton, lang: str) -> discord.ui.View:
     view.add_item(
         TableButton(
             button.table_id,
-            f"{button.op}ok",
-            label=t(f"tables.btn.confirm_{button.op}", lang),
+            TABLE_YES[button.op],
+            label=t(f"tables.btn.confirm_{button.op.value}", lang),
             style=discord.ButtonStyle.danger,
         )
     )
-    view.add_item(TableButton(button.table_id, "keep", label=t("tables.btn.keep", lang)))
+    view.add_item(TableButton(button.table_id, TableOp.KEEP, label=t("tables.btn.keep", lang)))
     return view
 
 
@@ -358,7 +369,7 @@ async def _ask(button: HandButton, interaction: discord.Interaction[Any]) -> Non
         style=discord.ButtonStyle.danger,
     )
     view.add_item(yes)
-    view.add_item(TableButton(button.table_id, "keep", label=t("tables.btn.keep", lang)))
+    view.add_item(TableButton(button.table_id, TableOp.KEEP, label=t("tables.btn.keep", lang)))
     question = t(f"hand.asked.{code[0]}", lang)
     await answered(
         interaction, interaction.response.send_message(question, view=view, ephemeral=True)

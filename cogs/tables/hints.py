@@ -14,15 +14,12 @@ from bot.tables.views import TableView
 from bot.words import hint_line
 
 from . import embeds as ui
-from .buttons import TableButton
+from .buttons import TableButton, TableOp
 from .common import answered, cluster_of, locale_of, service_of
-
-HINT = "hint"
-"""The op of a hand's Hint button (``tute:t:<table id>:hint``)."""
 
 
 def hint_button(table_id: int, lang: str) -> TableButton:
-    return TableButton(table_id, HINT, label=t("hints.btn", lang), emoji="💡")
+    return TableButton(table_id, TableOp.HINT, label=t("hints.btn", lang), emoji="💡")
 
 
 async def show_hint(table_id: int, interaction: discord.Interaction[Any]) -> None:

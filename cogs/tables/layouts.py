@@ -25,7 +25,7 @@ from cogs._base import command_path
 
 from . import embeds as ui
 from . import said
-from .buttons import HandButton, TableButton
+from .buttons import HandButton, TableButton, TableOp
 from .faces import NO_FACES, CardFaces
 from .hints import hint_button, hints_line
 from .pictures import SUMMARY_FILE, TABLE_FILE, TRICK_FILE
@@ -37,8 +37,6 @@ ROW = 5
 CARD_ROW = 2
 """Cards in a row of buttons: two names share a phone's line, and a row never leaves a line
 half empty before the next."""
-WEB = "web"
-"""The op of the Play at the table button, on the table message and on the lobby."""
 LOG_LINES = 2
 """Events the table message shows, newest last (the last trick has a line of its own; the
 whole deal is under Tricks, and in its summary)."""
@@ -184,7 +182,7 @@ def web_row(table_id: int, lang: str) -> discord.ui.ActionRow[Any]:
     """Play at the table: the web table (Discord's Activity) opened for whoever clicks."""
     row: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
     label = t("tables.btn.web", lang)
-    row.add_item(TableButton(table_id, WEB, label=label, style=discord.ButtonStyle.success))
+    row.add_item(TableButton(table_id, TableOp.WEB, label=label, style=discord.ButtonStyle.success))
     return row
 
 
@@ -192,16 +190,16 @@ def table_buttons(table: TableView, lang: str) -> list[TableButton]:
     """The buttons of the table in play: My hand, the deal's tricks so far, I'm back (while
     a member is away), vote to cancel, leave."""
     primary, danger = discord.ButtonStyle.primary, discord.ButtonStyle.danger
-    buttons = [TableButton(table.id, "hand", label=t("tables.btn.hand", lang), style=primary)]
-    buttons.append(TableButton(table.id, "tricks", label=t("tables.btn.tricks", lang)))
+    buttons = [TableButton(table.id, TableOp.HAND, label=t("tables.btn.hand", lang), style=primary)]
+    buttons.append(TableButton(table.id, TableOp.TRICKS, label=t("tables.btn.tricks", lang)))
     if any(s is not None and s.away and not s.left for s in table.seats):
         label = t("tables.btn.back", lang)
         buttons.append(
-            TableButton(table.id, "back", label=label, style=discord.ButtonStyle.success)
+            TableButton(table.id, TableOp.BACK, label=label, style=discord.ButtonStyle.success)
         )
-    buttons.append(TableButton(table.id, "cancel", label=t("tables.btn.cancel", lang)))
+    buttons.append(TableButton(table.id, TableOp.CANCEL, label=t("tables.btn.cancel", lang)))
     label = t("tables.btn.leave_game", lang)
-    buttons.append(TableButton(table.id, "leave", label=label, style=danger))
+    buttons.append(TableButton(table.id, TableOp.LEAVE, label=label, style=danger))
     return buttons
 
 
@@ -250,7 +248,9 @@ def ended_layout(table: TableView, lang: str, faces: CardFaces = NO_FACES) -> La
         if not table.daily:
             label = t("tables.btn.rematch", lang)
             row.add_item(
-                TableButton(table.id, "rematch", label=label, style=discord.ButtonStyle.success)
+                TableButton(
+                    table.id, TableOp.REMATCH, label=label, style=discord.ButtonStyle.success
+                )
             )
         if summary is not None:
             row.add_item(replay_open_button(table.id, summary.deal_no, lang))
@@ -324,7 +324,7 @@ def hand_layout(
     for button in declaration_buttons(hand, lang):
         (asked if button.code.startswith(ASK) else said).add_item(button)
     if ephemeral:
-        refresh = TableButton(table.id, "refresh", label=t("tables.btn.refresh", lang))
+        refresh = TableButton(table.id, TableOp.REFRESH, label=t("tables.btn.refresh", lang))
         if rows:
             rows[-1].add_item(refresh)  # after the last cards: on their line, if it fits
         elif said.children and len(said.children) < ROW:

@@ -24,7 +24,7 @@ from bot.tables.views import HandView, TableView
 
 from . import embeds as ui
 from . import layouts, pictures
-from .buttons import HandButton, LobbyButton
+from .buttons import TEAMS, HandButton, LobbyButton, LobbyOp
 from .faces import NO_FACES, CardFaces
 from .places import Place
 
@@ -165,7 +165,7 @@ def lobby_buttons(
     if web and table.status in (Status.LOBBY, Status.PLAYING):
         label = t("tables.btn.web", lang)
         success = discord.ButtonStyle.success
-        view.add_item(LobbyButton(table.id, layouts.WEB, label=label, style=success, row=2))
+        view.add_item(LobbyButton(table.id, LobbyOp.WEB, label=label, style=success, row=2))
     if table.status is not Status.LOBBY:
         link = ui.game_link(table, place)
         if link and table.status is Status.PLAYING:
@@ -177,31 +177,33 @@ def lobby_buttons(
         for team in (0, 1):
             label = t("tables.btn.team", lang, team="AB"[team])
             view.add_item(
-                LobbyButton(
-                    table.id, f"team{team}", label=label, style=success, disabled=full, row=0
-                )
+                LobbyButton(table.id, TEAMS[team], label=label, style=success, disabled=full, row=0)
             )
     else:
         label = t("tables.btn.join", lang)
         view.add_item(
-            LobbyButton(table.id, "join", label=label, style=success, disabled=full, row=0)
+            LobbyButton(table.id, LobbyOp.JOIN, label=label, style=success, disabled=full, row=0)
         )
-    view.add_item(LobbyButton(table.id, "leave", label=t("tables.btn.leave", lang), row=0))
+    view.add_item(LobbyButton(table.id, LobbyOp.LEAVE, label=t("tables.btn.leave", lang), row=0))
     # the host's form of the table's options (anybody else is told it is the host's)
     label = t("tables.btn.settings", lang)
-    view.add_item(LobbyButton(table.id, "settings", label=label, emoji="⚙️", row=0))
+    view.add_item(LobbyButton(table.id, LobbyOp.SETTINGS, label=label, emoji="⚙️", row=0))
     view.add_item(
-        LobbyButton(table.id, "robot", label=t("tables.btn.robot", lang), disabled=full, row=1)
+        LobbyButton(
+            table.id, LobbyOp.ROBOT, label=t("tables.btn.robot", lang), disabled=full, row=1
+        )
     )
     has_robot = any(s is not None and s.is_robot for s in table.seats)
     label = t("tables.btn.unrobot", lang)
-    view.add_item(LobbyButton(table.id, "unrobot", label=label, disabled=not has_robot, row=1))
+    view.add_item(
+        LobbyButton(table.id, LobbyOp.UNROBOT, label=label, disabled=not has_robot, row=1)
+    )
     label = t("tables.btn.start", lang)
     view.add_item(
-        LobbyButton(table.id, "start", label=label, style=discord.ButtonStyle.primary, row=1)
+        LobbyButton(table.id, LobbyOp.START, label=label, style=discord.ButtonStyle.primary, row=1)
     )
     view.add_item(
-        LobbyButton(table.id, "close", label=t("tables.btn.close", lang), style=danger, row=1)
+        LobbyButton(table.id, LobbyOp.CLOSE, label=t("tables.btn.close", lang), style=danger, row=1)
     )
     return view
 

@@ -16,7 +16,7 @@ from bot.i18n import t
 from bot.storage.settings import update_settings
 from bot.tables.model import Status
 from bot.tables.service import DECLARE_GRACE
-from cogs.tables.buttons import HandButton, LobbyButton, TableButton
+from cogs.tables.buttons import HandButton, LobbyButton, LobbyOp, TableButton, TableOp
 from tests.cogs.tables._driver import Driver, Player
 from tests.cogs.tables._world import (
     add_member,
@@ -170,8 +170,8 @@ async def test_buttons_keep_the_custom_ids_they_were_posted_with() -> None:
     """The three kinds of table button share one base; their custom_ids are as they always
     were, so a button posted long ago still parses into the same table, op, deal and trick."""
     posted = {
-        "tute:l:7:team1": (LobbyButton, ("team1",)),
-        "tute:t:7:hand": (TableButton, ("hand",)),
+        "tute:l:7:team1": (LobbyButton, (LobbyOp.TEAM1,)),
+        "tute:t:7:hand": (TableButton, (TableOp.HAND,)),
         "tute:h:7:2:13:12O": (HandButton, ("2", "13", "12O")),
         "tute:h:7:0:0:sC": (HandButton, ("0", "0", "sC")),
     }
@@ -191,6 +191,7 @@ async def test_buttons_keep_the_custom_ids_they_were_posted_with() -> None:
     hand = HandButton(7, 2, 13, "12O", label="12🪙", disabled=True)
     assert (hand.deal_no, hand.trick_no, hand.code) == (2, 13, "12O")
     assert hand.item.label == "12🪙" and hand.item.disabled
-    assert LobbyButton(7, "start").op == "start" and TableButton(7, "back").op == "back"
+    assert LobbyButton(7, LobbyOp.START).op is LobbyOp.START
+    assert TableButton(7, TableOp.BACK).op is TableOp.BACK
     with pytest.raises(TypeError):
         HandButton(7, "12O")
