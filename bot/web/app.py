@@ -51,7 +51,7 @@ from . import cards, wire
 from .activity import DiscordCallError, Instance, Login
 from .hub import TableHub
 from .instances import InstanceCheck
-from .lobby import LOBBY_ACTIONS, channel_table, server_of
+from .lobby import LobbyAction, channel_table, server_of
 from .relay import relay_if_elsewhere, relayed_by_peer
 from .replays import replays_answer
 from .sessions import Session, WebAuthError, sign, verify
@@ -461,9 +461,7 @@ async def _take(hub: TableHub, peer: SocketPeer, data: str) -> None:
         if table_id is None:
             raise TableError("gone")
         if kind == "lobby":
-            what = str(message["do"])
-            if what not in LOBBY_ACTIONS:
-                raise ValueError("no such button")
+            what = LobbyAction(str(message["do"]))  # no such button: a ValueError
             await hub.lobby(table_id, peer.session, peer, what)
         elif kind == "back":
             await hub.back(table_id, peer)

@@ -102,7 +102,9 @@ class TableHub:
         await self.join(table.id, peer)
         return table.id
 
-    async def lobby(self, table_id: int, session: Session, peer: Peer, what: str) -> Outcome:
+    async def lobby(
+        self, table_id: int, session: Session, peer: Peer, what: lobby.LobbyAction
+    ) -> Outcome:
         """One of the lobby's buttons (join, robot, start, leave), pressed from the page."""
         return await self._runner(
             lambda: lobby.lobby_action(self.service, table_id, session, what, peer.language)

@@ -11,7 +11,8 @@ under: in a member's DMs, their practice deal (of no server) or daily deal (of i
 
 from __future__ import annotations
 
-from typing import Final
+from enum import StrEnum
+from typing import assert_never
 
 from bot.engine import Variant
 from bot.tables.audience import place_of
@@ -21,8 +22,15 @@ from bot.tables.views import Outcome, TableView
 
 from .sessions import Session
 
-LOBBY_ACTIONS: Final = frozenset({"join", "robot", "start", "leave"})
-"""What a page may do in a lobby (``{"type": "lobby", "do": ...}``)."""
+
+class LobbyAction(StrEnum):
+    """What a page may do in a lobby: the lobby's buttons it has. Each value is what the
+    page sends (``{"type": "lobby", "do": ...}``)."""
+
+    JOIN = "join"
+    ROBOT = "robot"
+    START = "start"
+    LEAVE = "leave"
 
 
 def server_of(session: Session) -> int:
@@ -59,16 +67,16 @@ async def open_lobby(
 
 
 async def lobby_action(
-    service: TableService, table_id: int, session: Session, what: str, language: str
+    service: TableService, table_id: int, session: Session, what: LobbyAction, language: str
 ) -> Outcome:
     """One of the lobby's buttons, pressed from the page."""
     user = session.user_id
-    if what == "join":
+    if what is LobbyAction.JOIN:
         return await service.join(table_id, user, session.name, locale=language)
-    if what == "robot":
+    if what is LobbyAction.ROBOT:
         return await service.add_robot(table_id, user)
-    if what == "start":
+    if what is LobbyAction.START:
         return await service.start(table_id, user)
-    if what == "leave":
+    if what is LobbyAction.LEAVE:
         return await service.leave(table_id, user, lobby=True)
-    raise TableError("malformed")
+    assert_never(what)

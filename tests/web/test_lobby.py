@@ -5,6 +5,8 @@ conversation's own, and played with the lobby's buttons from the page."""
 from __future__ import annotations
 
 import dataclasses
+import re
+from pathlib import Path
 
 import pytest
 
@@ -14,7 +16,7 @@ from bot.storage.settings import update_settings
 from bot.tables import LostTable, Show
 from bot.tables.errors import TableError
 from bot.tables.model import Status
-from bot.web.lobby import channel_table, lobby_action, open_lobby, server_of
+from bot.web.lobby import LobbyAction, channel_table, lobby_action, open_lobby, server_of
 from bot.web.sessions import Session
 from tests.web.conftest import quick_service
 
@@ -88,18 +90,16 @@ async def test_a_game_is_seated_and_started_from_the_page(db: Database) -> None:
     service = quick_service(db)
     ana, luis = session_of(ANA, "Ana"), session_of(LUIS, "Luis")
     table_id = (await open_lobby(service, ana, "pairs", "en")).id
-    await lobby_action(service, table_id, luis, "join", "es")
+    await lobby_action(service, table_id, luis, LobbyAction.JOIN, "es")
     with pytest.raises(TableError):  # only the host seats robots and starts
-        await lobby_action(service, table_id, luis, "robot", "es")
-    await lobby_action(service, table_id, ana, "robot", "en")
+        await lobby_action(service, table_id, luis, LobbyAction.ROBOT, "es")
+    await lobby_action(service, table_id, ana, LobbyAction.ROBOT, "en")
     seated = service.view(table_id).seats
     assert [s.name if s else None for s in seated].count(None) == 1
-    await lobby_action(service, table_id, luis, "leave", "es")
-    await lobby_action(service, table_id, luis, "join", "es")
-    outcome = await lobby_action(service, table_id, ana, "start", "en")
+    await lobby_action(service, table_id, luis, LobbyAction.LEAVE, "es")
+    await lobby_action(service, table_id, luis, LobbyAction.JOIN, "es")
+    outcome = await lobby_action(service, table_id, ana, LobbyAction.START, "en")
     assert outcome.show.table.status is Status.PLAYING
-    with pytest.raises(TableError):
-        await lobby_action(service, table_id, ana, "dance", "en")
     with pytest.raises(TableError):
         await open_lobby(service, ana, "poker", "en")
 
@@ -113,3 +113,18 @@ async def test_an_activity_opened_in_the_games_thread_is_at_its_table(db: Databa
     assert await channel_table(service, in_thread) == table
     await service.close(table.id, ANA)
     assert await channel_table(service, in_thread) is None  # a closed table is nobody's
+
+
+def test_the_lobby_actions_are_what_the_page_sends() -> None:
+    """The page's lobby buttons send their ``data-do`` (typed ``LobbyDo`` in its wire): the
+    server knows those and no other; anything else a socket sends is no such button."""
+    src = Path(__file__).resolve().parents[2] / "web" / "src"
+    buttons = re.findall(r'class="lobby" data-do="(\w+)"', (src / "index.html").read_text())
+    typed = re.search(r"export type LobbyDo = (.*);", (src / "wire.ts").read_text())
+    assert typed is not None
+    assert sorted(buttons) == sorted(re.findall(r'"(\w+)"', typed[1])) == sorted(LobbyAction)
+    for action in LobbyAction:
+        assert LobbyAction(action.value) is action
+    for sent in ("dance", "JOIN", "team0", ""):
+        with pytest.raises(ValueError, match="is not a valid LobbyAction"):
+            LobbyAction(sent)

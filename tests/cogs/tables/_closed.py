@@ -27,7 +27,7 @@ from bot.engine import Kind
 from bot.tables.codes import encode_action
 from bot.tables.model import Status, Table
 from bot.web.hub import TableHub
-from bot.web.lobby import server_of
+from bot.web.lobby import LobbyAction, server_of
 from bot.web.sessions import Session
 from tests.conftest import fast_bot
 from tests.tables._play import table_of
@@ -167,8 +167,10 @@ class Page:
         for socket in others:
             await self.run(lambda s=socket: self.hub.join(table_id, s))
             socket.follow(table_id)
-            await self.run(lambda s=socket: self.hub.lobby(table_id, s.session, s, "join"))
-        await self.run(lambda: self.hub.lobby(table_id, host.session, host, "start"))
+            await self.run(
+                lambda s=socket: self.hub.lobby(table_id, s.session, s, LobbyAction.JOIN)
+            )
+        await self.run(lambda: self.hub.lobby(table_id, host.session, host, LobbyAction.START))
         return table_id
 
     def table(self, table_id: int) -> Table:
