@@ -132,7 +132,7 @@ class HandDelivery:
         occupant = hand.occupant
         assert occupant is not None and occupant.user_id is not None
         lang = language_of(occupant.locale)
-        key = (table.id, f"hand{hand.seat}")
+        key = messages.MessageKey.hand(table.id, hand.seat)
         dm = place.hand(hand.seat, occupant.user_id)
         if dm is not None and dm.dm_message_id is not None and hand.may_wait and not dm.legacy:
             return
@@ -341,7 +341,7 @@ class HandDelivery:
         assert seat is not None
         lang = language_of(seat.locale)
         payload = self._hand(table, hand, lang, ephemeral=True)
-        key = (table.id, f"hand{hand.seat}")
+        key = messages.MessageKey.hand(table.id, hand.seat)
         digest = messages.hand_digest(payload, away=seat.away)
         if self.shown.digests.get(key) == digest or hand.may_wait:
             return

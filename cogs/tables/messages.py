@@ -13,6 +13,8 @@ import datetime
 import hashlib
 import json
 from collections.abc import Iterator
+from dataclasses import dataclass
+from enum import Enum, auto
 from typing import Any
 
 import discord
@@ -105,28 +107,66 @@ def has_buttons(payload: Payload) -> bool:
     )
 
 
+class MessageKind(Enum):
+    """Which of a table's messages: the lobby, the table in play, a seat's hand, a deal's
+    summary."""
+
+    LOBBY = auto()
+    TABLE = auto()
+    HAND = auto()
+    SUMMARY = auto()
+
+
+@dataclass(frozen=True, slots=True)
+class MessageKey:
+    """One message of a table, as :class:`Shown` remembers what it showed."""
+
+    table_id: int
+    kind: MessageKind
+    seat: int | None = None
+    """The seat of a hand."""
+    deal_no: int | None = None
+    """The deal of a summary."""
+
+    @classmethod
+    def lobby(cls, table_id: int) -> MessageKey:
+        return cls(table_id, MessageKind.LOBBY)
+
+    @classmethod
+    def table(cls, table_id: int) -> MessageKey:
+        return cls(table_id, MessageKind.TABLE)
+
+    @classmethod
+    def hand(cls, table_id: int, seat: int) -> MessageKey:
+        return cls(table_id, MessageKind.HAND, seat=seat)
+
+    @classmethod
+    def summary(cls, table_id: int, deal_no: int) -> MessageKey:
+        return cls(table_id, MessageKind.SUMMARY, deal_no=deal_no)
+
+
 class Shown:
     """What each message of a table last showed (a digest of it), so nothing is sent twice;
     and the summary picture of each table, drawn once per deal."""
 
     def __init__(self) -> None:
-        self.digests: dict[tuple[int, str], str] = {}
+        self.digests: dict[MessageKey, str] = {}
         self.buttons: dict[tuple[int, int], bool] = {}
         """Whether the hand last shown to a seat had buttons (cards or declarations)."""
         self._summaries: dict[int, tuple[tuple[int, str], bytes, str]] = {}
         """The last summary picture of each table: (deal, language), PNG, alt text."""
 
     def hand_shown(self, table_id: int, seat: int, payload: Payload, *, away: bool) -> None:
-        self.digests[(table_id, f"hand{seat}")] = hand_digest(payload, away=away)
+        self.digests[MessageKey.hand(table_id, seat)] = hand_digest(payload, away=away)
         self.buttons[(table_id, seat)] = has_buttons(payload)
 
     def forget_hand(self, table_id: int, seat: int) -> None:
         """A hand shown in an answer that did not reach Discord: the next refresh sends it."""
-        self.digests.pop((table_id, f"hand{seat}"), None)
+        self.digests.pop(MessageKey.hand(table_id, seat), None)
         self.buttons.pop((table_id, seat), None)
 
     def forget_table(self, table_id: int) -> None:
-        for key in [k for k in self.digests if k[0] == table_id]:
+        for key in [k for k in self.digests if k.table_id == table_id]:
             del self.digests[key]
         for seat in [k for k in self.buttons if k[0] == table_id]:
             del self.buttons[seat]

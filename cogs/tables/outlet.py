@@ -16,7 +16,7 @@ from bot.tables.views import TableView
 from . import messages
 from .drawing import Drawing, Files
 from .faces import CardFaces, faces_of
-from .messages import Payload, Shown
+from .messages import MessageKey, Payload, Shown
 from .places import Place, Places
 
 log = logging.getLogger(__name__)
@@ -52,7 +52,7 @@ class Outlet:
         self,
         channel_id: int,
         message_id: int,
-        key: tuple[int, str],
+        key: MessageKey,
         payload: Payload,
         files: Callable[[], Files] | None = None,
         digest: str | None = None,

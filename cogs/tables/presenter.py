@@ -28,7 +28,7 @@ from .common import service_of, web_on
 from .delivery import HandDelivery
 from .drawing import Files
 from .faces import CardFaces
-from .messages import TOO_OLD_TO_EDIT, Payload, as_new_message, too_old
+from .messages import TOO_OLD_TO_EDIT, MessageKey, Payload, as_new_message, too_old
 from .outlet import Outlet
 from .places import Place
 from .reach import closed_to_bot
@@ -100,7 +100,7 @@ class DiscordPresenter:
 
     def lobby_payload(self, table: TableView) -> Payload:
         payload = messages.lobby_payload(table, self.places.peek(table), web=self.web)
-        self.shown.digests[(table.id, "lobby")] = messages.digest(payload)
+        self.shown.digests[MessageKey.lobby(table.id)] = messages.digest(payload)
         return payload
 
     async def post_lobby(self, table: TableView) -> bool:
@@ -150,7 +150,7 @@ class DiscordPresenter:
         self.shown.forget_hand(table_id, seat)
 
     def forget_lobby(self, table_id: int) -> None:
-        self.shown.digests.pop((table_id, "lobby"), None)
+        self.shown.digests.pop(MessageKey.lobby(table_id), None)
 
     # refresh ---------------------------------------------------------------
 
@@ -331,7 +331,7 @@ class DiscordPresenter:
         await self.outlet.edit(
             place.where_id,
             place.play_message_id,
-            (table.id, "table"),
+            MessageKey.table(table.id),
             messages.table_payload(table, place, self.faces, web=self.web),
             self._files(table),
         )
@@ -402,7 +402,7 @@ class DiscordPresenter:
             payload = messages.lobby_payload(table, place, web=self.web)
             try:
                 await self.outlet.edit(
-                    table.channel_id, place.message_id, (table.id, "lobby"), payload
+                    table.channel_id, place.message_id, MessageKey.lobby(table.id), payload
                 )
             except discord.NotFound:
                 log.info("Table %s: its lobby message is gone", table.id)
@@ -432,7 +432,7 @@ class DiscordPresenter:
             message = await self.bot.get_partial_messageable(table.channel_id).send(
                 **as_new_message(payload)
             )
-        self.shown.digests[(table.id, "table")] = messages.digest(payload)
+        self.shown.digests[MessageKey.table(table.id)] = messages.digest(payload)
         place.play_message_id = message.id
         place.play_message_deal = table.deal_no
         self.places.changed(place)

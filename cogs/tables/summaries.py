@@ -108,7 +108,7 @@ class DealSummaries:
         place = outlet.places.known(table.id)
         if place is not None and place.closed:
             return True  # its channel closed to the bot since: the message stays as it was
-        key = (table.id, f"deal{summary.deal_no}")
+        key = messages.MessageKey.summary(table.id, summary.deal_no)
         payload = messages.summary_payload(table, summary)
         files = functools.partial(messages.summary_files, outlet.shown, table, summary)
         try:

@@ -1,0 +1,35 @@
+"""What each message of a table last showed (:class:`Shown`), kept per message by a typed
+key: a table's lobby, its table message, each seat's hand and each deal's summary are told
+apart, and forgetting one table or one hand leaves every other message as it was."""
+
+from __future__ import annotations
+
+from cogs.tables.messages import MessageKey, MessageKind, Shown
+
+
+def every_key(table_id: int) -> list[MessageKey]:
+    return [
+        MessageKey.lobby(table_id),
+        MessageKey.table(table_id),
+        *(MessageKey.hand(table_id, seat) for seat in range(4)),
+        *(MessageKey.summary(table_id, deal) for deal in range(4)),
+    ]
+
+
+def test_each_message_has_a_key_of_its_own() -> None:
+    keys = every_key(7) + every_key(8)
+    assert len(set(keys)) == len(keys), "a hand and a summary of the same number differ too"
+    assert MessageKey.hand(7, 2) == MessageKey(7, MessageKind.HAND, seat=2)
+    assert MessageKey.summary(7, 2) == MessageKey(7, MessageKind.SUMMARY, deal_no=2)
+
+
+def test_forgetting_a_hand_or_a_table_forgets_only_it() -> None:
+    shown = Shown()
+    for key in every_key(7) + every_key(8):
+        shown.digests[key] = "shown"
+    shown.hand_shown(7, 1, {}, away=False)
+    assert shown.digests[MessageKey.hand(7, 1)] != "shown" and shown.buttons[(7, 1)] is False
+    shown.forget_hand(7, 1)
+    assert set(shown.digests) == set(every_key(7) + every_key(8)) - {MessageKey.hand(7, 1)}
+    shown.forget_table(7)
+    assert set(shown.digests) == set(every_key(8))
