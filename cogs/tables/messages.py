@@ -88,23 +88,29 @@ def hand_digest(payload: Payload, *, away: bool) -> str:
     the hand's text says only what stays true until its buttons change."""
     components = _components(payload)
     colour = next((c.get("accent_color") for c in _walk(components) if c.get("type") == 17), None)
+    hands = _hand_buttons(payload)
     parts = [f"{away}|{colour}"]
     for button in _walk(components):
         if button.get("type") != 2:
             continue
         custom_id = str(button.get("custom_id", ""))
-        if button.get("disabled") and custom_id.startswith("tute:h:"):
-            table_id, deal, _trick, code = custom_id.split(":")[2:6]
-            custom_id = f"{table_id}:{deal}:{code}"
+        hand = hands.get(custom_id)
+        if button.get("disabled") and hand is not None:
+            custom_id = f"{hand.table_id}:{hand.deal_no}:{hand.code}"
         parts.append(f"{custom_id}|{button.get('label')}|{button.get('style')}")
     return hashlib.sha1("\n".join(parts).encode()).hexdigest()
 
 
-def has_buttons(payload: Payload) -> bool:
+def _hand_buttons(payload: Payload) -> dict[str, HandButton]:
+    """The cards and declarations of a hand's payload, by custom_id."""
     view = payload.get("view")
-    return isinstance(view, discord.ui.View | discord.ui.LayoutView) and any(
-        isinstance(item, HandButton) for item in view.walk_children()
-    )
+    if not isinstance(view, discord.ui.View | discord.ui.LayoutView):
+        return {}
+    return {b.custom_id: b for b in view.walk_children() if isinstance(b, HandButton)}
+
+
+def has_buttons(payload: Payload) -> bool:
+    return bool(_hand_buttons(payload))
 
 
 class MessageKind(Enum):

@@ -4,7 +4,10 @@ apart, and forgetting one table or one hand leaves every other message as it was
 
 from __future__ import annotations
 
-from cogs.tables.messages import MessageKey, MessageKind, Shown
+import discord
+
+from cogs.tables.buttons import HandButton, TableButton, TableOp
+from cogs.tables.messages import MessageKey, MessageKind, Payload, Shown, hand_digest, has_buttons
 
 
 def every_key(table_id: int) -> list[MessageKey]:
@@ -33,3 +36,28 @@ def test_forgetting_a_hand_or_a_table_forgets_only_it() -> None:
     assert set(shown.digests) == set(every_key(7) + every_key(8)) - {MessageKey.hand(7, 1)}
     shown.forget_table(7)
     assert set(shown.digests) == set(every_key(8))
+
+
+def hand(deal: int, trick: int, *, disabled: bool) -> Payload:
+    view = discord.ui.View(timeout=None)
+    view.add_item(HandButton(7, deal, trick, "12O", label="12", disabled=disabled))
+    view.add_item(TableButton(7, TableOp.REFRESH, label="Refresh"))
+    return {"view": view}
+
+
+def test_a_hand_changes_when_what_its_player_may_click_does() -> None:
+    """A card held back stays the same card trick after trick: the DM is not edited for
+    that; a card that may be played names its trick (a click on an older one is stale)."""
+    assert hand_digest(hand(2, 3, disabled=True), away=False) == hand_digest(
+        hand(2, 4, disabled=True), away=False
+    )
+    assert hand_digest(hand(2, 3, disabled=False), away=False) != hand_digest(
+        hand(2, 4, disabled=False), away=False
+    )
+    assert hand_digest(hand(2, 3, disabled=True), away=False) != hand_digest(
+        hand(3, 3, disabled=True), away=False
+    )
+    assert hand_digest(hand(2, 3, disabled=True), away=False) != hand_digest(
+        hand(2, 3, disabled=True), away=True
+    )
+    assert has_buttons(hand(2, 3, disabled=True)) and not has_buttons({})
