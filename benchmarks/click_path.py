@@ -3,7 +3,8 @@
 Whole games (two members at a habanero table by default): each member clicks a card of the
 hand in their DMs, and while the bot handles that click this counts
 
-- the calls from the Discord side (``cogs/``) into the table service (and its notes);
+- the calls from the Discord side (``cogs/``) into the table service and what stands beside
+  it in ``bot/tables`` (its notes, this process's place among the bot's processes);
 - the table views built (``table_view``) and the hands (``hand_view``);
 - the database commits (every SQLite commit);
 - the pictures encoded, and how many of them on the event loop's thread;
@@ -38,6 +39,7 @@ import cogs.tute  # noqa: F401  (every module of the Discord side, to count what
 from benchmarks import discord_rest
 from bot.render import png
 from bot.tables import views
+from bot.tables.cluster import Cluster
 from bot.tables.notes import Notes
 from bot.tables.service import TableService
 
@@ -101,11 +103,12 @@ def _service_counting(name: str, original: Callable[..., Any]) -> Callable[..., 
 
 def instrument() -> None:
     """Count what a click costs, wherever the bot does it."""
-    # the façade and every class it stands on (its core), and the notes
-    for kind in (*TableService.__mro__[:-1], Notes):
+    # the façade and every class it stands on (its core), the notes, the cluster
+    prefixes: dict[type, str] = {Notes: "notes.", Cluster: "cluster."}
+    for kind in (*TableService.__mro__[:-1], Notes, Cluster):
         for name, value in list(vars(kind).items()):
             if callable(value) and not name.startswith("_"):
-                prefix = "notes." if kind is Notes else ""
+                prefix = prefixes.get(kind, "")
                 setattr(kind, name, _service_counting(prefix + name, value))
     _replace_everywhere(views.table_view, _counting(views.table_view, "table views"))
     _replace_everywhere(views.hand_view, _counting(views.hand_view, "hand views"))
@@ -141,7 +144,7 @@ def _report() -> None:
     for figure in (*FIGURES, "REST calls"):
         values = [c[figure] for c in clicks]
         print(f"  {figure:<14} mean {statistics.fmean(values):5.2f}  max {max(values):3d}")
-    print("  service calls from the cogs, per card click:")
+    print("  calls from the cogs into bot/tables, per card click:")
     for name, count in COUNTS.calls.most_common():
         print(f"    {name:<28} {count / len(clicks):5.2f}")
 
