@@ -17,6 +17,7 @@ from bot.storage.settings import get_settings
 from bot.tables.errors import TableError
 from bot.tables.house import completions, opening_options, parse_house, values_of
 from bot.tables.model import DEFAULT_ROBOT, ROBOT_LEVELS, Level
+from bot.tables.views import Outcome
 from cogs._base import CommandsMixin, anywhere, channel_url, pings
 
 from . import embeds as ui
@@ -173,6 +174,29 @@ class TablesCommands(CommandsMixin):
         # a member named twice is invited (and pinged) once
         invited = list(dict.fromkeys(m.id for m in (invite, invite2, invite3) if m is not None))
         service = service_of(interaction.client)
+        presenter = presenter_of(interaction.client)
+        posted: list[int] = []
+
+        async def post(outcome: Outcome) -> None:
+            """The lobby is the command's answer, posted before the table is published."""
+            table = outcome.table
+            mentions = " ".join(f"<@{uid}>" for uid in invited)
+            try:
+                callback = await interaction.response.send_message(
+                    content=t("tables.invited", table.language, mentions=mentions)
+                    if invited
+                    else None,
+                    allowed_mentions=pings(invited),
+                    **presenter.lobby_payload(table),
+                )
+            except discord.HTTPException as error:
+                log.warning("Table %s: its lobby could not be shown (%s)", table.id, error)
+                return
+            posted.append(table.id)
+            resource = callback.resource
+            if isinstance(resource, discord.InteractionMessage):
+                await presenter.lobby_posted(table, resource.id)
+
         try:
             table = await service.open_table(
                 guild_id=guild.id,
@@ -188,27 +212,14 @@ class TablesCommands(CommandsMixin):
                 hand_delivery=settings.hand_delivery,
                 robot_level=Level(robots),
                 host_since=since_of(member),
+                reply=post,
             )
         except TableError as error:
             await refuse(interaction, error)
             return
-        presenter = presenter_of(interaction.client)
-        payload = presenter.lobby_payload(table)
-        mentions = " ".join(f"<@{uid}>" for uid in invited)
-        try:
-            callback = await interaction.response.send_message(
-                content=t("tables.invited", table.language, mentions=mentions) if invited else None,
-                allowed_mentions=pings(invited),
-                **payload,
-            )
-        except discord.HTTPException as error:
+        if not posted:
             # nobody can see this lobby (the command's token ran out, 10062...): no table
-            log.warning("Table %s: its lobby could not be shown (%s); closing it", table.id, error)
             await service.discard(table.id)
-            return
-        resource = callback.resource
-        if isinstance(resource, discord.InteractionMessage):
-            await presenter.lobby_posted(table, resource.id)
 
     @new.autocomplete("house")
     async def house_autocomplete(
