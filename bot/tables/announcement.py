@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from .events import Who
-from .model import DealSummary
+from .summary import DealSummary
 
 
 class Said(Enum):

@@ -14,13 +14,14 @@ from enum import Enum
 from typing import Any, Final
 
 from bot.ai import Level
-from bot.engine import Deal, Game, Options, Result, Variant, parse_options
+from bot.engine import Deal, Game, Options, Variant, parse_options
 from bot.engine.game import Payout
 from bot.engine.variants import sides_of
 from bot.storage.settings import HandDelivery
 
 from .events import LogEvent, RobotId, Who
 from .ratings import RatingChange
+from .summary import DealSummary
 
 
 class Status(str, Enum):
@@ -132,51 +133,6 @@ for (a cycle would still fail, with a RecursionError)."""
 
 
 LOG_LENGTH = 6
-
-
-@dataclass(frozen=True, slots=True)
-class DealSummary:
-    """A finished deal, for its summary: how it ended, who sat where, the cards each
-    side took, the cantes sung, the rounds won before and after it and the trump suit."""
-
-    deal_no: int
-    result: Result
-    names: tuple[str, ...]
-    """Each seat's name at the end of the deal ("?" for an empty seat)."""
-    taken: tuple[tuple[int, ...], ...]
-    """Per side, the cards of the tricks it won, in the order they were played."""
-    cantes: tuple[tuple[int, int, int], ...]
-    """Each cante sung: (seat, suit, points)."""
-    rounds_won: tuple[int, ...]
-    rounds_before: tuple[int, ...]
-    trump: int
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "deal_no": self.deal_no,
-            "result": self.result.to_json(),
-            "names": list(self.names),
-            "taken": [list(cards) for cards in self.taken],
-            "cantes": [list(cante) for cante in self.cantes],
-            "rounds_won": list(self.rounds_won),
-            "rounds_before": list(self.rounds_before),
-            "trump": self.trump,
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> DealSummary:
-        return cls(
-            deal_no=int(data["deal_no"]),
-            result=Result.from_json(data["result"]),
-            names=tuple(str(name) for name in data["names"]),
-            taken=tuple(tuple(int(c) for c in cards) for cards in data["taken"]),
-            cantes=tuple(
-                (int(seat), int(suit), int(points)) for seat, suit, points in data["cantes"]
-            ),
-            rounds_won=tuple(int(n) for n in data["rounds_won"]),
-            rounds_before=tuple(int(n) for n in data["rounds_before"]),
-            trump=int(data["trump"]),
-        )
 
 
 class Seating:

@@ -15,9 +15,10 @@ from bot.engine.game import Game, first_dealer
 from .announcement import Announcement, Said
 from .errors import TableError
 from .events import Happened, LogEvent
-from .model import DealSummary, Status, Table
+from .model import Status, Table
 from .persistence import Played, Write
 from .settlement import Settlement, settle_deal, settle_game, stake_table
+from .summary import DealSummary
 from .turns import start_turn, update_pause
 
 

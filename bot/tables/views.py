@@ -33,7 +33,8 @@ from .announcement import Announcement
 from .errors import TableError
 from .events import LogEvent
 from .history import past_trick
-from .model import DealSummary, GameTally, Level, Seat, Seating, Status, Table
+from .model import GameTally, Level, Seat, Seating, Status, Table
+from .summary import DealSummary
 from .turns import TURN_KINDS, human_may_declare, robot_on_turn
 
 

@@ -19,7 +19,8 @@ from bot.engine import CODES, SUITS, Action, Kind, Result
 from bot.engine.cards import RANK_OF
 from bot.i18n import t
 from bot.render.symbols import SUIT_SYMBOLS, card_label
-from bot.tables.model import DEFAULT_ROBOT, DealSummary, Seat, Status
+from bot.tables.model import DEFAULT_ROBOT, Seat, Status
+from bot.tables.summary import DealSummary
 from bot.tables.views import DealView, HandView, TableView
 from bot.words import card_name as card_name
 from bot.words import hints_mark

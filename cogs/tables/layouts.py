@@ -18,7 +18,8 @@ from bot.engine import SUITS, Action, Kind
 from bot.i18n import t
 from bot.render.symbols import SUIT_SYMBOLS
 from bot.tables.codes import encode_action
-from bot.tables.model import DealSummary, Status
+from bot.tables.model import Status
+from bot.tables.summary import DealSummary
 from bot.tables.views import HandView, TableView
 from bot.words import ASKED, card_name
 from cogs._base import command_path

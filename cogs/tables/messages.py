@@ -21,7 +21,8 @@ import discord
 
 from bot.engine import Variant
 from bot.i18n import t
-from bot.tables.model import DealSummary, Status
+from bot.tables.model import Status
+from bot.tables.summary import DealSummary
 from bot.tables.views import HandView, TableView
 
 from . import embeds as ui

@@ -18,7 +18,7 @@ from bot.render import (
     render_summary,
     render_table,
 )
-from bot.tables.model import DealSummary
+from bot.tables.summary import DealSummary
 from bot.tables.views import TableView
 from bot.words import suit_text
 

@@ -14,7 +14,8 @@ import pytest
 from bot.ai import Level
 from bot.engine import Contract, End, Game, Options, Result, Scoring, Variant
 from bot.tables.events import Happened, LogEvent, Who
-from bot.tables.model import DealSummary, Seat, Status, Table
+from bot.tables.model import Seat, Status, Table
+from bot.tables.summary import DealSummary
 from tests.tables._play import restored
 
 MEMBER = 1_100_000_000_000_000_003
