@@ -16,10 +16,10 @@ from .announcement import Announcement, Said
 from .errors import TableError
 from .events import Happened, LogEvent
 from .model import Status, Table
-from .persistence import Played, Write
 from .settlement import Settlement, settle_deal, settle_game, stake_table
 from .summary import DealSummary
 from .turns import start_turn, update_pause
+from .writes import Played, Write
 
 
 def start(table: Table, clock: Callable[[], float]) -> Write:

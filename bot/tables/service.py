@@ -39,7 +39,7 @@ from .hints import Hint, Hints
 from .model import Status, Table
 from .notes import Notes
 from .opening import Opening
-from .persistence import STATE, Store, Write
+from .persistence import Store
 from .robots import AWAY_AFTER_MISSES as AWAY_AFTER_MISSES
 from .robots import Robots
 from .runtime import Runtime as Runtime
@@ -48,6 +48,7 @@ from .surroundings import Presenter as Presenter
 from .thinking import Thinking
 from .views import Outcome as Outcome
 from .views import Redraws, TableView, table_view
+from .writes import STATE, Write
 
 log = logging.getLogger(__name__)
 
