@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from enum import Enum, auto
+from typing import Protocol
+
+from bot.engine import Deal
 
 from .model import Status, Table
-from .robots import Robots
-from .surroundings import Surroundings
 from .turns import human_may_declare
 
 log = logging.getLogger(__name__)
@@ -40,6 +41,37 @@ class Due(Enum):
     TURN_OVER = auto()
 
 
+class Timekeeping(Protocol):
+    """What the clocks read from the service (:class:`surroundings.Surroundings`), each time
+    they need it: this much only, so that the clock stands below the service and the robots
+    it wakes."""
+
+    @property
+    def clock(self) -> Callable[[], float]: ...
+
+    @property
+    def sleep(self) -> Callable[[float], Awaitable[None]]: ...
+
+    @property
+    def robot_delay(self) -> float: ...
+
+    @property
+    def tables(self) -> Mapping[int, Table]: ...
+
+
+class RobotsOnTurn(Protocol):
+    """What the clocks ask the robots (:class:`robots.Robots`): who acts now, and to start
+    or drop the decision a timer is set for."""
+
+    def to_act(self, table: Table, deal: Deal) -> int | None: ...
+
+    def think_ahead(self, table: Table, deal: Deal, seat: int | None) -> None: ...
+
+    def drop_early(self, table_id: int) -> None: ...
+
+    def drop_all_early(self) -> None: ...
+
+
 class Clocks:
     """The timers of every table. They ring ``ring(table_id)``; what is due then is the
     service's to do, under the table's lock.
@@ -49,8 +81,8 @@ class Clocks:
 
     def __init__(
         self,
-        service: Surroundings,
-        robots: Robots,
+        service: Timekeeping,
+        robots: RobotsOnTurn,
         ring: Callable[[int], Awaitable[None]],
     ) -> None:
         self._service = service
