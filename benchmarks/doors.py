@@ -17,7 +17,6 @@ Run: ``python benchmarks/doors.py``.
 from __future__ import annotations
 
 import ast
-import functools
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,7 +24,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.test_layers import Module, modules, package_graph  # noqa: E402
+from tests.test_layers import (  # noqa: E402
+    Module,
+    longest_chain,
+    modules,
+    package_graph,
+    table_modules,
+)
 
 SHOW_CALLS = {"refresh", "table_lost"}
 SHOW_HELPERS = {"show_everywhere"}
@@ -156,21 +161,6 @@ def patching_tests() -> list[str]:
     return sites
 
 
-def longest_chain() -> list[str]:
-    graph = package_graph()
-    inside = {n for n in graph if n.startswith("bot.tables.") and n.count(".") == 2}
-
-    @functools.cache
-    def longest(node: str) -> tuple[str, ...]:
-        best: tuple[str, ...] = (node,)
-        for nxt in graph[node]:
-            if nxt in inside and len(longest(nxt)) + 1 > len(best):
-                best = (node, *longest(nxt))
-        return best
-
-    return list(max((longest(n) for n in sorted(inside)), key=len))
-
-
 def report(title: str, sites: list[str]) -> None:
     print(f"{title}: {len(sites)}")
     for site in sites:
@@ -186,7 +176,8 @@ def main() -> None:
     report("collaborators of the bot typed '| None' or 'object'", loose_collaborators(found))
     report("cogs reading the service's sleep, db, redraw or clock", borrowed(found))
     report("tests patching secrets or a module of the service", patching_tests())
-    chain = longest_chain()
+    graph = package_graph()
+    chain = longest_chain(graph, table_modules(graph))
     print(f"longest import chain inside bot/tables: {len(chain)} modules")
     print("    " + " -> ".join(name.rsplit(".", 1)[1] for name in chain))
 

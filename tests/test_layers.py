@@ -449,6 +449,56 @@ def test_no_package_has_an_import_cycle() -> None:
     assert cycles(package_graph()) == []
 
 
+LONGEST_CHAIN = 10
+"""Modules in the longest chain of imports among bot/tables' own modules (issue #42): past
+that, a change near the bottom reaches too far up, and a module is read knowing too much."""
+
+
+def table_modules(graph: dict[str, set[str]]) -> set[str]:
+    """The modules of bot/tables itself (its subpackages count as one module each)."""
+    return {n for n in graph if n.startswith("bot.tables.") and n.count(".") == 2}
+
+
+def longest_chain(graph: dict[str, set[str]], among: set[str]) -> list[str]:
+    """The longest chain of imports (a imports b imports c ...) through the modules
+    ``among``; the first of the longest in name order. An import that closes a cycle is not
+    followed (``test_no_package_has_an_import_cycle`` tells of it)."""
+    found: dict[str, tuple[str, ...]] = {}
+    visiting: set[str] = set()
+
+    def longest(node: str) -> tuple[str, ...]:
+        if node not in found:
+            visiting.add(node)
+            best: tuple[str, ...] = (node,)
+            for nxt in sorted(graph[node] & among - visiting):
+                below = longest(nxt)
+                if len(below) + 1 > len(best):
+                    best = (node, *below)
+            visiting.discard(node)
+            found[node] = best
+        return found[node]
+
+    return list(max((longest(n) for n in sorted(among)), key=len, default=()))
+
+
+def test_the_chain_check_finds_the_longest_chain() -> None:
+    graph = {"p.a": {"p.b", "p.c"}, "p.b": {"p.c"}, "p.c": {"p.d"}, "p.d": set(), "p.e": set()}
+    assert longest_chain(graph, set(graph)) == ["p.a", "p.b", "p.c", "p.d"]
+    assert longest_chain(graph, {"p.a", "p.c", "p.e"}) == ["p.a", "p.c"]
+    assert longest_chain({"p.a": {"p.b"}, "p.b": {"p.a"}}, {"p.a", "p.b"}) == ["p.a", "p.b"]
+
+
+def test_the_table_concern_chains_at_most_10_modules() -> None:
+    """A chain of imports inside bot/tables (daily -> service -> opening -> core -> ...)
+    is at most ``LONGEST_CHAIN`` modules long: what a module stands on is few layers deep."""
+    graph = package_graph()
+    chain = longest_chain(graph, table_modules(graph))
+    assert len(chain) <= LONGEST_CHAIN, (
+        f"the longest chain of imports inside bot/tables is {len(chain)} modules, more than "
+        f"{LONGEST_CHAIN}:\n  " + " -> ".join(name.rsplit(".", 1)[1] for name in chain)
+    )
+
+
 def test_no_room_is_over_500_lines() -> None:
     long = sorted(
         f"{m.path}: {n} lines"
