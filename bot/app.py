@@ -59,7 +59,8 @@ class TuteApp(TuteBot):
         self.sockets = Sockets(runtime.clock)
         self.tables = tables = TableService(
             db,
-            (DiscordPresenter(self, db, runtime, language=config.language), self.sockets),
+            # the quick ones first: the sockets are sent a change before Discord's messages
+            (self.sockets, DiscordPresenter(self, db, runtime, language=config.language)),
             runtime,
             robot_delay=config.robot_delay,
             think_budget=config.think_budget,

@@ -6,7 +6,6 @@ and no concern knows the service's commands."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -83,22 +82,17 @@ class Surroundings:
         """The one door out: every saved change (``Show``), whatever made it (a button, the
         card table, the clock, a robot, a forwarded click, a tournament), and every table
         lost at a start, is published here, once, to every presenter the service was built
-        with; each shows it to whoever the audience rule lets see it. ``skip_seat``: the
-        hand the request's own answer showed. A presenter that fails keeps neither the
-        others from showing it nor the change from standing: it is logged, and the next
-        change shows the table again."""
-        done = await asyncio.gather(
-            *(
-                p.table_lost(news)
-                if isinstance(news, LostTable)
-                else p.refresh(news, skip_seat=skip_seat)
-                for p in self.presenters
-            ),
-            return_exceptions=True,
-        )
-        for presenter, result in zip(self.presenters, done, strict=True):
-            if isinstance(result, Exception):
-                what = f"table {news.table_id if isinstance(news, LostTable) else news.table.id}"
-                log.error("%s could not show %s", type(presenter).__name__, what, exc_info=result)
-            elif isinstance(result, BaseException):
-                raise result
+        with, in the order given (the quick ones first: the card table's sockets, then
+        Discord's messages); each shows it to whoever the audience rule lets see it.
+        ``skip_seat``: the hand the request's own answer showed. A presenter that fails
+        keeps neither the others from showing it nor the change from standing: it is
+        logged, and the next change shows the table again."""
+        for presenter in self.presenters:
+            try:
+                if isinstance(news, LostTable):
+                    await presenter.table_lost(news)
+                else:
+                    await presenter.refresh(news, skip_seat=skip_seat)
+            except Exception:
+                what = news.table_id if isinstance(news, LostTable) else news.table.id
+                log.exception("%s could not show table %s", type(presenter).__name__, what)
