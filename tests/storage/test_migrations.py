@@ -9,6 +9,7 @@ import pytest
 
 from bot.storage import ledger, members, open_database
 from bot.storage import places as stored_places
+from bot.storage import tournament_places as stored_tournament_places
 from bot.storage.base import Database, migration_scripts
 from bot.storage.settings import get_settings
 
@@ -31,6 +32,7 @@ TABLES = {
     "table_places",
     "daily_deals",
     "daily_key",
+    "tournament_places",
 }
 ADDED_AT = {
     "member_preferences": 4,
@@ -42,6 +44,7 @@ ADDED_AT = {
     "table_places": 10,
     "daily_deals": 12,
     "daily_key": 12,
+    "tournament_places": 14,
 }
 """The tables a later version added, with that version."""
 LATEST = len(migration_scripts())
@@ -338,5 +341,65 @@ async def test_version_10_moves_where_messages_live_out_of_the_games_state(
             None,
             "{}",
         )
+    finally:
+        await db.close()
+
+
+def tournament_state(**kept: object) -> str:
+    """A tournament's state as the version-13 bot wrote it (with what ``kept`` adds)."""
+    state = {
+        "variant": "habanero",
+        "options": {},
+        "format": "knockout",
+        "swiss_rounds": 0,
+        "deadline": 0.0,
+        "entrants": [[10, "ana"], [11, "bea"], [12, "cruz"], [13, "dani"]],
+        "draw": None,
+        "tables": {"0": 70, "1": 71},
+    }
+    return json.dumps({**state, **kept})
+
+
+async def test_version_14_moves_a_tournaments_places_out_of_its_state(
+    db_target: str | Path,
+) -> None:
+    """Its sign-up message and the tables its channel was told leave a tournament's state
+    for the Discord side's own table; a state kept before ``told`` was (its tables all told
+    then) counts every table of its matches as told."""
+    db = await open_database(db_target, migrate=False)
+    try:
+        assert await db.migrate(target=13) == 13
+        states = {
+            1: tournament_state(message_id=901, told=[71]),
+            2: tournament_state(message_id=902),  # kept before "told"
+            3: tournament_state(message_id=None, tables={}, told=[]),  # signing up
+            4: tournament_state(message_id=904, told=[71, 70]),
+        }
+        async with db.transaction() as conn:
+            for tournament_id, state in states.items():
+                await conn.execute(
+                    "INSERT INTO tournaments (id, guild_id, channel_id, host_id, status, state,"
+                    " created_at, updated_at) VALUES (?, 1, 2, 10, 'running', ?, 0, 0)",
+                    (tournament_id, state),
+                )
+        assert await db.migrate() == LATEST
+
+        found = {
+            tournament_id: await stored_tournament_places.load(db, tournament_id)
+            for tournament_id in states
+        }
+        assert {
+            tournament_id: (row.message_id, json.loads(row.told))
+            for tournament_id, row in found.items()
+            if row is not None
+        } == {1: (901, [71]), 2: (902, [70, 71]), 3: (None, []), 4: (904, [70, 71])}
+        assert await stored_tournament_places.load(db, 5) is None
+        # written from now on by the Discord side, in place of what was moved
+        await stored_tournament_places.save(
+            db, stored_tournament_places.TournamentPlaceRow(3, 903, "[72]")
+        )
+        assert await stored_tournament_places.load(
+            db, 3
+        ) == stored_tournament_places.TournamentPlaceRow(3, 903, "[72]")
     finally:
         await db.close()
