@@ -5,8 +5,9 @@ once and in order, from the open database, before any cog loads:
    redraws have them);
 2. the presenters: Discord's messages and the card table's sockets;
 3. the table service with those presenters and the bot's runtime (its clock, its waits, its
-   seeds, its robot), then the tournaments and the daily deals on it, and who listens to
-   what;
+   seeds, its robot), then the tournaments (with the Discord side's record of where each
+   lives, and its loop that tells where their tables opened) and the daily deals on it, and
+   who listens to what;
 4. the card table, listening where TUTE_WEB_PORT asks;
 5. this process's shards (the cluster), then the tables restored, the tournaments, the
    daily deals caught up, and every table shown again.
@@ -32,9 +33,11 @@ from cogs.tables.faces import CardFaces
 from cogs.tables.guide import GUIDE_ITEMS
 from cogs.tables.presenter import DiscordPresenter
 from cogs.tables.replay_buttons import REPLAY_ITEMS
-from cogs.tournaments import announce, opened
+from cogs.tournaments import announce
 from cogs.tournaments.buttons import TournamentButton
 from cogs.tournaments.commands import tell_caught_up
+from cogs.tournaments.opened import Telling
+from cogs.tournaments.places import TournamentPlaces
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +50,10 @@ class TuteApp(TuteBot):
 
     faces: CardFaces
     """The card faces as this application's emojis, synced in the background."""
+    tournament_places: TournamentPlaces
+    """Where each tournament lives on Discord: its sign-up message, the tables told."""
+    tournament_telling: Telling
+    """The tables whose link a tournament's channel is still to be told, tried again."""
 
     async def assemble(self) -> None:
         config, runtime, db = self.config, self.runtime, self.db
@@ -67,6 +74,10 @@ class TuteApp(TuteBot):
             robot_processes=config.robot_processes,
         )
         self.tournaments = TournamentService(db, tables, runtime.clock)
+        self.tournament_places = TournamentPlaces(db)
+        self.tournament_telling = Telling(
+            self, self.tournaments, self.tournament_places, runtime.sleep
+        )
         self.daily = DailyService(db, tables)
         self._listen()
         self.web = WebTable(
@@ -86,13 +97,13 @@ class TuteApp(TuteBot):
     def _listen(self) -> None:
         """Who is told what: the tournaments of each game that ends and of the tables they
         open, the daily deals' members of their scores."""
-        tables, tournaments = self.tables, self.tournaments
+        tables, tournaments, telling = self.tables, self.tournaments, self.tournament_telling
 
         async def game_over(table: announce.EndedTable) -> None:
             await announce.game_over(self, tournaments, table)
 
         async def tables_opened(tour: Tournament, table_ids: tuple[int, ...]) -> None:
-            await opened.tell_opened(self, tour, table_ids)
+            await telling.opened(tour, table_ids)
 
         async def scored(told: Scored) -> None:
             await tell_scored(self, told)
@@ -135,9 +146,17 @@ class TuteApp(TuteBot):
             # the commands stay; the tournaments in the database come back at the next start
             log.exception("Could not restore the tournaments")
             return
-        if any(each.moved for each in caught):
-            # told once the bot is up and the tables are shown (their links in the posts)
+        if caught:
+            # told once the bot is up and the tables are shown (their links in the posts):
+            # what the catch-up did, and the tables whose link its channel never got
             self.loop.create_task(tell_caught_up(self, caught))
+
+    async def close(self) -> None:
+        """Nothing more is told of a tournament's tables (the next start tells what is
+        left); then the bot stops as it was built."""
+        if "tournament_telling" in vars(self):
+            self.tournament_telling.stop()
+        await super().close()
 
     @staticmethod
     async def _catch_up(daily: DailyService) -> None:

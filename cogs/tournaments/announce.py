@@ -33,11 +33,8 @@ log = logging.getLogger(__name__)
 
 RETRY_DELAYS = (2.0, 10.0, 30.0)
 """Seconds before each new try of a post Discord could not take for now (an outage, 5xx, or
-a rate limit, 429); what it refuses for good (403, 404) is not tried again."""
-
-
-def _passing(error: discord.HTTPException) -> bool:
-    return error.status == 429 or error.status >= 500
+a rate limit, 429: ``opened.for_now``); what it refuses for good (403, 404) is not tried
+again."""
 
 
 async def _wait(bot: discord.Client, delay: float) -> None:
@@ -70,7 +67,7 @@ async def _send(
                 **kwargs,  # type: ignore[arg-type]
             )
         except discord.HTTPException as error:  # 403, 404, an outage: this post only
-            if delay is not None and _passing(error):
+            if delay is not None and opened.for_now(error):
                 log.info("Tournament %s: a post is tried again (%s)", tour.id, error)
                 await _wait(bot, delay)
                 continue
@@ -132,7 +129,9 @@ async def round_started(bot: discord.Client, tour: Tournament) -> str | None:
     links = await show_round_tables(bot, tour)
     sent = await send_parts(bot, tour, posts.round_parts(tour, links), picture=True)
     linked = {table for part, _ in sent for table in part.tables}
-    await opened.after_round_post(bot, tour, {k: v for k, v in links.items() if k in linked})
+    telling = opened.telling_of(bot)
+    if telling is not None:
+        await telling.after_round(tour, {k: v for k, v in links.items() if k in linked})
     return sent[0][1].jump_url if sent else None
 
 
@@ -172,16 +171,18 @@ async def game_over(bot: discord.Client, service: TournamentService, table: Ende
 
 
 async def caught_up(bot: discord.Client, caught: CaughtUp) -> None:
-    """After a restart: what the catch-up decided and drew, told as the games' ends would
-    have told it."""
+    """After a restart: the tables its channel was never told of, told; what the catch-up
+    decided and drew, told as the games' ends would have told it."""
     tour = caught.tournament
     draw = tour.draw
-    if draw is None or not caught.moved:
+    if draw is None:
         return
-    tournaments = opened.service(bot)
-    if caught.untold and draw.current_round == caught.round_before and tournaments is not None:
-        # opened before the stop, never told where: told now (the service's clock)
-        tournaments.tell_later(tour.id, set(caught.untold))
+    telling = opened.telling_of(bot)
+    if telling is not None and draw.current_round == caught.round_before:
+        # opened before the stop, never told where: told now (a new round's pairings would)
+        await telling.after_restart(tour)
+    if not caught.moved:
+        return
     await told(bot, tour, [draw.matches[i] for i in caught.decided], caught.round_before)
 
 

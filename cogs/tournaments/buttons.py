@@ -21,6 +21,7 @@ from cogs.tables.messages import too_old
 from cogs.tables.rules_text import rules_line
 
 from . import announce
+from .places import places_of
 from .posts import GREEN, format_text
 
 log = logging.getLogger(__name__)
@@ -169,12 +170,14 @@ async def close_signup(
     (and, once posted, a link to the round's ``pairings``).
     A message Discord refuses to edit (deleted, no access) is left as it is: its buttons
     answer that the tournament started."""
-    if tour.message_id is None:
+    places = places_of(client)
+    message_id = None if places is None else (await places.of(tour.id)).message_id
+    if message_id is None:
         return
     channel = client.get_partial_messageable(tour.channel_id, guild_id=tour.guild_id)
     try:
         payload = signup_payload(tour, pairings)
-        await channel.get_partial_message(tour.message_id).edit(**payload)
+        await channel.get_partial_message(message_id).edit(**payload)
     except discord.HTTPException as error:
         log.info("Tournament %s: its sign-up message stays as it was (%s)", tour.id, error)
 
@@ -190,7 +193,9 @@ async def repost_signup(client: discord.Client, tour: Tournament) -> discord.Mes
     except discord.HTTPException as error:
         log.warning("Tournament %s: its sign-up could not move (%s)", tour.id, error)
         return None
-    await tournaments_of(client).set_message(tour.id, fresh.id)
+    places = places_of(client)
+    if places is not None:
+        await places.posted(tour.id, fresh.id)
     return fresh
 
 

@@ -32,6 +32,7 @@ from cogs.tables.common import db_of, locale_of, refuse
 
 from . import announce, posts
 from .buttons import close_signup, signup_payload, tournaments_of
+from .places import places_of
 
 log = logging.getLogger(__name__)
 
@@ -182,8 +183,9 @@ class TournamentCommands(CommandsMixin):
         )
         # where the sign-up message is, from the answer itself (as /tute new's lobby): the
         # start closes it
-        if isinstance(callback.resource, discord.InteractionMessage):
-            await service.set_message(tour.id, callback.resource.id)
+        places = places_of(interaction.client)
+        if places is not None and isinstance(callback.resource, discord.InteractionMessage):
+            await places.posted(tour.id, callback.resource.id)
 
     @tournament_new.autocomplete("house")
     async def tournament_house_autocomplete(

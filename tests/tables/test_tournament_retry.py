@@ -1,7 +1,7 @@
 """A tournament table that fails to open is tried again on a clock (1 s, 2 s, 4 s... at most
-a minute apart) without waiting for another game to end, and a table its channel was never
-told of is told after a restart, once. Through the table service on a real SQLite file, in
-simulated time (``_sim``)."""
+a minute apart) without waiting for another game to end, and its listener is told once that
+it opened late. Through the table service on a real SQLite file, in simulated time
+(``_sim``)."""
 
 from __future__ import annotations
 
@@ -68,7 +68,6 @@ async def test_a_final_whose_table_failed_to_open_is_played(
 
     async def listener(tour: Tournament, table_ids: tuple[int, ...]) -> None:
         told.append(table_ids)
-        await service.told(tour.id, set(table_ids))
 
     service.on_opened(listener)
     tour = only(service)
@@ -79,8 +78,8 @@ async def test_a_final_whose_table_failed_to_open_is_played(
     assert await next_try_in(env, service, tour) is None
     await settle(env)
     (table_id,) = tour.tables.values()
-    assert told == [(table_id,)], "the channel is told where it opened"
-    assert tour.told == {table_id}
+    assert told == [(table_id,)], "its listener is told, once, that it opened late"
+    assert "told" not in tour.state_json(), "what the channel was told is the Discord side's"
 
     await play_out(env, table_of(env, 100))
     await settle(env)
@@ -96,15 +95,13 @@ async def restarted(env: Env) -> list[Any]:
     return await TournamentService(env.db, env.service, env.time).restore()
 
 
-async def test_a_table_never_told_is_told_after_a_restart_once(env: Env) -> None:
-    service = await running(env, [100, 101])  # nobody tells the channel: a failed post
+async def test_a_restart_with_nothing_to_catch_up_moves_nothing(env: Env) -> None:
+    """A table open before the stop is open after it, and nothing was decided or drawn: the
+    service has nothing to tell (what the channel was never told is the Discord side's
+    business, ``tests/cogs/tournaments/test_places.py``)."""
+    service = await running(env, [100, 101])
     (table_id,) = only(service).tables.values()
 
     (caught,) = await restarted(env)
-    assert caught.untold == (table_id,) and caught.moved
-
-    again = TournamentService(env.db, env.service, env.time)
-    await again.restore()
-    await again.told(caught.tournament.id, {table_id})
-    (caught,) = await restarted(env)
-    assert caught.untold == () and not caught.moved
+    assert not caught.moved and caught.tournament.tables_in_play() == [table_id]
+    assert table_id in env.service.tables

@@ -47,16 +47,12 @@ class Tournament:
     leaving or when it is called off, and paid out as prizes at its end."""
     prizes: dict[int, int] = field(default_factory=dict[int, int])
     """What each entrant won, once it is over (entry fee tournaments)."""
-    message_id: int | None = None
-    """Its sign-up message in its channel (None: not posted, or not known)."""
     status: TournamentStatus = TournamentStatus.SIGNUP
     entrants: list[tuple[int, str]] = field(default_factory=list[tuple[int, str]])
     """(user id, name) in sign-up order."""
     draw: Draw | None = None
     tables: dict[int, int] = field(default_factory=dict[int, int])
     """The table of each match played (its index in ``draw.matches`` -> table id)."""
-    told: set[int] = field(default_factory=set[int])
-    """The tables its channel was told had opened (a link posted)."""
 
     @property
     def table_size(self) -> int:
@@ -101,20 +97,20 @@ class Tournament:
                 "max_entrants": self.max_entrants,
                 "entry": self.entry,
                 "prizes": {str(u): n for u, n in self.prizes.items()},
-                "message_id": self.message_id,
                 "entrants": [[uid, name] for uid, name in self.entrants],
                 "draw": None if self.draw is None else self.draw.to_json(),
                 "tables": {str(i): t for i, t in self.tables.items()},
-                "told": sorted(self.told),
             },
             separators=(",", ":"),
         )
 
     @classmethod
     def from_row(cls, row: repo.TournamentRow) -> Tournament:
+        """The tournament its row keeps. A state written before migration 14 also holds its
+        sign-up message and the tables its channel was told: the Discord side keeps those
+        now, and they are not read here."""
         data: dict[str, Any] = json.loads(row.state)
         variant = Variant(data["variant"])
-        tables = {int(i): int(t) for i, t in data["tables"].items()}
         return cls(
             id=row.id,
             guild_id=row.guild_id,
@@ -130,13 +126,10 @@ class Tournament:
             max_entrants=int(data.get("max_entrants", MAX_ENTRANTS)),
             entry=int(data.get("entry", 0)),
             prizes={int(u): int(n) for u, n in data.get("prizes", {}).items()},
-            message_id=data.get("message_id"),
             status=TournamentStatus(row.status),
             entrants=[(int(uid), str(name)) for uid, name in data["entrants"]],
             draw=None if data["draw"] is None else Draw.from_json(data["draw"]),
-            tables=tables,
-            # a tournament kept before ``told`` was: its tables were told
-            told={int(t) for t in data["told"]} if "told" in data else set(tables.values()),
+            tables={int(i): int(t) for i, t in data["tables"].items()},
         )
 
 
@@ -149,8 +142,6 @@ class CaughtUp:
     tournament: Tournament
     decided: tuple[int, ...]
     round_before: int
-    untold: tuple[int, ...] = ()
-    """Open tables of the round in play whose opening the channel was never told."""
 
     @property
     def moved(self) -> bool:
@@ -159,7 +150,6 @@ class CaughtUp:
         draw = self.tournament.draw
         return (
             bool(self.decided)
-            or bool(self.untold)
             or self.tournament.status is TournamentStatus.FINISHED
             or (draw is not None and draw.current_round > self.round_before)
         )

@@ -29,7 +29,7 @@ from ..ratings import FAMILY_OF
 from ..service import TableService
 from .tournament import Draw, Format, Match, seeded
 from .tournament_chips import pay_entry, pay_prizes, refund
-from .tournament_retry import Opened, Retries
+from .tournament_retry import Opened, Reopened, Retries
 from .tournament_state import (
     MAX_ENTRANTS,
     CaughtUp,
@@ -209,17 +209,6 @@ class TournamentService:
                 raise
             return t
 
-    async def set_message(self, tournament_id: int, message_id: int) -> None:
-        """Where its sign-up message is, kept so that the start can close it. Not kept if the
-        save fails (the message then keeps its buttons, which answer that it started)."""
-        async with self._lock(tournament_id):
-            t = self.get(tournament_id)
-            t.message_id = message_id
-            try:
-                await self._save(t)
-            except SaveFailed:
-                t.message_id = None
-
     async def cancel(self, tournament_id: int, user_id: int) -> Tournament:
         """The host calls it off before it starts."""
         async with self._lock(tournament_id):
@@ -333,47 +322,21 @@ class TournamentService:
                     opened = False
         return opened
 
-    async def _reopen(self, tournament_id: int) -> tuple[Tournament, bool] | None:
-        """A try again of the tables that failed to open (``Retries``); the tables it opens
-        are to be told in the channel."""
+    async def _reopen(self, tournament_id: int) -> Reopened | None:
+        """A try again of the tables that failed to open (``Retries``), with the tables it
+        opened: its listeners are told of them."""
         async with self._lock(tournament_id):
             t = self.tournaments.get(tournament_id)
             if t is None or t.status is not TournamentStatus.RUNNING or t.draw is None:
                 return None
             before = set(t.tables.values())
-            try:
-                opened = await self._open_tables(t)
-            finally:
-                new = set(t.tables.values()) - before
-                if new:
-                    self._retries.to_tell.setdefault(t.id, set()).update(new)
-            return t, opened
-
-    # ------------------------------------------------------------ telling
+            opened = await self._open_tables(t)
+            return Reopened(t, opened, tuple(sorted(set(t.tables.values()) - before)))
 
     def on_opened(self, listener: Opened) -> None:
-        """Have ``listener`` told of the tables that opened late (tried again), and of those
-        handed back with ``tell_later``: it tells the channel where they are, and reports
-        it with ``told``."""
+        """Have ``listener`` told of the tables that opened late (on a try again), once:
+        where they are is its to tell."""
         self._retries.listeners.append(listener)
-
-    def tell_later(self, tournament_id: int, table_ids: set[int]) -> None:
-        """The channel could not be told where these tables opened: try again later."""
-        self._retries.start(tournament_id, table_ids)
-
-    async def told(self, tournament_id: int, table_ids: set[int]) -> None:
-        """The channel was told where these tables opened: not told again after a restart.
-        A failed save is logged (they may be told once more)."""
-        self._retries.told(tournament_id, table_ids)
-        async with self._lock(tournament_id):
-            t = self.tournaments.get(tournament_id)
-            if t is None or table_ids <= t.told:
-                return
-            t.told |= table_ids
-            try:
-                await self._save(t)
-            except (SaveFailed, TableError):
-                t.told -= table_ids
 
     async def _play(self, t: Tournament, index: int, match: Match) -> None:
         """Open the match's table (saved as the match's before anyone sits), seat its
@@ -467,19 +430,8 @@ class TournamentService:
                     await self._catch_up(t, decided)
             except Exception:
                 log.exception("Tournament %s could not catch up", t.id)
-            caught_up.append(CaughtUp(t, tuple(decided), round_before, self._untold(t)))
+            caught_up.append(CaughtUp(t, tuple(decided), round_before))
         return caught_up
-
-    def _untold(self, t: Tournament) -> tuple[int, ...]:
-        """The open tables of the round in play that the channel was never told of (its
-        post failed, or the bot stopped before it)."""
-        if t.status is not TournamentStatus.RUNNING:
-            return ()
-        return tuple(
-            table_id
-            for table_id in t.tables_in_play()
-            if table_id not in t.told and table_id in self.tables.tables
-        )
 
     async def _catch_up(self, t: Tournament, decided: list[int]) -> None:
         draw = t.draw

@@ -20,6 +20,7 @@ from bot.storage.settings import update_settings
 from bot.tables.competition.tournament import BYE
 from bot.tables.competition.tournaments import TournamentStatus
 from cogs.tournaments import posts
+from cogs.tournaments.places import places_of
 from tests.cogs._said import message_body
 from tests.cogs.tables._world import add_member, buttons, placed
 from tests.cogs.tournaments.test_eight import (
@@ -189,6 +190,14 @@ async def test_a_join_whose_message_cannot_be_edited_is_still_answered(
     assert embed.fields[0].name == t("tournaments.signup.entrants", "en", count=2)
 
 
+async def signup_message(env: simcord.Env, tournament_id: int) -> int | None:
+    """Where the running bot keeps the tournament's sign-up message (the Discord side's
+    record)."""
+    places = places_of(env.bot)
+    assert places is not None
+    return (await places.of(tournament_id)).message_id
+
+
 async def test_a_sign_up_open_for_hours_moves_to_a_fresh_message(
     simcord_env: simcord.Env, world: World
 ) -> None:
@@ -204,11 +213,11 @@ async def test_a_sign_up_open_for_hours_moves_to_a_fresh_message(
     assert first is not None
     (tid,) = {int(b.custom_id.split(":")[2]) for b in buttons(first)}
     await world.member.click(first, custom_id=f"tute:tn:{tid}:join")
-    assert tournaments_of(env).get(tid).message_id == first.id, "a fresh message: edited in place"
+    assert await signup_message(env, tid) == first.id, "a fresh message: edited in place"
     await env.advance_time(51 * 60)
     joined = await bob.click(first, custom_id=f"tute:tn:{tid}:join")
     assert joined.acknowledged and not joined.ephemeral
-    moved_to = tournaments_of(env).get(tid).message_id
+    moved_to = await signup_message(env, tid)
     assert moved_to is not None and moved_to != first.id
     old = message(env, first.channel_id, first.id)
     fresh = message(env, first.channel_id, moved_to)
