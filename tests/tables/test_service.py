@@ -22,7 +22,7 @@ from bot.tables.service import LostTable, TableService
 from bot.tables.settlement import chips_of
 from bot.tables.views import Show, table_view
 from tests.runtime import table_runtime
-from tests.tables._play import opened, restored
+from tests.tables._play import ROBOT_WAIT, opened, restored
 
 
 class Recorder:
@@ -50,9 +50,14 @@ class Clock:
 
 
 async def no_wait(seconds: float) -> None:
-    """The tables' waits (a robot's delay, a human's grace to sing) pass at once: no test
-    waits on the wall clock."""
-    await asyncio.sleep(0)
+    """The tables' short waits (a robot's delay, a human's grace to sing) pass at once: no
+    test waits on the wall clock. A longer one (a member's turn, a lobby's expiry) lasts
+    until its timer is stopped: the clock never moves here, so it would never be due, and
+    passing at once would only ring it again and again, a busy loop as long as the test."""
+    if seconds <= ROBOT_WAIT:
+        await asyncio.sleep(0)
+        return
+    await asyncio.Event().wait()
 
 
 def quick_service(db: Database, presenter: Recorder | None = None) -> TableService:
