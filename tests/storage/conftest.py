@@ -1,35 +1,14 @@
 """Storage tests run on both engines: a real SQLite file in a temporary folder, and a fresh
 database of a real PostgreSQL server (tests/pgserver.py), each opened as the bot opens it."""
 
-import asyncio
-import shutil
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from bot.storage import Database, open_database
+from tests.migrated import copy_migrated
 from tests.pgserver import fresh_postgres
-
-
-@pytest.fixture(scope="session")
-def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Where the run keeps a SQLite file migrated to the latest version (made on first use
-    by :func:`copy_migrated`)."""
-    return tmp_path_factory.mktemp("migrated") / "tute.db"
-
-
-async def copy_migrated(template: Path, path: Path) -> None:
-    """Put at ``path`` (its folder made) a SQLite file migrated to the latest version, as
-    opening an empty one would make it: a copy of ``template``, migrated the first time."""
-    if not await asyncio.to_thread(template.exists):
-        await (await open_database(template)).close()  # closed: its journal is in the file
-    await asyncio.to_thread(_copy, template, path)
-
-
-def _copy(source: Path, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(source, path)
 
 
 @pytest.fixture
@@ -46,7 +25,7 @@ async def db_target(request: pytest.FixtureRequest, db_path: Path) -> str | Path
     migrated = "db" in request.fixturenames
     if request.param == "sqlite":
         if migrated:
-            await copy_migrated(request.getfixturevalue("migrated_sqlite"), db_path)
+            await copy_migrated(db_path)
         return db_path
     return await fresh_postgres(request.getfixturevalue("pg_server"), migrated=migrated)
 

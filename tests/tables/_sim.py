@@ -18,7 +18,7 @@ import pytest
 
 from bot.ai import Level
 from bot.engine import Action, Kind, SeatView, Variant, parse_options
-from bot.storage import Database, ledger, open_database
+from bot.storage import Database, ledger
 from bot.storage import tables as repo
 from bot.storage.settings import update_settings
 from bot.tables.announcement import Said
@@ -28,6 +28,7 @@ from bot.tables.model import Status, Table
 from bot.tables.runtime import Robot
 from bot.tables.service import LostTable, Outcome, TableService
 from bot.tables.views import Show
+from tests.migrated import open_migrated
 from tests.runtime import seeds, table_runtime
 from tests.tables._play import opened
 
@@ -257,7 +258,7 @@ class Env:
 
 
 async def new_env(path: Path) -> Env:
-    db = await open_database(path)
+    db = await open_migrated(path)
     async with db.transaction() as conn:
         await update_settings(conn, GUILD, starting_chips=START)
     return Env(db, path)

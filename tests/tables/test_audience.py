@@ -13,13 +13,14 @@ import pytest
 
 from bot.engine import Options, Variant
 from bot.i18n import LANGUAGES, t
-from bot.storage import Database, open_database
+from bot.storage import Database
 from bot.tables.audience import place_of, sat_at, watch_refusal
 from bot.tables.errors import TableError
 from bot.tables.lobby import alone_options
 from bot.tables.model import Seat, Status, Table
 from bot.tables.service import TableService
 from bot.web.hub import TableHub
+from tests.migrated import open_migrated
 from tests.tables._play import opened
 from tests.web.conftest import quick_hub
 from tests.web.test_hub import Socket
@@ -30,7 +31,7 @@ ANA, LUIS, EVA, GONE = 10, 11, 12, 13
 
 @pytest.fixture
 async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await open_database(tmp_path / "t.db")
+    database = await open_migrated(tmp_path / "t.db")
     yield database
     await database.close()
 

@@ -15,7 +15,7 @@ import pytest
 
 from bot.engine import Action, Kind, Options, Variant
 from bot.i18n import t
-from bot.storage import Database, open_database
+from bot.storage import Database
 from bot.storage.members import member_stats
 from bot.storage.settings import update_settings
 from bot.tables.audience import kept_secret
@@ -33,6 +33,7 @@ from bot.tables.errors import TableError
 from bot.tables.model import Level, Status, Table
 from bot.tables.service import TableService
 from bot.tables.views import TableView
+from tests.migrated import open_migrated
 from tests.runtime import table_runtime
 from tests.tables._sim import Recorder, SimTime
 
@@ -79,7 +80,7 @@ class World:
 
 @pytest.fixture
 async def world(tmp_path: Path) -> AsyncIterator[World]:
-    db = await open_database(tmp_path / "tute.db")
+    db = await open_migrated(tmp_path / "tute.db")
     w = World(db)
     try:
         yield w

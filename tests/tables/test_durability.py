@@ -34,6 +34,7 @@ from bot.storage import tables as repo
 from bot.storage.settings import update_settings
 from bot.tables.errors import SaveFailed
 from bot.tables.model import Status
+from tests.migrated import open_migrated
 from tests.pgserver import fresh_postgres
 from tests.storage.helpers import connection_of
 
@@ -272,7 +273,7 @@ async def deal_played_down_to(
 async def test_a_save_that_fails_at_any_statement_leaves_nothing_half_done(
     tmp_path: Path, rounds: int, cards_left: int
 ) -> None:
-    db = await open_database(tmp_path / "tute.db")
+    db = await open_migrated(tmp_path / "tute.db")
     try:
         async with db.transaction() as conn:
             await update_settings(conn, GUILD, starting_chips=1000)

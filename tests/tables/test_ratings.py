@@ -10,7 +10,7 @@ import pytest
 from openskill.models import PlackettLuce
 
 from bot.ai import Level
-from bot.storage import Database, open_database
+from bot.storage import Database
 from bot.storage import ratings as stored
 from bot.tables.ratings import (
     NEWCOMER,
@@ -26,6 +26,7 @@ from bot.tables.ratings import (
     record_game,
     replay,
 )
+from tests.migrated import open_migrated
 
 GUILD = 1
 NO_RULES = RatingRules()
@@ -35,7 +36,7 @@ HARD = Player(robot=Level.HARD)
 
 @pytest.fixture
 async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await open_database(tmp_path / "tute.db")
+    database = await open_migrated(tmp_path / "tute.db")
     yield database
     await database.close()
 

@@ -15,7 +15,7 @@ import pytest
 from bot.engine import CODES, Options, RecordError, Variant, record_of
 from bot.engine.referee import judge
 from bot.i18n import LANGUAGES, t
-from bot.storage import Database, open_database
+from bot.storage import Database
 from bot.storage import daily as daily_repo
 from bot.storage import tables as repo
 from bot.tables.daily import day_of
@@ -23,6 +23,7 @@ from bot.tables.errors import TableError
 from bot.tables.model import Seat, Table
 from bot.tables.replay import StepKind, deal_replay, steps_of
 from tests.engine.test_properties import OPTION_SETS, play_random_game
+from tests.migrated import open_migrated
 
 GOLDEN = Path(__file__).parents[1] / "engine" / "golden"
 FINISHED = sorted(p for p in GOLDEN.glob("*.json") if not p.stem.endswith(("_illegal", "_midway")))
@@ -96,7 +97,7 @@ def test_a_deal_not_played_to_its_end_has_no_replay() -> None:
 
 @pytest.fixture
 async def db(tmp_path: Path) -> Any:
-    database = await open_database(tmp_path / "tute.db")
+    database = await open_migrated(tmp_path / "tute.db")
     yield database
     await database.close()
 

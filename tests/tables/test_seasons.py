@@ -10,12 +10,13 @@ from pathlib import Path
 import pytest
 
 from bot.ai import Level
-from bot.storage import Database, open_database
+from bot.storage import Database
 from bot.storage import seasons as stored
 from bot.storage.settings import update_settings
 from bot.tables.competition import seasons
 from bot.tables.errors import TableError
 from bot.tables.ratings import Family, GameResult, Player, RatingRules, record_game
+from tests.migrated import open_migrated
 
 GUILD = 1
 DAY = 86_400.0
@@ -26,7 +27,7 @@ HARD = Player(robot=Level.HARD)
 
 @pytest.fixture
 async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await open_database(tmp_path / "tute.db")
+    database = await open_migrated(tmp_path / "tute.db")
     async with database.transaction() as conn:
         await update_settings(conn, GUILD, min_rated_games=2)
     yield database

@@ -14,13 +14,14 @@ import pytest
 
 from bot.ai import Level
 from bot.engine import Action, Contract, End, Kind, Options, SeatView, Variant
-from bot.storage import Database, members, open_database
+from bot.storage import Database, members
 from bot.tables.announcement import Said
 from bot.tables.errors import TableError
 from bot.tables.model import Status, Table
 from bot.tables.service import LostTable, TableService
 from bot.tables.settlement import chips_of
 from bot.tables.views import Show, table_view
+from tests.migrated import open_migrated
 from tests.runtime import table_runtime
 from tests.tables._play import ROBOT_WAIT, opened, restored
 
@@ -88,7 +89,7 @@ async def ana_opens(
 
 @pytest.fixture
 async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await open_database(tmp_path / "t.db")
+    database = await open_migrated(tmp_path / "t.db")
     yield database
     await database.close()
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.engine import Options, Variant, parse_options
-from bot.storage import Database, open_database
+from bot.storage import Database
 from bot.storage import tournaments as stored
 from bot.tables.competition.tournament import BYE, Format
 from bot.tables.competition.tournaments import (
@@ -24,6 +24,7 @@ from bot.tables.competition.tournaments import (
 from bot.tables.errors import TableError
 from bot.tables.model import Status
 from bot.tables.service import TableService
+from tests.migrated import open_migrated
 
 from ._play import CHANNEL, GUILD, Clock, Timers, make_service, pick
 
@@ -57,7 +58,7 @@ def clock() -> Clock:
 
 
 async def build(path: Path, clock: Clock, *, restore: bool = False) -> House:
-    db = await open_database(path)
+    db = await open_migrated(path)
     timers = Timers()
     tables = make_service(db, timers, clock)
     tournaments = TournamentService(db, tables, clock)

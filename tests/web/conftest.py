@@ -8,12 +8,13 @@ from pathlib import Path
 import pytest
 
 from bot.engine import Options, Variant
-from bot.storage import Database, open_database
+from bot.storage import Database
 from bot.tables import Presenter
 from bot.tables.model import Table
 from bot.tables.service import TableService
 from bot.web.hub import TableHub
 from bot.web.sockets import Sockets
+from tests.migrated import open_migrated
 from tests.runtime import table_runtime
 from tests.tables._play import NullPresenter, opened
 from tests.tables.test_service import Clock, first_robot, no_wait, settle
@@ -21,7 +22,7 @@ from tests.tables.test_service import Clock, first_robot, no_wait, settle
 
 @pytest.fixture
 async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await open_database(tmp_path / "t.db")
+    database = await open_migrated(tmp_path / "t.db")
     yield database
     await database.close()
 

@@ -11,11 +11,12 @@ from pathlib import Path
 import pytest
 
 from bot.engine import Options, Variant
-from bot.storage import Database, open_database
+from bot.storage import Database
 from bot.storage import places as stored
 from bot.tables.model import Seat, Status, Table
 from bot.tables.views import TableView, table_view
 from cogs.tables.places import FLUSH_AFTER, HandPlace, Places
+from tests.migrated import open_migrated
 
 
 class Parked:
@@ -45,7 +46,7 @@ class Parked:
 
 @pytest.fixture
 async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await open_database(tmp_path / "tute.db")
+    database = await open_migrated(tmp_path / "tute.db")
     async with database.transaction() as conn:
         for table_id in (7, 8):
             await conn.execute(
