@@ -8,6 +8,10 @@ from collections.abc import Callable, Sequence
 from bot.ai import Level, choose_action
 from bot.engine import Action, Deal, Game, Options, Variant, seat_view, shuffle_deal
 
+BUDGET = 0.003
+"""The hard robots' thinking budget in these games, in seconds of a ``CountingClock`` (a
+millisecond a reading): a sampled deal or two a decision, the same on any machine."""
+
 
 class CountingClock:
     """A clock for the robots that moves ``tick`` seconds each time it is read, and keeps
@@ -24,15 +28,16 @@ class CountingClock:
 
 
 def ask(r: Deal, seat: int, level: Level, rng: random.Random, budget: float) -> Action | None:
+    """The robot's action, checked against the view; it thinks on a ``CountingClock``."""
     view = seat_view(r, seat)
-    action = choose_action(view, level, rng, budget)
+    action = choose_action(view, level, rng, budget, clock=CountingClock())
     if action is not None:
         assert action in view.legal, f"{level.value} chose {action}, not in the view's legal"
     return action
 
 
 def play_deal(
-    r: Deal, levels: Sequence[Level], rngs: Sequence[random.Random], budget: float = 0.02
+    r: Deal, levels: Sequence[Level], rngs: Sequence[random.Random], budget: float = BUDGET
 ) -> None:
     """Ask the robots until the deal ends; seats off turn may declare first, the seat on
     turn must always do something."""
@@ -58,7 +63,7 @@ def move(r: Deal, decide: Callable[[int], Action | None]) -> Action:
 
 
 def play_game(
-    variant: Variant, options: Options, levels: Sequence[Level], seed: int, budget: float = 0.02
+    variant: Variant, options: Options, levels: Sequence[Level], seed: int, budget: float = BUDGET
 ) -> Game:
     """A whole game (several deals in habanero) between the given levels."""
     rng = random.Random(seed)

@@ -62,7 +62,7 @@ def _name(case: tuple[Variant, Options]) -> str:
 def test_mixed_levels_play_a_whole_game(case: tuple[Variant, Options]) -> None:
     variant, options = case
     levels = [LEVELS[(seat + 2) % 3] for seat in range(options.seats_at(variant))]
-    game = play_game(variant, options, levels, seed=7, budget=0.01)
+    game = play_game(variant, options, levels, seed=7)
     assert game.finished and game.winner is not None
 
 
@@ -71,20 +71,20 @@ def test_robots_play_a_whole_game_under_each_preset(case: tuple[Variant, Options
     variant, options = case
     seats = options.seats_at(variant)
     levels = [LEVELS[(seat + 1) % 3] for seat in range(seats)]
-    game = play_game(variant, options, levels, seed=5, budget=0.01)
+    game = play_game(variant, options, levels, seed=5)
     assert game.finished and game.winner is not None
 
 
 @pytest.mark.parametrize("level", LEVELS, ids=[lv.value for lv in LEVELS])
 @pytest.mark.parametrize("variant", list(Variant), ids=[v.value for v in Variant])
 def test_each_level_alone_plays_a_whole_game(variant: Variant, level: Level) -> None:
-    game = play_game(variant, Options(), [level] * variant.players, seed=11, budget=0.01)
+    game = play_game(variant, Options(), [level] * variant.players, seed=11)
     assert game.finished
 
 
 @pytest.mark.parametrize("seed", range(3))
 def test_habanero_games_to_the_target_with_claims(seed: int) -> None:
     """Several deals with the carry: claims are offered from the second deal on."""
-    game = play_game(Variant.HABANERO, Options(), [Level.HARD, Level.NORMAL], seed, budget=0.01)
+    game = play_game(Variant.HABANERO, Options(), [Level.HARD, Level.NORMAL], seed)
     assert game.finished
     assert all(r.winner is None for r in game.results[:-1])
