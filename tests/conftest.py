@@ -25,6 +25,7 @@ from bot.client import TuteBot
 from bot.config import Config
 from bot.storage import Database
 from tests.discord_limits import check_request
+from tests.pgserver import drop_made
 from tests.runtime import new_seeds, table_runtime
 from tests.tables._play import keep_ended
 
@@ -219,6 +220,14 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         if isinstance(found, aiosqlite.Connection) and found._connection is not None:  # pyright: ignore[reportPrivateUsage]
             warnings.warn(f"a test left {found!r} open", ResourceWarning, stacklevel=1)
             found.stop()
+
+
+@pytest.fixture(autouse=True)
+def pg_databases_dropped() -> Iterator[None]:
+    """The PostgreSQL databases a test made are dropped once it is over (a run's would take
+    a gigabyte or more, in memory where the server lives there)."""
+    yield
+    drop_made()
 
 
 @pytest.fixture(scope="session")
