@@ -139,13 +139,13 @@ def test_capote_is_announced_exactly_when_it_is_certain() -> None:
 @pytest.mark.parametrize(("variant", "budget"), [(Variant.PAIRS, 0.4), (Variant.HABANERO, 0.2)])
 def test_hard_keeps_to_its_budget(variant: Variant, budget: float) -> None:
     """Fresh deals are the slowest positions: every card is still to play. The robot's
-    clock is a counter that moves a millisecond at every reading, so what is checked is
-    the search, not the machine: it reads its clock as it goes and stops at the first
-    reading past its deadline (85% of the budget), never later."""
+    clock is a counter that moves a fortieth of the budget at every reading, so what is
+    checked is the search, not the machine: it reads its clock as it goes and stops at the
+    first reading past its deadline (85% of the budget), never later."""
     for seed in range(4):
         r = Deal(shuffle_deal(variant, Options(), seed % variant.players, random.Random(seed)))
         view = seat_view(r, r.turn)
-        clock = CountingClock(0.001)
+        clock = CountingClock(budget / 40)
         action = choose_action(view, Level.HARD, random.Random(seed), budget, clock=clock)
         assert action is not None and action in view.legal
         spent = [t - clock.readings[0] for t in clock.readings]
