@@ -50,33 +50,27 @@ def felt(
 ) -> Image.Image:
     """A green felt table with a wooden rim, RGB. Cached; copy it before drawing."""
     wood = Image.linear_gradient("L").resize((width, height))
-    image = Image.composite(
-        Image.new("RGB", (width, height), WOOD_DARK),
-        Image.new("RGB", (width, height), WOOD_LIGHT),
-        wood,
-    )
+    image = _shaded(wood, WOOD_DARK, WOOD_LIGHT)
     # radial light on the cloth: bright in the middle, darker towards the rim
     glow = Image.radial_gradient("L").resize((width - 2 * rim, height - 2 * rim))
     glow = glow.point([min(255, round(max(0, v - 60) * 1.4)) for v in range(256)])
-    cloth = Image.composite(
-        Image.new("RGB", glow.size, FELT_EDGE), Image.new("RGB", glow.size, FELT_CENTRE), glow
-    )
+    cloth = _shaded(glow, FELT_EDGE, FELT_CENTRE)
     mask = Image.new("L", glow.size, 0)
     ImageDraw.Draw(mask).rounded_rectangle(
         (0, 0, glow.width - 1, glow.height - 1), radius=radius, fill=255
     )
-    # a faint inner line, as printed on a card table
-    overlay = Image.new("RGBA", glow.size, (0, 0, 0, 0))
-    draw = ImageDraw.Draw(overlay)
-    inset = 26
     if line:
+        # a faint inner line, as printed on a card table
+        overlay = Image.new("RGBA", glow.size, (0, 0, 0, 0))
+        draw = ImageDraw.Draw(overlay)
+        inset = 26
         draw.rounded_rectangle(
             (inset, inset, glow.width - 1 - inset, glow.height - 1 - inset),
             radius=radius - inset // 2,
             outline=FELT_LINE,
             width=2,
         )
-    cloth = Image.alpha_composite(cloth.convert("RGBA"), overlay).convert("RGB")
+        cloth = Image.alpha_composite(cloth.convert("RGBA"), overlay).convert("RGB")
     image.paste(cloth, (rim, rim), mask)
     # a dark lip where the cloth meets the wood
     lip = Image.new("RGBA", (width, height), (0, 0, 0, 0))
@@ -86,7 +80,37 @@ def felt(
         outline=(0, 0, 0, 90),
         width=3,
     )
-    return Image.alpha_composite(image.convert("RGBA"), lip).convert("RGB")
+    # the lip is drawn in a band along the rim (it is see-through elsewhere, where laying
+    # it on would change nothing): four strips that do not overlap
+    band = min(rim + radius + 4, width // 2, height // 2)
+    for box in (
+        (0, 0, width, band),
+        (0, height - band, width, height),
+        (0, band, band, height - band),
+        (width - band, band, width, height - band),
+    ):
+        if box[2] > box[0] and box[3] > box[1]:
+            strip = image.crop(box).convert("RGBA")
+            image.paste(Image.alpha_composite(strip, lip.crop(box)).convert("RGB"), box[:2])
+    return image
+
+
+@lru_cache(maxsize=8)
+def _shades(dark: RGB, light: RGB) -> list[int]:
+    """What ``Image.composite`` of ``dark`` over ``light`` gives for each value of its mask,
+    as the table of ``Image.point`` (the reds, the greens, then the blues)."""
+    ramp = Image.new("L", (256, 1))
+    ramp.frombytes(bytes(range(256)))
+    mixed = Image.composite(
+        Image.new("RGB", (256, 1), dark), Image.new("RGB", (256, 1), light), ramp
+    ).tobytes()
+    return [*mixed[0::3], *mixed[1::3], *mixed[2::3]]
+
+
+def _shaded(mask: Image.Image, dark: RGB, light: RGB) -> Image.Image:
+    """``Image.composite`` of two plain colours through ``mask``, read from a table: the
+    same pixels, without drawing two pictures of one colour to mix."""
+    return mask.convert("RGB").point(_shades(dark, light))
 
 
 @lru_cache(maxsize=64)
