@@ -89,10 +89,11 @@ def state(deal: Deal) -> tuple[object, ...]:
     return tuple(value[:] if isinstance(value, list) else value for value in held(deal))
 
 
-def raised(deal: Deal, action: Action) -> IllegalActionError | None:
-    """What ``apply`` raises on a copy, or None where it applies."""
+def raised(scratch: Deal, action: Action) -> IllegalActionError | None:
+    """What ``apply`` raises on ``scratch`` (a copy of the deal), or None where it applies
+    (``scratch`` is then one action on)."""
     try:
-        deal.copy().apply(action)
+        scratch.apply(action)
     except IllegalActionError as error:
         return error
     return None
@@ -110,16 +111,19 @@ def test_refusal_is_what_apply_raises(variant: Variant, options: Options, carry:
         for deal in walk(variant, options, carry, seed):
             legal = set(deal.legal_actions())
             before = state(deal)
+            scratch = deal.copy()  # copied again only once an action applied to it
             for action in tried(deal):
                 refusal = deal.refusal(action)
                 assert held(deal) == before, action
-                error = raised(deal, action)
+                error = raised(scratch, action)
                 if action in legal:
                     assert refusal is None, (action, refusal)
                     assert error is None, (action, error)
+                    scratch = deal.copy()
                     continue
                 assert refusal is not None, action
                 assert error is not None, action
+                assert held(scratch) == before, action  # refused, it changed nothing
                 assert (refusal.reason, refusal.params, str(refusal)) == (
                     error.reason,
                     error.params,
