@@ -25,6 +25,7 @@ from bot.client import TuteBot
 from bot.config import Config
 from bot.storage import Database
 from tests.discord_limits import check_request
+from tests.migrated import copy_migrated_now
 from tests.pgserver import drop_made
 from tests.runtime import new_seeds, table_runtime
 from tests.tables._play import keep_ended
@@ -49,11 +50,12 @@ def host_leads() -> None:
 
 @pytest.fixture
 def test_config(tmp_path: Path) -> Config:
-    """A configuration whose database is a fresh SQLite file of the test's own; its robots
-    think in threads (the worker processes have tests of their own)."""
-    return Config(
-        token="not-a-real-token", db_path=tmp_path / "tute.db", robot_processes=0, shard_count=1
-    )
+    """A configuration whose database is a fresh SQLite file of the test's own (migrated
+    already: a copy of one migrated once per run, as the bot's first start would make it);
+    its robots think in threads (the worker processes have tests of their own)."""
+    db_path = tmp_path / "tute.db"
+    copy_migrated_now(db_path)
+    return Config(token="not-a-real-token", db_path=db_path, robot_processes=0, shard_count=1)
 
 
 async def on_the_simulated_clock(delay: float) -> None:

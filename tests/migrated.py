@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import concurrent.futures
 import shutil
 import tempfile
 from pathlib import Path
@@ -16,16 +17,30 @@ from bot.storage import Database, open_database
 _template: Path | None = None
 
 
+async def _new_template() -> Path:
+    folder = Path(tempfile.mkdtemp(prefix="tute-migrated-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    template = folder / "tute.db"
+    await (await open_database(template)).close()  # closed: its journal is in the file
+    return template
+
+
 async def copy_migrated(path: Path) -> None:
     """Put at ``path`` (its folder made) a SQLite file migrated to the latest version."""
     global _template
     if _template is None:
-        folder = Path(tempfile.mkdtemp(prefix="tute-migrated-"))
-        atexit.register(shutil.rmtree, folder, ignore_errors=True)
-        template = folder / "tute.db"
-        await (await open_database(template)).close()  # closed: its journal is in the file
-        _template = template
+        _template = await _new_template()
     await asyncio.to_thread(_copy, _template, path)
+
+
+def copy_migrated_now(path: Path) -> None:
+    """``copy_migrated`` for a synchronous fixture: the template is made (once) on a loop
+    and a thread of its own, leaving the test's loop alone."""
+    global _template
+    if _template is None:
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            _template = pool.submit(asyncio.run, _new_template()).result()
+    _copy(_template, path)
 
 
 def _copy(source: Path, path: Path) -> None:
