@@ -21,13 +21,14 @@ from typing import Any
 import pytest
 
 from bot.engine import Variant, arrastrado_payout, parse_options
-from bot.storage import Database, ledger, members, open_database
+from bot.storage import Database, ledger, members
 from bot.storage import tables as repo
 from bot.storage.settings import MAX_CHIPS_SETTING, get_settings, update_settings
 from bot.tables.announcement import Said
 from bot.tables.errors import TableError
 from bot.tables.model import STAND_IN_ROBOT, Status, Table
 from bot.tables.service import TableService
+from tests.migrated import open_migrated
 from tests.runtime import seeds
 
 from ._checks import Stored, check_all, check_ledger, side_of
@@ -289,7 +290,7 @@ async def test_standings_are_right_after_games_cancels_leaves_and_restarts(
     for seed in SEEDS:
         rng = random.Random(f"deals {seed}")
         seeds().draw_from(rng.getrandbits)  # the tables' shuffles
-        db = await open_database(tmp_path / f"{seed}.db")
+        db = await open_migrated(tmp_path / f"{seed}.db")
         try:
             server = await play(db, seed)
             found = await check_all(db, GUILD)
@@ -367,7 +368,7 @@ async def test_a_start_that_loses_a_members_chips_to_another_table_stays_in_the_
     """Member 10 has chips for one bet and sits at two tables whose hosts start at the same
     time: the table that takes the chips first starts, the other is refused and stays in
     its lobby as it was (no game with a bet and no stakes)."""
-    db = await open_database(tmp_path / "tute.db")
+    db = await open_migrated(tmp_path / "tute.db")
     timers = Timers()
     try:
         async with db.transaction() as conn:
@@ -414,7 +415,7 @@ async def test_when_the_only_member_who_had_not_voted_leaves_the_game_is_cancell
     """Every member still at the table had voted to cancel: the game is cancelled as the
     last one who had not voted leaves. The leaver forfeits the stake; the others get theirs
     back; nothing is scored."""
-    db = await open_database(tmp_path / "tute.db")
+    db = await open_migrated(tmp_path / "tute.db")
     timers = Timers()
     try:
         service = make_service(db, timers, Clock())
