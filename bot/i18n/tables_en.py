@@ -358,6 +358,7 @@ MESSAGES: Final[dict[str, str]] = {
     # summaries
     "summary.title": "Deal {deal} of table #{id}",
     "summary.side": "{names}: **{total}** points",
+    "summary.side_carried": "{names}: **{total}** points ({carried} carried over from earlier deals)",
     "summary.no_winner": "Nobody reached {target}: the points carry over to the next deal.",
     "summary.end.one.cards": "🏅 **{names}** wins the round.",
     "summary.end.many.cards": "🏅 **{names}** win the round.",
@@ -388,6 +389,8 @@ MESSAGES: Final[dict[str, str]] = {
     "pictures.card_points": "Cards",
     "pictures.last_ten": "Last ten",
     "pictures.total": "Total",
+    "pictures.carried": "Carried over",
+    "pictures.summary_carried_alt": "{names}: {total} points ({carried} carried over, cards {cards}, cantes {cantes}, last ten {last})",
     "pictures.summary_alt": "Deal {deal}, the cards each side took and the cantes: {sides}.",
     "pictures.summary_side_alt": "{names}: {total} points (cards {cards}, cantes {cantes}, last ten {last})",
     "history.none": "You have no finished deal in this server yet.",

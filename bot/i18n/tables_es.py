@@ -357,6 +357,7 @@ MESSAGES: Final[dict[str, str]] = {
     # resúmenes
     "summary.title": "Mano {deal} de la mesa n.º {id}",
     "summary.side": "{names}: **{total}** puntos",
+    "summary.side_carried": "{names}: **{total}** puntos ({carried} de manos anteriores)",
     "summary.no_winner": "Nadie llegó a {target}: los puntos pasan a la mano siguiente.",
     "summary.end.one.cards": "🏅 **{names}** gana la ronda.",
     "summary.end.many.cards": "🏅 **{names}** ganan la ronda.",
@@ -387,6 +388,8 @@ MESSAGES: Final[dict[str, str]] = {
     "pictures.card_points": "Cartas",
     "pictures.last_ten": "Diez de últimas",
     "pictures.total": "Total",
+    "pictures.carried": "De manos anteriores",
+    "pictures.summary_carried_alt": "{names}: {total} puntos ({carried} de manos anteriores, cartas {cards}, cantes {cantes}, diez de últimas {last})",
     "pictures.summary_alt": "Mano {deal}, las cartas que se llevó cada bando y los cantes: {sides}.",
     "pictures.summary_side_alt": "{names}: {total} puntos (cartas {cards}, cantes {cantes}, diez de últimas {last})",
     "history.none": "Aún no tienes ninguna mano terminada en este servidor.",

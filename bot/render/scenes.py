@@ -65,6 +65,9 @@ class SideSummary:
     won: bool = False
     team: int | None = None
     """Team index, for the side's colour."""
+    carried: int | None = None
+    """Points the side brought from earlier deals of the game (habanero), drawn on a line of
+    their own so that the lines add up to the total; None where nothing is carried."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +77,7 @@ class SummaryLabels:
     card_points: str = ""
     cantes: str = ""
     last_ten: str = ""
+    carried: str = ""
     total: str = ""
 
 

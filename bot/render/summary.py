@@ -167,7 +167,7 @@ def _header_height(side: SideSummary, scene: SummaryScene) -> int:
 def _side_height(side: SideSummary, scene: SummaryScene) -> int:
     lines = _tile_lines(side)
     tiles = TILE_LINE_STEP * lines + 6 if lines else 0
-    stats = 3 * LINE_STEP
+    stats = (3 if side.carried is None else 4) * LINE_STEP
     if side.cantes and not _cantes_inline(side, displayable(scene.labels.cantes)):
         stats += LINE_STEP + 4
     return _header_height(side, scene) + tiles + stats + 12
@@ -302,8 +302,12 @@ def _side(canvas: Image.Image, side: SideSummary, scene: SummaryScene, top: int)
     lines = _tile_lines(side)
     if lines:
         y += TILE_LINE_STEP * lines + 6
-    # the sums: card points, last ten, cantes (the badges of the cantes sung beside)
+    # the sums: points carried from earlier deals, card points, last ten, cantes (the
+    # badges of the cantes sung beside): they add up to the total
     y += LINE_STEP / 2
+    if side.carried is not None:
+        _stat(canvas, left, right, y, scene.labels.carried, str(side.carried))
+        y += LINE_STEP
     _stat(canvas, left, right, y, scene.labels.card_points, str(side.card_points))
     y += LINE_STEP
     _stat(canvas, left, right, y, scene.labels.last_ten, "+10" if side.last_ten else "0")

@@ -167,6 +167,7 @@ def summary_of(
         rounds_won=tuple(game.rounds_won),
         rounds_before=rounds_before,
         trump=deal.trump,
+        carried=deal.dealt.carry or (),
     )
 
 

@@ -28,6 +28,9 @@ class DealSummary:
     rounds_won: tuple[int, ...]
     rounds_before: tuple[int, ...]
     trump: int
+    carried: tuple[int, ...] = ()
+    """Habanero: each side's points carried into this deal from the earlier deals of the
+    game (part of ``result.scores``); empty where nothing was carried."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -39,6 +42,7 @@ class DealSummary:
             "rounds_won": list(self.rounds_won),
             "rounds_before": list(self.rounds_before),
             "trump": self.trump,
+            "carried": list(self.carried),
         }
 
     @classmethod
@@ -54,4 +58,5 @@ class DealSummary:
             rounds_won=tuple(int(n) for n in data["rounds_won"]),
             rounds_before=tuple(int(n) for n in data["rounds_before"]),
             trump=int(data["trump"]),
+            carried=tuple(int(n) for n in data.get("carried", ())),
         )

@@ -7,7 +7,7 @@ typed is shown as the caller says (:func:`refusal_text`'s ``typed``)."""
 from __future__ import annotations
 
 from .cards import ASKED, action_label, card_name, hand_label, rank_name, suit_text
-from .hints import hint_line, hints_mark
+from .hints import hint_line
 from .refusals import option_label, refusal_text, variants_text
 
 __all__ = [
@@ -16,7 +16,6 @@ __all__ = [
     "card_name",
     "hand_label",
     "hint_line",
-    "hints_mark",
     "option_label",
     "rank_name",
     "refusal_text",

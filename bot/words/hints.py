@@ -38,8 +38,3 @@ def hint_line(hint: Hint, lang: str) -> str:
         keeps=keeps,
     )
     return line if hint.counted else line + t("hints.again", lang)
-
-
-def hints_mark(count: int, lang: str) -> str:
-    """Beside a player's name in a result: the hints they asked for ("💡 2"), or nothing."""
-    return t("hints.mark", lang, count=count) if count > 0 else ""

@@ -23,7 +23,6 @@ from bot.tables.model import DEFAULT_ROBOT, Seat, Status
 from bot.tables.summary import DealSummary
 from bot.tables.views import DealView, HandView, TableView
 from bot.words import card_name as card_name
-from bot.words import hints_mark
 from bot.words import suit_text as suit_text
 from cogs._base import channel_url, number, shown_name, signed
 
@@ -363,7 +362,7 @@ def summary_lines(table: TableView, summary: DealSummary, lang: str) -> list[str
     sides = result.sides
 
     def named(side: int) -> str:
-        return names_joined([_hinted(names[s], table.seats[s], lang) for s in sides[side]], lang)
+        return names_joined([_display(names[s], table.seats[s], lang) for s in sides[side]], lang)
 
     def seat(n: int) -> str:
         return _display(names[n], table.seats[n], lang)
@@ -372,7 +371,7 @@ def summary_lines(table: TableView, summary: DealSummary, lang: str) -> list[str
     return [
         *ending_lines(result, named, seat, no_winner, lang),
         "",
-        *side_lines(result, named, lang),
+        *side_lines(result, named, lang, summary.carried),
     ]
 
 
@@ -400,19 +399,18 @@ def ending_lines(
     return lines
 
 
-def side_lines(result: Result, named: Callable[[int], str], lang: str) -> list[str]:
-    """Each side's points at the end of a deal."""
+def side_lines(
+    result: Result, named: Callable[[int], str], lang: str, carried: tuple[int, ...] = ()
+) -> list[str]:
+    """Each side's points at the end of a deal, with the part of them ``carried`` over from
+    the game's earlier deals (habanero) said apart."""
     return [
-        t("summary.side", lang, names=named(side), total=total)
+        t("summary.side_carried", lang, names=named(side), total=total, carried=carried[side])
+        if carried
+        else t("summary.side", lang, names=named(side), total=total)
         for side, total in enumerate(result.scores)
     ]
 
 
 def _display(name: str, seat: Seat | None, lang: str) -> str:
     return seat_name(seat, lang) if seat is not None else shown_name(name)
-
-
-def _hinted(name: str, seat: Seat | None, lang: str) -> str:
-    """A player's name in a result, with the hints they asked for in the game ("💡 2")."""
-    mark = hints_mark(seat.hints, lang) if seat is not None else ""
-    return f"{_display(name, seat, lang)} {mark}" if mark else _display(name, seat, lang)

@@ -266,8 +266,9 @@ def summary_layout(table: TableView, summary: DealSummary, lang: str) -> Layout:
     title = t("summary.title", lang, deal=summary.deal_no + 1, id=table.id)
     row: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
     row.add_item(replay_open_button(table.id, summary.deal_no, lang))
+    hinted = hints_line(table, lang)  # apart from the points, so that no count reads as one
     return _layout(
-        _text([f"### {title}", *ui.summary_lines(table, summary, lang)]),
+        _text([f"### {title}", *ui.summary_lines(table, summary, lang), *filter(None, [hinted])]),
         picture(SUMMARY_FILE),
         row,
         colour=ui.GOLD,

@@ -87,6 +87,7 @@ def summary_png(table: TableView, summary: DealSummary, lang: str) -> tuple[byte
     for i, side in enumerate(result.sides):
         names = ui.names_joined([_plain_name(table, s, lang) for s in side], lang)
         last_ten = result.last_trick == i
+        carried = summary.carried[i] if summary.carried else None
         sides.append(
             SideSummary(
                 names=names,
@@ -96,6 +97,7 @@ def summary_png(table: TableView, summary: DealSummary, lang: str) -> tuple[byte
                 ),
                 card_points=result.card_points[i],
                 last_ten=last_ten,
+                carried=carried,
                 total=result.scores[i],
                 won=result.winner == i,
                 team=i if len(side) > 1 else None,
@@ -103,13 +105,14 @@ def summary_png(table: TableView, summary: DealSummary, lang: str) -> tuple[byte
         )
         said.append(
             t(
-                "pictures.summary_side_alt",
+                "pictures.summary_side_alt" if carried is None else "pictures.summary_carried_alt",
                 lang,
                 names=names,
                 total=result.scores[i],
                 cards=result.card_points[i],
                 cantes=result.cantes[i],
                 last=10 if last_ten else 0,
+                carried=carried,
             )
         )
     scene = SummaryScene(
@@ -120,6 +123,7 @@ def summary_png(table: TableView, summary: DealSummary, lang: str) -> tuple[byte
             card_points=t("pictures.card_points", lang),
             cantes=t("tables.cantes", lang),
             last_ten=t("pictures.last_ten", lang),
+            carried=t("pictures.carried", lang),
             total=t("pictures.total", lang),
         ),
     )

@@ -153,7 +153,7 @@ async def test_hint_clicked_in_the_dm_answers_one_line_and_counts_it(
     assert occupant.hints == 1
 
 
-def test_a_deal_summary_marks_the_hints_beside_the_player() -> None:
+def test_a_deal_summary_says_the_hints_apart_from_the_points() -> None:
     table = in_play()
     summary = table.summary
     assert summary is not None
@@ -162,9 +162,9 @@ def test_a_deal_summary_marks_the_hints_beside_the_player() -> None:
     occupant.hints = 3
     for lang in LANGUAGES:
         lines = ui.summary_lines(table_view(table), summary, lang)
-        mark = t("hints.mark", lang, count=3)
-        assert any(f"Alicia {mark}" in line for line in lines)
-        assert not any(f"Bernardo {mark}" in line for line in lines)
+        assert not any("💡" in line for line in lines)
+        item = t("hints.result_item", lang, name="Alicia", count=3)
+        assert item in hints_line(table_view(table), lang)
 
 
 def held_elsewhere(env: simcord.Env) -> Hint:
