@@ -90,6 +90,7 @@ MESSAGES: Final[dict[str, str]] = {
     "tournaments.starts.too_far": "A sign-up can stay open {days} days at most.",
     "tournaments.signup.entry": "Entry and prizes",
     "tournaments.signup.entry_text": "**{fee}** chips to enter (given back if you leave before it starts). Prize pool so far: **{pot}** chips, {split}.",
+    "tournaments.signup.entry_over": "Sign-up is over: **{fee}** chips each to enter. Prize pool: **{pot}** chips, {split}.",
     "tournaments.entries_back": "Every entry ({fee} chips) was given back.",
     "tournaments.prizes.title": "Prizes:",
     "tournaments.prizes.line": "{place}. {who}: **{chips}** chips",

@@ -91,6 +91,7 @@ MESSAGES: Final[dict[str, str]] = {
     "tournaments.starts.too_far": "Una inscripción puede seguir abierta {days} días como mucho.",
     "tournaments.signup.entry": "Inscripción y premios",
     "tournaments.signup.entry_text": "**{fee}** fichas para entrar (se devuelven si te vas antes de que empiece). Bote por ahora: **{pot}** fichas, {split}.",
+    "tournaments.signup.entry_over": "La inscripción está cerrada: **{fee}** fichas cada uno para entrar. Bote: **{pot}** fichas, {split}.",
     "tournaments.entries_back": "Se ha devuelto cada inscripción ({fee} fichas).",
     "tournaments.prizes.title": "Premios:",
     "tournaments.prizes.line": "{place}.º {who}: **{chips}** fichas",

@@ -22,13 +22,16 @@ def terms(table: Table, user_id: int) -> tuple[str, int]:
     """What leaving would do now, for the question before it: ``(case, stake)``.
     ``lobby``: just the seat; ``close``: the host is the last member in the lobby, so the
     table closes; ``robot``: a robot plays on, the stake is lost; ``end``: nobody is left,
-    the game ends and the stake goes to the bank."""
+    the game ends and the stake goes to the bank; ``tournament``: a tournament's match, which
+    leaving forfeits, and the tournament with it."""
     seat = table.seat_of(user_id)
     if seat is None or not table.status.is_open:
         raise TableError("not_seated")
     if table.status is Status.LOBBY:
         return ("close" if _closes_lobby(table, user_id) else "lobby"), 0
     stake = table.stake_of(user_id)
+    if table.tournament_id is not None:
+        return "tournament", stake
     others = [uid for uid in table.humans() if uid != user_id]
     return ("robot" if others else "end"), stake
 

@@ -156,6 +156,15 @@ def places_of(rounds_won: Sequence[int], winner: int) -> tuple[int, ...]:
     )
 
 
+def forfeit_places(places: Sequence[int], forfeited: Sequence[bool]) -> tuple[int, ...]:
+    """``places`` with every side that ``forfeited`` (a member of it left the game, and a
+    robot played on) after every side that did not: a member who leaves has lost the game,
+    whatever the robot that finished it for them did; the order is kept otherwise."""
+    keys = [(gone, place) for gone, place in zip(forfeited, places, strict=True)]
+    ranks = sorted(set(keys))
+    return tuple(ranks.index(key) for key in keys)
+
+
 @dataclass(frozen=True, slots=True)
 class RatingRules:
     """A server's choices (its settings): the weight of a game of one member against

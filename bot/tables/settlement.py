@@ -21,7 +21,15 @@ from bot.storage import Conn, Database, ledger, members
 from bot.storage.settings import get_settings
 
 from .model import STAND_IN_ROBOT, GameTally, Seat, Table
-from .ratings import FAMILY_OF, GameResult, Player, RatingRules, places_of, record_game
+from .ratings import (
+    FAMILY_OF,
+    GameResult,
+    Player,
+    RatingRules,
+    forfeit_places,
+    places_of,
+    record_game,
+)
 
 Op = Callable[[Conn, Table, float], Awaitable[None]]
 
@@ -223,9 +231,10 @@ def settle_game(table: Table) -> Settlement:
 
 
 def game_result(table: Table, old_enough: Callable[[Seat], bool]) -> GameResult:
-    """The finished game as the ratings read it: every member who sat (a member who left
-    lost with their side; a member away was stood in for), unrated where not
-    ``old_enough`` (the fair-play minimums), robots at their level."""
+    """The finished game as the ratings read it: every member who sat (a side with a member
+    who left forfeited: it is placed after every side without one; a member away was stood
+    in for), unrated where not ``old_enough`` (the fair-play minimums), robots at their
+    level."""
     assert table.winner is not None and table.game is not None
     sides = sides_of(table.variant, table.players)
     players = tuple(
@@ -238,7 +247,11 @@ def game_result(table: Table, old_enough: Callable[[Seat], bool]) -> GameResult:
         for side in sides
     )
     places = places_of(table.game.rounds_won, table.winner)
-    return GameResult(FAMILY_OF[table.variant], players, places)
+    forfeited = [
+        any(seat is not None and seat.left for seat in (table.seats[s] for s in side))
+        for side in sides
+    ]
+    return GameResult(FAMILY_OF[table.variant], players, forfeit_places(places, forfeited))
 
 
 def game_xp(table: Table) -> tuple[int, ...]:

@@ -286,9 +286,20 @@ def side_names(table: TableView, seats: tuple[int, ...], lang: str) -> str:
 
 
 def winner_line(table: TableView, side: int, lang: str) -> str:
+    """Who won the game: the members of the winning side who stayed. A member who left has
+    forfeited it, whatever the robot that played on for them did: never shown as a winner
+    (a side whose members all left won nobody the game)."""
     seats = table.sides[side]
-    key = "tables.winner" if len(seats) == 1 else "tables.winners"
-    return t(key, lang, names=side_names(table, seats, lang))
+    stayed = tuple(s for s in seats if not _left(table, s))
+    if not stayed:
+        return t("tables.winner_forfeit", lang, names=side_names(table, seats, lang))
+    key = "tables.winner" if len(stayed) == 1 else "tables.winners"
+    return t(key, lang, names=side_names(table, stayed, lang))
+
+
+def _left(table: TableView, seat: int) -> bool:
+    occupant = table.seats[seat]
+    return occupant is not None and occupant.left
 
 
 # ------------------------------------------------------------------------ the hand

@@ -247,7 +247,8 @@ def entrant_fields(names: list[str], lang: str) -> list[str]:
 
 
 def entry_text(tour: Tournament) -> str:
-    """The fee, the pot it makes with the entrants so far, and how it is paid out."""
+    """The fee, the pot it makes with the entrants so far, and how it is paid out; once
+    sign-up is over, the prize pool it made (or, called off, that the entries went back)."""
     lang = tour.language
     shares = prize_shares(max(2, len(tour.entrants)))
     if len(shares) == 1:
@@ -255,8 +256,11 @@ def entry_text(tour: Tournament) -> str:
     else:
         each = " / ".join(f"{share}%" for share in shares)
         split = t("tournaments.signup.split", lang, shares=each, places=len(shares))
+    if tour.status is TournamentStatus.CANCELLED:
+        return t("tournaments.entries_back", lang, fee=tour.entry)
+    over = tour.status is not TournamentStatus.SIGNUP  # no more joining, nor leaving for it back
     return t(
-        "tournaments.signup.entry_text",
+        "tournaments.signup.entry_over" if over else "tournaments.signup.entry_text",
         lang,
         fee=tour.entry,
         pot=tour.entry * len(tour.entrants),
