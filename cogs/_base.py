@@ -61,18 +61,6 @@ def pings(user_ids: Iterable[int]) -> discord.AllowedMentions:
     return discord.AllowedMentions(users=users, roles=False, everyone=False)
 
 
-def number(value: int, lang: str) -> str:
-    """1234567 as ``1,234,567`` in English and ``1.234.567`` in Spanish."""
-    return f"{value:,}".replace(",", t("standings.thousands_separator", lang))
-
-
-def signed(value: int, lang: str) -> str:
-    """A change with its sign: ``+35``, ``-1,200`` (``-1.200`` in Spanish), ``±0``."""
-    if value == 0:
-        return "±0"
-    return ("+" if value > 0 else "-") + number(abs(value), lang)
-
-
 def channel_url(guild_id: int | None, channel_id: int, message_id: int | None = None) -> str:
     """A link to a channel, or to a message in it: in its server, or in DMs where it has
     none (``None``, or a table's ``NO_SERVER``, 0)."""

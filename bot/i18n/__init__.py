@@ -89,3 +89,16 @@ def t(key: str, locale: str | None = None, /, **params: object) -> str:
     if template is None:
         template = CATALOGS[DEFAULT_LANGUAGE][key]
     return template.format(**params)
+
+
+def number(value: int, locale: str | None = None) -> str:
+    """A number as the language groups it, the one way every count of chips, points or a
+    rating is written: 1234567 as ``1,234,567`` in English and ``1.234.567`` in Spanish."""
+    return f"{value:,}".replace(",", t("standings.thousands_separator", locale))
+
+
+def signed(value: int, locale: str | None = None) -> str:
+    """A change with its sign: ``+35``, ``-1,200`` (``-1.200`` in Spanish), ``±0``."""
+    if value == 0:
+        return "±0"
+    return ("+" if value > 0 else "-") + number(abs(value), locale)

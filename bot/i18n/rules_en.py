@@ -59,24 +59,22 @@ MESSAGES: Final[dict[str, str]] = {
     "tables.errors.house_unknown": "“{typed}” is not a house rule. Here they are: {names}.",
     "tables.errors.house_value": "The house rule `{option}` cannot be “{typed}”: it takes {values}.",
     "tables.errors.house_twice": "The house rule `{option}` is named twice.",
+    "rules.house_name": "{name} · `{typed}`",
     "rules.house_title": "House rules (/tute new house:)",
     "rules.house_intro": (
         "Readings of the rules some tables play. The host names them as name=value pairs, "
         "e.g. `house: forty_first=strict sing_drawn=false`; the values are below, the default first. "
         "Each exists only in the variants it names."
     ),
-    "rules.house.forty_first.name": "forty_first: the 40 first",
     "rules.house.forty_first": (
         "Singing a 20 while you hold the 40. `lose`: that 40 can no longer be sung. "
         "`strict`: the 20 is refused while you hold an unsung 40: sing the 40 first. "
         "`free`: nothing is lost, the 40 may still be sung after a later win."
     ),
-    "rules.house.sing_drawn.name": "sing_drawn: singing a card just drawn",
     "rules.house.sing_drawn": (
         "Habanero. `true`: a pair may be sung as soon as its king and knight are in hand. "
         "`false`: not right after drawing its king or knight; it may be sung after a later win."
     ),
-    "rules.house.exchange_window.name": "exchange_window: when the 7 takes the turned card",
     "rules.house.exchange_window": (
         "Habanero. `before_lead`: after winning a trick, before leading the next. "
         "`before_draw`: after winning a trick, before the draws (even on the trick that empties the stock). "
@@ -84,25 +82,20 @@ MESSAGES: Final[dict[str, str]] = {
         "is made at your next win (at once in a window you just won), and if the turned card is drawn "
         "first, the 7 comes back to your hand."
     ),
-    "rules.house.pairs_sing.name": "pairs_sing: cantes of a pair",
     "rules.house.pairs_sing": (
         "Pairs. `side`: one cante per trick the pair wins, by either partner. "
         "`each`: each partner may sing once after it (two cantes at most)."
     ),
-    "rules.house.tute_knights.name": "tute_knights: tute of knights",
     "rules.house.tute_knights": "`true`: four kings or four knights in one hand are a tute. `false`: only four kings.",
-    "rules.house.auto_exchange.name": "auto_exchange: the 7 and the turned card",
     "rules.house.auto_exchange": (
         "Arrastrado with 40 cards. `true`: the holder of the trump 7 (or 2) takes the turned card "
         "as the deal ends. `false`: they choose to exchange before the first lead, or keep their card; "
         "a turned card left on the table counts for nobody."
     ),
-    "rules.house.seats.name": "seats: four at an arrastrado table",
     "rules.house.seats": (
         "Arrastrado with 40 cards. `3`. `4`: four sit at the table and each deal the dealer sits out: "
         "no cards, no bids, pays and is paid nothing. The deal passes on as usual."
     ),
-    "rules.house.next_dealer.name": "next_dealer: who deals next",
     "rules.house.next_dealer": (
         "Habanero, between the deals of a game. `rotate`: the other player deals. "
         "`last_ten`: whoever took the last ten deals."
@@ -111,11 +104,8 @@ MESSAGES: Final[dict[str, str]] = {
     "rules.preset_line": "**{preset}**: {rules}",
     "rules.preset_none": "every rule as above",
     "rules.presets_note": "A preset sets only what exists in the variant; the options you name win over it.",
-    "rules.house.overtrump.name": "overtrump: beating a trump on the table",
     "rules.house.overtrump": "Without a card of the suit led but with trumps. `true`: beat a trump already on the table with a higher one when you can. `false`: any trump will do (you must still play one).",
-    "rules.house.sing_until.name": "sing_until: how long a cante may wait",
     "rules.house.sing_until": "`next_card`: sing right after your side wins a trick, before the next card. `next_trick`: until the next trick is complete, even after leading, while you hold the pair.",
-    "rules.house.deal_score.name": "deal_score: what a habanero deal decides",
     "rules.house.deal_score": "Habanero. `target`: a game to 101 over as many deals as it takes, with claims. `per_deal`: each deal is a round, won by the higher score (a tie to the last trick).",
     "rules.preset_in": "in {variant}: {rules}",
     "rules.preset_only": "{variants} only",

@@ -59,24 +59,22 @@ MESSAGES: Final[dict[str, str]] = {
     "tables.errors.house_unknown": "«{typed}» no es una regla de la casa. Aquí valen: {names}.",
     "tables.errors.house_value": "La regla de la casa `{option}` no puede ser «{typed}»: admite {values}.",
     "tables.errors.house_twice": "La regla de la casa `{option}` está dos veces.",
+    "rules.house_name": "{name} · `{typed}`",
     "rules.house_title": "Reglas de la casa (/tute nueva reglas_casa:)",
     "rules.house_intro": (
         "Maneras de jugar de algunas mesas. El anfitrión las elige como nombre=valor, "
         "p. ej. `reglas_casa: forty_first=strict sing_drawn=false`; los valores van abajo, primero el "
         "de por defecto. Cada una existe solo en las modalidades que dice."
     ),
-    "rules.house.forty_first.name": "forty_first: las 40 primero",
     "rules.house.forty_first": (
         "Cantar las 20 teniendo las 40. `lose`: esas 40 ya no se pueden cantar. "
         "`strict`: no se dejan cantar las 20 mientras tengas las 40 sin cantar: canta antes las 40. "
         "`free`: no se pierde nada, las 40 se pueden cantar tras otra baza ganada."
     ),
-    "rules.house.sing_drawn.name": "sing_drawn: cantar con la carta recién robada",
     "rules.house.sing_drawn": (
         "Habanero. `true`: se canta en cuanto se tienen el rey y el caballo. "
         "`false`: no justo después de robar su rey o su caballo; se canta tras otra baza ganada."
     ),
-    "rules.house.exchange_window.name": "exchange_window: cuándo el siete se lleva la vuelta",
     "rules.house.exchange_window": (
         "Habanero. `before_lead`: tras ganar una baza, antes de salir a la siguiente. "
         "`before_draw`: tras ganar una baza, antes de robar (también en la baza que acaba el monte). "
@@ -84,25 +82,20 @@ MESSAGES: Final[dict[str, str]] = {
         "el cambio se hace en tu próxima baza ganada (en el acto si la acabas de ganar), y si se roba "
         "antes la vuelta, el siete vuelve a tu mano."
     ),
-    "rules.house.pairs_sing.name": "pairs_sing: los cantes de la pareja",
     "rules.house.pairs_sing": (
         "Parejas. `side`: un cante por baza que gana la pareja, lo cante quien lo cante. "
         "`each`: cada compañero puede cantar una vez (dos cantes como mucho)."
     ),
-    "rules.house.tute_knights.name": "tute_knights: tute de caballos",
     "rules.house.tute_knights": "`true`: cuatro reyes o cuatro caballos en una mano son tute. `false`: solo los cuatro reyes.",
-    "rules.house.auto_exchange.name": "auto_exchange: el siete y la vuelta",
     "rules.house.auto_exchange": (
         "Arrastrado con 40 cartas. `true`: quien tiene el siete (o el dos) de triunfo se lleva la vuelta "
         "al acabar de dar. `false`: elige si la cambia antes de la primera salida o se queda su carta; "
         "la vuelta que queda en la mesa no cuenta para nadie."
     ),
-    "rules.house.seats.name": "seats: cuatro en una mesa de arrastrado",
     "rules.house.seats": (
         "Arrastrado con 40 cartas. `3`. `4`: se sientan cuatro y en cada mano el que da descansa: "
         "no recibe cartas, no puja, ni paga ni cobra. El reparto pasa al siguiente como siempre."
     ),
-    "rules.house.next_dealer.name": "next_dealer: quién da la siguiente",
     "rules.house.next_dealer": (
         "Habanero, entre las manos de una partida. `rotate`: da el otro jugador. "
         "`last_ten`: da quien se llevó las diez de últimas."
@@ -111,11 +104,8 @@ MESSAGES: Final[dict[str, str]] = {
     "rules.preset_line": "**{preset}**: {rules}",
     "rules.preset_none": "todo como arriba",
     "rules.presets_note": "Un juego de reglas solo pone lo que existe en la modalidad; las opciones que elijas mandan sobre él.",
-    "rules.house.overtrump.name": "overtrump: montar al triunfo",
     "rules.house.overtrump": "Sin carta del palo que sale pero con triunfos. `true`: si ya hay un triunfo en la mesa, hay que montarlo con uno mayor si se puede. `false`: vale cualquier triunfo (pero hay que fallar).",
-    "rules.house.sing_until.name": "sing_until: hasta cuándo se canta",
     "rules.house.sing_until": "`next_card`: se canta al ganar la baza, antes de la siguiente carta. `next_trick`: hasta que se complete la baza siguiente, aunque ya hayas salido, mientras tengas la pareja.",
-    "rules.house.deal_score.name": "deal_score: qué decide una mano de habanero",
     "rules.house.deal_score": "Habanero. `target`: partida a 101 en las manos que hagan falta, con reclamación. `per_deal`: cada mano es una ronda, la gana quien más suma (empate: las diez de últimas).",
     "rules.preset_in": "en {variant}: {rules}",
     "rules.preset_only": "solo {variants}",

@@ -107,6 +107,11 @@ _WHOLE: Final[dict[str, tuple[int, int]]] = {
 """The settings that are whole numbers, and the bounds of each."""
 
 
+def whole_bounds(name: str) -> tuple[int, int] | None:
+    """The lowest and highest value of a setting that is a whole number (None: another)."""
+    return _WHOLE.get(name)
+
+
 def validate(name: str, value: object) -> object:
     """The value ``name`` would be stored with, or :class:`InvalidSetting`."""
     bounds = _WHOLE.get(name)

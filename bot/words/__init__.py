@@ -6,9 +6,10 @@ typed is shown as the caller says (:func:`refusal_text`'s ``typed``)."""
 
 from __future__ import annotations
 
+from .amounts import seconds_text
 from .cards import ASKED, action_label, card_name, hand_label, rank_name, suit_text
 from .hints import hint_line
-from .refusals import option_label, refusal_text, variants_text
+from .refusals import option_label, option_name, refusal_text, variants_text
 
 __all__ = [
     "ASKED",
@@ -17,8 +18,10 @@ __all__ = [
     "hand_label",
     "hint_line",
     "option_label",
+    "option_name",
     "rank_name",
     "refusal_text",
+    "seconds_text",
     "suit_text",
     "variants_text",
 ]

@@ -7,9 +7,19 @@ from collections.abc import Callable, Mapping
 
 from bot.engine import SUITS
 from bot.engine.cards import RANK_OF
-from bot.i18n import CATALOGS, t
+from bot.i18n import CATALOGS, number, t
 
 from .cards import card_name, suit_text
+
+CHIPS = ("bet", "chips", "fee", "stake", "amount", "balance", "pot")
+"""A refusal's parameters that are amounts of chips."""
+
+
+def option_name(name: str, lang: str) -> str:
+    """An option's one name in words, wherever it is shown (the lobby, the Settings form,
+    the guide): "Time per turn", "The 40 first"; the name typed in ``/tute new`` otherwise."""
+    key = f"settings.{name}.label"
+    return t(key, lang) if key in CATALOGS["en"] else option_label(name, lang)
 
 
 def option_label(name: str, lang: str) -> str:
@@ -50,6 +60,10 @@ def refusal_text(
     suit = shown.get("suit")
     if isinstance(suit, int) and 0 <= suit < len(SUITS):
         shown["suit"] = suit_text(suit, lang, symbol=symbol)
+    for name in CHIPS:  # amounts of chips, grouped as the language groups numbers
+        value = shown.get(name)
+        if isinstance(value, int) and not isinstance(value, bool):
+            shown[name] = number(value, lang)
     if "option" in shown:
         shown["option"] = option_label(str(shown["option"]), lang)
     if "typed" in shown:

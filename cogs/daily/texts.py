@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import discord
 
-from bot.i18n import t
+from bot.i18n import number, signed, t
 from bot.storage.daily import Attempt
 from bot.tables.daily import Board, date_of
-from cogs._base import number, signed
 
 WON = "🟩"
 LOST = "🟥"

@@ -283,8 +283,7 @@ class StandingsCommands(SeasonCommands):
                 if rebuild_ratings:
                     games = await ratings.rebuild(conn, guild.id, ratings.RatingRules.of(settings))
         except InvalidSetting as error:
-            setting = config_form.label(error.name, lang)
-            await reply(interaction, t("standings.config.invalid", lang, setting=setting))
+            await reply(interaction, config_form.refusal(error.name, lang))
             return
         title = "standings.config.updated" if changes else "standings.config.title"
         said = None

@@ -12,11 +12,11 @@ import discord
 
 from bot.client import TuteBot
 from bot.i18n import DEFAULT_LANGUAGE, Language, language_of, t
+from bot.i18n import number as number  # how numbers read: the standings use it throughout
+from bot.i18n import signed as signed
 from bot.storage import Database
 from bot.storage.settings import GuildSettings, get_settings
 from bot.tables.ratings import NEWCOMER, Rating
-from cogs._base import number as number  # how numbers read: the standings use it throughout
-from cogs._base import signed as signed
 
 DAY = 86_400.0
 PAGE_SIZE = 10

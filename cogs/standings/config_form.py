@@ -14,8 +14,8 @@ from typing import Any, Final
 
 import discord
 
-from bot.i18n import Language, t
-from bot.storage.settings import GuildSettings, InvalidSetting, update_settings
+from bot.i18n import Language, number, t
+from bot.storage.settings import GuildSettings, InvalidSetting, update_settings, whole_bounds
 from bot.tables.numbers import parse_number
 
 from .common import CMD, NO_PINGS, bot_language, database, managing_guild, reply, user_language
@@ -42,6 +42,21 @@ def label(name: str, lang: str) -> str:
     return t(f"settings.config.{name}", lang)
 
 
+def refusal(name: str, lang: str) -> str:
+    """Why a value of a setting was refused, with the values it takes."""
+    bounds = whole_bounds(name)
+    if bounds is None:
+        return t("standings.config.invalid", lang, setting=label(name, lang))
+    low, high = (number(n, lang) for n in bounds)
+    return t("standings.config.invalid_range", lang, setting=label(name, lang), low=low, high=high)
+
+
+def chosen_label(name: str, value: str, lang: str) -> str:
+    """An option of a setting's menu, which names the setting too: a menu shows its chosen
+    option in place of a label."""
+    return t("settings.config.toggle", lang, setting=label(name, lang), state=value)
+
+
 class ConfigForm(discord.ui.View):
     """The selects and buttons under ``/tute config``'s answer, each showing the setting as
     it is now."""
@@ -53,12 +68,15 @@ class ConfigForm(discord.ui.View):
         language: discord.ui.Select[ConfigForm] = discord.ui.Select(
             options=[
                 discord.SelectOption(
-                    label=t(f"settings.config.language.{value}", lang),
+                    label=chosen_label(
+                        "language", t(f"settings.config.language.{value}", lang), lang
+                    ),
                     value=value,
                     default=value == current,
                 )
                 for value in (DEFAULT, "en", "es")
             ],
+            placeholder=label("language", lang),
             row=0,
         )
         language.callback = lambda interaction: self._chosen(
@@ -67,12 +85,15 @@ class ConfigForm(discord.ui.View):
         hands: discord.ui.Select[ConfigForm] = discord.ui.Select(
             options=[
                 discord.SelectOption(
-                    label=t(f"{CMD}.config.hand_delivery.{value}", lang),
+                    label=chosen_label(
+                        "hand_delivery", t(f"{CMD}.config.hand_delivery.{value}", lang), lang
+                    ),
                     value=value,
                     default=value == settings.hand_delivery,
                 )
                 for value in ("dm", "ephemeral")
             ],
+            placeholder=label("hand_delivery", lang),
             row=1,
         )
         hands.callback = lambda interaction: self._chosen(
@@ -153,9 +174,7 @@ class NumbersForm(discord.ui.Modal):
                 continue  # emptied: left as it is
             number = parse_number(typed)
             if number is None:
-                await reply(
-                    interaction, t("standings.config.invalid", lang, setting=label(name, lang))
-                )
+                await reply(interaction, refusal(name, lang))
                 return
             changes[name] = number
         await apply(interaction, changes)
@@ -172,9 +191,7 @@ async def apply(interaction: discord.Interaction[Any], changes: dict[str, object
         async with database(interaction).transaction() as conn:
             settings = await update_settings(conn, guild.id, **changes)
     except InvalidSetting as error:
-        await reply(
-            interaction, t("standings.config.invalid", lang, setting=label(error.name, lang))
-        )
+        await reply(interaction, refusal(error.name, lang))
         return
     said = None
     if {"robot_rating_weight", "pair_daily_cap"} & set(changes):

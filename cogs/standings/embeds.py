@@ -13,6 +13,7 @@ from bot.storage import members
 from bot.storage.seasons import Season
 from bot.storage.settings import GuildSettings
 from bot.tables.ratings import Family, Rating, RatingChange
+from bot.words import seconds_text
 from cogs._base import shown_name
 
 from .common import CMD, MEDALS, number, percent, rated_games, rating_legend, signed, utc_day
@@ -209,7 +210,7 @@ def settings_embed(
     role = settings.opener_role_id
     field("starting_chips", number(settings.starting_chips, lang))
     field("daily_grant", number(settings.daily_grant, lang))
-    field("turn_time", t("standings.config.seconds", lang, seconds=settings.turn_time))
+    field("turn_time", seconds_text(settings.turn_time, lang))
     shown = t(f"{CMD}.config.language.{settings.language_or(default_language)}", lang)
     if settings.language is None:
         shown = t("standings.config.default", lang, value=shown)

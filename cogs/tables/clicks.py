@@ -8,7 +8,7 @@ from typing import Any
 
 import discord
 
-from bot.i18n import t
+from bot.i18n import number, t
 from bot.storage.settings import get_settings
 from bot.tables.announcement import Said
 from bot.tables.audience import place_of
@@ -257,14 +257,14 @@ def _question(button: TableButton, service: TableService, user_id: int, lang: st
     if button.op is TableOp.LEAVE:
         case, stake = service.leave_terms(button.table_id, user_id)
         key = f"tables.confirm.leave.{case}" + ("_stake" if stake else "")
-        return t(key, lang, stake=stake)
+        return t(key, lang, stake=number(stake, lang))
     missing, stake, leave = service.vote_terms(button.table_id, user_id)
     if leave and stake:
-        return t("tables.confirm.cancel_leave", lang, stake=stake)
+        return t("tables.confirm.cancel_leave", lang, stake=number(stake, lang))
     key = "tables.confirm.cancel" if missing else "tables.confirm.cancel_last"
     text = t(key, lang, missing=missing)
     if stake:
-        text += t("tables.confirm.cancel_stake", lang, stake=stake)
+        text += t("tables.confirm.cancel_stake", lang, stake=number(stake, lang))
     return text
 
 

@@ -17,14 +17,14 @@ import discord
 from bot import words
 from bot.engine import CODES, SUITS, Action, Kind, Result
 from bot.engine.cards import RANK_OF
-from bot.i18n import t
+from bot.i18n import number, signed, t
 from bot.render.symbols import SUIT_SYMBOLS, card_label
 from bot.tables.model import DEFAULT_ROBOT, Seat, Status
 from bot.tables.summary import DealSummary
 from bot.tables.views import DealView, HandView, TableView
 from bot.words import card_name as card_name
 from bot.words import suit_text as suit_text
-from cogs._base import channel_url, number, shown_name, signed
+from cogs._base import channel_url, shown_name
 
 from .faces import NO_FACES, CardFaces
 from .places import Place
@@ -256,7 +256,7 @@ def tally_line(table: TableView, seat: Seat | None, lang: str) -> str:
     chips, xp = tally.chips.get(seat.user_id, 0), tally.xp.get(seat.user_id, 0)
     name = seat_name(seat, lang)
     if chips or table.options.bet:
-        line = t("summary.tally_line", lang, name=name, chips=f"{chips:+,}", xp=xp)
+        line = t("summary.tally_line", lang, name=name, chips=signed(chips, lang), xp=xp)
     else:  # no chips were at stake
         line = t("summary.tally_xp", lang, name=name, xp=xp)
     before, after = tally.places.get(seat.user_id, (0, 0))

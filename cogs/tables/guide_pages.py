@@ -21,7 +21,7 @@ from bot.engine.variants import VARIANTS
 from bot.i18n import t
 from bot.render.deck import DeckCard, DeckScene
 from bot.render.symbols import SUIT_SYMBOLS
-from bot.words import option_label, rank_name
+from bot.words import option_name, rank_name
 
 from .rules_text import house_rules_fields
 
@@ -184,7 +184,7 @@ def _options(variant: Variant, lang: str) -> tuple[str, ...]:
             most=MOST_ROUNDS,
             rake=BANK_RAKE_PERCENT,
         )
-        lines.append(t("guide.option_line", lang, name=option_label(name, lang), text=text))
+        lines.append(t("guide.option_line", lang, name=option_name(name, lang), text=text))
     return ("\n".join(lines),)
 
 

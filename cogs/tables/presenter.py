@@ -15,7 +15,7 @@ from dataclasses import replace
 
 import discord
 
-from bot.i18n import t
+from bot.i18n import number, t
 from bot.storage import Database
 from bot.tables.model import Status
 from bot.tables.runtime import Runtime
@@ -456,7 +456,7 @@ class DiscordPresenter:
         lang = self.language
         if lost.refunded:
             refunds = ", ".join(
-                t("tables.refund_line", lang, name=f"<@{uid}>", chips=chips)
+                t("tables.refund_line", lang, name=f"<@{uid}>", chips=number(chips, lang))
                 for uid, chips in lost.refunded.items()
             )
             text = t("tables.announce.lost_refunds", lang, table=lost.table_id, refunds=refunds)

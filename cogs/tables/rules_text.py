@@ -17,10 +17,10 @@ from bot.engine.options import (
     preset_applies,
     preset_options,
 )
-from bot.i18n import CATALOGS, t
+from bot.i18n import CATALOGS, number, t
 from bot.tables.house import typed_value
 from bot.tables.views import TableView
-from bot.words import variants_text
+from bot.words import option_name, seconds_text, variants_text
 
 _OWN_LINES = frozenset({"rounds", "turn_time", "bet", "competitive", "private", "spectators"})
 """Options the lobby always shows on a line of their own (or, at their default, not)."""
@@ -32,14 +32,14 @@ def options_lines(table: TableView, lang: str) -> list[str]:
     o = table.options
     lines = [
         t("tables.opt.rounds", lang, rounds=o.rounds),
-        t("tables.opt.turn_time", lang, seconds=o.turn_time),
+        t("tables.opt.turn_time", lang, time=seconds_text(o.turn_time, lang)),
         t("tables.opt.robots", lang, value=t(f"robots.{table.robot_level.value}", lang)),
     ]
     rules, in_rules = rules_line(o, lang, table.variant)
     if rules:
         lines.append(rules)
     if o.bet:
-        lines.append(t("tables.opt.bet", lang, bet=o.bet))
+        lines.append(t("tables.opt.bet", lang, bet=number(o.bet, lang)))
     if o.competitive and table.variant is Variant.ARRASTRADO:  # it pays whatever the bet
         lines.append(t("tables.opt.arrastrado_pays" + ("_plato" if o.plato else ""), lang))
     if not o.competitive:
@@ -102,7 +102,13 @@ def house_rules_fields(variants: list[Variant], lang: str) -> list[tuple[str, st
     and the presets with what each sets."""
     names = [n for n in HOUSE_RULES if any(option_applies(v, n) for v in variants)]
     fields = [(t("rules.house_title", lang), t("rules.house_intro", lang))]
-    fields += [(t(f"rules.house.{n}.name", lang), t(f"rules.house.{n}", lang)) for n in names]
+    fields += [
+        (
+            t("rules.house_name", lang, name=option_name(n, lang), typed=n),
+            t(f"rules.house.{n}", lang),
+        )
+        for n in names
+    ]
     presets = [_preset_text(preset, variants, lang) for preset in Preset]
     presets = [line for line in presets if line]
     presets.append(t("rules.presets_note", lang))

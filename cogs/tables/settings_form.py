@@ -18,21 +18,10 @@ from bot.i18n import t
 from bot.tables.errors import TableError
 from bot.tables.form import choices, current, form_options
 from bot.tables.views import Outcome, TableView
+from bot.words import option_name, seconds_text
 
 from . import embeds as ui
 from .common import answered, guarded, locale_of, service_of
-
-
-def seconds_text(seconds: int, lang: str) -> str:
-    """A turn's time in words: "45 seconds", "2 min", "1 min 30 s", "1 hour"."""
-    if seconds == 3600:
-        return t("settings.turn_time.hour", lang)
-    if seconds < 60:
-        return t("settings.turn_time.seconds", lang, seconds=seconds)
-    minutes, rest = divmod(seconds, 60)
-    if rest:
-        return t("settings.turn_time.minutes_seconds", lang, minutes=minutes, seconds=rest)
-    return t("settings.turn_time.minutes", lang, minutes=minutes)
 
 
 def value_label(name: str, typed: str, lang: str) -> str:
@@ -95,7 +84,7 @@ def settings_panel(table: TableView, lang: str, saved: str | None = None) -> dis
     said = saved or t("settings.intro", lang)
     items: list[discord.ui.Item[Any]] = [discord.ui.TextDisplay(f"### {title}\n-# {said}")]
     for name in form_options(table.variant, table.options):
-        label, help_ = t(f"settings.{name}.label", lang), t(f"settings.{name}.help", lang)
+        label, help_ = option_name(name, lang), t(f"settings.{name}.help", lang)
         items.append(discord.ui.TextDisplay(f"**{label}**\n-# {help_}"))
         row: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
         row.add_item(setting_select(table, name, lang))
@@ -127,7 +116,7 @@ async def choose(select: SettingSelect, interaction: discord.Interaction[Any]) -
         saved = t(
             "settings.changed",
             lang,
-            setting=t(f"settings.{name}.label", lang),
+            setting=option_name(name, lang),
             value=value_label(name, typed, lang),
         )
         panel = settings_panel(outcome.show.table, lang, saved)

@@ -13,7 +13,7 @@ from typing import Protocol
 import discord
 
 from bot.client import TuteBot
-from bot.i18n import t
+from bot.i18n import number, t
 from bot.tables.competition.tournament import Match
 from bot.tables.competition.tournaments import (
     CaughtUp,
@@ -138,7 +138,9 @@ async def round_started(bot: discord.Client, tour: Tournament) -> str | None:
 async def cancelled(bot: discord.Client, tour: Tournament) -> None:
     text = t("tournaments.cancelled", tour.language, id=tour.id)
     if tour.entry:
-        text += " " + t("tournaments.entries_back", tour.language, fee=tour.entry)
+        text += " " + t(
+            "tournaments.entries_back", tour.language, fee=number(tour.entry, tour.language)
+        )
     await _send(bot, tour, text)
 
 

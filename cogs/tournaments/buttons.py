@@ -10,7 +10,7 @@ from typing import Any
 
 import discord
 
-from bot.i18n import t
+from bot.i18n import number, t
 from bot.tables.competition.tournament import prize_shares
 from bot.tables.competition.tournaments import Tournament, TournamentService, TournamentStatus
 from bot.tables.errors import TableError
@@ -156,7 +156,7 @@ def signup_payload(tour: Tournament, pairings: str | None = None) -> dict[str, A
     elif tour.status is TournamentStatus.CANCELLED:
         footer = t("tournaments.signup.called_off", lang)
         if tour.entry:
-            footer += " " + t("tournaments.entries_back", lang, fee=tour.entry)
+            footer += " " + t("tournaments.entries_back", lang, fee=number(tour.entry, lang))
         embed.set_footer(text=footer)
     else:
         embed.set_footer(text=t("tournaments.signup.closed", lang))
@@ -257,12 +257,12 @@ def entry_text(tour: Tournament) -> str:
         each = " / ".join(f"{share}%" for share in shares)
         split = t("tournaments.signup.split", lang, shares=each, places=len(shares))
     if tour.status is TournamentStatus.CANCELLED:
-        return t("tournaments.entries_back", lang, fee=tour.entry)
+        return t("tournaments.entries_back", lang, fee=number(tour.entry, lang))
     over = tour.status is not TournamentStatus.SIGNUP  # no more joining, nor leaving for it back
     return t(
         "tournaments.signup.entry_over" if over else "tournaments.signup.entry_text",
         lang,
-        fee=tour.entry,
-        pot=tour.entry * len(tour.entrants),
+        fee=number(tour.entry, lang),
+        pot=number(tour.entry * len(tour.entrants), lang),
         split=split,
     )

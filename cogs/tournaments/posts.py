@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.i18n import t
+from bot.i18n import number, t
 from bot.render.bracket import bracket_alt_text, render_bracket
 from bot.render.bracket_scenes import (
     BracketLabels,
@@ -89,16 +89,16 @@ def bracket_scene(tour: Tournament) -> BracketScene:
     draw = tour.draw
     assert draw is not None
     rounds: list[BracketRound] = []
-    for number in range(1, draw.rounds + 1):
+    for round_no in range(1, draw.rounds + 1):
         matches = tuple(
             BracketMatch(
                 entrants=_names(tour, m),
                 winner=None if m.through is None else m.entrants.index(m.through),
                 ids=tuple(None if e == BYE else e for e in m.entrants),
             )
-            for m in draw.round_matches(number)
+            for m in draw.round_matches(round_no)
         )
-        rounds.append(BracketRound(_round_label(number, draw.rounds, lang), matches))
+        rounds.append(BracketRound(_round_label(round_no, draw.rounds, lang), matches))
     labels = BracketLabels(
         bye=t("tournaments.picture.bye", lang),
         to_play=t("tournaments.picture.to_play", lang),
@@ -227,7 +227,7 @@ def winner_parts(tour: Tournament) -> list[Part]:
                     tour.language,
                     place=place,
                     who=f"<@{entrant}>",
-                    chips=tour.prizes[entrant],
+                    chips=number(tour.prizes[entrant], tour.language),
                 )
                 lines.append(Part(line, (entrant,)))
         place += len(group)

@@ -14,7 +14,7 @@ from simcord.components import walk_components
 
 from bot.i18n import t
 from bot.storage.settings import DEFAULT_SETTINGS, GuildSettings, get_settings
-from cogs.standings.config_form import NUMBERS, ConfigForm, NumbersForm
+from cogs.standings.config_form import NUMBERS, ConfigForm, NumbersForm, refusal
 from tests.cogs.standings.conftest import db_of, embed_of, fields_of
 from tests.conftest import World
 from tests.discord_limits import (
@@ -100,17 +100,15 @@ async def test_a_form_of_numbers_saves_them_and_refuses_what_is_out_of_bounds(
     opened = await admin.click(answer, label=t("settings.config.form.rating", "es"))
     refused = await admin.submit_modal(opened, {"tute:config:min_rated_games": "0"})
     assert refused.response is not None
-    setting = t("settings.config.min_rated_games", "es")
-    assert refused.response.content == t("standings.config.invalid", "es", setting=setting)
+    assert refused.response.content == refusal("min_rated_games", "es")  # with its bounds
     opened = await admin.click(answer, label=t("settings.config.form.rating", "es"))
     refused = await admin.submit_modal(opened, {"tute:config:pair_daily_cap": "diez"})
     assert refused.response is not None
-    setting = t("settings.config.pair_daily_cap", "es")
-    assert refused.response.content == t("standings.config.invalid", "es", setting=setting)
+    assert refused.response.content == refusal("pair_daily_cap", "es")
     opened = await admin.click(answer, label=t("settings.config.form.rating", "es"))
     refused = await admin.submit_modal(opened, {"tute:config:pair_daily_cap": "1²"})
     assert refused.response is not None  # a digit to isdigit(), not to int()
-    assert refused.response.content == t("standings.config.invalid", "es", setting=setting)
+    assert refused.response.content == refusal("pair_daily_cap", "es")
     settings = await get_settings(db_of(simcord_env), world.guild.id)
     assert (settings.min_rated_games, settings.pair_daily_cap) == (5, 10)
 

@@ -300,7 +300,7 @@ async def test_config_shows_and_changes_the_settings(server: Server) -> None:
     assert fields_of(embed) == {
         "Starting chips": "1,000",
         "Daily chips": "100",
-        "Time per turn of new tables": "60 s",
+        "Time per turn of new tables": "1 min",
         "Language of public messages": "English (the bot's default)",
         "How players get their cards": "Direct message",
         "Who may open tables": "Everyone",

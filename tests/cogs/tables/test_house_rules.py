@@ -14,6 +14,7 @@ from bot.engine.options import HOUSE_RULES, option_applies, preset_applies
 from bot.i18n import t
 from bot.storage.settings import update_settings
 from bot.tables.model import Status
+from bot.words import option_name
 from cogs.tables.guide import NEXT
 from cogs.tables.guide_pages import guide_pages
 from tests.cogs.tables._world import (
@@ -203,7 +204,8 @@ async def test_the_rules_explain_each_house_rule_and_preset(
         pages = guide_pages(variant, lang)
         said = "\n\n".join(p for page in pages for p in page.paragraphs)
         for name in HOUSE_RULES:
-            rule = f"**{t(f'rules.house.{name}.name', lang)}**\n{t(f'rules.house.{name}', lang)}"
+            title = t("rules.house_name", lang, name=option_name(name, lang), typed=name)
+            rule = f"**{title}**\n{t(f'rules.house.{name}', lang)}"
             assert (rule in said) == option_applies(variant, name), (variant, name)
     habanero = "\n".join(guide_pages(Variant.HABANERO, lang)[-1].paragraphs)
     assert "`forty_first=strict`, `sing_drawn=false`" in habanero  # online

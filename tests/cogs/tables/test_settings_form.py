@@ -99,7 +99,7 @@ async def test_the_host_changes_the_target_and_the_turn_time(
     assert (options.target, options.turn_time) == (61, 3600)
     shown = lobby_text(world, lobby_message.id)
     assert t("tables.opt.target", "en", value=61) in shown
-    assert t("tables.opt.turn_time", "en", seconds=3600) in shown
+    assert t("tables.opt.turn_time", "en", time=t("settings.turn_time.hour", "en")) in shown
     # a sixty-five scoring has no target: it goes from the table and from the form
     result = await choose(world.member, panel, "scoring", "sixty-five")
     assert result.response is not None
