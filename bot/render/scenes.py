@@ -68,6 +68,10 @@ class SideSummary:
     carried: int | None = None
     """Points the side brought from earlier deals of the game (habanero), drawn on a line of
     their own so that the lines add up to the total; None where nothing is carried."""
+    uncounted: int | None = None
+    """Points of the deal that do not count (a capote or a resignation voids the card
+    points; sixty-five scoring leaves the cantes out), drawn as a last line so that the
+    lines add up to the total; None where every point counts."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +82,7 @@ class SummaryLabels:
     cantes: str = ""
     last_ten: str = ""
     carried: str = ""
+    uncounted: str = ""
     total: str = ""
 
 

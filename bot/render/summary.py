@@ -167,7 +167,7 @@ def _header_height(side: SideSummary, scene: SummaryScene) -> int:
 def _side_height(side: SideSummary, scene: SummaryScene) -> int:
     lines = _tile_lines(side)
     tiles = TILE_LINE_STEP * lines + 6 if lines else 0
-    stats = (3 if side.carried is None else 4) * LINE_STEP
+    stats = (3 + (side.carried is not None) + (side.uncounted is not None)) * LINE_STEP
     if side.cantes and not _cantes_inline(side, displayable(scene.labels.cantes)):
         stats += LINE_STEP + 4
     return _header_height(side, scene) + tiles + stats + 12
@@ -320,6 +320,10 @@ def _side(canvas: Image.Image, side: SideSummary, scene: SummaryScene, top: int)
             _cantes(canvas, side, x, y)
         else:
             _cantes(canvas, side, left, y + LINE_STEP + 2)
+            y += LINE_STEP + 4
+    if side.uncounted is not None:
+        value = f"{side.uncounted:+d}".replace("-", "\u2212")
+        _stat(canvas, left, right, y + LINE_STEP, scene.labels.uncounted, value)
 
 
 def summary_image(scene: SummaryScene) -> Image.Image:

@@ -78,26 +78,37 @@ def table_picture(
     return as_file(render_table(scene), name, alt)
 
 
+def _uncounted(summary: DealSummary) -> str:
+    """Why points of a deal may not count: a capote or a resignation voids its card points;
+    sixty-five scoring leaves the cantes out of the score."""
+    end = summary.result.end.value
+    return end if end in ("capote", "resign") else "sixty_five"
+
+
 def summary_png(table: TableView, summary: DealSummary, lang: str) -> tuple[bytes, str]:
     """A finished deal: the cards each side took, the cantes shown, the points; and its alt
     text, which says the points in words."""
     result = summary.result
+    why = t(f"pictures.uncounted.{_uncounted(summary)}", lang)
     sides: list[SideSummary] = []
     said: list[str] = []
     for i, side in enumerate(result.sides):
         names = ui.names_joined([_plain_name(table, s, lang) for s in side], lang)
         last_ten = result.last_trick == i
         carried = summary.carried[i] if summary.carried else None
+        cantes = [(suit, points) for seat, suit, points in summary.cantes if seat in side]
+        counted = (carried or 0) + result.card_points[i] + 10 * last_ten
+        counted += sum(points for _, points in cantes)
+        uncounted = result.scores[i] - counted or None
         sides.append(
             SideSummary(
                 names=names,
                 cards=tuple(CODES[c] for c in summary.taken[i]),
-                cantes=tuple(
-                    (SUITS[suit], points) for seat, suit, points in summary.cantes if seat in side
-                ),
+                cantes=tuple((SUITS[suit], points) for suit, points in cantes),
                 card_points=result.card_points[i],
                 last_ten=last_ten,
                 carried=carried,
+                uncounted=uncounted,
                 total=result.scores[i],
                 won=result.winner == i,
                 team=i if len(side) > 1 else None,
@@ -115,6 +126,8 @@ def summary_png(table: TableView, summary: DealSummary, lang: str) -> tuple[byte
                 carried=carried,
             )
         )
+        if uncounted is not None:
+            said[-1] += t("pictures.uncounted_alt", lang, why=why, points=uncounted)
     scene = SummaryScene(
         sides=tuple(sides),
         title_lines=(t("summary.title", lang, deal=summary.deal_no + 1, id=table.id),),
@@ -124,6 +137,7 @@ def summary_png(table: TableView, summary: DealSummary, lang: str) -> tuple[byte
             cantes=t("tables.cantes", lang),
             last_ten=t("pictures.last_ten", lang),
             carried=t("pictures.carried", lang),
+            uncounted=why,
             total=t("pictures.total", lang),
         ),
     )

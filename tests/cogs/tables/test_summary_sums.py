@@ -9,9 +9,9 @@ import random
 
 import pytest
 
-from bot.engine import Deal, Kind, Options, Variant
+from bot.engine import Deal, End, Kind, Options, Scoring, Variant
 from bot.i18n import LANGUAGES, t
-from bot.render import SummaryScene
+from bot.render import SideSummary, SummaryScene
 from bot.tables.play import summary_of
 from bot.tables.summary import DealSummary
 from bot.tables.views import table_view
@@ -132,3 +132,40 @@ def test_the_hints_asked_are_said_apart_from_the_points(lang: str) -> None:
     text = layout_text(layouts.summary_layout(view, summary, lang))
     item = t("hints.result_item", lang, name=ui.seat_name(view.seats[0], lang, short=True), count=3)
     assert t("hints.result", lang, items=item) in text.splitlines()
+
+
+def adds_up(side: SideSummary) -> bool:
+    cantes = sum(points for _, points in side.cantes)
+    lines = (side.carried or 0) + side.card_points + 10 * side.last_ten + cantes
+    return lines + (side.uncounted or 0) == side.total
+
+
+@pytest.mark.parametrize("scoring", list(Scoring), ids=[s.value for s in Scoring])
+@pytest.mark.parametrize("variant", list(Variant), ids=[v.value for v in Variant])
+def test_every_summary_adds_up(
+    monkeypatch: pytest.MonkeyPatch, variant: Variant, scoring: Scoring
+) -> None:
+    """Whatever ended the deal (a capote or a resignation voids its card points; sixty-five
+    leaves the cantes out), the picture's lines add up to each side's total."""
+    if scoring is Scoring.SIXTY_FIVE and variant not in (Variant.HABANERO, Variant.PAIRS):
+        pytest.skip("sixty-five is for habanero and pairs")
+    scenes: list[SummaryScene] = []
+    monkeypatch.setattr(pictures, "render_summary", lambda scene: scenes.append(scene) or b"")
+    ends: set[End] = set()
+    for seed in range(1, 25):
+        options = Options(scoring=scoring, competitive=False)
+        table = playing_table(variant, seed=seed, options=options)
+        deal, rng = table.deal, random.Random(seed)
+        assert deal is not None
+        while not deal.finished:
+            legal = [a for a in deal.legal_actions() if a.kind is not Kind.CLAIM]
+            ended = [a for a in legal if a.kind in (Kind.CAPOTE, Kind.RESIGN)]
+            deal.apply(ended[0] if ended and seed % 3 == 0 else rng.choice(legal))
+        result = deal.result
+        assert result is not None
+        ends.add(result.end)
+        summary = summary_of(table, deal, result, (0,) * len(result.sides))
+        for lang in LANGUAGES:
+            pictures.summary_png(table_view(table), summary, lang)
+            assert all(adds_up(side) for side in scenes[-1].sides), (seed, result)
+    assert ends - {End.CARDS, End.TUTE} or variant is not Variant.HABANERO
