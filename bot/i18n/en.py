@@ -133,6 +133,7 @@ MESSAGES: Final[dict[str, str]] = {
     "standings.config.forbidden": "Only members with the Manage Server permission can change these settings.",
     "standings.config.invalid": "That value of {setting} is not allowed; nothing was changed.",
     "standings.config.invalid_range": "{setting} takes a whole number from {low} to {high}; nothing was changed.",
+    "standings.config.invalid_seconds": "{setting} takes a number of seconds from {low} to {high}; nothing was changed.",
     "standings.config.everyone": "Everyone",
     "standings.config.default": "{value} (the bot's default)",
     "standings.config.hint": "Change any of them with the options of /tute config.",

@@ -135,6 +135,7 @@ MESSAGES: Final[dict[str, str]] = {
     "standings.config.forbidden": "Solo los miembros con el permiso Gestionar servidor pueden cambiar estos ajustes.",
     "standings.config.invalid": "Ese valor de {setting} no está permitido; no se ha cambiado nada.",
     "standings.config.invalid_range": "{setting} admite un número entero de {low} a {high}; no se ha cambiado nada.",
+    "standings.config.invalid_seconds": "{setting} admite un número de segundos de {low} a {high}; no se ha cambiado nada.",
     "standings.config.everyone": "Todos",
     "standings.config.default": "{value} (el valor por defecto del bot)",
     "standings.config.hint": "Cambia cualquiera con las opciones de /tute ajustes.",

@@ -48,7 +48,12 @@ def refusal(name: str, lang: str) -> str:
     if bounds is None:
         return t("standings.config.invalid", lang, setting=label(name, lang))
     low, high = (number(n, lang) for n in bounds)
-    return t("standings.config.invalid_range", lang, setting=label(name, lang), low=low, high=high)
+    key = (
+        "standings.config.invalid_seconds"
+        if name == "turn_time"
+        else "standings.config.invalid_range"
+    )
+    return t(key, lang, setting=label(name, lang), low=low, high=high)
 
 
 def chosen_label(name: str, value: str, lang: str) -> str:
