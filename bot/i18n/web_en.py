@@ -50,6 +50,7 @@ MESSAGES: Final[dict[str, str]] = {
     "web.last_trick": "Last trick",
     "web.last_won": "{name} took it: {points} points",
     "web.rounds_won": "Rounds won: {count}",
+    "web.rounds_short": "Rounds: {count}",
     "web.clock": "{seconds} seconds left",
     "web.paused_short": "Paused",
     "web.status_lobby": "Waiting for players: the host starts the game.",

@@ -50,6 +50,7 @@ MESSAGES: Final[dict[str, str]] = {
     "web.last_trick": "Última baza",
     "web.last_won": "Se la llevó {name}: {points} tantos",
     "web.rounds_won": "Rondas ganadas: {count}",
+    "web.rounds_short": "Rondas: {count}",
     "web.clock": "Quedan {seconds} segundos",
     "web.paused_short": "En pausa",
     "web.status_lobby": "Esperando jugadores: el anfitrión empieza la partida.",

@@ -423,7 +423,11 @@ function drawScores(v: View): void {
         el("span", { class: "who" }, sideName(table, side, me)),
         deal ? el("span", { class: "points" }, String(deal.scores[index] ?? 0)) : null,
         rounds || (deal === null && rounds !== undefined)
-          ? el("span", { class: "rounds", title: w("rounds_won", { count: rounds }) }, `★${rounds}`)
+          ? el(
+              "span",
+              { class: "rounds", title: w("rounds_won", { count: rounds }) },
+              w("rounds_short", { count: rounds }),
+            )
           : null,
       );
     }),
