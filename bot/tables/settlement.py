@@ -231,27 +231,43 @@ def settle_game(table: Table) -> Settlement:
 
 
 def game_result(table: Table, old_enough: Callable[[Seat], bool]) -> GameResult:
-    """The finished game as the ratings read it: every member who sat (a side with a member
-    who left forfeited: it is placed after every side without one; a member away was stood
-    in for), unrated where not ``old_enough`` (the fair-play minimums), robots at their
-    level."""
+    """The finished game as the ratings read it: every member who sat, unrated where not
+    ``old_enough`` (the fair-play minimums), robots at their level (a member away was stood
+    in for). A member who left forfeited the game: a side that all its members left is
+    placed after every other; one who left a partner who stayed plays in that side as the
+    robot that took the seat, and is placed last on their own."""
     assert table.winner is not None and table.game is not None
-    sides = sides_of(table.variant, table.players)
-    players = tuple(
-        tuple(
-            Player(user_id=seat.user_id, rated=old_enough(seat))
-            if seat is not None and seat.user_id
-            else Player(robot=seat.robot if seat is not None and seat.robot else STAND_IN_ROBOT)
-            for seat in (table.seats[s] for s in side)
+
+    def member(n: int) -> Seat | None:
+        seat = table.seats[n]
+        return seat if seat is not None and seat.user_id else None
+
+    def robot(n: int) -> Player:
+        seat = table.seats[n]
+        return Player(robot=seat.robot if seat is not None and seat.robot else STAND_IN_ROBOT)
+
+    def player(seat: Seat) -> Player:
+        return Player(user_id=seat.user_id, rated=old_enough(seat))
+
+    sides: list[tuple[Player, ...]] = []
+    forfeited: list[bool] = []
+    gone: list[Player] = []
+    for side in sides_of(table.variant, table.players):
+        left = [n for n in side if (m := member(n)) is not None and m.left]
+        stayed = [n for n in side if (m := member(n)) is not None and not m.left]
+        apart = left if stayed else []  # their partner stayed: they lost on their own
+        sides.append(
+            tuple(robot(n) if n in apart or (m := member(n)) is None else player(m) for n in side)
         )
-        for side in sides
-    )
-    places = places_of(table.game.rounds_won, table.winner)
-    forfeited = [
-        any(seat is not None and seat.left for seat in (table.seats[s] for s in side))
-        for side in sides
-    ]
-    return GameResult(FAMILY_OF[table.variant], players, forfeit_places(places, forfeited))
+        forfeited.append(bool(left) and not stayed)
+        gone += [player(m) for n in apart if (m := member(n)) is not None]
+    places = list(places_of(table.game.rounds_won, table.winner))
+    last = max(places) + 1
+    for one in gone:
+        sides.append((one,))
+        forfeited.append(True)
+        places.append(last)
+    return GameResult(FAMILY_OF[table.variant], tuple(sides), forfeit_places(places, forfeited))
 
 
 def game_xp(table: Table) -> tuple[int, ...]:

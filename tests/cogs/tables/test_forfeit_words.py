@@ -59,6 +59,24 @@ def test_a_side_that_stayed_keeps_its_win() -> None:
     assert game_result(final(winner=0), lambda _: True).places == (0, 1)
 
 
+def test_a_partner_who_left_loses_alone() -> None:
+    """Pairs: Lola stayed, her partner left and a robot played on for him, and their side
+    won: Lola wins with the robot beside her, the leaver is rated last on his own."""
+    table = playing_table(Variant.PAIRS, options=Options(competitive=True))
+    table.seats[0] = Seat("Lola", user_id=LOLA)
+    table.seats[2] = Seat("Pepe", user_id=LEFT, robot=Level.HARD, left=True)
+    table.seats[1] = Seat("Ana", user_id=400)
+    table.status, table.winner = Status.FINISHED, 0
+    assert table.game is not None
+    table.game.rounds_won = [1, 0]
+    result = game_result(table, lambda _: True)
+    assert result.sides[0][1].robot is Level.HARD and result.sides[0][1].user_id is None
+    assert result.sides[-1][0].user_id == LEFT
+    assert result.places == (0, 1, 2)
+    rated = rate(result, {})
+    assert rated[LOLA].mu > NEWCOMER.mu > rated[LEFT].mu
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_result_never_shows_the_leaver_as_the_winner(lang: str) -> None:
     table = final()
