@@ -291,8 +291,9 @@ def winner_line(table: TableView, side: int, lang: str) -> str:
     (a side whose members all left won nobody the game)."""
     seats = table.sides[side]
     stayed = tuple(s for s in seats if not _left(table, s))
-    if not stayed:
-        return t("tables.winner_forfeit", lang, names=side_names(table, seats, lang))
+    if not stayed:  # their bare names: the line says that they left
+        names = [shown_name(occupant.name) for s in seats if (occupant := table.seats[s])]
+        return t("tables.winner_forfeit", lang, names=names_joined(names, lang))
     key = "tables.winner" if len(stayed) == 1 else "tables.winners"
     return t(key, lang, names=side_names(table, stayed, lang))
 
