@@ -272,7 +272,8 @@ async def test_an_entry_fee_is_paid_in_and_out_as_prizes(
     assert dear.response is not None
     (dear_id,) = {int(b.custom_id.split(":")[2]) for b in buttons(dear.response)}
     short = await members[1].click(dear.response, custom_id=f"tute:tn:{dear_id}:join")
-    assert refusal(short) == t("tables.errors.tournament_chips", "en", fee=5000, chips=1000)
+    too_dear = t("tables.errors.tournament_chips", "en", fee="5,000", chips="1,000")
+    assert refusal(short) == too_dear  # numbers grouped as English groups them
 
     new = await world.member.slash(
         world.channel, "tute tournament new", variant="habanero", entry=100
