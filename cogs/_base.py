@@ -11,6 +11,8 @@ from discord import app_commands
 
 from bot.client import answer_error
 from bot.i18n import t
+from bot.words.result import number as number
+from bot.words.result import signed as signed
 
 ItemT = TypeVar("ItemT", bound=discord.ui.Item[Any])
 CommandT = TypeVar("CommandT", bound=app_commands.Command[Any, ..., Any])

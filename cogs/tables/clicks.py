@@ -8,7 +8,7 @@ from typing import Any
 
 import discord
 
-from bot.i18n import number, t
+from bot.i18n import t
 from bot.storage.settings import get_settings
 from bot.tables.announcement import Said
 from bot.tables.audience import place_of
@@ -16,6 +16,7 @@ from bot.tables.cluster import Click
 from bot.tables.errors import TableError
 from bot.tables.service import TableService
 from bot.tables.views import HandView, Outcome, TableView
+from bot.words.result import cancel_question, leave_question
 from cogs._base import channel_url
 
 from .buttons import (
@@ -255,17 +256,8 @@ async def _rematch(button: TableButton, interaction: discord.Interaction[Any]) -
 
 def _question(button: TableButton, service: TableService, user_id: int, lang: str) -> str:
     if button.op is TableOp.LEAVE:
-        case, stake = service.leave_terms(button.table_id, user_id)
-        key = f"tables.confirm.leave.{case}" + ("_stake" if stake else "")
-        return t(key, lang, stake=number(stake, lang))
-    missing, stake, leave = service.vote_terms(button.table_id, user_id)
-    if leave and stake:
-        return t("tables.confirm.cancel_leave", lang, stake=number(stake, lang))
-    key = "tables.confirm.cancel" if missing else "tables.confirm.cancel_last"
-    text = t(key, lang, missing=missing)
-    if stake:
-        text += t("tables.confirm.cancel_stake", lang, stake=number(stake, lang))
-    return text
+        return leave_question(*service.leave_terms(button.table_id, user_id), lang)
+    return cancel_question(*service.vote_terms(button.table_id, user_id), lang)
 
 
 def _confirm_view(button: TableButton, lang: str) -> discord.ui.View:

@@ -17,12 +17,13 @@ import discord
 from bot import words
 from bot.engine import CODES, SUITS, Action, Kind, Result
 from bot.engine.cards import RANK_OF
-from bot.i18n import number, signed, t
+from bot.i18n import t
 from bot.render.symbols import SUIT_SYMBOLS, card_label
-from bot.tables.model import DEFAULT_ROBOT, Seat, Status
+from bot.tables.model import Seat, Status
 from bot.tables.summary import DealSummary
 from bot.tables.views import DealView, HandView, TableView
 from bot.words import card_name as card_name
+from bot.words import result
 from bot.words import suit_text as suit_text
 from cogs._base import channel_url, shown_name
 
@@ -61,20 +62,7 @@ def seat_name(seat: Seat | None, lang: str, *, plain: bool = False, short: bool 
     """Who sits in a seat, for Discord text: a member's name escaped (:func:`shown_name`),
     or raw where no markdown is shown (``plain``: a picture's alt text). ``short``: a robot
     without its level, for a line that must fit a phone's width."""
-    if seat is None:
-        return t("tables.empty_seat", lang)
-    if seat.is_robot:
-        number = seat.robot_no
-        if short:
-            return "🤖 " + t("tables.robot_short", lang, number=number)
-        level = (seat.robot or DEFAULT_ROBOT).value
-        return t("tables.robot_name", lang, number=number, level=t(f"robots.{level}", lang))
-    name = seat.name if plain else shown_name(seat.name)
-    if seat.left:
-        return t("tables.left_name", lang, name=name)
-    if seat.away:
-        return t("tables.away_name", lang, name=name)
-    return name
+    return result.seat_text(seat, lang, escape=str if plain else shown_name, short=short)
 
 
 def variant_name(table: TableView, lang: str) -> str:
@@ -231,76 +219,26 @@ def played_cards(
 
 
 def tally_lines(table: TableView, lang: str) -> list[str]:
-    """What the game gave each member, in seat order: chips won or lost, experience, their
-    place on the chips board and their skill rating when they moved."""
-    return [line for seat in table.seats if (line := tally_line(table, seat, lang))]
+    """What the game gave each member, in seat order (:func:`bot.words.result.tally_line`)."""
+    return result.tally_lines(table, lang, escape=shown_name)
 
 
-def tally_title(table: TableView, lang: str) -> str:
-    """The heading over :func:`tally_lines`, naming only what they show: "Chips, experience
-    and rating", "Chips and experience" when the game was not rated, "Experience…" when no
-    chips were at stake."""
-    tally = table.tally
-    chips = table.options.bet or (tally is not None and any(tally.chips.values()))
-    rated = tally is not None and bool(tally.ratings)
-    if chips:
-        return t("summary.tally" if rated else "summary.tally_title.chips_xp", lang)
-    return t("summary.tally_title.xp_rating" if rated else "summary.tally_title.xp", lang)
+tally_title = result.tally_title
+names_joined = result.names_joined
 
 
 def tally_line(table: TableView, seat: Seat | None, lang: str) -> str:
     """What the game gave the member in a seat (nothing for a robot, or a friendly game)."""
-    tally = table.tally
-    if tally is None or not table.options.competitive or seat is None or seat.user_id is None:
-        return ""
-    chips, xp = tally.chips.get(seat.user_id, 0), tally.xp.get(seat.user_id, 0)
-    name = seat_name(seat, lang)
-    if chips or table.options.bet:
-        line = t("summary.tally_line", lang, name=name, chips=signed(chips, lang), xp=xp)
-    else:  # no chips were at stake
-        line = t("summary.tally_xp", lang, name=name, xp=xp)
-    before, after = tally.places.get(seat.user_id, (0, 0))
-    if before != after:
-        line += t("summary.tally_place", lang, before=before, after=after)
-    rated = tally.ratings.get(seat.user_id)
-    if rated is not None:  # a rated game
-        rating = number(rated.after.shown, lang)
-        if rated.before is None:
-            line += t("summary.tally_rating_new", lang, rating=rating)
-        else:
-            change = signed(rated.after.shown - rated.before.shown, lang)
-            line += t("summary.tally_rating", lang, rating=rating, change=change)
-    return line
-
-
-def names_joined(names: list[str], lang: str) -> str:
-    """Names in a list as each language writes one: "Ana & Luis", "Ana y Luis"."""
-    if len(names) < 2:
-        return "".join(names)
-    return t("tables.names_and", lang, first=", ".join(names[:-1]), last=names[-1])
+    return result.tally_line(table, seat, lang, escape=shown_name)
 
 
 def side_names(table: TableView, seats: tuple[int, ...], lang: str) -> str:
     """The names of a side's players, "Ana & Luis"."""
-    return names_joined([seat_name(table.seats[s], lang) for s in seats], lang)
+    return result.side_names(table, seats, lang, shown_name)
 
 
 def winner_line(table: TableView, side: int, lang: str) -> str:
-    """Who won the game: the members of the winning side who stayed. A member who left has
-    forfeited it, whatever the robot that played on for them did: never shown as a winner
-    (a side whose members all left won nobody the game)."""
-    seats = table.sides[side]
-    stayed = tuple(s for s in seats if not _left(table, s))
-    if not stayed:  # their bare names: the line says that they left
-        names = [shown_name(occupant.name) for s in seats if (occupant := table.seats[s])]
-        return t("tables.winner_forfeit", lang, names=names_joined(names, lang))
-    key = "tables.winner" if len(stayed) == 1 else "tables.winners"
-    return t(key, lang, names=side_names(table, stayed, lang))
-
-
-def _left(table: TableView, seat: int) -> bool:
-    occupant = table.seats[seat]
-    return occupant is not None and occupant.left
+    return result.winner_line(table, side, lang, escape=shown_name)
 
 
 # ------------------------------------------------------------------------ the hand

@@ -21,8 +21,8 @@ from bot.tables.codes import encode_action
 from bot.tables.model import Status
 from bot.tables.summary import DealSummary
 from bot.tables.views import HandView, TableView
-from bot.words import ASKED, card_name
-from cogs._base import command_path
+from bot.words import ASKED, card_name, result
+from cogs._base import command_path, shown_name
 
 from . import embeds as ui
 from . import said
@@ -219,10 +219,7 @@ def ended_layout(table: TableView, lang: str, faces: CardFaces = NO_FACES) -> La
         lines.append(ui.winner_line(table, table.winner, lang))
     items: list[Item] = [_text(lines)]
     if finished and table.rounds_won is not None:
-        rounds = [
-            t("summary.rounds_line", lang, names=ui.side_names(table, seats, lang), rounds=won)
-            for seats, won in zip(table.sides, table.rounds_won, strict=False)
-        ]
+        rounds = result.rounds_lines(table, lang, escape=shown_name)
         items.append(_text([f"**{t('summary.rounds', lang)}**", *rounds]))
         tally = ui.tally_lines(table, lang)
         if tally:

@@ -17,10 +17,11 @@ from bot.engine.options import (
     preset_applies,
     preset_options,
 )
-from bot.i18n import CATALOGS, number, t
+from bot.i18n import CATALOGS, t
 from bot.tables.house import typed_value
 from bot.tables.views import TableView
 from bot.words import option_name, seconds_text, variants_text
+from bot.words.result import stakes_lines
 
 _OWN_LINES = frozenset({"rounds", "turn_time", "bet", "competitive", "private", "spectators"})
 """Options the lobby always shows on a line of their own (or, at their default, not)."""
@@ -38,12 +39,7 @@ def options_lines(table: TableView, lang: str) -> list[str]:
     rules, in_rules = rules_line(o, lang, table.variant)
     if rules:
         lines.append(rules)
-    if o.bet:
-        lines.append(t("tables.opt.bet", lang, bet=number(o.bet, lang)))
-    if o.competitive and table.variant is Variant.ARRASTRADO:  # it pays whatever the bet
-        lines.append(t("tables.opt.arrastrado_pays" + ("_plato" if o.plato else ""), lang))
-    if not o.competitive:
-        lines.append(t("tables.opt.practice", lang))
+    lines += stakes_lines(table, lang)
     if o.private:
         lines.append(t("tables.opt.private", lang))
     if not o.spectators:
