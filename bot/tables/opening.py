@@ -181,12 +181,21 @@ class Opening(ServiceCore):
         await self.publish(outcome.show)
 
     async def rematch(
-        self, table_id: int, user_id: int, name: str, *, locale: str = "en", max_tables: int = 10
+        self,
+        table_id: int,
+        user_id: int,
+        name: str,
+        *,
+        locale: str = "en",
+        max_tables: int | None = None,
     ) -> tuple[TableView, bool]:
         """The game ``table_id`` again: its lobby, and whether this member opened it now
         (else they sat down in the one another member opened). See ``rematch``. A lobby
-        opened now is published as one the chat posts (its robots seated already)."""
+        opened now is published as one the chat posts (its robots seated already).
+        ``max_tables``: the server's limit of tables (None: read from its settings)."""
         old = await self.store.load_ended(table_id)
+        if max_tables is None:
+            max_tables = (await get_settings(self.db, old.guild_id)).max_tables
         async with self._rematching:
             todo = rematch.plan(old, user_id, list(self.tables.values()))
             if todo.lobby_id is not None:

@@ -460,24 +460,39 @@ async def _take(hub: TableHub, peer: SocketPeer, data: str) -> None:
         table_id = peer.table_id
         if table_id is None:
             raise TableError("gone")
-        if kind == "lobby":
-            what = LobbyAction(str(message["do"]))  # no such button: a ValueError
-            await hub.lobby(table_id, peer.session, peer, what)
-        elif kind == "back":
-            await hub.back(table_id, peer)
-        elif kind == "hint":
-            await hub.hint(table_id, peer)
-        elif kind == "act":
-            deal, trick = parse_number(message["deal"]), parse_number(message["trick"])
-            if deal is None or trick is None:
-                raise ValueError("not a deal and a trick")
-            await hub.act(table_id, peer, str(message["code"]), deal_no=deal, trick_no=trick)
-        else:
-            raise ValueError("not an action")
+        await _at_table(hub, peer, table_id, kind, message)
     except TableError as error:
         await _refuse(peer, error)
     except (ValueError, KeyError, TypeError, RecursionError):  # nested past json's depth
         await _refuse(peer, TableError("malformed"))
+
+
+async def _at_table(
+    hub: TableHub, peer: SocketPeer, table_id: int, kind: Any, message: dict[str, Any]
+) -> None:
+    """A message about the table the socket follows (a leave and a vote are asked first)."""
+    if kind == "lobby":
+        what = LobbyAction(str(message["do"]))  # no such button: a ValueError
+        await hub.lobby(table_id, peer.session, peer, what)
+    elif kind == "back":
+        await hub.back(table_id, peer)
+    elif kind == "ask":
+        await peer.send(hub.question(table_id, peer, str(message["what"])))
+    elif kind == "leave":
+        await hub.leave_game(table_id, peer)
+    elif kind == "cancel":
+        await hub.vote_cancel(table_id, peer)
+    elif kind == "rematch":
+        await hub.rematch(table_id, peer.session, peer)
+    elif kind == "hint":
+        await hub.hint(table_id, peer)
+    elif kind == "act":
+        deal, trick = parse_number(message["deal"]), parse_number(message["trick"])
+        if deal is None or trick is None:
+            raise ValueError("not a deal and a trick")
+        await hub.act(table_id, peer, str(message["code"]), deal_no=deal, trick_no=trick)
+    else:
+        raise ValueError("not an action")
 
 
 async def _refuse(peer: SocketPeer, error: TableError) -> None:

@@ -9,9 +9,11 @@ import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
+from bot.i18n import t
 from bot.tables.errors import TableError
 from bot.tables.service import TableService
 from bot.tables.views import Outcome
+from bot.words.result import cancel_question, done_key, leave_question
 
 from . import lobby, wire
 from .hint_words import hint_message
@@ -19,6 +21,7 @@ from .sessions import Session
 from .sockets import Peer as Peer
 from .sockets import Sockets
 from .sockets import Waiting as Waiting
+from .wire import Json
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +96,53 @@ class TableHub:
             raise TableError("not_seated")
         return await self._runner(lambda: self.service.im_back(table_id, user_id))
 
+    def question(self, table_id: int, peer: Peer, what: str) -> Json:
+        """The question before a leave or a vote to cancel, saying what it costs, as the
+        chat's Leave and Vote to cancel ask it (refused in words to whoever may not)."""
+        user_id = peer.user_id
+        if user_id is None:
+            raise TableError("not_seated")
+        lang = peer.language
+        if what == "leave":
+            text = leave_question(*self.service.leave_terms(table_id, user_id), lang)
+        elif what == "cancel":
+            text = cancel_question(*self.service.vote_terms(table_id, user_id), lang)
+        else:
+            raise ValueError("not a question")
+        return {
+            "type": "question",
+            "what": what,
+            "text": text,
+            "yes": t(f"tables.btn.confirm_{what}", lang),
+            "no": t("tables.btn.keep", lang),
+        }
+
+    async def leave_game(self, table_id: int, peer: Peer) -> None:
+        """Yes to the leave's question: a robot plays the seat on (or the game ends), as the
+        chat's Yes, leave; the page is told what was done."""
+        user_id = peer.user_id
+        if user_id is None:
+            raise TableError("not_seated")
+        outcome = await self._runner(lambda: self.service.leave(table_id, user_id))
+        await peer.send(_done("leave", outcome, peer.language))
+
+    async def vote_cancel(self, table_id: int, peer: Peer) -> None:
+        """Yes to the vote's question, as the chat's Yes, vote to cancel."""
+        user_id = peer.user_id
+        if user_id is None:
+            raise TableError("not_seated")
+        outcome = await self._runner(lambda: self.service.vote_cancel(table_id, user_id))
+        await peer.send(_done("cancel", outcome, peer.language))
+
+    async def rematch(self, table_id: int, session: Session, peer: Peer) -> None:
+        """The finished game again, as the chat's Rematch: the first member to ask opens its
+        lobby in the table's channel (the page follows it there), a later one sits in it."""
+        await self._runner(
+            lambda: self.service.rematch(
+                table_id, session.user_id, session.name, locale=peer.language
+            )
+        )
+
     async def open(self, session: Session, peer: Peer, variant: str) -> int:
         """The Activity's channel has no table: its player opens a lobby there (the chat
         posts it too), and their socket follows it. The new table's id."""
@@ -109,3 +159,8 @@ class TableHub:
         return await self._runner(
             lambda: lobby.lobby_action(self.service, table_id, session, what, peer.language)
         )
+
+
+def _done(what: str, outcome: Outcome, lang: str) -> Json:
+    """What a leave or a vote did, in words, for the page's notice line."""
+    return {"type": "done", "what": what, "text": t(done_key(what, outcome), lang)}

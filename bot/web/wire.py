@@ -16,9 +16,11 @@ from typing import Any
 from bot.engine import CODES, Action
 from bot.i18n import t
 from bot.tables.codes import encode_action
-from bot.tables.model import Seat
+from bot.tables.model import Seat, Status
 from bot.tables.views import DealView, HandView, TableView
 from bot.words import ASKED, hand_label, refusal_text
+from bot.words.result import plain, rounds_lines, stakes_lines, tally_lines, tally_title
+from bot.words.result import winner_line as winner_text
 
 PROTOCOL = 2
 """The version of these messages; the page says which it speaks."""
@@ -147,7 +149,7 @@ def state(
     (``you``: whether they sit at it, in which seat, whether they host it). ``shown``: the
     table's :func:`table_state` when made already (the same for every socket)."""
     seat = seat_of(table, viewer)
-    return {
+    found: Json = {
         "type": "state",
         "protocol": PROTOCOL,
         "lang": lang,
@@ -158,6 +160,32 @@ def state(
             "seat": seat,
             "host": viewer is not None and viewer == table.host_id,
         },
+    }
+    if table.status is Status.LOBBY:
+        found["stakes"] = stakes_lines(table, lang)
+    elif table.status is Status.FINISHED:
+        found["result"] = result_state(table, lang)
+    return found
+
+
+def result_state(table: TableView, lang: str) -> Json:
+    """A finished game, in ``lang``, as the chat's result says it: who won (the sides'
+    names), the rounds each side won, and what moved for each member (chips, experience,
+    their place on the board, their rating); whether it may be played again (a daily deal
+    may not) and its last deal, for the replay. Names as typed: the page inserts text."""
+    winner = None
+    if table.winner is not None and table.rounds_won is not None:
+        winner = winner_text(table, table.winner, lang, say=plain)
+    tally = tally_lines(table, lang, say=plain)
+    return {
+        "title": t("summary.game_over", lang, id=table.id),
+        "winner": winner,
+        "rounds_title": t("summary.rounds", lang),
+        "rounds": rounds_lines(table, lang),
+        "tally_title": tally_title(table, lang) if tally else None,
+        "tally": tally,
+        "rematch": not table.daily,
+        "replay_deal": None if table.summary is None else table.summary.deal_no,
     }
 
 

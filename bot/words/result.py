@@ -13,8 +13,9 @@ from collections.abc import Callable
 
 from bot.engine import Variant
 from bot.i18n import CATALOGS, DEFAULT_LANGUAGE, language_of, number, signed, t
+from bot.tables.announcement import Said
 from bot.tables.model import DEFAULT_ROBOT, Seat
-from bot.tables.views import TableView
+from bot.tables.views import Outcome, TableView
 
 Say = Callable[..., str]
 Escape = Callable[[str], str]
@@ -179,3 +180,16 @@ def cancel_question(missing: int, stake: int, leave: bool, lang: str) -> str:
     if stake:
         text += t("tables.confirm.cancel_stake", lang, stake=number(stake, lang))
     return text
+
+
+def done_key(what: str, outcome: Outcome) -> str:
+    """What the answer to I'm back (``back``), a vote to cancel (``cancel``) or a leave
+    (``leave``) says was done: its catalog key."""
+    ended = not outcome.show.table.status.is_open
+    if what == "back":
+        return "tables.done.back"
+    if what == "leave":
+        return "tables.done.leave_end" if ended else "tables.done.leave"
+    if any(a.what is Said.ABANDONED for a in outcome.show.announce):
+        return "tables.done.leave_end"  # alone with robots: the vote was a leave
+    return "tables.done.cancelled" if ended else "tables.done.cancel"

@@ -10,13 +10,12 @@ import discord
 
 from bot.i18n import t
 from bot.storage.settings import get_settings
-from bot.tables.announcement import Said
 from bot.tables.audience import place_of
 from bot.tables.cluster import Click
 from bot.tables.errors import TableError
 from bot.tables.service import TableService
 from bot.tables.views import HandView, Outcome, TableView
-from bot.words.result import cancel_question, leave_question
+from bot.words.result import cancel_question, done_key, leave_question
 from cogs._base import channel_url
 
 from .buttons import (
@@ -221,14 +220,8 @@ async def table_click(button: TableButton, interaction: discord.Interaction[Any]
 
 def _done_key(op: TableOp, outcome: Outcome) -> str:
     """What the answer to I'm back, a vote to cancel or a leave says was done."""
-    ended = not outcome.show.table.status.is_open
-    if op is TableOp.BACK:
-        return "tables.done.back"
-    if op is TableOp.LEAVE_OK:
-        return "tables.done.leave_end" if ended else "tables.done.leave"
-    if any(a.what is Said.ABANDONED for a in outcome.show.announce):
-        return "tables.done.leave_end"  # alone with robots: the vote was a leave
-    return "tables.done.cancelled" if ended else "tables.done.cancel"
+    what = {TableOp.BACK: "back", TableOp.LEAVE_OK: "leave"}.get(op, "cancel")
+    return done_key(what, outcome)
 
 
 async def _rematch(button: TableButton, interaction: discord.Interaction[Any]) -> None:

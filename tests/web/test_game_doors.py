@@ -1,0 +1,207 @@
+"""The card table does all the chat's table does: Leave and Vote to cancel, asked first in
+the chat's words (what they cost); the game over with who won, the rounds and what moved
+for each member; Rematch; and a lobby that says what moves chips. Refused in words to
+whoever may not (a spectator, a forged question, another table)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+
+from bot.engine import Options, Variant
+from bot.i18n import t
+from bot.storage import Database
+from bot.tables.model import GameTally, Status, Table
+from bot.tables.service import TableService
+from bot.tables.views import table_view
+from bot.web import sign, wire
+from bot.web.app import make_app
+from tests.cogs.tables.test_views_rendered import playing_table
+from tests.tables._play import opened
+from tests.web.conftest import quick_hub, started_habanero
+from tests.web.test_app import ANA, CHANNEL, EVA, GUILD, SECRET, FakeAuth, session_of
+
+World = tuple[TestClient[Any, Any], TableService, Table]
+
+
+@pytest.fixture
+async def world(db: Database) -> AsyncIterator[World]:
+    hub = quick_hub(db)
+    service = hub.service
+    table = await started_habanero(service, hub, guild_id=GUILD, channel_id=CHANNEL, host_id=ANA)
+    app = make_app(hub=hub, secret=SECRET, clock=lambda: 1e9, auth=FakeAuth())
+    client = TestClient(TestServer(app))
+    await client.start_server()
+    yield client, service, table
+    await client.close()
+
+
+def _params(user_id: int, lang: str = "en") -> dict[str, str]:
+    return {"session": sign(session_of(user_id), SECRET), "lang": lang}
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+async def test_a_leave_is_asked_first_in_the_chats_words_then_done(world: World, lang: str) -> None:
+    client, service, table = world
+    async with client.ws_connect("/api/ws", params=_params(ANA, lang)) as ws:
+        await ws.receive_json()
+        await ws.send_json({"type": "ask", "what": "leave"})
+        question = await ws.receive_json()
+        case, stake = service.leave_terms(table.id, ANA)
+        assert question == {
+            "type": "question",
+            "what": "leave",
+            "text": t(f"tables.confirm.leave.{case}", lang, stake=stake),
+            "yes": t("tables.btn.confirm_leave", lang),
+            "no": t("tables.btn.keep", lang),
+        }
+        assert table.status is Status.PLAYING  # asking changed nothing
+        await ws.send_json({"type": "leave"})
+        async with asyncio.timeout(10):
+            while (message := await ws.receive_json())["type"] != "done":
+                pass
+        assert message["text"] == t("tables.done.leave_end", lang)  # Ana was the last member
+        assert not table.status.is_open
+
+
+async def test_a_vote_to_cancel_is_asked_first_then_counted(world: World) -> None:
+    client, _, table = world
+    async with client.ws_connect("/api/ws", params=_params(ANA, "es")) as ws:
+        await ws.receive_json()
+        await ws.send_json({"type": "ask", "what": "cancel"})
+        question = await ws.receive_json()
+        assert question["text"] == t("tables.confirm.cancel_last", "es", missing=0)
+        assert question["yes"] == t("tables.btn.confirm_cancel", "es")
+        await ws.send_json({"type": "cancel"})
+        async with asyncio.timeout(10):
+            while (message := await ws.receive_json())["type"] != "done":
+                pass
+        assert message["text"] == t("tables.done.cancelled", "es")
+        assert table.status is Status.CANCELLED
+
+
+@pytest.mark.parametrize("kind", ["leave", "cancel"])
+async def test_a_spectator_may_neither_leave_nor_vote(world: World, kind: str) -> None:
+    client, _, table = world
+    async with client.ws_connect("/api/ws", params=_params(EVA)) as ws:
+        await ws.receive_json()
+        await ws.send_json({"type": "ask", "what": kind})
+        refused = await ws.receive_json()
+        assert refused["key"] == "tables.errors.not_seated"
+        assert refused["text"] == t("tables.errors.not_seated", "en")
+        await ws.send_json({"type": kind})
+        refused = await ws.receive_json()
+        assert refused["key"] == "tables.errors.not_seated"
+        assert table.status is Status.PLAYING
+
+
+@pytest.mark.parametrize("what", ["close", "", None, ["leave"], "leave\u0000"])
+async def test_a_forged_question_is_refused_in_words(world: World, what: Any) -> None:
+    client, _, table = world
+    async with client.ws_connect("/api/ws", params=_params(ANA)) as ws:
+        await ws.receive_json()
+        await ws.send_json({"type": "ask", "what": what})
+        refused = await ws.receive_json()
+        assert refused["key"] == "tables.errors.malformed"
+        assert refused["text"] == t("tables.errors.malformed", "en")
+        assert table.status is Status.PLAYING
+
+
+async def test_a_rematch_before_the_end_or_of_a_spectator_is_refused(world: World) -> None:
+    client, _, _ = world
+    for user in (ANA, EVA):
+        async with client.ws_connect("/api/ws", params=_params(user)) as ws:
+            await ws.receive_json()
+            await ws.send_json({"type": "rematch"})
+            refused = await ws.receive_json()
+            assert refused["type"] == "refused"
+            assert refused["key"] in ("tables.errors.not_finished", "tables.errors.gone")
+
+
+async def test_a_finished_game_is_played_again_from_the_page(world: World) -> None:
+    client, _, table = world
+    async with client.ws_connect("/api/ws", params=_params(ANA)) as ws:
+        state = await ws.receive_json()
+        async with asyncio.timeout(60):
+            while state["table"]["status"] == "playing":
+                hand = state["hand"]
+                if hand["your_turn"]:
+                    code = hand["playable"][0] if hand["playable"] else None
+                    if code is None:
+                        found = [d["code"] for d in hand["declarations"] if "ask" not in d]
+                        code = found[0]
+                    await ws.send_json(
+                        {
+                            "type": "act",
+                            "code": code,
+                            "deal": hand["deal_no"],
+                            "trick": hand["trick_no"],
+                        }
+                    )
+                while (state := await ws.receive_json())["type"] != "state":
+                    pass
+        assert state["table"]["status"] == "finished"
+        result = state["result"]
+        assert result["winner"] and "**" not in result["winner"]
+        assert result["rematch"] is True and result["replay_deal"] is not None
+        await ws.send_json({"type": "rematch"})
+        async with asyncio.timeout(10):
+            while (state := await ws.receive_json())["type"] != "state":
+                pass
+        assert state["table"]["status"] == "lobby" and state["table"]["id"] != table.id
+        assert state["you"]["host"] is True
+        assert "stakes" in state
+
+
+def _finished(lang: str) -> Table:
+    table = playing_table(Variant.HABANERO, options=Options(bet=100))
+    table.status = Status.FINISHED
+    table.language = lang
+    table.winner = 0
+    table.tally = GameTally(chips={100: 100}, xp={100: 20}, places={100: (5, 2)})
+    return table
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_game_over_says_who_won_and_what_moved_for_each_member(lang: str) -> None:
+    table = _finished(lang)
+    table.seats[0].name = "**ana** <b>"  # type: ignore[union-attr]
+    shown = wire.state(table_view(table), None, lang, viewer=100)
+    result = shown["result"]
+    name = "**ana** <b>"
+    assert result["winner"] == t("tables.winner", lang, names=name).replace(f"**{name}**", name)
+    assert result["tally_title"] == t("summary.tally_title.chips_xp", lang)
+    line = t("summary.tally_line", lang, name=name, chips="+100", xp=20).replace("**+100**", "+100")
+    line += t("summary.tally_place", lang, before=5, after=2)
+    assert result["tally"] == [line]
+    assert len(result["rounds"]) == 2 and result["rounds"][0].startswith(name)
+    assert result["title"] == t("summary.game_over", lang, id=table.id)
+
+
+def test_a_game_in_play_and_a_lobby_have_no_result() -> None:
+    table = playing_table(Variant.HABANERO)
+    assert "result" not in wire.state(table_view(table), None, "en")
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+async def test_an_arrastrado_lobby_says_what_moves_chips(db: Database, lang: str) -> None:
+    hub = quick_hub(db)
+    table = await opened(
+        hub.service,
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        host_id=ANA,
+        host_name="Ana",
+        variant=Variant.ARRASTRADO,
+        options=Options(bet=50, plato=True),
+        language=lang,
+    )
+    shown = wire.state(hub.service.view(table.id), None, lang, viewer=ANA)
+    assert shown["stakes"] == [
+        t("tables.opt.bet", lang, bet=50),
+        t("tables.opt.arrastrado_pays_plato", lang),
+    ]
