@@ -42,7 +42,7 @@ from typing import Any, Final, Protocol, cast
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from bot.engine import CODES, SUITS
-from bot.i18n import CATALOGS, LANGUAGES, Language, language_of
+from bot.i18n import CATALOGS, LANGUAGES, Language, language_of, t
 from bot.tables.errors import TableError
 from bot.tables.numbers import parse_number
 from bot.words import card_name, suit_text
@@ -232,14 +232,14 @@ async def card_picture(request: web.Request) -> web.Response:
 
 @functools.cache
 def page_words(lang: Language) -> dict[str, Any]:
-    """What the page says, in ``lang``: its own texts (the catalog's ``web.*``), each card's
-    name and each suit's, by code. Made once per language (the catalog does not change
+    """What the page says, in ``lang``: its own texts (the catalog's ``web.*``, and the
+    chat's buttons it has too), each card's name and each suit's, by code. Made once per language (the catalog does not change
     while the bot runs); not to be changed."""
     catalog = CATALOGS[lang]
     english = CATALOGS["en"]
     texts = {
         key: catalog.get(key, text) for key, text in english.items() if key.startswith(WORDS_PREFIX)
-    }
+    } | {key: t(key, lang) for key in wire.SHARED_WORDS}
     cards = {code: card_name(n, lang) for n, code in enumerate(CODES)}
     suits = {letter: suit_text(n, lang, symbol=False) for n, letter in enumerate(SUITS)}
     return {"lang": lang, "words": texts, "cards": cards, "suits": suits}

@@ -27,6 +27,14 @@ PROTOCOL = 2
 
 Json = dict[str, Any]
 
+SHARED_WORDS = (
+    "tables.btn.leave_game",
+    "tables.btn.cancel",
+    "tables.btn.rematch",
+    "replays.btn.open",
+)
+"""The chat's words the page says too (its buttons' labels), served with the page's own."""
+
 
 def _card(card: int) -> str:
     return CODES[card]
@@ -181,7 +189,7 @@ def result_state(table: TableView, lang: str) -> Json:
         "title": t("summary.game_over", lang, id=table.id),
         "winner": winner,
         "rounds_title": t("summary.rounds", lang),
-        "rounds": rounds_lines(table, lang),
+        "rounds": rounds_lines(table, lang, say=plain),
         "tally_title": tally_title(table, lang) if tally else None,
         "tally": tally,
         "rematch": not table.daily,

@@ -26,19 +26,28 @@ def _as_typed(name: str) -> str:
 
 
 def plain(key: str, lang: str, /, **params: object) -> str:
-    """A catalog line as :func:`t` fills it, without its markdown's bold marks (``**``),
-    for a page that draws text as text: a name in ``params`` keeps every character."""
+    """A catalog line as :func:`t` fills it, without its markdown's bold marks (``**``) and
+    its emoji (the page draws none: it has pictures of its own), for a page that draws text
+    as text: a name in ``params`` keeps every character."""
     template = CATALOGS[language_of(lang)].get(key) or CATALOGS[DEFAULT_LANGUAGE][key]
-    return template.replace("**", "").format(**params)
+    return template.replace("**", "").replace("🏆 ", "").format(**params)
 
 
 def seat_text(
-    seat: Seat | None, lang: str, *, escape: Escape = _as_typed, short: bool = False
+    seat: Seat | None,
+    lang: str,
+    *,
+    escape: Escape = _as_typed,
+    short: bool = False,
+    bare: bool = False,
 ) -> str:
     """Who sits in a seat: a member's name (through ``escape``), marked when they left or
-    are away, or a robot with its number (``short``: without its level)."""
+    are away, or a robot with its number (``short``: without its level). ``bare``: the
+    name alone, a robot's without its emoji (the page, which draws none)."""
     if seat is None:
         return t("tables.empty_seat", lang)
+    if bare:
+        return t("tables.robot_short", lang, number=seat.robot_no) if seat.is_robot else seat.name
     if seat.is_robot:
         robot = seat.robot_no
         if short:
@@ -60,9 +69,12 @@ def names_joined(names: list[str], lang: str) -> str:
     return t("tables.names_and", lang, first=", ".join(names[:-1]), last=names[-1])
 
 
-def side_names(table: TableView, seats: tuple[int, ...], lang: str, escape: Escape) -> str:
-    """The names of a side's players, "Ana & Luis"."""
-    return names_joined([seat_text(table.seats[s], lang, escape=escape) for s in seats], lang)
+def side_names(
+    table: TableView, seats: tuple[int, ...], lang: str, escape: Escape, *, bare: bool = False
+) -> str:
+    """The names of a side's players, "Ana & Luis" (``bare``: :func:`seat_text`'s)."""
+    names = [seat_text(table.seats[s], lang, escape=escape, bare=bare) for s in seats]
+    return names_joined(names, lang)
 
 
 def winner_line(
@@ -73,11 +85,12 @@ def winner_line(
     shown as a winner (a side whose members all left won nobody the game)."""
     seats = table.sides[side]
     stayed = tuple(s for s in seats if not _left(table, s))
+    bare = say is plain
     if not stayed:  # their bare names: the line says that they left
         names = [escape(occupant.name) for s in seats if (occupant := table.seats[s])]
         return say("tables.winner_forfeit", lang, names=names_joined(names, lang))
     key = "tables.winner" if len(stayed) == 1 else "tables.winners"
-    return say(key, lang, names=side_names(table, stayed, lang, escape))
+    return say(key, lang, names=side_names(table, stayed, lang, escape, bare=bare))
 
 
 def _left(table: TableView, seat: int) -> bool:
@@ -85,10 +98,17 @@ def _left(table: TableView, seat: int) -> bool:
     return occupant is not None and occupant.left
 
 
-def rounds_lines(table: TableView, lang: str, *, escape: Escape = _as_typed) -> list[str]:
+def rounds_lines(
+    table: TableView, lang: str, *, escape: Escape = _as_typed, say: Say = t
+) -> list[str]:
     """The rounds each side won: "Ana & Luis: 2"."""
     return [
-        t("summary.rounds_line", lang, names=side_names(table, seats, lang, escape), rounds=won)
+        say(
+            "summary.rounds_line",
+            lang,
+            names=side_names(table, seats, lang, escape, bare=say is plain),
+            rounds=won,
+        )
         for seats, won in zip(table.sides, table.rounds_won or (), strict=False)
     ]
 
@@ -120,7 +140,7 @@ def tally_line(
     if tally is None or not table.options.competitive or seat is None or seat.user_id is None:
         return ""
     chips, xp = tally.chips.get(seat.user_id, 0), tally.xp.get(seat.user_id, 0)
-    name = seat_text(seat, lang, escape=escape)
+    name = seat_text(seat, lang, escape=escape, bare=say is plain)
     if chips or table.options.bet:
         line = say("summary.tally_line", lang, name=name, chips=signed(chips, lang), xp=xp)
     else:  # no chips were at stake

@@ -8,6 +8,7 @@ down; each sees only the lobby's buttons it may press."""
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -373,3 +374,125 @@ async def test_after_a_table_ends_the_page_looks_for_the_next_or_offers_to_open_
     await _lobby(served.service, LUIS)  # published as it opens
     await wait_lobby_buttons(ana, "join")
     assert await ana.locator("button.open").first.is_hidden()
+
+
+# --------------------------------------------------------------- what the chat's table does
+
+
+async def _shot(page: Any, name: str) -> None:
+    """A picture of the page, where ``TUTE_SHOTS`` names a folder (else none)."""
+    folder = os.environ.get("TUTE_SHOTS")
+    if folder:
+        await page.screenshot(path=f"{folder}/{name}.png")
+
+
+async def _question(page: Any) -> str:
+    await page.locator("dialog#ask[open]").wait_for(state="visible")
+    return (await page.text_content("#ask-text")) or ""
+
+
+@pytest.mark.parametrize(("lang", "width"), [("en", 390), ("es", 1280)])
+async def test_a_member_leaves_from_the_page_once_told_what_it_costs(
+    served: Served, browser: Any, lang: str, width: int
+) -> None:
+    table = await _pairs(served.service, (ANA, LUIS))
+    page = await open_page(browser, served, ANA, language=lang, width=width)
+    leave = page.locator("#game button.game[data-do='leave']")
+    assert (await leave.text_content()) == t("tables.btn.leave_game", lang)
+    await leave.click()
+    assert await _question(page) == t("tables.confirm.leave.robot", lang, stake=0)
+    assert (await page.text_content("#ask-yes")) == t("tables.btn.confirm_leave", lang)
+    await _shot(page, f"card-table-leave-{lang}-{width}")
+    await page.locator("#ask-yes").click()
+    await page.wait_for_function(
+        f"document.querySelector('#notice').textContent === {t('tables.done.leave', lang)!r}"
+    )
+    seat = table.seats[table.seat_of(ANA) or 0]
+    assert seat is not None and seat.left and table.status is Status.PLAYING
+    await page.locator("#game").wait_for(state="hidden")  # no more leaving, nor voting
+
+
+@pytest.mark.parametrize(("lang", "width"), [("es", 390), ("en", 1280)])
+async def test_a_vote_to_cancel_is_asked_first_and_no_changes_nothing(
+    served: Served, browser: Any, lang: str, width: int
+) -> None:
+    table = await _pairs(served.service, (ANA, LUIS))
+    page = await open_page(browser, served, ANA, language=lang, width=width)
+    await page.locator("#game button.game[data-do='cancel']").click()
+    assert await _question(page) == t("tables.confirm.cancel", lang, missing=1)
+    await _shot(page, f"card-table-cancel-{lang}-{width}")
+    await page.locator("#ask-no").click()
+    await page.locator("dialog#ask[open]").wait_for(state="detached")
+    assert table.status is Status.PLAYING and not table.cancel_votes
+
+
+async def test_a_spectator_has_no_leave_nor_vote(served: Served, browser: Any) -> None:
+    await _pairs(served.service, (ANA, LUIS))
+    page = await open_page(browser, served, EVA)
+    assert await page.locator("#game").is_hidden()
+
+
+@pytest.mark.parametrize(("lang", "width"), [("en", 390), ("es", 1280)])
+async def test_the_game_over_says_who_won_what_moved_and_offers_a_rematch(
+    served: Served, browser: Any, lang: str, width: int
+) -> None:
+    service = served.service
+    table = await opened(
+        service,
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        host_id=ANA,
+        host_name=MEMBERS[ANA],
+        variant=Variant.ARRASTRADO,
+        options=Options(bet=20),
+        language=lang,
+    )
+    page = await open_page(browser, served, ANA, language=lang, width=width)
+    stakes = page.locator("#stakes li")
+    await stakes.first.wait_for(state="visible")
+    assert await stakes.all_text_contents() == [
+        t("tables.opt.bet", lang, bet=20),
+        t("tables.opt.arrastrado_pays", lang),
+    ]
+    await _shot(page, f"card-table-stakes-{lang}-{width}")
+    while None in table.seats:
+        await service.add_robot(table.id, ANA)
+    await service.start(table.id, ANA)
+    await settle(service, table)
+    await _play_out(table, [page])
+    assert table.status is Status.FINISHED
+    await page.locator("#result").wait_for(state="visible")
+    assert await page.text_content("#notice") == ""  # no cante of the last deal stays
+    winner = await page.text_content("#result-winner")
+    assert winner and "**" not in winner
+    tally = await page.locator("#result-tally li").all_text_contents()
+    assert len(tally) == 1 and tally[0].startswith("Ana: ")
+    assert {"en": "chips", "es": "fichas"}[lang] in tally[0]  # what moved, in words
+    assert await page.locator("#replay-deal").is_visible()
+    await _shot(page, f"card-table-result-{lang}-{width}")
+    await page.locator("#rematch").click()
+    await page.wait_for_function(
+        "document.body.dataset.status === 'lobby' && document.body.dataset.seat === '0'"
+    )
+    assert await page.locator("#result").is_hidden()
+
+
+async def test_a_refusal_goes_when_the_trick_it_was_about_is_over(
+    served: Served, browser: Any
+) -> None:
+    service = served.service
+    table = await _pairs(service, (ANA, LUIS))
+    deal = table.deal
+    assert deal is not None
+    waiting = LUIS if table.seat_of(ANA) == deal.turn else ANA
+    page = await open_page(browser, served, waiting, language="es")
+    await page.click("button.card")
+    await page.wait_for_function("document.querySelector('#notice').textContent !== ''")
+    trick = service.hand_view(table.id, deal.turn).trick_no
+    async with asyncio.timeout(60):
+        while (hand := service.hand_view(table.id, deal.turn)).trick_no == trick:
+            user = next(u for u in (ANA, LUIS) if table.seat_of(u) == deal.turn)
+            code = CODES[sorted(hand.playable)[0]]
+            await service.click(table.id, user, code, deal_no=hand.deal_no, trick_no=hand.trick_no)
+            await settle(service, table)
+    await page.wait_for_function("document.querySelector('#notice').textContent === ''")

@@ -11,7 +11,8 @@
 //                         (the answer in #notice; the card it plays gets .hinted)
 //   #trick [data-card][data-seat]                     the cards of the trick in play
 //   .seat[data-seat] (data-turn="1" on the seat to play)
-//   #notice (the last refusal or notice, in words), #scores, #clock
+//   #notice (the last refusal or notice, in words; it goes when its moment does: another
+//           table, deal or trick, or the game's end), #scores, #clock
 //   button.open[data-variant]   no table here (state no_table): open one of that game
 //   button.lobby[data-do]       in a lobby: join | robot | start | leave (each only when
 //                               it may be pressed); #variant: the lobby's game in words
@@ -19,6 +20,7 @@
 
 import { Connection, type Phase } from "./connection";
 import { byId, cardSrc, el, fill, robotIcon, setCardsVersion, setText } from "./dom";
+import { answered, drawGame, question, wireGame } from "./game";
 import { type Config, ConsentDeclined, Login, LoginError } from "./login";
 import { Replays } from "./replay";
 import type {
@@ -52,6 +54,11 @@ const SIDEWAYS = window.matchMedia("(max-height: 480px) and (min-width: 560px)")
 
 let WORDS: Words = { lang: "en", words: {}, cards: {}, suits: {} };
 
+/** The chat's words the page says too (``tables.btn.*``: its buttons' labels). */
+function said(key: string): string {
+  return WORDS.words[key] ?? key;
+}
+
 /** The page's text ``web.<key>`` in its language, with ``{name}`` filled in. */
 function w(key: string, params: Record<string, string | number> = {}): string {
   const template = WORDS.words[`web.${key}`] ?? key;
@@ -76,6 +83,7 @@ interface View {
   hand: HandJ | null;
   me: number | null; // your seat
   you: YouJ | null; // whether you sit at it, whether you host it (null: not said)
+  result: boolean; // a finished game whose result came in words (the result panel says it)
   received: number; // performance.now() when it came
 }
 
@@ -121,10 +129,20 @@ function banner(line: string | null, { again = false, won = false } = {}): void 
   setText(button, w("look_again"));
 }
 
+/** The moment a notice belongs to: the table, its status, its deal and trick. */
+function moment(v: View | null): string {
+  if (v === null) return "";
+  const t = v.table;
+  return `${t.id}/${t.status}/${t.deal_no}/${t.deal?.trick_no ?? ""}`;
+}
+
+let noticeMoment = "";
+
 function notice(text: string): void {
   const box = byId("notice");
   box.classList.remove("fresh");
   setText(box, text);
+  noticeMoment = moment(view);
   void box.offsetWidth; // restart its animation
   box.classList.add("fresh");
 }
@@ -503,8 +521,8 @@ function drawStatus(v: View): void {
   // a game in play or waiting says what now in a line; a game over, in the middle
   setText(status, playing || lobby ? line : "");
   status.classList.toggle("mine", v.hand?.your_turn === true);
-  if (playing || lobby) {
-    banner(null);
+  if (playing || lobby || v.result) {
+    banner(null); // a game over with its result: the result panel says it
   } else {
     const side = v.table.winner === null ? [] : (v.table.sides[v.table.winner] ?? []);
     banner(line, {
@@ -788,6 +806,7 @@ function onDeclareClick(event: Event): void {
 
 function ask(declaration: Declaration): void {
   const dialog = byId<HTMLDialogElement>("ask");
+  delete dialog.dataset.what; // a declaration's question, not a leave's or a vote's
   setText(byId("ask-text"), declaration.ask ?? "");
   const yes = byId<HTMLButtonElement>("ask-yes");
   setText(yes, declaration.yes ?? w("yes"));
@@ -804,7 +823,15 @@ function ask(declaration: Declaration): void {
 function show(msg: StateMsg): void {
   const before = view;
   const me = mySeat(msg, before);
-  view = { table: msg.table, hand: msg.hand, me, you: msg.you ?? null, received: performance.now() };
+  view = {
+    table: msg.table,
+    hand: msg.hand,
+    me,
+    you: msg.you ?? null,
+    result: msg.result !== undefined,
+    received: performance.now(),
+  };
+  if (moment(view) !== noticeMoment) notice(""); // its moment has passed
   showTaken(before, view);
   tellCantes(before, view);
   sent = false;
@@ -824,12 +851,13 @@ function show(msg: StateMsg): void {
   drawLobby(view);
   drawDeclarations(view);
   drawHand(view);
+  drawGame(msg, me);
   tickClock();
   const dialog = byId<HTMLDialogElement>("ask");
   if (dialog.open) {
     const asked = byId<HTMLButtonElement>("ask-yes");
     const still = msg.hand?.declarations.some((d) => d.yes === asked.textContent);
-    if (!still) dialog.close();
+    if (!still && !dialog.dataset.what) dialog.close();
   }
 }
 
@@ -844,6 +872,7 @@ function onMessage(msg: ServerMsg): void {
       for (const card of Array.from(document.querySelectorAll(".card.sent, .open.sent, .lobby.sent"))) {
         card.classList.remove("sent");
       }
+      answered();
       notice(msg.text ?? w("refused"));
       if (body.dataset.state === "no_table" && msg.key !== "tables.errors.expired") {
         // an open refused (a table opened here meanwhile, say): ask for the channel's
@@ -857,6 +886,12 @@ function onMessage(msg: ServerMsg): void {
       for (const card of Array.from(document.querySelectorAll<HTMLElement>("button.card"))) {
         card.classList.toggle("hinted", msg.card !== null && card.dataset.card === msg.card);
       }
+      break;
+    case "question":
+      question(msg);
+      break;
+    case "done":
+      notice(msg.text);
       break;
     case "no_table":
       view = null;
@@ -893,6 +928,8 @@ function clearTable(): void {
   }
   byId("last-trick").hidden = true;
   byId("stock").hidden = true;
+  drawGame(null, null);
+  notice(""); // a notice goes with its table
   body.dataset.seat = "";
   body.dataset.status = "";
   tickClock();
@@ -1022,6 +1059,13 @@ async function start(): Promise<void> {
     },
   );
   replays.ready();
+  wireGame({
+    w,
+    said,
+    send: (message) => connection?.send(message) ?? false,
+    notice,
+    replay: (table, deal) => void replays.openDeal(table, deal),
+  });
 }
 
 void start();

@@ -186,6 +186,15 @@ export class Replays {
     );
   }
 
+  /** One deal replayed at once (the game over's Replay). */
+  async openDeal(table: number, deal: number): Promise<void> {
+    const dialog = byId<HTMLDialogElement>("replay");
+    setText(byId("replay-title"), this.words.w("replay.list_title"));
+    this.say("");
+    if (!dialog.open) dialog.showModal();
+    await this.load(table, deal);
+  }
+
   private async load(table: number, deal: number): Promise<void> {
     try {
       this.replay = await this.fetchJson<ReplayR>(`/api/replays/${table}/${deal}`);

@@ -80,6 +80,32 @@ export interface StateMsg {
   table: TableJ;
   hand: HandJ | null;
   you?: YouJ; // what the viewer may do in a lobby
+  stakes?: string[]; // a lobby: what moves chips (a bet, arrastrado's chips, the plato)
+  result?: ResultJ; // a finished game
+}
+
+/** A finished game, in words (names as typed: inserted as text). */
+export interface ResultJ {
+  title: string;
+  winner: string | null;
+  rounds_title: string;
+  rounds: string[];
+  tally_title: string | null; // null: nothing moved for any member (a friendly game)
+  tally: string[]; // what moved for each member: chips, experience, place, rating
+  rematch: boolean; // it may be played again (a daily deal may not)
+  replay_deal: number | null; // its last deal, to replay
+}
+
+/** The question before a leave or a vote to cancel (``{"type": "ask", "what": ...}``); its
+ *  Yes sends ``{"type": what}``. */
+export type Asked = "leave" | "cancel";
+
+export interface QuestionMsg {
+  type: "question";
+  what: Asked;
+  text: string;
+  yes: string;
+  no: string;
 }
 
 export interface YouJ {
@@ -101,7 +127,9 @@ export type ServerMsg =
   | { type: "no_table"; may_open?: boolean } // may_open: the page may open one
   | { type: "lost"; table: number }
   | { type: "private"; table: number } // the channel's game has no spectators, and we sit out
-  | { type: "hint"; text: string; card: string | null }; // card: the one it plays
+  | { type: "hint"; text: string; card: string | null } // card: the one it plays
+  | QuestionMsg
+  | { type: "done"; what: Asked; text: string }; // what a leave or a vote did
 
 export interface Words {
   lang: string;

@@ -1,0 +1,125 @@
+// The game's own buttons and its end, as the chat's table has them: Leave and Vote to
+// cancel (each asked first, in the chat's words: what it costs), the game over (who won,
+// the rounds, what moved for each member) with Rematch and Replay, and a lobby's stakes.
+//
+// DOM contract (besides main.ts's):
+//   #game button.game[data-do]   during a game you play in: leave | cancel (asked first:
+//                                the question in dialog#ask)
+//   #result                      a finished game: #result-title, #result-winner,
+//                                #result-rounds li, #result-tally li (one a member),
+//                                button#rematch, button#replay-deal
+//   #stakes li                   in a lobby: what moves chips
+
+import { byId, el, fill, setText } from "./dom";
+import type { Asked, QuestionMsg, StateMsg } from "./wire";
+
+export interface GameDoors {
+  w(key: string, params?: Record<string, string | number>): string;
+  said(key: string): string; // the chat's words (its buttons' labels)
+  send(message: Record<string, unknown>): boolean;
+  notice(text: string): void;
+  replay(table: number, deal: number): void;
+}
+
+let doors: GameDoors | null = null;
+let shown: StateMsg | null = null;
+let waiting = false; // a question or a rematch is on its way: one tap, one answer
+
+export function wireGame(given: GameDoors): void {
+  doors = given;
+  byId("game").addEventListener("click", (event) => {
+    const button = (event.target as Element).closest<HTMLButtonElement>("button.game");
+    if (button) ask((button.dataset.do ?? "") as Asked);
+  });
+  byId("rematch").addEventListener("click", () => {
+    if (waiting || doors === null) return;
+    if (doors.send({ type: "rematch" })) {
+      waiting = true;
+      byId("rematch").classList.add("sent");
+    } else {
+      doors.notice(doors.w("not_connected"));
+    }
+  });
+  byId("replay-deal").addEventListener("click", () => {
+    const deal = shown?.result?.replay_deal;
+    if (shown && deal !== null && deal !== undefined) doors?.replay(shown.table.id, deal);
+  });
+}
+
+function ask(what: Asked): void {
+  if (waiting || doors === null) return;
+  if (doors.send({ type: "ask", what })) waiting = true;
+  else doors.notice(doors.w("not_connected"));
+}
+
+/** The server's question before a leave or a vote: Yes does it, No changes nothing. */
+export function question(msg: QuestionMsg): void {
+  waiting = false;
+  const dialog = byId<HTMLDialogElement>("ask");
+  dialog.dataset.what = msg.what;
+  setText(byId("ask-text"), msg.text);
+  const yes = byId<HTMLButtonElement>("ask-yes");
+  setText(yes, msg.yes);
+  setText(byId("ask-no"), msg.no);
+  yes.onclick = () => {
+    dialog.close();
+    if (!doors?.send({ type: msg.what })) doors?.notice(doors.w("not_connected"));
+  };
+  if (!dialog.open) dialog.showModal();
+}
+
+/** A refusal came: whatever was asked is answered. */
+export function answered(): void {
+  waiting = false;
+  byId("rematch").classList.remove("sent");
+}
+
+/** The game's buttons, its result and a lobby's stakes, as the table is now (null: no
+ *  table). */
+export function drawGame(msg: StateMsg | null, me: number | null): void {
+  shown = msg;
+  waiting = false;
+  const status = msg?.table.status ?? "";
+  const playing = status === "playing" && msg?.hand !== null && msg?.hand?.left !== true;
+  const box = byId("game");
+  box.hidden = !playing || me === null;
+  for (const button of Array.from(box.querySelectorAll<HTMLButtonElement>("button.game"))) {
+    const what = button.dataset.do ?? "";
+    setText(button, doors?.said(what === "leave" ? "tables.btn.leave_game" : "tables.btn.cancel") ?? what);
+  }
+  const dialog = byId<HTMLDialogElement>("ask");
+  if (dialog.open && dialog.dataset.what && !playing) dialog.close();
+  drawStakes(msg);
+  drawResult(msg);
+}
+
+function drawStakes(msg: StateMsg | null): void {
+  const stakes = msg?.table.status === "lobby" ? (msg.stakes ?? []) : [];
+  const list = byId("stakes");
+  list.hidden = stakes.length === 0;
+  fill(list, ...stakes.map((line) => el("li", {}, line)));
+}
+
+function drawResult(msg: StateMsg | null): void {
+  const result = msg?.result;
+  const box = byId("result");
+  box.hidden = !result;
+  if (!result || doors === null) return;
+  setText(byId("result-title"), result.title);
+  const winner = byId("result-winner");
+  winner.hidden = result.winner === null;
+  setText(winner, result.winner ?? "");
+  setText(byId("result-rounds-title"), result.rounds_title);
+  fill(byId("result-rounds"), ...result.rounds.map((line) => el("li", {}, line)));
+  const tally = byId("result-tally-box");
+  tally.hidden = result.tally_title === null;
+  setText(byId("result-tally-title"), result.tally_title ?? "");
+  fill(byId("result-tally"), ...result.tally.map((line) => el("li", {}, line)));
+  const rematch = byId<HTMLButtonElement>("rematch");
+  rematch.hidden = !(result.rematch && msg?.you?.seated === true);
+  rematch.classList.remove("sent");
+  setText(rematch, doors.said("tables.btn.rematch"));
+  const replay = byId<HTMLButtonElement>("replay-deal");
+  replay.hidden = result.replay_deal === null;
+  setText(replay, doors.said("replays.btn.open"));
+}
