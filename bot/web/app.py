@@ -233,10 +233,9 @@ async def card_picture(request: web.Request) -> web.Response:
 @functools.cache
 def page_words(lang: Language) -> dict[str, Any]:
     """What the page says, in ``lang``: its own texts (the catalog's ``web.*``, and the
-    chat's buttons it has too), each card's name and each suit's, by code. Made once per language (the catalog does not change
-    while the bot runs); not to be changed."""
-    catalog = CATALOGS[lang]
-    english = CATALOGS["en"]
+    chat's buttons it has too), each card's name and each suit's, by code. Made once per
+    language (the catalog does not change while the bot runs); not to be changed."""
+    catalog, english = CATALOGS[lang], CATALOGS["en"]
     texts = {
         key: catalog.get(key, text) for key, text in english.items() if key.startswith(WORDS_PREFIX)
     } | {key: t(key, lang) for key in wire.SHARED_WORDS}
@@ -471,21 +470,22 @@ async def _at_table(
     hub: TableHub, peer: SocketPeer, table_id: int, kind: Any, message: dict[str, Any]
 ) -> None:
     """A message about the table the socket follows (a leave and a vote are asked first)."""
-    if kind == "lobby":
+    simple = {
+        "back": hub.back,
+        "hint": hub.hint,
+        "leave": hub.leave_game,
+        "cancel": hub.vote_cancel,
+        "tricks": hub.tricks,
+    }
+    if kind in simple:
+        await simple[kind](table_id, peer)
+    elif kind == "lobby":
         what = LobbyAction(str(message["do"]))  # no such button: a ValueError
         await hub.lobby(table_id, peer.session, peer, what)
-    elif kind == "back":
-        await hub.back(table_id, peer)
     elif kind == "ask":
         await peer.send(hub.question(table_id, peer, str(message["what"])))
-    elif kind == "leave":
-        await hub.leave_game(table_id, peer)
-    elif kind == "cancel":
-        await hub.vote_cancel(table_id, peer)
     elif kind == "rematch":
         await hub.rematch(table_id, peer.session, peer)
-    elif kind == "hint":
-        await hub.hint(table_id, peer)
     elif kind == "act":
         deal, trick = parse_number(message["deal"]), parse_number(message["trick"])
         if deal is None or trick is None:

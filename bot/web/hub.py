@@ -134,6 +134,12 @@ class TableHub:
         outcome = await self._runner(lambda: self.service.vote_cancel(table_id, user_id))
         await peer.send(_done("cancel", outcome, peer.language))
 
+    async def tricks(self, table_id: int, peer: Peer) -> None:
+        """The deal's tricks so far, to this page alone, as the chat's Tricks: for whoever
+        may watch the table (the audience rule), refused in words to anybody else."""
+        history = self.service.history(table_id, peer.user_id or 0, peer.place)
+        await peer.send(wire.tricks(self.service.view(table_id), history, peer.language))
+
     async def rematch(self, table_id: int, session: Session, peer: Peer) -> None:
         """The finished game again, as the chat's Rematch: the first member to ask opens its
         lobby in the table's channel (the page follows it there), a later one sits in it."""

@@ -16,11 +16,13 @@ from typing import Any
 from bot.engine import CODES, Action
 from bot.i18n import t
 from bot.tables.codes import encode_action
+from bot.tables.history import DealHistory, PastTrick
 from bot.tables.model import Seat, Status
 from bot.tables.views import DealView, HandView, TableView
-from bot.words import ASKED, hand_label, refusal_text
-from bot.words.result import plain, rounds_lines, stakes_lines, tally_lines, tally_title
+from bot.words import ASKED, card_name, hand_label, refusal_text, suit_text
+from bot.words.result import plain, rounds_lines, seat_text, stakes_lines, tally_lines, tally_title
 from bot.words.result import winner_line as winner_text
+from bot.words.tricks import happening_line
 
 PROTOCOL = 2
 """The version of these messages; the page says which it speaks."""
@@ -32,6 +34,7 @@ SHARED_WORDS = (
     "tables.btn.cancel",
     "tables.btn.rematch",
     "replays.btn.open",
+    "tables.btn.tricks",
 )
 """The chat's words the page says too (its buttons' labels), served with the page's own."""
 
@@ -194,6 +197,34 @@ def result_state(table: TableView, lang: str) -> Json:
         "tally": tally,
         "rematch": not table.daily,
         "replay_deal": None if table.summary is None else table.summary.deal_no,
+    }
+
+
+def tricks(table: TableView, history: DealHistory, lang: str) -> Json:
+    """The deal's tricks so far (the chat's Tricks), oldest first: each trick, cante and
+    swap in a line of words (names as typed, cards and suits in words), a trick's cards
+    too (``[seat, card]``, and who took it) for the page to draw."""
+
+    def name(seat: int) -> str:
+        return seat_text(table.seats[seat], lang, bare=True)
+
+    def card(code: int) -> str:
+        return card_name(code, lang)
+
+    happened: list[Json] = []
+    for h in history.happened:
+        line = happening_line(h, lang, name, card, say=plain, symbol=False)
+        if isinstance(h, PastTrick):
+            cards = [[seat, _card(played)] for seat, played in h.cards]
+            happened.append({"line": line, "cards": cards, "winner": h.winner})
+        else:
+            happened.append({"line": line, "cards": None, "winner": None})
+    return {
+        "type": "tricks",
+        "title": t("tables.tricks.title", lang, deal=history.deal_no + 1, id=table.id),
+        "trumps": plain("hand.trumps", lang, suit=suit_text(history.trump, lang, symbol=False)),
+        "happened": happened,
+        "none": None if history.tricks else t("tables.tricks.none", lang),
     }
 
 

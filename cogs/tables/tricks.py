@@ -9,16 +9,17 @@ how many earlier ones are left out.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import discord
 
-from bot.engine import Cante, Exchange
 from bot.i18n import t
 from bot.tables.audience import place_of
 from bot.tables.history import DealHistory, Happening, PastTrick
 from bot.tables.views import TableView
-from bot.words import card_name, suit_text
+from bot.words import suit_text
+from bot.words.tricks import happening_line, trick_line
 
 from . import embeds as ui
 from .common import answered, locale_of, service_of
@@ -30,43 +31,24 @@ TEXT_ROOM = 3600
 and notes included (kept well under, for the characters it counts twice)."""
 
 
-def trick_text(table: TableView, trick: PastTrick, lang: str, faces: CardFaces = NO_FACES) -> str:
-    """One trick: "**3.** Ana leads 7♣ · Luis 1♣ · 🤖 Robot 2 3♣ → **Luis** takes it (+21)"."""
-
+def _name_of(table: TableView, lang: str) -> Callable[[int], str]:
     def name(seat: int) -> str:
         return ui.seat_name(table.seats[seat], lang, short=True)
 
-    rest = ui.played_cards(table, trick.cards[1:], lang, faces)
-    return t(
-        "tables.tricks.trick",
-        lang,
-        number=trick.number,
-        leader=name(trick.leader),
-        led=ui.card_text(trick.cards[0][1], faces),
-        rest=rest,
-        name=name(trick.winner),
-        points=trick.points,
-    )
+    return name
+
+
+def trick_text(table: TableView, trick: PastTrick, lang: str, faces: CardFaces = NO_FACES) -> str:
+    """One trick: "**3.** Ana leads 7♣ · Luis 1♣ · 🤖 Robot 2 3♣ → **Luis** takes it (+21)"."""
+    return trick_line(trick, lang, _name_of(table, lang), lambda c: ui.card_text(c, faces))
 
 
 def happening_text(
     table: TableView, happening: Happening, lang: str, faces: CardFaces = NO_FACES
 ) -> str:
     """A trick, a cante or a swap, in a line."""
-    if isinstance(happening, PastTrick):
-        return trick_text(table, happening, lang, faces)
-    name = ui.seat_name(table.seats[happening.seat], lang, short=True)
-    if isinstance(happening, Cante):
-        suit = suit_text(happening.suit, lang)
-        line = t("tables.cante_line", lang, name=name, points=happening.points, suit=suit)
-    else:
-        line = swap_text(name, happening, lang)
-    return t("tables.tricks.between", lang, line=line)
-
-
-def swap_text(name: str, swap: Exchange, lang: str) -> str:
-    gave, took = (card_name(c, lang, the=True) for c in (swap.gave, swap.took))
-    return t("tables.log.swapped", lang, name=name, card=gave, took=took)
+    card = lambda c: ui.card_text(c, faces)  # noqa: E731
+    return happening_line(happening, lang, _name_of(table, lang), card)
 
 
 def fitted(lines: list[tuple[str, bool]], room: int = TEXT_ROOM) -> tuple[list[str], int]:

@@ -22,6 +22,7 @@ from bot.web import sign, wire
 from bot.web.app import make_app
 from tests.cogs.tables.test_views_rendered import playing_table
 from tests.tables._play import opened
+from tests.tables.test_service import settle
 from tests.web.conftest import quick_hub, started_habanero
 from tests.web.test_app import ANA, CHANNEL, EVA, GUILD, SECRET, FakeAuth, session_of
 
@@ -206,3 +207,55 @@ async def test_an_arrastrado_lobby_says_what_moves_chips(db: Database, lang: str
         t("tables.opt.bet", lang, bet=50),
         t("tables.opt.arrastrado_pays_plato", lang),
     ]
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+async def test_the_deals_tricks_so_far_in_words_as_the_chats_tricks(
+    world: World, lang: str
+) -> None:
+    client, service, table = world
+    deal = table.deal
+    assert deal is not None
+    async with client.ws_connect("/api/ws", params=_params(EVA, lang)) as ws:  # watching
+        await ws.receive_json()
+        await ws.send_json({"type": "tricks"})
+        shown = await ws.receive_json()
+        assert shown["type"] == "tricks" and shown["happened"] == []
+        assert shown["none"] == t("tables.tricks.none", lang)
+        while not service.history(table.id, ANA, GUILD).tricks:  # Ana plays a trick out
+            hand = service.hand_view(table.id, deal.turn)
+            code = wire.CODES[sorted(hand.playable)[0]]
+            await service.click(table.id, ANA, code, deal_no=hand.deal_no, trick_no=hand.trick_no)
+            await settle(service, table)  # the robot answers
+        await ws.send_json({"type": "tricks"})
+        while (shown := await ws.receive_json())["type"] != "tricks":
+            pass
+    first = next(h for h in shown["happened"] if h["cards"] is not None)
+    assert first["line"].startswith("1. ") and "Ana" in first["line"] and "**" not in first["line"]
+    assert len(first["cards"]) == 2 and first["winner"] in (0, 1)
+    assert shown["title"] == t("tables.tricks.title", lang, deal=1, id=table.id)
+
+
+async def test_a_game_without_spectators_keeps_its_tricks_from_others(db: Database) -> None:
+    hub = quick_hub(db)
+    service = hub.service
+    table = await opened(
+        service,
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        host_id=ANA,
+        host_name="Ana",
+        variant=Variant.HABANERO,
+        options=Options(spectators=False),
+        language="en",
+    )
+    await service.start(table.id, ANA)
+    app = make_app(hub=hub, secret=SECRET, clock=lambda: 1e9, auth=FakeAuth())
+    async with (
+        TestClient(TestServer(app)) as client,
+        client.ws_connect("/api/ws", params=_params(EVA)) as ws,
+    ):
+        assert (await ws.receive_json())["type"] == "private"
+        await ws.send_json({"type": "tricks"})
+        refused = await ws.receive_json()
+        assert refused["type"] == "refused" and refused["text"]

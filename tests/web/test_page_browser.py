@@ -496,3 +496,29 @@ async def test_a_refusal_goes_when_the_trick_it_was_about_is_over(
             await service.click(table.id, user, code, deal_no=hand.deal_no, trick_no=hand.trick_no)
             await settle(service, table)
     await page.wait_for_function("document.querySelector('#notice').textContent === ''")
+
+
+@pytest.mark.parametrize(("lang", "width"), [("es", 390), ("en", 1280)])
+async def test_the_deals_tricks_open_from_the_page_for_players_and_spectators(
+    served: Served, browser: Any, lang: str, width: int
+) -> None:
+    table = await _pairs(served.service, (ANA, LUIS))
+    ana = await open_page(browser, served, ANA, language=lang, width=width)
+    luis = await open_page(browser, served, LUIS, language=lang, width=width)
+    async with asyncio.timeout(60):
+        while not served.service.history(table.id, ANA, GUILD).tricks:
+            await _tap_first(ana, luis)
+    await settle(served.service, table)
+    eva = await open_page(browser, served, EVA, language=lang, width=width)
+    assert await eva.locator("#game button.game[data-do='leave']").is_hidden()
+    for page in (ana, eva):
+        tricks = page.locator("#game button.game[data-do='tricks']")
+        assert (await tricks.text_content()) == t("tables.btn.tricks", lang)
+        await tricks.click()
+        first = page.locator("#tricks-list li.trick").first
+        await first.wait_for(state="visible")
+        assert await first.locator("img[data-card]").count() == 4
+        assert ((await first.text_content()) or "").startswith("1. ")
+    await _shot(ana, f"card-table-tricks-{lang}-{width}")
+    await ana.locator("#tricks-close").click()
+    await ana.locator("dialog#tricks[open]").wait_for(state="detached")

@@ -3,15 +3,16 @@
 // the rounds, what moved for each member) with Rematch and Replay, and a lobby's stakes.
 //
 // DOM contract (besides main.ts's):
-//   #game button.game[data-do]   during a game you play in: leave | cancel (asked first:
-//                                the question in dialog#ask)
+//   #game button.game[data-do]   during a game: tricks (the deal's tricks so far, in
+//                                dialog#tricks: #tricks-list li, img[data-card]); and where
+//                                you play: cancel | leave (asked first, in dialog#ask)
 //   #result                      a finished game: #result-title, #result-winner,
 //                                #result-rounds li, #result-tally li (one a member),
 //                                button#rematch, button#replay-deal
 //   #stakes li                   in a lobby: what moves chips
 
-import { byId, el, fill, setText } from "./dom";
-import type { Asked, QuestionMsg, StateMsg } from "./wire";
+import { byId, cardSrc, el, fill, setText } from "./dom";
+import type { Asked, QuestionMsg, StateMsg, TricksMsg } from "./wire";
 
 export interface GameDoors {
   w(key: string, params?: Record<string, string | number>): string;
@@ -19,6 +20,7 @@ export interface GameDoors {
   send(message: Record<string, unknown>): boolean;
   notice(text: string): void;
   replay(table: number, deal: number): void;
+  card(code: string): string; // a card's name in words
 }
 
 let doors: GameDoors | null = null;
@@ -29,8 +31,16 @@ export function wireGame(given: GameDoors): void {
   doors = given;
   byId("game").addEventListener("click", (event) => {
     const button = (event.target as Element).closest<HTMLButtonElement>("button.game");
-    if (button) ask((button.dataset.do ?? "") as Asked);
+    if (!button) return;
+    if (button.dataset.do === "tricks") {
+      if (!doors?.send({ type: "tricks" })) doors?.notice(doors.w("not_connected"));
+    } else {
+      ask((button.dataset.do ?? "") as Asked);
+    }
   });
+  const tricks = byId<HTMLDialogElement>("tricks");
+  byId("tricks-close").addEventListener("click", () => tricks.close());
+  setText(byId("tricks-close"), given.w("replay.close"));
   byId("rematch").addEventListener("click", () => {
     if (waiting || doors === null) return;
     if (doors.send({ type: "rematch" })) {
@@ -68,6 +78,41 @@ export function question(msg: QuestionMsg): void {
   if (!dialog.open) dialog.showModal();
 }
 
+/** The deal's tricks so far: each in a line of words, a trick's cards drawn small (the
+ *  one that took it marked). */
+export function showTricks(msg: TricksMsg): void {
+  const dialog = byId<HTMLDialogElement>("tricks");
+  setText(byId("tricks-title"), msg.title);
+  setText(byId("tricks-trumps"), msg.none === null ? msg.trumps : `${msg.trumps} · ${msg.none}`);
+  fill(
+    byId("tricks-list"),
+    ...msg.happened.map((h) =>
+      el(
+        "li",
+        { class: h.cards === null ? "between" : "trick" },
+        h.cards === null
+          ? null
+          : el(
+              "span",
+              { class: "cards", "aria-hidden": "true" },
+              ...h.cards.map(([seat, code]) =>
+                el("img", {
+                  src: cardSrc(code),
+                  alt: doors?.card(code) ?? code,
+                  "data-card": code,
+                  class: seat === h.winner ? "won" : "",
+                }),
+              ),
+            ),
+        el("span", { class: "line" }, h.line),
+      ),
+    ),
+  );
+  if (!dialog.open) dialog.showModal();
+  const list = byId("tricks-list");
+  list.scrollTop = list.scrollHeight; // the newest last, in sight
+}
+
 /** A refusal came: whatever was asked is answered. */
 export function answered(): void {
   waiting = false;
@@ -79,16 +124,23 @@ export function answered(): void {
 export function drawGame(msg: StateMsg | null, me: number | null): void {
   shown = msg;
   waiting = false;
-  const status = msg?.table.status ?? "";
-  const playing = status === "playing" && msg?.hand !== null && msg?.hand?.left !== true;
+  const inPlay = msg?.table.status === "playing";
+  const playing = inPlay && me !== null && msg?.hand != null && !msg.hand.left;
   const box = byId("game");
-  box.hidden = !playing || me === null;
+  box.hidden = !inPlay;
+  const labels: Record<string, string> = {
+    tricks: "tables.btn.tricks",
+    cancel: "tables.btn.cancel",
+    leave: "tables.btn.leave_game",
+  };
   for (const button of Array.from(box.querySelectorAll<HTMLButtonElement>("button.game"))) {
     const what = button.dataset.do ?? "";
-    setText(button, doors?.said(what === "leave" ? "tables.btn.leave_game" : "tables.btn.cancel") ?? what);
+    button.hidden = what !== "tricks" && !playing; // a spectator only looks
+    setText(button, doors?.said(labels[what] ?? what) ?? what);
   }
   const dialog = byId<HTMLDialogElement>("ask");
   if (dialog.open && dialog.dataset.what && !playing) dialog.close();
+  if (!inPlay) byId<HTMLDialogElement>("tricks").close();
   drawStakes(msg);
   drawResult(msg);
 }

@@ -20,7 +20,7 @@
 
 import { Connection, type Phase } from "./connection";
 import { byId, cardSrc, el, fill, robotIcon, setCardsVersion, setText } from "./dom";
-import { answered, drawGame, question, wireGame } from "./game";
+import { answered, drawGame, question, showTricks, wireGame } from "./game";
 import { type Config, ConsentDeclined, Login, LoginError } from "./login";
 import { Replays } from "./replay";
 import type {
@@ -893,6 +893,9 @@ function onMessage(msg: ServerMsg): void {
     case "done":
       notice(msg.text);
       break;
+    case "tricks":
+      showTricks(msg);
+      break;
     case "no_table":
       view = null;
       asked = false;
@@ -1065,6 +1068,7 @@ async function start(): Promise<void> {
     send: (message) => connection?.send(message) ?? false,
     notice,
     replay: (table, deal) => void replays.openDeal(table, deal),
+    card: cardName,
   });
 }
 

@@ -129,7 +129,17 @@ export type ServerMsg =
   | { type: "private"; table: number } // the channel's game has no spectators, and we sit out
   | { type: "hint"; text: string; card: string | null } // card: the one it plays
   | QuestionMsg
-  | { type: "done"; what: Asked; text: string }; // what a leave or a vote did
+  | { type: "done"; what: Asked; text: string } // what a leave or a vote did
+  | TricksMsg;
+
+/** The deal's tricks so far (``{"type": "tricks"}``), oldest first, in words. */
+export interface TricksMsg {
+  type: "tricks";
+  title: string;
+  trumps: string;
+  happened: { line: string; cards: Played[] | null; winner: number | null }[];
+  none: string | null; // no trick is over yet
+}
 
 export interface Words {
   lang: string;
