@@ -44,14 +44,13 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from bot.engine import CODES, SUITS
 from bot.i18n import CATALOGS, LANGUAGES, Language, language_of, t
 from bot.tables.errors import TableError
-from bot.tables.numbers import parse_number
 from bot.words import card_name, suit_text
 
 from . import cards, wire
 from .activity import DiscordCallError, Instance, Login
 from .hub import TableHub
 from .instances import InstanceCheck
-from .lobby import LobbyAction, channel_table, server_of
+from .lobby import channel_table, server_of
 from .relay import relay_if_elsewhere, relayed_by_peer
 from .replays import replays_answer
 from .sessions import Session, WebAuthError, sign, verify
@@ -459,40 +458,11 @@ async def _take(hub: TableHub, peer: SocketPeer, data: str) -> None:
         table_id = peer.table_id
         if table_id is None:
             raise TableError("gone")
-        await _at_table(hub, peer, table_id, kind, message)
+        await hub.take(table_id, peer, peer.session, kind, message)
     except TableError as error:
         await _refuse(peer, error)
     except (ValueError, KeyError, TypeError, RecursionError):  # nested past json's depth
         await _refuse(peer, TableError("malformed"))
-
-
-async def _at_table(
-    hub: TableHub, peer: SocketPeer, table_id: int, kind: Any, message: dict[str, Any]
-) -> None:
-    """A message about the table the socket follows (a leave and a vote are asked first)."""
-    simple = {
-        "back": hub.back,
-        "hint": hub.hint,
-        "leave": hub.leave_game,
-        "cancel": hub.vote_cancel,
-        "tricks": hub.tricks,
-    }
-    if kind in simple:
-        await simple[kind](table_id, peer)
-    elif kind == "lobby":
-        what = LobbyAction(str(message["do"]))  # no such button: a ValueError
-        await hub.lobby(table_id, peer.session, peer, what)
-    elif kind == "ask":
-        await peer.send(hub.question(table_id, peer, str(message["what"])))
-    elif kind == "rematch":
-        await hub.rematch(table_id, peer.session, peer)
-    elif kind == "act":
-        deal, trick = parse_number(message["deal"]), parse_number(message["trick"])
-        if deal is None or trick is None:
-            raise ValueError("not a deal and a trick")
-        await hub.act(table_id, peer, str(message["code"]), deal_no=deal, trick_no=trick)
-    else:
-        raise ValueError("not an action")
 
 
 async def _refuse(peer: SocketPeer, error: TableError) -> None:

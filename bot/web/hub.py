@@ -11,9 +11,11 @@ from typing import Any
 
 from bot.i18n import t
 from bot.tables.errors import TableError
+from bot.tables.numbers import parse_number
 from bot.tables.service import TableService
 from bot.tables.views import Outcome
 from bot.words.result import cancel_question, done_key, leave_question
+from bot.words.settings import saved_text
 
 from . import lobby, wire
 from .hint_words import hint_message
@@ -148,6 +150,60 @@ class TableHub:
                 table_id, session.user_id, session.name, locale=peer.language
             )
         )
+
+    async def take(
+        self, table_id: int, peer: Peer, session: Session, kind: Any, message: dict[str, Any]
+    ) -> None:
+        """A message about the table the socket follows (a leave and a vote are asked
+        first); a message of no such kind, or missing its fields, is a ValueError (or a
+        KeyError, a TypeError), which the app refuses in words."""
+        simple = {
+            "back": self.back,
+            "hint": self.hint,
+            "leave": self.leave_game,
+            "cancel": self.vote_cancel,
+            "tricks": self.tricks,
+            "settings": self.settings,
+        }
+        if kind in simple:
+            await simple[kind](table_id, peer)
+        elif kind == "lobby":
+            what = lobby.LobbyAction(str(message["do"]))  # no such button: a ValueError
+            await self.lobby(table_id, session, peer, what)
+        elif kind == "ask":
+            await peer.send(self.question(table_id, peer, str(message["what"])))
+        elif kind == "set":
+            await self.set_option(table_id, peer, str(message["name"]), str(message["value"]))
+        elif kind == "rematch":
+            await self.rematch(table_id, session, peer)
+        elif kind == "act":
+            deal, trick = parse_number(message["deal"]), parse_number(message["trick"])
+            if deal is None or trick is None:
+                raise ValueError("not a deal and a trick")
+            await self.act(table_id, peer, str(message["code"]), deal_no=deal, trick_no=trick)
+        else:
+            raise ValueError("not an action")
+
+    async def settings(self, table_id: int, peer: Peer) -> None:
+        """The lobby's Settings form, to its host's page alone (the service refuses anybody
+        else, and a game that has started), as the chat's Settings."""
+        user_id = peer.user_id
+        if user_id is None:
+            raise TableError("settings_host")
+        table = self.service.settings_form(table_id, user_id)
+        await peer.send(wire.settings(table, peer.language))
+
+    async def set_option(self, table_id: int, peer: Peer, name: str, value: str) -> None:
+        """A value chosen in the form: the service checks it (:mod:`bot.tables.form`, a
+        forged one refused in words) and changes the lobby; the form says it was saved."""
+        user_id = peer.user_id
+        if user_id is None:
+            raise TableError("settings_host")
+        outcome = await self._runner(
+            lambda: self.service.set_option(table_id, user_id, name, value)
+        )
+        saved = saved_text(name, value, peer.language)
+        await peer.send(wire.settings(outcome.show.table, peer.language, saved))
 
     async def open(self, session: Session, peer: Peer, variant: str) -> int:
         """The Activity's channel has no table: its player opens a lobby there (the chat

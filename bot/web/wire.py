@@ -16,12 +16,14 @@ from typing import Any
 from bot.engine import CODES, Action
 from bot.i18n import t
 from bot.tables.codes import encode_action
+from bot.tables.form import choices, current, form_options
 from bot.tables.history import DealHistory, PastTrick
 from bot.tables.model import Seat, Status
 from bot.tables.views import DealView, HandView, TableView
 from bot.words import ASKED, card_name, hand_label, refusal_text, suit_text
 from bot.words.result import plain, rounds_lines, seat_text, stakes_lines, tally_lines, tally_title
 from bot.words.result import winner_line as winner_text
+from bot.words.settings import value_label, variant_title
 from bot.words.tricks import happening_line
 
 PROTOCOL = 2
@@ -35,6 +37,7 @@ SHARED_WORDS = (
     "tables.btn.rematch",
     "replays.btn.open",
     "tables.btn.tricks",
+    "tables.btn.settings",
 )
 """The chat's words the page says too (its buttons' labels), served with the page's own."""
 
@@ -225,6 +228,32 @@ def tricks(table: TableView, history: DealHistory, lang: str) -> Json:
         "trumps": plain("hand.trumps", lang, suit=suit_text(history.trump, lang, symbol=False)),
         "happened": happened,
         "none": None if history.tricks else t("tables.tricks.none", lang),
+    }
+
+
+def settings(table: TableView, lang: str, saved: str | None = None) -> Json:
+    """A lobby's Settings form, for its host (the chat's): its title, what it does (or what
+    was just saved), and each option the table has: its name, what it does, its value and
+    the values it may take, each as typed (what the page sends back) and in words."""
+    options: list[Json] = []
+    for name in form_options(table.variant, table.options):
+        options.append(
+            {
+                "name": name,
+                "label": t(f"settings.{name}.label", lang),
+                "help": t(f"settings.{name}.help", lang),
+                "value": current(table.variant, table.options, name),
+                "choices": [
+                    {"value": typed, "label": value_label(name, typed, lang)}
+                    for typed in choices(table.variant, table.options, name)
+                ],
+            }
+        )
+    return {
+        "type": "settings",
+        "title": t("settings.title", lang, table=variant_title(table, lang)),
+        "said": saved or t("settings.intro", lang),
+        "options": options,
     }
 
 

@@ -24,6 +24,7 @@ from bot.tables.summary import DealSummary
 from bot.tables.views import DealView, HandView, TableView
 from bot.words import card_name as card_name
 from bot.words import result
+from bot.words import settings as settings_words
 from bot.words import suit_text as suit_text
 from cogs._base import channel_url, shown_name
 
@@ -65,16 +66,8 @@ def seat_name(seat: Seat | None, lang: str, *, plain: bool = False, short: bool 
     return result.seat_text(seat, lang, escape=str if plain else shown_name, short=short)
 
 
-def variant_name(table: TableView, lang: str) -> str:
-    """The variant as the table plays it: "Arrastrado (4 players, the dealer sits out)" at
-    a four-seat arrastrado table."""
-    if len(table.seats) > table.variant.players:
-        return t(f"variants.{table.variant.value}_seats", lang, seats=len(table.seats))
-    return t(f"variants.{table.variant.value}", lang)
-
-
-def variant_title(table: TableView, lang: str) -> str:
-    return t("tables.title", lang, variant=variant_name(table, lang), id=table.id)
+variant_name = settings_words.variant_name
+variant_title = settings_words.variant_title
 
 
 def lobby_embed(table: TableView, place: Place, lang: str) -> discord.Embed:

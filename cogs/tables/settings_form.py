@@ -18,19 +18,11 @@ from bot.i18n import t
 from bot.tables.errors import TableError
 from bot.tables.form import choices, current, form_options
 from bot.tables.views import Outcome, TableView
-from bot.words import option_name, seconds_text
+from bot.words import option_name
+from bot.words.settings import saved_text, value_label
 
 from . import embeds as ui
 from .common import answered, guarded, locale_of, service_of
-
-
-def value_label(name: str, typed: str, lang: str) -> str:
-    """One value of an option in words: "2 min", "61 points", "36 cards, without the 2s"."""
-    if name == "turn_time":
-        return seconds_text(int(typed), lang)
-    if name == "target":
-        return t("settings.target.points", lang, points=typed)
-    return t(f"settings.{name}.{typed}", lang)
 
 
 class SettingSelect(
@@ -113,12 +105,7 @@ async def choose(select: SettingSelect, interaction: discord.Interaction[Any]) -
     lang = locale_of(interaction)
 
     async def reply(outcome: Outcome) -> None:
-        saved = t(
-            "settings.changed",
-            lang,
-            setting=option_name(name, lang),
-            value=value_label(name, typed, lang),
-        )
+        saved = saved_text(name, typed, lang)
         panel = settings_panel(outcome.show.table, lang, saved)
         await answered(interaction, interaction.response.edit_message(view=panel))
 

@@ -259,3 +259,86 @@ async def test_a_game_without_spectators_keeps_its_tricks_from_others(db: Databa
         await ws.send_json({"type": "tricks"})
         refused = await ws.receive_json()
         assert refused["type"] == "refused" and refused["text"]
+
+
+@pytest.fixture
+async def lobby_world(db: Database) -> AsyncIterator[World]:
+    hub = quick_hub(db)
+    table = await opened(
+        hub.service,
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        host_id=ANA,
+        host_name="Ana",
+        variant=Variant.HABANERO,
+        options=Options(),
+        language="en",
+    )
+    app = make_app(hub=hub, secret=SECRET, clock=lambda: 1e9, auth=FakeAuth())
+    client = TestClient(TestServer(app))
+    await client.start_server()
+    yield client, hub.service, table
+    await client.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+async def test_the_host_changes_a_setting_from_the_page(lobby_world: World, lang: str) -> None:
+    client, _, table = lobby_world
+    async with client.ws_connect("/api/ws", params=_params(ANA, lang)) as ws:
+        await ws.receive_json()
+        await ws.send_json({"type": "settings"})
+        form = await ws.receive_json()
+        assert form["type"] == "settings" and form["said"] == t("settings.intro", lang)
+        turn = next(o for o in form["options"] if o["name"] == "turn_time")
+        assert turn["label"] == t("settings.turn_time.label", lang)
+        assert turn["value"] == str(table.options.turn_time)
+        assert {"value": "120", "label": t("settings.turn_time.minutes", lang, minutes=2)} in (
+            turn["choices"]
+        )
+        await ws.send_json({"type": "set", "name": "turn_time", "value": "120"})
+        while (form := await ws.receive_json())["type"] != "settings":
+            assert form["type"] == "state"  # the lobby, redrawn with its new rules
+        assert table.options.turn_time == 120
+        setting, value = (
+            t("settings.turn_time.label", lang),
+            t("settings.turn_time.minutes", lang, minutes=2),
+        )
+        assert form["said"] == t("settings.changed", lang, setting=setting, value=value)
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("turn_time", "7"), ("turn_time", "1e999"), ("bet", "100000"), ("__class__", "x"), ("", "")],
+)
+async def test_a_forged_setting_is_refused_in_words(
+    lobby_world: World, name: str, value: str
+) -> None:
+    client, _, table = lobby_world
+    before = table.options
+    async with client.ws_connect("/api/ws", params=_params(ANA)) as ws:
+        await ws.receive_json()
+        await ws.send_json({"type": "set", "name": name, "value": value})
+        refused = await ws.receive_json()
+        assert refused["key"] == "tables.errors.settings_stale"
+        assert refused["text"] == t("tables.errors.settings_stale", "en")
+    assert table.options == before
+
+
+async def test_only_the_host_sees_or_changes_the_settings(lobby_world: World) -> None:
+    client, service, table = lobby_world
+    await service.join(table.id, EVA, "Eva")
+    async with client.ws_connect("/api/ws", params=_params(EVA)) as ws:
+        await ws.receive_json()
+        for message in ({"type": "settings"}, {"type": "set", "name": "turn_time", "value": "120"}):
+            await ws.send_json(message)
+            refused = await ws.receive_json()
+            assert refused["key"] == "tables.errors.settings_host"
+    assert table.options.turn_time != 120
+
+
+async def test_no_settings_once_the_game_started(world: World) -> None:
+    client, _, _ = world
+    async with client.ws_connect("/api/ws", params=_params(ANA)) as ws:
+        await ws.receive_json()
+        await ws.send_json({"type": "settings"})
+        assert (await ws.receive_json())["key"] == "tables.errors.settings_started"

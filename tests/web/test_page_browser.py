@@ -522,3 +522,38 @@ async def test_the_deals_tricks_open_from_the_page_for_players_and_spectators(
     await _shot(ana, f"card-table-tricks-{lang}-{width}")
     await ana.locator("#tricks-close").click()
     await ana.locator("dialog#tricks[open]").wait_for(state="detached")
+
+
+@pytest.mark.parametrize(("lang", "width"), [("es", 390), ("en", 1280)])
+async def test_the_host_changes_the_settings_from_the_page_and_a_guest_cannot(
+    served: Served, browser: Any, lang: str, width: int
+) -> None:
+    table = await _lobby(served.service, ANA, Variant.ARRASTRADO)
+    await served.service.join(table.id, LUIS, MEMBERS[LUIS])
+    luis = await open_page(browser, served, LUIS, language=lang, width=width)
+    ana = await open_page(browser, served, ANA, language=lang, width=width)
+    opener = ana.locator("#settings-open")
+    assert (await opener.text_content()) == t("tables.btn.settings", lang)
+    assert await luis.locator("#settings-open").is_hidden()
+    await opener.click()
+    await ana.locator("dialog#settings[open]").wait_for(state="visible")
+    assert await ana.text_content("#settings-said") == t("settings.intro", lang)
+    await ana.select_option("select[data-option='plato']", "true")
+    saved = t(
+        "settings.changed",
+        lang,
+        setting=t("settings.plato.label", lang),
+        value=t("settings.plato.true", lang),
+    )
+    await ana.wait_for_function(
+        f"document.querySelector('#settings-said').textContent === {saved!r}"
+    )
+    assert table.options.plato
+    await _shot(ana, f"card-table-settings-{lang}-{width}")
+    await ana.locator("#settings-close").click()
+    # every page's lobby says the new stakes: the plato
+    plato = t("tables.opt.arrastrado_pays_plato", lang)
+    for page in (ana, luis):
+        await page.wait_for_function(
+            f"[...document.querySelectorAll('#stakes li')].some(li => li.textContent === {plato!r})"
+        )

@@ -10,9 +10,11 @@
 //                                #result-rounds li, #result-tally li (one a member),
 //                                button#rematch, button#replay-deal
 //   #stakes li                   in a lobby: what moves chips
+//   button#settings-open         in a lobby, for its host: the Settings form (dialog#settings,
+//                                #settings-said, select[data-option] each option's values)
 
 import { byId, cardSrc, el, fill, setText } from "./dom";
-import type { Asked, QuestionMsg, StateMsg, TricksMsg } from "./wire";
+import type { Asked, QuestionMsg, SettingsMsg, StateMsg, TricksMsg } from "./wire";
 
 export interface GameDoors {
   w(key: string, params?: Record<string, string | number>): string;
@@ -37,6 +39,18 @@ export function wireGame(given: GameDoors): void {
     } else {
       ask((button.dataset.do ?? "") as Asked);
     }
+  });
+  byId("settings-open").addEventListener("click", () => {
+    if (!doors?.send({ type: "settings" })) doors?.notice(doors.w("not_connected"));
+  });
+  const settings = byId<HTMLDialogElement>("settings");
+  byId("settings-close").addEventListener("click", () => settings.close());
+  setText(byId("settings-close"), given.w("replay.close"));
+  byId("settings-options").addEventListener("change", (event) => {
+    const select = (event.target as Element).closest<HTMLSelectElement>("select[data-option]");
+    if (!select || doors === null) return;
+    const sent = doors.send({ type: "set", name: select.dataset.option ?? "", value: select.value });
+    if (!sent) doors.notice(doors.w("not_connected"));
   });
   const tricks = byId<HTMLDialogElement>("tricks");
   byId("tricks-close").addEventListener("click", () => tricks.close());
@@ -113,6 +127,37 @@ export function showTricks(msg: TricksMsg): void {
   list.scrollTop = list.scrollHeight; // the newest last, in sight
 }
 
+/** The lobby's Settings form, as the chat's: each option named, what it does, and its
+ *  values in words, the table's own chosen. */
+export function showSettings(msg: SettingsMsg): void {
+  const dialog = byId<HTMLDialogElement>("settings");
+  setText(byId("settings-title"), msg.title);
+  setText(byId("settings-said"), msg.said);
+  fill(
+    byId("settings-options"),
+    ...msg.options.map((option) =>
+      el(
+        "label",
+        { class: "setting" },
+        el("span", { class: "name" }, option.label),
+        el("small", {}, option.help),
+        el(
+          "select",
+          { "data-option": option.name },
+          ...option.choices.map((choice) =>
+            el(
+              "option",
+              { value: choice.value, selected: choice.value === option.value },
+              choice.label,
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
+  if (!dialog.open) dialog.showModal();
+}
+
 /** A refusal came: whatever was asked is answered. */
 export function answered(): void {
   waiting = false;
@@ -141,6 +186,12 @@ export function drawGame(msg: StateMsg | null, me: number | null): void {
   const dialog = byId<HTMLDialogElement>("ask");
   if (dialog.open && dialog.dataset.what && !playing) dialog.close();
   if (!inPlay) byId<HTMLDialogElement>("tricks").close();
+  const lobby = msg?.table.status === "lobby";
+  const host = lobby && msg?.you?.host === true;
+  const settingsOpen = byId<HTMLButtonElement>("settings-open");
+  settingsOpen.hidden = !host;
+  setText(settingsOpen, doors?.said("tables.btn.settings") ?? "");
+  if (!host) byId<HTMLDialogElement>("settings").close();
   drawStakes(msg);
   drawResult(msg);
 }

@@ -20,7 +20,7 @@
 
 import { Connection, type Phase } from "./connection";
 import { byId, cardSrc, el, fill, robotIcon, setCardsVersion, setText } from "./dom";
-import { answered, drawGame, question, showTricks, wireGame } from "./game";
+import { answered, drawGame, question, showSettings, showTricks, wireGame } from "./game";
 import { type Config, ConsentDeclined, Login, LoginError } from "./login";
 import { Replays } from "./replay";
 import type {
@@ -895,6 +895,9 @@ function onMessage(msg: ServerMsg): void {
       break;
     case "tricks":
       showTricks(msg);
+      break;
+    case "settings":
+      showSettings(msg);
       break;
     case "no_table":
       view = null;

@@ -130,7 +130,23 @@ export type ServerMsg =
   | { type: "hint"; text: string; card: string | null } // card: the one it plays
   | QuestionMsg
   | { type: "done"; what: Asked; text: string } // what a leave or a vote did
-  | TricksMsg;
+  | TricksMsg
+  | SettingsMsg;
+
+/** A lobby's Settings form, for its host (``{"type": "settings"}``); a value chosen sends
+ *  ``{"type": "set", "name": ..., "value": ...}`` (the value as typed). */
+export interface SettingsMsg {
+  type: "settings";
+  title: string;
+  said: string; // what the form does, or what was just saved
+  options: {
+    name: string;
+    label: string;
+    help: string;
+    value: string;
+    choices: { value: string; label: string }[];
+  }[];
+}
 
 /** The deal's tricks so far (``{"type": "tricks"}``), oldest first, in words. */
 export interface TricksMsg {
