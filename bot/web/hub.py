@@ -11,6 +11,7 @@ from typing import Any
 
 from bot.i18n import t
 from bot.tables.errors import TableError
+from bot.tables.model import Status
 from bot.tables.numbers import parse_number
 from bot.tables.service import TableService
 from bot.tables.views import Outcome
@@ -106,7 +107,18 @@ class TableHub:
             raise TableError("not_seated")
         lang = peer.language
         if what == "leave":
-            text = leave_question(*self.service.leave_terms(table_id, user_id), lang)
+            case, stake = self.service.leave_terms(table_id, user_id)
+            if case == "lobby":  # only getting up: nothing to ask (the page leaves at once)
+                return {"type": "question", "what": what, "text": None}
+            if case == "close":  # the host alone in the lobby: the chat's Leave asks so
+                return {
+                    "type": "question",
+                    "what": what,
+                    "text": t("tables.confirm.close_alone", lang),
+                    "yes": t("tables.btn.confirm_close", lang),
+                    "no": t("tables.btn.keep_open", lang),
+                }
+            text = leave_question(case, stake, lang)
         elif what == "cancel":
             text = cancel_question(*self.service.vote_terms(table_id, user_id), lang)
         else:
@@ -224,5 +236,11 @@ class TableHub:
 
 
 def _done(what: str, outcome: Outcome, lang: str) -> Json:
-    """What a leave or a vote did, in words, for the page's notice line."""
-    return {"type": "done", "what": what, "text": t(done_key(what, outcome), lang)}
+    """What a leave or a vote did, in words, for the page's notice line (a leave from a
+    lobby: as the chat's lobby says it)."""
+    status = outcome.show.table.status
+    if what == "leave" and status in (Status.LOBBY, Status.CLOSED):
+        key = "tables.done.left_lobby" if status is Status.LOBBY else "tables.done.closed"
+    else:
+        key = done_key(what, outcome)
+    return {"type": "done", "what": what, "text": t(key, lang)}

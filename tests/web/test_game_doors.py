@@ -342,3 +342,30 @@ async def test_no_settings_once_the_game_started(world: World) -> None:
         await ws.receive_json()
         await ws.send_json({"type": "settings"})
         assert (await ws.receive_json())["key"] == "tables.errors.settings_started"
+
+
+async def test_the_host_alone_is_asked_before_a_lobby_closes(lobby_world: World) -> None:
+    client, service, table = lobby_world
+    async with client.ws_connect("/api/ws", params=_params(ANA, "es")) as ws:
+        await ws.receive_json()
+        await ws.send_json({"type": "ask", "what": "leave"})
+        question = await ws.receive_json()
+        assert question["text"] == t("tables.confirm.close_alone", "es")
+        assert question["yes"] == t("tables.btn.confirm_close", "es")
+        assert question["no"] == t("tables.btn.keep_open", "es")
+        assert table.status is Status.LOBBY  # asking changed nothing
+        await service.join(table.id, EVA, "Eva")  # meanwhile a member sits down
+        await ws.send_json({"type": "leave"})
+        while (done := await ws.receive_json())["type"] != "done":
+            pass
+        assert done["text"] == t("tables.done.left_lobby", "es")  # the host only got up
+        assert table.status is Status.LOBBY
+
+
+async def test_a_guest_gets_up_from_a_lobby_unasked(lobby_world: World) -> None:
+    client, service, table = lobby_world
+    await service.join(table.id, EVA, "Eva")
+    async with client.ws_connect("/api/ws", params=_params(EVA)) as ws:
+        await ws.receive_json()
+        await ws.send_json({"type": "ask", "what": "leave"})
+        assert (await ws.receive_json()) == {"type": "question", "what": "leave", "text": None}

@@ -366,6 +366,8 @@ async def test_after_a_table_ends_the_page_looks_for_the_next_or_offers_to_open_
     await ana.locator("button.open[data-variant='arrastrado']").click()
     await wait_lobby_buttons(ana, "start", "robot", "leave")
     await ana.locator("button.lobby[data-do='leave']").click()  # alone: the table closes
+    assert await _question(ana) == t("tables.confirm.close_alone", "en")  # as the chat asks
+    await ana.locator("#ask-yes").click()
     await ana.wait_for_function("document.body.dataset.status === 'closed'")
     await ana.locator("#again").click()
     await ana.locator("button.open[data-variant='pairs']").wait_for(state="visible")
@@ -409,7 +411,9 @@ async def test_a_member_leaves_from_the_page_once_told_what_it_costs(
     )
     seat = table.seats[table.seat_of(ANA) or 0]
     assert seat is not None and seat.left and table.status is Status.PLAYING
-    await page.locator("#game").wait_for(state="hidden")  # no more leaving, nor voting
+    for what in ("leave", "cancel"):  # no more leaving, nor voting: only looking
+        await page.locator(f"#game button.game[data-do='{what}']").wait_for(state="hidden")
+    assert await page.locator("#game button.game[data-do='tricks']").is_visible()
 
 
 @pytest.mark.parametrize(("lang", "width"), [("es", 390), ("en", 1280)])
@@ -429,7 +433,8 @@ async def test_a_vote_to_cancel_is_asked_first_and_no_changes_nothing(
 async def test_a_spectator_has_no_leave_nor_vote(served: Served, browser: Any) -> None:
     await _pairs(served.service, (ANA, LUIS))
     page = await open_page(browser, served, EVA)
-    assert await page.locator("#game").is_hidden()
+    for what in ("leave", "cancel"):
+        assert await page.locator(f"#game button.game[data-do='{what}']").is_hidden()
 
 
 @pytest.mark.parametrize(("lang", "width"), [("en", 390), ("es", 1280)])

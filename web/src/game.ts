@@ -70,7 +70,7 @@ export function wireGame(given: GameDoors): void {
   });
 }
 
-function ask(what: Asked): void {
+export function ask(what: Asked): void {
   if (waiting || doors === null) return;
   if (doors.send({ type: "ask", what })) waiting = true;
   else doors.notice(doors.w("not_connected"));
@@ -79,12 +79,16 @@ function ask(what: Asked): void {
 /** The server's question before a leave or a vote: Yes does it, No changes nothing. */
 export function question(msg: QuestionMsg): void {
   waiting = false;
+  if (msg.text === null) {
+    if (!doors?.send({ type: msg.what })) doors?.notice(doors.w("not_connected"));
+    return;
+  }
   const dialog = byId<HTMLDialogElement>("ask");
   dialog.dataset.what = msg.what;
   setText(byId("ask-text"), msg.text);
   const yes = byId<HTMLButtonElement>("ask-yes");
-  setText(yes, msg.yes);
-  setText(byId("ask-no"), msg.no);
+  setText(yes, msg.yes ?? "");
+  setText(byId("ask-no"), msg.no ?? "");
   yes.onclick = () => {
     dialog.close();
     if (!doors?.send({ type: msg.what })) doors?.notice(doors.w("not_connected"));
@@ -184,9 +188,9 @@ export function drawGame(msg: StateMsg | null, me: number | null): void {
     setText(button, doors?.said(labels[what] ?? what) ?? what);
   }
   const dialog = byId<HTMLDialogElement>("ask");
-  if (dialog.open && dialog.dataset.what && !playing) dialog.close();
-  if (!inPlay) byId<HTMLDialogElement>("tricks").close();
   const lobby = msg?.table.status === "lobby";
+  if (dialog.open && dialog.dataset.what && !playing && !lobby) dialog.close();
+  if (!inPlay) byId<HTMLDialogElement>("tricks").close();
   const host = lobby && msg?.you?.host === true;
   const settingsOpen = byId<HTMLButtonElement>("settings-open");
   settingsOpen.hidden = !host;

@@ -20,7 +20,15 @@
 
 import { Connection, type Phase } from "./connection";
 import { byId, cardSrc, el, fill, robotIcon, setCardsVersion, setText } from "./dom";
-import { answered, drawGame, question, showSettings, showTricks, wireGame } from "./game";
+import {
+  answered,
+  ask as askFirst,
+  drawGame,
+  question,
+  showSettings,
+  showTricks,
+  wireGame,
+} from "./game";
 import { type Config, ConsentDeclined, Login, LoginError } from "./login";
 import { Replays } from "./replay";
 import type {
@@ -616,6 +624,10 @@ function drawLobby(v: View): void {
 function onLobbyClick(event: Event): void {
   const button = (event.target as Element).closest<HTMLButtonElement>("button.lobby");
   if (!button || asked || connection === null) return;
+  if (button.dataset.do === "leave" && view?.you?.host) {
+    askFirst("leave"); // the host alone closes the table: the chat asks first, so does this
+    return;
+  }
   if (connection.send({ type: "lobby", do: button.dataset.do ?? "" })) {
     asked = true;
     button.classList.add("sent");

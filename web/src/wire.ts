@@ -103,9 +103,9 @@ export type Asked = "leave" | "cancel";
 export interface QuestionMsg {
   type: "question";
   what: Asked;
-  text: string;
-  yes: string;
-  no: string;
+  text: string | null; // null: nothing to ask (only getting up from a lobby): done at once
+  yes?: string;
+  no?: string;
 }
 
 export interface YouJ {
