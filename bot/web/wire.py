@@ -20,7 +20,7 @@ from bot.tables.form import choices, current, form_options
 from bot.tables.history import DealHistory, PastTrick
 from bot.tables.model import Seat, Status
 from bot.tables.views import DealView, HandView, TableView
-from bot.words import ASKED, card_name, hand_label, refusal_text, suit_text
+from bot.words import ASKED, card_name, hand_label, option_name, refusal_text, suit_text
 from bot.words.result import plain, rounds_lines, seat_text, stakes_lines, tally_lines, tally_title
 from bot.words.result import winner_line as winner_text
 from bot.words.settings import value_label, variant_title
@@ -240,7 +240,7 @@ def settings(table: TableView, lang: str, saved: str | None = None) -> Json:
         options.append(
             {
                 "name": name,
-                "label": t(f"settings.{name}.label", lang),
+                "label": option_name(name, lang),
                 "help": t(f"settings.{name}.help", lang),
                 "value": current(table.variant, table.options, name),
                 "choices": [
