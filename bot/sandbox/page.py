@@ -10,6 +10,7 @@ SimCord 3.2 has no setting for either, so each reaches into its internals (each 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import sys
@@ -24,6 +25,7 @@ from simcord.preview import Preview
 from simcord.preview import _component_projection as simcord_projection
 from simcord.preview import _markdown as simcord_markdown
 from simcord.preview import _messages as simcord_messages
+from simcord.preview._media import MediaInfo, MediaWorker, _process_media
 
 from bot.i18n import CATALOGS, Language, t
 from bot.render.faces import emoji_png, key_of
@@ -175,6 +177,26 @@ PAGE_SCRIPT: Final = (
   });
   translate(document.body);
 })();
+
+// A picture shows once it has loaded: never as its name or as a broken image meanwhile (the
+// page makes each <img> first and gives it its picture when the server has sent it).
+(() => {
+  "use strict";
+  function hold(image) {
+    if (image.complete && image.naturalWidth > 0) return;
+    image.style.visibility = "hidden";
+    image.addEventListener("load", () => { image.style.visibility = ""; }, { once: true });
+  }
+  new MutationObserver((records) => {
+    for (const record of records) {
+      for (const node of record.addedNodes) {
+        if (node.nodeType !== Node.ELEMENT_NODE) continue;
+        if (node.matches("img")) hold(node);
+        node.querySelectorAll("img").forEach(hold);
+      }
+    }
+  }).observe(document.documentElement, { childList: true, subtree: true });
+})();
 """
     )
     .replace("__MARK__", RELATIVE_MARK)
@@ -324,8 +346,48 @@ def card_face_assets(env: simcord.Env) -> dict[str, tuple[str, bytes]]:
     for emoji in env.backend.application_emojis.values():
         key = key_of(emoji.name)
         if key is not None:
-            assets[f"{CDN_BASE}/emojis/{emoji.id}.png"] = ("image/png", emoji_png(key))
+            assets[f"{CDN_BASE}/emojis/{emoji.id}.png"] = (f"{emoji.id}.png", emoji_png(key))
     return assets
+
+
+PNG: Final = b"\x89PNG\r\n\x1a\n"
+
+
+class PicturesAtOnce(MediaWorker):
+    """Checks the pictures the page shows at once, so that an update never shows a card's
+    emoji as its name, or a broken picture, while they load.
+
+    SimCord internals: the page asks its server for each picture a publication shows, and
+    the server checks each new one (as each page sees it) in a new Python process, one at a
+    time (about 0.1 s each), and refuses more than 8 at once: a hand of card faces took 1-3
+    seconds, showing names and broken images meanwhile. The bot's pictures are PNG files of
+    its own drawing, so they are checked here, in a thread, each once (by its digest, the
+    key the server asks with); anything else goes to SimCord's process as before."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._checked: dict[str, MediaInfo] = {}
+
+    async def validate(
+        self, key: str, blob: bytes, *, media_time: float | None = None
+    ) -> MediaInfo:
+        if media_time is not None or not blob.startswith(PNG):
+            return await super().validate(key, blob, media_time=media_time)
+        found = self._checked.get(key)
+        if found is None:
+            found = await asyncio.to_thread(_process_media, blob, None)
+            self._checked[key] = found
+        return found
+
+    def release(self, key: str) -> None:
+        self._checked.pop(key, None)
+        super().release(key)
+
+
+def show_pictures_at_once(preview: Preview) -> None:
+    """The page's pictures are checked by :class:`PicturesAtOnce`. Call before the preview
+    is entered (SimCord internals: the preview makes its worker on the first picture)."""
+    preview._media_worker = PicturesAtOnce()
 
 
 def open_in_browser(url: str) -> bool:

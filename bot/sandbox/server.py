@@ -35,6 +35,7 @@ from .page import (
     remember_markdown,
     serve_the_page_script,
     show_mentions_in_embeds,
+    show_pictures_at_once,
     stamp_with_the_simulated_time,
 )
 from .waits import SimulatedWaits
@@ -352,6 +353,7 @@ async def open_sandbox(
             assets=card_face_assets(env),
         )
         stamp_with_the_simulated_time(preview)
+        show_pictures_at_once(preview)
         serve_the_page_script(preview, chrome_words(language, CHANNEL_NAME), language)
         async with preview:
             clock = SandboxClock(

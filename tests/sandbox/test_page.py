@@ -4,8 +4,10 @@ embed (the leaderboard)."""
 
 from __future__ import annotations
 
+import asyncio
 import math
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +27,8 @@ from bot.sandbox.page import (
     show_mentions_in_embeds,
 )
 from bot.sandbox.pictures import CHROMIUM_ARGS
-from tests.sandbox._page import FAST, FakeTime, PreviewPage, button_ending
+from bot.tables.model import Status
+from tests.sandbox._page import FAST, FakeTime, PreviewPage, button_ending, card_to_play
 from tests.tables._play import table_of
 
 pytest.importorskip("markdown_it", reason="the sandbox's page needs simcord[preview]")
@@ -307,3 +310,49 @@ def test_in_english_the_page_keeps_its_words() -> None:
     assert chrome_words("en", "tute") == {}
     spanish = chrome_words("es", "tute")
     assert spanish["Send"] == "Enviar" and "Inspector" not in spanish
+
+
+# ------------------------------------------------------------------- card faces
+
+
+@pytest.mark.e2e
+async def test_the_pictures_of_an_update_are_served_at_once(tmp_path: Path) -> None:
+    """Every picture the page asks for after an update comes at once: the card faces
+    (application emojis) in the table's texts and the table's pictures, all asked together,
+    each in well under a second. SimCord checked each new picture in a Python process of its
+    own, one at a time (about 1 s for these): the page showed names and broken images
+    meanwhile."""
+    async with (
+        open_sandbox(tmp_path / "sandbox.db", **FAST) as box,
+        aiohttp.ClientSession() as session,
+    ):
+        page = PreviewPage(session, box.url)
+        await page.open(box.you)
+        lobby_id = await page.command("tute new", variant="habanero")
+        await page.click(lobby_id, button_ending(await page.show(lobby_id), ":robot"))
+        await page.click(lobby_id, button_ending(await page.show(lobby_id), ":start"))
+        table = table_of(box.tables, max(box.tables.tables))
+        place = box.place_of(table.id)
+        assert place is not None and place.play_message_id is not None
+        for _ in range(6):  # a few tricks: their cards' faces in the table's texts
+            receipt = await page.click(place.play_message_id, f"tute:t:{table.id}:hand")
+            hand_id = int(receipt["outcomes"][0]["messageId"])
+            choice = card_to_play(await page.show(hand_id))
+            if choice is None or table.status is not Status.PLAYING:
+                break
+            await page.click(hand_id, choice)
+        await page.act("history", direction="latest")
+        assets = [key for key, asset in page.state["assets"].items() if asset["available"]]
+        assert len(assets) >= 5  # the faces, the table's pictures
+
+        async def fetch(asset_id: str) -> tuple[int, float]:
+            started = time.monotonic()
+            async with session.get(
+                f"{page.base}/api/assets/{asset_id}", headers=page._headers()
+            ) as response:
+                await response.read()
+                return response.status, time.monotonic() - started
+
+        answers = await asyncio.gather(*(fetch(asset_id) for asset_id in assets))
+        assert [status for status, _ in answers] == [200] * len(assets)
+        assert max(seconds for _, seconds in answers) < 0.5
