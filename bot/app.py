@@ -21,11 +21,14 @@ from __future__ import annotations
 import logging
 
 from bot.client import TuteBot
+from bot.config import Config
 from bot.tables.competition.tournaments import Tournament, TournamentService
 from bot.tables.daily import DailyService, Scored
+from bot.tables.runtime import Runtime
 from bot.tables.service import TableService
+from bot.web.hub import at_once
 from bot.web.relay import Relay
-from bot.web.server import WebTable
+from bot.web.server import WebDoor, WebTable, directly
 from bot.web.sockets import Sockets
 from cogs.daily.commands import tell_scored
 from cogs.tables.clicks import BUTTONS
@@ -55,6 +58,14 @@ class TuteApp(TuteBot):
     tournament_telling: Telling
     """The tables whose link a tournament's channel is still to be told, tried again."""
 
+    def __init__(
+        self, config: Config, *, runtime: Runtime | None = None, door: WebDoor | None = None
+    ) -> None:
+        """``door``: how players come in to the card table when it is not Discord's
+        Activity (the sandbox's, which serves it beside its simulated Discord)."""
+        super().__init__(config, runtime=runtime)
+        self.door = door
+
     async def assemble(self) -> None:
         config, runtime, db = self.config, self.runtime, self.db
         # the card faces sync in the background; the tables wait a moment for them (finding
@@ -80,6 +91,7 @@ class TuteApp(TuteBot):
         )
         self.daily = DailyService(db, tables)
         self._listen()
+        door = self.door
         self.web = WebTable(
             tables,
             self.sockets,
@@ -89,6 +101,8 @@ class TuteApp(TuteBot):
             client_secret=config.client_secret,
             bot_token=config.token,
             relay=None if self.cluster.whole else Relay(self.cluster),
+            auth=None if door is None else door.auth,
+            runner=at_once if door is None else door.runner,
         )
         self.add_dynamic_items(*BUTTONS, *GUIDE_ITEMS, *REPLAY_ITEMS, TournamentButton)
         await self._serve_web()
@@ -114,14 +128,20 @@ class TuteApp(TuteBot):
 
     async def _serve_web(self) -> None:
         """The card table, where TUTE_WEB_PORT asks for one. One that cannot listen (the
-        port taken) leaves the bot on Discord alone, and says so."""
-        config = self.config
+        port taken) leaves the bot on Discord alone, and says so; the sandbox's door takes
+        a port the system picks instead."""
+        config, door = self.config, self.door
         if config.web_port is None:
             return
-        try:
-            await self.web.start(config.web_host, config.web_port)
-        except OSError:
-            log.exception("The web table could not listen on port %s", config.web_port)
+        starter = directly if door is None else door.starter
+        ports = (config.web_port, 0) if door is not None and door.any_port_when_taken else None
+        for port in ports or (config.web_port,):
+            try:
+                await starter(lambda port=port: self.web.start(config.web_host, port))
+            except OSError:
+                log.exception("The web table could not listen on port %s", port)
+            else:
+                return
 
     async def _restore(self) -> None:
         """This process's shards first (a process that takes over from one that died waits

@@ -6,7 +6,8 @@ bot's rate limits)."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 import aiohttp
 from aiohttp import web
@@ -20,6 +21,28 @@ from .relay import RELAY, Relay
 from .sockets import Sockets
 
 log = logging.getLogger(__name__)
+
+
+Starter = Callable[[Callable[[], Awaitable[None]]], Awaitable[None]]
+"""How the card table starts listening: it is given the start, and awaits it."""
+
+
+async def directly(start: Callable[[], Awaitable[None]]) -> None:
+    await start()
+
+
+@dataclass(frozen=True, slots=True)
+class WebDoor:
+    """How players come in to a card table that is not Discord's Activity (the sandbox's):
+    who may log in, how a page's request runs, how it starts listening (the sandbox's:
+    outside its simulated Discord's work, which would wait on every open socket), and
+    whether a port that is taken gives way to one the system picks (its address says
+    which)."""
+
+    auth: Authority
+    runner: Runner = at_once
+    starter: Starter = directly
+    any_port_when_taken: bool = False
 
 
 class WebTable:
