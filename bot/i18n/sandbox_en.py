@@ -43,4 +43,7 @@ MESSAGES: Final[dict[str, str]] = {
     "sandbox.page.optional_count": "+{count} optional",
     "sandbox.page.more_count": "+{count} more",
     "sandbox.page.options_count": "+{count} options",
+    "sandbox.table.title": "Tute · the card table",
+    "sandbox.table.tab": "Open in a new tab",
+    "sandbox.table.close": "Close the card table",
 }

@@ -43,4 +43,7 @@ MESSAGES: Final[dict[str, str]] = {
     "sandbox.page.optional_count": "+{count} opcionales",
     "sandbox.page.more_count": "+{count} más",
     "sandbox.page.options_count": "+{count} opciones",
+    "sandbox.table.title": "Tute · la mesa",
+    "sandbox.table.tab": "Abrir en otra pestaña",
+    "sandbox.table.close": "Cerrar la mesa",
 }

@@ -30,11 +30,17 @@ from simcord.preview._media import MediaInfo, MediaWorker, _process_media
 from bot.i18n import CATALOGS, Language, t
 from bot.render.faces import emoji_png, key_of
 
+from .launch import CARD_TABLE_FIELD
+
 SCRIPT_PATH: Final = "/tute-sandbox.js"
 """Where the page loads the sandbox's script from (same origin: the page's rules allow it)."""
 SCRIPT_TAG: Final = f'<script type="module" src="{SCRIPT_PATH}"></script>'
 CHROME_ID: Final = "tute-sandbox-words"
 """The id of the page's element that carries its own words in the sandbox's language."""
+TABLE_WORDS_ID: Final = "tute-sandbox-table-words"
+"""The id of the page's element that carries the card table panel's words."""
+CARD_TABLE_PANEL: Final = "tute-card-table"
+"""The id of the panel the card table opens in, over the channel."""
 RELATIVE_MARK: Final = "data-tute-relative"
 """The attribute the script puts on each relative timestamp it keeps counting."""
 
@@ -197,10 +203,65 @@ PAGE_SCRIPT: Final = (
     }
   }).observe(document.documentElement, { childList: true, subtree: true });
 })();
+
+// Play at the table: the bot answers it with Discord's Activity, and the sandbox's answer to
+// that click carries the card table's address for the member viewing: it opens over the
+// channel, as Discord opens an Activity (and in a tab of its own from its link).
+(() => {
+  "use strict";
+  const words = JSON.parse(document.getElementById("__TABLE_WORDS__")?.textContent || "{}");
+  const fetched = window.fetch.bind(window);
+  window.fetch = async (...args) => {
+    const response = await fetched(...args);
+    const asked = String(args[0] instanceof Request ? args[0].url : args[0]);
+    if (asked.endsWith("/api/action")) {
+      response.clone().json().then((answer) => {
+        if (typeof answer?.__FIELD__ === "string") show(answer.__FIELD__);
+      }).catch(() => {});
+    }
+    return response;
+  };
+
+  function element(tag, style, text) {
+    const made = document.createElement(tag);
+    Object.assign(made.style, style);
+    if (text) made.textContent = text;
+    return made;
+  }
+
+  function show(address) {
+    document.getElementById("__PANEL__")?.remove();
+    const panel = element("section", { position: "fixed", inset: "0", zIndex: "1000",
+      display: "flex", flexDirection: "column", background: "#1e1f22" });
+    panel.id = "__PANEL__";
+    panel.setAttribute("aria-label", words.title || "");
+    const bar = element("div", { display: "flex", alignItems: "center", gap: "12px",
+      padding: "8px 12px", color: "#f2f3f5", font: "600 15px system-ui, sans-serif" });
+    const title = element("span", { flex: "1" }, words.title);
+    const tab = element("a", { color: "#00a8fc", fontWeight: "500" }, words.tab);
+    tab.href = address;
+    tab.target = "_blank";
+    tab.rel = "noopener";
+    const close = element("button", { background: "none", border: "0", color: "#f2f3f5",
+      font: "inherit", fontSize: "20px", cursor: "pointer" }, "\u2715");
+    close.type = "button";
+    close.setAttribute("aria-label", words.close || "");
+    close.addEventListener("click", () => panel.remove());
+    bar.append(title, tab, close);
+    const frame = element("iframe", { flex: "1", border: "0", width: "100%" });
+    frame.title = words.title || "";
+    frame.src = address;
+    panel.append(bar, frame);
+    document.body.append(panel);
+  }
+})();
 """
     )
     .replace("__MARK__", RELATIVE_MARK)
     .replace("__CHROME__", CHROME_ID)
+    .replace("__TABLE_WORDS__", TABLE_WORDS_ID)
+    .replace("__FIELD__", CARD_TABLE_FIELD)
+    .replace("__PANEL__", CARD_TABLE_PANEL)
 )
 
 
@@ -233,10 +294,16 @@ def chrome_words(language: Language, channel: str) -> dict[str, str]:
 
 
 def serve_the_page_script(
-    preview: Preview, words: Mapping[str, str] | None = None, language: str = "en"
+    preview: Preview,
+    words: Mapping[str, str] | None = None,
+    language: Language = "en",
+    *,
+    frames: str | None = None,
 ) -> None:
     """The page loads :data:`PAGE_SCRIPT`, and says its own ``words`` (English: what the page
-    says instead) in ``language``. Call before the preview is entered.
+    says instead) in ``language``; ``frames``: where the card table's pages come from, which
+    the page may show in a frame (its Play at the table). Call before the preview is
+    entered.
 
     SimCord internals: its server serves a fixed table of files, read when it starts, through
     one handler that checks the request and adds the page's headers. The script gets a route
@@ -252,14 +319,22 @@ def serve_the_page_script(
         if request.path == SCRIPT_PATH:
             response.text = PAGE_SCRIPT
         elif request.path == "/":
-            # JSON in a tag the browser never runs; "</" escaped so no text can close it
-            carried = json.dumps(dict(words or {}), ensure_ascii=False).replace("</", "<\\/")
-            tags = f'<script type="application/json" id="{CHROME_ID}">{carried}</script>'
+            table = {key: t(f"sandbox.table.{key}", language) for key in ("title", "tab", "close")}
+            tags = _json_tag(CHROME_ID, dict(words or {})) + _json_tag(TABLE_WORDS_ID, table)
             page = response.text.replace("</body>", f"{tags}\n{SCRIPT_TAG}\n</body>", 1)
             response.text = page.replace('<html lang="en">', f'<html lang="{language}">', 1)
+            if frames is not None:
+                policy = response.headers["Content-Security-Policy"]
+                response.headers["Content-Security-Policy"] = f"{policy}; frame-src {frames}"
         return response
 
     server._static = static_and_the_script
+
+
+def _json_tag(element_id: str, value: Mapping[str, str]) -> str:
+    """JSON in a tag the browser never runs; "</" escaped so no text can close it."""
+    carried = json.dumps(dict(value), ensure_ascii=False).replace("</", "<\\/")
+    return f'<script type="application/json" id="{element_id}">{carried}</script>'
 
 
 MENTIONS_SHOWN_IN: Final = ("embed_description", "embed_field_value")

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -26,8 +27,11 @@ from bot.storage.settings import update_settings
 from bot.tables.model import Status
 from bot.tables.runtime import Runtime, fresh_seed
 from bot.tables.service import TableService
+from bot.web.server import WebDoor
 
-from .localized import options_as_declared, show_commands_in
+from .clock import SandboxClock
+from .launch import Launch, answer_launches, open_the_card_table
+from .localized import show_commands_in
 from .page import (
     card_face_assets,
     chrome_words,
@@ -39,7 +43,7 @@ from .page import (
     stamp_with_the_simulated_time,
 )
 from .waits import SimulatedWaits
-from .web import WEB_PORT, CardTable, serve_web_table
+from .web import WEB_PORT, CardTable, SandboxAuth, sandbox_door
 
 log = logging.getLogger(__name__)
 
@@ -61,8 +65,6 @@ THINK_BUDGET: Final = 0.3
 """Seconds a robot may think per decision."""
 SETTLE_TIMEOUT: Final = 5.0
 """Real seconds SimCord gives the bot to finish what a click (or a tick) set off."""
-TICK: Final = 0.2
-"""Real seconds between two moves of the simulated clock."""
 PAGE_SIZE: Final = (600, 1200)
 """The page's size (the served page fits the browser window; the screenshots' too)."""
 
@@ -116,133 +118,6 @@ class MessagePlace(Protocol):
     play_message_id: int | None
 
 
-class SandboxClock:
-    """Moves SimCord's clock along with real time, so turn clocks, robots' waits and lobby
-    expiry happen as they would on Discord (SimCord's time only moves when told to).
-
-    ``real_time`` is the real clock it follows (seconds, from any origin: ``time.monotonic``
-    unless a test brings one of its own), and ``since`` the moment of that clock at which
-    SimCord's clock was set to the real date (the clock's creation when not given): the
-    first tick catches up on the time since then.
-    """
-
-    def __init__(
-        self,
-        env: simcord.Env,
-        preview: Preview,
-        *,
-        tick: float = TICK,
-        real_time: Callable[[], float] = time.monotonic,
-        since: float | None = None,
-        locale: str = "en-US",
-    ) -> None:
-        self.env = env
-        self.preview = preview
-        self.locale = locale
-        """The page's Discord locale: a command run from it names its options in it."""
-        self.tick = tick
-        self.real_time = real_time
-        self._last = real_time() if since is None else since
-        self._gate = asyncio.Lock()
-        self.gate = self._gate
-        """Taken by whatever acts in SimCord (a tick, a click, the card table's action)."""
-        self._published = len(env.http_requests)
-        self._task: asyncio.Task[None] | None = None
-        self._serialize_page_actions()
-
-    def _serialize_page_actions(self) -> None:
-        # SimCord internals: the preview's server hands every action of the page to
-        # Preview._action. SimCord refuses an action while another operation (a clock tick)
-        # runs, and the page would show it as failed, so actions and ticks take turns.
-        act: Callable[[str | None, Any], Awaitable[dict[str, Any]]] = self.preview._action
-
-        async def action_after_tick(context_id: str | None, body: Any) -> dict[str, Any]:
-            async with self._gate:
-                acting = self._page_of(context_id)
-                try:
-                    body = _on_the_page_as_it_is(acting, body)
-                    body = options_as_declared(self.preview, acting, body, self.locale)
-                    return await act(context_id, body)
-                finally:
-                    # The acting page is up to date; the others (another tab) are shown
-                    # what the action did now.
-                    if len(self.env.http_requests) != self._published:
-                        self._republish_all_but(acting)
-                    self._published = len(self.env.http_requests)
-
-        self.preview._action = action_after_tick
-
-    def _page_of(self, context_id: str | None) -> Any:
-        """SimCord internals: the preview's page (one per tab) a context id names; None when
-        it names none (SimCord then refuses the action itself)."""
-        try:
-            return self.preview._get_page(context_id)
-        except Exception:
-            return None
-
-    def _republish_all_but(self, acting: Any) -> None:
-        """SimCord internals: SimCord publishes an action's outcome to the acting page only,
-        so a second tab would not show it until the clock found something new."""
-        pages: dict[str, Any] = self.preview._pages
-        for page in tuple(pages.values()):
-            if page is not acting and page.id in pages:
-                self.preview._publish(page, reason="refresh")
-
-    def start(self) -> None:
-        """Tick every ``tick`` real seconds until :meth:`stop`."""
-        if self._task is None:
-            self._task = asyncio.create_task(self._run(), name="sandbox-clock")
-
-    async def stop(self) -> None:
-        task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            await asyncio.gather(task, return_exceptions=True)
-
-    async def _run(self) -> None:
-        while True:
-            await asyncio.sleep(self.tick)
-            await self.catch_up()
-
-    async def catch_up(self) -> None:
-        """One tick: move SimCord's clock by the real time since the last one, and show in
-        the open pages what the bot did on its own meanwhile (a robot played, a clock ran
-        out)."""
-        async with self._gate:
-            now = self.real_time()
-            try:
-                await self.env.advance_time(max(0.0, now - self._last))
-            except simcord.SetupError:
-                # Another SimCord operation is running (a script's click): next tick.
-                return
-            except Exception:
-                # Most likely the bot took longer than SETTLE_TIMEOUT: what it did is kept
-                # and the rest settles with the next operation. The clock goes on.
-                log.warning("The sandbox's clock could not move on", exc_info=True)
-            self._last = now
-            if len(self.env.http_requests) != self._published:
-                try:
-                    await self.preview.refresh()
-                except simcord.SetupError:
-                    return
-                self._published = len(self.env.http_requests)
-
-
-def _on_the_page_as_it_is(page: Any, body: Any) -> Any:
-    """A click made on the page as it was published before the latest republish (a tick
-    showed a robot's play, another tab acted) is made on the page as it is now.
-
-    SimCord internals: it refuses an action against an older publication ("stale-revision")
-    and the page shows nothing, so a click made during a republish was lost in silence. The
-    bot checks every click against the table as it is (an old button is answered with why
-    it no longer applies), so the click goes on; a button no longer on the page is still
-    refused by SimCord."""
-    revision = body.get("published_revision") if isinstance(body, dict) else None
-    if page is None or type(revision) is not int or not 0 < revision < page.revision:
-        return body
-    return {**body, "published_revision": page.revision}
-
-
 LANGUAGES: Final = {"en": "en-US", "es": "es-ES"}
 """The sandbox's languages, and the Discord locale its page and clicks speak."""
 
@@ -255,10 +130,13 @@ def sandbox_bot(
     language: Language = "en",
     waits: SimulatedWaits | None = None,
     seeds: Callable[[], int] = fresh_seed,
+    web: tuple[int, WebDoor] | None = None,
 ) -> TuteBot:
     """The real bot with its own database; SimCord needs no token. ``language`` is the
     bot's default language (``TUTE_LANGUAGE``); ``waits``: how its tables wait (on
-    SimCord's clock, once its environment is made)."""
+    SimCord's clock, once its environment is made); ``web``: the port its card table
+    listens on and its door (the sandbox's members come in with a key, not through
+    Discord), or None for no card table."""
     config = Config(
         token="",
         db_path=db_path,
@@ -268,9 +146,16 @@ def sandbox_bot(
         # one person's tables: the robots think in threads, and the sandbox starts at once
         robot_processes=0,
         shard_count=1,  # one simulated server: one shard
+        web_port=None if web is None else web[0],
+        # signs the card table's sessions (no Discord application: nobody checks it)
+        client_secret="" if web is None else secrets.token_urlsafe(32),
     )
     runtime = Runtime(clock=lambda: discord.utils.utcnow().timestamp(), seeds=seeds)
-    return TuteApp(config, runtime=runtime if waits is None else replace(runtime, sleep=waits))
+    return TuteApp(
+        config,
+        runtime=runtime if waits is None else replace(runtime, sleep=waits),
+        door=None if web is None else web[1],
+    )
 
 
 def _speak(language: Language) -> Callable[[], None]:
@@ -312,11 +197,14 @@ async def open_sandbox(
     catches up on the time since SimCord's clock was set to the real date), or
     ``sandbox.clock.catch_up()`` for one tick. ``real_time`` is the real clock it follows.
     With a ``robot_delay`` of 0, robots play at once, within the click that gave them the
-    turn. With a ``web_port``, the card table is served too (0: on a port the system picks);
-    a port that is taken leaves it out, and says so in the log. ``seeds``: where its tables'
-    seeds come from (a test's own, for the same deals each run).
+    turn. With a ``web_port``, the bot serves the card table too (0: on a port the system
+    picks; a port that is taken gives way to one too), and its tables offer Play at the
+    table, which opens it in the page. ``seeds``: where its tables' seeds come from (a
+    test's own, for the same deals each run).
     """
     waits = SimulatedWaits()
+    gate = asyncio.Lock()  # a tick, a click in the page and the card table take turns
+    door, auth = sandbox_door(waits, gate, lambda: discord.utils.utcnow().timestamp())
     bot = sandbox_bot(
         db_path,
         robot_delay=robot_delay,
@@ -324,11 +212,14 @@ async def open_sandbox(
         language=language,
         waits=waits,
         seeds=seeds,
+        web=None if web_port is None else (web_port, door),
     )
     # Bot errors are answered and logged by the bot's own error path; the sandbox goes on.
     env = simcord.Env(bot, settle_timeout=settle_timeout, check_errors=False)
     waits.env = env
     server, channel, you, friends = _build_world(env, language)
+    members = zip((you, *friends), (YOU, *FRIENDS), strict=True)
+    auth.admit({m.id: name for m, name in members}, channel_id=channel.id, guild_id=SERVER_ID)
     _start_clock_now(env)
     clock_set = real_time()
     # SimCord internals: the bot account is "TestBot" unless renamed before start.
@@ -337,6 +228,8 @@ async def open_sandbox(
     unshow = show_mentions_in_embeds()
     unparse = remember_markdown()
     unlist = show_commands_in(LANGUAGES[language])
+    launched: list[Launch] = []
+    unlaunch = answer_launches(launched)
     clock_scope = env.time_context()
     clock_scope.__enter__()
     try:
@@ -352,24 +245,35 @@ async def open_sandbox(
             locale=LANGUAGES[language],
             assets=card_face_assets(env),
         )
+        web = _card_table(bot, auth)
         stamp_with_the_simulated_time(preview)
         show_pictures_at_once(preview)
-        serve_the_page_script(preview, chrome_words(language, CHANNEL_NAME), language)
+        serve_the_page_script(
+            preview,
+            chrome_words(language, CHANNEL_NAME),
+            language,
+            frames=None if web is None else web.origin,
+        )
         async with preview:
             clock = SandboxClock(
-                env, preview, real_time=real_time, since=clock_set, locale=LANGUAGES[language]
+                env,
+                preview,
+                real_time=real_time,
+                since=clock_set,
+                locale=LANGUAGES[language],
+                gate=gate,
             )
-            web = None
-            if web_port is not None:
-                members = zip((you, *friends), (YOU, *FRIENDS), strict=True)
-                where = ({m.id: name for m, name in members}, channel.id, SERVER_ID)
-                web = await serve_web_table(env, bot, where, clock.gate, web_port)
+            if web is not None:
+                table = web
+
+                def address(user_id: int) -> str:
+                    return table.url(user_id, language)
+
+                open_the_card_table(preview, launched, address)
             try:
                 yield Sandbox(env, bot, server, channel, you, friends, preview, clock, resumed, web)
             finally:
                 await clock.stop()
-                if web is not None:
-                    await web.stop()
     finally:
         try:
             # Stops the table clocks (keeping each turn's time left) and closes the database.
@@ -379,10 +283,16 @@ async def open_sandbox(
                 await env.shutdown()
             finally:
                 clock_scope.__exit__(None, None, None)
+                unlaunch()
                 unlist()
                 unparse()
                 unshow()
                 unsay()
+
+
+def _card_table(bot: TuteBot, auth: SandboxAuth) -> CardTable | None:
+    """The bot's card table, when it serves one (it was built with the sandbox's door)."""
+    return CardTable(bot.web, auth.key) if bot.web.serving else None
 
 
 def _service_of(bot: TuteBot) -> TableService:

@@ -12,53 +12,57 @@ SimCord internals: SimCord drives the bot's work through its own operations and 
 work that starts outside them (a robot's wait on the simulated clock must run inside
 bot-owned work). So an action from a socket runs as bot-owned work, between two ticks of
 the sandbox's clock, and SimCord settles it before the socket is answered
-(:func:`act_as_bot_work`); the server itself is started outside the bot's scope, so an open
-socket is not work SimCord waits on.
+(:func:`as_bot_work`). The bot serves it (it was built with the sandbox's door:
+:func:`sandbox_door`), so its tables offer Play at the table.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-import simcord
+from simcord import _runtime as simcord_runtime
 
-from bot.client import TuteBot
 from bot.web.activity import Instance, Login
 from bot.web.hub import Runner, Work
-from bot.web.server import WebTable
+from bot.web.server import WebDoor, WebTable
 from bot.web.sessions import SESSION_TTL, Session, WebAuthError
+
+from .waits import SimulatedWaits
 
 log = logging.getLogger(__name__)
 
 WEB_PORT: Final = 8765
-"""The web table's port on 127.0.0.1 (0 in tests: the system picks a free one)."""
+"""The web table's port on 127.0.0.1 (0 in tests: the system picks a free one; one that is
+taken gives way to a free one, which its addresses name)."""
 
 
 class SandboxAuth:
     """Signs a session for a member of the sandbox's server who names themselves: only the
     sandbox does this (its page is on loopback, its members are made up). With a ``key``,
     only a page that posts it (its address carries it, as the sandbox's page's address
-    carries its own secret) is signed in: another program on this computer is not."""
+    carries its own secret) is signed in: another program on this computer is not.
 
-    def __init__(
-        self,
-        members: Mapping[int, str],
-        *,
-        channel_id: int,
-        guild_id: int,
-        clock: Callable[[], float],
-        key: str | None = None,
-    ) -> None:
+    It is built with the bot (its card table's door); the server, its channel and its
+    members are made right after, before the bot starts, and :meth:`admit` names them."""
+
+    def __init__(self, *, clock: Callable[[], float], key: str | None = None) -> None:
         self.key = key
+        self.clock = clock
+        self.members: dict[int, str] = {}
+        self.channel_id = 0
+        self.guild_id = 0
+
+    def admit(self, members: Mapping[int, str], *, channel_id: int, guild_id: int) -> None:
+        """The members who may sign in (their ids and names), in this channel and server."""
         self.members = dict(members)
         self.channel_id = channel_id
         self.guild_id = guild_id
-        self.clock = clock
 
     async def login(self, code: str, instance_id: str, body: Mapping[str, Any]) -> Login:
         """``body["user_id"]``: the member the tab plays as (the first one when absent)."""
@@ -70,7 +74,7 @@ class SandboxAuth:
         raw = body.get("user_id")
         try:
             user_id = next(iter(self.members)) if raw in (None, "") else int(str(raw))
-        except ValueError:
+        except (ValueError, StopIteration):
             raise WebAuthError("not in the instance") from None
         name = self.members.get(user_id)
         if name is None:
@@ -95,11 +99,15 @@ class SandboxAuth:
         )
 
 
-def as_bot_work(env: simcord.Env, gate: asyncio.Lock) -> Runner:
+def as_bot_work(waits: SimulatedWaits, gate: asyncio.Lock) -> Runner:
     """How the changes the pages ask for run: as bot-owned work that SimCord settles (see
-    the module's note). ``gate`` is the sandbox clock's: a change and a tick take turns."""
+    the module's note), in the SimCord its ``waits`` wait on. ``gate`` is the sandbox
+    clock's: a change and a tick take turns."""
 
     async def in_simcord(work: Work) -> Any:
+        env = waits.env
+        if env is None:
+            raise RuntimeError("the card table runs in the sandbox's SimCord, once it is made")
         async with gate:
             with env._bot_scope():  # pyright: ignore[reportPrivateUsage]
                 task = asyncio.get_running_loop().create_task(work())
@@ -114,42 +122,33 @@ def as_bot_work(env: simcord.Env, gate: asyncio.Lock) -> Runner:
     return in_simcord
 
 
-async def serve_web_table(
-    env: simcord.Env,
-    bot: TuteBot,
-    where: tuple[Mapping[int, str], int, int],
-    gate: asyncio.Lock,
-    port: int = WEB_PORT,
-) -> CardTable | None:
-    """Serve the web table on 127.0.0.1:``port`` to the sandbox's members (their ids and
-    names), in its channel and server: ``where``. None when the port is taken (the log says
-    so, and the sandbox goes on without it). Its sockets are the bot's (one of its table
-    service's presenters since the start)."""
-    members, channel_id, guild_id = where
-    auth = SandboxAuth(
-        members,
-        channel_id=channel_id,
-        guild_id=guild_id,
-        clock=lambda: env.now().timestamp(),
-        key=secrets.token_urlsafe(24),
-    )
-    web = WebTable(
-        bot.tables,
-        bot.sockets,
-        secret=secrets.token_bytes(32),
-        clock=auth.clock,
-        application_id=None,
-        client_secret="",
-        bot_token="",
-        auth=auth,
-        runner=as_bot_work(env, gate),
-    )
-    try:
-        await web.start("127.0.0.1", port)
-    except OSError as error:
-        log.warning("The card table could not be served on port %s: %s", port, error)
-        return None
-    return CardTable(web, auth.key)
+async def outside_bot_work(start: Callable[[], Awaitable[None]]) -> None:
+    """The card table starts listening outside the bot's work, though the bot starts it (at
+    its start-up, inside SimCord's bot work), so that its open sockets are not work SimCord
+    waits on before it answers a click.
+
+    SimCord internals: it counts as the bot's every task made while its bot scope (a
+    context variable) is set, and the tasks those make: the server's, made here with the
+    scope cleared, are not."""
+    context = contextvars.copy_context()
+    context.run(simcord_runtime._BOT_SCOPE.set, None)  # pyright: ignore[reportPrivateUsage]
+
+    async def started() -> None:
+        await start()
+
+    await context.run(asyncio.get_running_loop().create_task, started())
+
+
+def sandbox_door(
+    waits: SimulatedWaits, gate: asyncio.Lock, clock: Callable[[], float]
+) -> tuple[WebDoor, SandboxAuth]:
+    """The card table's door, which the bot is built with: its members sign in with the
+    key their addresses carry, their requests run in SimCord (:func:`as_bot_work`), and a
+    port that is taken gives way to a free one. Its :class:`SandboxAuth`, to admit the
+    sandbox's members once they are made."""
+    auth = SandboxAuth(clock=clock, key=secrets.token_urlsafe(24))
+    door = WebDoor(auth, as_bot_work(waits, gate), outside_bot_work, any_port_when_taken=True)
+    return door, auth
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,10 +163,12 @@ class CardTable:
     def port(self) -> int | None:
         return self.web.port
 
+    @property
+    def origin(self) -> str:
+        """Where its pages come from (the sandbox's page shows them in a frame)."""
+        return f"http://127.0.0.1:{self.port}"
+
     def url(self, user_id: int, language: str) -> str:
         """The address of the card table for one member (one per tab)."""
         key = "" if self.key is None else f"&key={self.key}"
-        return f"http://127.0.0.1:{self.port}/?user_id={user_id}&lang={language}{key}"
-
-    async def stop(self) -> None:
-        await self.web.stop()
+        return f"{self.origin}/?user_id={user_id}&lang={language}{key}"

@@ -5,6 +5,7 @@ simulated channel's table follows it."""
 from __future__ import annotations
 
 import asyncio
+import socket
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ import pytest
 from PIL import Image
 
 from bot.sandbox import Sandbox, find_chromium, open_sandbox
+from bot.sandbox.launch import CARD_TABLE_FIELD
 from bot.sandbox.web_pictures import WEB_WIDTHS, tap_a_card, web_files, web_screenshots
 from bot.tables.model import Status
 from tests.sandbox._page import FAST, PreviewPage, button_ending, card_to_play
@@ -161,3 +163,39 @@ async def test_one_card_from_the_page_the_next_from_the_chats_button(
         code = choice.rsplit(":", 1)[1]
         await page.click(hand_id, choice)
         await tab.wait_for_function(f"!document.querySelector(\"button.card[data-card='{code}']\")")
+
+
+@pytest.mark.e2e
+async def test_play_at_the_table_opens_the_card_table_for_the_member_viewing(
+    tmp_path: Path,
+) -> None:
+    """The bot serves the card table, so its tables offer Play at the table; a click on it
+    in the page answers with the card table's address for the member who clicked."""
+    async with (
+        open_sandbox(tmp_path / "sandbox.db", web_port=0, **FAST) as box,
+        aiohttp.ClientSession() as http,
+    ):
+        assert box.bot.web.serving
+        page = PreviewPage(http, box.url)
+        await page.open(box.friends[0])
+        lobby_id = await page.command("tute new", variant="habanero")
+        play = button_ending(await page.show(lobby_id), ":web")
+        receipt = await page.click(lobby_id, play)
+        assert receipt[CARD_TABLE_FIELD] == box.web_url(box.friends[0])
+        async with http.get(f"{box.url.partition('/#')[0]}/") as response:
+            frames = response.headers["Content-Security-Policy"]
+        assert box.web is not None and f"frame-src {box.web.origin}" in frames
+
+
+@pytest.mark.e2e
+async def test_a_second_sandbox_serves_its_card_table_on_a_free_port(tmp_path: Path) -> None:
+    """The card table's port is taken (another sandbox): this one takes a free one, and its
+    addresses say which."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        async with open_sandbox(tmp_path / "sandbox.db", web_port=port, **FAST) as box:
+            assert box.web is not None and box.web.port not in (None, port)
+            url = box.web_url(box.you)
+            assert url is not None and url.startswith(f"http://127.0.0.1:{box.web.port}/?")
