@@ -46,4 +46,6 @@ MESSAGES: Final[dict[str, str]] = {
     "sandbox.table.title": "Tute · the card table",
     "sandbox.table.tab": "Open in a new tab",
     "sandbox.table.close": "Close the card table",
+    "sandbox.table.places": "Places",
+    "sandbox.table.dms": "Direct messages",
 }

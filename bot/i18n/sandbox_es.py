@@ -46,4 +46,6 @@ MESSAGES: Final[dict[str, str]] = {
     "sandbox.table.title": "Tute · la mesa",
     "sandbox.table.tab": "Abrir en otra pestaña",
     "sandbox.table.close": "Cerrar la mesa",
+    "sandbox.table.places": "Sitios",
+    "sandbox.table.dms": "Mensajes directos",
 }

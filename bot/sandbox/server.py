@@ -30,6 +30,7 @@ from bot.tables.service import TableService
 from bot.web.server import WebDoor
 
 from .clock import SandboxClock
+from .dms import show_direct_messages
 from .launch import Launch, answer_launches, open_the_card_table
 from .localized import show_commands_in
 from .page import (
@@ -253,8 +254,10 @@ async def open_sandbox(
             chrome_words(language, CHANNEL_NAME),
             language,
             frames=None if web is None else web.origin,
+            places={"channel": CHANNEL_NAME, "bot": BOT_NAME},
         )
         async with preview:
+            show_direct_messages(preview, channel)
             clock = SandboxClock(
                 env,
                 preview,
@@ -348,8 +351,8 @@ def _start_clock_now(env: simcord.Env) -> None:
 
 
 async def _prepare_server(bot: TuteBot) -> tuple[int, ...]:
-    """Hands come as a message only you can see, in the channel (the page shows one channel,
-    no DMs). A lobby left open by an earlier run is closed (its message is gone); a game in
+    """Hands come as a message only you can see, in the channel, where its tables play (the
+    page's DMs beside it have the lessons and the daily deal). A lobby left open by an earlier run is closed (its message is gone); a game in
     play goes on: the bot shows its table again in the channel."""
     db = bot.db
     assert db is not None
