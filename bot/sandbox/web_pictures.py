@@ -13,6 +13,7 @@ from typing import Any, Final
 from bot.i18n import Language
 from bot.tables.model import Status
 
+from .page_pictures import page_files, take_page_screenshots
 from .pictures import CHROMIUM_ARGS, scratch_sandbox
 from .server import Sandbox
 
@@ -33,11 +34,12 @@ Shoot = Callable[[Any], Awaitable[None]]
 
 def web_files(language: Language) -> tuple[str, ...]:
     """The pictures, in order: the open screen and the lobby on a phone, then the game on
-    each page of WEB_WIDTHS."""
+    each page of WEB_WIDTHS; then the sandbox's page (:func:`page_files`)."""
     return (
         f"web-{language}-open.png",
         f"web-{language}-lobby.png",
         *(f"web-{language}-{width}.png" for width, _ in WEB_WIDTHS),
+        *page_files(language),
     )
 
 
@@ -100,7 +102,7 @@ async def take_web_screenshots(
     url = sandbox.web_url(sandbox.you)
     assert url is not None
     saved: list[Path] = []
-    names = iter(web_files(language))
+    names = iter(web_files(language)[: -len(page_files(language))])
 
     async def shoot(page: Any) -> None:
         path = out_dir / next(names)
@@ -134,7 +136,22 @@ async def web_screenshots(
     out_dir: Path, chromium: Path, *, language: Language = "en", think_budget: float = 0.1
 ) -> list[Path]:
     """A sandbox of its own (a temporary database, robots without delay) serving the card
-    table on a free port, in ``language``."""
+    table on a free port, in ``language``; then another one for the pictures of its page."""
     async with scratch_sandbox(language, think_budget, web_port=0) as sandbox:
         sandbox.clock.start()
-        return await take_web_screenshots(sandbox, out_dir, chromium, language)
+        saved = await take_web_screenshots(sandbox, out_dir, chromium, language)
+    from playwright.async_api import async_playwright
+
+    async with (
+        scratch_sandbox(language, think_budget, web_port=0) as sandbox,
+        async_playwright() as playwright,
+    ):
+        sandbox.clock.start()
+        browser = await playwright.chromium.launch(
+            executable_path=str(chromium), args=list(CHROMIUM_ARGS), headless=True
+        )
+        try:
+            saved += await take_page_screenshots(sandbox, out_dir, browser, language)
+        finally:
+            await browser.close()
+    return saved

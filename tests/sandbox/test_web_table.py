@@ -15,6 +15,7 @@ from PIL import Image
 
 from bot.sandbox import Sandbox, find_chromium, open_sandbox
 from bot.sandbox.launch import CARD_TABLE_FIELD
+from bot.sandbox.page_pictures import PAGE_VIEW, page_files
 from bot.sandbox.web_pictures import WEB_WIDTHS, tap_a_card, web_files, web_screenshots
 from bot.tables.model import Status
 from tests.sandbox._page import FAST, PreviewPage, button_ending, card_to_play
@@ -123,6 +124,7 @@ async def test_the_card_tables_pictures_from_opening_a_table_to_playing_it(tmp_p
     saved = await web_screenshots(tmp_path, chromium, language="es", think_budget=0.02)
     assert [p.name for p in saved] == list(web_files("es"))
     widths = [WEB_WIDTHS[0][0], WEB_WIDTHS[0][0]] + [width for width, _ in WEB_WIDTHS]
+    widths += [PAGE_VIEW[0]] * len(page_files("es"))  # the DMs, Play at the table
     for path, width in zip(saved, widths, strict=True):
         with Image.open(path) as picture:
             assert picture.width == width
