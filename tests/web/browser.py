@@ -49,7 +49,8 @@ class Served:
         return f"{self.url}/?user_id={user_id}&lang={language}"
 
     async def start(self) -> None:
-        auth = SandboxAuth(MEMBERS, channel_id=CHANNEL, guild_id=GUILD, clock=self.clock)
+        auth = SandboxAuth(clock=self.clock)
+        auth.admit(MEMBERS, channel_id=CHANNEL, guild_id=GUILD)
         app = make_app(hub=self.hub, secret=SECRET, clock=self.clock, auth=auth)
         self._runner = web.AppRunner(app, handle_signals=False)
         await self._runner.setup()

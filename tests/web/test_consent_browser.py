@@ -51,7 +51,8 @@ CLIENT: Final = """<!doctype html>
 @pytest.fixture
 async def address(db: Database) -> AsyncIterator[str]:
     """The card table's app with an Activity set up (the page logs in through Discord)."""
-    auth = SandboxAuth(MEMBERS, channel_id=CHANNEL, guild_id=GUILD, clock=lambda: NOW)
+    auth = SandboxAuth(clock=lambda: NOW)
+    auth.admit(MEMBERS, channel_id=CHANNEL, guild_id=GUILD)
     app = make_app(
         hub=quick_hub(db),
         secret=SECRET,
