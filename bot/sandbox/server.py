@@ -386,11 +386,15 @@ async def serve(db_path: Path = SANDBOX_DB_PATH, language: Language = "en") -> N
         print(f"    {sandbox.url}", flush=True)
         print(
             f"Type /tute new in the message box to open a table. Switch 'Viewing as' to "
-            f"{', '.join(FRIENDS)} to take more seats. Stop with Ctrl-C.",
+            f"{', '.join(FRIENDS)} to take more seats. /tute learn and /tute challenge play "
+            f"answer in your DMs: click '@ {BOT_NAME}' above the channel. Stop with Ctrl-C.",
             flush=True,
         )
         if sandbox.web is not None:
-            print("The card table, one tab per player (the table of #tute, as in Discord):")
+            print(
+                f"The card table on port {sandbox.web.port} (Play at the table opens it), "
+                f"one tab per player (the table of #{CHANNEL_NAME}, as in Discord):"
+            )
             for member, name in zip((sandbox.you, *sandbox.friends), (YOU, *FRIENDS), strict=True):
                 print(f"    {name}: {sandbox.web_url(member)}", flush=True)
         if await asyncio.to_thread(open_in_browser, sandbox.url):
