@@ -29,7 +29,13 @@ reaches into their internals for it (each place says so):
   timestamps down, through the preview server's table of files (``page.py``);
 - show mentions in embeds as names, by turning them on in the preview's text policies;
 - take screenshots with the system Chromium, by replacing the screenshot browser launcher
-  (SimCord would download a browser of its own).
+  (SimCord would download a browser of its own);
+- show each member's DMs with the bot beside the channel, by moving a page to the DM channel
+  when its viewer is named ``dm:`` and an id (``dms.py``);
+- answer Play at the table with the Activity (an interaction callback SimCord does not know)
+  and open the card table, which the bot serves, over the channel (``launch.py``);
+- check the bot's pictures in the page's server at once, in-process, instead of one new
+  process per picture (``page.py``).
 """
 
 from __future__ import annotations
