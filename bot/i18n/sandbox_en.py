@@ -18,6 +18,7 @@ MESSAGES: Final[dict[str, str]] = {
     "sandbox.page.view_response": "View response",
     "sandbox.page.message": "Message",
     "sandbox.page.message_channel": "Message #{channel}",
+    "sandbox.page.message_dm": "Message @{bot}",
     "sandbox.page.edit_message": "Edit message",
     "sandbox.page.commands_only": "You can use application commands here",
     "sandbox.page.send": "Send",

@@ -18,6 +18,7 @@ MESSAGES: Final[dict[str, str]] = {
     "sandbox.page.view_response": "Ver respuesta",
     "sandbox.page.message": "Mensaje",
     "sandbox.page.message_channel": "Enviar mensaje a #{channel}",
+    "sandbox.page.message_dm": "Enviar mensaje a @{bot}",
     "sandbox.page.edit_message": "Editar mensaje",
     "sandbox.page.commands_only": "Aquí puedes usar comandos de aplicación",
     "sandbox.page.send": "Enviar",

@@ -72,13 +72,13 @@ def stamp_with_the_simulated_time(preview: Preview) -> None:
     preview._publish = publish_now
 
 
-def chrome_words(language: Language, channel: str) -> dict[str, str]:
+def chrome_words(language: Language, channel: str, bot: str = "Tute") -> dict[str, str]:
     """The page's own words as SimCord writes them (English), each with what the page says
     in ``language`` (from the catalog), those that differ; ``channel``: the name of the
-    channel shown."""
+    channel shown, ``bot``: the bot's (its DMs)."""
     keys = [key for key in CATALOGS["en"] if key.startswith("sandbox.page.")]
     # a number the page writes stays "{count}": the script puts it back
-    fill = {"channel": channel, "count": "{count}"}
+    fill = {"channel": channel, "bot": bot, "count": "{count}"}
     pairs = ((t(key, "en", **fill), t(key, language, **fill)) for key in keys)
     return {english: said for english, said in pairs if said != english}
 

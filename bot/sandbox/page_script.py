@@ -234,6 +234,15 @@ PAGE_SCRIPT: Final = (
   }
   new MutationObserver(mark).observe(layout, { childList: true, subtree: true, characterData: true });
   mark();
+
+  // "Your lesson is waiting in your DMs: <link>": the link opens the DMs here, not Discord's
+  document.addEventListener("click", (event) => {
+    const link = event.target instanceof Element ? event.target.closest("a[href]") : null;
+    if (!link || !link.href.startsWith("https://discord.com/channels/@me")) return;
+    event.preventDefault();
+    event.stopPropagation();
+    go(true);
+  }, true);
 })();
 
 // Play at the table: the bot answers it with Discord's Activity, and the sandbox's answer to

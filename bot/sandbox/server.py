@@ -251,7 +251,7 @@ async def open_sandbox(
         show_pictures_at_once(preview)
         serve_the_page_script(
             preview,
-            chrome_words(language, CHANNEL_NAME),
+            chrome_words(language, CHANNEL_NAME, BOT_NAME),
             language,
             frames=None if web is None else web.origin,
             places={"channel": CHANNEL_NAME, "bot": BOT_NAME},

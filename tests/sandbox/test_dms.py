@@ -5,13 +5,17 @@ in the channel."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import pytest
 
+from bot.i18n import t
 from bot.sandbox import open_sandbox
 from bot.sandbox.dms import DM_PREFIX
+from bot.sandbox.page_script import PLACES_ID
 from tests.sandbox._page import FAST, PreviewPage, buttons, card_to_play, message_text
+from tests.web.browser import browser as browser  # the fixture
 
 pytest.importorskip("markdown_it", reason="the sandbox's page needs simcord[preview]")
 
@@ -64,3 +68,31 @@ async def test_the_daily_deal_is_played_in_the_dms(tmp_path: Path) -> None:
             t for t in box.tables.tables.values() if t.channel_id == box.you.user.dm_channel.id
         )
         assert table.deal is not None and (table.deal.trick or table.deal.tricks), "it played"
+
+
+@pytest.mark.e2e
+async def test_in_the_browser_the_dms_are_one_click_away(tmp_path: Path, browser: Any) -> None:
+    """In a browser, in Spanish: the bot's answer in the channel links to the DMs, and the
+    link opens them in the page (not Discord's); the places above the channel switch."""
+    from playwright.async_api import expect
+
+    async with (
+        open_sandbox(tmp_path / "sandbox.db", **FAST, language="es") as box,
+        aiohttp.ClientSession() as session,
+    ):
+        tab = await browser.new_page()
+        await tab.goto(box.url)
+        await tab.wait_for_function("() => window.simcordPreview?.ready")
+        page = PreviewPage(session, box.url)
+        await page.open(box.you)
+        await page.command("tute aprender")  # the tab is shown what it did
+        link = tab.locator("#channel-message-list a[href*='discord.com/channels/@me']").last
+        await link.click()
+        hash_is = "glyph => document.querySelector('.channel-hash')?.textContent === glyph"
+        await tab.wait_for_function(hash_is, arg="@")
+        composer = tab.locator("#channel-composer-input")
+        said = t("sandbox.page.message_dm", "es", bot="Tute")
+        await expect(composer).to_have_attribute("placeholder", said)
+        await expect(tab.locator("#channel-message-list")).to_contain_text("Lección 1")
+        await tab.locator(f"#{PLACES_ID} button[data-place='channel']").click()
+        await tab.wait_for_function(hash_is, arg="#")
