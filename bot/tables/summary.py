@@ -33,7 +33,7 @@ class DealSummary:
     game (part of ``result.scores``); empty where nothing was carried."""
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        saved: dict[str, Any] = {
             "deal_no": self.deal_no,
             "result": self.result.to_json(),
             "names": list(self.names),
@@ -42,8 +42,10 @@ class DealSummary:
             "rounds_won": list(self.rounds_won),
             "rounds_before": list(self.rounds_before),
             "trump": self.trump,
-            "carried": list(self.carried),
         }
+        if self.carried:  # a summary of nothing carried reads as one saved before they were
+            saved["carried"] = list(self.carried)
+        return saved
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> DealSummary:
