@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from bot.engine import End, Result, Variant, parse_record, replay
+from bot.engine.variants import sides_of
 from bot.storage import Database, ledger
 from bot.storage import tables as repo
 from bot.storage.settings import get_settings
@@ -277,7 +278,17 @@ async def check_ratings(db: Database, found: list[Stored], guild_id: int) -> Non
         table = finished[table_id]
         sat = {s.user_id for s in table.seats if s is not None and s.user_id}
         assert set(result.members) == sat, f"table {table_id}: kept with the wrong members"
-        assert result.places[table.winner or 0] == 0
+        winner = table.winner or 0
+        sides = sides_of(table.variant, table.players)
+
+        if _forfeited(table, sides[winner]):  # placed after every side that did not forfeit
+            assert all(
+                result.places[i] < result.places[winner]
+                for i, side in enumerate(sides)
+                if not _forfeited(table, side)
+            ), f"table {table_id}: the winners forfeited"
+        else:
+            assert result.places[winner] == 0, f"table {table_id}: the winners come first"
     query = "SELECT user_id, family, mu, sigma, games FROM ratings WHERE guild_id = ?"
     before = {(r[0], r[1]): tuple(r)[2:] for r in await db.fetchall(query, (guild_id,))}
     settings = await get_settings(db, guild_id)
@@ -303,3 +314,9 @@ async def dump(db: Database) -> dict[str, list[tuple[Any, ...]]]:
         name: [tuple(row) for row in await db.fetchall(f"SELECT * FROM {name} ORDER BY 1, 2")]
         for name in names
     }
+
+
+def _forfeited(table: Table, side: tuple[int, ...]) -> bool:
+    """Every member of the side left the game (robots alone are no forfeit)."""
+    members = [m for n in side if (m := table.seats[n]) is not None and m.user_id]
+    return bool(members) and all(m.left for m in members)
