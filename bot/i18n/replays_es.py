@@ -1,12 +1,12 @@
 """Las palabras de las repeticiones en español: una mano terminada, paso a paso
-(``/tute history`` y el botón Repetir del resumen)."""
+(``/tute history`` y el botón Repetición del resumen)."""
 
 from typing import Final
 
 MESSAGES: Final[dict[str, str]] = {
     "commands.tute.history.deal.name": "mano",
     "commands.tute.history.deal.description": "Una mano tuya anterior aquí (la última si no eliges)",
-    "replays.btn.open": "Repetir",
+    "replays.btn.open": "Repetición",
     "replays.title": "Repetición · mano {deal} de la mesa n.º {id}",
     "replays.step": "Paso {step} de {steps} · todas las cartas a la vista",
     "replays.dealt": "Repartió {dealer}. Triunfo: **{suit}**.",
@@ -29,10 +29,10 @@ MESSAGES: Final[dict[str, str]] = {
     "replays.alt": "Paso {step} de {steps}: la baza en la mesa; {hands}",
     "replays.choice": "Mesa n.º {id}, mano {deal} · {variant} · {when}",
     "tables.errors.replay_none": "La mesa n.º {id} no tiene mano {deal}.",
-    "tables.errors.replay_elsewhere": "Esa mano se jugó en otro servidor: aquí solo se repiten las manos de este servidor.",
-    "tables.errors.replay_unfinished": "La mano {deal} de la mesa n.º {id} no se jugó hasta el final: solo se repiten manos terminadas.",
-    "tables.errors.replay_private": "Esa mano se jugó en una mesa sin espectadores: solo sus jugadores pueden repetirla.",
-    "tables.errors.replay_unreadable": "El acta de la mano {deal} de la mesa n.º {id} no se puede repetir.",
+    "tables.errors.replay_elsewhere": "Esa mano se jugó en otro servidor: aquí solo se ven las repeticiones de las manos de este servidor.",
+    "tables.errors.replay_unfinished": "La mano {deal} de la mesa n.º {id} no se jugó hasta el final: solo hay repetición de las manos terminadas.",
+    "tables.errors.replay_private": "Esa mano se jugó en una mesa sin espectadores: solo sus jugadores pueden ver su repetición.",
+    "tables.errors.replay_unreadable": "La repetición de la mano {deal} de la mesa n.º {id} no se puede ver: su acta no se lee.",
     "tables.errors.replay_pick": "Elige una de tus manos de la lista.",
     "web.replay.open": "Repeticiones",
     "web.replay.close": "Cerrar",
