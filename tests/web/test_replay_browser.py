@@ -74,6 +74,16 @@ async def test_a_deal_steps_through_in_the_page(served: Served, browser: Any) ->
     assert played == [CODES[card] for _, card in trick.cards]
     await _go(page, "last")
     assert await _at(page) == len(steps) - 1
+    rows = await page.evaluate(
+        "[...document.querySelectorAll('.replay-seat')].map(s => s.querySelectorAll('img').length)"
+    )
+    assert 0 not in rows  # the hands are played out: no empty rows
+    last_trick = steps[-2].trick
+    assert last_trick is not None
+    shown_last = await page.evaluate(
+        "[...document.querySelectorAll('#replay-trick img')].map(i => i.dataset.card)"
+    )
+    assert shown_last == [CODES[card] for _, card in last_trick.cards]
     assert await _disabled(page) == ["next", "last"]
     await _go(page, "back")
     assert await _at(page) == len(steps) - 2

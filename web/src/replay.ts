@@ -305,7 +305,8 @@ export class Replays {
     setText(byId("replay-title"), w("replay.title", { deal: replay.deal_no + 1, id: replay.table_id }));
     setText(byId("replay-step"), w("replay.step", { step: index + 1, steps: last + 1 }));
     fill(byId("replay-lines"), ...this.lines(step).map((line) => el("p", {}, line)));
-    const trick = step.trick;
+    // The result step closes no trick: the deal's last trick stays on the table there.
+    const trick = step.trick ?? (step.kind === "result" ? (replay.steps[index - 1]?.trick ?? null) : null);
     fill(
       byId("replay-trick"),
       ...(trick ? trick.cards : []).map(([seat, code]) =>
@@ -317,9 +318,13 @@ export class Replays {
         ),
       ),
     );
+    // A hand played out is no row of its own: the last steps show no empty rows.
+    const seats = byId("replay-seats");
+    const held = step.hands.map((hand, seat) => [hand, seat] as const).filter(([hand]) => hand.length > 0);
+    seats.hidden = held.length === 0;
     fill(
-      byId("replay-seats"),
-      ...step.hands.map((hand, seat) =>
+      seats,
+      ...held.map(([hand, seat]) =>
         el(
           "div",
           { class: "replay-seat", "data-seat": seat },
