@@ -705,13 +705,18 @@ function layOutHand(): void {
   const least = 56;
   const widest = width >= 700 ? 96 : 88;
   const ratio = 150 / 96;
-  const rowStep = 0.62; // a second row covers the lower part of the first
+  // a second row below the first when the screen is tall enough (the felt gives way while
+  // no trick is on it); else over the lower part of the first
+  const overlapped = 0.62;
+  const rowGap = 10;
   const others = ["bar", "lines", "declarations"].reduce((sum, id) => sum + byId(id).offsetHeight, 0);
   // on a phone on its side the table is beside the hand, not above it
   const felt = SIDEWAYS.matches ? 0 : Math.min(FELT_LEAST, Math.max(150, window.innerHeight * 0.34));
   const room = window.innerHeight - others - felt - 22;
   const fitsWide = (perRow: number) => Math.floor((width - gap * (perRow - 1)) / perRow);
-  const fitsHigh = (rows: number) => Math.floor(room / (ratio * (1 + (rows - 1) * rowStep)));
+  const fitsHigh = (rows: number, step = 1) =>
+    Math.floor((room - (step === 1 ? rowGap * (rows - 1) : 0)) / (ratio * (1 + (rows - 1) * step)));
+  let rowStep = overlapped;
   const count = cards.length;
   // one row while each card still shows a tappable strip (a fan, as held in the hand)...
   const fanned = count > 1 ? width - MIN_STEP * (count - 1) : widest;
@@ -720,7 +725,13 @@ function layOutHand(): void {
   if (cardWidth < FAN_LEAST && fitsWide(count) < least) {
     // ...else two rows, the second over the lower part of the first
     rows = 2;
-    cardWidth = Math.min(widest, fitsWide(Math.ceil(count / 2)), fitsHigh(2));
+    const wide = fitsWide(Math.ceil(count / 2));
+    cardWidth = Math.min(widest, wide, fitsHigh(2, 1));
+    if (cardWidth >= least) {
+      rowStep = 1;
+    } else {
+      cardWidth = Math.min(widest, wide, fitsHigh(2, overlapped));
+    }
   }
   cardWidth = Math.max(least, cardWidth);
   const perRow = Math.ceil(count / rows);
@@ -730,6 +741,11 @@ function layOutHand(): void {
   }
   box.style.setProperty("--card-w", `${cardWidth}px`);
   box.style.setProperty("--rows", String(rows));
+  const cardHeight = cardWidth * ratio;
+  box.style.setProperty(
+    "--row-step",
+    `${rowStep === 1 ? Math.round(cardHeight + rowGap) : Math.round(cardHeight * rowStep)}px`,
+  );
   cards.forEach((card, index) => {
     const row = Math.floor(index / perRow);
     const col = index % perRow;
