@@ -4,16 +4,19 @@ the clock does not cover it; every card shown is named in the page's language.""
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 
-from bot.engine import Options, Variant
+from bot.engine import CODES, Options, Variant
+from bot.sandbox.web_pictures import tap_a_card
 from bot.storage import Database
 from bot.tables.model import Table
 from bot.tables.service import TableService
+from bot.words.cards import card_name
 from tests.tables._play import opened
 from tests.tables.test_service import settle
 from tests.web.browser import ANA, CHANNEL, GUILD, MEMBERS, Served, open_page
@@ -113,3 +116,41 @@ async def test_a_phone_shows_the_cards_and_the_whole_score(
         )
         assert overlap == [], (language, width)
         await page.context.close()
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+async def test_every_card_shown_is_named_in_the_page_language(
+    served: Served, browser: Any, language: str
+) -> None:
+    await _with_robots(served.service, Variant.HABANERO, language)
+    page = await open_page(browser, served, ANA, width=390, language=language)
+    async with asyncio.timeout(60):
+        while not await page.evaluate("!document.getElementById('last-trick').hidden"):
+            if not await tap_a_card(page):
+                await asyncio.sleep(0.05)
+    names = {code: card_name(card, language) for card, code in enumerate(CODES)}
+    await page.click("#last-trick")
+    await page.wait_for_selector("#last:not([hidden]) img")
+    unnamed = await page.evaluate(
+        """names => {
+          const bad = [];
+          for (const img of document.querySelectorAll('img[data-card], #felt img, #hand img')) {
+            if (img.closest('[aria-hidden="true"]')) continue;
+            const code = img.dataset.card ?? img.dataset.last
+              ?? img.getAttribute('src').split('/').pop().split('.')[0];
+            if (code === 'back') continue;
+            const named = img.closest('button.card')?.getAttribute('aria-label') ?? img.alt;
+            if (named !== names[code]) bad.push([code, named]);
+          }
+          return bad;
+        }""",
+        names,
+    )
+    assert unnamed == []
+    hand = await page.evaluate(
+        "[...document.querySelectorAll('button.card')].map(b => [b.dataset.card, b.ariaLabel])"
+    )
+    assert hand and all(label == names[code] for code, label in hand)
+    toggle = await page.get_attribute("#last-trick", "aria-label")
+    last = await page.evaluate("[...document.querySelectorAll('#last img')].map(i => i.alt)")
+    assert toggle is not None and last and all(name in toggle for name in last)

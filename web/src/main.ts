@@ -336,6 +336,11 @@ function drawLast(v: View): void {
   }
   toggle.setAttribute("aria-expanded", lastOpen ? "true" : "false");
   toggle.setAttribute("aria-controls", "last");
+  // its little cards are hidden from a screen reader: the button names them in words
+  toggle.setAttribute(
+    "aria-label",
+    `${w("last_trick")}: ${last.cards.map(([seat, code]) => `${seatName(v.table, seat)}, ${cardName(code)}`).join("; ")}`,
+  );
   fill(
     toggle,
     el("span", { class: "label" }, w("last_trick")),
