@@ -37,9 +37,12 @@ GOLD = discord.Colour.from_rgb(196, 138, 12)
 GREY = discord.Colour.from_rgb(96, 99, 104)
 
 
-def card_text(card: int, faces: CardFaces = NO_FACES) -> str:
-    """A card in short, for a line of cards: its face (an emoji), or else ``12🪙``."""
-    return faces.inline(card) or card_label(CODES[card])
+def card_text(card: int, lang: str, faces: CardFaces = NO_FACES) -> str:
+    """A card in short, for a line of cards: its face (an emoji) and its name, or else
+    ``12🪙``. A screen reader reads a face as its emoji's name (``tute_12B_…``), so the
+    face never stands alone."""
+    face = faces.inline(card)
+    return f"{face} {card_name(card, lang)}" if face else card_label(CODES[card])
 
 
 def rank_name(card: int, lang: str) -> str:
@@ -169,11 +172,11 @@ def scores_line(table: TableView, deal: DealView, lang: str) -> str:
 
 
 def turned_line(deal: DealView, lang: str, faces: CardFaces = NO_FACES) -> str:
-    """Trumps, and where the card turned to name them went (its face alone reads at a
-    glance; without faces, its name): under the stock (then the stock), in the dealer's
+    """Trumps, and where the card turned to name them went (its face, where the bot has
+    one, and its name): under the stock (then the stock), in the dealer's
     hand, or on the table: out of play, waiting for the trump 7 (or 2) that may take it, or
     taken for that card, left out of play instead."""
-    turned = faces.inline(deal.turned) or card_shown(deal.turned, lang)
+    turned = card_shown(deal.turned, lang, faces)
     suit = suit_text(deal.trump, lang)
     if deal.stock_left is not None:
         line = t("tables.trump", lang, suit=suit, card=turned)
@@ -181,7 +184,7 @@ def turned_line(deal: DealView, lang: str, faces: CardFaces = NO_FACES) -> str:
     if deal.table_card is None:  # the dealer's last card
         return t("tables.trump.dealer", lang, suit=suit, card=turned)
     if deal.table_card != deal.turned:
-        left = faces.inline(deal.table_card) or card_shown(deal.table_card, lang)
+        left = card_shown(deal.table_card, lang, faces)
         return t("tables.trump.swapped", lang, suit=suit, card=turned, left=left)
     if deal.swap_by is not None:
         rank = rank_name(deal.swap_by, lang)
@@ -206,7 +209,7 @@ def played_cards(
 ) -> str:
     """Cards played, each after who played it, in short: "Ana 7♣ · 🤖 Robot 2 3♣"."""
     return " · ".join(
-        f"{seat_name(table.seats[seat], lang, short=True)} {card_text(card, faces)}"
+        f"{seat_name(table.seats[seat], lang, short=True)} {card_text(card, lang, faces)}"
         for seat, card in cards
     )
 
@@ -241,7 +244,7 @@ def action_label(action: Action, hand: HandView, lang: str) -> str:
     """What a hand's button says: a card in short (its face where the bot has one), else
     the declaration in words, as the web table says it."""
     if action.kind is Kind.PLAY:
-        return card_text(action.arg)
+        return card_text(action.arg, lang)
     return words.hand_label(action, hand, lang)
 
 

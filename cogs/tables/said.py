@@ -77,7 +77,7 @@ def log_line(event: LogEvent, lang: str, faces: CardFaces = NO_FACES) -> str:
         named = (card_name(c, lang, the=True) for c in event.cards)
         params.update(zip(("card", "took"), named, strict=False))
     elif event.cards:
-        params["cards"] = " ".join(card_text(c, faces) for c in event.cards)
+        params["cards"] = " ".join(card_text(c, lang, faces) for c in event.cards)
     if event.level is not None:
         params["level"] = t(f"robots.{event.level}", lang)
     for name in ("points", "votes", "needed", "stake"):

@@ -40,14 +40,14 @@ def _name_of(table: TableView, lang: str) -> Callable[[int], str]:
 
 def trick_text(table: TableView, trick: PastTrick, lang: str, faces: CardFaces = NO_FACES) -> str:
     """One trick: "**3.** Ana leads 7♣ · Luis 1♣ · 🤖 Robot 2 3♣ → **Luis** takes it (+21)"."""
-    return trick_line(trick, lang, _name_of(table, lang), lambda c: ui.card_text(c, faces))
+    return trick_line(trick, lang, _name_of(table, lang), lambda c: ui.card_text(c, lang, faces))
 
 
 def happening_text(
     table: TableView, happening: Happening, lang: str, faces: CardFaces = NO_FACES
 ) -> str:
     """A trick, a cante or a swap, in a line."""
-    card = lambda c: ui.card_text(c, faces)  # noqa: E731
+    card = lambda c: ui.card_text(c, lang, faces)  # noqa: E731
     return happening_line(happening, lang, _name_of(table, lang), card)
 
 

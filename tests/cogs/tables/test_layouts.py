@@ -6,6 +6,7 @@ them."""
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -134,7 +135,30 @@ def test_cards_are_named_and_the_faces_show_in_the_text() -> None:
         assert ui.card_name(card, "es") in drawn.description
     public = layout_text(messages.table_payload(view, Place(7, 2), faces)["view"])
     assert view.deal is not None
-    assert faces.inline(view.deal.turned) in public  # the turned card
+    # the turned card: its face, and its name for a screen reader (which reads a face as
+    # its emoji's name, tute_12B_0)
+    turned = view.deal.turned
+    assert f"{faces.inline(turned)} {ui.card_name(turned, 'en')}" in public
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_every_face_in_a_line_of_text_is_followed_by_its_cards_name(lang: str) -> None:
+    faces = SomeFaces()
+    table = playing_table(Variant.PAIRS, seed=6)
+    deal = table.deal
+    assert deal is not None
+    while len(deal.tricks) < 2:
+        deal.apply(next(a for a in deal.legal_actions() if a.kind is Kind.PLAY))
+    view = table_view(table)
+    lines = [
+        ui.last_trick_line(view, lang, faces),
+        ui.turned_line(view.deal, lang, faces),  # type: ignore[arg-type]
+        *(ui.card_text(card, lang, faces) for card in range(40)),
+    ]
+    for line in lines:
+        for face in re.finditer(r"<:tute_(\w+?)_0:\d+>", line):
+            card = CODES.index(face[1])
+            assert line[face.end() :].startswith(f" {ui.card_name(card, lang)}"), line
 
 
 def test_the_result_keeps_the_last_deals_summary_and_offers_a_rematch() -> None:

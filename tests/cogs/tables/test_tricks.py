@@ -107,7 +107,7 @@ def check_tricks(env: simcord.Env, text: str, lang: str) -> int:
         while len(seats) < len(trick.cards):
             seats.append(deal.next_seat[seats[-1]])
         rest = " · ".join(
-            f"{name(s)} {ui.card_text(c, faces)}"
+            f"{name(s)} {ui.card_text(c, lang, faces)}"
             for s, c in zip(seats[1:], trick.cards[1:], strict=True)
         )
         expected = t(
@@ -115,7 +115,7 @@ def check_tricks(env: simcord.Env, text: str, lang: str) -> int:
             lang,
             number=number,
             leader=name(trick.leader),
-            led=ui.card_text(trick.cards[0], faces),
+            led=ui.card_text(trick.cards[0], lang, faces),
             rest=rest,
             name=name(trick.winner),
             points=sum(POINTS[c] for c in trick.cards),
@@ -289,7 +289,7 @@ async def test_arrastrado_says_where_the_turned_card_went(
     faces = faces_of(env.bot)
 
     def shown(card: int) -> str:
-        return faces.inline(card) or ui.card_shown(card, lang)
+        return ui.card_shown(card, lang, faces)
 
     expected = t(
         key,
@@ -371,7 +371,7 @@ def test_the_last_trick_says_who_played_which_card_and_who_took_it(lang: str) ->
     names = {0: "\\*Ana\\*", 1: "🤖 " + t("tables.robot_short", lang, number=1)}
     names[2] = "🤖 " + t("tables.robot_short", lang, number=2)
     cards = " · ".join(
-        f"{names[s]} {ui.card_text(c)}" for s, c in zip(seats, trick.cards, strict=True)
+        f"{names[s]} {ui.card_text(c, lang)}" for s, c in zip(seats, trick.cards, strict=True)
     )
     points = sum(POINTS[c] for c in trick.cards)
     expected = t(

@@ -96,7 +96,7 @@ def test_the_table_shows_no_card_of_a_hand(variant: Variant) -> None:
         held = {c for seat in range(variant.players) for c in deal.hand(seat)}
         held.discard(deal.turned_card)
         text = table_text(view, "en")
-        shown = [c for c in held if re.search(rf"(?<!\d){re.escape(ui.card_text(c))}", text)]
+        shown = [c for c in held if re.search(rf"(?<!\d){re.escape(ui.card_text(c, 'en'))}", text)]
         assert shown == []
         public = view.deal
         assert public is not None
@@ -208,7 +208,7 @@ def test_the_table_shows_trump_and_scores() -> None:
     (line,) = [line for line in text.splitlines() if line.startswith("Última baza")]
     for seat, card in last.cards:
         assert ui.seat_name(view.seats[seat], "es", short=True) in line
-        assert ui.card_text(card) in line
+        assert ui.card_text(card, "es") in line
     assert ui.seat_name(view.seats[last.winner], "es", short=True) in line.split("→")[1]
 
 
