@@ -184,7 +184,11 @@ def check_files(files: list[Any]) -> Iterator[str]:
     for i, file in enumerate(files):
         name = str(getattr(file, "filename", "") or "")
         yield from _over(f"files[{i}] ({name}) bytes", FILE_BYTES, _file_size(file))
-        yield from _length(f"files[{i}].description", getattr(file, "description", None), ALT_TEXT)
+        description = getattr(file, "description", None)
+        yield from _length(f"files[{i}].description", description, ALT_TEXT)
+        if not (description or "").strip():
+            # the alt text a screen reader reads: every picture (and record) says what it is
+            yield f"files[{i}] ({name}) has no description (alt text)"
         if not _FILENAME.match(name) or len(name) > FILENAME:
             yield f"files[{i}] has the filename {name!r}, not a plain file name"
 

@@ -313,12 +313,19 @@ def file(size: int, *, name: str = "table.png", description: str | None = None) 
 def test_files_are_10_mib_at_most_with_alt_text_of_1024() -> None:
     mib = 1024 * 1024
     assert check_request(*MESSAGE, {}, [file(10 * mib, description="x" * 1024)]) == []
-    assert check_request(*MESSAGE, {}, [file(10 * mib + 1)])[0].endswith(
+    assert check_request(*MESSAGE, {}, [file(10 * mib + 1, description="x")])[0].endswith(
         "files[0] (table.png) bytes is 10485761, over the limit of 10485760"
     )
     assert "description" in check_request(*MESSAGE, {}, [file(1, description="x" * 1025)])[0]
-    assert len(check_request(*MESSAGE, {}, [file(1)] * 11)) == 1
-    assert "filename" in check_request(*MESSAGE, {}, [file(1, name="../etc/passwd")])[0]
+    assert len(check_request(*MESSAGE, {}, [file(1, description="x")] * 11)) == 1
+    named = file(1, name="../etc/passwd", description="x")
+    assert "filename" in check_request(*MESSAGE, {}, [named])[0]
+
+
+@pytest.mark.parametrize("description", [None, "", "  "])
+def test_every_file_sent_has_alt_text(description: str | None) -> None:
+    (broken,) = check_request(*MESSAGE, {}, [file(1, description=description)])
+    assert broken.endswith("files[0] (table.png) has no description (alt text)")
 
 
 def test_alt_text_in_the_attachments_list_is_1024_at_most() -> None:
