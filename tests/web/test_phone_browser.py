@@ -18,8 +18,9 @@ from bot.tables.model import Table
 from bot.tables.service import TableService
 from bot.words.cards import card_name
 from tests.tables._play import opened
+from tests.tables.test_replay import finished_record, store_deal
 from tests.tables.test_service import settle
-from tests.web.browser import ANA, CHANNEL, GUILD, MEMBERS, Served, open_page
+from tests.web.browser import ANA, CHANNEL, GUILD, MEMBERS, Served, open_page, open_waiting_page
 from tests.web.browser import browser as browser  # the fixture
 from tests.web.conftest import quick_hub
 
@@ -66,8 +67,8 @@ async def test_a_phone_shows_the_cards_and_the_whole_score(
     served: Served, browser: Any, language: str, variant: Variant
 ) -> None:
     await _with_robots(served.service, variant, language)
-    for width in (360, 390):
-        page = await open_page(browser, served, ANA, width=width, height=780, language=language)
+    for width, height in ((360, 740), (390, 780), (1280, 800)):
+        page = await open_page(browser, served, ANA, width=width, height=height, language=language)
         await page.wait_for_selector("button.card")
         await page.wait_for_function(
             "[...document.querySelectorAll('#hand img')].every(i => i.complete)"
@@ -154,3 +155,37 @@ async def test_every_card_shown_is_named_in_the_page_language(
     toggle = await page.get_attribute("#last-trick", "aria-label")
     last = await page.evaluate("[...document.querySelectorAll('#last img')].map(i => i.alt)")
     assert toggle is not None and last and all(name in toggle for name in last)
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+async def test_a_replay_fits_a_phone_and_ends_on_the_last_trick(
+    served: Served, browser: Any, language: str
+) -> None:
+    record = finished_record(Variant.PAIRS)
+    table_id = await store_deal(
+        served.service.db, record, finished=True, guild=GUILD, member=(ANA, MEMBERS[ANA])
+    )
+    for width, height in ((360, 740), (390, 780), (1280, 800)):
+        page = await open_waiting_page(
+            browser, served, ANA, width=width, height=height, language=language
+        )
+        await page.click("#replays-open")
+        await page.click(f"button.replay-deal[data-table='{table_id}'][data-deal='0']")
+        await page.wait_for_function("document.getElementById('replay').dataset.step === '0'")
+        for _ in range(3):
+            await page.click("button.replay-go[data-go=next]")
+        await page.wait_for_function("document.getElementById('replay').dataset.step === '3'")
+        await _settled(page)
+        await _shot(page, f"replay-{language}-{width}")
+        wide = await page.evaluate("document.getElementById('replay').scrollWidth")
+        assert wide <= width
+        await page.click("button.replay-go[data-go=last]")
+        await page.wait_for_function("document.getElementById('replay').dataset.step !== '3'")
+        await _settled(page)
+        await _shot(page, f"replay-end-{language}-{width}")
+        assert await page.locator("#replay-trick img").count() > 0
+        await page.context.close()
+
+
+async def _settled(page: Any) -> None:
+    await page.wait_for_function("[...document.images].every(i => i.complete)")
