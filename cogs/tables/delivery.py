@@ -15,16 +15,16 @@ from typing import Any
 
 import discord
 
-from bot.i18n import language_of, t
+from bot.i18n import language_of
 from bot.tables.model import Status
 from bot.tables.views import HandView, TableView
-from cogs._base import pings
 
 from . import messages
 from .common import answered, drawn_v2
 from .copies import Copies, Copy
 from .messages import TOO_OLD_TO_EDIT, as_new_message, too_old
 from .outlet import Outlet
+from .pings import TurnPings
 from .places import HandPlace, Place
 
 log = logging.getLogger(__name__)
@@ -46,11 +46,6 @@ DmsClosed = Callable[[TableView, Place], Awaitable[None]]
 """What the table does when a player's DMs turn out closed (it says so at once)."""
 
 
-PING_AFTER = 20.0
-"""How long a player whose hand is under My hand may take before their turn is pinged in
-the channel (half the turn's time, where that is shorter)."""
-
-
 @dataclass(frozen=True, slots=True)
 class Adopted:
     """A DM hand its member played from, now the one the bot keeps for the seat, and the
@@ -61,10 +56,6 @@ class Adopted:
     left: HandPlace
 
 
-def ping_after(table: TableView) -> float:
-    return min(PING_AFTER, table.options.turn_time / 2)
-
-
 class HandDelivery:
     def __init__(self, outlet: Outlet, dms_closed: DmsClosed) -> None:
         self.outlet = outlet
@@ -72,13 +63,8 @@ class HandDelivery:
         self.shown = outlet.shown
         self.places = outlet.places
         self._dms_closed_shown = dms_closed
-        self._pings: dict[tuple[int, int], tuple[int, int]] = {}
-        """(table, seat) -> (channel, message): where the table played then (its thread, or
-        its channel), the message that told a player whose hand is not in their DMs that
-        their turn had come; removed once they have played."""
-        self._to_ping: dict[tuple[int, int], asyncio.Task[None]] = {}
-        """(table, seat) -> the wait before that message: a player who plays in time is
-        never pinged."""
+        self.pings = TurnPings(outlet)
+        """The turn pings of the players whose hands are not in their DMs."""
         self._ephemeral: dict[tuple[int, int], discord.Interaction[Any]] = {}
         """The last interaction that showed a seat its hand as an ephemeral message: its
         token edits that message for 15 minutes."""
@@ -90,10 +76,7 @@ class HandDelivery:
     def forget_table(self, table_id: int) -> None:
         for key in [k for k in self._ephemeral if k[0] == table_id]:
             del self._ephemeral[key]
-        for key in [k for k in self._pings if k[0] == table_id]:
-            del self._pings[key]
-        for key in [k for k in self._to_ping if k[0] == table_id]:
-            self._to_ping.pop(key).cancel()
+        self.pings.forget_table(table_id)
         for key in [k for k in self._dm_locks if k[0] == table_id]:
             del self._dm_locks[key]
         self.copies.forget_table(table_id)
@@ -103,7 +86,7 @@ class HandDelivery:
     ) -> None:
         """Bring one hand in step. ``shown``: the click's own answer showed it already
         (only a ping of the turn it has just played goes)."""
-        await self._unping(table, hand)
+        await self.pings.over(table, hand)
         await self._leave_behind(table, hand)
         if shown:
             return
@@ -116,7 +99,7 @@ class HandDelivery:
         else:
             await self._ephemeral_hand(table, hand)
             if hand.notify:
-                self._ping_later(table, place, hand)
+                self.pings.later(table, place, hand)
 
     # DMs -------------------------------------------------------------------
 
@@ -253,56 +236,6 @@ class HandDelivery:
         self.places.changed(place)
         self.shown.forget_hand(table.id, hand.seat)
         await self._dms_closed_shown(table, place)
-
-    # turn pings --------------------------------------------------------------
-
-    def _ping_later(self, table: TableView, place: Place, hand: HandView) -> None:
-        """Tell a player whose hand is under My hand that their turn has come, if they have
-        not played after ``ping_after`` seconds: one who follows the game is not pinged (the
-        channel stays clean), one who looked away is."""
-        key = (table.id, hand.seat)
-        waiting = self._to_ping.pop(key, None)
-        if waiting is not None:
-            waiting.cancel()
-        self._to_ping[key] = asyncio.create_task(self._ping(table, place, hand))
-
-    async def _ping(self, table: TableView, place: Place, hand: HandView) -> None:
-        """A short message in the table's channel that pings the player alone, after the
-        wait. Once sent it is never cancelled half-way: a ping that arrives as they play
-        goes with the table's next change."""
-        key = (table.id, hand.seat)
-        await self.outlet.sleep(ping_after(table))
-        if self._to_ping.get(key) is asyncio.current_task():
-            del self._to_ping[key]
-        occupant = hand.occupant
-        assert occupant is not None and occupant.user_id is not None
-        if place.closed:
-            return  # the channel is closed to the bot: the web table says whose turn it is
-        text = t("tables.your_turn_ping", table.language, mention=f"<@{occupant.user_id}>")
-        try:
-            message = await self.bot.get_partial_messageable(place.where_id).send(
-                text,
-                allowed_mentions=pings([occupant.user_id]),
-            )
-        except discord.HTTPException as error:
-            log.info("Table %s: seat %s could not be pinged (%s)", table.id, hand.seat, error)
-            if self.outlet.closes(table, error):
-                self.outlet.shut(place, error)
-            return
-        self._pings[key] = (place.where_id, message.id)
-
-    async def _unping(self, table: TableView, hand: HandView) -> None:
-        """The ping of a turn that is over (they played, or the game moved on) goes, or is
-        never sent."""
-        key = (table.id, hand.seat)
-        if hand.your_turn and not hand.notify:
-            return
-        waiting = self._to_ping.pop(key, None)
-        if waiting is not None:
-            waiting.cancel()
-        ping = self._pings.pop(key, None)
-        if ping is not None:
-            await self.outlet.delete(table, *ping)
 
     # ephemeral hands ---------------------------------------------------------
 

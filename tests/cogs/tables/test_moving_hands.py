@@ -12,7 +12,7 @@ from bot.i18n import t
 from bot.storage.settings import update_settings
 from bot.tables.model import Seat
 from bot.tables.views import table_view
-from cogs.tables.delivery import ping_after
+from cogs.tables.pings import ping_after
 from tests.cogs.tables._game import SEED, Game, Human, new_game
 from tests.cogs.tables._world import (
     dm_place,
