@@ -270,6 +270,14 @@ class HandDelivery:
         if interaction.is_expired():
             del self._ephemeral[(table.id, hand.seat)]
             return
+        if not table.status.is_open:
+            # the game is over and its result is on the table: the hand has had its day
+            del self._ephemeral[(table.id, hand.seat)]
+            try:
+                await interaction.delete_original_response()
+            except discord.HTTPException as error:
+                log.info("Table %s: the hand of seat %s stays (%s)", table.id, hand.seat, error)
+            return
         seat = hand.occupant
         assert seat is not None
         lang = language_of(seat.locale)
