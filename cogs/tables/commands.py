@@ -8,6 +8,7 @@ from typing import Any
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from bot.client import TuteBot, catalog_str
 from bot.engine import Options, Preset, Variant
@@ -94,6 +95,13 @@ class TablesCommands(CommandsMixin):
     ``bot``)."""
 
     bot: TuteBot
+
+    @commands.Cog.listener("on_message")
+    async def _thread_notice(self, message: discord.Message) -> None:
+        """Discord's notice of a thread the bot made for a game goes (the lobby links to
+        the thread)."""
+        if message.type is discord.MessageType.thread_created:
+            await presenter_of(self.bot).notices.seen(message)
 
     async def cog_unload(self) -> None:
         # the bot stops (its tables' clocks already have): what is a moment away on screen

@@ -29,6 +29,7 @@ from .delivery import HandDelivery
 from .drawing import Files
 from .faces import CardFaces
 from .messages import TOO_OLD_TO_EDIT, MessageKey, Payload, as_new_message, too_old
+from .notices import ThreadNotices
 from .outlet import Outlet
 from .places import Place
 from .reach import closed_to_bot
@@ -86,6 +87,8 @@ class DiscordPresenter:
         self.summaries = DealSummaries(self.outlet, RETRY_AFTER)
         self._told: set[tuple[int, int]] = set()
         """(table, error code) of the permission problems the host was told of."""
+        self.notices = ThreadNotices(bot)
+        """Discord's notices of the threads the bot made, which go."""
 
     @property
     def faces(self) -> CardFaces:
@@ -415,6 +418,8 @@ class DiscordPresenter:
         first = place.play_message_id is None and place.legacy_message_id is None
         if place.thread_id is None and first:
             place.thread_id = await make_thread(self.bot, table, place)
+            if place.thread_id is not None:
+                await self.notices.made(place.thread_id)
         payload = messages.table_payload(table, place, self.faces, web=self.web)
         await self.outlet.draw(payload, self._files(table))
         try:
