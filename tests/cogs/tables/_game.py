@@ -210,22 +210,31 @@ class Game:
 
     # -- the lobby
 
-    async def open(self, variant: str = "habanero", *, robots: int = 1, **options: Any) -> None:
+    async def open(
+        self,
+        variant: str = "habanero",
+        *,
+        robots: int = 1,
+        rounds: int = 1,
+        teams: list[int] | None = None,
+        **options: Any,
+    ) -> None:
         """``/tute new`` by the first human (the options of the Settings form set there), the
-        others join, the host adds robots."""
+        others join (in pairs, the team ``teams`` gives each human), the host adds robots."""
         host = self.humans[0].member
         options.setdefault("turn_time", 3600)
         opening, form = split(options)
         result = await host.slash(
-            self.world.channel, "tute new", variant=variant, rounds=1, **opening
+            self.world.channel, "tute new", variant=variant, rounds=rounds, **opening
         )
         lobby = result.response
         assert lobby is not None and not result.ephemeral
         await set_options(host, lobby, **form)
         self.lobby = lobby
         self.table_id = max(tables_of(self.service))
-        for human in self.humans[1:]:
-            joined = await human.member.click(lobby, custom_id=op_button(lobby, "join"))
+        for i, human in enumerate(self.humans[1:], start=1):
+            op = f"team{teams[i]}" if teams else "join"
+            joined = await human.member.click(lobby, custom_id=op_button(lobby, op))
             assert joined.acknowledged
         for _ in range(robots):
             await host.click(lobby, custom_id=op_button(lobby, "robot"))
