@@ -88,6 +88,8 @@ class HandDelivery:
         (only a ping of the turn it has just played goes)."""
         await self.pings.over(table, hand)
         await self._leave_behind(table, hand)
+        if not table.status.is_open:
+            await self._drop_ephemeral(table, hand)
         if shown:
             return
         if hand.left and self.shown.buttons.get((table.id, hand.seat)) is False:
@@ -261,6 +263,18 @@ class HandDelivery:
             except discord.HTTPException as error:
                 log.info("Table %s: a copy of a hand stays as it was (%s)", table.id, error)
 
+    async def _drop_ephemeral(self, table: TableView, hand: HandView) -> None:
+        """The game is over and its result is on the table: the hand under My hand has had
+        its day, and goes (once; while its token lets the bot delete it, 15 minutes). So
+        does the one the click that ended the game has just shown."""
+        interaction = self._ephemeral.pop((table.id, hand.seat), None)
+        if interaction is None or interaction.is_expired():
+            return
+        try:
+            await interaction.delete_original_response()
+        except discord.HTTPException as error:
+            log.info("Table %s: the hand of seat %s stays (%s)", table.id, hand.seat, error)
+
     async def _ephemeral_hand(self, table: TableView, hand: HandView) -> None:
         """The hand the player last opened with My hand (or clicked in), edited through that
         interaction while its token lasts (15 minutes); after that, its refresh button."""
@@ -269,14 +283,6 @@ class HandDelivery:
             return
         if interaction.is_expired():
             del self._ephemeral[(table.id, hand.seat)]
-            return
-        if not table.status.is_open:
-            # the game is over and its result is on the table: the hand has had its day
-            del self._ephemeral[(table.id, hand.seat)]
-            try:
-                await interaction.delete_original_response()
-            except discord.HTTPException as error:
-                log.info("Table %s: the hand of seat %s stays (%s)", table.id, hand.seat, error)
             return
         seat = hand.occupant
         assert seat is not None
