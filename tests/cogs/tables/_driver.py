@@ -37,6 +37,7 @@ from tests.cogs.tables._world import (
     channel_of,
     deal_and_trick,
     dm_place,
+    gone,
     hand_buttons,
     hand_cards,
     layout_texts,
@@ -341,6 +342,11 @@ class Driver:
         if channel_of(message) == dm.id and all(m.id != message.id for m in dm.history()):
             # the robots played and the turn came back: a fresh hand told the player so
             (reply,) = [m for m in dm.history() if hand_buttons(m)]
+        elif result.response is None:
+            # the click ended the game: the hand under My hand went with it
+            assert self.table.status is not Status.PLAYING and gone(self.env, message)
+            self.audit.check()
+            return
         else:
             reply = result.response
             assert reply is not None and reply.id == message.id, "the hand is edited in place"

@@ -36,6 +36,7 @@ from tests.cogs.tables._world import (
     card_of,
     channel_of,
     dm_place,
+    gone,
     hand_buttons,
     layout_texts,
     op_button,
@@ -372,7 +373,8 @@ class Game:
                 assert not [b for b in hand_buttons(dm) if not b.disabled], "the DM hand ended"
             if human.ephemeral is not None and not human.ephemeral_by_dm:
                 ended = [b for b in hand_buttons(human.ephemeral) if not b.disabled]
-                assert not ended, "the hand under My hand ended"
+                went = gone(self.env, human.ephemeral)
+                assert went or not ended, "the hand under My hand ended, or went"
         db = db_of(self.env)
         row = await table_repo.load_table(db, table.id)
         assert row is not None and row.status == Status.FINISHED.value
