@@ -436,7 +436,6 @@ MESSAGES: Final[dict[str, str]] = {
     "tables.hand.over": "This game is over.",
     "tables.missing_permissions": "{host}: I am missing permissions in {channel} (to send or edit messages, embed links or attach files), so part of the table cannot be shown there. An admin can give them back; the game goes on meanwhile.",
     "tables.play.paused": "⏸️ Paused: everyone is away. Click **I'm back** to play on; the game is cancelled <t:{until}:R> if nobody does.",
-    "tables.moved_on": "Deal {deal} of table #{id} goes on in a fresh message below.",
     # house rules and presets (RULES.md "House rules from the seeds"): /tute new rules: and house:
     "common.either": "{first} or {last}",
     "variants.short.habanero": "habanero",

@@ -435,7 +435,6 @@ MESSAGES: Final[dict[str, str]] = {
     "tables.hand.over": "Esta partida ha terminado.",
     "tables.missing_permissions": "{host}: me faltan permisos en {channel} (para enviar o editar mensajes, insertar enlaces o adjuntar archivos), así que parte de la mesa no se puede mostrar ahí. Un admin puede devolvérmelos; mientras tanto, la partida sigue.",
     "tables.play.paused": "⏸️ En pausa: todos están ausentes. Pulsa **Ya estoy** para seguir; la partida se anula <t:{until}:R> si nadie lo hace.",
-    "tables.moved_on": "La mano {deal} de la mesa n.º {id} sigue en un mensaje nuevo, más abajo.",
     # reglas de la casa y juegos de reglas: /tute nueva reglas: y reglas_casa:
     "common.either": "{first} o {last}",
     "variants.short.habanero": "habanero",

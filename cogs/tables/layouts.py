@@ -272,11 +272,6 @@ def summary_layout(table: TableView, summary: DealSummary, lang: str) -> Layout:
     )
 
 
-def moved_on_layout(line: str) -> Layout:
-    """An old table message that points to the new one."""
-    return _layout(_text([line]), colour=ui.GREY)
-
-
 # ------------------------------------------------------------------------- the hand
 
 

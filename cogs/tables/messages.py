@@ -290,12 +290,6 @@ def summary_files(
     return [shown.summary_picture(table, summary, table.language)]
 
 
-def moved_on_payload(table: TableView) -> Payload:
-    """An old table message once a fresh one shows the table: a line pointing to it."""
-    line = t("tables.moved_on", table.language, deal=table.deal_no + 1, id=table.id)
-    return {"view": layouts.moved_on_layout(line), "attachments": []}
-
-
 # ------------------------------------------------------------------------ the hand
 
 

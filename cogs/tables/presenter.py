@@ -372,21 +372,13 @@ class DiscordPresenter:
 
     async def _move_on(self, show: Show, place: Place) -> None:
         """A fresh table message before Discord stops letting the bot edit the old one (an
-        hour): the old one keeps a line that points to the new one, and no buttons."""
-        table = show.table
+        hour): the old one, a moment of the deal that the fresh one right under it goes on
+        from, goes (a long game leaves no trail of them)."""
         old, where = place.play_message_id, place.where_id
         await self._open_play_message(show, place)
-        if old is None:
-            return
-        try:
-            await (
-                self.bot.get_partial_messageable(where)
-                .get_partial_message(old)
-                .edit(**messages.moved_on_payload(table))
-            )
-        except discord.HTTPException as error:
-            # the game is shown in its new message all the same
-            log.info("Table %s: its old message stays as it was (%s)", table.id, error)
+        if old is not None:
+            # the game is shown in its new message all the same, if the old one stays
+            await self.outlet.delete(show.table, where, old)
 
     async def _replace_legacy(self, show: Show, place: Place) -> None:
         """A table message sent with embeds, before layout components (saved by an older

@@ -68,10 +68,15 @@ def close_dms(env: simcord.Env, member: simcord.MemberActor) -> None:
 
 
 async def slow_game(
-    env: simcord.Env, world: World, variant: str = "individual", *, rounds: int = 3
+    env: simcord.Env,
+    world: World,
+    variant: str = "individual",
+    *,
+    rounds: int = 3,
+    wait: float | None = None,
 ) -> Game:
-    """Four members play ``variant`` to its end, each letting their turn wait before they
-    play: the game, over."""
+    """Four members play ``variant`` to its end, each letting their turn wait ``wait``
+    seconds (by default just past ``ping_after``) before they play: the game, over."""
     members = [world.member]
     for name in NAMES:
         member = await add_member(env, world, name)
@@ -87,7 +92,7 @@ async def slow_game(
         if game.table.status is not Status.PLAYING:
             break
         if game.next_human() is not None:
-            await env.advance_time(ping_after(table_view(game.table)) + 1)
+            await env.advance_time(wait or ping_after(table_view(game.table)) + 1)
             if game.table.status is not Status.PLAYING:
                 break
         await game.step()

@@ -4,6 +4,7 @@ behind under My hand)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 
 import pytest
@@ -34,3 +35,22 @@ async def test_a_slow_game_of_four_leaves_its_record_alone(
     assert left.channel == {"lobby": 1}, left.channel
     assert left.thread == {"deal summary": deals, "result": 1}, left.thread
     assert max(left.deletes.values()) == 1, "each message deleted once"
+
+
+@pytest.mark.e2e
+@pytest.mark.simcord(settle_timeout=3)
+async def test_a_game_slow_enough_to_move_its_table_on_leaves_no_pointer(
+    simcord_env: simcord.Env, world: World, table_seed: Callable[[int], None]
+) -> None:
+    """Each turn waits a minute and a half: a deal outlasts 50 minutes, and its table moves
+    to a fresh message (Discord stops editing a message an hour old). The old one goes: the
+    fresh one is right under it, and becomes the deal's summary."""
+    env = simcord_env
+    table_seed(1)
+    game = await slow_game(env, world, "individual", rounds=1, wait=90)
+    left = left_behind(game)
+    deals = game.table.deal_no
+    assert left.channel == {"lobby": 1}, left.channel
+    assert left.thread == Counter({"deal summary": deals, "result": 1}), left.thread
+    moves = [c for c in env.http_requests if c.method == "POST" and "/messages" in c.path]
+    assert len(moves) > deals + 1 + left.pings, "the table moved on"
