@@ -344,7 +344,8 @@ class Driver:
             (reply,) = [m for m in dm.history() if hand_buttons(m)]
         elif result.response is None:
             # the click ended the game: the hand under My hand went with it
-            assert self.table.status is not Status.PLAYING and gone(self.env, message)
+            assert self.table.status is not Status.PLAYING
+            assert isinstance(message, simcord.ResponseMessage) and gone(self.env, message)
             self.audit.check()
             return
         else:
