@@ -38,9 +38,9 @@ class Launch:
     user_id: int
 
 
-def answer_launches(launched: list[Launch]) -> Callable[[], None]:
-    """From now on SimCord takes the Activity's answer; ``launched`` fills with each launch.
-    Returns what undoes it.
+def answer_launches(launched: list[Launch], *, instances: str = "sandbox-") -> Callable[[], None]:
+    """From now on SimCord takes the Activity's answer; ``launched`` fills with each launch,
+    each instance named ``instances`` and the interaction's id. Returns what undoes it.
 
     SimCord internals: every request of the bot goes through its router's ``dispatch``."""
     router: Any = simcord.http.router
@@ -71,7 +71,7 @@ def answer_launches(launched: list[Launch]) -> Callable[[], None]:
             raise errors.already_acknowledged()
         record.responded = True
         launched.append(Launch(record.id, record.channel_id, record.user_id))
-        instance = f"sandbox-{record.id}"
+        instance = f"{instances}{record.id}"
         return {
             "interaction": {
                 "id": str(record.id),
