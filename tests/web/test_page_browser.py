@@ -474,6 +474,12 @@ async def test_the_game_over_says_who_won_what_moved_and_offers_a_rematch(
     assert len(tally) == 1 and tally[0].startswith("Ana: ")
     assert {"en": "chips", "es": "fichas"}[lang] in tally[0]  # what moved, in words
     assert await page.locator("#replay-deal").is_visible()
+    # every side's rounds show, and no name in the score is cut for them
+    assert await page.locator("#scores .rounds").count() == len(table.seats)
+    cut = await page.eval_on_selector_all(
+        "#scores .who", "names => names.filter(n => n.scrollWidth > n.clientWidth).length"
+    )
+    assert cut == 0, "a name in the score is cut"
     await _shot(page, f"card-table-result-{lang}-{width}")
     await page.locator("#rematch").click()
     await page.wait_for_function(
