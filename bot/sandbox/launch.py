@@ -31,11 +31,14 @@ CARD_TABLE_FIELD: Final = "tuteCardTable"
 
 @dataclass(frozen=True, slots=True)
 class Launch:
-    """Someone asked for the Activity: the interaction, its channel and its user."""
+    """Someone asked for the Activity: the interaction, its channel (and server: None in
+    DMs), its user, and the Activity instance it opened there."""
 
     interaction_id: int
     channel_id: int
+    guild_id: int | None
     user_id: int
+    instance_id: str
 
 
 def answer_launches(launched: list[Launch], *, instances: str = "sandbox-") -> Callable[[], None]:
@@ -70,8 +73,10 @@ def answer_launches(launched: list[Launch], *, instances: str = "sandbox-") -> C
         if record.responded:
             raise errors.already_acknowledged()
         record.responded = True
-        launched.append(Launch(record.id, record.channel_id, record.user_id))
         instance = f"{instances}{record.id}"
+        launched.append(
+            Launch(record.id, record.channel_id, record.guild_id, record.user_id, instance)
+        )
         return {
             "interaction": {
                 "id": str(record.id),
@@ -93,11 +98,12 @@ def answer_launches(launched: list[Launch], *, instances: str = "sandbox-") -> C
 
 
 def open_the_card_table(
-    preview: Preview, launched: list[Launch], address: Callable[[int], str | None]
+    preview: Preview, launched: list[Launch], address: Callable[[Launch], str | None]
 ) -> None:
     """A page action that launched the Activity (a click on Play at the table) answers with
-    the card table's address for the member viewing (``address``: by their id), which the
-    page opens.
+    the card table's address for the member viewing, in the instance it launched
+    (``address``: of the launch), which the page opens: where it was launched (the
+    channel, or the member's DMs) decides which table the card table shows.
 
     SimCord internals: the preview's server hands every action of the page to
     ``Preview._action`` and sends the page what it returns."""
@@ -108,7 +114,7 @@ def open_the_card_table(
         answer = await act(context_id, body)
         viewer = _viewer_of(preview, context_id)
         for launch in launched[before:]:
-            url = address(launch.user_id) if launch.user_id == viewer else None
+            url = address(launch) if launch.user_id == viewer else None
             if url is not None:
                 answer = {**answer, CARD_TABLE_FIELD: url}
         return answer

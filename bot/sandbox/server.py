@@ -220,7 +220,6 @@ async def open_sandbox(
     waits.env = env
     server, channel, you, friends = _build_world(env, language)
     members = zip((you, *friends), (YOU, *FRIENDS), strict=True)
-    auth.admit({m.id: name for m, name in members}, channel_id=channel.id, guild_id=SERVER_ID)
     _start_clock_now(env)
     clock_set = real_time()
     # SimCord internals: the bot account is "TestBot" unless renamed before start.
@@ -231,6 +230,12 @@ async def open_sandbox(
     unlist = show_commands_in(LANGUAGES[language])
     launched: list[Launch] = []
     unlaunch = answer_launches(launched)
+    auth.admit(
+        {m.id: name for m, name in members},
+        channel_id=channel.id,
+        guild_id=SERVER_ID,
+        launched=launched,
+    )
     clock_scope = env.time_context()
     clock_scope.__enter__()
     try:
@@ -269,8 +274,8 @@ async def open_sandbox(
             if web is not None:
                 table = web
 
-                def address(user_id: int) -> str:
-                    return table.url(user_id, language)
+                def address(launch: Launch) -> str:
+                    return table.url(launch.user_id, language, launch.instance_id)
 
                 open_the_card_table(preview, launched, address)
             try:

@@ -6,7 +6,10 @@ Nobody logs in through Discord here: the page has no ``frame_id`` (it is not ins
 Discord's frame), so it uses the SDK's mock and posts its ``?user_id=`` with the mock's
 code; :class:`SandboxAuth` signs a session for that member of the sandbox's server, in its
 channel. Each tab may name another member (``?user_id=`` per tab), and ``?instance_id=``
-names the instance the mock reports.
+names the instance the mock reports: one that Play at the table launched
+(:mod:`.launch`) runs where it was pressed, the sandbox's channel or a member's DMs with
+the bot (whose deal the card table then shows, and only to that member), as Discord's
+instance does.
 
 SimCord internals: SimCord drives the bot's work through its own operations and refuses
 work that starts outside them (a robot's wait on the simulated clock must run inside
@@ -22,9 +25,10 @@ import asyncio
 import contextvars
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
+from urllib.parse import quote
 
 from simcord import _runtime as simcord_runtime
 
@@ -33,6 +37,7 @@ from bot.web.hub import Runner, Work
 from bot.web.server import WebDoor, WebTable
 from bot.web.sessions import SESSION_TTL, Session, WebAuthError
 
+from .launch import Launch
 from .waits import SimulatedWaits
 
 log = logging.getLogger(__name__)
@@ -57,12 +62,23 @@ class SandboxAuth:
         self.members: dict[int, str] = {}
         self.channel_id = 0
         self.guild_id = 0
+        self.launched: Sequence[Launch] = ()
 
-    def admit(self, members: Mapping[int, str], *, channel_id: int, guild_id: int) -> None:
-        """The members who may sign in (their ids and names), in this channel and server."""
+    def admit(
+        self,
+        members: Mapping[int, str],
+        *,
+        channel_id: int,
+        guild_id: int,
+        launched: Sequence[Launch] = (),
+    ) -> None:
+        """The members who may sign in (their ids and names), in this channel and server;
+        ``launched``: the Activity's launches (it fills as members press Play at the table),
+        whose instances run where they were launched."""
         self.members = dict(members)
         self.channel_id = channel_id
         self.guild_id = guild_id
+        self.launched = launched
 
     async def login(self, code: str, instance_id: str, body: Mapping[str, Any]) -> Login:
         """``body["user_id"]``: the member the tab plays as (the first one when absent)."""
@@ -77,23 +93,34 @@ class SandboxAuth:
         except (ValueError, StopIteration):
             raise WebAuthError("not in the instance") from None
         name = self.members.get(user_id)
-        if name is None:
+        instance = await self.instance(instance_id or "sandbox")
+        if name is None or user_id not in instance.users:
             raise WebAuthError("not in the instance")
         session = Session(
             user_id=user_id,
             name=name,
-            instance_id=instance_id or "sandbox",
-            channel_id=self.channel_id,
-            guild_id=self.guild_id,
+            instance_id=instance.instance_id,
+            channel_id=instance.channel_id,
+            guild_id=instance.guild_id,
             expires=self.clock() + SESSION_TTL,
         )
         return Login(session=session, access_token="sandbox")
 
     async def instance(self, instance_id: str) -> Instance:
-        """Every instance runs in the sandbox's one channel, and lists all its members."""
+        """Where the instance runs: one launched in a member's DMs runs there and lists
+        that member alone; any other runs in the sandbox's channel (or the thread it was
+        launched in) and lists all its members."""
+        launch = next((x for x in self.launched if x.instance_id == instance_id), None)
+        if launch is not None and launch.guild_id is None:
+            return Instance(
+                instance_id=instance_id,
+                channel_id=launch.channel_id,
+                guild_id=None,
+                users=frozenset({launch.user_id}),
+            )
         return Instance(
             instance_id=instance_id,
-            channel_id=self.channel_id,
+            channel_id=self.channel_id if launch is None else launch.channel_id,
             guild_id=self.guild_id,
             users=frozenset(self.members),
         )
@@ -168,7 +195,9 @@ class CardTable:
         """Where its pages come from (the sandbox's page shows them in a frame)."""
         return f"http://127.0.0.1:{self.port}"
 
-    def url(self, user_id: int, language: str) -> str:
-        """The address of the card table for one member (one per tab)."""
+    def url(self, user_id: int, language: str, instance_id: str | None = None) -> str:
+        """The address of the card table for one member (one per tab), in the Activity
+        instance that Play at the table launched (None: the sandbox's channel)."""
         key = "" if self.key is None else f"&key={self.key}"
-        return f"{self.origin}/?user_id={user_id}&lang={language}{key}"
+        instance = "" if instance_id is None else f"&instance_id={quote(instance_id)}"
+        return f"{self.origin}/?user_id={user_id}&lang={language}{instance}{key}"

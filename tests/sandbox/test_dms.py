@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import aiohttp
 import pytest
@@ -13,6 +14,7 @@ import pytest
 from bot.i18n import t
 from bot.sandbox import open_sandbox
 from bot.sandbox.dms import DM_PREFIX
+from bot.sandbox.launch import CARD_TABLE_FIELD
 from bot.sandbox.page_script import PLACES_ID
 from tests.sandbox._page import FAST, PreviewPage, buttons, card_to_play, message_text
 from tests.web.browser import browser as browser  # the fixture
@@ -96,3 +98,57 @@ async def test_in_the_browser_the_dms_are_one_click_away(tmp_path: Path, browser
         await expect(tab.locator("#channel-message-list")).to_contain_text("Lección 1")
         await tab.locator(f"#{PLACES_ID} button[data-place='channel']").click()
         await tab.wait_for_function(hash_is, arg="#")
+
+
+@pytest.mark.e2e
+async def test_play_at_the_table_in_the_dms_opens_the_deals_own_table(tmp_path: Path) -> None:
+    """The daily deal's Play at the table, pressed in the DMs, opens the card table on that
+    deal (its hand and all), not on the server's channel; the address is the member's own."""
+    async with (
+        open_sandbox(tmp_path / "sandbox.db", web_port=0, **FAST) as box,
+        aiohttp.ClientSession() as http,
+    ):
+        assert box.web is not None
+        page = PreviewPage(http, box.url)
+        await page.open(box.you)
+        await page.command("tute challenge play")
+        await to_dms(page, box.you.id)
+        dm_id = box.you.user.dm_channel.id
+        deal = next(t for t in box.tables.tables.values() if t.channel_id == dm_id)
+        table_message = next(
+            m for m in reversed(page.bot_messages()) if any(_web(b) for b in buttons(m))
+        )
+        play = next(b["custom_id"] for b in buttons(table_message) if _web(b))
+        receipt = await page.click(int(table_message["id"]), play)
+        url = receipt[CARD_TABLE_FIELD]
+        query = parse_qs(urlsplit(url).query)
+        assert query["user_id"] == [str(box.you.id)]
+
+        async def log_in(user_id: int) -> aiohttp.ClientResponse:
+            assert box.web is not None
+            return await http.post(
+                f"{box.web.origin}/api/token",
+                json={
+                    "code": "mock",
+                    # the page's own, or the SDK mock's when the address names none
+                    "instance_id": query.get("instance_id", ["mock-instance"])[0],
+                    "user_id": str(user_id),
+                    "key": box.web.key,
+                },
+            )
+
+        answer = await log_in(box.you.id)
+        assert answer.status == 200
+        session = (await answer.json())["session"]
+        async with http.ws_connect(f"{box.web.origin}/api/ws?session={session}") as ws:
+            state = await ws.receive_json()
+            assert state["type"] == "state", "the deal's table, not an offer of a new game"
+            assert state["table"]["id"] == deal.id
+            assert state["hand"]["seat"] == deal.seat_of(box.you.id)
+            assert state["hand"]["cards"], "with the member's cards"
+        other = await log_in(box.friends[0].id)
+        assert other.status == 401, "another member has no place in Alex's DMs"
+
+
+def _web(button: dict[str, Any]) -> bool:
+    return str(button.get("custom_id", "")).endswith(":web")
