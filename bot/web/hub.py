@@ -5,6 +5,7 @@ buttons, and the service publishes what they changed to every presenter, the soc
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
@@ -50,6 +51,9 @@ class TableHub:
         self.service = service
         self.sockets = sockets
         self._runner = runner
+        self._opening = asyncio.Lock()
+        """Pages open tables one at a time, so that two pressing at once in one channel
+        open one (:meth:`open`)."""
 
     def peers(self, table_id: int) -> frozenset[Peer]:
         return self.sockets.peers(table_id)
@@ -219,10 +223,15 @@ class TableHub:
 
     async def open(self, session: Session, peer: Peer, variant: str) -> int:
         """The Activity's channel has no table: its player opens a lobby there (the chat
-        posts it too), and their socket follows it. The new table's id."""
-        table = await self._runner(
-            lambda: lobby.open_lobby(self.service, session, variant, peer.language)
-        )
+        posts it too), and their socket follows it. Its id. A table opened there meanwhile
+        (another page pressed too, at once) is the one the socket follows instead: one
+        lobby, not two of which the channel's card table shows only the newest."""
+        async with self._opening:
+            table = await lobby.channel_table(self.service, session)
+            if table is None:
+                table = await self._runner(
+                    lambda: lobby.open_lobby(self.service, session, variant, peer.language)
+                )
         await self.join(table.id, peer)
         return table.id
 
