@@ -11,7 +11,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_rounds_won_are_said_in_words() -> None:
-    for path in (ROOT / "web" / "src" / "main.ts", ROOT / "bot" / "web" / "static" / "table.js"):
+    pages = sorted((ROOT / "web" / "src").glob("*.ts"))
+    for path in (*pages, ROOT / "bot" / "web" / "static" / "table.js"):
         assert "★" not in path.read_text(encoding="utf-8"), path
     for lang in LANGUAGES:
         said = t("web.rounds_short", lang, count=1)
