@@ -33,8 +33,13 @@ FORM_OPTIONS: Final = (
     "target",
     "deck",
     "plato",
+    "auto_exchange",
+    "seats",
 )
 """The options of the form, in the order it shows them."""
+_KEPT: Final = ("auto_exchange", "seats")
+"""Options of the form that another change never drops silently (the deck of 36 while
+four sit at an arrastrado table): that change is refused, saying why."""
 
 TURN_TIMES: Final = (15, 30, 45, 60, 90, 120, 180, 300, 600, 1800, 3600)
 """The seconds a turn may last, as the form offers them (with the table's own, if other)."""
@@ -108,7 +113,8 @@ def changed(variant: Variant, options: Options, name: str, typed: str) -> Option
     gone = {
         other: getattr(_DEFAULTS, other)
         for other in FORM_OPTIONS
-        if getattr(new, other) != getattr(_DEFAULTS, other)
+        if other not in _KEPT
+        and getattr(new, other) != getattr(_DEFAULTS, other)
         and not option_applies(variant, other, new)
     }
     new = replace(new, **gone)
@@ -126,4 +132,11 @@ def changed(variant: Variant, options: Options, name: str, typed: str) -> Option
 def change(table: Table, user_id: int, name: str, typed: str) -> None:
     """The host sets option ``name`` of their lobby to ``typed``."""
     may_change(table, user_id)
-    table.options = changed(table.variant, table.options, name, typed)
+    options = changed(table.variant, table.options, name, typed)
+    seats = options.seats_at(table.variant)
+    if seats < len(table.seats):
+        if any(seat is not None for seat in table.seats[seats:]):
+            raise TableError("settings_seats")  # nobody is unseated by a setting
+        del table.seats[seats:]
+    table.seats.extend([None] * (seats - len(table.seats)))
+    table.options = options

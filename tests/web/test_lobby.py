@@ -128,3 +128,26 @@ def test_the_lobby_actions_are_what_the_page_sends() -> None:
     for sent in ("dance", "JOIN", "team0", ""):
         with pytest.raises(ValueError, match="is not a valid LobbyAction"):
             LobbyAction(sent)
+
+
+async def test_the_host_seats_four_at_arrastrado_from_the_settings(db: Database) -> None:
+    """The page's Settings form has the chat's ``/tute new`` choices that decide a game:
+    four at an arrastrado table (the seats follow), and whether the trump 7 exchanges by
+    itself; a lobby whose fourth seat is taken keeps it."""
+    service = quick_service(db)
+    table_id = (await open_lobby(service, session_of(ANA, "Ana"), "arrastrado", "en")).id
+    await service.set_option(table_id, ANA, "auto_exchange", "false")
+    await service.set_option(table_id, ANA, "seats", "4")
+    table = service.view(table_id)
+    assert (len(table.seats), table.options.seats, table.options.auto_exchange) == (4, 4, False)
+    for _ in range(3):
+        await service.add_robot(table_id, ANA)
+    with pytest.raises(TableError) as refused:
+        await service.set_option(table_id, ANA, "seats", "3")
+    assert refused.value.key == "settings_seats"
+    assert len(service.view(table_id).seats) == 4
+    await service.remove_robot(table_id, ANA)
+    await service.set_option(table_id, ANA, "seats", "3")
+    assert len(service.view(table_id).seats) == 3
+    with pytest.raises(TableError):  # three seats taken: no room for a robot more
+        await service.add_robot(table_id, ANA)
