@@ -19,9 +19,19 @@ from bot.tables.codes import encode_action
 from bot.tables.form import choices, current, form_options
 from bot.tables.history import DealHistory, PastTrick
 from bot.tables.model import Seat, Status
+from bot.tables.summary import DealSummary
 from bot.tables.views import DealView, HandView, TableView
 from bot.words import ASKED, card_name, hand_label, option_name, refusal_text, suit_text
-from bot.words.result import plain, rounds_lines, seat_text, stakes_lines, tally_lines, tally_title
+from bot.words.result import (
+    deal_lines,
+    hints_line,
+    plain,
+    rounds_lines,
+    seat_text,
+    stakes_lines,
+    tally_lines,
+    tally_title,
+)
 from bot.words.result import winner_line as winner_text
 from bot.words.settings import value_label, variant_title
 from bot.words.tricks import happening_line
@@ -185,8 +195,9 @@ def state(
 def result_state(table: TableView, lang: str) -> Json:
     """A finished game, in ``lang``, as the chat's result says it: who won (the sides'
     names), the rounds each side won, and what moved for each member (chips, experience,
-    their place on the board, their rating); whether it may be played again (a daily deal
-    may not) and its last deal, for the replay. Names as typed: the page inserts text."""
+    their place on the board, their rating), the hints each member asked for; whether it
+    may be played again (a daily deal may not) and its last deal: how it ended, each side's
+    points, and its number for the replay. Names as typed: the page inserts text."""
     winner = None
     if table.winner is not None and table.rounds_won is not None:
         winner = winner_text(table, table.winner, lang, say=plain)
@@ -200,7 +211,17 @@ def result_state(table: TableView, lang: str) -> Json:
         "tally": tally,
         "rematch": not table.daily,
         "replay_deal": None if table.summary is None else table.summary.deal_no,
+        "deal": None if table.summary is None else _last_deal(table, table.summary, lang),
+        "hints": hints_line(table, lang, say=plain) or None,
     }
+
+
+def _last_deal(table: TableView, summary: DealSummary, lang: str) -> Json:
+    """The game's last deal, as the chat's result ends: its title, how it ended and each
+    side's points."""
+    ending, sides = deal_lines(table, summary, lang)
+    title = t("summary.title", lang, deal=summary.deal_no + 1, id=table.id)
+    return {"title": title, "ending": ending, "sides": sides}
 
 
 def tricks(table: TableView, history: DealHistory, lang: str) -> Json:

@@ -9,16 +9,21 @@ chat, :func:`plain` for the page (the catalog's bold marks left out)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
-from bot.engine import Variant
+from bot.engine import Result, Variant
 from bot.i18n import CATALOGS, DEFAULT_LANGUAGE, language_of, number, signed, t
 from bot.tables.announcement import Said
 from bot.tables.model import DEFAULT_ROBOT, Seat
+from bot.tables.summary import DealSummary
 from bot.tables.views import Outcome, TableView
 
 Say = Callable[..., str]
 Escape = Callable[[str], str]
+
+_EMOJI = re.compile("^[\U0001f000-\U0001faff\u2600-\u27bf\ufe0f]+ ")
+"""The emoji a catalog line opens with ("🏆 ", "👑 "): the page draws none."""
 
 
 def _as_typed(name: str) -> str:
@@ -30,7 +35,7 @@ def plain(key: str, lang: str, /, **params: object) -> str:
     its emoji (the page draws none: it has pictures of its own), for a page that draws text
     as text: a name in ``params`` keeps every character."""
     template = CATALOGS[language_of(lang)].get(key) or CATALOGS[DEFAULT_LANGUAGE][key]
-    return template.replace("**", "").replace("🏆 ", "").format(**params)
+    return _EMOJI.sub("", template.replace("**", "")).format(**params)
 
 
 def seat_text(
@@ -213,3 +218,81 @@ def done_key(what: str, outcome: Outcome) -> str:
     if any(a.what is Said.ABANDONED for a in outcome.show.announce):
         return "tables.done.leave_end"  # alone with robots: the vote was a leave
     return "tables.done.cancelled" if ended else "tables.done.cancel"
+
+
+def ending_lines(
+    result: Result,
+    named: Callable[[int], str],
+    seat: Callable[[int], str],
+    no_winner: str,
+    lang: str,
+    *,
+    say: Say = t,
+) -> list[str]:
+    """How a deal ended: who won and how (``no_winner`` where nobody did), and a contract
+    made or failed; ``named(side)`` says a side's names, ``seat(n)`` a seat's."""
+    winner = result.winner
+    if winner is None:
+        lines = [no_winner]
+    else:
+        number = "one" if len(result.sides[winner]) == 1 else "many"
+        lines = [say(f"summary.end.{number}.{result.end.value}", lang, names=named(winner))]
+        if result.double:
+            lines.append(say("summary.double", lang))
+    contract = result.contract
+    if contract is not None:
+        key = "summary.contract_made" if result.contract_made else "summary.contract_failed"
+        lines.append(say(key, lang, name=seat(contract.seat), points=contract.points))
+    return lines
+
+
+def side_lines(
+    result: Result,
+    named: Callable[[int], str],
+    lang: str,
+    carried: tuple[int, ...] = (),
+    *,
+    say: Say = t,
+) -> list[str]:
+    """Each side's points at the end of a deal, with the part of them ``carried`` over from
+    the game's earlier deals (habanero) said apart."""
+    return [
+        say("summary.side_carried", lang, names=named(side), total=total, carried=carried[side])
+        if carried
+        else say("summary.side", lang, names=named(side), total=total)
+        for side, total in enumerate(result.scores)
+    ]
+
+
+def hints_line(table: TableView, lang: str, *, escape: Escape = _as_typed, say: Say = t) -> str:
+    """The hints each member asked for in the game, for its result ("" when none did)."""
+    bare = say is plain
+    items = [
+        say(
+            "hints.result_item",
+            lang,
+            name=seat_text(seat, lang, escape=escape, short=True, bare=bare),
+            count=seat.hints,
+        )
+        for seat in table.seats
+        if seat is not None and seat.user_id is not None and seat.hints
+    ]
+    return say("hints.result", lang, items=" · ".join(items)) if items else ""
+
+
+def deal_lines(table: TableView, summary: DealSummary, lang: str) -> tuple[list[str], list[str]]:
+    """The game's last deal, for the page's game over as the chat's result ends: how it
+    ended (the cards, a tute, capote, a claim, a resignation; a contract made or failed),
+    then each side's points. Names as typed, no bold marks, no emoji."""
+    result = summary.result
+
+    def seat(n: int) -> str:
+        occupant = table.seats[n]
+        return summary.names[n] if occupant is None else seat_text(occupant, lang, bare=True)
+
+    def named(side: int) -> str:
+        return names_joined([seat(s) for s in result.sides[side]], lang)
+
+    no_winner = plain("summary.no_winner", lang, target=table.options.target)
+    ending = ending_lines(result, named, seat, no_winner, lang, say=plain)
+    return ending, side_lines(result, named, lang, summary.carried, say=plain)

@@ -9,13 +9,13 @@ comes from the catalog; the names members chose go into it through :func:`shown_
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from datetime import UTC, datetime
 
 import discord
 
 from bot import words
-from bot.engine import CODES, SUITS, Action, Kind, Result
+from bot.engine import CODES, SUITS, Action, Kind
 from bot.engine.cards import RANK_OF
 from bot.i18n import t
 from bot.render.symbols import SUIT_SYMBOLS, card_label
@@ -321,41 +321,8 @@ def summary_lines(table: TableView, summary: DealSummary, lang: str) -> list[str
     ]
 
 
-def ending_lines(
-    result: Result,
-    named: Callable[[int], str],
-    seat: Callable[[int], str],
-    no_winner: str,
-    lang: str,
-) -> list[str]:
-    """How a deal ended: who won and how (``no_winner`` where nobody did), and a contract
-    made or failed; ``named(side)`` says a side's names, ``seat(n)`` a seat's."""
-    winner = result.winner
-    if winner is None:
-        lines = [no_winner]
-    else:
-        number = "one" if len(result.sides[winner]) == 1 else "many"
-        lines = [t(f"summary.end.{number}.{result.end.value}", lang, names=named(winner))]
-        if result.double:
-            lines.append(t("summary.double", lang))
-    contract = result.contract
-    if contract is not None:
-        key = "summary.contract_made" if result.contract_made else "summary.contract_failed"
-        lines.append(t(key, lang, name=seat(contract.seat), points=contract.points))
-    return lines
-
-
-def side_lines(
-    result: Result, named: Callable[[int], str], lang: str, carried: tuple[int, ...] = ()
-) -> list[str]:
-    """Each side's points at the end of a deal, with the part of them ``carried`` over from
-    the game's earlier deals (habanero) said apart."""
-    return [
-        t("summary.side_carried", lang, names=named(side), total=total, carried=carried[side])
-        if carried
-        else t("summary.side", lang, names=named(side), total=total)
-        for side, total in enumerate(result.scores)
-    ]
+ending_lines = result.ending_lines
+side_lines = result.side_lines
 
 
 def _display(name: str, seat: Seat | None, lang: str) -> str:

@@ -11,9 +11,9 @@ import discord
 from bot.i18n import t
 from bot.tables.errors import SaveFailed, TableError
 from bot.tables.views import TableView
-from bot.words import hint_line
+from bot.words import hint_line, result
+from cogs._base import shown_name
 
-from . import embeds as ui
 from .buttons import TableButton, TableOp
 from .common import answered, cluster_of, locale_of, service_of
 
@@ -45,9 +45,4 @@ async def show_hint(table_id: int, interaction: discord.Interaction[Any]) -> Non
 
 def hints_line(table: TableView, lang: str) -> str:
     """The hints each member asked for in the game, for its result ("" when none did)."""
-    items = [
-        t("hints.result_item", lang, name=ui.seat_name(seat, lang, short=True), count=seat.hints)
-        for seat in table.seats
-        if seat is not None and seat.user_id is not None and seat.hints
-    ]
-    return t("hints.result", lang, items=" · ".join(items)) if items else ""
+    return result.hints_line(table, lang, escape=shown_name)

@@ -24,6 +24,7 @@ from bot.i18n import t
 from bot.storage import Database
 from bot.web import sign
 from bot.web.app import make_app
+from bot.words.result import plain
 from tests.runtime import seeds
 from tests.web.conftest import quick_hub
 from tests.web.test_app import ANA, CHANNEL, SECRET, FakeAuth, session_of
@@ -55,6 +56,12 @@ class Page:
     turns: int = 0
     started: Json = field(default_factory=dict[str, Any])
     """The table as the game started."""
+    over: Json = field(default_factory=dict[str, Any])
+    """The game over, as the page was told it."""
+    hint: bool = False
+    """Ask the page's Hint once, on the first turn that offers it."""
+    hinted: str = ""
+    """The hint's line, as the page shows it."""
 
     async def told(self, kind: str) -> Json:
         """The next message of ``kind`` (states meanwhile are kept); a refusal fails."""
@@ -110,6 +117,9 @@ class Page:
         async with asyncio.timeout(60):
             while self.state["table"]["status"] == "playing":
                 acted = self.state
+                if self.hint and not self.hinted and acted["hand"]["hint"]:
+                    await self.ws.send_json({"type": "hint"})
+                    self.hinted = (await self.told("hint"))["text"]
                 code = self.choice()
                 if code is None:
                     await self.told("state")
@@ -138,12 +148,13 @@ async def play_a_game(
     lang: str = "en",
     channel: int = CHANNEL,
     user: int = ANA,
+    hint: bool = False,
 ) -> Page:
     """A whole game of ``variant`` from the page, to its game over and the rematch's lobby."""
     name = f"user{user}"  # the session's name (tests.web.test_app.session_of)
     session = sign(session_of(user, channel=channel), SECRET)
     async with client.ws_connect("/api/ws", params={"session": session, "lang": lang}) as ws:
-        page = Page(ws, wanted)
+        page = Page(ws, wanted, hint=hint)
         first = await ws.receive_json()
         assert first == {"type": "no_table", "may_open": True}
         await ws.send_json({"type": "open", "variant": variant})
@@ -157,6 +168,7 @@ async def play_a_game(
         page.started = table = page.state["table"]
         assert table["status"] == "playing" and None not in table["seats"]
         over = await page.play_out()
+        deal_no = over["table"]["deal_no"]
         assert over["table"]["status"] == "finished"
         assert page.turns > 0
         table_id = over["table"]["id"]
@@ -166,13 +178,29 @@ async def play_a_game(
         assert result["rounds_title"] == t("summary.rounds", lang)
         assert any(name in line for line in result["rounds"])
         mine = [line for line in result["tally"] if line.startswith(f"{name}: ")]
-        assert result["tally_title"] and len(mine) == 1
+        if ("competitive", "false") in settings:  # a friendly game: nothing moves
+            assert result["tally_title"] is None and not mine
+        else:
+            assert result["tally_title"] and len(mine) == 1
+        deal = result["deal"]  # the last deal, as the chat's result ends
+        assert deal["title"] == t("summary.title", lang, deal=deal_no + 1, id=table_id)
+        assert deal["ending"] and len(deal["sides"]) == len(page.started["deal"]["sides"])
+        assert all("**" not in line for line in deal["ending"] + deal["sides"])
+        page.over = over
         assert result["rematch"] is True
         await ws.send_json({"type": "rematch"})
         again = await page.told("state")
         assert again["table"]["status"] == "lobby" and again["table"]["id"] != table_id
         assert again["table"]["variant"] == variant and again["you"]["host"] is True
     return page
+
+
+ROBOT = t("tables.robot_short", "en", number=1)
+
+
+def ending(page: Page) -> list[str]:
+    """How the game's last deal ended, as the game over says it."""
+    return page.over["result"]["deal"]["ending"]
 
 
 def kinds(page: Page) -> set[str]:
@@ -189,18 +217,22 @@ async def test_a_habanero_game_with_a_cante_the_exchange_and_capote(
     )
     assert kinds(page) == {"x", "s", "k"}
     assert page.asked == {"k"}  # capote binds the deal: the page asks first
+    assert ending(page) == [plain("summary.end.one.capote", "en", names=ROBOT)]  # failed
 
 
 async def test_a_habanero_game_over_two_deals_with_a_claim(client: TestClient[Any, Any]) -> None:
     seeds().pin(1)
     page = await play_a_game(client, "habanero", wanted=("c",))
     assert kinds(page) == {"c"}
+    assert ending(page) == [plain("summary.end.one.claim", "en", names=ROBOT)]  # wrong
+    assert page.over["result"]["deal"]["title"].startswith("Deal 2 ")
 
 
 async def test_a_habanero_game_of_sixty_five_resigned(client: TestClient[Any, Any]) -> None:
     seeds().pin(16)  # the member's hand holds under 10 card points
     page = await play_a_game(client, "habanero", [("scoring", "sixty-five")], wanted=("r",))
     assert kinds(page) == {"r"} and page.asked == {"r"}
+    assert ending(page) == [plain("summary.end.one.resign", "en", names=ROBOT)]
 
 
 async def test_a_habanero_game_won_by_a_tute(client: TestClient[Any, Any]) -> None:
@@ -209,6 +241,7 @@ async def test_a_habanero_game_won_by_a_tute(client: TestClient[Any, Any]) -> No
         client, "habanero", [("target", "30"), ("allow_tute", "true")], wanted=("t",)
     )
     assert kinds(page) == {"t"}
+    assert ending(page) == [plain("summary.end.one.tute", "en", names=f"user{ANA}")]
 
 
 @pytest.mark.parametrize(("deck", "seed"), [("40", 16), ("36", 11)])
@@ -238,6 +271,8 @@ async def test_an_arrastrado_game_with_a_plato_auction(
     )
     assert decision in kinds(page)
     assert page.offered >= {"b", "p"}  # the auction's bids and its pass, on the page
+    failed = plain("summary.contract_failed", "en", name=f"user{ANA}", points=101)
+    assert (failed in ending(page)) is (decision == "b")
 
 
 async def test_an_arrastrado_game_of_four_the_dealer_sitting_out(
@@ -260,3 +295,10 @@ async def test_an_individual_game(client: TestClient[Any, Any]) -> None:
 async def test_a_pairs_game(client: TestClient[Any, Any], scoring: str) -> None:
     page = await play_a_game(client, "pairs", [("scoring", scoring)], wanted=("s",))
     assert kinds(page) == {"s"}
+
+
+async def test_a_friendly_pairs_game_with_a_hint(client: TestClient[Any, Any]) -> None:
+    page = await play_a_game(client, "pairs", [("competitive", "false")], hint=True)
+    assert page.hinted  # the page's Hint, answered in words
+    item = plain("hints.result_item", "en", name=f"user{ANA}", count=1)
+    assert page.over["result"]["hints"] == plain("hints.result", "en", items=item)

@@ -1,6 +1,7 @@
 // The game's own buttons and its end, as the chat's table has them: Leave and Vote to
 // cancel (each asked first, in the chat's words: what it costs), the game over (who won,
-// the rounds, what moved for each member) with Rematch and Replay, and a lobby's stakes.
+// the rounds, what moved for each member, how the last deal ended) with Rematch and Replay,
+// and a lobby's stakes.
 //
 // DOM contract (besides main.ts's):
 //   #game button.game[data-do]   during a game: tricks (the deal's tricks so far, in
@@ -8,7 +9,8 @@
 //                                you play: cancel | leave (asked first, in dialog#ask)
 //   #result                      a finished game: #result-title, #result-winner,
 //                                #result-rounds li, #result-tally li (one a member),
-//                                button#rematch, button#replay-deal
+//                                #result-hints, #result-deal li (how the last deal ended,
+//                                then each side's points), button#rematch, button#replay-deal
 //   #stakes li                   in a lobby: what moves chips
 //   button#settings-open         in a lobby, for its host: the Settings form (dialog#settings,
 //                                #settings-said, select[data-option] each option's values)
@@ -222,6 +224,14 @@ function drawResult(msg: StateMsg | null): void {
   tally.hidden = result.tally_title === null;
   setText(byId("result-tally-title"), result.tally_title ?? "");
   fill(byId("result-tally"), ...result.tally.map((line) => el("li", {}, line)));
+  const hints = byId("result-hints");
+  hints.hidden = result.hints === null;
+  setText(hints, result.hints ?? "");
+  const deal = result.deal;
+  byId("result-deal-box").hidden = deal === null;
+  setText(byId("result-deal-title"), deal?.title ?? "");
+  const lines = deal === null ? [] : [...deal.ending, ...deal.sides];
+  fill(byId("result-deal"), ...lines.map((line) => el("li", {}, line)));
   const rematch = byId<HTMLButtonElement>("rematch");
   rematch.hidden = !(result.rematch && msg?.you?.seated === true);
   rematch.classList.remove("sent");

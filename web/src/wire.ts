@@ -94,6 +94,16 @@ export interface ResultJ {
   tally: string[]; // what moved for each member: chips, experience, place, rating
   rematch: boolean; // it may be played again (a daily deal may not)
   replay_deal: number | null; // its last deal, to replay
+  deal: DealEndJ | null; // its last deal: how it ended and each side's points
+  hints: string | null; // the hints each member asked for (null: none did)
+}
+
+/** The game's last deal, as the chat's result ends: its title, how it ended (the cards, a
+ *  tute, capote, a claim, a resignation; a contract made or failed), each side's points. */
+export interface DealEndJ {
+  title: string;
+  ending: string[];
+  sides: string[];
 }
 
 /** The question before a leave or a vote to cancel (``{"type": "ask", "what": ...}``); its
