@@ -2,8 +2,9 @@
 play a whole game by tapping cards, a spectator sees no hand, a card played from the chat's
 button shows in the page, a held-back card is refused in words, and the page comes back by
 itself when its socket drops or the bot restarts mid-trick. Where no table plays, a page
-opens one, seats a robot and starts it; another page there follows the new lobby and sits
-down; each sees only the lobby's buttons it may press."""
+opens one, seats a robot and starts it, or plays a whole game there by clicks alone to its
+game over and rematch; another page there follows the new lobby and sits down; each sees
+only the lobby's buttons it may press."""
 
 from __future__ import annotations
 
@@ -315,6 +316,45 @@ async def test_a_page_with_no_table_opens_one_seats_a_robot_starts_and_plays(
     await settle(served.service, table)
     assert table.deal is not None and table.deal_no == deal_no
     assert not held <= {CODES[card] for card in table.deal.hand(seat)}, "a card was played"
+
+
+async def test_a_member_plays_a_whole_game_by_clicks_alone_from_open_to_rematch(
+    served: Served, browser: Any
+) -> None:
+    """No chat and no call to the service: the page opens a pairs table, Start seats the
+    robots, each of Ana's turns is a click on a card it offers, and the game over says who
+    won, the rounds, what moved for her and how the last deal ended; Rematch opens the
+    next game."""
+    ana = await open_waiting_page(browser, served, ANA)
+    await ana.locator("button.open[data-variant='pairs']").click()
+    await wait_lobby_buttons(ana, "start", "robot", "leave")
+    await ana.locator("button.lobby[data-do='start']").click()  # robots take the seats
+    await ana.wait_for_function("document.body.dataset.status === 'playing'")
+    taps = 0
+    async with asyncio.timeout(240):
+        while await ana.evaluate("document.body.dataset.status") == "playing":
+            if await tap_a_card(ana):
+                taps += 1
+            else:
+                await asyncio.sleep(0.05)
+    assert taps == 10  # her card of each of the deal's ten tricks
+    await ana.locator("#result").wait_for(state="visible")
+    winner = await ana.text_content("#result-winner")
+    assert winner and "**" not in winner
+    rounds = await ana.locator("#result-rounds li").all_text_contents()
+    assert len(rounds) == 2 and any("Ana" in line for line in rounds)
+    tally = await ana.locator("#result-tally li").all_text_contents()
+    assert len(tally) == 1 and tally[0].startswith("Ana: ") and "XP" in tally[0]
+    title = await ana.text_content("#result-deal-title")
+    assert title and title.startswith("Deal 1 ")
+    ended = await ana.locator("#result-deal li").all_text_contents()
+    assert len(ended) == 3 and ended[0].endswith(" the round.")  # then each side's points
+    assert await ana.locator("#result-hints").is_hidden()  # nobody asked for a hint
+    await ana.locator("#rematch").click()
+    await ana.wait_for_function(
+        "document.body.dataset.status === 'lobby' && document.body.dataset.seat === '0'"
+    )
+    assert "start" in await lobby_buttons(ana)  # hers to start again
 
 
 async def test_a_page_waiting_in_the_channel_follows_the_new_lobby_and_sits_down(
