@@ -59,6 +59,8 @@ MESSAGES: Final[dict[str, str]] = {
     "settings.target.label": "Points to win",
     "settings.target.help": "The points a side needs to win the game.",
     "settings.target.points": "{points} points",
+    "settings.rules.label": "Rules",
+    "settings.rules.help": "A set of house rules at once, as /tute new names them; the settings you choose win over it.",
     "settings.deck.label": "Deck",
     "settings.deck.help": "The cards dealt.",
     "settings.deck.40": "40 cards",

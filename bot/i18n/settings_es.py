@@ -60,6 +60,8 @@ MESSAGES: Final[dict[str, str]] = {
     "settings.target.label": "Puntos para ganar",
     "settings.target.help": "Los puntos que necesita un bando para ganar la partida.",
     "settings.target.points": "{points} puntos",
+    "settings.rules.label": "Reglas",
+    "settings.rules.help": "Un conjunto de reglas de la casa de una vez, como en /tute new; los ajustes que elijas mandan sobre él.",
     "settings.deck.label": "Baraja",
     "settings.deck.help": "Las cartas que se reparten.",
     "settings.deck.40": "40 cartas",

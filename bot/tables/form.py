@@ -11,8 +11,14 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Final
 
-from bot.engine import OptionError, Options, Variant
-from bot.engine.options import check_options, not_applying, option_applies
+from bot.engine import OptionError, Options, Preset, Variant
+from bot.engine.options import (
+    check_options,
+    not_applying,
+    option_applies,
+    parse_options,
+    preset_applies,
+)
 from bot.engine.variants import VARIANTS
 
 from .errors import TableError
@@ -20,6 +26,7 @@ from .house import typed_value, values_of
 from .model import Status, Table
 
 FORM_OPTIONS: Final = (
+    "rules",
     "turn_time",
     "competitive",
     "spectators",
@@ -79,6 +86,8 @@ def choices(variant: Variant, options: Options, name: str) -> tuple[str, ...]:
         return tuple(str(deck) for deck in VARIANTS[variant].dealings)
     if name == "allow_tute":
         return ("true", "false")
+    if name == "rules":  # the presets of the variant (parejas: pairs; havanian: habanero)
+        return tuple(preset.value for preset in Preset if preset_applies(variant, preset))
     return values_of(name)
 
 
@@ -106,6 +115,8 @@ def changed(variant: Variant, options: Options, name: str, typed: str) -> Option
     none) goes back to its default; what the engine still refuses is refused."""
     if name not in form_options(variant, options) or typed not in choices(variant, options, name):
         raise TableError("settings_stale")
+    if name == "rules":
+        return _under_preset(variant, options, typed)
     value = _parsed(name, typed)
     if name == "allow_tute" and value == VARIANTS[variant].tute_by_default:
         value = None  # as the variant plays it: the table does not name it
@@ -127,6 +138,29 @@ def changed(variant: Variant, options: Options, name: str, typed: str) -> Option
     except OptionError as error:
         raise TableError("bad_options", why=str(error)) from None
     return new
+
+
+def _under_preset(variant: Variant, options: Options, preset: str) -> Options:
+    """The table's options under another preset, as ``/tute new rules:`` sets them: the
+    preset's values, under every option the host named (those that differ from the
+    defaults and from what the former preset set). What still does not go together is
+    refused."""
+    former = parse_options(variant, {"rules": options.rules.value})  # the preset alone
+    every = options.to_dict(only_changed=False)
+    named = {k: v for k, v in every.items() if getattr(options, k) != getattr(former, k)}
+    # a setting of the form that no longer exists under the new preset (the target, once
+    # its scoring has none) goes back to its default, as when the scoring itself changes
+    shaping = {k: getattr(options, k) for k in ("scoring", "deal_score", "deck") if k in named}
+    probe = replace(parse_options(variant, {"rules": preset}), **shaping)
+    named = {
+        k: v
+        for k, v in named.items()
+        if k not in FORM_OPTIONS or k in _KEPT or option_applies(variant, k, probe)
+    }
+    try:
+        return parse_options(variant, named | {"rules": preset})
+    except OptionError as error:
+        raise TableError("bad_options", why=str(error)) from None
 
 
 def change(table: Table, user_id: int, name: str, typed: str) -> None:

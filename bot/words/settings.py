@@ -29,6 +29,8 @@ def value_label(name: str, typed: str, lang: str) -> str:
         return seconds_text(int(typed), lang)
     if name == "target":
         return t("settings.target.points", lang, points=typed)
+    if name == "rules":  # a preset, as /tute new names and describes it
+        return t(f"options.rules.{typed}", lang)
     return t(f"settings.{name}.{typed}", lang)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.engine import DealScore, FortyFirst, Options, Preset, Scoring, Variant
-from bot.engine.options import with_preset
+from bot.engine.options import ExchangeWindow, StockDuty, with_preset
 from bot.engine.variants import VARIANTS
 from bot.tables.errors import TableError
 from bot.tables.form import FORM_OPTIONS, TURN_TIMES, changed, choices, current, form_options
@@ -72,3 +72,29 @@ def test_what_may_not_change_is_refused(
     with pytest.raises(TableError) as refused:
         changed(variant, options, name, typed)
     assert refused.value.key == key
+
+
+def test_the_form_offers_the_presets_of_the_variant() -> None:
+    assert "havanian" in choices(Variant.HABANERO, Options(), "rules")
+    assert "parejas" not in choices(Variant.HABANERO, Options(), "rules")
+    assert "parejas" in choices(Variant.PAIRS, Options(), "rules")
+    assert current(Variant.PAIRS, Options(), "rules") == "standard"
+
+
+def test_a_preset_chosen_keeps_what_the_host_chose_and_drops_the_former_preset() -> None:
+    fournier = changed(Variant.HABANERO, Options(target=61), "rules", "fournier")
+    assert fournier.exchange_window is ExchangeWindow.ANNOUNCE and fournier.target == 61
+    mine = changed(Variant.HABANERO, fournier, "capote", "false")
+    havanian = changed(Variant.HABANERO, mine, "rules", "havanian")
+    assert havanian.exchange_window is ExchangeWindow.BEFORE_DRAW  # fournier's is gone
+    assert havanian.forty_first is FortyFirst.LOSE
+    assert havanian.stock_duty is StockDuty.TRUMP  # havanian's
+    assert (havanian.capote, havanian.target) == (False, 61)  # the host's
+    standard = changed(Variant.HABANERO, havanian, "rules", "standard")
+    assert standard == Options(capote=False, target=61)
+    # a target has no place under sixty-five: it goes, as when the scoring changes
+    sixty_five = changed(Variant.HABANERO, Options(target=61), "rules", "sixty-five")
+    assert (sixty_five.scoring, sixty_five.target) == (Scoring.SIXTY_FIVE, 101)
+    with pytest.raises(TableError) as refused:  # four seats need the deck of 40
+        changed(Variant.ARRASTRADO, Options(seats=4), "rules", "online")
+    assert refused.value.key == "bad_options"

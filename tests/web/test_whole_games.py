@@ -302,3 +302,22 @@ async def test_a_friendly_pairs_game_with_a_hint(client: TestClient[Any, Any]) -
     assert page.hinted  # the page's Hint, answered in words
     item = plain("hints.result_item", "en", name=f"user{ANA}", count=1)
     assert page.over["result"]["hints"] == plain("hints.result", "en", items=item)
+
+
+@pytest.mark.parametrize(
+    ("variant", "preset", "seed", "wanted"),
+    [
+        ("habanero", "fournier", 18, ("x", "s")),  # the exchange announced
+        ("habanero", "havanian", 21, ("x",)),  # the exchange before drawing
+        ("pairs", "fournier", 1, ("s",)),  # a cante of each partner
+        ("pairs", "parejas", 1, ("s",)),
+        ("arrastrado", "online", 11, ("s",)),  # 36 cards
+    ],
+)
+async def test_a_game_under_a_preset_chosen_in_the_settings(
+    client: TestClient[Any, Any], variant: str, preset: str, seed: int, wanted: tuple[str, ...]
+) -> None:
+    seeds().pin(seed)
+    settings = [("rules", preset)] + ([("target", "30")] if variant == "habanero" else [])
+    page = await play_a_game(client, variant, settings, wanted=wanted)
+    assert kinds(page) == set(wanted)
