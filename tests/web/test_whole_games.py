@@ -2,8 +2,10 @@
 over the page's socket they open a table in a channel with none, set it up with the
 lobby's Settings form, seat robots (or let Start fill the seats), start, and on each of
 their turns play a card the page offers as playable, or make a declaration it offers (a
-cante, the exchange, a bid or a pass, capote, resigning), until the game over; which says
-who won, the rounds and what moved for them; and Rematch opens the next game.
+cante, a tute, the exchange, a bid or a pass, capote, a claim, resigning) or ask for a hint,
+until the game over; which says who won, the rounds, what moved for them and how the last
+deal ended, as the chat's result does; and Rematch opens the next game. Four at an
+arrastrado table, the 7's own choice and the presets are chosen in the page's Settings.
 
 Only what a page sends is sent, and only what a page is told is read. The robots choose at
 once (``first_robot``) and every table's seed comes from the test's ``Seeds``: each game
@@ -182,6 +184,9 @@ async def play_a_game(
             assert result["tally_title"] is None and not mine
         else:
             assert result["tally_title"] and len(mine) == 1
+            xp, chips = {"en": ("XP", "chips"), "es": ("experiencia", "fichas")}[lang]
+            assert xp in mine[0]  # arrastrado pays chips every deal, whatever the bet
+            assert (chips in mine[0]) is (variant == "arrastrado")
         deal = result["deal"]  # the last deal, as the chat's result ends
         assert deal["title"] == t("summary.title", lang, deal=deal_no + 1, id=table_id)
         assert deal["ending"] and len(deal["sides"]) == len(page.started["deal"]["sides"])
