@@ -126,13 +126,15 @@ async def season_games(source: Source, season_id: int) -> list[tuple[str, str, f
     return [(str(r[0]), str(r[1]), float(r[2])) for r in rows]
 
 
-async def season_games_mark(source: Source, season_id: int) -> tuple[int, int]:
-    """How many games the season keeps and the id of the last one (0, 0 for none): they
-    change whenever a game of the season is kept, so a replay of the games can be reused
-    while they do not."""
+async def season_games_mark(source: Source, season_id: int) -> tuple[int, int, int]:
+    """How many games the season keeps, the id of the last one (0, 0 for none) and how many
+    members had their data erased: they change whenever a game of the season is kept or a
+    player in it becomes a former player, so a replay of the games can be reused while
+    they do not."""
     row = await fetchone(
         source,
-        "SELECT COUNT(*), COALESCE(MAX(id), 0) FROM rated_games WHERE season_id = ?",
+        "SELECT COUNT(*), COALESCE(MAX(id), 0), (SELECT COUNT(*) FROM erasures)"
+        " FROM rated_games WHERE season_id = ?",
         (season_id,),
     )
-    return (0, 0) if row is None else (int(row[0]), int(row[1]))
+    return (0, 0, 0) if row is None else (int(row[0]), int(row[1]), int(row[2]))

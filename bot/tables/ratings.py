@@ -25,6 +25,7 @@ from bot.ai import Level
 from bot.engine import Variant
 from bot.storage import Conn
 from bot.storage import ratings as stored
+from bot.storage.privacy import is_pseudonym
 from bot.storage.ratings import StoredRating
 from bot.storage.settings import GuildSettings
 
@@ -361,6 +362,8 @@ async def rebuild(conn: Conn, guild_id: int, rules: RatingRules) -> int:
     replayed = await asyncio.to_thread(replay, games, rules)  # seconds for a long history
     await stored.clear_ratings(conn, guild_id)
     for (user_id, family), rating in replayed.items():
+        if is_pseudonym(user_id):
+            continue  # a former player's games still count for the others; they are rated no more
         await stored.put_rating(
             conn,
             guild_id,

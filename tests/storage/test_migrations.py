@@ -33,6 +33,7 @@ TABLES = {
     "daily_deals",
     "daily_key",
     "tournament_places",
+    "erasures",
 }
 ADDED_AT = {
     "member_preferences": 4,
@@ -45,6 +46,7 @@ ADDED_AT = {
     "daily_deals": 12,
     "daily_key": 12,
     "tournament_places": 14,
+    "erasures": 15,
 }
 """The tables a later version added, with that version."""
 LATEST = len(migration_scripts())

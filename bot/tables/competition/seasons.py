@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from bot.storage import Database
 from bot.storage import seasons as stored
+from bot.storage.privacy import is_pseudonym
 from bot.storage.seasons import Season, SeasonRunning
 from bot.storage.settings import GuildSettings, get_settings
 
@@ -116,7 +117,11 @@ async def season_ratings(
 def board(ratings: SeasonRatings, family: Family, min_games: int) -> list[tuple[int, Rating]]:
     """The members with ``min_games`` rated games or more in ``family``, best first (as the
     all-time board sorts: mu - 3 sigma, then mu)."""
-    rows = [(u, r) for (u, f), r in ratings.items() if f is family and r.games >= min_games]
+    rows = [
+        (u, r)
+        for (u, f), r in ratings.items()
+        if f is family and r.games >= min_games and not is_pseudonym(u)  # erased members
+    ]
     return sorted(rows, key=lambda row: (-row[1].conservative, -row[1].mu, row[0]))
 
 
