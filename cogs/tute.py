@@ -13,6 +13,7 @@ from bot.i18n import language_of, t
 from cogs._base import anywhere, command_path, in_server_with_bot, works_anywhere
 from cogs.daily import ChallengeCommands
 from cogs.learn import LearnCommands
+from cogs.privacy import PrivacyCommands
 from cogs.standings import StandingsCommands
 from cogs.tables import TablesCommands
 from cogs.tables.launch import launch
@@ -34,6 +35,7 @@ FIELD_LIMIT = 1024
 class Tute(
     ChallengeCommands,
     LearnCommands,
+    PrivacyCommands,
     TournamentCommands,
     StandingsCommands,
     TablesCommands,

@@ -18,6 +18,8 @@ from bot.i18n import (
     hints_es,
     learn_en,
     learn_es,
+    privacy_en,
+    privacy_es,
     replays_en,
     replays_es,
     rules_en,
@@ -53,6 +55,7 @@ CATALOGS: Final[dict[Language, dict[str, str]]] = {
         **replays_en.MESSAGES,
         **daily_en.MESSAGES,
         **learn_en.MESSAGES,
+        **privacy_en.MESSAGES,
     },
     "es": {
         **es.MESSAGES,
@@ -67,6 +70,7 @@ CATALOGS: Final[dict[Language, dict[str, str]]] = {
         **replays_es.MESSAGES,
         **daily_es.MESSAGES,
         **learn_es.MESSAGES,
+        **privacy_es.MESSAGES,
     },
 }
 

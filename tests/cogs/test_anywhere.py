@@ -25,7 +25,14 @@ from tests.logged import errors_logged
 
 pytestmark = pytest.mark.e2e
 
-ANYWHERE = {"tute about", "tute rules", "tute play", "tute learn"}
+ANYWHERE = {
+    "tute about",
+    "tute rules",
+    "tute play",
+    "tute learn",
+    "tute privacy show",
+    "tute privacy erase",
+}
 """The commands that work without a server (in English, as SimCord invokes them)."""
 
 _STRING, _INTEGER, _BOOLEAN, _NUMBER = 3, 4, 5, 10
