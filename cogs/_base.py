@@ -11,6 +11,7 @@ from discord import app_commands
 
 from bot.client import answer_error
 from bot.i18n import t
+from bot.storage.privacy import is_pseudonym
 from bot.words.result import number as number
 from bot.words.result import signed as signed
 
@@ -49,6 +50,14 @@ def shown_name(name: str) -> str:
     text = discord.utils.escape_markdown(text, as_needed=False, ignore_links=False)
     text = _ORDERED_LIST.sub(r"\1\\.", text)
     return _STILL_LIVE.sub(lambda m: "\\" + m[1] if m[1] else m[0], text)
+
+
+def mention(user_id: int, lang: str) -> str:
+    """A member as Discord text shows them (``<@id>``), or, for a former player (a member
+    whose data was erased: ``/tute privacy erase``), the catalog's name for one."""
+    if is_pseudonym(user_id):
+        return t("privacy.former_player", lang)
+    return f"<@{user_id}>"
 
 
 MAX_PINGS = 100

@@ -14,7 +14,7 @@ from bot.i18n import number, t
 from bot.tables.competition.tournament import prize_shares
 from bot.tables.competition.tournaments import Tournament, TournamentService, TournamentStatus
 from bot.tables.errors import TableError
-from cogs._base import shown_name
+from cogs._base import mention, shown_name
 from cogs.tables.buttons import TuteButton
 from cogs.tables.common import answered, locale_of
 from cogs.tables.messages import too_old
@@ -116,7 +116,7 @@ def signup_payload(tour: Tournament, pairings: str | None = None) -> dict[str, A
         "tournaments.signup.body" if open_ else "tournaments.signup.body_closed",
         lang,
         format=format_text(tour, lang),
-        host=f"<@{tour.host_id}>",
+        host=mention(tour.host_id, lang),
         deadline=f"{closes} ({discord.utils.format_dt(deadline, 'R')})",
     )
     if pairings is not None:

@@ -159,3 +159,15 @@ async def test_a_post_discord_cannot_take_for_now_is_tried_again(
     refused = FlakyChannel(failures=1, status=403)  # refused for good: not tried again
     assert not await announce.send_parts(cast(discord.Client, refused), tour, parts[:1])
     assert refused.sent == []
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_tournament_hosted_by_a_former_player_names_them_so(lang: str) -> None:
+    """A member whose data was erased (``/tute privacy erase``) hosts under an id that is no
+    Discord id: the sign-up message calls them a former player, in no mention."""
+    tour = tour_of(3, lang)
+    tour.host_id = -1
+    tour.status = TournamentStatus.CANCELLED
+    (embed,) = body_of(signup_payload(tour))["embeds"]
+    assert t("privacy.former_player", lang) in embed["description"]
+    assert "<@-1>" not in embed["description"]
