@@ -267,10 +267,7 @@ async def erase_member(db: Database, user_id: int, former_name: FormerName) -> E
         scrub = Scrub(user_id, pseudonym, former_name)
         erased.tables = await _scrub_tables(conn, scrub)
         erased.tournaments = await _scrub_tournaments(conn, scrub)
-        erased.rated_games = await _scrub_rows(
-            conn, "rated_games", "id", "result", scrub, language=None
-        )
-        await _scrub_rows(conn, "deals", "table_id, deal_no", "record", scrub, language=None)
+        erased.rated_games = await _scrub_rows(conn, "rated_games", "id", "result", scrub)
         await _scrub_places(conn, scrub)
     return erased
 
@@ -348,9 +345,7 @@ async def _scrub_tournaments(conn: Conn, scrub: Scrub) -> int:
     return len(rows)
 
 
-async def _scrub_rows(
-    conn: Conn, table: str, key: str, column: str, scrub: Scrub, *, language: str | None
-) -> int:
+async def _scrub_rows(conn: Conn, table: str, key: str, column: str, scrub: Scrub) -> int:
     """Every row of ``table`` whose JSON ``column`` holds the member's id, rewritten."""
     columns = [c.strip() for c in key.split(",")]
     rows = await conn.fetchall(
@@ -361,14 +356,14 @@ async def _scrub_rows(
         values = tuple(row)
         await conn.execute(
             f"UPDATE {table} SET {column} = ? WHERE {where}",
-            (scrub.text(str(values[-1]), language), *values[:-1]),
+            (scrub.text(str(values[-1]), None), *values[:-1]),
         )
     return len(rows)
 
 
 async def _scrub_places(conn: Conn, scrub: Scrub) -> None:
     """Where the member's hands were sent (their DMs) is forgotten."""
-    await _scrub_rows(conn, "table_places", "table_id", "hands", scrub, language=None)
+    await _scrub_rows(conn, "table_places", "table_id", "hands", scrub)
 
 
 async def erasures(source: Source) -> int:
