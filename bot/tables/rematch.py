@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.storage.privacy import is_pseudonym
+
 from .errors import TableError
 from .model import DEFAULT_ROBOT, Status, Table
 
@@ -32,11 +34,16 @@ def turned(old: Table, host_seat: int, seat: int) -> int:
 
 
 def others(old: Table, user_id: int) -> list[int]:
-    """The other members who played the finished game to its end: invited to its rematch."""
+    """The other members who played the finished game to its end: invited to its rematch
+    (a former player, whose data was erased, is nobody to invite)."""
     return [
         s.user_id
         for s in old.seats
-        if s is not None and s.human and s.user_id is not None and s.user_id != user_id
+        if s is not None
+        and s.human
+        and s.user_id is not None
+        and s.user_id != user_id
+        and not is_pseudonym(s.user_id)
     ]
 
 

@@ -15,12 +15,15 @@ import pytest
 from bot.engine import Variant
 from bot.storage import Database, ledger, members, places, privacy
 from bot.storage import ratings as stored_ratings
+from bot.storage import tables as stored_tables
 from bot.storage.seasons import running_season
 from bot.storage.settings import get_settings
 from bot.tables import ratings
 from bot.tables.competition import seasons
 from bot.tables.competition.tournament import Format
+from bot.tables.persistence import table_of
 from bot.tables.ratings import Family
+from bot.tables.replay import deal_replay
 
 from ._member_data import (
     DM_CHANNEL,
@@ -252,6 +255,21 @@ async def test_an_erased_member_is_nowhere_and_everyone_else_keeps_everything(
     assert board_after == {
         family: [(u, mu) for u, mu in rows if u != ERASED] for family, rows in board_before.items()
     }
+    # every table and tournament still reads back, and a replay of their first game with
+    # another member who sat there names them a former player
+    for table_id in games:
+        row = await stored_tables.load_table(db, table_id)
+        assert row is not None and table_of(row).id == table_id
+    for (tournament_id,) in await db.fetchall("SELECT id FROM tournaments"):
+        assert (await world.tournaments.load(int(tournament_id))).entrant_ids()[1] == pseudonym
+    first = min(games)
+    shown = await deal_replay(db, GUILD, first, 0, user_id=OTHERS[0], now=world.clock())
+    assert [s.name for s in shown.seats] == ["a former player", name_of(OTHERS[0])]
+    # a rematch of it invites nobody in their place
+    view, _ = await world.tables.rematch(first, OTHERS[0], name_of(OTHERS[0]))
+    lobby = world.tables.get(view.id)
+    assert lobby.invited == [] and lobby.humans() == [OTHERS[0]]
+    await world.tables.close(view.id, OTHERS[0])
     # a second erasure finds nothing left
     again = await privacy.erase_member(db, ERASED, former_name)
     assert (again.standings, again.tables, again.ledger_rows, again.servers) == (0, 0, 0, set())
