@@ -59,6 +59,10 @@ A member seated at a table in its lobby or in play (or who left one still in pla
 state still names them), who hosts one, or who is in a tournament not over (signed up,
 playing or knocked out, or hosting it) is refused (:class:`MemberBusy`): those records
 are still being written, so the member leaves (or waits for the end) and asks again.
+Open tables are never rewritten here (the table service saves them from memory): one that
+names the member without seating them (an invitation, a lobby they joined and left) is
+made to forget them by the service first (``Notes.forget``, for the tables its process
+holds; with several processes, another process's open table still names them).
 
 Every read here scans the tables' and tournaments' states for the member's id (a LIKE
 over their text, on both engines): an erasure is rare, and its cost is one pass.
@@ -302,11 +306,15 @@ async def still_playing(source: Source, user_id: int) -> MemberBusy | None:
 
 
 async def _scrub_tables(conn: Conn, scrub: Scrub) -> int:
-    """Every table whose state or host names the member (none is open: refused before)."""
+    """Every table over whose state or host names the member. Open ones are the table
+    service's, which saves them from memory: the member sits at none (refused before);
+    one that names them otherwise is the service's to make forget them (``Notes.forget``)."""
     user = scrub.user_id
+    marks = ", ".join("?" * len(OPEN_TABLE_STATUSES))
     rows = await conn.fetchall(
-        "SELECT id, host_id, channel_id, state FROM tables WHERE host_id = ? OR state LIKE ?",
-        (user, _like(user)),
+        "SELECT id, host_id, channel_id, state FROM tables"
+        f" WHERE (host_id = ? OR state LIKE ?) AND status NOT IN ({marks})",
+        (user, _like(user), *OPEN_TABLE_STATUSES),
     )
     for table_id, host_id, channel_id, state in rows:
         data = parse(state)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -34,11 +34,15 @@ _MAC_LENGTH: Final = 16
 @dataclass
 class Privacy:
     """The members' data, read and erased, on ``db``; ``clock``: the wall clock (seconds
-    since the epoch); ``secret``: what signs the confirmations (drawn at the start of the
+    since the epoch); ``uninvite``: see below; ``secret``: what signs the confirmations (drawn at the start of the
     process: a confirmation asked before a restart is refused, and asked again)."""
 
     db: Database
     clock: Callable[[], float]
+    uninvite: Callable[[int], Awaitable[None]] | None = None
+    """What makes the open tables this process holds forget the member where they do not
+    sit (``Notes.forget``: an invitation, a lobby they joined and left), before an erasure:
+    those tables are the service's to save, and the erasure leaves open tables alone."""
     secret: bytes = field(default_factory=lambda: secrets.token_bytes(32), repr=False)
 
     async def kept(self, user_id: int) -> MemberData:
@@ -85,6 +89,9 @@ class Privacy:
         (``privacy_at_table``, ``privacy_in_tournament``) while they still play, with
         nothing erased."""
         self.check(user_id, token)
+        _refuse(await stored.still_playing(self.db, user_id))
+        if self.uninvite is not None:
+            await self.uninvite(user_id)
         try:
             return await stored.erase_member(self.db, user_id, former_name)
         except MemberBusy as busy:

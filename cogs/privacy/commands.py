@@ -22,7 +22,7 @@ from bot.tables.errors import TableError
 from bot.tables.privacy import Privacy
 from bot.words.refusals import refusal_text
 from cogs._base import CommandsMixin, answers_errors, anywhere, command_path, number, shown_name
-from cogs.tables.common import clock_of, db_of, locale_of
+from cogs.tables.common import clock_of, db_of, locale_of, service_of
 
 from .buttons import ERASE, KEEP, PrivacyButton
 
@@ -38,7 +38,8 @@ _privacies: weakref.WeakKeyDictionary[discord.Client, Privacy] = weakref.WeakKey
 def privacy_of(client: discord.Client) -> Privacy:
     found = _privacies.get(client)
     if found is None:
-        found = _privacies[client] = Privacy(db_of(client), clock_of(client))
+        uninvite = service_of(client).notes.forget
+        found = _privacies[client] = Privacy(db_of(client), clock_of(client), uninvite)
     return found
 
 

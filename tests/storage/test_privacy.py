@@ -21,7 +21,9 @@ from bot.storage.settings import get_settings
 from bot.tables import ratings
 from bot.tables.competition import seasons
 from bot.tables.competition.tournament import Format
+from bot.tables.model import Status
 from bot.tables.persistence import table_of
+from bot.tables.privacy import Privacy
 from bot.tables.ratings import Family
 from bot.tables.replay import deal_replay
 
@@ -317,5 +319,19 @@ async def test_a_member_still_playing_is_refused_and_nothing_changes(world: Worl
     assert await every_row(db) == before
 
     await world.tournaments.withdraw(t.id, ERASED)
-    await privacy.erase_member(db, ERASED, former_name)
+    # invited to a table they never sat at: the service takes the invitation back first
+    invited = await opened(
+        world.tables,
+        guild_id=GUILD,
+        channel_id=30,
+        host_id=OTHERS[2],
+        host_name=name_of(OTHERS[2]),
+        variant=Variant.HABANERO,
+        options=quick(),
+        language="en",
+        invited=[ERASED, OTHERS[0]],
+    )
+    service = Privacy(db, world.clock, world.tables.notes.forget)
+    await service.erase(ERASED, service.confirmation(ERASED), former_name)
+    assert invited.status is Status.LOBBY and invited.invited == [OTHERS[0]]
     assert traces(await every_row(db), ERASED, ERASED_NAME) == []
