@@ -35,6 +35,10 @@ By their Discord user id (``user_id`` unless said), in every server (``guild_id`
                              name]``), the draw (ids), ``prizes`` (by id).
 ============================ =========================================================
 
+``guild_id`` is a server's id, or, for a table played in a DM or a group DM (the app
+installed to a user), that conversation's channel id (``bot.tables.audience.place_of``):
+the member's chips and standing there are filed under it like a server's.
+
 Nothing of a member is in ``actions`` and ``deals.record`` (seats only),
 ``guild_settings``, ``seasons``, ``tournament_places``, ``shard_leases``, ``daily_key`` or
 ``erasures``. Names are kept as the member showed them when they sat down or signed up:
@@ -53,7 +57,8 @@ reassigned to the pseudonymous id, so each server's chips still add up (:func:`l
 <bot.storage.ledger.audit>`: their chips stay in the members' total, in an account nobody
 holds, on no board since it has no ``members`` row) and every finished game keeps its
 scores and payments. The DM channel of a daily deal's table, and of their hands, is
-forgotten.
+forgotten; the ids a conversation's tables are filed under (above) stay, on rows that name
+the member no more.
 
 A member seated at a table in its lobby or in play (or who left one still in play: its
 state still names them), who hosts one, or who is in a tournament not over (signed up,
@@ -336,10 +341,14 @@ async def _scrub_tables(conn: Conn, scrub: Scrub) -> int:
 
 
 async def _scrub_tournaments(conn: Conn, scrub: Scrub) -> int:
+    """Every tournament over that names the member (none running names them: refused
+    before; the tournament service saves those from memory)."""
     user = scrub.user_id
+    marks = ", ".join("?" * len(ACTIVE_TOURNAMENT_STATUSES))
     rows = await conn.fetchall(
-        "SELECT id, host_id, state FROM tournaments WHERE host_id = ? OR state LIKE ?",
-        (user, _like(user)),
+        "SELECT id, host_id, state FROM tournaments"
+        f" WHERE (host_id = ? OR state LIKE ?) AND status NOT IN ({marks})",
+        (user, _like(user), *ACTIVE_TOURNAMENT_STATUSES),
     )
     for tournament_id, host_id, state in rows:
         await conn.execute(
