@@ -17,7 +17,7 @@ from discord import app_commands
 
 from bot.client import TuteBot, catalog_str, tell
 from bot.i18n import t
-from bot.storage.privacy import Erased, MemberData
+from bot.storage.privacy import Erased, MemberData, ServerData
 from bot.tables.errors import TableError
 from bot.tables.privacy import Privacy
 from bot.words.refusals import refusal_text
@@ -27,9 +27,9 @@ from cogs.tables.common import clock_of, db_of, locale_of, service_of
 from .buttons import ERASE, KEEP, PrivacyButton
 
 CMD = "commands.tute.privacy"
-SHOWN_SERVERS = 15
-"""Servers listed one by one in ``show`` (the rest are counted): a message holds 2000
-characters."""
+MESSAGE_LIMIT = 2000
+"""The most characters a message's content holds: ``show`` lists the servers that fit, and
+counts the rest."""
 
 _privacies: weakref.WeakKeyDictionary[discord.Client, Privacy] = weakref.WeakKeyDictionary()
 """Each running bot's :class:`Privacy` (its confirmations are signed by its own secret)."""
@@ -60,35 +60,14 @@ def server_label(client: discord.Client, guild_id: int, lang: str) -> str:
 
 
 def kept_text(client: discord.Client, data: MemberData, lang: str) -> str:
-    """What the bot keeps about the member, in words: per server, then in the records."""
+    """What the bot keeps about the member, in words: per server (as many as one message
+    holds, the rest counted), then in the records, then how long."""
     if data.empty:
         return t("privacy.nothing", lang)
-    lines = [t("privacy.title", lang)]
-    for server in data.servers[:SHOWN_SERVERS]:
-        lines.append(t("privacy.server", lang, server=server_label(client, server.guild_id, lang)))
-        if server.standing:
-            lines.append(t("privacy.standing", lang, games=number(server.games_played, lang)))
-        if server.ledger_rows:
-            lines.append(
-                t(
-                    "privacy.chips",
-                    lang,
-                    chips=number(server.chips, lang),
-                    rows=number(server.ledger_rows, lang),
-                )
-            )
-        if server.ratings:
-            lines.append(t("privacy.ratings", lang, count=number(server.ratings, lang)))
-        if server.daily:
-            lines.append(t("privacy.daily", lang, count=number(server.daily, lang)))
-        if server.preferences:
-            lines.append(t("privacy.preferences", lang))
-    if len(data.servers) > SHOWN_SERVERS:
-        more = len(data.servers) - SHOWN_SERVERS
-        lines.append(t("privacy.more_servers", lang, count=number(more, lang)))
+    tail: list[str] = []
     if data.tables or data.deals or data.tournaments or data.rated_games:
-        lines.append(t("privacy.records", lang))
-        lines.append(
+        tail.append(t("privacy.records", lang))
+        tail.append(
             t(
                 "privacy.records_line",
                 lang,
@@ -98,8 +77,35 @@ def kept_text(client: discord.Client, data: MemberData, lang: str) -> str:
                 rated=number(data.rated_games, lang),
             )
         )
-    lines.append(t("privacy.how_long", lang, command=erase_path(lang)))
-    return "\n".join(lines)
+    tail.append(t("privacy.how_long", lang, command=erase_path(lang)))
+    lines = [t("privacy.title", lang)]
+    more = t("privacy.more_servers", lang, count=number(len(data.servers), lang))
+    room = MESSAGE_LIMIT - len("\n".join([*lines, *tail])) - len(more) - 2
+    for shown, server in enumerate(data.servers):
+        block = server_lines(client, server, lang)
+        if len("\n".join(block)) + 1 > room:
+            left = len(data.servers) - shown
+            lines.append(t("privacy.more_servers", lang, count=number(left, lang)))
+            break
+        lines += block
+        room -= len("\n".join(block)) + 1
+    return "\n".join([*lines, *tail])
+
+
+def server_lines(client: discord.Client, server: ServerData, lang: str) -> list[str]:
+    lines = [t("privacy.server", lang, server=server_label(client, server.guild_id, lang))]
+    if server.standing:
+        lines.append(t("privacy.standing", lang, games=number(server.games_played, lang)))
+    if server.ledger_rows:
+        chips, rows = number(server.chips, lang), number(server.ledger_rows, lang)
+        lines.append(t("privacy.chips", lang, chips=chips, rows=rows))
+    if server.ratings:
+        lines.append(t("privacy.ratings", lang, count=number(server.ratings, lang)))
+    if server.daily:
+        lines.append(t("privacy.daily", lang, count=number(server.daily, lang)))
+    if server.preferences:
+        lines.append(t("privacy.preferences", lang))
+    return lines
 
 
 def erased_text(erased: Erased, lang: str) -> str:
