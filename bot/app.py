@@ -6,11 +6,13 @@ once and in order, from the open database, before any cog loads:
 2. the presenters: Discord's messages and the card table's sockets;
 3. the table service with those presenters and the bot's runtime (its clock, its waits, its
    seeds, its robot), then the tournaments (with the Discord side's record of where each
-   lives, and its loop that tells where their tables opened) and the daily deals on it, and
-   who listens to what;
+   lives, and its loop that tells where their tables opened) and the daily deals on it, the
+   servers' retention (what the bot keeps of a server it left, and for how long), and who
+   listens to what;
 4. the card table, listening where TUTE_WEB_PORT asks;
 5. this process's shards (the cluster), then the tables restored, the tournaments, the
-   daily deals caught up, and every table shown again.
+   daily deals caught up, every table shown again, and the erasure of the servers the bot
+   left long enough ago planned (again once the gateway has listed the servers).
 
 Nothing is swapped later: a collaborator is a plain attribute of the bot, set here once.
 This is the one module under bot/ that knows the cogs: it builds their presenter, and
@@ -20,10 +22,13 @@ from __future__ import annotations
 
 import logging
 
+import discord
+
 from bot.client import TuteBot
 from bot.config import Config
 from bot.tables.competition.tournaments import Tournament, TournamentService
 from bot.tables.daily import DailyService, Scored
+from bot.tables.retention import Retention
 from bot.tables.runtime import Runtime
 from bot.tables.service import TableService
 from bot.web.hub import at_once
@@ -57,6 +62,8 @@ class TuteApp(TuteBot):
     """Where each tournament lives on Discord: its sign-up message, the tables told."""
     tournament_telling: Telling
     """The tables whose link a tournament's channel is still to be told, tried again."""
+    retention: Retention
+    """The servers the bot is in, and the erasure of those it left long enough ago."""
 
     def __init__(
         self, config: Config, *, runtime: Runtime | None = None, door: WebDoor | None = None
@@ -90,6 +97,14 @@ class TuteApp(TuteBot):
             self, self.tournaments, self.tournament_places, runtime.sleep
         )
         self.daily = DailyService(db, tables)
+        self.retention = Retention(
+            db,
+            days=config.retention_days,
+            clock=runtime.clock,
+            sleep=runtime.sleep,
+            owns=self.cluster.owns,
+            busy=self._busy,
+        )
         self._listen()
         door = self.door
         self.web = WebTable(
@@ -126,6 +141,11 @@ class TuteApp(TuteBot):
         tournaments.on_opened(tables_opened)
         self.daily.scored_listeners.append(scored)
 
+    def _busy(self, guild_id: int) -> bool:
+        """Whether a table or tournament of the server is still open in this process: its
+        data waits for them to end before it is erased."""
+        return self.tables.holds_open(guild_id) or bool(self.tournaments.active_in(guild_id))
+
     async def _serve_web(self) -> None:
         """The card table, where TUTE_WEB_PORT asks for one. One that cannot listen (the
         port taken) leaves the bot on Discord alone, and says so; the sandbox's door takes
@@ -158,6 +178,7 @@ class TuteApp(TuteBot):
         await self._restore_tournaments(self.tournaments)
         await self._catch_up(self.daily)
         self.loop.create_task(tables.publish_all(), name="tables-shown")
+        self.retention.plan()
 
     async def _restore_tournaments(self, tournaments: TournamentService) -> None:
         try:
@@ -176,7 +197,35 @@ class TuteApp(TuteBot):
         left); then the bot stops as it was built."""
         if "tournament_telling" in vars(self):
             self.tournament_telling.stop()
+        if "retention" in vars(self):
+            self.retention.stop()
         await super().close()
+
+    # ---------------------------------------------------------------- the servers
+
+    async def on_ready(self) -> None:
+        """The gateway has listed every server of this process's shards (those Discord
+        cannot serve now too): a server the bot was in and is not any more was left while
+        the bot was away."""
+        if "retention" in vars(self):
+            await self.retention.connected(guild.id for guild in self.guilds)
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        if "retention" in vars(self):
+            await self.retention.joined(guild.id)
+
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        """A server Discord serves again, or one joined whose first news says it is
+        available: the bot is in it (those listed before ``on_ready`` are written there,
+        all at once)."""
+        if self.is_ready():
+            await self.on_guild_join(guild)
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """The bot was removed from the server (or it was deleted); not a server Discord
+        cannot serve for a while, which stays among ``guilds``."""
+        if "retention" in vars(self):
+            await self.retention.left(guild.id)
 
     @staticmethod
     async def _catch_up(daily: DailyService) -> None:

@@ -73,6 +73,9 @@ class Config:
     client_secret: str = field(default="", repr=False)
     """The application's OAuth2 secret (DISCORD_CLIENT_SECRET): a player of the Activity
     proves who they are with it. Never in the repr."""
+    retention_days: int = 30
+    """Days a server's data is kept after the bot leaves it (TUTE_RETENTION_DAYS): the bot
+    coming back before then keeps everything; 0, it is erased at once."""
     web_peer_url: str | None = None
     """Where the bot's other processes reach this one's web table (TUTE_WEB_PEER_URL,
     ``http://host:port``), kept beside its shard leases, so that a page's socket that lands
@@ -166,6 +169,7 @@ def load_config(
         web_host=setting("TUTE_WEB_HOST") or "127.0.0.1",
         client_secret=setting("DISCORD_CLIENT_SECRET") or "",
         web_peer_url=_parse_peer_url(setting("TUTE_WEB_PEER_URL")),
+        retention_days=_parse_retention(setting("TUTE_RETENTION_DAYS")),
     )
 
 
@@ -333,6 +337,21 @@ def _parse_processes(value: str | None) -> int | None:
             f"TUTE_ROBOT_PROCESSES is {value!r}, but it must be a whole number of worker "
             "processes, 0 (the robots think in threads of the bot) to 256, or left empty "
             "(one per core)."
+        )
+    return int(value)
+
+
+MOST_RETENTION_DAYS: Final = 3650
+
+
+def _parse_retention(value: str | None) -> int:
+    if value is None:
+        return 30
+    if not (value.isascii() and value.isdecimal()) or int(value) > MOST_RETENTION_DAYS:
+        raise ConfigError(
+            f"TUTE_RETENTION_DAYS is {value!r}, but it must be the whole number of days a "
+            f"server's data is kept after the bot leaves it, 0 (erased at once) to "
+            f"{MOST_RETENTION_DAYS}, or left empty (30)."
         )
     return int(value)
 

@@ -95,6 +95,18 @@ def test_robot_processes_zero_means_threads() -> None:
     assert config_from(TUTE_ROBOT_PROCESSES="0").robot_processes == 0
 
 
+def test_a_servers_data_is_kept_30_days_after_the_bot_leaves_unless_set() -> None:
+    assert config_from().retention_days == 30
+    assert config_from(TUTE_RETENTION_DAYS="0").retention_days == 0
+    assert config_from(TUTE_RETENTION_DAYS="90").retention_days == 90
+
+
+@pytest.mark.parametrize("value", ["-1", "a month", "1.5", "3651"])
+def test_a_bad_retention_is_refused(value: str) -> None:
+    with pytest.raises(ConfigError, match="TUTE_RETENTION_DAYS"):
+        config_from(TUTE_RETENTION_DAYS=value)
+
+
 @pytest.mark.parametrize("value", ["fr", "english", "es-ES"])
 def test_an_unknown_language_is_refused(value: str) -> None:
     with pytest.raises(ConfigError, match=r"TUTE_LANGUAGE .* must be one of en, es\."):

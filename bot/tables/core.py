@@ -64,6 +64,10 @@ class ServiceCore(Surroundings):
         one member's own in their DMs (they count where a host's tables count)."""
         return [table_view(t) for t in self._open_in(guild_id) if not t.daily]
 
+    def holds_open(self, guild_id: int) -> bool:
+        """Whether a table filed under the server is open here (its daily deals too)."""
+        return bool(self._open_in(guild_id))
+
     def open_in_channel(self, channel_id: int) -> TableView | None:
         """The newest open table of a channel, if any (only its view is made). A table is
         found by its channel alone, whatever server it is filed under: a channel's id is its

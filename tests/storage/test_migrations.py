@@ -34,6 +34,7 @@ TABLES = {
     "daily_key",
     "tournament_places",
     "erasures",
+    "guild_presence",
 }
 ADDED_AT = {
     "member_preferences": 4,
@@ -47,6 +48,7 @@ ADDED_AT = {
     "daily_key": 12,
     "tournament_places": 14,
     "erasures": 15,
+    "guild_presence": 16,
 }
 """The tables a later version added, with that version."""
 LATEST = len(migration_scripts())
