@@ -113,4 +113,39 @@ MESSAGES: Final[dict[str, str]] = {
     "settings.config.toggle": "{setting}: {state}",
     "settings.config.form.chips": "Chips and tables",
     "settings.config.form.rating": "Ratings and fair play",
+    # /tute config's Export: the server's standings (CSV) and finished deals' records (JSON)
+    "settings.config.export": "Export standings and records",
+    "settings.export.done": (
+        "This server's standings (**{members}** members) and the game records of its finished "
+        "deals (**{deals}**), for you alone."
+    ),
+    "settings.export.kept_one": (
+        "**1** finished deal is not in it: its players played unwatched, or it is a daily deal "
+        "still secret."
+    ),
+    "settings.export.kept": (
+        "**{count}** finished deals are not in it: their players played unwatched, or they are "
+        "daily deals still secret."
+    ),
+    "settings.export.zipped": (
+        "Together they are over Discord's limit for attachments ({limit}), so they come zipped."
+    ),
+    "settings.export.records_too_large": (
+        "The records are over Discord's limit for attachments ({limit}) even zipped: only the "
+        "standings are attached."
+    ),
+    "settings.export.too_large": (
+        "The export is over Discord's limit for attachments ({limit}) even zipped, so it cannot "
+        "be sent here."
+    ),
+    "settings.export.standings_file": "This server's standings",
+    "settings.export.records_file": "The game records of this server's finished deals",
+    "settings.export.column.member_id": "Member ID",
+    "settings.export.column.name": "Name",
+    "settings.export.column.chips": "Chips",
+    "settings.export.column.xp": "Experience",
+    "settings.export.column.games": "Games played",
+    "settings.export.column.wins": "Games won",
+    "settings.export.column.rating": "Rating: {family}",
+    "settings.export.column.rated_games": "Rated games: {family}",
 }

@@ -114,4 +114,39 @@ MESSAGES: Final[dict[str, str]] = {
     "settings.config.toggle": "{setting}: {state}",
     "settings.config.form.chips": "Fichas y mesas",
     "settings.config.form.rating": "Nivel y juego limpio",
+    # /tute config's Export: the server's standings (CSV) and finished deals' records (JSON)
+    "settings.config.export": "Exportar clasificación y actas",
+    "settings.export.done": (
+        "La clasificación de este servidor (**{members}** miembros) y las actas de sus manos "
+        "terminadas (**{deals}**), solo para ti."
+    ),
+    "settings.export.kept_one": (
+        "Falta **1** mano terminada: sus jugadores jugaron sin espectadores, o es una mano "
+        "del reto aún secreta."
+    ),
+    "settings.export.kept": (
+        "Faltan **{count}** manos terminadas: sus jugadores jugaron sin espectadores, o son "
+        "manos del reto aún secretas."
+    ),
+    "settings.export.zipped": (
+        "Juntos superan el límite de Discord para adjuntos ({limit}), así que van comprimidos."
+    ),
+    "settings.export.records_too_large": (
+        "Las actas superan el límite de Discord para adjuntos ({limit}) aun comprimidas: "
+        "solo va la clasificación."
+    ),
+    "settings.export.too_large": (
+        "La exportación supera el límite de Discord para adjuntos ({limit}) aun comprimida, así "
+        "que no se puede enviar aquí."
+    ),
+    "settings.export.standings_file": "La clasificación de este servidor",
+    "settings.export.records_file": "Las actas de las manos terminadas de este servidor",
+    "settings.export.column.member_id": "ID del miembro",
+    "settings.export.column.name": "Nombre",
+    "settings.export.column.chips": "Fichas",
+    "settings.export.column.xp": "Experiencia",
+    "settings.export.column.games": "Partidas jugadas",
+    "settings.export.column.wins": "Partidas ganadas",
+    "settings.export.column.rating": "Nivel: {family}",
+    "settings.export.column.rated_games": "Partidas puntuadas: {family}",
 }

@@ -1,7 +1,8 @@
 """``/tute config``'s form: under the server's settings, a select for each setting of a few
 values (the language, how hands are delivered, who may open tables), two buttons, each
-opening a form of numbers (chips and tables; ratings and fair play), and a button that turns
-the daily deal's experience on or off. Every change is checked
+opening a form of numbers (chips and tables; ratings and fair play), a button that turns
+the daily deal's experience on or off, and one that exports the server's standings and game
+records (:mod:`cogs.standings.export`). Every change is checked
 and saved as the command's options are (:func:`bot.storage.settings.update_settings`), by a
 member who may manage the server, and the answer shows the settings as they are now.
 
@@ -20,6 +21,7 @@ from bot.tables.numbers import parse_number
 
 from .common import CMD, NO_PINGS, bot_language, database, managing_guild, reply, user_language
 from .embeds import settings_embed
+from .export import export
 
 NUMBERS: Final[dict[str, tuple[str, ...]]] = {
     "chips": ("starting_chips", "daily_grant", "turn_time", "max_tables"),
@@ -130,6 +132,12 @@ class ConfigForm(discord.ui.View):
         )
         toggle.callback = lambda interaction: apply(interaction, {"daily_experience": not on})
         self.add_item(toggle)
+        # the server's standings and finished deals' records, as files for the admin alone
+        exporting: discord.ui.Button[ConfigForm] = discord.ui.Button(
+            label=t("settings.config.export", lang), emoji="📤", row=4
+        )
+        exporting.callback = export
+        self.add_item(exporting)
 
     def _opener(self, form: str, settings: GuildSettings) -> Any:
         async def open_form(interaction: discord.Interaction[Any]) -> None:

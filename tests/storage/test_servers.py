@@ -2,7 +2,7 @@
 server gone past the retention is erased, in every table, and nothing of another server; a
 server the bot came back to keeps everything."""
 
-from bot.storage import Database, servers
+from bot.storage import Database, exports, servers
 
 from .helpers import NOW
 
@@ -156,3 +156,20 @@ async def test_every_table_naming_a_server_is_erased_with_it(db: Database) -> No
     for name, columns in (await _tables_of(db)).items():
         if columns & {"guild_id", "table_id", "tournament_id"} and name != "guild_presence":
             assert f"FROM {name} " in covered, name
+
+
+async def test_the_export_reads_a_servers_standings_and_finished_deals(db: Database) -> None:
+    await _seed(db)
+    await db.write(
+        [
+            ("INSERT INTO members (guild_id, user_id, xp) VALUES (?, ?, 7)", (GONE, ANA + 1)),
+            ("INSERT INTO deals VALUES (101, 0, ?, '{\"open\": 1}', NULL)", (GONE,)),
+        ]
+    )
+    found = await exports.standings(db, GONE)
+    assert [(s.user_id, s.chips, s.xp) for s in found] == [(ANA, 1000, 0), (ANA + 1, 0, 7)]
+    assert found[0].ratings["pairs"].mu == 25 and found[1].ratings == {}
+    deals = await exports.finished_deals(db, GONE)
+    assert [(d.deal.table_id, d.deal.members, d.variant) for d in deals] == [
+        (100, {0: ANA}, "pairs")
+    ]
