@@ -21,6 +21,7 @@ hands the services to them."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 
 import discord
 
@@ -207,12 +208,11 @@ class TuteApp(TuteBot):
         """The gateway has listed every server of this process's shards (those Discord
         cannot serve now too): a server the bot was in and is not any more was left while
         the bot was away."""
-        if "retention" in vars(self):
-            await self.retention.connected(guild.id for guild in self.guilds)
+        here = [guild.id for guild in self.guilds]
+        await self._servers(lambda retention: retention.connected(here))
 
     async def on_guild_join(self, guild: discord.Guild) -> None:
-        if "retention" in vars(self):
-            await self.retention.joined(guild.id)
+        await self._servers(lambda retention: retention.joined(guild.id))
 
     async def on_guild_available(self, guild: discord.Guild) -> None:
         """A server Discord serves again, or one joined whose first news says it is
@@ -224,8 +224,17 @@ class TuteApp(TuteBot):
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         """The bot was removed from the server (or it was deleted); not a server Discord
         cannot serve for a while, which stays among ``guilds``."""
-        if "retention" in vars(self):
-            await self.retention.left(guild.id)
+        await self._servers(lambda retention: retention.left(guild.id))
+
+    async def _servers(self, tell: Callable[[Retention], Awaitable[object]]) -> None:
+        """Tell the retention where the bot is. A failure (the database down, or closing
+        as the bot stops) is logged: the next start lists the servers again."""
+        if "retention" not in vars(self):
+            return
+        try:
+            await tell(self.retention)
+        except Exception:
+            log.exception("Could not keep the servers the bot is in")
 
     @staticmethod
     async def _catch_up(daily: DailyService) -> None:
