@@ -32,6 +32,10 @@ MESSAGES: Final[dict[str, str]] = {
         " daily results and settings go, in every server; finished games and tournaments keep"
         " their scores, with you as “a former player”."
     ),
+    "privacy.server_left": (
+        "A server's share of it is also erased {days} days after the bot leaves that server"
+        " (unless the bot comes back before)."
+    ),
     "privacy.confirm": (
         "**Erase everything the bot keeps about you, in every server?**\n"
         "Your standings, chips, ratings, daily results and settings are deleted. In finished"

@@ -33,6 +33,10 @@ MESSAGES: Final[dict[str, str]] = {
         " partidas y torneos terminados conservan sus resultados, contigo como «un antiguo"
         " jugador»."
     ),
+    "privacy.server_left": (
+        "Lo de cada servidor se borra también {days} días después de que el bot salga de él"
+        " (salvo que vuelva antes)."
+    ),
     "privacy.confirm": (
         "**¿Borrar todo lo que el bot guarda de ti, en cada servidor?**\n"
         "Se borran tu clasificación, fichas, puntuaciones, resultados diarios y ajustes. En las"

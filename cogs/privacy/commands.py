@@ -59,9 +59,10 @@ def server_label(client: discord.Client, guild_id: int, lang: str) -> str:
     return shown_name(guild.name)
 
 
-def kept_text(client: discord.Client, data: MemberData, lang: str) -> str:
+def kept_text(client: discord.Client, data: MemberData, lang: str, days: int) -> str:
     """What the bot keeps about the member, in words: per server (as many as one message
-    holds, the rest counted), then in the records, then how long."""
+    holds, the rest counted), then in the records, then how long (``days``: how long a
+    server's data outlives the bot's leaving it)."""
     if data.empty:
         return t("privacy.nothing", lang)
     tail: list[str] = []
@@ -78,6 +79,7 @@ def kept_text(client: discord.Client, data: MemberData, lang: str) -> str:
             )
         )
     tail.append(t("privacy.how_long", lang, command=erase_path(lang)))
+    tail.append(t("privacy.server_left", lang, days=number(days, lang)))
     lines = [t("privacy.title", lang)]
     more = t("privacy.more_servers", lang, count=number(len(data.servers), lang))
     room = MESSAGE_LIMIT - len("\n".join([*lines, *tail])) - len(more) - 2
@@ -191,7 +193,10 @@ class PrivacyCommands(CommandsMixin):
         lang = locale_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         data = await privacy_of(interaction.client).kept(interaction.user.id)
-        await tell(interaction, kept_text(interaction.client, data, lang))
+        await tell(
+            interaction,
+            kept_text(interaction.client, data, lang, interaction.client.config.retention_days),
+        )
 
     @anywhere
     @privacy.command(

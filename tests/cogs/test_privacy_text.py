@@ -30,7 +30,7 @@ def everything(guild_id: int) -> ServerData:
 @pytest.mark.parametrize("lang", ["en", "es"])
 def test_a_member_of_many_servers_reads_it_in_one_message(lang: str) -> None:
     data = MemberData(tuple(everything(n) for n in range(1, SERVERS + 1)), 5000, 9000, 40, 800)
-    text = kept_text(client_with_long_names(), data, lang)
+    text = kept_text(client_with_long_names(), data, lang, 30)
     assert len(text) <= MESSAGE_LIMIT
     listed = text.count(r"Casino \*Royal\*")  # escaped, as a name a member chose
     assert 0 < listed < SERVERS
@@ -38,14 +38,15 @@ def test_a_member_of_many_servers_reads_it_in_one_message(lang: str) -> None:
     pattern = re.escape(more).replace(re.escape("{count}"), r"(\d+)")
     (left,) = re.findall(pattern, text)
     assert listed + int(left) == SERVERS
-    assert text.endswith(t("privacy.how_long", lang, command=erase_path(lang)))
+    assert t("privacy.how_long", lang, command=erase_path(lang)) in text
+    assert text.endswith(t("privacy.server_left", lang, days=30))
     assert t("privacy.records", lang) in text
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])
 def test_a_few_servers_are_all_listed(lang: str) -> None:
     data = MemberData((everything(1), everything(2)), 0, 0, 0, 0)
-    text = kept_text(client_with_long_names(), data, lang)
+    text = kept_text(client_with_long_names(), data, lang, 30)
     assert text.count(r"Casino \*Royal\*") == 2
     assert t("privacy.more_servers", lang, count=0)[:5] not in text
     assert t("privacy.records", lang) not in text
