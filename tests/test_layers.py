@@ -166,8 +166,12 @@ TABLE = [
     # the entry point starts the sandbox too: `tute-bot --sandbox`
     Room("bot/__main__.py", (*BOT_ROOMS, *TOP_FILES, "bot/sandbox", "discord")),
     # `tute-bot --sandbox`: the real bot (not its cogs, which it loads by name) in SimCord,
-    # and its card table in the browser
-    Room("bot/sandbox", (*BOT_ROOMS, *TOP_FILES, "bot/web", "discord", "simcord", "playwright")),
+    # and its card table in the browser; the newcomer's walk drives SimCord's page over
+    # HTTP (aiohttp, discord.py's own), as the browser does
+    Room(
+        "bot/sandbox",
+        (*BOT_ROOMS, *TOP_FILES, "bot/web", "discord", "simcord", "playwright", "aiohttp"),
+    ),
     Room("cogs", (*BOT_ROOMS, *TOP_FILES, "bot/web", "discord")),  # "bot.*"
 ]
 
