@@ -313,6 +313,28 @@ def test_in_english_the_page_keeps_its_words() -> None:
     assert spanish["Send"] == "Enviar" and "Inspector" not in spanish
 
 
+def status_words() -> set[str]:
+    """Every status SimCord's page writes in its status line after an action (its
+    actions.js, the function that words the page's state), as it writes them."""
+    import simcord.preview
+
+    script = Path(simcord.preview.__file__).parent / "static" / "actions.js"
+    text = script.read_text(encoding="utf-8")
+    start = text.index('return "Updating preview')
+    block = text[start : text.index("return {", start)]
+    return set(re.findall(r'"([A-Z][^"]*[a-z.…])"', block))
+
+
+def test_in_spanish_the_page_says_its_status_in_spanish() -> None:
+    """The status line under the toolbar ("Loading preview…", "Viewer switched") spoke
+    English in a Spanish page, the last thing a newcomer read after each click."""
+    words = status_words()
+    assert {"Loading preview…", "Viewer switched", "Callback completed"} <= words
+    spanish = chrome_words("es", "tute")
+    assert not sorted(w for w in words if w not in spanish)
+    assert spanish["Loading preview…"] == "Cargando la vista…"
+
+
 # ------------------------------------------------------------------- card faces
 
 
