@@ -71,4 +71,6 @@ MESSAGES: Final[dict[str, str]] = {
     "sandbox.table.close": "Close the card table",
     "sandbox.table.places": "Places",
     "sandbox.table.dms": "Direct messages",
+    # "Alex used /tute": the line over a command's answer
+    "sandbox.table.used": "used",
 }

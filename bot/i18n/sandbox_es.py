@@ -71,4 +71,6 @@ MESSAGES: Final[dict[str, str]] = {
     "sandbox.table.close": "Cerrar la mesa",
     "sandbox.table.places": "Sitios",
     "sandbox.table.dms": "Mensajes directos",
+    # "Alex used /tute": the line over a command's answer
+    "sandbox.table.used": "usó",
 }

@@ -124,9 +124,9 @@ def serve_the_page_script(
     server._static = static_and_the_script
 
 
-TABLE_WORDS: Final = ("title", "tab", "close", "places", "dms")
-"""The words of the page's own parts (``sandbox.table.*``): the card table's panel and the
-list of places."""
+TABLE_WORDS: Final = ("title", "tab", "close", "places", "dms", "used")
+"""The words of the page's own parts (``sandbox.table.*``): the card table's panel, the
+list of places, and the "used" of "Alex used /tute" over a command's answer."""
 
 
 def _json_tag(element_id: str, value: Mapping[str, str]) -> str:

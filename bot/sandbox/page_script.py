@@ -1,7 +1,8 @@
 """The script the sandbox adds to SimCord's page (``page.py`` serves it): relative
 timestamps that count down on the simulated clock, the page's own words in the sandbox's
-language, pictures shown once loaded, each member's DMs beside the channel, and the card
-table opened over the channel by Play at the table."""
+language (and the "used" over a command's answer), pictures shown once loaded, each
+member's DMs beside the channel, and the card table opened over the channel by Play at the
+table."""
 
 from __future__ import annotations
 
@@ -162,6 +163,31 @@ PAGE_SCRIPT: Final = (
     childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ATTRIBUTES,
   });
   translate(document.body);
+})();
+
+// "Alex used /tute", the line SimCord's page writes over a command's answer (in English,
+// inside the messages, which the page's words leave alone): in the page's language.
+(() => {
+  "use strict";
+  const words = JSON.parse(document.getElementById("__TABLE_WORDS__")?.textContent || "{}");
+  const used = words.used;
+  if (!used || used === "used") return;
+  function say(root) {
+    if (root.nodeType !== Node.ELEMENT_NODE) return;
+    const headers = root.matches(".message-interaction-header") ? [root]
+      : root.querySelectorAll(".message-interaction-header");
+    for (const header of headers) {
+      const text = header.firstChild;
+      if (text?.nodeType !== Node.TEXT_NODE) continue;
+      const value = text.nodeValue || "";
+      if (value.endsWith(" used ")) text.nodeValue = `${value.slice(0, -" used ".length)} ${used} `;
+      else if (value === "Used ") text.nodeValue = `${used[0].toUpperCase()}${used.slice(1)} `;
+    }
+  }
+  new MutationObserver((records) => {
+    for (const record of records) record.addedNodes.forEach(say);
+  }).observe(document.documentElement, { childList: true, subtree: true });
+  say(document.body);
 })();
 
 // A picture shows once it has loaded: never as its name or as a broken image meanwhile (the

@@ -4,6 +4,7 @@ in the channel."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -88,6 +89,9 @@ async def test_in_the_browser_the_dms_are_one_click_away(tmp_path: Path, browser
         page = PreviewPage(session, box.url)
         await page.open(box.you)
         await page.command("tute aprender")  # the tab is shown what it did
+        # the line over the answer speaks Spanish too (SimCord's page writes "Alex used")
+        header = tab.locator("#channel-message-list .message-interaction-header").last
+        await expect(header).to_have_text(re.compile(r"^Alex usó /tute"))
         link = tab.locator("#channel-message-list a[href*='discord.com/channels/@me']").last
         await link.click()
         hash_is = "glyph => document.querySelector('.channel-hash')?.textContent === glyph"
