@@ -18,6 +18,7 @@ import pytest
 from bot.i18n import CATALOGS, Language, t
 from bot.sandbox import open_sandbox
 from bot.sandbox.driver import PreviewPage, buttons, message_text
+from bot.sandbox.page_pictures import PICTURES, page_files
 from bot.sandbox.walk import WALK, Seen, walk
 from bot.tables.tutorial import LESSONS
 from tests.sandbox._page import FAST, FakeTime
@@ -101,6 +102,23 @@ def test_the_walk_runs_every_command_of_the_readme() -> None:
     walked = [step.readme for step in WALK]
     assert len(set(walked)) == len(walked)
     assert sorted(walked) == sorted(listed)
+
+
+def test_the_readme_pictures_of_the_page_are_taken_on_the_walk() -> None:
+    """``--screenshot DIR --web`` takes the page's pictures at moments of this walk, and the
+    README shows them."""
+    moments = {
+        (step.readme, press) for step in WALK for press in (None, *(p.name for p in step.presses))
+    }
+    assert set(PICTURES) <= moments
+    shown = set(
+        re.findall(
+            r"docs/screenshots/web/(page-[a-z]+-[a-z]+\.png)", README.read_text(encoding="utf-8")
+        )
+    )
+    taken = set(page_files("en")) | set(page_files("es"))
+    assert len(taken) == 2 * sum(len(names) for names in PICTURES.values())
+    assert shown and shown <= taken, shown - taken
 
 
 @pytest.mark.e2e
