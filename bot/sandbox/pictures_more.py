@@ -10,23 +10,23 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Final, Protocol
 
+import aiohttp
 import discord
 import simcord
 from simcord.preview import Preview
 
 from bot.i18n import Language
-from bot.tables.clock import DECLARE_GRACE
 from bot.tables.codes import encode_action
 from bot.tables.model import Status
 from bot.tables.tutorial import LESSONS, NEXT, wrong_moves
 
+from .driver import PreviewPage
 from .page import card_face_assets
 from .pictures import (
     SCREENSHOT_FILES,
     SHOT_HEIGHT,
     button_id,
     buttons_in,
-    hand_choice,
     photograph,
     scratch_sandbox,
     table_message,
@@ -35,6 +35,7 @@ from .pictures import (
     walk_components,
 )
 from .server import PAGE_SIZE, Sandbox
+from .walk import WALK, Seen, walk
 
 REPLAY_STEPS: Final = 3
 """How many times the replay is stepped on (▶) before its picture: a few tricks in."""
@@ -42,6 +43,9 @@ LESSON: Final = 1
 """The lesson whose first wrong move is shown: following suit."""
 FORWARD: Final = "▶"
 """The replay's button that steps on."""
+WALKED: Final[dict[tuple[str, str | None], str]] = {("challenge board", None): "challenge.png"}
+"""The pictures taken at moments of the newcomer's walk (``walk.py``): the command, and the
+button pressed after it (None: its answer)."""
 
 
 class Shoot(Protocol):
@@ -198,47 +202,20 @@ def _lang_of(message: Any) -> str:
 
 
 async def _challenge(sandbox: Sandbox, shoot: Shoot) -> None:
-    """``/tute challenge play``: today's deal played in your DMs (the first card allowed,
-    each turn), then ``/tute challenge board``: you on the board of the day."""
-    you = sandbox.you
-    started = await you.slash(sandbox.channel, "tute challenge play")
-    if started.response is None:
-        return
-    dm = you.user.dm_channel
-    for _ in range(100):
-        table = _daily_table(sandbox, you.id)
-        if table is None or table.status is not Status.PLAYING:
-            break
-        hand = _hand_message(dm)
-        try:
-            choice = hand_choice(hand) if hand is not None else None
-        except LookupError:
-            choice = None
-        if hand is not None and choice is not None:
-            await you.user.click(hand, custom_id=choice)
-        else:
-            await sandbox.env.advance_time(DECLARE_GRACE + 1)
-    board = (await you.slash(sandbox.channel, "tute challenge board")).response
-    if board is not None and board.embeds:
-        await shoot("challenge.png", board)
+    """``/tute challenge play`` and ``board`` as the newcomer's walk runs them (``walk.py``):
+    today's deal played in your DMs to its end, then the board of the day, you on it."""
+    steps = tuple(step for step in WALK if step.path[0] == "challenge")
 
+    async def watch(seen: Seen) -> None:
+        board = seen.message
+        name = WALKED.get((seen.step.readme, None if seen.press is None else seen.press.name))
+        if name is not None and board is not None and board.get("embeds"):
+            await shoot(name, int(board["id"]))
 
-def _daily_table(sandbox: Sandbox, user_id: int) -> Any:
-    """Your table of the daily deal, while it is in the service (None once it is gone)."""
-    for table in sandbox.tables.tables.values():
-        if table.channel_id != sandbox.channel.id and any(
-            seat is not None and seat.user_id == user_id for seat in table.seats
-        ):
-            return table
-    return None
-
-
-def _hand_message(dm: simcord.ChannelHandle) -> discord.Message | None:
-    """Your hand in your DMs: the newest message with cards to click."""
-    for message in reversed(dm.history()):
-        if any(b.custom_id and b.custom_id.startswith("tute:h:") for b in _buttons(message)):
-            return message
-    return None
+    async with aiohttp.ClientSession() as session:
+        page = PreviewPage(session, sandbox.url)
+        await page.open(sandbox.you)
+        await walk(sandbox, page, watch, steps)
 
 
 def _buttons(shown: Any) -> list[discord.Button]:

@@ -69,6 +69,20 @@ def a_card(message: dict[str, Any]) -> str | None:
     )
 
 
+def a_move(message: dict[str, Any]) -> str | None:
+    """A cante when the hand may sing one, else a card it allows, else a declaration it
+    offers (any of its hand's buttons but the hint)."""
+    moves = [
+        b["custom_id"]
+        for b in buttons(message)
+        if b["custom_id"].startswith("tute:h:")
+        and not b["disabled"]
+        and not b["custom_id"].endswith(":hint")
+    ]
+    sings = [m for m in moves if m.rsplit(":", 1)[1].startswith("s")]
+    return next(iter(sings), None) or a_card(message) or next(iter(moves), None)
+
+
 def first_button(message: dict[str, Any]) -> str | None:
     """The message's first enabled button."""
     return next((b["custom_id"] for b in buttons(message) if not b["disabled"]), None)
@@ -83,6 +97,9 @@ class Press:
     """What it is, for the checks and the pictures: ``next page``, ``first step``."""
     pick: Pick
     in_dms: bool = False
+    again: int = 0
+    """Pressed again, as long as the button is there, up to this many times more (the rest
+    of a deal): what it shows then is the newest message."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +136,14 @@ WALK: Final[tuple[Step, ...]] = (
     ),
     Step("tournament show", ("tournament", "show")),
     Step("daily", ("daily",)),
-    Step("challenge play", ("challenge", "play"), presses=(Press("first card", a_card, True),)),
+    Step(
+        "challenge play",
+        ("challenge", "play"),
+        presses=(
+            Press("first card", a_card, True),
+            Press("the rest of the deal", a_move, True, again=100),
+        ),
+    ),
     Step("challenge board", ("challenge", "board")),
     Step("config", ("config",), presses=(Press("form", first_button),)),
     Step("about", ("about",)),
@@ -178,9 +202,23 @@ async def walk(
             if target is None or custom_id is None:
                 raise NotInThePage(f"/tute {step.readme}: no button for {press.name}")
             pressed = await page.click(int(target["id"]), custom_id)
-            changed = _shown(page, pressed) or page.message(int(target["id"]))
-            if changed is None:  # the message gave way to a new one (a hand, sent again)
-                changed = page.bot_messages()[-1]
+            for _ in range(press.again):
+                target = next(
+                    (m for m in reversed(page.bot_messages()) if press.pick(m) is not None), None
+                )
+                if target is None:
+                    break
+                custom_id = press.pick(target)
+                assert custom_id is not None
+                pressed = await page.click(int(target["id"]), custom_id)
+            if press.again or target is None:
+                changed = page.bot_messages()[-1]  # the newest: where the deal ended
+            else:  # or, when the message gave way to a new one (a hand sent again), that
+                changed = (
+                    _shown(page, pressed)
+                    or page.message(int(target["id"]))
+                    or page.bot_messages()[-1]
+                )
             await saw(Seen(step, press, changed, pressed, page))
     await _go(sandbox, page, dms=False)
     return seen

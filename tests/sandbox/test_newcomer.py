@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import aiohttp
 import pytest
@@ -19,6 +19,7 @@ from bot.i18n import CATALOGS, Language, t
 from bot.sandbox import open_sandbox
 from bot.sandbox.driver import PreviewPage, buttons, message_text
 from bot.sandbox.page_pictures import PICTURES, page_files
+from bot.sandbox.pictures_more import WALKED
 from bot.sandbox.walk import WALK, Seen, walk
 from bot.tables.tutorial import LESSONS
 from tests.sandbox._page import FAST, FakeTime
@@ -28,7 +29,9 @@ pytest.importorskip("markdown_it", reason="the sandbox's page needs simcord[prev
 README = Path(__file__).resolve().parents[2] / "README.md"
 OTHER: dict[Language, Language] = {"en": "es", "es": "en"}
 
-PROMISES: dict[tuple[str, str | None], tuple[str, dict[str, Any]]] = {
+Promise = tuple[str, dict[str, Any]]
+
+PROMISES: dict[tuple[str, str | None], Promise | tuple[Promise, ...]] = {
     ("new", None): ("tables.lobby.status.lobby", {}),
     ("rules", None): ("guide.page_title.goal", {}),
     ("rules", "next page"): ("guide.page_title.trick", {}),
@@ -48,15 +51,24 @@ PROMISES: dict[tuple[str, str | None], tuple[str, dict[str, Any]]] = {
     ("daily", None): ("standings.daily.claimed", {}),
     ("challenge play", None): ("daily.started", {}),
     ("challenge play", "first card"): ("hand.title", {}),
-    ("challenge board", None): ("daily.board.title", {}),
+    ("challenge play", "the rest of the deal"): ("daily.scored", {}),
+    # the board of the day, Alex on it with their points (played, not "playing now")
+    ("challenge board", None): (("daily.board.title", {}), ("daily.board.line", {})),
     ("config", None): ("standings.config.title", {}),
     ("config", "form"): ("settings.config.form.chips", {}),
     ("about", None): ("about.description", {}),
 }
-"""What each answer shows, as the README promises it: a catalog key, and its fields when
-the whole sentence is known (else its longest piece without fields must show)."""
+"""What each answer shows, as the README promises it: a catalog key (or several), and its
+fields when the whole sentence is known (else its longest piece without fields must
+show)."""
 NO_MESSAGE = {("play", None)}
 """Answers with no message: ``/tute play`` opens the card table."""
+
+
+def promises_of(promised: Promise | tuple[Promise, ...]) -> tuple[Promise, ...]:
+    if isinstance(promised[0], str):
+        return (cast(Promise, promised),)
+    return cast(tuple[Promise, ...], promised)
 
 
 def readme_commands() -> list[str]:
@@ -106,11 +118,12 @@ def test_the_walk_runs_every_command_of_the_readme() -> None:
 
 def test_the_readme_pictures_of_the_page_are_taken_on_the_walk() -> None:
     """``--screenshot DIR --web`` takes the page's pictures at moments of this walk, and the
-    README shows them."""
+    README shows them; ``--screenshot DIR`` takes the daily deal's board on it too."""
     moments = {
         (step.readme, press) for step in WALK for press in (None, *(p.name for p in step.presses))
     }
     assert set(PICTURES) <= moments
+    assert set(WALKED) <= moments  # the daily deal's board, of --screenshot DIR
     shown = set(
         re.findall(
             r"docs/screenshots/web/(page-[a-z]+-[a-z]+\.png)", README.read_text(encoding="utf-8")
@@ -152,11 +165,12 @@ async def test_a_newcomer_reaches_every_command_in_their_language(
             if where in NO_MESSAGE:
                 continue
             text = shown(moment)
-            key, fields = PROMISES[where]
-            assert said(key, language, fields) in text, (where, text)
-            foreign = said(key, other, fields)
-            if foreign != said(key, language, fields):
-                assert foreign not in text, (where, text)
+            promised = PROMISES[where]
+            for key, fields in promises_of(promised):
+                assert said(key, language, fields) in text, (where, text)
+                foreign = said(key, other, fields)
+                if foreign != said(key, language, fields):
+                    assert foreign not in text, (where, text)
             assert not [k for k in KEY.findall(text) if k in keys], (where, text)
             assert not [e for e in errors if e[:40] in text], (where, text)
 
