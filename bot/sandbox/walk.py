@@ -97,6 +97,9 @@ class Press:
     """What it is, for the checks and the pictures: ``next page``, ``first step``."""
     pick: Pick
     in_dms: bool = False
+    on: str = ""
+    """Before the command (``Step.first``): pressed on the answer of this earlier step (its
+    README name), or, when empty, on what the press before it answered with."""
     again: int = 0
     """Pressed again, as long as the button is there, up to this many times more (the rest
     of a deal): what it shows then is the newest message."""
@@ -113,6 +116,8 @@ class Step:
     options: Mapping[str, Any] = field(default_factory=dict)
     """Its options by their declared names (the page shows them in its language)."""
     presses: tuple[Press, ...] = ()
+    first: tuple[Press, ...] = ()
+    """Pressed before the command, on the answers of earlier steps (``Press.on``)."""
 
 
 WALK: Final[tuple[Step, ...]] = (
@@ -146,9 +151,33 @@ WALK: Final[tuple[Step, ...]] = (
     ),
     Step("challenge board", ("challenge", "board")),
     Step("config", ("config",), presses=(Press("form", first_button),)),
+    Step("privacy show", ("privacy", "show")),
+    Step(
+        "privacy erase",
+        ("privacy", "erase"),
+        presses=(Press("keep it", ending(":keep")),),
+        # what it refuses to erase under: a table Alex hosts, a tournament they host
+        first=(
+            Press("close the table", ending(":close"), on="new"),
+            Press("yes, close it", first_button),
+            Press("call off the tournament", ending(":cancel"), on="tournament new"),
+        ),
+    ),
     Step("about", ("about",)),
 )
-"""The walk, in the README's order (``season show`` while the season runs)."""
+"""The walk, in the README's order (``season show`` while the season runs; Alex closes
+their table and call off their tournament before ``privacy erase``, which asks first then)."""
+
+
+def moments(steps: tuple[Step, ...] = WALK) -> list[tuple[str, str | None]]:
+    """The moments of the walk, in order: each step's presses before its command, the
+    command (None), then its presses after it; each as (the step's README name, the press's
+    name)."""
+    return [
+        (step.readme, press)
+        for step in steps
+        for press in (*(p.name for p in step.first), None, *(p.name for p in step.presses))
+    ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,11 +213,22 @@ async def walk(
         if watch is not None:
             await watch(moment)
 
+    answers: dict[str, dict[str, Any] | None] = {}
     for step in steps:
         await _go(sandbox, page, dms=False)
+        last: dict[str, Any] | None = None
+        for press in step.first:
+            earlier = answers.get(press.on) if press.on else last
+            target = None if earlier is None else await page.show(int(earlier["id"]))
+            custom_id = None if target is None else press.pick(target)
+            if target is None or custom_id is None:
+                raise NotInThePage(f"/tute {press.on}: no button for {press.name}")
+            pressed = await page.click(int(target["id"]), custom_id)
+            last = _shown(page, pressed) or target
+            await saw(Seen(step, press, last, pressed, page))
         invocation, options = command_as_listed(sandbox, step)
         receipt = await run_listed(page, invocation, options)
-        answer = await _message_of(page, receipt)
+        answer = answers[step.readme] = await _message_of(page, receipt)
         await saw(Seen(step, None, answer, receipt, page))
         for press in step.presses:
             if press.in_dms:
