@@ -14,19 +14,32 @@ once and in order, from the open database, before any cog loads:
    daily deals caught up, every table shown again, and the erasure of the servers the bot
    left long enough ago planned (again once the gateway has listed the servers).
 
+Its figures (:class:`bot.metrics.Metrics`) are built with the bot, before it logs in, so
+that every request to Discord counts; they are served from the very start where
+TUTE_METRICS_PORT asks (``/readyz`` says "not ready" until the bot is), and handed to what
+records: the table service (its saves, robots, games and moves), the card table's sockets,
+the presenter (the guard on refused requests).
+
 Nothing is swapped later: a collaborator is a plain attribute of the bot, set here once.
 This is the one module under bot/ that knows the cogs: it builds their presenter, and
 hands the services to them."""
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Awaitable, Callable
+from typing import Any
 
+import aiohttp
 import discord
+from discord.http import Route
 
 from bot.client import TuteBot
 from bot.config import Config
+from bot.metrics import LoopLag, Metrics, MetricsServer, route_class
+from bot.metrics.guard import REFUSED_STATUSES
+from bot.storage.health import ping
 from bot.tables.competition.tournaments import Tournament, TournamentService
 from bot.tables.daily import DailyService, Scored
 from bot.tables.retention import Retention
@@ -66,13 +79,31 @@ class TuteApp(TuteBot):
     retention: Retention
     """The servers the bot is in, and the erasure of those it left long enough ago."""
 
+    metrics: Metrics
+    """The bot's figures; served (``metrics_server``, with ``loop_lag``) where
+    TUTE_METRICS_PORT asks."""
+    metrics_server: MetricsServer
+    loop_lag: LoopLag
+
     def __init__(
         self, config: Config, *, runtime: Runtime | None = None, door: WebDoor | None = None
     ) -> None:
         """``door``: how players come in to the card table when it is not Discord's
         Activity (the sandbox's, which serves it beside its simulated Discord)."""
-        super().__init__(config, runtime=runtime)
+        # every answer Discord gives, one that discord.py tries again too (a 429)
+        super().__init__(config, runtime=runtime, http_trace=self._answers_trace())
         self.door = door
+        self.metrics = Metrics(clock=self.runtime.clock, refused_limit=config.refused_limit)
+        self._refusals_on_wire = False
+        """Whether refusals are counted as Discord gives them (the aiohttp trace saw an
+        answer); with a stand-in transport (SimCord), which has no wire, as requests end."""
+        self._arrivals: dict[int, float] = {}
+        """When each interaction not answered yet arrived (``metrics.timer``), by id."""
+        _watch_answers()
+
+    async def setup_hook(self) -> None:
+        await self._serve_metrics()
+        await super().setup_hook()
 
     async def assemble(self) -> None:
         config, runtime, db = self.config, self.runtime, self.db
@@ -83,15 +114,23 @@ class TuteApp(TuteBot):
         self.faces.start(self)
         await self.faces.wait_synced(FACES_WAIT)
         self.sockets = Sockets(runtime.clock)
+        metrics = self.metrics
+        presenter = DiscordPresenter(
+            self, db, runtime, language=config.language, optional=lambda: metrics.optional
+        )
         self.tables = tables = TableService(
             db,
             # the quick ones first: the sockets are sent a change before Discord's messages
-            (self.sockets, DiscordPresenter(self, db, runtime, language=config.language)),
+            (self.sockets, presenter),
             runtime,
             robot_delay=config.robot_delay,
             think_budget=config.think_budget,
             robot_processes=config.robot_processes,
+            metrics=metrics,
         )
+        # read at each scrape
+        metrics.open_tables = tables.open_by_state
+        metrics.sockets = self.sockets.count
         self.tournaments = TournamentService(db, tables, runtime.clock)
         self.tournament_places = TournamentPlaces(db)
         self.tournament_telling = Telling(
@@ -194,9 +233,14 @@ class TuteApp(TuteBot):
             self.loop.create_task(tell_caught_up(self, caught))
 
     async def close(self) -> None:
-        """Nothing more is told of a tournament's tables (the next start tells what is
-        left); then the bot stops as it was built."""
-        if "tournament_telling" in vars(self):
+        """Not ready any more, and nothing more is told of a tournament's tables (the next
+        start tells what is left); then the bot stops as it was built."""
+        built = vars(self)
+        if "metrics_server" in built:
+            await self.loop_lag.stop()
+            await self.metrics_server.stop()
+            del self.metrics_server
+        if "tournament_telling" in built:
             self.tournament_telling.stop()
         if "retention" in vars(self):
             self.retention.stop()
@@ -235,6 +279,116 @@ class TuteApp(TuteBot):
             await tell(self.retention)
         except Exception:
             log.exception("Could not keep the servers the bot is in")
+    # the figures ------------------------------------------------------------------
+
+    async def _serve_metrics(self) -> None:
+        """``/metrics``, ``/healthz`` and ``/readyz`` where TUTE_METRICS_PORT asks, from
+        the start on; and the event loop's lag measured. A port that is taken leaves the
+        bot without them, and says so."""
+        config = self.config
+        if config.metrics_port is None or "metrics_server" in vars(self):
+            return
+        server = MetricsServer(self.metrics, self.readiness)
+        try:
+            await server.start(config.metrics_host, config.metrics_port)
+        except OSError:
+            log.exception("The metrics could not listen on port %s", config.metrics_port)
+            return
+        self.metrics_server = server
+        runtime = self.runtime
+        self.loop_lag = LoopLag(self.metrics.lagged, clock=runtime.clock, sleep=runtime.sleep)
+        self.loop_lag.start()
+
+    async def readiness(self) -> dict[str, bool]:
+        """What ``/readyz`` asks: connected to Discord's gateway, the database answers, and
+        this process holds its shards (all of them, for one that runs every shard)."""
+        built = vars(self)
+        database = False
+        if "db" in built:
+            try:
+                await ping(self.db)
+            except Exception as error:
+                log.warning("The database does not answer (%r)", error)
+            else:
+                database = True
+        return {
+            "gateway": self.is_ready() and not self.is_closed(),
+            "database": database,
+            "shards": "cluster" in built and self.cluster.held,
+        }
+
+    def _answers_trace(self) -> aiohttp.TraceConfig:
+        trace = aiohttp.TraceConfig()
+
+        async def answered(
+            _session: aiohttp.ClientSession,
+            _context: Any,
+            params: aiohttp.TraceRequestEndParams,
+        ) -> None:
+            self._refusals_on_wire = True
+            if params.response.status in REFUSED_STATUSES:
+                self.metrics.refused(params.response.status)
+
+        trace.on_request_end.append(answered)
+        return trace
+
+    async def login(self, token: str) -> None:
+        self._count_requests()
+        await super().login(token)
+
+    def _count_requests(self) -> None:
+        """Count each request to Discord's REST API as it ends, by its route's class and
+        its status. discord.py has no hook for it: this bot's HTTP client's ``request`` is
+        wrapped (after SimCord put its own in, in the tests and the sandbox)."""
+        http = self.http
+        request = http.request
+        if getattr(request, "counted", False):
+            return
+
+        @functools.wraps(request)
+        async def counted(route: Route, **kwargs: Any) -> Any:
+            kind = route_class(route.method, route.path)
+            try:
+                result = await request(route, **kwargs)
+            except discord.HTTPException as error:
+                self._requested(kind, error.status)
+                raise
+            except Exception:
+                self.metrics.requested(kind, None)
+                raise
+            self._requested(kind, 200)
+            return result
+
+        counted.counted = True  # type: ignore[attr-defined]
+        http.request = counted  # type: ignore[method-assign]
+
+    def _requested(self, kind: str, status: int) -> None:
+        self.metrics.requested(kind, status)
+        if not self._refusals_on_wire:
+            self.metrics.refused(status)
+
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        # told as the interaction is read, before any of its handlers runs
+        if event_name == "interaction" and args and isinstance(args[0], discord.Interaction):
+            self._arrived(args[0])
+        super().dispatch(event_name, *args, **kwargs)
+
+    def _arrived(self, interaction: discord.Interaction[Any]) -> None:
+        now = self.metrics.timer()
+        arrivals = self._arrivals
+        if len(arrivals) >= ARRIVALS_KEPT:
+            # never answered (a handler that failed before it could): forgotten in time
+            for key in [k for k, at in arrivals.items() if now - at > INTERACTION_LIFE]:
+                del arrivals[key]
+        arrivals[interaction.id] = now
+
+    def first_answer(self, interaction: discord.Interaction[Any], status: int) -> None:
+        """An interaction's first answer ended with ``status``: the request is counted, and
+        the time since the interaction arrived."""
+        self._requested("interaction", status)
+        arrived = self._arrivals.pop(interaction.id, None)
+        if arrived is not None:
+            self.metrics.answered(self.metrics.timer() - arrived)
 
     @staticmethod
     async def _catch_up(daily: DailyService) -> None:
@@ -243,3 +397,57 @@ class TuteApp(TuteBot):
             await daily.catch_up()
         except Exception:
             log.exception("The daily deals could not be caught up")
+
+
+ARRIVALS_KEPT = 1_000
+"""Interactions waiting for their first answer past which the oldest are looked at."""
+INTERACTION_LIFE = 900.0
+"""Seconds an interaction may be answered (its token's life): older ones are forgotten."""
+FIRST_ANSWERS = (
+    "defer",
+    "pong",
+    "send_message",
+    "edit_message",
+    "send_modal",
+    "autocomplete",
+    "launch_activity",
+)
+"""What answers an interaction first (``InteractionResponse``'s methods)."""
+
+
+def _watch_answers() -> None:
+    """Have each interaction's first answer told to its bot (:meth:`TuteApp.first_answer`).
+    An interaction's answers go through discord.py's webhook adapter, not the bot's HTTP
+    client, and discord.py has no hook for them: ``InteractionResponse``'s answering
+    methods are wrapped, once per process, for every bot in it."""
+    for name in FIRST_ANSWERS:
+        method = getattr(discord.InteractionResponse, name)
+        if not getattr(method, "watched", False):
+            setattr(discord.InteractionResponse, name, _watched(method))
+
+
+def _watched(method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+    @functools.wraps(method)
+    async def answer(
+        response: discord.InteractionResponse[Any], /, *args: Any, **kwargs: Any
+    ) -> Any:
+        first = not response.is_done()
+        interaction: discord.Interaction[Any] = response._parent  # pyright: ignore[reportPrivateUsage]
+        try:
+            result = await method(response, *args, **kwargs)
+        except discord.HTTPException as error:
+            if first:
+                _told_first(interaction, error.status)
+            raise
+        if first:
+            _told_first(interaction, 200)
+        return result
+
+    answer.watched = True  # type: ignore[attr-defined]
+    return answer
+
+
+def _told_first(interaction: discord.Interaction[Any], status: int) -> None:
+    client = interaction.client
+    if isinstance(client, TuteApp):
+        client.first_answer(interaction, status)

@@ -193,7 +193,7 @@ class TuteBot(commands.AutoShardedBot):
     tournaments: TournamentService
     daily: DailyService
 
-    def __init__(self, config: Config, *, runtime: Runtime | None = None) -> None:
+    def __init__(self, config: Config, *, runtime: Runtime | None = None, **options: Any) -> None:
         """``runtime``: what the tables run on (the clock, how they wait, the seeds, the
         robot); the real ones unless a test or the sandbox brings its own."""
         super().__init__(
@@ -206,7 +206,7 @@ class TuteBot(commands.AutoShardedBot):
             # Ping nobody unless a message means to: the one that does (the /tute new
             # invitation) passes its own allowed_mentions, merged over this default.
             allowed_mentions=discord.AllowedMentions.none(),
-            **_shards(config),
+            **_shards(config) | options,
         )
         self.config = config
         self.runtime = runtime or Runtime(clock=lambda: discord.utils.utcnow().timestamp())

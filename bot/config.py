@@ -9,10 +9,10 @@ import hashlib
 import logging
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from dotenv import load_dotenv
@@ -80,6 +80,14 @@ class Config:
     """Where the bot's other processes reach this one's web table (TUTE_WEB_PEER_URL,
     ``http://host:port``), kept beside its shard leases, so that a page's socket that lands
     on another process is relayed here. None: one process, or no web table."""
+    metrics_port: int | None = None
+    """The port of ``/metrics``, ``/healthz`` and ``/readyz`` (TUTE_METRICS_PORT); None:
+    not served."""
+    metrics_host: str = "127.0.0.1"
+    """Where they listen (TUTE_METRICS_HOST): this machine alone by default."""
+    refused_limit: int = 2_000
+    """Requests Discord refused in 10 minutes past which optional work stops
+    (TUTE_REFUSED_LIMIT; Discord bans the IP at 10,000)."""
 
     def web_secret(self) -> bytes:
         """The key that signs the web table's sessions, made from the client secret (the
@@ -170,6 +178,7 @@ def load_config(
         client_secret=setting("DISCORD_CLIENT_SECRET") or "",
         web_peer_url=_parse_peer_url(setting("TUTE_WEB_PEER_URL")),
         retention_days=_parse_retention(setting("TUTE_RETENTION_DAYS")),
+        **_metrics_settings(setting),
     )
 
 
@@ -363,3 +372,33 @@ def _parse_language(value: str | None) -> Language:
         if value.lower() == language:
             return language
     raise ConfigError(f"TUTE_LANGUAGE is {value!r}, but it must be one of {', '.join(LANGUAGES)}.")
+
+
+def _metrics_settings(setting: Callable[[str], str | None]) -> dict[str, Any]:
+    """TUTE_METRICS_PORT, TUTE_METRICS_HOST and TUTE_REFUSED_LIMIT, as Config's fields."""
+    found: dict[str, Any] = {"metrics_port": parse_metrics_port(setting("TUTE_METRICS_PORT"))}
+    host = setting("TUTE_METRICS_HOST")
+    if host is not None:
+        found["metrics_host"] = host
+    limit = setting("TUTE_REFUSED_LIMIT")
+    if limit is not None:
+        if not (limit.isascii() and limit.isdecimal()) or not 1 <= int(limit) <= 9_999:
+            raise ConfigError(
+                f"TUTE_REFUSED_LIMIT is {limit!r}, but it must be a number of refused requests"
+                " in 10 minutes, 1 to 9999 (Discord bans the IP at 10,000), or left empty"
+                " (2000)."
+            )
+        found["refused_limit"] = int(limit)
+    return found
+
+
+def parse_metrics_port(value: str | None) -> int | None:
+    """TUTE_METRICS_PORT as given (None when empty; 0: a port the system picks)."""
+    if value is None:
+        return None
+    if not (value.isascii() and value.isdecimal()) or not 0 <= int(value) < 65536:
+        raise ConfigError(
+            f"TUTE_METRICS_PORT is {value!r}, but it must be a port number (1 to 65535), or"
+            " left empty to serve no metrics."
+        )
+    return int(value)

@@ -101,6 +101,7 @@ ROOMS = {
     "bot/sandbox": "bot.sandbox",
     "bot/web": "bot.web",
     "bot/words": "bot.words",
+    "bot/metrics": "bot.metrics",
     "cogs": "cogs",
 }
 
@@ -127,6 +128,7 @@ BOT_ROOMS = (
     "bot/render",
     "bot/i18n",
     "bot/words",
+    "bot/metrics",
 )
 TOP_FILES = ("bot/__init__.py", "bot/config.py", "bot/client.py", "bot/__main__.py", "bot/app.py")
 
@@ -145,10 +147,14 @@ class Room:
 TABLE = [
     Room("bot/engine", ()),
     Room("bot/ai", ("bot/engine",)),
-    Room("bot/tables", ("bot/engine", "bot/ai", "bot/storage", "openskill")),  # ratings
+    # ratings (openskill); the figures a table records (a save, a robot's thinking)
+    Room("bot/tables", ("bot/engine", "bot/ai", "bot/storage", "bot/metrics", "openskill")),
     Room("bot/storage", ("aiosqlite", "asyncpg")),  # "the database drivers"
     Room("bot/render", ("bot/engine", "PIL")),
     Room("bot/i18n", ()),
+    # the bot's figures and health: Prometheus's registry, served with aiohttp; no discord,
+    # no database (what they read at a scrape they are handed)
+    Room("bot/metrics", ("prometheus_client", "aiohttp")),
     # the words every presenter says the same (a card, a suit, a declaration's button, a
     # refusal, a hint): the catalog's sentences over the service's views
     Room("bot/words", ("bot/engine", "bot/tables", "bot/i18n", "bot/render")),
@@ -161,8 +167,9 @@ TABLE = [
     Room("bot/config.py", (*BOT_ROOMS, *TOP_FILES, "dotenv")),
     Room("bot/client.py", (*BOT_ROOMS, *TOP_FILES, "bot/web", "discord")),
     # the composition root: the one module of bot/ that knows the cogs (it builds their
-    # presenter beside the service, once, before they load)
-    Room("bot/app.py", (*BOT_ROOMS, *TOP_FILES, "bot/web", "cogs", "discord")),
+    # presenter beside the service, once, before they load), and the bot's figures (aiohttp:
+    # the trace that counts each answer Discord gives)
+    Room("bot/app.py", (*BOT_ROOMS, *TOP_FILES, "bot/web", "cogs", "discord", "aiohttp")),
     # the entry point starts the sandbox too: `tute-bot --sandbox`
     Room("bot/__main__.py", (*BOT_ROOMS, *TOP_FILES, "bot/sandbox", "discord")),
     # `tute-bot --sandbox`: the real bot (not its cogs, which it loads by name) in SimCord,

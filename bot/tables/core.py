@@ -53,6 +53,14 @@ class ServiceCore(Surroundings):
     def lock(self, table_id: int) -> asyncio.Lock:
         return self.locks.setdefault(table_id, asyncio.Lock())
 
+    def open_by_state(self) -> dict[str, int]:
+        """How many tables this process runs, by state (the figures)."""
+        counts: dict[str, int] = {}
+        for table in self.tables.values():
+            if table.status.is_open:
+                counts[table.status.value] = counts.get(table.status.value, 0) + 1
+        return counts
+
     def get(self, table_id: int) -> Table:
         table = self.tables.get(table_id)
         if table is None:
@@ -166,6 +174,8 @@ class ServiceCore(Surroundings):
             self.clocks.schedule(table)
         else:
             self.release(table)
+            if table.status is Status.FINISHED:
+                self.metrics.game_finished()
             if table.status in (Status.FINISHED, Status.CANCELLED):
                 self._tell_game_over(table)
 

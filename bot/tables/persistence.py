@@ -108,11 +108,14 @@ class Store:
         database refuses raises :class:`SaveFailed` (a lack of chips stays itself: the
         start tells it apart)."""
         state = table.state_json()
+        metrics = self._service.metrics
+        began = metrics.timer()
         try:
             if write.shared:
                 await self._write_shared(table, state, write)
             else:
                 await self._write_alone(table, state, write)
+            metrics.saved(metrics.timer() - began)
         except InsufficientChips:
             raise
         except Exception as error:

@@ -268,6 +268,8 @@ class Robots:
         service = self._service
         thinking = service.thinking
         budget = thinking.budget(service.think_budget)
+        metrics = service.metrics
+        began = metrics.timer()
         if level is Level.HARD and service.robot is default_robot and thinking.in_processes:
             # the search holds a core for its budget: on a worker process, with its share,
             # and done by the time its table wants it however long it waits for a worker
@@ -277,6 +279,7 @@ class Robots:
             action, worlds = await thinking.in_thread(self._think, view, level, seed, budget)
         if worlds is not None:
             thinking.searched(worlds)
+        metrics.robot_thought(metrics.timer() - began, worlds)
         return action
 
     def _think(

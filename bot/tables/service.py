@@ -21,6 +21,7 @@ import logging
 from collections.abc import Callable, Sequence
 
 from bot.engine import Action
+from bot.metrics import Metrics
 from bot.storage import Database
 from bot.storage.ledger import InsufficientChips
 
@@ -65,11 +66,14 @@ class TableService(Opening):
         idle_timeout: float = IDLE_TIMEOUT,
         think_budget: float = 0.4,
         robot_processes: int | None = 0,
+        metrics: Metrics | None = None,
     ) -> None:
         """``presenters``: who shows each saved change (Discord's messages, the card table's
-        sockets); ``runtime``: the clocks, the seeds and the robot it runs on. Both are
-        given once, here: nothing is swapped on a running service."""
+        sockets); ``runtime``: the clocks, the seeds and the robot it runs on; ``metrics``:
+        where its figures go (the bot's; by default, figures of its own). All are given
+        once, here: nothing is swapped on a running service."""
         self.db = db
+        self.metrics = metrics if metrics is not None else Metrics(clock=runtime.clock)
         self.presenters = tuple(presenters)
         self.runtime = runtime
         self.robot_delay = robot_delay
@@ -219,6 +223,7 @@ class TableService(Opening):
         self, table: Table, user_id: int, action: Action, *, deal_no: int, trick_no: int
     ) -> Outcome:
         seat = play.member_action(table, user_id, action, deal_no=deal_no, trick_no=trick_no)
+        self.metrics.card_clicked()
         announce = await self._after_action(table, [action])
         return self._outcome(table, seat=seat, announce=announce)
 

@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from bot.metrics import Metrics
 from bot.storage import Database
 
 from .model import Table
@@ -63,6 +64,8 @@ class Surroundings:
     """The tables this process runs, by id."""
     owns: Callable[[int], bool]
     """Whether a server's tables run in this process (:mod:`bot.tables.cluster`)."""
+    metrics: Metrics
+    """The bot's figures: games finished, members' moves, saves, robots' thinking."""
 
     @property
     def clock(self) -> Callable[[], float]:

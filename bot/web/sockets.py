@@ -66,6 +66,11 @@ class Sockets:
     def peers(self, table_id: int) -> frozenset[Peer]:
         return frozenset(self._peers.get(table_id, ()))
 
+    def count(self) -> int:
+        """How many sockets are open: following a table, or waiting for one (the figures)."""
+        following = sum(len(peers) for peers in self._peers.values())
+        return following + sum(len(waiting) for waiting in self._waiting.values())
+
     async def join(self, table: TableView, hand: HandView | None, peer: Peer) -> None:
         """A socket opens at a table: from now on it follows it; it is sent the table as it
         is (``hand``: its viewer's, when they sit at it), or, where the audience rule keeps

@@ -29,12 +29,20 @@ CANNOT_MESSAGE = 50007
 
 class Outlet:
     def __init__(
-        self, bot: discord.Client, db: Database, sleep: Callable[[float], Awaitable[None]]
+        self,
+        bot: discord.Client,
+        db: Database,
+        sleep: Callable[[float], Awaitable[None]],
+        optional: Callable[[], bool] = lambda: True,
     ) -> None:
         """``db``: where the Discord side keeps where each message lives; ``sleep``: how its
-        waits (a write put off, a summary, a ping, a retry) wait (the runtime's)."""
+        waits (a write put off, a summary, a ping, a retry) wait (the runtime's);
+        ``optional``: whether what may be left undone (a turn's ping, a redraw in a channel
+        that refuses the bot, a retry) goes on now: not while Discord's refusals near the
+        limit that bans the bot's IP (``bot.metrics.RefusalGuard``)."""
         self.bot = bot
         self.sleep = sleep
+        self.optional = optional
         self.shown = Shown()
         self.places = Places(lambda: db, sleep)
         self.drawing = Drawing()

@@ -67,6 +67,8 @@ class TurnPings:
         assert occupant is not None and occupant.user_id is not None
         if place.closed:
             return  # the channel is closed to the bot: the web table says whose turn it is
+        if not self.outlet.optional():
+            return  # refused requests near Discord's limit: the turn's clock still runs
         turn = self._turns.get(key, 0)
         text = t("tables.your_turn_ping", table.language, mention=f"<@{occupant.user_id}>")
         try:

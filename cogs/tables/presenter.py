@@ -65,14 +65,21 @@ class DiscordPresenter:
     own business (:class:`Places`), never the table service's."""
 
     def __init__(
-        self, bot: discord.Client, db: Database, runtime: Runtime, *, language: str = "en"
+        self,
+        bot: discord.Client,
+        db: Database,
+        runtime: Runtime,
+        *,
+        language: str = "en",
+        optional: Callable[[], bool] = lambda: True,
     ) -> None:
         """``db`` and ``runtime``: the Discord side's own handle on the database (where
-        each message lives) and its clocks (built once, beside the service's)."""
+        each message lives) and its clocks (built once, beside the service's);
+        ``optional``: whether what may be left undone goes on now (:class:`Outlet`)."""
         self.bot = bot
         self.language = language
         """The language of messages that no table's own language covers."""
-        self.outlet = Outlet(bot, db, runtime.sleep)
+        self.outlet = Outlet(bot, db, runtime.sleep, optional)
         self.shown = self.outlet.shown
         self.places = self.outlet.places
         """Where each table's messages live."""
@@ -169,7 +176,11 @@ class DiscordPresenter:
                 self.outlet.shut(place, "known before posting")
             await self.post_lobby(table)
         ok = True
-        if show.public:
+        if show.public and self._held_back(table.id):
+            # its channel refuses the bot, and refusals near Discord's limit: the next
+            # change once they are back under shows the table as it is then
+            log.debug("Table %s: not redrawn while refused requests are high", table.id)
+        elif show.public:
             ok &= await self.step(table, "table", self._public(show, place))
         for hand in show.hands:
             delivery = self.hands.deliver(table, place, hand, shown=hand.seat == skip_seat)
@@ -200,10 +211,21 @@ class DiscordPresenter:
             log.exception("Could not show the %s of table %s", what, table.id)
         return True
 
+    def _held_back(self, table_id: int) -> bool:
+        """Whether the table's lobby and table message wait: its channel refused the bot
+        something (a permission), and optional work stops (refused requests near the limit
+        that bans the bot's IP)."""
+        return any(told[0] == table_id for told in self._told) and not self.outlet.optional()
+
     def _retry_later(self, show: Show) -> None:
         """Show the table again after a while (5 s, 30 s, 2 min...): what did not change is
-        not sent again, what failed is."""
+        not sent again, what failed is. Not while optional work stops (refused requests
+        near Discord's limit, a 429 among them): the next change shows it."""
         table_id = show.table.id
+        if not self.outlet.optional():
+            log.info("Table %s: not tried again while refused requests are high", table_id)
+            self._retries.pop(table_id, None)
+            return
         task = self._retry_tasks.get(table_id)
         if task is not None and not task.done():
             return
@@ -246,6 +268,8 @@ class DiscordPresenter:
         if told in self._told:
             return
         self._told.add(told)
+        if not self.outlet.optional():
+            return  # refused requests near Discord's limit: the host is not told now
         where = self.places.peek(table).where_id
         text = t(
             "tables.missing_permissions",

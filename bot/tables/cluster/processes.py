@@ -153,6 +153,13 @@ class Cluster:
         self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._renewing: asyncio.Task[None] | None = None
         self._serving: set[asyncio.Task[None]] = set()
+        self._held = False
+
+    @property
+    def held(self) -> bool:
+        """Whether this process holds its shards now: from its start (once no other
+        process holds them any more) until it stops or another process takes them."""
+        return self._held
 
     @property
     def whole(self) -> bool:
@@ -200,6 +207,7 @@ class Cluster:
         if self.leased:
             await self._claim_all()
             self._renewing = asyncio.create_task(self._renew(), name="shard-leases")
+        self._held = True
         if self.bus is not None:
             await self.bus.start()
             await self.bus.listen(self._inbox, self._on_reply)
@@ -243,6 +251,7 @@ class Cluster:
                 log.exception("Could not renew the leases of shards %s", sorted(self.shards))
                 continue
             if held != self.shards:
+                self._held = False
                 log.error(
                     "Shards %s were taken by another process: stopping, so that no table is"
                     " played by two processes",
@@ -254,6 +263,7 @@ class Cluster:
 
     async def stop(self) -> None:
         """Let the shards go at once (a clean stop: whoever takes them need not wait)."""
+        self._held = False
         if self._renewing is not None:
             self._renewing.cancel()
             with contextlib.suppress(asyncio.CancelledError):

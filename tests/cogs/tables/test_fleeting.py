@@ -11,6 +11,7 @@ from typing import Any, cast
 import discord
 import pytest
 
+from bot.metrics import RefusalGuard
 from cogs.tables.notices import ThreadNotices
 from cogs.tables.pings import TurnPings
 
@@ -56,9 +57,13 @@ class FakeBot:
 
 
 class FakeOutlet:
-    def __init__(self, bot: FakeBot) -> None:
+    def __init__(self, bot: FakeBot, guard: RefusalGuard | None = None) -> None:
         self.bot = bot
         self.shut_for: list[object] = []
+        self.guard = guard
+
+    def optional(self) -> bool:
+        return self.guard is None or self.guard.optional
 
     async def sleep(self, _: float) -> None:
         await asyncio.sleep(0)
@@ -150,6 +155,32 @@ async def test_a_refused_delete_is_not_tried_again(status: int, code: int) -> No
     turns.later(TABLE, PLACE, hand(your_turn=True, notify=True))
     await settle()
     assert bot.sent == [100, 101]
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_no_ping_while_refused_requests_near_the_ban() -> None:
+    """Past the limit of refused requests in ten minutes (Discord bans the IP at 10,000),
+    turns are not pinged; ten minutes later they are again."""
+    clock = Clock()
+    guard = RefusalGuard(clock, limit=3)
+    bot = FakeBot()
+    turns = TurnPings(cast(Any, FakeOutlet(bot, guard)))
+    for _ in range(3):
+        guard.refused(403)
+    turns.later(TABLE, PLACE, hand(your_turn=True, notify=True))
+    await settle()
+    assert bot.sent == [], "not pinged"
+    clock.now += 601
+    turns.later(TABLE, PLACE, hand(your_turn=True, notify=True))
+    await settle()
+    assert bot.sent == [100], "pinged again once the refusals are ten minutes old"
 
 
 def notice(thread_id: int, *, author: int = BOT, message_id: int = 500) -> Any:
