@@ -393,10 +393,10 @@ def _metrics_settings(setting: Callable[[str], str | None]) -> dict[str, Any]:
 
 
 def parse_metrics_port(value: str | None) -> int | None:
-    """TUTE_METRICS_PORT as given (None when empty; 0: a port the system picks)."""
+    """TUTE_METRICS_PORT as given (None when empty)."""
     if value is None:
         return None
-    if not (value.isascii() and value.isdecimal()) or not 0 <= int(value) < 65536:
+    if not (value.isascii() and value.isdecimal()) or not 0 < int(value) < 65536:
         raise ConfigError(
             f"TUTE_METRICS_PORT is {value!r}, but it must be a port number (1 to 65535), or"
             " left empty to serve no metrics."

@@ -354,3 +354,33 @@ def test_a_process_says_where_the_others_reach_its_web_table() -> None:
 def test_a_peer_address_that_reaches_nothing_is_refused(url: str) -> None:
     with pytest.raises(ConfigError, match="TUTE_WEB_PEER_URL"):
         config_from(TUTE_WEB_PEER_URL=url)
+
+
+def test_the_metrics_are_served_only_where_a_port_is_set() -> None:
+    config = config_from()
+    assert (config.metrics_port, config.metrics_host, config.refused_limit) == (
+        None,
+        "127.0.0.1",
+        2_000,
+    )
+    config = config_from(
+        TUTE_METRICS_PORT="9100", TUTE_METRICS_HOST="0.0.0.0", TUTE_REFUSED_LIMIT="500"
+    )
+    assert (config.metrics_port, config.metrics_host, config.refused_limit) == (
+        9100,
+        "0.0.0.0",
+        500,
+    )
+
+
+@pytest.mark.parametrize("port", ["0", "65536", "metrics", "-1"])
+def test_a_bad_metrics_port_is_refused(port: str) -> None:
+    with pytest.raises(ConfigError, match="TUTE_METRICS_PORT"):
+        config_from(TUTE_METRICS_PORT=port)
+
+
+@pytest.mark.parametrize("limit", ["0", "10000", "many", "-5"])
+def test_a_refused_limit_at_or_past_the_ban_is_refused(limit: str) -> None:
+    """Discord bans the IP at 10,000 refused requests in 10 minutes: the limit stays under."""
+    with pytest.raises(ConfigError, match="TUTE_REFUSED_LIMIT"):
+        config_from(TUTE_REFUSED_LIMIT=limit)
