@@ -43,6 +43,7 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import logging
+import os
 import sqlite3
 import sys
 from pathlib import Path
@@ -50,6 +51,7 @@ from pathlib import Path
 import discord
 import simcord
 
+from bot.config import ConfigError, parse_metrics_port
 from bot.i18n import Language
 
 from .pictures import SCREENSHOT_FILES, find_chromium
@@ -88,7 +90,12 @@ def main(
         return _main_screenshots(screenshot_dir, language, width, web=web)
     discord.utils.setup_logging(level=logging.WARNING, root=True)
     try:
-        asyncio.run(serve(db_path, language))
+        metrics_port = parse_metrics_port(os.environ.get("TUTE_METRICS_PORT", "").strip() or None)
+    except ConfigError as error:
+        print(f"tute-bot: {error}", file=sys.stderr)
+        return EXIT_FAILED
+    try:
+        asyncio.run(serve(db_path, language, metrics_port))
     except KeyboardInterrupt:
         print(f"\nSandbox stopped; games and standings are kept in {db_path}.")
     except (simcord.SetupError, sqlite3.Error, OSError) as error:

@@ -132,12 +132,14 @@ def sandbox_bot(
     waits: SimulatedWaits | None = None,
     seeds: Callable[[], int] = fresh_seed,
     web: tuple[int, WebDoor] | None = None,
+    metrics_port: int | None = None,
 ) -> TuteBot:
     """The real bot with its own database; SimCord needs no token. ``language`` is the
     bot's default language (``TUTE_LANGUAGE``); ``waits``: how its tables wait (on
     SimCord's clock, once its environment is made); ``web``: the port its card table
     listens on and its door (the sandbox's members come in with a key, not through
-    Discord), or None for no card table."""
+    Discord), or None for no card table; ``metrics_port``: where its figures and health
+    are served (TUTE_METRICS_PORT; 0, a port the system picks), or None."""
     config = Config(
         token="",
         db_path=db_path,
@@ -150,6 +152,7 @@ def sandbox_bot(
         web_port=None if web is None else web[0],
         # signs the card table's sessions (no Discord application: nobody checks it)
         client_secret="" if web is None else secrets.token_urlsafe(32),
+        metrics_port=metrics_port,
     )
     runtime = Runtime(clock=lambda: discord.utils.utcnow().timestamp(), seeds=seeds)
     return TuteApp(
@@ -191,6 +194,7 @@ async def open_sandbox(
     real_time: Callable[[], float] = time.monotonic,
     web_port: int | None = None,
     seeds: Callable[[], int] = fresh_seed,
+    metrics_port: int | None = None,
 ) -> AsyncIterator[Sandbox]:
     """Start the bot in a simulated Discord and serve its page; stop both at the end.
 
@@ -201,7 +205,8 @@ async def open_sandbox(
     turn. With a ``web_port``, the bot serves the card table too (0: on a port the system
     picks; a port that is taken gives way to one too), and its tables offer Play at the
     table, which opens it in the page. ``seeds``: where its tables' seeds come from (a
-    test's own, for the same deals each run).
+    test's own, for the same deals each run). With a ``metrics_port``, the bot serves its
+    figures and health there, as with TUTE_METRICS_PORT (0: on a port the system picks).
     """
     waits = SimulatedWaits()
     gate = asyncio.Lock()  # a tick, a click in the page and the card table take turns
@@ -214,6 +219,7 @@ async def open_sandbox(
         waits=waits,
         seeds=seeds,
         web=None if web_port is None else (web_port, door),
+        metrics_port=metrics_port,
     )
     # Bot errors are answered and logged by the bot's own error path; the sandbox goes on.
     env = simcord.Env(bot, settle_timeout=settle_timeout, check_errors=False)
@@ -378,12 +384,19 @@ async def _prepare_server(bot: TuteBot) -> tuple[int, ...]:
 # --------------------------------------------------------------------------- serving
 
 
-async def serve(db_path: Path = SANDBOX_DB_PATH, language: Language = "en") -> None:
+async def serve(
+    db_path: Path = SANDBOX_DB_PATH, language: Language = "en", metrics_port: int | None = None
+) -> None:
     """Run the sandbox until the page ends the session or Ctrl-C; ``language``: the page's,
-    the clicks' and the bot's default language."""
-    async with open_sandbox(db_path, language=language, web_port=WEB_PORT) as sandbox:
+    the clicks' and the bot's default language; ``metrics_port``: TUTE_METRICS_PORT's."""
+    async with open_sandbox(
+        db_path, language=language, web_port=WEB_PORT, metrics_port=metrics_port
+    ) as sandbox:
         sandbox.clock.start()
         print(f"Tute sandbox: the real bot, in a simulated Discord server ({db_path}).")
+        served = getattr(sandbox.bot, "metrics_server", None)
+        if served is not None:
+            print(f"Its figures: http://127.0.0.1:{served.port}/metrics (and /readyz, /healthz)")
         if sandbox.resumed:
             games = ", ".join(f"#{table_id}" for table_id in sandbox.resumed)
             print(f"Games from the last run go on in #{CHANNEL_NAME}: table {games}.")
