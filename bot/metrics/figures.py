@@ -131,6 +131,12 @@ class Metrics:
             registry=registry,
             buckets=DEALS_BUCKETS,
         )
+        self.ready = Gauge(
+            "tute_ready",
+            "1 while what /readyz checks holds (gateway, database, shards), read at each scrape",
+            ["check"],
+            registry=registry,
+        )
         self.save = Histogram(
             "tute_table_save_seconds",
             "How long one save of a table's change took",
@@ -171,6 +177,11 @@ class Metrics:
         self.robot_think.observe(max(0.0, seconds))
         if deals:
             self.robot_deals.observe(deals)
+
+    def readied(self, checks: Mapping[str, bool]) -> None:
+        """What the readiness check found (each check of a bot always the same few)."""
+        for check, held in checks.items():
+            self.ready.labels(check).set(1 if held else 0)
 
     def saved(self, seconds: float) -> None:
         self.save.observe(max(0.0, seconds))

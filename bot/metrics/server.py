@@ -62,6 +62,7 @@ class MetricsServer:
             await runner.cleanup()
 
     async def _metrics(self, _request: web.Request) -> web.Response:
+        await self._checked()  # tute_ready, as /readyz would answer now
         body = generate_latest(self.metrics.registry)
         response = web.Response(body=body)
         response.headers["Content-Type"] = CONTENT_TYPE_LATEST
@@ -70,12 +71,20 @@ class MetricsServer:
     async def _healthz(self, _request: web.Request) -> web.Response:
         return web.Response(text="ok\n")
 
-    async def _readyz(self, _request: web.Request) -> web.Response:
+    async def _checked(self) -> dict[str, bool] | None:
+        """What the readiness check finds (told to the figures); None when it failed."""
         try:
             checks = await asyncio.wait_for(self.ready(), READY_TIMEOUT)
         except Exception as error:
             log.warning("The readiness check failed (%r)", error)
-            return web.Response(status=503, text=f"not ready: {type(error).__name__}\n")
+            return None
+        self.metrics.readied(checks)
+        return checks
+
+    async def _readyz(self, _request: web.Request) -> web.Response:
+        checks = await self._checked()
+        if checks is None:
+            return web.Response(status=503, text="not ready: the check failed\n")
         lines = [f"{name}: {'ok' if held else 'no'}" for name, held in checks.items()]
         status = 200 if all(checks.values()) else 503
         return web.Response(

@@ -98,6 +98,8 @@ async def test_a_game_shows_in_the_figures(simcord_env: simcord.Env, world: Worl
     )
     assert after.value("tute_table_save_seconds_count") >= driver.clicks
     assert after.value("tute_web_sockets") == 0
+    for check in ("gateway", "database", "shards"):
+        assert after.value("tute_ready", check=check) == 1, check
 
 
 async def test_it_is_alive_and_ready_then_not_ready_without_its_database(
@@ -118,6 +120,9 @@ async def test_it_is_alive_and_ready_then_not_ready_without_its_database(
     assert status == 503 and "database: no" in text, text
     status, _, _ = await get(port, "/healthz")
     assert status == 200, "alive all the same"
+    scraped = await scrape(port)
+    assert scraped.value("tute_ready", check="database") == 0
+    assert scraped.value("tute_ready", check="gateway") == 1
 
 
 async def test_a_bot_not_yet_connected_is_not_ready(test_config: Config) -> None:
