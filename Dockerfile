@@ -10,7 +10,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 WORKDIR /app
 
 # The project and its dependencies (discord.py, aiosqlite, asyncpg, python-dotenv, Pillow,
-# openskill). Nothing else is copied: settings come from the environment.
+# openskill, prometheus-client). Nothing else is copied: settings come from the environment.
 COPY pyproject.toml README.md ./
 COPY bot/ bot/
 COPY cogs/ cogs/

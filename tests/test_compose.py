@@ -5,14 +5,18 @@ PyYAML is not a dependency, so the few things checked are read from the text: co
 keeps each of them on one line (a command is a flow list of double-quoted strings, which is
 JSON too)."""
 
+import asyncio
 import json
+import os
 import re
+import sys
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from bot.config import parse_shards
+from bot.metrics import Metrics, MetricsServer
 
 ROOT = Path(__file__).resolve().parent.parent
 COMPOSE = ROOT / "compose.yaml"
@@ -176,4 +180,79 @@ def test_the_token_stays_out_of_the_image() -> None:
 def test_the_readme_says_how_to_run_many_processes() -> None:
     text = README.read_text(encoding="utf-8")
     for needed in ("--shards", "migrate-to-postgres", "docker compose up"):
+        assert needed in text, f"README.md does not mention {needed}"
+
+
+def merged_bot_blocks() -> dict[str, str]:
+    """Each bot service's lines, with those of the anchor it merges (``<<: *bot``)."""
+    blocks, services = compose()
+    merged: dict[str, str] = {}
+    for name, block in services.items():
+        if not name.startswith("bot"):
+            continue
+        anchor = re.search(r"<<:\s*\*([\w-]+)", block)
+        if anchor:
+            block += "\n" + next(
+                text for text in blocks.values() if f"&{anchor.group(1)}" in text.splitlines()[0]
+            )
+        merged[name] = block
+    return merged
+
+
+def healthcheck_of(block: str) -> list[str]:
+    found = re.search(r"^\s*test:\s*(\[.*\])\s*$", block, re.MULTILINE)
+    assert found, "no one-line healthcheck test: [...]"
+    return json.loads(found.group(1))
+
+
+def test_every_bot_service_is_checked_on_readyz_without_curl() -> None:
+    """The image (python:3.11-slim) has no curl: the check is Python's own, on the port the
+    bot serves its health on."""
+    bots = merged_bot_blocks()
+    assert bots
+    for name, block in bots.items():
+        assert "healthcheck:" in block, name
+        test = healthcheck_of(block)
+        assert test[:3] == ["CMD", "python", "-c"], (name, test)
+        assert "/readyz" in test[3] and "TUTE_METRICS_PORT" in test[3], name
+        port = value(block, "TUTE_METRICS_PORT")
+        assert port and port.isdecimal(), f"{name} does not set TUTE_METRICS_PORT"
+        assert value(block, "TUTE_METRICS_HOST") == "0.0.0.0", f"{name}: Prometheus reaches it"
+
+
+async def run_check(code: str, port: int) -> int:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        code,
+        env={**os.environ, "TUTE_METRICS_PORT": str(port)},
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.DEVNULL,
+    )
+    return await process.wait()
+
+
+async def test_the_healthcheck_passes_only_while_the_bot_is_ready() -> None:
+    """compose.yaml's own check, run against the bot's health server: it fails (non-zero)
+    while /readyz answers 503 and passes once it answers 200."""
+    (code,) = {healthcheck_of(block)[3] for block in merged_bot_blocks().values()}
+    ready = {"gateway": False, "database": True, "shards": True}
+
+    async def readiness() -> dict[str, bool]:
+        return dict(ready)
+
+    server = MetricsServer(Metrics(), readiness)
+    await server.start("127.0.0.1", 0)
+    try:
+        assert server.port
+        assert await run_check(code, server.port) != 0
+        ready["gateway"] = True
+        assert await run_check(code, server.port) == 0
+    finally:
+        await server.stop()
+
+
+def test_the_readme_shows_how_to_watch_the_bot() -> None:
+    text = README.read_text(encoding="utf-8")
+    for needed in ("TUTE_METRICS_PORT", "TUTE_REFUSED_LIMIT", "/readyz", "scrape_configs"):
         assert needed in text, f"README.md does not mention {needed}"
