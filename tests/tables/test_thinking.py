@@ -17,6 +17,7 @@ import pytest
 from bot.ai import Level
 from bot.engine import Deal, Options, Variant, seat_view
 from bot.engine.dealing import DealtCards, shuffle_deal
+from bot.metrics import Metrics
 from bot.tables.robots import Robots, default_robot, searched_robot
 from bot.tables.thinking import MIN_BUDGET, Thinking
 
@@ -148,8 +149,9 @@ async def test_a_search_on_a_thread_counts_among_those_waiting() -> None:
 
 async def test_the_default_robots_searches_are_counted_with_their_sampled_deals() -> None:
     """What the load benchmark prints: searches of the default robots and their deals."""
+    metrics = Metrics()
     service = SimpleNamespace(
-        thinking=Thinking(processes=0), think_budget=0.05, robot=default_robot
+        thinking=Thinking(processes=0), think_budget=0.05, robot=default_robot, metrics=metrics
     )
     robots = Robots(cast("TableService", service))
     deal = a_deal(Variant.PAIRS, 5)
@@ -160,6 +162,11 @@ async def test_the_default_robots_searches_are_counted_with_their_sampled_deals(
     service.robot = lambda view, level, rng, budget: view.legal[0]  # a robot that does not say
     await robots._search(view, Level.HARD, "2", 0.0)  # pyright: ignore[reportPrivateUsage]
     assert service.thinking.searches == 1
+    # the figures: both decisions timed, the deals of the one search that says
+    registry = metrics.registry
+    assert registry.get_sample_value("tute_robot_think_seconds_count") == 2
+    assert registry.get_sample_value("tute_robot_sampled_deals_count") == 1
+    assert registry.get_sample_value("tute_robot_sampled_deals_sum") == service.thinking.worlds
 
 
 def test_a_search_that_waited_past_its_due_time_samples_one_deal_and_returns() -> None:
