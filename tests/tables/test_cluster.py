@@ -334,10 +334,12 @@ async def test_a_process_killed_mid_game_is_taken_over_without_losing_an_action(
     delay, retry = await heir.sleeps.waiting.get()
     assert delay == CLAIM_RETRY and not starting.done()
     assert set(await leases.holders(heir.db)) == {0}
+    assert not heir.cluster.held, "not ready (/readyz) while it waits"
     lease_clock.now += LEASE_TTL  # the dead process never renewed it
     retry.set_result(None)
     await starting
     assert await leases.held(heir.db, heir.cluster.name) == {0}
+    assert heir.cluster.held
 
     await heir.service.restore()
     table = heir.service.tables[table_id]
@@ -401,6 +403,7 @@ async def test_a_process_whose_shards_were_taken_stops_playing_them(
     await renewing
 
     assert lost == [True]
+    assert not stalled.cluster.held, "not ready (/readyz) any more"
     assert stalled.service.tables == {}
     assert await leases.held(heir.db, heir.cluster.name) == {0}
     assert await repo.load_table(heir.db, table_id) == saved  # nothing written over it
