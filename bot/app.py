@@ -311,8 +311,11 @@ class TuteApp(TuteBot):
                 log.warning("The database does not answer (%r)", error)
             else:
                 database = True
+        connected = self.is_ready() and not self.is_closed()
+        # each shard's connection (one that reconnects is not, for a moment)
+        connected = connected and not any(shard.is_closed() for shard in self.shards.values())
         return {
-            "gateway": self.is_ready() and not self.is_closed(),
+            "gateway": connected,
             "database": database,
             "shards": "cluster" in built and self.cluster.held,
         }
