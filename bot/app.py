@@ -158,6 +158,7 @@ class TuteApp(TuteBot):
             relay=None if self.cluster.whole else Relay(self.cluster),
             auth=None if door is None else door.auth,
             runner=at_once if door is None else door.runner,
+            answered=self._card_table_answered,
         )
         self.add_dynamic_items(*BUTTONS, *GUIDE_ITEMS, *REPLAY_ITEMS, TournamentButton)
         await self._serve_web()
@@ -279,6 +280,7 @@ class TuteApp(TuteBot):
             await tell(self.retention)
         except Exception:
             log.exception("Could not keep the servers the bot is in")
+
     # the figures ------------------------------------------------------------------
 
     async def _serve_metrics(self) -> None:
@@ -364,6 +366,12 @@ class TuteApp(TuteBot):
 
         counted.counted = True  # type: ignore[attr-defined]
         http.request = counted  # type: ignore[method-assign]
+
+    def _card_table_answered(self, status: int) -> None:
+        """The card table's own call to Discord (a login) was answered ``status``: counted,
+        and a refusal towards the guard's limit, as the bot's own requests."""
+        self.metrics.requested("card_table", status)
+        self.metrics.refused(status)
 
     def _requested(self, kind: str, status: int) -> None:
         self.metrics.requested(kind, status)

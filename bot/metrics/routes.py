@@ -19,6 +19,7 @@ ROUTE_CLASSES: Final = (
     "emoji",
     "guild",
     "user",
+    "card_table",
     "other",
 )
 """Every class a request may be counted under."""

@@ -122,7 +122,11 @@ class ActivityAuth:
         api: str = DISCORD_API,
         ttl: float = SESSION_TTL,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        answered: Callable[[int], None] = lambda status: None,
     ) -> None:
+        self._answered = answered
+        """Told each answer's status, as it comes (the bot's figures: a refusal counts
+        towards Discord's limit of refused requests)."""
         self._application_id = application_id
         self._client_secret = client_secret
         self._bot_token = bot_token
@@ -229,6 +233,7 @@ class ActivityAuth:
             async with self._http.request(
                 method, self._api + path, headers=headers, data=form, timeout=timeout
             ) as response:
+                self._answered(response.status)
                 if response.status == 429:
                     return 429, {}, await _retry_after(response)
                 if response.status >= 500:

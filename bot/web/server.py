@@ -61,13 +61,16 @@ class WebTable:
         auth: Authority | None = None,
         relay: Relay | None = None,
         runner: Runner = at_once,
+        answered: Callable[[int], None] = lambda status: None,
     ) -> None:
         """``sockets``: the presenter ``service`` was built with, which its sockets join;
         ``auth``: who may log in, when not Discord's Activity (the sandbox's own);
         ``relay``: where a socket for a table another process holds is piped (the bot as
         several processes); ``runner``: how a page's request runs (the sandbox's, in its
-        simulated Discord)."""
+        simulated Discord); ``answered``: told the status of each answer Discord gives the
+        card table's own calls (its logins)."""
         self.hub = TableHub(service, sockets, runner=runner)
+        self._answered = answered
         self._auth = auth
         self._relay = relay
         self._secret = secret
@@ -100,6 +103,7 @@ class WebTable:
                 bot_token=self._bot_token,
                 http=self._http,
                 clock=self._clock,
+                answered=self._answered,
             )
         app = make_app(
             hub=self.hub,

@@ -394,3 +394,19 @@ async def test_the_bots_own_token_refused_is_the_bots_fault_not_the_players(
     auth._bot_token = good  # pyright: ignore[reportPrivateUsage]
     with pytest.raises(WebAuthError, match="no such instance"):
         await auth.instance("i-404")
+
+
+async def test_each_answer_to_the_card_tables_calls_is_told_for_the_bots_figures(
+    discord: tuple[Discord, ActivityAuth],
+) -> None:
+    """The card table's logins are Discord calls too: a refused one counts towards the
+    limit of refused requests (the guard), as the bot's own requests do."""
+    _, auth = discord
+    told: list[int] = []
+    auth._answered = told.append  # pyright: ignore[reportPrivateUsage]
+    await auth.login("good-code", "i-1")
+    assert told == [200, 200, 200]
+    told.clear()
+    with pytest.raises(WebAuthError, match="code refused"):
+        await auth.login("bad-code", "i-1")
+    assert told == [400]  # told: the guard counts the 401s, 403s and 429s among them
