@@ -272,8 +272,9 @@ class Game:
                 deal_before = self.table.deal_no
                 clicked = await self.click(*actor)
                 robot_since = self.mark()
-                if self.table.deal_no != deal_before:
-                    # a moment later, the deal's message becomes its summary
+                if self.table.deal_no != deal_before or self.table.status is not Status.PLAYING:
+                    # a moment later, the deal's message becomes its summary (and the
+                    # lobby of a game over says how it ended)
                     await self.env.advance_time(ARCHIVE_AFTER + 0.1)
                 if clicked:
                     continue

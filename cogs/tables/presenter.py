@@ -309,7 +309,12 @@ class DiscordPresenter:
         table = show.table
         if place.closed:
             return  # the channel is closed to the bot: the web table shows it all
-        await self.step(table, "lobby", self._lobby(table, place))
+        if table.status is Status.FINISHED and place.play_message_id is not None:
+            # the table message and the hands show the end at once; the lobby a moment
+            # later, so that the play that ended the game costs no more than three calls
+            self._lobby_later(table, place)
+        else:
+            await self.step(table, "lobby", self._lobby(table, place))
         if table.status is Status.LOBBY or (
             place.play_message_id is None
             and place.legacy_message_id is None
@@ -425,6 +430,11 @@ class DiscordPresenter:
                 )
             except discord.NotFound:
                 log.info("Table %s: its lobby message is gone", table.id)
+
+    def _lobby_later(self, table: TableView, place: Place) -> None:
+        if place.message_id is not None:
+            payload = messages.lobby_payload(table, place, web=self.web)
+            self.summaries.game_over(table, place.message_id, payload)
 
     async def _open_play_message(self, show: Show, place: Place) -> None:
         """At the start: the game's own thread when the bot may make one (a private one

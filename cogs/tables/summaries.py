@@ -1,7 +1,9 @@
 """Each deal keeps its message: once the next deal's message has come, the old one becomes
 the deal's summary (its lines, and the picture of what each side took), a moment later so
 that the click that ended the deal costs no more than three calls; at once when the bot is
-about to stop."""
+about to stop. So does a game's lobby in the channel: the click that ended the game shows
+its end in the table message and the hands, and the lobby says how it ended a moment
+later."""
 
 from __future__ import annotations
 
@@ -9,12 +11,14 @@ import asyncio
 import functools
 import logging
 from dataclasses import dataclass
+from typing import Final
 
 import discord
 
 from bot.tables.views import TableView
 
 from . import messages
+from .messages import Payload
 from .outlet import Outlet
 
 log = logging.getLogger(__name__)
@@ -25,6 +29,8 @@ fresh message goes first, with the play that ended the deal (no click costs more
 calls), and this edit a moment later."""
 STOP_TIMEOUT = 5.0
 """Seconds the stop gives the summaries still to be made."""
+LOBBY: Final = -1
+"""The key of a table's lobby among its deals' summaries (a deal is numbered from 0)."""
 
 
 @dataclass(slots=True)
@@ -40,36 +46,52 @@ class Archive:
     drawn for this edit alone, and not kept."""
 
 
+@dataclass(frozen=True, slots=True)
+class GameEnd:
+    """A game's lobby to show how the game ended: what it shows then, and where it is."""
+
+    table: TableView
+    message_id: int
+    payload: Payload
+
+
 class DealSummaries:
-    """The deals' messages waiting to become their summaries."""
+    """The deals' messages waiting to become their summaries, and the lobbies of the games
+    just ended."""
 
     def __init__(self, outlet: Outlet, retry_after: tuple[float, ...]) -> None:
         self.outlet = outlet
         self.retry_after = retry_after
         """Seconds before each new try while Discord fails."""
-        self._waiting: dict[tuple[int, int], tuple[asyncio.Task[None], Archive]] = {}
-        """(table, deal) -> the edit, a moment away, and what it edits."""
+        self._waiting: dict[tuple[int, int], tuple[asyncio.Task[None], Archive | GameEnd]] = {}
+        """(table, deal or :data:`LOBBY`) -> the edit, a moment away, and what it edits."""
 
     def later(self, table: TableView, where_id: int, message_id: int) -> None:
         """The deal of ``table.summary`` is over and the next has its message: its own
         message becomes its summary in ARCHIVE_AFTER seconds (once, however often asked)."""
         summary = table.summary
         assert summary is not None
-        key = (table.id, summary.deal_no)
+        self._later((table.id, summary.deal_no), Archive(table, where_id, message_id))
+
+    def game_over(self, table: TableView, message_id: int, payload: Payload) -> None:
+        """The game of ``table`` has just ended: its lobby (message ``message_id`` in the
+        table's channel) shows ``payload`` in ARCHIVE_AFTER seconds."""
+        self._later((table.id, LOBBY), GameEnd(table, message_id, payload))
+
+    def _later(self, key: tuple[int, int], edit: Archive | GameEnd) -> None:
         if key not in self._waiting:
-            archive = Archive(table, where_id, message_id)
             task = asyncio.get_running_loop().create_task(
-                self._archive(archive), name=f"table-{table.id}-deal-{summary.deal_no}"
+                self._edit_later(key, edit), name=f"table-{key[0]}-later-{key[1]}"
             )
-            self._waiting[key] = (task, archive)
+            self._waiting[key] = (task, edit)
 
     def forget_table(self, table_id: int) -> None:
         """The table has ended and the presenter forgot it: what it drew of the table's deals
         still to become their summaries is not kept (a game's last deal may end before the
         one before it has become its summary)."""
-        for (table, _), (_, archive) in self._waiting.items():
-            if table == table_id:
-                archive.over = True
+        for (table, _), (_, edit) in self._waiting.items():
+            if table == table_id and isinstance(edit, Archive):
+                edit.over = True
 
     async def now(self) -> None:
         """The bot is about to stop: the messages still waiting become their summaries now
@@ -79,24 +101,48 @@ class DealSummaries:
             task.cancel()
         try:
             async with asyncio.timeout(STOP_TIMEOUT):
-                for _, archive in waiting:
-                    await self._summarize(archive)
+                for _, edit in waiting:
+                    await self._edit(edit)
         except TimeoutError:
             log.warning("%d deal summaries left undone at the stop", len(waiting))
 
-    async def _archive(self, archive: Archive) -> None:
-        """Turn a deal's message into the deal's summary, a moment after the next deal's
-        message came; tried again a little later while Discord fails."""
+    async def _edit_later(self, key: tuple[int, int], edit: Archive | GameEnd) -> None:
+        """Make the edit a moment from now (a deal's summary, after the next deal's message
+        came; a lobby, after the game's end); tried again a little later while Discord
+        fails."""
         try:
             for delay in (ARCHIVE_AFTER, *self.retry_after):
                 await self.outlet.sleep(delay)
-                if await self._summarize(archive):
+                if await self._edit(edit):
                     return
-            log.warning("Table %s: a deal keeps its message", archive.table.id)
+            what = "its lobby" if isinstance(edit, GameEnd) else f"deal {key[1] + 1}'s message"
+            log.warning("Table %s: %s stays as it was", edit.table.id, what)
         finally:
-            summary = archive.table.summary
-            assert summary is not None
-            self._waiting.pop((archive.table.id, summary.deal_no), None)
+            self._waiting.pop(key, None)
+
+    async def _edit(self, edit: Archive | GameEnd) -> bool:
+        if isinstance(edit, Archive):
+            return await self._summarize(edit)
+        return await self._end_lobby(edit)
+
+    async def _end_lobby(self, end: GameEnd) -> bool:
+        """One try at the lobby's edit; False when Discord failed in a way worth another
+        try (a lobby gone stays gone)."""
+        outlet = self.outlet
+        table = end.table
+        place = outlet.places.known(table.id)
+        if place is not None and place.closed:
+            return True  # its channel closed to the bot since: the lobby stays as it was
+        key = messages.MessageKey.lobby(table.id)
+        try:
+            await outlet.edit(table.channel_id, end.message_id, key, end.payload)
+        except discord.HTTPException as error:
+            if error.status >= 500 or error.status == 429:
+                return False
+            log.info("Table %s: its lobby stays as it was (%s)", table.id, error)
+        finally:
+            outlet.shown.digests.pop(key, None)
+        return True
 
     async def _summarize(self, archive: Archive) -> bool:
         """One try at the edit; False when Discord failed in a way worth another try (a

@@ -11,6 +11,7 @@ import simcord
 
 from bot.config import Config
 from bot.i18n import t
+from bot.tables.model import Status
 from cogs.tables.presenter import presenter_of
 from cogs.tables.summaries import ARCHIVE_AFTER
 from tests.cogs.tables import _faults
@@ -104,3 +105,67 @@ async def test_no_summary_picture_is_kept_of_a_game_that_is_over(
     shown = presenter_of(env.bot).shown
     kept = shown._summaries  # pyright: ignore[reportPrivateUsage]
     assert len(kept) == 0, f"pictures kept of {games} games over"
+
+
+@pytest.mark.e2e
+@pytest.mark.simcord(settle_timeout=3)
+async def test_the_play_that_ends_a_deal_or_the_game_costs_three_calls_at_most(
+    simcord_env: simcord.Env, world: World, table_seed: Callable[[int], None]
+) -> None:
+    """The click that ends a deal shows the next deal's message and the other hand at once
+    (the summary a moment later); the one that ends the game shows the end in the table
+    message and in both hands at once, and the lobby in the channel says so a moment later.
+    Each costs Discord three calls at most, the click's answer included (the hands are
+    edited in place: no turn notice)."""
+    env = simcord_env
+    table_seed(4)  # two deals between alice and bob
+    game = await new_game(env, world, humans=2, notify=False)
+    await game.start()
+    lobby_id = placed(game.table).message_id
+    ending: list[tuple[str, list[str]]] = []
+    for _ in range(400):
+        table = game.table
+        if table.status is not Status.PLAYING:
+            break
+        deal_no, since = table.deal_no, len(env.http_requests)
+        clicks = sum(h.clicks for h in game.humans)
+        await game.step()
+        if sum(h.clicks for h in game.humans) == clicks:
+            continue  # time passed: nobody clicked
+        ended = "game" if table.status is not Status.PLAYING else "deal"
+        if ended == "game" or table.deal_no != deal_no:
+            calls = [f"{r.method} {r.path}" for r in env.http_requests[since:]]
+            ending.append((ended, calls))
+    assert [ended for ended, _ in ending] == ["deal", "game"]
+    for ended, calls in ending:
+        assert len(calls) <= 3, f"the play that ended the {ended}: {calls}"
+
+    # nothing is lost: a moment later the lobby says how the game ended
+    await env.advance_time(ARCHIVE_AFTER + 0.5)
+    said = next(m for m in world.channel.history() if m.id == lobby_id)
+    description = said.embeds[0].description
+    assert description is not None
+    assert description.startswith(t("tables.lobby.status.finished", "en") + "\n")
+    assert "🏆" in description, "with the winner"
+    await game.check_end()
+
+
+@pytest.mark.e2e
+@pytest.mark.simcord(settle_timeout=3)
+async def test_a_bot_that_stops_as_a_game_ends_says_so_in_the_lobby_first(
+    simcord_env: simcord.Env,
+    world: World,
+    table_seed: Callable[[int], None],
+    test_config: Config,
+) -> None:
+    env = simcord_env
+    table_seed(SEED)
+    game = await new_game(env, world, humans=1)
+    await game.start()
+    lobby_id = placed(game.table).message_id
+    await game.play()
+    await game.restart(test_config)  # at once, within the moment
+    said = next(m for m in world.channel.history() if m.id == lobby_id)
+    description = said.embeds[0].description
+    assert description is not None
+    assert description.startswith(t("tables.lobby.status.finished", "en") + "\n")
