@@ -1,5 +1,7 @@
 """Start-up: ``tute-bot`` (or ``python -m bot``) reads the settings and runs the bot;
-``tute-bot migrate-to-postgres`` copies its SQLite file into PostgreSQL."""
+``tute-bot migrate-to-postgres`` copies its SQLite file into PostgreSQL; ``tute-bot backup
+PATH`` copies that file while the bot runs, and ``tute-bot check [PATH]`` checks a
+database."""
 
 import argparse
 import asyncio
@@ -16,8 +18,11 @@ from bot.i18n import LANGUAGES, Language
 EXIT_CONFIG_ERROR = 2
 EXIT_UNREACHABLE = 1
 EXIT_COPY_FAILED = 1
+EXIT_CHECK_FAILED = 1
 
 MIGRATE = "migrate-to-postgres"
+BACKUP = "backup"
+CHECK = "check"
 
 log = logging.getLogger("bot")
 
@@ -28,17 +33,33 @@ def main(argv: Sequence[str] | None = None) -> int:
         description=(
             "Run the Tute bot: it hosts games of Tute, the Spanish card game, on Discord. "
             "Settings come from the environment or a .env file (see .env.example). "
-            f"'tute-bot {MIGRATE}' copies the SQLite database into PostgreSQL."
+            f"'tute-bot {MIGRATE}' copies the SQLite database into PostgreSQL; "
+            f"'tute-bot {BACKUP} PATH' backs it up while the bot runs; "
+            f"'tute-bot {CHECK} [PATH]' checks a database or a backup."
         ),
     )
     parser.add_argument(
         "command",
         nargs="?",
-        choices=(MIGRATE,),
+        choices=(MIGRATE, BACKUP, CHECK),
         help=(
             f"{MIGRATE}: copy everything in the SQLite database (--from) into an empty "
-            "PostgreSQL database (--to), checked; stop the bot first"
+            f"PostgreSQL database (--to), checked; stop the bot first. {BACKUP}: copy the "
+            "SQLite database (--from) to PATH, consistent while the bot runs. "
+            f"{CHECK}: check the database at PATH (a SQLite file or a postgresql:// URL; "
+            "default: the bot's own): its pages, its schema and every server's chips"
         ),
+    )
+    parser.add_argument(
+        "path",
+        nargs="?",
+        metavar="PATH",
+        help=f"with {BACKUP}: the backup file to write; with {CHECK}: the database to check",
+    )
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help=f"with {BACKUP}: replace the file at PATH if there is one",
     )
     parser.add_argument(
         "--sandbox",
@@ -92,7 +113,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         dest="source",
         type=Path,
         metavar="PATH",
-        help=f"with {MIGRATE}: the SQLite file to copy (default: TUTE_DB_PATH, data/tute.db)",
+        help=(
+            f"with {MIGRATE} or {BACKUP}: the SQLite file to copy "
+            "(default: TUTE_DB_PATH, data/tute.db)"
+        ),
     )
     parser.add_argument(
         "--to",
@@ -101,6 +125,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         help=f"with {MIGRATE}: the empty PostgreSQL database (default: TUTE_DATABASE_URL)",
     )
     args = parser.parse_args(argv)
+    if args.command in (BACKUP, CHECK):
+        if (
+            args.sandbox
+            or args.screenshot is not None
+            or args.shards
+            or args.shard_count is not None
+            or args.target is not None
+            or (args.command == CHECK and (args.source is not None or args.force))
+        ):
+            parser.error(f"{BACKUP} takes PATH, --from and --force; {CHECK} takes PATH alone")
+        if args.command == BACKUP:
+            if args.path is None:
+                parser.error(f"{BACKUP} needs PATH, the backup file to write")
+            return backup(Path(args.path), args.source, force=args.force)
+        return check(args.path)
+    if args.path is not None or args.force:
+        parser.error(f"PATH and --force go with {BACKUP} or {CHECK}")
     if args.command == MIGRATE:
         if (
             args.sandbox
@@ -111,7 +152,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(f"{MIGRATE} takes only --from and --to")
         return migrate(args.source, args.target)
     if args.source is not None or args.target is not None:
-        parser.error(f"--from and --to go with {MIGRATE}")
+        parser.error(f"--from and --to go with {MIGRATE} (--from with {BACKUP} too)")
     if args.sandbox or args.screenshot is not None:
         return run_sandbox(args.screenshot, args.lang, args.width, web=args.web)
 
@@ -185,6 +226,67 @@ def migrate(source: Path | None, target: str | None) -> int:
     for line in report.summary():
         print(f"  {line}")
     print(f"Done: {report.total_rows} rows copied. Set TUTE_DATABASE_URL to start the bot on it.")
+    return 0
+
+
+def backup(path: Path, source: Path | None, *, force: bool = False) -> int:
+    """``backup PATH``: copy the SQLite file to ``path`` while the bot runs, print what was
+    copied. No token is needed."""
+    from bot.storage.backup import BackupError, backup_sqlite
+
+    try:
+        config = load_config(require_token=False)
+    except ConfigError as error:
+        print(f"tute-bot: {error}", file=sys.stderr)
+        return EXIT_CONFIG_ERROR
+    database = source if source is not None else config.db_path
+    if source is None and config.database_url is not None:
+        print(
+            f"tute-bot: {BACKUP} copies a SQLite database, and this bot keeps its data in "
+            f"PostgreSQL ({mask_url(config.database_url)}): back that up with pg_dump.",
+            file=sys.stderr,
+        )
+        return EXIT_CONFIG_ERROR
+    print(f"Backing up {database} to {path}...")
+    try:
+        report = backup_sqlite(database, path, force=force)
+    except BackupError as error:
+        print(f"tute-bot: {error}", file=sys.stderr)
+        return EXIT_COPY_FAILED
+    for line in report.summary():
+        print(f"  {line}")
+    print(f"Done: {report.total_rows} rows, {report.size:,} bytes in {path}.")
+    return 0
+
+
+def check(target: str | None) -> int:
+    """``check [PATH]``: check a database (by default the bot's own), print a short report;
+    1 when anything is wrong."""
+    from bot.storage import is_postgres
+    from bot.storage.backup import check_database
+
+    try:
+        config = load_config(require_token=False)
+    except ConfigError as error:
+        print(f"tute-bot: {error}", file=sys.stderr)
+        return EXIT_CONFIG_ERROR
+    where: str | Path
+    if target is None:
+        where = config.database_url or config.db_path
+    elif is_postgres(target):
+        where = target
+    else:
+        where = Path(target)
+    shown = mask_url(where) if isinstance(where, str) else str(where)
+    print(f"Checking {shown}...")
+    report = asyncio.run(check_database(where))
+    for line in report.lines:
+        print(f"  {line}")
+    for problem in report.problems:
+        print(f"tute-bot: {shown}: {problem}", file=sys.stderr)
+    if not report.ok:
+        return EXIT_CHECK_FAILED
+    print("Done: no problem found.")
     return 0
 
 

@@ -156,6 +156,12 @@ def test_the_shards_reach_the_bot(monkeypatch: pytest.MonkeyPatch) -> None:
         ["migrate-to-postgres", "--shards", "0", "--shard-count", "1"],
         ["migrate-to-postgres", "--sandbox"],
         ["migrate-to-everywhere"],
+        ["backup"],
+        ["backup", "b.db", "--to", "postgresql://db/tute"],
+        ["check", "--from", "tute.db"],
+        ["check", "b.db", "--force"],
+        ["--force"],
+        ["migrate-to-postgres", "b.db"],
     ],
 )
 def test_mixed_up_arguments_are_usage_errors(argv: list[str]) -> None:

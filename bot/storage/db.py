@@ -212,3 +212,20 @@ async def open_sqlite(path: str | Path, *, migrate: bool = True) -> SqliteDataba
     if migrate:
         await database.migrate()
     return database
+
+
+def read_only_uri(path: str | Path) -> str:
+    """The URI that opens the SQLite file at ``path`` read-only."""
+    return f"{Path(path).resolve().as_uri()}?mode=ro"
+
+
+async def open_sqlite_read_only(path: str | Path) -> SqliteDatabase:
+    """Open an existing file to read it alone (``tute-bot check``): nothing is migrated,
+    made or written, even while the bot writes to it (it may make the WAL's index file
+    beside it, as any reader does)."""
+    uri = await asyncio.to_thread(read_only_uri, path)
+    connection = await aiosqlite.connect(uri, uri=True, isolation_level=None)
+    connection.row_factory = aiosqlite.Row
+    for pragma in ("PRAGMA busy_timeout = 10000", "PRAGMA query_only = ON"):
+        await connection.execute_fetchall(pragma)
+    return SqliteDatabase(connection)
