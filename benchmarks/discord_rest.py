@@ -314,9 +314,13 @@ async def one_game(
         ),
         runtime=replace(runtime, seeds=lambda: seed),
     )
+    # as simcord.run does, but the clocks know SimCord's before the bot starts (the servers'
+    # retention waits from the start)
+    env = simcord.Env(bot, settle_timeout=SETTLE_TIMEOUT)
+    waits.env = env
     try:
-        async with simcord.run(bot, settle_timeout=SETTLE_TIMEOUT) as env:
-            waits.env = env
+        await env.start()
+        with env.time_context():
             guild = env.create_guild("Casino")
             channel = guild.create_text_channel("tute")
             members = [
@@ -328,6 +332,8 @@ async def one_game(
             await game.open(channel, variant, robots)
             await game.play()
             assert game.table.status is Status.FINISHED
+            await env.shutdown()
+            env.raise_errors()
             return game.tally
     finally:
         # SimCord detaches the bot without closing it: close its database (and its thread)
