@@ -61,6 +61,7 @@ import simcord
 from bot.app import TuteApp
 from bot.client import TuteBot
 from bot.config import Config
+from bot.engine import Options
 from bot.sandbox.waits import SimulatedWaits
 from bot.tables.model import Status
 from bot.tables.runtime import Runtime
@@ -205,8 +206,12 @@ async def scenario(run: Run, folder: Path) -> None:
     bot = make_bot(
         args, Config(token="not-a-real-token", db_path=folder / "tute.db", shard_count=1), waits
     )
-    async with simcord.run(bot, settle_timeout=args.settle_timeout, check_errors=False) as env:
-        waits.env = env
+    # as simcord.run does, but the clocks know SimCord's before the bot starts (the servers'
+    # retention waits from the start)
+    env = simcord.Env(bot, settle_timeout=args.settle_timeout)
+    waits.env = env
+    await env.start()
+    with env.time_context():
         try:
             bot = await play(run, env, bot)
         except TimeoutError as error:
@@ -229,6 +234,7 @@ async def scenario(run: Run, folder: Path) -> None:
                 run.close_s = time.perf_counter() - t0
                 if db is not None:
                     await db.close()
+            await env.shutdown()
 
 
 async def play(run: Run, env: simcord.Env, bot: discord.Client) -> discord.Client:
@@ -260,11 +266,19 @@ async def start_tables(run: Run, env: simcord.Env) -> list[simcord.MemberActor]:
         res = await run.op(
             f"open {n}",
             hosts[n].slash(
-                channels[n], "tute new", variant=args.variant, rounds=1, turn_time=args.turn_time
+                channels[n],
+                "tute new",
+                variant=args.variant,
+                rounds=1,
             ),
         )
         lobby = res.response
         assert lobby is not None and not res.ephemeral, res
+        if args.turn_time != Options().turn_time:  # as the host sets it in the lobby's form
+            service = service_of(env.bot)
+            opened = service.open_in_channel(channels[n].id)
+            assert opened is not None
+            await service.set_option(opened.id, hosts[n].id, "turn_time", str(args.turn_time))
         for _ in range(ROBOTS[args.variant] if args.add_robots else 0):
             await run.op(
                 f"robot {n}", hosts[n].click(lobby, custom_id=button(lobby.message, "robot"))
