@@ -311,7 +311,7 @@ async def dump(db: Database) -> dict[str, list[tuple[Any, ...]]]:
         )
     ]
     return {
-        name: [tuple(row) for row in await db.fetchall(f"SELECT * FROM {name} ORDER BY 1, 2")]
+        name: sorted((tuple(row) for row in await db.fetchall(f"SELECT * FROM {name}")), key=repr)
         for name in names
     }
 
