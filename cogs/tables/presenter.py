@@ -31,6 +31,7 @@ from .faces import CardFaces
 from .messages import TOO_OLD_TO_EDIT, MessageKey, Payload, as_new_message, too_old
 from .notices import ThreadNotices
 from .outlet import Outlet
+from .permissions import PermissionNotes
 from .places import Place
 from .reach import closed_to_bot
 from .summaries import DealSummaries
@@ -92,8 +93,8 @@ class DiscordPresenter:
         self._public_locks: dict[int, asyncio.Lock] = {}
         """One update at a time of a table's lobby and table message."""
         self.summaries = DealSummaries(self.outlet, RETRY_AFTER)
-        self._told: set[tuple[int, int]] = set()
-        """(table, error code) of the permission problems the host was told of."""
+        self.permissions = PermissionNotes(bot, self.outlet)
+        """The permission problems each host was told of."""
         self.notices = ThreadNotices(bot)
         """Discord's notices of the threads the bot made, which go."""
 
@@ -176,7 +177,7 @@ class DiscordPresenter:
                 self.outlet.shut(place, "known before posting")
             await self.post_lobby(table)
         ok = True
-        if show.public and self._held_back(table.id):
+        if show.public and self.permissions.holds_back(table.id):
             # its channel refuses the bot, and refusals near Discord's limit: the next
             # change once they are back under shows the table as it is then
             log.debug("Table %s: not redrawn while refused requests are high", table.id)
@@ -201,7 +202,7 @@ class DiscordPresenter:
                 # never asked again: the table plays on the web table from now on
                 self.outlet.shut(await self.places.of(table), error)
             else:
-                await self._missing_permission(table, what, error)
+                await self.permissions.missing(table, what, error)
         except discord.HTTPException as error:
             if error.status >= 500 or error.status == 429:
                 log.warning("Table %s: Discord failed its %s (%s)", table.id, what, error)
@@ -210,12 +211,6 @@ class DiscordPresenter:
         except Exception:
             log.exception("Could not show the %s of table %s", what, table.id)
         return True
-
-    def _held_back(self, table_id: int) -> bool:
-        """Whether the table's lobby and table message wait: its channel refused the bot
-        something (a permission), and optional work stops (refused requests near the limit
-        that bans the bot's IP)."""
-        return any(told[0] == table_id for told in self._told) and not self.outlet.optional()
 
     def _retry_later(self, show: Show) -> None:
         """Show the table again after a while (5 s, 30 s, 2 min...): what did not change is
@@ -256,35 +251,6 @@ class DiscordPresenter:
         hands = tuple(replace(hand, notify=False) for hand in latest.hands)
         return replace(latest, public=True, announce=(), hands=hands)
 
-    async def _missing_permission(
-        self, table: TableView, what: str, error: discord.Forbidden
-    ) -> None:
-        """The bot may not do something in the table's channel: the host is told once (in
-        the channel, where an admin can see it too); what else works goes on."""
-        if what == "hand" or self.places.peek(table).closed:
-            return  # a closed DM is handled by the hand itself; a closed channel hears nothing
-        log.warning("Table %s: no permission for its %s (%s)", table.id, what, error)
-        told = (table.id, error.code)
-        if told in self._told:
-            return
-        self._told.add(told)
-        if not self.outlet.optional():
-            return  # refused requests near Discord's limit: the host is not told now
-        where = self.places.peek(table).where_id
-        text = t(
-            "tables.missing_permissions",
-            table.language,
-            host=f"<@{table.host_id}>",
-            channel=f"<#{where}>",
-        )
-        try:
-            await self.bot.get_partial_messageable(table.channel_id).send(
-                text,
-                allowed_mentions=pings([table.host_id]),
-            )
-        except discord.HTTPException:
-            log.warning("Table %s: could not tell its host about permissions", table.id)
-
     def _forget(self, table_id: int) -> None:
         """A table that no longer plays: nothing of it to keep in step any more."""
         self.shown.forget_table(table_id)
@@ -293,7 +259,7 @@ class DiscordPresenter:
         self._retries.pop(table_id, None)
         self._latest.pop(table_id, None)
         self._public_locks.pop(table_id, None)
-        self._told = {told for told in self._told if told[0] != table_id}
+        self.permissions.forget(table_id)
         self.places.ended(table_id)
 
     # the public messages -----------------------------------------------------
