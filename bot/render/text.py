@@ -91,8 +91,10 @@ def displayable(text: str) -> str:
     return _layout(text)
 
 
+@lru_cache(maxsize=4096)
 def text_width(text: str, size: int) -> float:
-    """Advance width of ``text`` at ``size`` pixels."""
+    """Advance width of ``text`` at ``size`` pixels. Cached: a picture measures its labels,
+    names and numbers several times, and the next picture the same ones again."""
     return font(size).getlength(_layout(text))
 
 
