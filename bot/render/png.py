@@ -23,7 +23,9 @@ def encode_png(image: Image.Image, palette: Image.Image | None = None) -> bytes:
     with None the picture is written in true colour.
     """
     if palette is not None:
-        image = image.convert("RGB").quantize(palette=palette, dither=Image.Dither.NONE)
+        if image.mode != "RGB":  # converting an RGB picture would only copy it
+            image = image.convert("RGB")
+        image = image.quantize(palette=palette, dither=Image.Dither.NONE)
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=False, compress_level=COMPRESS_LEVEL)
     return out.getvalue()
