@@ -10,17 +10,20 @@ large enough to read, in suit order, flowing over as many lines as they need.
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from bot.render.cards import shadow
+from bot.render.layers import Cut, cut, paste_cut
 from bot.render.palette import shared_palette
 from bot.render.png import encode_png
 from bot.render.scenes import SideSummary, SummaryScene
 from bot.render.style import (
     HIGHLIGHT,
     PANEL_EDGE,
+    RGB,
     TEXT,
     TEXT_SOFT,
     felt,
@@ -76,6 +79,8 @@ TILE_LINE_STEP = TILE_H + 6
 TILE_SHADOW = (5, 3)  # where a tile sits in its picture, which holds its shadow too
 CANTE_BADGE = 28
 CANTE_STEP = 10  # between two cantes
+PANEL_RADIUS = 14
+HALO_BLUR = 5.0
 
 # Strength of the ranks, high to low, to sort the cards taken within each suit.
 _STRENGTH = (1, 3, 12, 11, 10, 7, 6, 5, 4, 2)
@@ -263,17 +268,60 @@ def _cantes(canvas: Image.Image, side: SideSummary, x: float, y: float) -> None:
         x += text_width(str(points), CANTE_SIZE) + CANTE_STEP
 
 
+Place = tuple[int, int, bool, RGB | None]
+"""Where a side's panel is drawn: its top, its height, whether the side won (a gold edge
+and a halo) and its team's colour (a stripe)."""
+
+
+@lru_cache(maxsize=8)
+def _backdrop(height: int, trump_suit: str | None, places: tuple[Place, ...]) -> Image.Image:
+    """The felt with the trump badge and each side's panel (and the winners' halo): all
+    that lies under the text and the tiles, the same for every summary laid out alike.
+    Nothing drawn on a side's panel reaches another side's panel or halo, so drawing
+    these first gives the picture drawn side by side. Cached; copy it before drawing."""
+    canvas = felt(SUMMARY_W, height, 6, 24, line=False).copy()
+    if trump_suit is not None:
+        badge = suit_badge(trump_suit, TITLE_BADGE)
+        canvas.paste(badge, (SUMMARY_W - PAD - 4 - badge.width, PAD + 4), badge)
+    for top, side_h, won, colour in places:
+        if won:
+            m = glow_margin(HALO_BLUR)
+            paste_cut(canvas, _halo(side_h), (PAD - m, top - m))
+        paste_cut(canvas, _panel(side_h, won, colour), (PAD, top))
+    return canvas
+
+
+@lru_cache(maxsize=32)
+def _halo(height: int) -> Cut:
+    """The winners' halo round a side's panel ``height`` pixels high, cut round its clear
+    middle."""
+    width = SUMMARY_W - 2 * PAD
+    m = glow_margin(HALO_BLUR)
+    inset = m + 2 + _corner_inset(PANEL_RADIUS)
+    middle = (inset, inset, m + width - inset + m, m + height - inset + m)
+    return cut(glow((width, height), PANEL_RADIUS, HIGHLIGHT, 200, HALO_BLUR), middle)
+
+
+@lru_cache(maxsize=32)
+def _panel(height: int, won: bool, stripe: RGB | None) -> Cut:
+    """A side's panel ``height`` pixels high, cut round its plain middle."""
+    width = SUMMARY_W - 2 * PAD
+    edge = (*HIGHLIGHT, 255) if won else PANEL_EDGE
+    line = 2 if won else 1
+    inset = line + _corner_inset(PANEL_RADIUS)
+    left = max(inset, 12) if stripe is not None else inset  # the stripe: x 6 to 11
+    middle = (left, inset, width - inset, height - inset)
+    return cut(panel((width, height), PANEL_RADIUS, edge, line, 200, stripe), middle)
+
+
+def _corner_inset(radius: int) -> int:
+    """How far in from a rounded box's edges a box clear of its corners starts (with a
+    pixel to spare for the smoothing of the curve)."""
+    return math.ceil(radius * (1 - math.sqrt(0.5))) + 1
+
+
 def _side(canvas: Image.Image, side: SideSummary, scene: SummaryScene, top: int) -> None:
-    x0, x1 = PAD, SUMMARY_W - PAD
-    height = _side_height(side, scene)
-    colour = team_colour(side.team)
-    if side.won:
-        halo = glow((x1 - x0, height), 14, HIGHLIGHT, 200, 5.0)
-        m = glow_margin(5.0)
-        canvas.paste(halo, (x0 - m, top - m), halo)
-    edge = (*HIGHLIGHT, 255) if side.won else PANEL_EDGE
-    box = panel((x1 - x0, height), 14, edge, 2 if side.won else 1, 200, colour)
-    canvas.paste(box, (x0, top), box)
+    """What is written on a side's panel, its top at ``top``."""
     draw = ImageDraw.Draw(canvas)
     left, right = _inner(side)
     # the header: a crown for the winners, the names, and the total on the right
@@ -336,24 +384,25 @@ def summary_image(scene: SummaryScene) -> Image.Image:
         for suit, _ in side.cantes:
             if suit not in SUITS:
                 raise ValueError(f"not a suit: {suit!r}")
-    width, height = summary_size(scene)
-    canvas = felt(width, height, 6, 24, line=False).copy()
-    y = PAD + 2
     title_h = _title_height(scene)
+    places: list[Place] = []
+    y = PAD + 2 + title_h
+    for side in scene.sides:
+        side_h = _side_height(side, scene)
+        places.append((y, side_h, side.won, team_colour(side.team)))
+        y += side_h + SIDE_GAP
+    height = y - SIDE_GAP + PAD + 2  # as summary_size gives
+    badge = scene.trump_suit if title_h else None
+    canvas = _backdrop(height, badge, tuple(places)).copy()
     if title_h:
-        if scene.trump_suit is not None:
-            badge = suit_badge(scene.trump_suit, TITLE_BADGE)
-            canvas.paste(badge, (SUMMARY_W - PAD - 4 - badge.width, y + 2), badge)
-        ty = y + 4
+        ty = PAD + 2 + 4
         for line, size in _title_lines(scene):
             step = _line_step(size)
             ink = HIGHLIGHT if size == TITLE_SIZE else TEXT
             paste_text(canvas, (PAD + 4, ty + step / 2), line, size, ink, "lm")
             ty += step
-        y += title_h
-    for side in scene.sides:
-        _side(canvas, side, scene, y)
-        y += _side_height(side, scene) + SIDE_GAP
+    for side, (top, _, _, _) in zip(scene.sides, places, strict=True):
+        _side(canvas, side, scene, top)
     return canvas
 
 
