@@ -8,6 +8,7 @@ import random
 import pytest
 
 from bot.ai import Level, Searched, choose_action
+from bot.ai.exact import ExactSolver
 from bot.engine import Action, Deal, Kind, Options, Variant, seat_view, shuffle_deal
 
 from .helpers import CountingClock, ask
@@ -164,3 +165,34 @@ def test_a_search_counts_the_deals_it_sampled() -> None:
         choose_action(view, Level.HARD, random.Random(1), ticks * 0.001, CountingClock(), searched)
         counted.append(searched.worlds)
     assert 0 < counted[0] < counted[1]
+
+
+def test_a_search_with_no_time_left_ends_its_playouts_without_the_exact_solver(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A search that starts with nothing of its budget left (its table wanted the choice
+    before a worker was free for it) plays its one sampled deal out by the heuristic: the
+    exact ends would cost it several times as much, and a busy machine's queue of
+    searches drains by such quick ones. With time, the playouts end exactly."""
+    solved: list[int] = []
+    best_card = ExactSolver.best_card
+
+    def counted(self: ExactSolver, r: Deal) -> int:
+        solved.append(1)
+        return best_card(self, r)
+
+    monkeypatch.setattr(ExactSolver, "best_card", counted)
+    views = []
+    for seed in range(4):
+        r = Deal(shuffle_deal(Variant.PAIRS, Options(), seed % 4, random.Random(seed)))
+        views.append(seat_view(r, r.turn))
+    for seed, view in enumerate(views):
+        searched = Searched()
+        action = choose_action(
+            view, Level.HARD, random.Random(seed), 0.0, CountingClock(), searched
+        )
+        assert action is not None and action in view.legal
+        assert searched.worlds == 1
+    assert not solved
+    choose_action(views[0], Level.HARD, random.Random(0), 0.05, CountingClock(), Searched())
+    assert solved
