@@ -23,6 +23,8 @@ By their Discord user id (``user_id`` unless said), in every server (``guild_id`
                              entry fee and prize, as rows of their account
                              (``account = 'member'``).
 ``deal_players``             who sat in which seat of every deal stored.
+``reviews``                  the review of their decisions in a finished deal (JSON:
+                             marks, costs, better choices; no name), once asked.
 ``tables``                   ``host_id``; ``channel_id`` (a daily deal's table plays in
                              the member's DMs); ``state``, JSON: the seats (``name``,
                              ``user_id``, when their account was made and when they
@@ -48,7 +50,7 @@ Erasing a member
 ================
 
 In one transaction, across every server: their rows in ``members``,
-``member_preferences``, ``ratings`` and ``daily_deals`` are deleted. What others' records
+``member_preferences``, ``ratings``, ``daily_deals`` and ``reviews`` are deleted. What others' records
 need of them stays, under a pseudonymous id (minus the number of the erasure, kept in
 ``erasures``: never a Discord id) and the name "a former player" in each record's own
 language: their seats, log lines and summaries in finished tables, their place in
@@ -215,6 +217,7 @@ class Erased:
     preferences: int = 0
     ratings: int = 0
     daily: int = 0
+    reviews: int = 0
     ledger_rows: int = 0
     chips: int = 0
     """Their chips, in every server together, now in the former player's account."""
@@ -251,6 +254,7 @@ async def erase_member(db: Database, user_id: int, former_name: FormerName) -> E
             ("member_preferences", "preferences"),
             ("ratings", "ratings"),
             ("daily_deals", "daily"),
+            ("reviews", "reviews"),
         ):
             for row in await conn.fetchall(
                 f"SELECT DISTINCT guild_id FROM {table} WHERE user_id = ?", by_user

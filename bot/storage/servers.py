@@ -19,6 +19,8 @@ TOURNAMENT_IDS: Final = "SELECT id FROM tournaments WHERE guild_id = ?"
 ERASE: Final[tuple[str, ...]] = (
     # what hangs from the server's tables and tournaments first, then what names it
     f"DELETE FROM table_places WHERE table_id IN ({TABLE_IDS})",
+    f"DELETE FROM reviews WHERE table_id IN ({TABLE_IDS})",
+    "DELETE FROM reviews WHERE guild_id = ?",
     f"DELETE FROM deal_players WHERE table_id IN ({TABLE_IDS})",
     "DELETE FROM deal_players WHERE table_id IN (SELECT table_id FROM deals WHERE guild_id = ?)",
     f"DELETE FROM deals WHERE table_id IN ({TABLE_IDS})",

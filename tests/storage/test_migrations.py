@@ -35,6 +35,7 @@ TABLES = {
     "tournament_places",
     "erasures",
     "guild_presence",
+    "reviews",
 }
 ADDED_AT = {
     "member_preferences": 4,
@@ -49,6 +50,7 @@ ADDED_AT = {
     "tournament_places": 14,
     "erasures": 15,
     "guild_presence": 16,
+    "reviews": 17,
 }
 """The tables a later version added, with that version."""
 LATEST = len(migration_scripts())

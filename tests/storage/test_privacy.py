@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from bot.engine import Variant
-from bot.storage import Database, ledger, members, places, privacy
+from bot.storage import Database, ledger, members, places, privacy, reviews
 from bot.storage import ratings as stored_ratings
 from bot.storage import tables as stored_tables
 from bot.storage.seasons import running_season
@@ -176,6 +176,13 @@ async def test_an_erased_member_is_nowhere_and_everyone_else_keeps_everything(
     db = world.db
     await seed_everything(world)
     await world.settle()
+    played = await db.fetchone(
+        "SELECT d.guild_id, d.table_id, d.deal_no FROM deals d JOIN deal_players p"
+        " ON p.table_id = d.table_id AND p.deal_no = d.deal_no WHERE p.user_id = ?",
+        (ERASED,),
+    )
+    assert played is not None
+    await reviews.keep(db, int(played[0]), int(played[1]), int(played[2]), ERASED, "{}", 1.0)
     before = await every_row(db)
     assert len(traces(before, ERASED, ERASED_NAME)) > 20, "they are everywhere before"
     kept = await privacy.member_data(db, ERASED)
@@ -197,6 +204,7 @@ async def test_an_erased_member_is_nowhere_and_everyone_else_keeps_everything(
 
     assert erased.servers == {GUILD, OTHER_GUILD}
     assert (erased.standings, erased.preferences, erased.daily) == (2, 1, 1)
+    assert erased.reviews == 1  # their review of a deal they played
     assert erased.ratings == 4 and erased.chips == chips
     assert (erased.tables, erased.tournaments) == (kept.tables, kept.tournaments)
     after = await every_row(db)

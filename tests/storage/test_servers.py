@@ -30,6 +30,7 @@ def _rows(guild: int, n: int) -> list[tuple[str, tuple[object, ...]]]:
         ("INSERT INTO actions VALUES (?, 0, 0, 'p:1')", (table,)),
         ("INSERT INTO deals VALUES (?, 0, ?, '{}', ?)", (table, guild, NOW)),
         ("INSERT INTO deal_players VALUES (?, 0, 0, ?)", (table, ANA)),
+        ("INSERT INTO reviews VALUES (?, ?, 0, ?, '{}', 1)", (guild, table, ANA)),
         ("INSERT INTO table_places (table_id, thread_id) VALUES (?, ?)", (table, guild + 9)),
         ("INSERT INTO members (guild_id, user_id) VALUES (?, ?)", (guild, ANA)),
         (
