@@ -110,9 +110,23 @@ def steps_of(record: object) -> tuple[ReplayStep, ...]:
 
 
 def _steps(parsed: Record) -> tuple[ReplayStep, ...]:
+    return _walk(parsed)[0]
+
+
+def action_steps(parsed: Record) -> tuple[int, ...]:
+    """For each action of a finished deal's record, the step that shows it: the trick it
+    closed or took part in, the cante, swap or declaration it made (a review's way to one
+    decision of the replay)."""
+    return _walk(parsed)[1]
+
+
+def _walk(parsed: Record) -> tuple[tuple[ReplayStep, ...], tuple[int, ...]]:
     deal = Deal(parsed.dealt, check=False)
     steps = [_step(deal, StepKind.DEALT, None, tuple(deal.exchanges), (), ())]
+    shown: list[int] = []
+    waiting = 0  # actions not shown by a step yet (a card in a trick still open)
     for action in parsed.actions:
+        waiting += 1
         tricks, cantes, swaps = len(deal.tricks), len(deal.cantes), len(deal.exchanges)
         deal.apply(action)
         closed = [past_trick(deal, i + 1, deal.tricks[i]) for i in range(tricks, len(deal.tricks))]
@@ -122,10 +136,13 @@ def _steps(parsed: Record) -> tuple[ReplayStep, ...]:
         if closed or new_cantes or new_swaps or declared:
             trick = closed[-1] if closed else None
             steps.append(_step(deal, StepKind.PLAYED, trick, new_swaps, new_cantes, declared))
+            shown += [len(steps) - 1] * waiting
+            waiting = 0
     if not deal.finished or deal.result is None:
         raise RecordError("the deal was not played to its end")
     steps.append(_step(deal, StepKind.RESULT, None, (), (), ()))
-    return tuple(steps)
+    shown += [len(steps) - 1] * waiting
+    return tuple(steps), tuple(shown)
 
 
 def _step(

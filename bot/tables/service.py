@@ -41,6 +41,7 @@ from .model import Status, Table
 from .notes import Notes
 from .opening import Opening
 from .persistence import Store
+from .review import Review, Reviews
 from .robots import AWAY_AFTER_MISSES as AWAY_AFTER_MISSES
 from .robots import Robots
 from .runtime import Runtime as Runtime
@@ -101,6 +102,8 @@ class TableService(Opening):
         """What members switch that is not a move: their turn notices."""
         self.hints = Hints(self.tables, self._holding, self.store.save_quietly, self.thinking)
         """What the hard robot would do in a member's seat, asked at a friendly table."""
+        self.reviews = Reviews(db, self.thinking, runtime.clock)
+        """The reviews of members' finished deals, judged on the robots' workers."""
         self._redraws = Redraws()
         self.game_over_listeners: list[GameOver] = []
         self._telling: set[asyncio.Task[None]] = set()
@@ -230,6 +233,12 @@ class TableService(Opening):
     async def hint(self, table_id: int, user_id: int) -> Hint:
         """What the hard robot would do in this member's seat now, and why (``hints``)."""
         return await self.hints.ask(table_id, user_id)
+
+    async def review(
+        self, guild_id: int | None, table_id: int, deal_no: int, *, user_id: int
+    ) -> Review:
+        """The review of the member's decisions in a finished deal (``review``)."""
+        return await self.reviews.review(guild_id, table_id, deal_no, user_id=user_id)
 
     async def im_back(self, table_id: int, user_id: int, *, reply: Reply | None = None) -> Outcome:
         async with self._change(table_id) as table:
