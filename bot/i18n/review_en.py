@@ -24,6 +24,7 @@ MESSAGES: Final[dict[str, str]] = {
     " decision, never the hidden cards, playing the deal out {worlds} times from there."
     " Marks by points lost: good under 3, inaccuracy under 8, mistake under 15, blunder"
     " from 15.",
+    "review.turned": "the turned card",
     "review.btn.step": "Step {step}",
     "tables.errors.review_not_played": "A review judges your own decisions: only the"
     " players of a deal can review it.",

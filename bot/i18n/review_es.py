@@ -25,6 +25,7 @@ MESSAGES: Final[dict[str, str]] = {
     " nunca las cartas ocultas, jugando la mano {worlds} veces desde ahí. Notas por puntos"
     " perdidos: buena por debajo de 3, imprecisión por debajo de 8, error por debajo de 15,"
     " error grave desde 15.",
+    "review.turned": "la vuelta",
     "review.btn.step": "Paso {step}",
     "tables.errors.review_not_played": "Un análisis juzga tus propias decisiones: solo los"
     " jugadores de una mano pueden analizarla.",

@@ -22,7 +22,10 @@ from bot.tables.views import Outcome
 from cogs._base import CommandsMixin, anywhere, channel_url, pings
 
 from . import embeds as ui
-from . import rules_text
+from . import (
+    reviews,  # noqa: F401  (registers the Review click)
+    rules_text,
+)
 from .common import db_of, locale_of, refuse, service_of, since_of
 from .guide import show_guide
 from .launch import launch

@@ -31,7 +31,7 @@ from .faces import NO_FACES, CardFaces
 from .hints import hint_button, hints_line
 from .pictures import SUMMARY_FILE, TABLE_FILE, TRICK_FILE
 from .places import Place
-from .replay_buttons import replay_open_button
+from .replay_buttons import replay_open_button, review_open_button
 
 ROW = 5
 """Buttons in a row (Discord allows five)."""
@@ -252,6 +252,7 @@ def ended_layout(table: TableView, lang: str, faces: CardFaces = NO_FACES) -> La
             )
         if summary is not None:
             row.add_item(replay_open_button(table.id, summary.deal_no, lang))
+            row.add_item(review_open_button(table.id, summary.deal_no, lang))
         if row.children:
             items.append(row)
     return _layout(*items, colour=ui.GOLD if finished else ui.GREY)
@@ -263,6 +264,7 @@ def summary_layout(table: TableView, summary: DealSummary, lang: str) -> Layout:
     title = t("summary.title", lang, deal=summary.deal_no + 1, id=table.id)
     row: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
     row.add_item(replay_open_button(table.id, summary.deal_no, lang))
+    row.add_item(review_open_button(table.id, summary.deal_no, lang))
     hinted = hints_line(table, lang)  # apart from the points, so that no count reads as one
     return _layout(
         _text([f"### {title}", *ui.summary_lines(table, summary, lang), *filter(None, [hinted])]),

@@ -41,8 +41,21 @@ class ReplayOpen(TuteButton, kind="rp", parts={"deal": r"\d+"}):
         return int(self.parts[0])
 
 
-REPLAY_ITEMS = (ReplayButton, ReplayOpen)
+class ReviewOpen(TuteButton, kind="rv", parts={"deal": r"\d+"}):
+    """Review beside Replay: ``tute:rv:<table id>:<deal>``; the review of the decisions of
+    whoever presses (:mod:`reviews`)."""
+
+    @property
+    def deal_no(self) -> int:
+        return int(self.parts[0])
+
+
+REPLAY_ITEMS = (ReplayButton, ReplayOpen, ReviewOpen)
 
 
 def replay_open_button(table_id: int, deal_no: int, lang: str) -> ReplayOpen:
     return ReplayOpen(table_id, deal_no, label=t("replays.btn.open", lang), emoji="⏯️")
+
+
+def review_open_button(table_id: int, deal_no: int, lang: str) -> ReviewOpen:
+    return ReviewOpen(table_id, deal_no, label=t("review.btn", lang), emoji="🔎")

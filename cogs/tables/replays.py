@@ -1,7 +1,8 @@
 """A finished deal stepped through, for one member alone: an ephemeral message with the
 table picture of each moment (every hand shown: the deal is over) and what happened, and
 buttons to go back and forth. Opened from a deal's summary (anyone in the channel) or by
-``/tute history``, which adds the deal's game record as a file.
+``/tute history``, which adds the deal's game record as a file; Review beside its steps
+(:mod:`reviews`) judges the presser's own decisions in it.
 
 The buttons name the table, the deal and the step (and whether the record file goes with
 it): a click after a restart rebuilds the replay from the stored record, as the first one
@@ -34,7 +35,7 @@ from .common import answered, clock_of, db_of, locale_of, refuse
 from .layouts import picture
 from .pictures import as_file
 from .presenter import presenter_of
-from .replay_buttons import GOES, ReplayButton, ReplayOpen
+from .replay_buttons import GOES, ReplayButton, ReplayOpen, review_open_button
 
 REPLAY_FILE = "replay.png"
 RECORD_FILE = "tute-record.json"
@@ -215,6 +216,7 @@ def replay_view(replay: DealReplay, index: int, lang: str, *, with_record: bool)
                 disabled=target == index,
             )
         )
+    row.add_item(review_open_button(replay.table_id, replay.deal_no, lang))
     items.append(row)
     view = discord.ui.LayoutView(timeout=None)
     view.add_item(discord.ui.Container(*items, accent_colour=ui.GOLD))

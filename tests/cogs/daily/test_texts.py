@@ -114,17 +114,19 @@ def test_a_finished_daily_deal_offers_its_replay_and_the_board_but_no_rematch(
         to_the_end_of_a_deal(table, random.Random(2))
     assert table.status is Status.FINISHED and table.summary is not None
     replay = f"tute:rp:{table.id}:{table.summary.deal_no}"
+    review = f"tute:rv:{table.id}:{table.summary.deal_no}"
     next_step = t("daily.ended", lang, command=board)
     ordinary = messages.table_payload(table_view(table), Place(7, 2))
     assert [getattr(b, "custom_id", None) for b in buttons_of(ordinary["view"])] == [
         f"tute:t:{table.id}:rematch",
         replay,
+        review,
     ]
     assert next_step not in layout_text(ordinary["view"])
     table.daily = True
     payload = messages.table_payload(table_view(table), Place(7, 2))
     accepted(payload)
-    assert [getattr(b, "custom_id", None) for b in buttons_of(payload["view"])] == [replay]
+    assert [getattr(b, "custom_id", None) for b in buttons_of(payload["view"])] == [replay, review]
     said = layout_text(payload["view"])
     assert said.count(next_step) == 1
     assert t("tables.btn.rematch", lang) not in said

@@ -284,8 +284,8 @@ class Driver:
             assert message.flags.components_v2
             (picture,) = message.attachments
             assert picture.filename == "summary.png" and picture.description
-            replay = [f"tute:rp:{table.id}:{deal_no}"]
-            assert [b.custom_id for b in buttons(message)] == replay, "a summary: Replay alone"
+            replay = [f"tute:rp:{table.id}:{deal_no}", f"tute:rv:{table.id}:{deal_no}"]
+            assert [b.custom_id for b in buttons(message)] == replay, "a summary: Replay, Review"
             self.summaries.add(deal_no)
 
     async def hand_message(self, player: Player, *, fresh: bool = False) -> Message:

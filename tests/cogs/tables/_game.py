@@ -359,10 +359,11 @@ class Game:
             layout_texts(final)[0].splitlines()[0]
             == f"### {t('summary.game_over', lang, id=table.id)}"
         ), layout_texts(final)
-        # two buttons are left: to play again, and to replay the last deal
+        # three buttons are left: to play again, to replay the last deal and to review it
         assert [b.custom_id for b in buttons(final)] == [
             f"tute:t:{table.id}:rematch",
             f"tute:rp:{table.id}:{table.deal_no}",
+            f"tute:rv:{table.id}:{table.deal_no}",
         ]
         for human in self.humans:
             occupant = table.seats[self.seat(human)]

@@ -36,7 +36,7 @@ def is_summary(game: Game, message_id: int, deal: int) -> bool:
     message = next(m for m in game.messages(placed(table).where_id) if m.id == message_id)
     title = t("summary.title", "en", deal=deal + 1, id=table.id)
     said = layout_texts(message)
-    replay = [f"tute:rp:{table.id}:{deal}"]  # its only button: Replay
+    replay = [f"tute:rp:{table.id}:{deal}", f"tute:rv:{table.id}:{deal}"]  # Replay, Review
     return (
         bool(said)
         and said[0].startswith(f"### {title}\n")

@@ -177,6 +177,7 @@ def test_the_result_keeps_the_last_deals_summary_and_offers_a_rematch() -> None:
     assert [getattr(b, "custom_id", None) for b in buttons_of(payload["view"])] == [
         f"tute:t:{table.id}:rematch",
         f"tute:rp:{table.id}:{table.summary.deal_no}",
+        f"tute:rv:{table.id}:{table.summary.deal_no}",
     ]
     galleries = [
         i for i in payload["view"].walk_children() if isinstance(i, discord.ui.MediaGallery)
