@@ -26,6 +26,9 @@ MESSAGES: Final[dict[str, str]] = {
     " from 15.",
     "review.turned": "the turned card",
     "review.btn.step": "Step {step}",
+    "web.replay.review": "🔎 Review",
+    "web.replay.reviewing": "The robot is judging your decisions…",
+    "web.replay.review_step": "Step {step}",
     "tables.errors.review_not_played": "A review judges your own decisions: only the"
     " players of a deal can review it.",
 }

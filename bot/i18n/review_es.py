@@ -27,6 +27,9 @@ MESSAGES: Final[dict[str, str]] = {
     " error grave desde 15.",
     "review.turned": "la vuelta",
     "review.btn.step": "Paso {step}",
+    "web.replay.review": "🔎 Análisis",
+    "web.replay.reviewing": "El robot está juzgando tus decisiones…",
+    "web.replay.review_step": "Paso {step}",
     "tables.errors.review_not_played": "Un análisis juzga tus propias decisiones: solo los"
     " jugadores de una mano pueden analizarla.",
 }

@@ -52,7 +52,7 @@ from .hub import TableHub
 from .instances import InstanceCheck
 from .lobby import channel_table, server_of
 from .relay import relay_if_elsewhere, relayed_by_peer
-from .replays import replays_answer
+from .replays import replays_answer, review_answer
 from .sessions import Session, WebAuthError, sign, verify
 
 log = logging.getLogger(__name__)
@@ -140,6 +140,7 @@ def make_app(
     app.router.add_get("/api/ws", socket)
     app.router.add_get("/api/replays", replays)
     app.router.add_get(r"/api/replays/{table:[0-9]+}/{deal:[0-9]+}", replays)
+    app.router.add_get(r"/api/replays/{table:[0-9]+}/{deal:[0-9]+}/review", review)
     app.on_shutdown.append(_close_sockets)
     return app
 
@@ -300,6 +301,12 @@ async def token(request: web.Request) -> web.Response:
             "user": {"id": str(session.user_id), "name": session.name},
         }
     )
+
+
+async def review(request: web.Request) -> web.Response:
+    """The review of a member's own decisions in a finished deal (:mod:`replays`)."""
+    app = request.app
+    return await review_answer(request, app[HUB].service, app[SECRET], app[CLOCK])
 
 
 async def replays(request: web.Request) -> web.Response:

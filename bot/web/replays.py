@@ -2,7 +2,7 @@
 Activity (in an Activity opened from DMs, their own deals of any server), and one of those
 deals stepped through (every hand shown: it is over), as JSON for the page. The session
 (``Authorization: Bearer <token>``) says who asks and from which server; the service
-decides what may be replayed and refuses the rest in words."""
+decides what may be replayed (and reviewed) and refuses the rest in words."""
 
 from __future__ import annotations
 
@@ -15,7 +15,9 @@ from bot.i18n import language_of, t
 from bot.tables.errors import TableError
 from bot.tables.numbers import parse_number
 from bot.tables.replay import deal_replay, recent_deals, replay_json
+from bot.tables.review import Review, review_json
 from bot.tables.service import TableService
+from bot.words.reviews import review_words
 
 from .sessions import Session, WebAuthError, verify
 
@@ -88,3 +90,50 @@ async def replays_answer(
         status = 404 if error.key == "replay_none" else 403
         return _refused(request, error.key, status, **error.params)
     return web.json_response(replay_json(replay), headers={"Cache-Control": "no-cache"})
+
+
+def _review_answer(review: Review, lang: str) -> dict[str, object]:
+    """The review as the page shows it: its figures, and its words in the page's language
+    (the same sentences as the chat's, without its bold), each costliest decision with the
+    replay step that shows it."""
+    words = review_words(review, lang, plain=True)
+    data = review_json(review)
+    return {
+        "table_id": review.table_id,
+        "deal_no": review.deal_no,
+        "accuracy": data["accuracy"],
+        "lost": data["lost"],
+        "decisions": [
+            {"step": d["step"], "mark": d["mark"], "cost": d["cost"]} for d in data["decisions"]
+        ],
+        "summary": list(words.summary),
+        "items": [
+            {"step": item.step, "mark": item.mark.value, "text": item.text} for item in words.items
+        ],
+        "how": words.how,
+    }
+
+
+async def review_answer(
+    request: web.Request,
+    service: TableService,
+    secret: bytes,
+    clock: Callable[[], float],
+) -> web.Response:
+    """``GET /api/replays/{table}/{deal}/review``: the review of the member's own decisions
+    in that deal (computed once, on the robots' workers, then kept)."""
+    try:
+        session = _session(request, secret, clock)
+    except WebAuthError as error:
+        return web.json_response({"error": error.reason}, status=401)
+    table, deal = request.match_info["table"], request.match_info["deal"]
+    table_id, deal_no = parse_number(table), parse_number(deal)
+    if table_id is None or deal_no is None:
+        return _refused(request, "replay_none", 404, id=_shown(table), deal=_shown(deal, 1))
+    try:
+        review = await service.review(session.guild_id, table_id, deal_no, user_id=session.user_id)
+    except TableError as error:
+        status = 404 if error.key == "replay_none" else 403
+        return _refused(request, error.key, status, **error.params)
+    lang = language_of(request.query.get("lang"))
+    return web.json_response(_review_answer(review, lang), headers={"Cache-Control": "no-cache"})

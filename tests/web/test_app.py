@@ -18,7 +18,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from PIL import Image
 
 from bot.engine import CODES, Options, Variant
-from bot.i18n import replays_en, replays_es, t, web_en, web_es
+from bot.i18n import replays_en, replays_es, review_en, review_es, t, web_en, web_es
 from bot.render.cards import CARD_H, CARD_W
 from bot.storage import Database
 from bot.tables.model import Level, Table
@@ -234,6 +234,7 @@ def test_the_app_has_its_routes_alone() -> None:
         ("GET", "/api/config"),
         ("GET", "/api/replays"),
         ("GET", r"/api/replays/{table}/{deal}"),
+        ("GET", r"/api/replays/{table}/{deal}/review"),
         ("GET", "/api/words"),
         ("GET", "/api/ws"),
         ("GET", "/cards/{code}.png"),
@@ -338,8 +339,8 @@ async def test_the_words_of_the_page_in_each_language(
     assert answer.status == 200
     said = await answer.json()
     assert said["lang"] == lang
-    # the page's own words, and those of the features it shows (the replays)
-    catalogs = {"en": (web_en, replays_en), "es": (web_es, replays_es)}
+    # the page's own words, and those of the features it shows (the replays, the reviews)
+    catalogs = {"en": (web_en, replays_en, review_en), "es": (web_es, replays_es, review_es)}
     page = {
         language: {k: v for c in modules for k, v in c.MESSAGES.items() if k.startswith("web.")}
         for language, modules in catalogs.items()

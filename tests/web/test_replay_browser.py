@@ -1,9 +1,11 @@
 """The web table's replays in headless Chromium: from the bar, a member's finished deal of
 this server opens at its start, every hand shown; its steps go forward to the result and
-back, the buttons stop at both ends, and a name is shown as typed."""
+back, the buttons stop at both ends, and a name is shown as typed; its Review steps to the
+member's costliest decisions."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -12,6 +14,7 @@ import pytest
 from bot.engine import CODES, Variant
 from bot.storage import Database
 from bot.tables.replay import steps_of
+from bot.tables.review import review_record
 from tests.tables.test_replay import finished_record, store_deal
 from tests.web.browser import GUILD, INIGO, MEMBERS, Served, open_waiting_page
 from tests.web.browser import browser as browser  # the fixture
@@ -89,3 +92,31 @@ async def test_a_deal_steps_through_in_the_page(served: Served, browser: Any) ->
     assert await _at(page) == len(steps) - 2
     await _go(page, "first")
     assert await _at(page) == 0
+
+
+async def test_a_deal_reviewed_in_the_page_steps_to_its_costliest_decision(
+    served: Served, browser: Any
+) -> None:
+    record = finished_record(Variant.HABANERO)
+    table_id = await store_deal(
+        served.service.db, record, finished=True, guild=GUILD, member=(INIGO, MEMBERS[INIGO])
+    )
+    served.service.reviews.worlds = 2
+    expected = review_record(json.dumps(record), 0, table_id, 0, worlds=2)
+    costliest = expected.costliest()
+    assert costliest
+    page = await open_waiting_page(browser, served, INIGO)
+    await page.click("#replays-open")
+    await page.locator(f"button.replay-deal[data-table='{table_id}'][data-deal='0']").click()
+    await page.wait_for_function("document.getElementById('replay').dataset.step === '0'")
+    await page.click("#replay-review")
+    await page.wait_for_selector("#replay-reviewed:not([hidden]) .review-step")
+    steps = await page.evaluate(
+        "[...document.querySelectorAll('.review-step')].map(b => Number(b.dataset.step))"
+    )
+    assert steps == [d.step for d in costliest]
+    assert await page.locator("#replay-review").is_hidden()
+    await page.locator(".review-step").first.click()
+    await page.wait_for_function(
+        f"document.getElementById('replay').dataset.step === '{costliest[0].step}'"
+    )

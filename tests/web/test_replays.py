@@ -17,8 +17,10 @@ from bot.engine.referee import judge
 from bot.i18n import t
 from bot.storage import Database
 from bot.tables.replay import steps_of
+from bot.tables.review import review_record
 from bot.web import Session, sign
-from bot.web.app import make_app
+from bot.web.app import HUB, make_app
+from bot.words.reviews import review_words
 from tests.tables.test_replay import GUILD, finished_record, store_deal
 from tests.web.conftest import quick_hub
 
@@ -116,3 +118,35 @@ async def test_nothing_is_replayed_without_a_good_session(client: TestClient[Any
     for header in ({}, {"Authorization": forged}, {"Authorization": stale}):
         answer = await client.get("/api/replays", headers=header)
         assert answer.status == 401
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+async def test_a_member_reviews_their_own_deal_in_the_page_and_it_is_kept(
+    client: TestClient[Any, Any], db: Database, lang: str
+) -> None:
+    record = finished_record(Variant.HABANERO)
+    table_id = await store_deal(db, record, finished=True)  # Ana in seat 0
+    service = client.app[HUB].service
+    service.reviews.worlds = 2
+    path = f"/api/replays/{table_id}/0/review?lang={lang}"
+    answer = await client.get(path, headers=_bearer())
+    assert answer.status == 200
+    review = await answer.json()
+    expected = review_record(json.dumps(record), 0, table_id, 0, worlds=2)
+    words = review_words(expected, lang, plain=True)
+    assert review["summary"] == list(words.summary) and review["how"] == words.how
+    assert [i["step"] for i in review["items"]] == [d.step for d in expected.costliest()]
+    assert [i["text"] for i in review["items"]] == [i.text for i in words.items]
+    assert review["items"] and "**" not in "".join(i["text"] for i in review["items"])
+    assert review["accuracy"] == round(expected.accuracy, 1)
+    # a second look is the review kept
+    again = await client.get(path, headers=_bearer())
+    assert await again.json() == review and service.reviews.computed == 1
+    # another member of the server did not play it; a deal in play has none; no session
+    refused = await client.get(path, headers=_bearer(user=99))
+    assert refused.status == 403
+    assert (await refused.json())["text"] == t("tables.errors.review_not_played", lang)
+    playing = await store_deal(db, record, finished=False)
+    unfinished = await client.get(f"/api/replays/{playing}/0/review", headers=_bearer())
+    assert unfinished.status == 403 and (await unfinished.json())["error"] == "replay_unfinished"
+    assert (await client.get(path)).status == 401

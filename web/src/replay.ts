@@ -11,6 +11,9 @@
 //   #replay-trick img[data-card][data-seat] the trick that closed at this step
 //   button.replay-go[data-go]               first | back | next | last (disabled at the ends)
 //   #replay-lines                           what happened, in words
+//   button#replay-review                    the review of your own decisions in this deal
+//   #replay-reviewed                        that review: its summary, then each costliest
+//     button.review-step[data-step]         decision, a button stepping to it
 
 import { byId, cardSrc, el, fill, setText } from "./dom";
 
@@ -71,6 +74,15 @@ interface ReplayR {
   steps: StepR[];
 }
 
+interface ReviewR {
+  table_id: number;
+  deal_no: number;
+  accuracy: number;
+  summary: string[];
+  items: { step: number; mark: string; text: string }[];
+  how: string;
+}
+
 interface DealR {
   table_id: number;
   deal_no: number;
@@ -98,6 +110,11 @@ export class Replays {
       const button = (event.target as Element).closest<HTMLButtonElement>(".replay-deal");
       if (button) void this.load(Number(button.dataset.table), Number(button.dataset.deal));
     });
+    byId("replay-review").addEventListener("click", () => void this.review());
+    byId("replay-reviewed").addEventListener("click", (event) => {
+      const button = (event.target as Element).closest<HTMLButtonElement>(".review-step");
+      if (button && this.replay !== null) this.show(Number(button.dataset.step));
+    });
     byId("replay-goes").addEventListener("click", (event) => {
       const button = (event.target as Element).closest<HTMLButtonElement>(".replay-go");
       if (button && !button.disabled) this.go(button.dataset.go ?? "");
@@ -106,6 +123,7 @@ export class Replays {
     setText(byId("replays-open"), w("replay.open"));
     setText(byId("replay-close"), w("replay.close"));
     setText(byId("replay-list"), w("replay.list"));
+    setText(byId("replay-review"), w("replay.review"));
     for (const button of Array.from(document.querySelectorAll<HTMLButtonElement>(".replay-go"))) {
       button.setAttribute("aria-label", w(`replay.go.${button.dataset.go ?? ""}`));
     }
@@ -204,9 +222,56 @@ export class Replays {
     }
     this.say("");
     fill(byId("replay-deals"));
+    fill(byId("replay-reviewed"));
+    byId("replay-reviewed").hidden = true;
+    byId("replay-review").hidden = false;
     byId("replay-list").hidden = false;
     byId("replay-view").hidden = false;
     this.show(0);
+  }
+
+  /** The review of your own decisions in the deal shown: asked once, then kept by the
+   * server (a second look is instant); its buttons step to the costliest decisions. */
+  private async review(): Promise<void> {
+    const replay = this.replay;
+    if (replay === null) return;
+    const w = this.words.w;
+    const button = byId<HTMLButtonElement>("replay-review");
+    button.disabled = true;
+    this.say(w("replay.reviewing"));
+    let review: ReviewR;
+    try {
+      review = await this.fetchJson<ReviewR>(
+        `/api/replays/${replay.table_id}/${replay.deal_no}/review`,
+      );
+    } catch (error) {
+      this.say(error instanceof Refused ? error.message : w("replay.failed"));
+      return;
+    } finally {
+      button.disabled = false;
+    }
+    if (this.replay !== replay) return; // another deal was opened meanwhile
+    this.say("");
+    button.hidden = true;
+    const shown = byId("replay-reviewed");
+    fill(
+      shown,
+      ...review.summary.map((line) => el("p", {}, line)),
+      ...review.items.map((item) =>
+        el(
+          "div",
+          { class: "review-item", "data-mark": item.mark },
+          el("p", {}, item.text),
+          el(
+            "button",
+            { class: "review-step", type: "button", "data-step": item.step },
+            w("replay.review_step", { step: item.step + 1 }),
+          ),
+        ),
+      ),
+      el("p", { class: "review-how" }, review.how),
+    );
+    shown.hidden = false;
   }
 
   private go(where: string): void {
