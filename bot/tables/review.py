@@ -305,7 +305,7 @@ class Reviews:
             found = await self._kept(table_id, deal_no, user_id)
             if found is not None:
                 return found
-            review = await self._compute(deal.record, min(seats), table_id, deal_no)
+            review = await self.compute(deal.record, min(seats), table_id, deal_no)
             data = json.dumps(review.to_json(), separators=(",", ":"))
             await kept.keep(db, deal.guild_id, table_id, deal_no, user_id, data, self._clock())
             self.computed += 1
@@ -320,7 +320,9 @@ class Reviews:
             return None
         return Review.from_json(data)
 
-    async def _compute(self, record: str, seat: int, table_id: int, deal_no: int) -> Review:
+    async def compute(self, record: str, seat: int, table_id: int, deal_no: int) -> Review:
+        """The review of the seat's decisions in a record, each decision judged on the
+        robots' workers in turn (nothing read or kept: :meth:`review` does)."""
         try:
             parsed = parse_record(json.loads(record))
             steps = action_steps(parsed)
