@@ -157,7 +157,7 @@ class Review:
 
     def costliest(self, n: int = COSTLIEST) -> list[Decision]:
         """The ``n`` costliest decisions that were not good, costliest first (the earlier of
-        equals first), in the deal's order of cost."""
+        equals first)."""
         shown = [d for d in self.decisions if d.mark is not Mark.GOOD]
         return sorted(shown, key=lambda d: (-d.cost, d.index))[:n]
 
@@ -224,7 +224,9 @@ def moments(parsed: Record, seat: int) -> list[Moment]:
 
 def seed_of(view: SeatView) -> str:
     """The judge's seed for a decision: from the seat's view alone (the record's public
-    part and the seat's own cards up to that moment), the same on any machine."""
+    part and the seat's own cards up to that moment), the same on any machine. The view's
+    ``repr`` holds only tuples, numbers and enums, none of which Python's hash seed
+    changes (a test reviews a deal in another process to hold it so)."""
     return "review:" + hashlib.sha256(repr(view).encode()).hexdigest()
 
 
