@@ -277,7 +277,8 @@ class Reviews:
         self._thinking = thinking
         self._clock = clock
         self.worlds = worlds
-        self._servers: dict[int, asyncio.Lock] = {}
+        self._servers: dict[int, tuple[asyncio.Lock, int]] = {}
+        """Per server with a review asked: its lock, and how many reviews hold or wait for it."""
         self.computed = 0
         """Reviews computed here (not read back from those kept)."""
 
@@ -302,15 +303,24 @@ class Reviews:
         found = await self._kept(table_id, deal_no, user_id)
         if found is not None:
             return found
-        lock = self._servers.setdefault(deal.guild_id, asyncio.Lock())
-        async with lock:  # one deal at a time per server
-            found = await self._kept(table_id, deal_no, user_id)
-            if found is not None:
-                return found
-            review = await self.compute(deal.record, min(seats), table_id, deal_no)
-            data = json.dumps(review.to_json(), separators=(",", ":"))
-            await kept.keep(db, deal.guild_id, table_id, deal_no, user_id, data, self._clock())
-            self.computed += 1
+        server = deal.guild_id
+        lock, asking = self._servers.get(server, (asyncio.Lock(), 0))
+        self._servers[server] = (lock, asking + 1)
+        try:
+            async with lock:  # one deal at a time per server
+                found = await self._kept(table_id, deal_no, user_id)
+                if found is not None:
+                    return found
+                review = await self.compute(deal.record, min(seats), table_id, deal_no)
+                data = json.dumps(review.to_json(), separators=(",", ":"))
+                await kept.keep(db, server, table_id, deal_no, user_id, data, self._clock())
+                self.computed += 1
+        finally:
+            lock, asking = self._servers[server]
+            if asking > 1:
+                self._servers[server] = (lock, asking - 1)
+            else:
+                del self._servers[server]  # nobody of that server waits: no lock kept
         return review
 
     async def _kept(self, table_id: int, deal_no: int, user_id: int) -> Review | None:

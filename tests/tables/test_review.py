@@ -5,6 +5,7 @@ without spectators are refused as the replays are; a review is kept once compute
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import subprocess
@@ -173,15 +174,24 @@ async def db(tmp_path: Path) -> AsyncIterator[Database]:
 
 
 class CountedThinking(Thinking):
-    """The robots' workers (threads here), counting the decisions judged on them."""
+    """The robots' workers (threads here), counting the decisions judged on them, and the
+    most judged at once."""
 
     def __init__(self) -> None:
         super().__init__(0)
         self.tasks = 0
+        self.running = 0
+        self.most = 0
 
     async def run(self, work: Any, *args: Any, **kwargs: Any) -> Any:
         self.tasks += 1
-        return await super().run(work, *args, **kwargs)
+        self.running += 1
+        self.most = max(self.most, self.running)
+        try:
+            await asyncio.sleep(0)  # another review may start meanwhile, if it may
+            return await super().run(work, *args, **kwargs)
+        finally:
+            self.running -= 1
 
 
 def reviews_on(db: Database, now: float = NOW) -> tuple[Reviews, CountedThinking]:
@@ -248,3 +258,12 @@ async def test_a_daily_deal_still_kept_from_a_member_is_refused(db: Database) ->
     assert await _refusal(reviews, GUILD, table_id, LUIS) == "daily_secret"
     assert thinking.tasks == 0
     assert (await reviews.review(GUILD, table_id, 0, user_id=ANA)).decisions
+
+
+async def test_a_server_reviews_one_deal_at_a_time(db: Database) -> None:
+    records = [record_of(played(Variant.INDIVIDUAL, seed)[0]) for seed in (2, 3)]
+    here = [await store_deal(db, record, finished=True) for record in records]
+    reviews, thinking = reviews_on(db)
+    await asyncio.gather(*(reviews.review(GUILD, t, 0, user_id=ANA) for t in here))
+    assert reviews.computed == 2 and thinking.tasks > 2 and thinking.most == 1
+    assert not reviews._servers  # pyright: ignore[reportPrivateUsage]  (no lock left)
