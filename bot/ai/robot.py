@@ -13,9 +13,10 @@ from bot.engine.events import Phase
 from bot.engine.view import SeatView
 
 from .declarations import bidding, normal_bid, wanted_declaration
+from .endings import capote_sweeps
 from .heuristic import normal_card
 from .knowledge import infer
-from .search import Searched, capote_sweeps, hard_action
+from .search import Searched, hard_action
 from .solver import Deadline
 
 
