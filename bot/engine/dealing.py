@@ -3,10 +3,9 @@ given."""
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterable
+from collections.abc import Iterable, MutableSequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, Protocol
 
 from .cards import CODES, N_CARDS, cards_of, display_order
 from .options import DealScore, Options, Scoring
@@ -52,11 +51,24 @@ _DECKS: Final = {
 }
 
 
+class Shuffler(Protocol):
+    """What shuffles a deck in place: a ``random.Random`` (the older shuffle) or a
+    :class:`bot.engine.shuffle.CommittedShuffle`."""
+
+    def shuffle(self, x: MutableSequence[int], /) -> None: ...
+
+
+def deck_order(variant: Variant, options: Options) -> list[int]:
+    """The deck before it is shuffled: suits O, C, E, B, each from its weakest card to its
+    strongest (2, 4, 5, 6, 7, 10, 11, 12, 3, 1; no 2s in a deck of 36)."""
+    return list(_DECKS[dealing_of(variant, options).deck])
+
+
 def shuffle_deal(
     variant: Variant,
     options: Options,
     dealer: int,
-    rng: random.Random,
+    rng: Shuffler,
     carry: tuple[int, int] | None = None,
 ) -> DealtCards:
     """Shuffle with ``rng`` and deal one card at a time from the seat after the dealer (a
@@ -64,7 +76,7 @@ def shuffle_deal(
     seats = seating(variant, options.seats_at(variant), dealer)
     n = seats.players
     dealing = dealing_of(variant, options)
-    deck = list(_DECKS[dealing.deck])
+    deck = deck_order(variant, options)
     rng.shuffle(deck)
     size = dealing.hand_size
     hands: list[list[int]] = [[] for _ in range(seats.seats)]

@@ -10,7 +10,7 @@ import random
 from dataclasses import dataclass, field
 
 from .deal import Deal
-from .dealing import DealtCards, shuffle_deal
+from .dealing import DealtCards, Shuffler, shuffle_deal
 from .events import End, Result
 from .options import NextDealer, Options, Variant
 from .variants import sides_of
@@ -53,7 +53,7 @@ class Game:
     def finished(self) -> bool:
         return self.winner is not None
 
-    def deal_for(self, rng: random.Random) -> DealtCards:
+    def deal_for(self, rng: Shuffler) -> DealtCards:
         """Shuffle and deal the next deal (the dealer is already set)."""
         if self.finished:
             raise ValueError("the game is over")

@@ -20,6 +20,9 @@ class RecordError(ValueError):
 class Record:
     dealt: DealtCards
     actions: tuple[Action, ...]
+    shuffle: dict[str, Any] | None = None
+    """How the cards were shuffled (``shuffle`` in the record; None: not said), for
+    ``tute-referee verify`` (:mod:`bot.engine.fairness`)."""
 
 
 def record_of(deal: Deal) -> dict[str, Any]:
@@ -42,10 +45,53 @@ def record_of(deal: Deal) -> dict[str, Any]:
 
 def parse_record(data: Any) -> Record:
     """Read a record; anything that is not of the format raises RecordError."""
+    dealt = read_dealt(data)
+    try:
+        check_deal(dealt)
+    except DealError as exc:
+        raise RecordError(str(exc)) from None
+    data = cast(dict[str, Any], data)
+    actions_raw = data.get("actions", [])
+    if not isinstance(actions_raw, list):
+        raise RecordError("actions must be a list")
+    try:
+        actions = tuple(action_from_json(a) for a in actions_raw)  # pyright: ignore[reportUnknownVariableType]
+    except ActionFormatError as exc:
+        raise RecordError(str(exc)) from None
+    seats = dealt.options.seats_at(dealt.variant)
+    for action in actions:
+        if action.seat >= seats:
+            raise RecordError(f"there is no seat {action.seat} at a {dealt.variant.value} table")
+    return Record(dealt, actions, read_shuffle(data))
+
+
+def read_shuffle(data: dict[str, Any]) -> dict[str, Any] | None:
+    """The record's ``shuffle``, an object (its fields are checked by ``verify``)."""
+    shuffle = data.get("shuffle")
+    if shuffle is None:
+        return None
+    if not isinstance(shuffle, dict):
+        raise RecordError("shuffle must be a JSON object")
+    return cast(dict[str, Any], shuffle)
+
+
+def read_dealt(data: Any) -> DealtCards:
+    """The cards of a record as written, not yet checked to be a deal (``verify`` compares
+    them with the shuffle's even when a card is wrong)."""
     if not isinstance(data, dict):
         raise RecordError("a record must be a JSON object")
     data = cast(dict[str, Any], data)
-    known = {"variant", "options", "dealer", "hands", "turned", "stock", "carry", "actions"}
+    known = {
+        "variant",
+        "options",
+        "dealer",
+        "hands",
+        "turned",
+        "stock",
+        "carry",
+        "actions",
+        "shuffle",
+    }
     unknown = sorted(set(data) - known)  # pyright: ignore[reportUnknownArgumentType]
     if unknown:
         raise RecordError(f"unknown field {unknown[0]!r}")
@@ -75,23 +121,7 @@ def parse_record(data: Any) -> Record:
     if "stock" in data and not variant.has_stock:
         raise RecordError("only habanero has a stock")
     carry = _carry(data.get("carry"))
-    dealt = DealtCards(variant, options, dealer, hands, turned, stock, carry)
-    try:
-        check_deal(dealt)
-    except DealError as exc:
-        raise RecordError(str(exc)) from None
-    actions_raw = data.get("actions", [])
-    if not isinstance(actions_raw, list):
-        raise RecordError("actions must be a list")
-    try:
-        actions = tuple(action_from_json(a) for a in actions_raw)  # pyright: ignore[reportUnknownVariableType]
-    except ActionFormatError as exc:
-        raise RecordError(str(exc)) from None
-    seats = options.seats_at(variant)
-    for action in actions:
-        if action.seat >= seats:
-            raise RecordError(f"there is no seat {action.seat} at a {variant.value} table")
-    return Record(dealt, actions)
+    return DealtCards(variant, options, dealer, hands, turned, stock, carry)
 
 
 def _card(value: Any) -> int:

@@ -1,4 +1,6 @@
-"""``tute-referee``: read one game record on standard input, judge it, print JSON."""
+"""``tute-referee``: read one game record on standard input, judge it, print JSON.
+``tute-referee verify RECORD``: deal the record's cards again from its shuffle and say
+"fair" or what differs."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from typing import Any
 
 from .cards import CODES
 from .deal import Deal
+from .fairness import records_of, verify_record
 from .record import RecordError, parse_record, replay
 
 
@@ -34,8 +37,46 @@ def legal_json(deal: Deal) -> list[dict[str, Any]]:
     return [a.to_json() for a in actions]
 
 
+def verify(path: str) -> int:
+    """``tute-referee verify PATH`` (``-``: standard input): check every deal the file
+    holds; "fair" and exit 0 when each is, else each deal's differences and exit 1 (2: not
+    a record)."""
+    try:
+        text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()  # noqa: SIM115
+        data = json.loads(text)
+    except OSError as exc:
+        print(f"tute-referee: cannot read {path}: {exc.strerror}", file=sys.stderr)
+        return 2
+    except json.JSONDecodeError as exc:
+        print(f"tute-referee: the input is not JSON: {exc}", file=sys.stderr)
+        return 2
+    records = records_of(data)
+    fair = True
+    for number, record in enumerate(records, 1):
+        where = f"deal {number}: " if len(records) > 1 else ""
+        try:
+            verdict = verify_record(record)
+        except RecordError as exc:
+            print(f"tute-referee: {where}not a valid record: {exc}", file=sys.stderr)
+            return 2
+        if verdict.unverifiable is not None:
+            fair = False
+            print(where + verdict.unverifiable)
+        for difference in verdict.differences:
+            fair = False
+            print(where + difference)
+    if fair:
+        print("fair")
+    return 0 if fair else 1
+
+
 def main(argv: list[str] | None = None) -> int:
-    del argv
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["verify"]:
+        if len(args) != 2:
+            print("usage: tute-referee verify RECORD (- for standard input)", file=sys.stderr)
+            return 2
+        return verify(args[1])
     try:
         data = json.loads(sys.stdin.read())
     except json.JSONDecodeError as exc:
