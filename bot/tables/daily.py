@@ -238,7 +238,8 @@ class DailyService:
             await repo.withdraw(self.db, guild_id, user_id, day)
             raise
         await repo.seat(self.db, guild_id, user_id, day, view.id)
-        return await self.tables.start(view.id, user_id)
+        # the same input for every member: the same cards for all, committed by the seed
+        return await self.tables.start(view.id, user_id, public_input=f"daily:{guild_id}:{day}")
 
     async def board(self, guild_id: int, day: int | None = None) -> Board:
         """The server's board of a day (today by default), with each member's streak."""

@@ -6,6 +6,7 @@ from the table's seed and its action log (the log is the source of truth).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from collections.abc import Sequence
@@ -15,7 +16,9 @@ from typing import Any, Final
 
 from bot.ai import Level
 from bot.engine import Deal, Game, Options, Variant, parse_options
+from bot.engine.dealing import Shuffler
 from bot.engine.game import Payout
+from bot.engine.shuffle import CHAIN, SHORT, CommittedShuffle, commitment, deal_seed
 from bot.engine.variants import sides_of
 from bot.storage.settings import HandDelivery
 
@@ -228,6 +231,14 @@ class Table(Seating):
     tournament_id: int | None = None
     """The tournament whose match this table plays (None: an ordinary table). Written only
     when set, so that the state of an ordinary table reads as before."""
+    shuffle: int = 2
+    """How its deals are shuffled (``bot.engine.shuffle``): 2, committed; 1, the older
+    shuffle of a table saved before there was another (it deals on as it began)."""
+    public_input: str = ""
+    """What its committed shuffle mixes in that the bot cannot choose, set at the start
+    (docs/game-records.md): ``discord:`` and the Start click's id, ``web:`` and the card
+    table's nonce; ``daily:`` the server and the day; ``table:`` its id where nobody
+    clicked (a tournament's match)."""
     daily: bool = False
     """The table plays a member's daily deal (``bot.tables.daily``): once, alone in their
     DMs; never listed, never played again. Written only when set, as ``tournament_id``."""
@@ -242,6 +253,8 @@ class Table(Seating):
         default=None, init=False, repr=False, compare=False
     )
     """The JSON of ``summary``, and the summary it was written for (frozen too). Not saved."""
+    _commitment: tuple[int, str] | None = field(default=None, init=False, repr=False, compare=False)
+    """The commitment of the seed it was computed for. Not saved."""
 
     # ------------------------------------------------------------------ queries
 
@@ -272,9 +285,53 @@ class Table(Seating):
         """Members sit at the table, and every one of them is away."""
         return bool(self.humans()) and not self.present()
 
-    def deal_rng(self) -> random.Random:
-        """The shuffle of this deal: the same table seed and deal number give the same deal."""
+    def deal_rng(self) -> Shuffler:
+        """The shuffle of this deal: the same table seed, public input and deal number give
+        the same deal. Committed (its seed from the table's chain) where the table deals so,
+        else the older shuffle."""
+        if self.committed(self.deal_no):
+            return CommittedShuffle(deal_seed(self.secret(), self.deal_no), self.public_input)
         return random.Random(f"{self.seed}:{self.deal_no}")
+
+    def committed(self, deal_no: int) -> bool:
+        """Deal ``deal_no`` is dealt by the committed shuffle."""
+        return self.shuffle == 2 and deal_no < CHAIN
+
+    def secret(self) -> bytes:
+        """The end of the table's chain of seeds, from its own seed: never shown (each
+        deal's seed is revealed when the deal is over, and tells nothing of the next)."""
+        return hashlib.sha256(f"tute shuffle:{self.seed}".encode()).digest()
+
+    @property
+    def commitment(self) -> str | None:
+        """The table's commitment, 64 hex digits (None: the older shuffle)."""
+        if self.shuffle != 2:
+            return None
+        cached = self._commitment
+        if cached is None or cached[0] != self.seed:
+            cached = self._commitment = (self.seed, commitment(self.secret()))
+        return cached[1]
+
+    @property
+    def short_commitment(self) -> str | None:
+        """The commitment as the table shows it: its first 12 hex digits."""
+        full = self.commitment
+        return None if full is None else full[:SHORT]
+
+    def shuffle_record(self, deal_no: int, *, reveal: bool) -> dict[str, Any]:
+        """The ``shuffle`` of deal ``deal_no``'s record: its seed only when ``reveal`` (the
+        deal is over)."""
+        if not self.committed(deal_no):
+            return {"version": 1}
+        record: dict[str, Any] = {
+            "version": 2,
+            "commitment": self.commitment,
+            "input": self.public_input,
+            "deal_no": deal_no,
+        }
+        if reveal:
+            record["seed"] = deal_seed(self.secret(), deal_no).hex()
+        return record
 
     def move_to(self, status: Status) -> None:
         """The one way a table's status changes, along ``_NEXT``."""
@@ -320,6 +377,7 @@ class Table(Seating):
             "rematch_of": self.rematch_of,
             **({} if self.tournament_id is None else {"tournament_id": self.tournament_id}),
             **({"daily": True} if self.daily else {}),
+            **({"shuffle": 2, "public_input": self.public_input} if self.shuffle == 2 else {}),
             "game": None
             if game is None
             else {
@@ -397,6 +455,8 @@ class Table(Seating):
             rematch_of=data.get("rematch_of"),
             tournament_id=data.get("tournament_id"),
             daily=bool(data.get("daily", False)),
+            shuffle=int(data.get("shuffle", 1)),
+            public_input=data.get("public_input", ""),
         )
         game = data["game"]
         if game is not None:

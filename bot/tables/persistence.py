@@ -263,7 +263,12 @@ async def _save_deal(
         table_id=table.id,
         deal_no=deal_no,
         guild_id=table.guild_id,
-        record=json.dumps(record_of(deal)),
+        record=json.dumps(
+            {
+                **record_of(deal),
+                "shuffle": table.shuffle_record(deal_no, reveal=finished_at is not None),
+            }
+        ),
         players=_players(table),
         finished_at=finished_at,
     )

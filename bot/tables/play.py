@@ -22,8 +22,11 @@ from .turns import start_turn, update_pause
 from .writes import Played, Write
 
 
-def start(table: Table, clock: Callable[[], float]) -> Write:
-    """Fill the empty seats with robots, take the stakes and deal."""
+def start(table: Table, clock: Callable[[], float], public_input: str | None = None) -> Write:
+    """Fill the empty seats with robots, take the stakes and deal. ``public_input``: what
+    the committed shuffle mixes in that the bot cannot choose (the Start click's id; None:
+    nobody clicked, the table's id)."""
+    table.public_input = f"table:{table.id}" if public_input is None else public_input
     for i in table.free_seats():
         table.seats[i] = table.new_robot(table.robot_level)
     table.move_to(Status.PLAYING)

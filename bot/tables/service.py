@@ -166,13 +166,21 @@ class TableService(Opening):
             outcome = self._outcome(table, announce=[Announcement(Said.CLOSED_BY_HOST)])
         return await self._done(outcome, reply)
 
-    async def start(self, table_id: int, user_id: int, *, reply: Reply | None = None) -> Outcome:
-        """Fill the empty seats with robots, take the stakes and deal."""
+    async def start(
+        self,
+        table_id: int,
+        user_id: int,
+        *,
+        public_input: str | None = None,
+        reply: Reply | None = None,
+    ) -> Outcome:
+        """Fill the empty seats with robots, take the stakes and deal. ``public_input``: what
+        the shuffle mixes in that the bot cannot choose (``play.start``)."""
         async with self._change(table_id) as table:
             lobby.host_in_lobby(table, user_id)
             for uid in table.humans():
                 await self._check_chips(table, uid)
-            write = play.start(table, self.clock)
+            write = play.start(table, self.clock, public_input)
             try:
                 await self.store.save(table, write)
             except InsufficientChips as short:

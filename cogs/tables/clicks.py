@@ -91,7 +91,10 @@ async def lobby_click(button: LobbyButton, interaction: discord.Interaction[Any]
     elif op is LobbyOp.UNROBOT:
         await service.remove_robot(table_id, user.id, reply=reply)
     elif op is LobbyOp.START:
-        await service.start(table_id, user.id, reply=reply)
+        # the click's id: the shuffle mixes in what the bot cannot choose
+        await service.start(
+            table_id, user.id, public_input=f"discord:{interaction.id}", reply=reply
+        )
     else:
         raise TableError("stale")
 

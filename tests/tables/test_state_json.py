@@ -5,6 +5,7 @@ wrote when each seat was ``dataclasses.asdict`` and the whole went through one
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Callable
 from dataclasses import asdict, fields, replace
 from typing import Any
@@ -126,6 +127,7 @@ def as_asdict_wrote_it(table: Table) -> str:
         "summary": None if table.summary is None else table.summary.to_json(),
         "winner": table.winner,
         "rematch_of": table.rematch_of,
+        **({"shuffle": 2, "public_input": table.public_input} if table.shuffle == 2 else {}),
         "game": None
         if game is None
         else {
@@ -246,3 +248,23 @@ def test_a_daily_table_restores_as_one_and_an_older_state_as_none() -> None:
     ordinary = in_play()
     assert "daily" not in json.loads(ordinary.state_json())
     assert not restored(ordinary, ordinary.state_json()).daily
+
+
+def test_an_older_state_deals_on_with_the_older_shuffle() -> None:
+    """A table saved before the committed shuffle (no ``shuffle`` in its state) reads as
+    dealing with the older one, and deals the cards it dealt before; a new one writes its
+    shuffle and its public input, and reads back committed."""
+    table = replace(in_play(), public_input="discord:1")
+    state = json.loads(table.state_json())
+    assert (state["shuffle"], state["public_input"]) == (2, "discord:1")
+    again = restored(table, table.state_json())
+    assert (again.shuffle, again.public_input) == (2, "discord:1")
+    assert again.commitment == table.commitment is not None
+    del state["shuffle"], state["public_input"]
+    older = restored(table, json.dumps(state))
+    assert older.shuffle == 1 and older.commitment is None
+    deck = list(range(40))
+    older.deal_rng().shuffle(deck)
+    expected = list(range(40))
+    random.Random(f"{table.seed}:{table.deal_no}").shuffle(expected)
+    assert deck == expected
