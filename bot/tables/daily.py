@@ -32,7 +32,7 @@ from bot.storage.settings import get_settings
 
 from .errors import TableError
 from .lobby import Deliver, alone_options
-from .model import Level, Status, Table
+from .model import Level, Status, Table, table_commitment
 from .service import TableService
 from .views import Outcome
 
@@ -173,6 +173,11 @@ class DailyService:
 
     def today(self) -> int:
         return day_of(self.tables.clock())
+
+    async def commitment(self, guild_id: int, day: int) -> str:
+        """The commitment of a server's deal of a day (64 hex digits): the same for every
+        member, shown with the day's deal before anyone plays it."""
+        return table_commitment(await self.seed(guild_id, day))
 
     async def seed(self, guild_id: int, day: int) -> int:
         if self._key is None:

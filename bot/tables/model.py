@@ -138,6 +138,17 @@ for (a cycle would still fail, with a RecursionError)."""
 LOG_LENGTH = 6
 
 
+def table_secret(seed: int) -> bytes:
+    """The end of a table's chain of seeds, from its own seed: never shown (each deal's
+    seed is revealed when the deal is over, and tells nothing of the next)."""
+    return hashlib.sha256(f"tute shuffle:{seed}".encode()).digest()
+
+
+def table_commitment(seed: int) -> str:
+    """The commitment of a table of this seed (64 hex digits), shown before it deals."""
+    return commitment(table_secret(seed))
+
+
 class Seating:
     """Who sits where, read the same way from a table and from its views."""
 
@@ -298,9 +309,8 @@ class Table(Seating):
         return self.shuffle == 2 and deal_no < CHAIN
 
     def secret(self) -> bytes:
-        """The end of the table's chain of seeds, from its own seed: never shown (each
-        deal's seed is revealed when the deal is over, and tells nothing of the next)."""
-        return hashlib.sha256(f"tute shuffle:{self.seed}".encode()).digest()
+        """The end of the table's chain of seeds (:func:`table_secret`)."""
+        return table_secret(self.seed)
 
     @property
     def commitment(self) -> str | None:
@@ -309,7 +319,7 @@ class Table(Seating):
             return None
         cached = self._commitment
         if cached is None or cached[0] != self.seed:
-            cached = self._commitment = (self.seed, commitment(self.secret()))
+            cached = self._commitment = (self.seed, table_commitment(self.seed))
         return cached[1]
 
     @property

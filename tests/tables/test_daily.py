@@ -7,6 +7,7 @@ counts UTC days on the service's clock.
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,9 +15,11 @@ from pathlib import Path
 import pytest
 
 from bot.engine import Action, Kind, Options, Variant
+from bot.engine.fairness import verify_record
 from bot.i18n import t
 from bot.storage import Database
 from bot.storage.members import member_stats
+from bot.storage.replays import stored_deal
 from bot.storage.settings import update_settings
 from bot.tables.audience import kept_secret
 from bot.tables.daily import (
@@ -156,6 +159,26 @@ async def test_a_servers_members_play_the_same_cards_against_the_same_robots(
     world.time.advance(DAY)
     alice_tomorrow = await begin(daily, 10)
     assert hands(alice_tomorrow) != dealt
+
+
+async def test_every_members_daily_deal_verifies_against_one_commitment(world: World) -> None:
+    """The day's commitment is known before anyone plays, the same for every member; each
+    member's record of the deal reveals the seed and verifies fair against it."""
+    service, daily = world.start()
+    day = daily.today()
+    committed = await daily.commitment(GUILD, day)
+    assert committed != await daily.commitment(OTHER_GUILD, day)
+    assert committed != await daily.commitment(GUILD, day + 1)
+    tables = [await begin(daily, user) for user in (10, 11)]
+    for user, table in zip((10, 11), tables, strict=True):
+        assert table.commitment == committed
+        await play_out(world, service, table, user)
+        stored = await stored_deal(world.db, table.id, 0)
+        assert stored is not None and stored.finished
+        record = json.loads(stored.record)
+        assert record["shuffle"]["commitment"] == committed
+        assert record["shuffle"]["input"] == f"daily:{GUILD}:{day}"
+        assert verify_record(record).fair
 
 
 async def test_the_deal_is_played_once_even_after_leaving_and_a_restart(world: World) -> None:
