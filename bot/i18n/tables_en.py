@@ -152,6 +152,7 @@ MESSAGES: Final[dict[str, str]] = {
     "tables.lobby.status.finished": "This game is over.",
     "tables.lobby.status.closed": "This table is closed.",
     "tables.lobby.status.cancelled": "This game was cancelled.",
+    "tables.shuffle": "🔒 Shuffle {code}",
     "tables.lobby.footer": "Closes by itself if nobody starts it by",
     "tables.play.status.lobby": "Waiting for players.",
     "tables.play.status.playing": "In play.",

@@ -152,6 +152,7 @@ MESSAGES: Final[dict[str, str]] = {
     "tables.lobby.status.finished": "Esta partida ha terminado.",
     "tables.lobby.status.closed": "Esta mesa está cerrada.",
     "tables.lobby.status.cancelled": "Esta partida se anuló.",
+    "tables.shuffle": "🔒 Barajado {code}",
     "tables.lobby.footer": "Se cierra sola si nadie la empieza antes de",
     "tables.play.status.lobby": "Esperando jugadores.",
     "tables.play.status.playing": "En juego.",

@@ -116,6 +116,9 @@ class TableView(Seating):
     """The tournament whose match this table plays (None: an ordinary table)."""
     daily: bool = False
     """The table plays a member's daily deal: it has no rematch and is not listed."""
+    commitment: str | None = None
+    """The first 12 hex digits of the commitment to its shuffle, shown before it deals
+    (None: a table of the older shuffle)."""
 
     @property
     def sides(self) -> tuple[tuple[int, ...], ...]:
@@ -321,6 +324,7 @@ def table_view(table: Table) -> TableView:
         invited=tuple(table.invited),
         tournament_id=table.tournament_id,
         daily=table.daily,
+        commitment=table.short_commitment,
     )
 
 

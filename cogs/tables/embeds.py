@@ -94,7 +94,11 @@ def lobby_embed(table: TableView, place: Place, lang: str) -> discord.Embed:
         name=t("tables.options", lang), value="\n".join(options_lines(table, lang)), inline=True
     )
     if status is Status.LOBBY:
-        embed.set_footer(text=t("tables.lobby.footer", lang))
+        footer = t("tables.lobby.footer", lang)
+        if table.commitment is not None:
+            # shown before anyone starts it: the deals are fixed before the click
+            footer = t("tables.shuffle", lang, code=table.commitment) + " · " + footer
+        embed.set_footer(text=footer)
         embed.timestamp = datetime.fromtimestamp(table.lobby_deadline, tz=UTC)
     return embed
 

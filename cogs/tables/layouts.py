@@ -120,6 +120,8 @@ def table_layout(
         state.append(t("tables.dms_closed", lang, names=", ".join(closed)))
     delivery = "dm" if table.hand_delivery == "dm" else "ephemeral"
     footer = t(f"tables.play.footer.{delivery}", lang, deal=table.deal_no + 1)
+    if table.commitment is not None:
+        footer += " · " + t("tables.shuffle", lang, code=table.commitment)
     log = said.log_lines(table, lang, LOG_LINES, faces)
     return _layout(
         _text([f"**{ui.variant_title(table, lang)}**"]),

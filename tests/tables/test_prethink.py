@@ -293,7 +293,7 @@ async def test_a_member_who_sings_while_a_robot_waits_makes_it_decide_again(
     again from what it sees now, and that is what it plays."""
     service, time = env.service, env.time
     robot = Recording(time, by_cantes)
-    for _ in range(10):  # (the deals are pinned: the same table finds the cante every run)
+    for _ in range(40):  # (the deals are pinned: the same table finds the cante every run)
         table = await waiting_robots(env, robot, variant=Variant.PAIRS, max_tables=50)
         async for seat, when in robot_turns(env, table):
             deal = table.deal

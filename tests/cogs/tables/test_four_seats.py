@@ -44,7 +44,7 @@ pytestmark = pytest.mark.e2e
 ROBOT_DELAY = 2.0
 """Seconds of SimCord's clock the robots wait before a run of their plays (up to a member's
 turn or the end of a trick): each ``advance_time`` of it lets one run play."""
-SEED = 1
+SEED = 4
 """The shuffle of every table here. Its robots play at the normal level, which draws no
 chance: each run of a test plays the same game."""
 HOST = 0
@@ -123,7 +123,9 @@ def check_table(world: World, table: Table, scene: TableScene) -> list[str]:
     assert deal is not None
     lang = table.language
     said = layout_texts(table_message(world, table))
-    assert said[-1] == f"-# {t('tables.play.footer.dm', lang, deal=table.deal_no + 1)}"
+    shuffle = t("tables.shuffle", lang, code=table.short_commitment)
+    footer = t("tables.play.footer.dm", lang, deal=table.deal_no + 1)
+    assert said[-1] == f"-# {footer} · {shuffle}"
     state = said[1].splitlines()
     assert ui.seat_name(table.seats[deal.turn], lang) in state[1]
     label = t("tables.scores_line", lang, scores="")

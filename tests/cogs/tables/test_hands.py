@@ -110,7 +110,8 @@ async def test_a_table_in_its_channel_with_hands_as_ephemeral_messages(
         return next(m for m in channel.history() if m.id == placed(table).play_message_id)
 
     footer = layout_texts(table_message())[-1]
-    assert footer == "-# " + t("tables.play.footer.ephemeral", "en", deal=1)
+    shuffle = t("tables.shuffle", "en", code=table.short_commitment)
+    assert footer == "-# " + t("tables.play.footer.ephemeral", "en", deal=1) + " · " + shuffle
     assert "DM" not in footer and "My hand" in footer
 
     opened = await alice.click(table_message(), custom_id=op_button(table_message(), "hand"))

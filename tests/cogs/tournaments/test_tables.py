@@ -36,7 +36,8 @@ async def test_a_server_that_deals_hands_in_the_channel_gets_no_dm(
     thread = thread_of(world, table)
     message = next(m for m in thread.history() if m.id == placed(table).play_message_id)
     footer = layout_texts(message)[-1]
-    assert footer == "-# " + t("tables.play.footer.ephemeral", "en", deal=1)
+    shuffle = t("tables.shuffle", "en", code=table.short_commitment)
+    assert footer == "-# " + t("tables.play.footer.ephemeral", "en", deal=1) + " · " + shuffle
     for member in members:
         assert not member.user.dm_channel.history(), "no hand sent by DM"
     opened = await members[1].click(message, custom_id=op_button(message, "hand"))
