@@ -53,6 +53,7 @@ MESSAGES: Final[dict[str, str]] = {
     "web.rounds_short": "Rounds: {count}",
     "web.clock": "{seconds} seconds left",
     "web.paused_short": "Paused",
+    "web.shuffle": "🔒 Shuffle {code}",
     "web.status_lobby": "Waiting for players: the host starts the game.",
     "web.status_paused": "The game is paused.",
     "web.status_finished": "The game is over.",

@@ -53,6 +53,7 @@ MESSAGES: Final[dict[str, str]] = {
     "web.rounds_short": "Rondas: {count}",
     "web.clock": "Quedan {seconds} segundos",
     "web.paused_short": "En pausa",
+    "web.shuffle": "🔒 Barajado {code}",
     "web.status_lobby": "Esperando jugadores: el anfitrión empieza la partida.",
     "web.status_paused": "La partida está en pausa.",
     "web.status_finished": "La partida ha terminado.",

@@ -185,7 +185,8 @@ class TableHub:
             await simple[kind](table_id, peer)
         elif kind == "lobby":
             what = lobby.LobbyAction(str(message["do"]))  # no such button: a ValueError
-            await self.lobby(table_id, session, peer, what)
+            nonce = lobby.start_nonce(message.get("nonce"))
+            await self.lobby(table_id, session, peer, what, nonce)
         elif kind == "ask":
             await peer.send(self.question(table_id, peer, str(message["what"])))
         elif kind == "set":
@@ -236,11 +237,19 @@ class TableHub:
         return table.id
 
     async def lobby(
-        self, table_id: int, session: Session, peer: Peer, what: lobby.LobbyAction
+        self,
+        table_id: int,
+        session: Session,
+        peer: Peer,
+        what: lobby.LobbyAction,
+        nonce: str | None = None,
     ) -> Outcome:
-        """One of the lobby's buttons (join, robot, start, leave), pressed from the page."""
+        """One of the lobby's buttons (join, robot, start, leave), pressed from the page
+        (``nonce``: the page's, with a start)."""
         return await self._runner(
-            lambda: lobby.lobby_action(self.service, table_id, session, what, peer.language)
+            lambda: lobby.lobby_action(
+                self.service, table_id, session, what, peer.language, nonce=nonce
+            )
         )
 
 

@@ -12,7 +12,7 @@ under: in a member's DMs, their practice deal (of no server) or daily deal (of i
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import assert_never
+from typing import Final, assert_never
 
 from bot.engine import Variant
 from bot.tables.audience import place_of
@@ -66,17 +66,39 @@ async def open_lobby(
     )
 
 
+NONCE_DIGITS: Final = 32
+
+
+def start_nonce(value: object) -> str | None:
+    """The nonce a page's Start sends (32 hex digits, from the browser's randomness);
+    anything else is none."""
+    if isinstance(value, str) and len(value) == NONCE_DIGITS:
+        lowered = value.lower()
+        if all(c in "0123456789abcdef" for c in lowered):
+            return lowered
+    return None
+
+
 async def lobby_action(
-    service: TableService, table_id: int, session: Session, what: LobbyAction, language: str
+    service: TableService,
+    table_id: int,
+    session: Session,
+    what: LobbyAction,
+    language: str,
+    *,
+    nonce: str | None = None,
 ) -> Outcome:
-    """One of the lobby's buttons, pressed from the page."""
+    """One of the lobby's buttons, pressed from the page. A start mixes the page's
+    ``nonce`` into the shuffle (none: the table's id)."""
     user = session.user_id
     if what is LobbyAction.JOIN:
         return await service.join(table_id, user, session.name, locale=language)
     if what is LobbyAction.ROBOT:
         return await service.add_robot(table_id, user)
     if what is LobbyAction.START:
-        return await service.start(table_id, user)
+        return await service.start(
+            table_id, user, public_input=None if nonce is None else f"web:{nonce}"
+        )
     if what is LobbyAction.LEAVE:
         return await service.leave(table_id, user, lobby=True)
     assert_never(what)

@@ -117,6 +117,7 @@ def table_state(table: TableView, now: float | None = None) -> Json:
         "winner": table.winner,
         "sides": [list(side) for side in table.sides],
         "rounds_won": None if table.rounds_won is None else list(table.rounds_won),
+        "commitment": table.commitment,
     }
 
 

@@ -16,7 +16,15 @@ from bot.storage.settings import update_settings
 from bot.tables import LostTable, Show
 from bot.tables.errors import TableError
 from bot.tables.model import Status
-from bot.web.lobby import LobbyAction, channel_table, lobby_action, open_lobby, server_of
+from bot.web import wire
+from bot.web.lobby import (
+    LobbyAction,
+    channel_table,
+    lobby_action,
+    open_lobby,
+    server_of,
+    start_nonce,
+)
 from bot.web.sessions import Session
 from tests.web.conftest import quick_service
 
@@ -102,6 +110,23 @@ async def test_a_game_is_seated_and_started_from_the_page(db: Database) -> None:
     assert outcome.show.table.status is Status.PLAYING
     with pytest.raises(TableError):
         await open_lobby(service, ana, "poker", "en")
+
+
+async def test_a_start_from_the_page_mixes_its_nonce_into_the_shuffle(db: Database) -> None:
+    """The page's Start carries 32 hex digits of the browser's: the shuffle's public input;
+    the state the page gets carries the commitment, before the start as after."""
+    service = quick_service(db)
+    ana = session_of(ANA, "Ana")
+    table_id = (await open_lobby(service, ana, "habanero", "en")).id
+    shown = wire.table_state(service.view(table_id))["commitment"]
+    assert isinstance(shown, str) and len(shown) == 12
+    nonce = start_nonce("0123456789ABCDEF" * 2)
+    assert nonce == "0123456789abcdef" * 2
+    assert start_nonce("xyz") is None and start_nonce(12) is None
+    outcome = await lobby_action(service, table_id, ana, LobbyAction.START, "en", nonce=nonce)
+    assert outcome.show.table.status is Status.PLAYING
+    assert service.get(table_id).public_input == f"web:{nonce}"
+    assert wire.table_state(outcome.show.table)["commitment"] == shown
 
 
 async def test_an_activity_opened_in_the_games_thread_is_at_its_table(db: Database) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -303,9 +304,14 @@ async def test_a_page_with_no_table_opens_one_seats_a_robot_starts_and_plays(
     await ana.locator("button.lobby[data-do='robot']").click()
     await wait_lobby_buttons(ana, "start", "leave")  # no seat free: no robot to add
     assert None not in table.seats
+    # the commitment to the shuffle, shown before the start
+    assert await ana.text_content("#shuffle") == f"🔒 Shuffle {table.short_commitment}"
     await ana.locator("button.lobby[data-do='start']").click()
     await ana.wait_for_function("document.body.dataset.status === 'playing'")
     assert await lobby_buttons(ana) == []
+    # the page's Start drew a nonce of its own, which the shuffle mixes in
+    assert re.fullmatch(r"web:[0-9a-f]{32}", table.public_input)
+    assert await ana.is_visible("#shuffle")
     await settle(served.service, table)
     seat = table.seat_of(ANA)
     assert seat is not None

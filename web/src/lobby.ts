@@ -93,12 +93,21 @@ export function onLobbyClick(event: Event): void {
     askFirst("leave"); // the host alone closes the table: the chat asks first, so does this
     return;
   }
-  if (page.connection.send({ type: "lobby", do: button.dataset.do ?? "" })) {
+  const what = button.dataset.do ?? "";
+  // a start carries a nonce the page draws: the shuffle mixes in what the bot cannot choose
+  const extra = what === "start" ? { nonce: nonce() } : {};
+  if (page.connection.send({ type: "lobby", do: what, ...extra })) {
     page.asked = true;
     button.classList.add("sent");
   } else {
     notice(w("not_connected"));
   }
+}
+
+/** 32 hex digits from the browser's own source of randomness. */
+function nonce(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /** Your seat: your hand's; in a lobby (whose messages carry no hand), the one you had, or

@@ -122,6 +122,11 @@ export function drawStatus(v: View): void {
       won: v.me !== null && side.includes(v.me),
     });
   }
+  // the commitment to the shuffle, before the deal and while it plays (docs/game-records.md)
+  const shuffle = byId("shuffle");
+  const code = v.table.commitment;
+  shuffle.hidden = code === null || !(playing || lobby);
+  setText(shuffle, code === null ? "" : w("shuffle", { code }));
   const back = byId<HTMLButtonElement>("back");
   back.hidden = !(v.hand?.away && !v.hand.left && v.table.status === "playing");
   setText(back, w("im_back"));

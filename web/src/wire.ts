@@ -42,6 +42,8 @@ export interface TableJ {
   winner: number | null; // a side, of `sides`
   sides: number[][];
   rounds_won: number[] | null;
+  /** The first 12 hex digits of the commitment to the shuffle (null: the older one). */
+  commitment: string | null;
 }
 
 export interface Refusal {
