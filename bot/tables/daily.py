@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 from bot.engine import Variant, experience, parse_record, replay
+from bot.engine.shuffle import SHORT
 from bot.engine.variants import sides_of
 from bot.storage import Database, members
 from bot.storage import daily as repo
@@ -152,6 +153,9 @@ class BoardEntry:
 class Board:
     day: int
     entries: tuple[BoardEntry, ...]
+    commitment: str = ""
+    """The day's deal's commitment, as a table shows it (12 hex digits): the same for every
+    member, on the board before anyone plays."""
 
 
 Told = Callable[[Scored], Awaitable[None]]
@@ -258,7 +262,7 @@ class DailyService:
                 place += 1
             shown = place if attempt.status == "finished" else 0
             entries.append(BoardEntry(shown, attempt, streak_of(played[attempt.user_id], day)))
-        return Board(day, tuple(entries))
+        return Board(day, tuple(entries), (await self.commitment(guild_id, day))[:SHORT])
 
     async def streak(self, guild_id: int, user_id: int, day: int) -> int:
         played = await repo.days_played(self.db, guild_id, [user_id], day)

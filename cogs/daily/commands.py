@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 
 from bot.client import TuteBot, catalog_str, tell
+from bot.engine.shuffle import SHORT
 from bot.i18n import t
 from bot.tables.daily import DAY, DailyRefusal, DailyService, Scored, date_of
 from bot.tables.errors import TableError
@@ -62,6 +63,8 @@ class ChallengeCommands(CommandsMixin):
         user = interaction.user
         await interaction.response.defer(ephemeral=True, thinking=True)
         intro = t("daily.intro", lang, server=shown_name(guild.name), date=date_of(daily.today()))
+        committed = await daily.commitment(guild.id, daily.today())
+        intro += "\n-# " + t("tables.shuffle", lang, code=committed[:SHORT])
 
         async def deliver() -> int:
             dm = await user.create_dm()

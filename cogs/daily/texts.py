@@ -84,5 +84,8 @@ def board_embed(board: Board, lang: str, *, play_command: str) -> discord.Embed:
         description=description,
         colour=discord.Colour.gold(),
     )
-    embed.set_footer(text=t("daily.board.footer", lang))
+    footer = t("daily.board.footer", lang)
+    if board.commitment:
+        footer += " " + t("tables.shuffle", lang, code=board.commitment)
+    embed.set_footer(text=footer)
     return embed

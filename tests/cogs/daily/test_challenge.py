@@ -114,3 +114,25 @@ async def test_her_daily_deal_on_she_still_opens_a_table_in_the_server(
     assert str(alice.user.dm_channel.id) in (started.response.content or "")
     opened = await alice.slash(world.channel, "tute new", variant="habanero")
     assert not opened.ephemeral and opened.response is not None, "the lobby, for all to see"
+
+
+@pytest.mark.e2e
+@pytest.mark.simcord(settle_timeout=3)
+async def test_the_days_commitment_is_on_the_board_before_anyone_plays_and_in_the_deal(
+    simcord_env: simcord.Env, world: World
+) -> None:
+    """Before anyone plays, the board shows the day's commitment; the member's
+    introduction to the deal, and her table, show the same one."""
+    alice = world.member
+    board = await alice.slash(world.channel, "tute challenge board")
+    assert board.response is not None
+    (embed,) = board.response.embeds
+    footer = embed.footer.text or ""
+    code = footer.rsplit(" ", 1)[-1]
+    assert footer.endswith(t("tables.shuffle", "en", code=code)) and len(code) == 12
+    await alice.slash(world.channel, "tute challenge play")
+    dm = alice.user.dm_channel
+    intro = next(m for m in dm.history() if (m.content or "").startswith("**Daily deal"))
+    assert (intro.content or "").endswith("-# " + t("tables.shuffle", "en", code=code))
+    table = next(iter(simcord_env.bot.tables.tables.values()))  # type: ignore[attr-defined]
+    assert table.short_commitment == code
