@@ -106,9 +106,9 @@ def _hex(shuffle: dict[str, Any], key: str) -> str:
 
 
 def records_of(data: Any) -> list[Any]:
-    """The records a file holds: one record, a list of them (a game's deals), or an object
-    with ``deals`` listing them (each a record, or an object with its ``record``: a
-    server's export)."""
+    """The records a file holds: one record, or a list of them (a game's deals), each a
+    record or an object with its ``record`` (a server's export); or an object with such a
+    list in ``deals``."""
     if isinstance(data, list):
         items = cast(list[Any], data)
     elif isinstance(data, dict) and "deals" in data:

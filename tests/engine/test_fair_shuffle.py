@@ -263,3 +263,17 @@ def test_the_installed_command_verifies_from_standard_input() -> None:
         [*argv, "verify", "-"], input=record, capture_output=True, text=True, timeout=60
     )
     assert (done.returncode, done.stdout) == (0, "fair\n")
+
+
+def test_a_servers_export_verifies_deal_by_deal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``tute-records.json``: a list of deals, each with its record."""
+    exported = [
+        {"table_id": 1, "deal_no": n, "record": committed_record(Variant.HABANERO, {}, n)}
+        for n in range(2)
+    ]
+    assert verify(tmp_path, capsys, exported) == (0, ["fair"])
+    exported[0]["record"]["stock"].reverse()
+    code, lines = verify(tmp_path, capsys, exported)
+    assert code == 1 and lines[0].startswith("deal 1: stock card 1 is ")
