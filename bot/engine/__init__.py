@@ -1,6 +1,7 @@
 """The rules of Tute: pure, synchronous and deterministic (RULES.md, REFEREE.md).
 
-Nothing here imports discord or aiosqlite; randomness comes in as a ``random.Random``.
+Nothing here imports discord or aiosqlite; randomness comes in as a ``random.Random`` or a
+committed shuffle (``bot.engine.shuffle``), never from the global ``random``.
 """
 
 from .actions import Action, IllegalActionError, Kind, action_from_json
