@@ -257,9 +257,9 @@ async def test_a_watcher_sees_the_tricks_and_the_swap_where_it_came(
 @pytest.mark.parametrize(
     ("seed", "rules", "house", "key"),
     [
-        (1, "standard", None, "tables.trump.swapped"),
-        (4, "standard", None, "tables.trump.out"),
-        (1, "standard", "auto_exchange=false", "tables.trump.may_swap"),
+        (2, "standard", None, "tables.trump.swapped"),
+        (1, "standard", None, "tables.trump.out"),
+        (11, "standard", "auto_exchange=false", "tables.trump.may_swap"),
         (1, "online", None, "tables.trump.dealer"),
     ],
     ids=["swapped", "no_swap", "by_hand", "deck_36"],
