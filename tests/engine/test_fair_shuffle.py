@@ -46,6 +46,14 @@ def test_the_documented_test_vector_recomputes() -> None:
     seed = bytes.fromhex(case["seeds"][str(case["deal_no"])])
     CommittedShuffle(seed, case["input"]).shuffle(deck)
     assert " ".join(CODES[c] for c in deck) == case["order"]
+    # dealt as the docs say: seat 1 deals, seat 0 gets the first card
+    options = parse_options(variant, None)
+    dealt = shuffle_deal(variant, options, 1, CommittedShuffle(seed, case["input"]))
+    order = case["order"].split()
+    assert {CODES[c] for c in dealt.hands[0]} == set(order[0:16:2])
+    assert {CODES[c] for c in dealt.hands[1]} == set(order[1:16:2])
+    assert CODES[dealt.turned] == order[16] == "7B"
+    assert [CODES[c] for c in dealt.stock] == order[17:]
 
 
 def test_a_seed_commits_only_at_its_own_place_in_the_chain() -> None:
