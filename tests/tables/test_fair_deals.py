@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from bot.engine import Options, Variant
-from bot.engine.fairness import verify_record
+from bot.engine.fairness import OLDER, verify_record
 from bot.storage import Database
 from bot.storage.replays import stored_deal
 from bot.tables.model import Status, Table
@@ -161,3 +161,18 @@ async def play_one(service: TableService, table: Table, rng: random.Random) -> N
         deal_no=table.deal_no,
         trick_no=len(deal.tricks),
     )
+
+
+async def test_a_table_of_the_older_shuffle_writes_records_that_say_so(db: Database) -> None:
+    """A table saved before the committed shuffle (restored during an upgrade) deals on
+    with the older one: its records say so, and verify calls them not verifiable rather
+    than unfair."""
+    service = quick_service(db)
+    table = await ana_opens(service, Variant.HABANERO, Options(), language="en")
+    table.shuffle = 1  # as ``Table.from_state`` reads a state saved before
+    assert table.short_commitment is None
+    await service.start(table.id, 10, public_input="discord:3")
+    await play_out(service, table, random.Random(6))
+    for finished, record in await records(db, table):
+        assert record["shuffle"] == {"version": 1}
+        assert finished and verify_record(record).unverifiable == OLDER
