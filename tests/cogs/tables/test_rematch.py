@@ -35,7 +35,7 @@ async def test_rematch_opens_the_same_game_and_the_others_sit_down_by_clicking(
     assert old.status is Status.FINISHED
     alice, bob = (h.member for h in game.humans)
     final = game.table_message()
-    rematch, _replay = buttons(final)
+    rematch, _replay, _review = buttons(final)
 
     before = len(env.http_requests)
     result = await bob.click(final, custom_id=rematch.custom_id)
