@@ -57,11 +57,11 @@ async def test_todays_deal_is_played_in_dms_shared_and_on_the_board(
     line = next(part for part in scored.splitlines() if part.startswith("Tute daily "))
     assert "🔥1" in line and ("🟩" in line or "🟥" in line)
     assert cards_in(line) == set()  # no card in what is shared
-    # played once: the game over offers its replay and the board, no rematch
+    # played once: the game over offers its replay, its review and the board, no rematch
     next_step = t("daily.ended", "en", command="/tute challenge board")
     (ended,) = [m for m in dm.history() if next_step in layout_texts(m)]
     ops = [b.custom_id.split(":")[1] for b in buttons(ended)]
-    assert ops == ["rp"], ops
+    assert ops == ["rp", "rv"], ops
     board = await alice.slash(world.channel, "tute challenge board")
     assert board.ephemeral and board.response is not None
     (embed,) = board.response.embeds
