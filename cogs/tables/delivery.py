@@ -134,7 +134,7 @@ class HandDelivery:
         try:
             if dm is not None and dm.dm_message_id is not None and dm.dm_channel_id is not None:
                 payload = self._hand(table, hand, lang)
-                digest = messages.hand_digest(payload, away=occupant.away)
+                digest = messages.hand_digest(payload, away=occupant.away, deal=hand.deal_no)
                 try:
                     await self.outlet.edit(
                         dm.dm_channel_id,
@@ -156,7 +156,7 @@ class HandDelivery:
             if not playing:
                 return
             payload = self._hand(table, hand, lang)
-            digest = messages.hand_digest(payload, away=occupant.away)
+            digest = messages.hand_digest(payload, away=occupant.away, deal=hand.deal_no)
             await self.outlet.draw(
                 payload, functools.partial(messages.hand_files, table, hand, lang)
             )
@@ -251,7 +251,9 @@ class HandDelivery:
         if not copies or seat is None:
             return
         lang = language_of(seat.locale)
-        now = messages.hand_digest(self._hand(table, hand, lang, ephemeral=True), away=hand.away)
+        now = messages.hand_digest(
+            self._hand(table, hand, lang, ephemeral=True), away=hand.away, deal=hand.deal_no
+        )
         for message_id, copy in list(copies.items()):
             if copy.digest == now:
                 continue
@@ -289,7 +291,7 @@ class HandDelivery:
         lang = language_of(seat.locale)
         payload = self._hand(table, hand, lang, ephemeral=True)
         key = messages.MessageKey.hand(table.id, hand.seat)
-        digest = messages.hand_digest(payload, away=seat.away)
+        digest = messages.hand_digest(payload, away=seat.away, deal=hand.deal_no)
         if self.shown.digests.get(key) == digest or hand.may_wait:
             return
         await self.outlet.draw(payload, functools.partial(messages.hand_files, table, hand, lang))
@@ -315,7 +317,7 @@ class HandDelivery:
         hand that seat sees (the refresh need not send it again)."""
         payload = self._hand(table, hand, lang, ephemeral=ephemeral)
         if remember:
-            self.shown.hand_shown(table.id, hand.seat, payload, away=hand.away)
+            self.shown.hand_shown(table.id, hand.seat, payload, away=hand.away, deal=hand.deal_no)
         await self.outlet.draw(payload, functools.partial(messages.hand_files, table, hand, lang))
         return payload
 
@@ -367,7 +369,9 @@ class HandDelivery:
         key = (table_id, hand.seat)
         previous = self._ephemeral.get(key)
         if message_id:
-            copy = Copy(interaction, messages.hand_digest(payload, away=hand.away))
+            copy = Copy(
+                interaction, messages.hand_digest(payload, away=hand.away, deal=hand.deal_no)
+            )
             before = None if previous is None else Copy(previous, "")
             self.copies.shown(key, message_id, copy, live=live, previous=before)
         if live:

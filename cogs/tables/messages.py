@@ -82,15 +82,17 @@ def digest(payload: Payload) -> str:
     return hashlib.sha1("|".join(parts).encode()).hexdigest()
 
 
-def hand_digest(payload: Payload, *, away: bool) -> str:
-    """What a hand lets its player do: its buttons, where a disabled button's trick does not
-    count (it cannot be clicked). A DM is edited only when this changes (or the player goes
-    away or comes back), not each time a card is played elsewhere: the table shows that, and
-    the hand's text says only what stays true until its buttons change."""
+def hand_digest(payload: Payload, *, away: bool, deal: int) -> str:
+    """What a hand lets its player do in deal ``deal``: its buttons, where a disabled
+    button's trick does not count (it cannot be clicked). A DM is edited only when this
+    changes (or the player goes away or comes back, or a new deal begins), not each time a
+    card is played elsewhere: the table shows that, and the hand's text says only what stays
+    true until its buttons change. The deal counts by itself: a hand played out and the hand
+    of the next deal, which its player sits out, have no button either."""
     components = _components(payload)
     colour = next((c.get("accent_color") for c in _walk(components) if c.get("type") == 17), None)
     hands = _hand_buttons(payload)
-    parts = [f"{away}|{colour}"]
+    parts = [f"{away}|{colour}|{deal}"]
     for button in _walk(components):
         if button.get("type") != 2:
             continue
@@ -163,8 +165,10 @@ class Shown:
         self._summaries: dict[int, tuple[tuple[int, str], bytes, str]] = {}
         """The last summary picture of each table: (deal, language), PNG, alt text."""
 
-    def hand_shown(self, table_id: int, seat: int, payload: Payload, *, away: bool) -> None:
-        self.digests[MessageKey.hand(table_id, seat)] = hand_digest(payload, away=away)
+    def hand_shown(
+        self, table_id: int, seat: int, payload: Payload, *, away: bool, deal: int
+    ) -> None:
+        self.digests[MessageKey.hand(table_id, seat)] = hand_digest(payload, away=away, deal=deal)
         self.buttons[(table_id, seat)] = has_buttons(payload)
 
     def forget_hand(self, table_id: int, seat: int) -> None:

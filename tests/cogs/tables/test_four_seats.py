@@ -51,6 +51,9 @@ HOST = 0
 """The host's seat. The last seat deals the first deal and sits it out; the host deals the
 second."""
 ROBOTS = (1, 2, 3)
+PLAYED_OUT_SEED = 1
+"""A shuffle whose first deal goes on after the host's last card (a robot plays the last
+one); the host deals the second."""
 
 
 @pytest.fixture
@@ -329,4 +332,42 @@ async def test_nothing_the_host_clicks_plays_in_a_deal_they_sit_out(
     await env.advance_time(ROBOT_DELAY)
     (trick,) = deal.tricks
     assert HOST not in played_by(deal, trick.leader) and len(trick.cards) == 3
+    check_sitting_out(world, table, lang)
+
+
+@pytest.mark.simcord(settle_timeout=5)
+async def test_a_hand_played_out_turns_to_the_deal_the_host_sits_out(
+    simcord_env: simcord.Env, world: World, table_seed: Callable[[int], None]
+) -> None:
+    """The host's hand has no card left and nothing to click, and neither has the hand of the
+    deal they sit out: when a robot's card ends the first deal, their DM says all the same
+    that they sit the second one out, and stays so while the others play."""
+    env = simcord_env
+    table_seed(PLAYED_OUT_SEED)
+    _, table = await open_four(env, world)
+    lang = "en"
+    # the host plays every card of theirs; the deal goes on after the last one
+    for _ in range(100):
+        deal = table.deal
+        assert deal is not None and table.deal_no == 0
+        if not deal.hand(HOST):
+            break
+        if any(a.seat == HOST and a.kind is Kind.PLAY for a in deal.legal_actions()):
+            dm = hand_dm(world, table)
+            card = next(b for b in hand_buttons(dm) if not b.disabled and card_of(b) is not None)
+            assert (await world.member.user.click(dm, custom_id=card.custom_id)).acknowledged
+        else:
+            await env.advance_time(ROBOT_DELAY)
+    assert table.deal_no == 0, "a robot plays the first deal's last card"
+    dm = hand_dm(world, table)
+    assert t("hand.no_cards", lang) in "\n".join(layout_texts(dm)) and not buttons(dm)
+
+    # the robots end the deal; the host deals the next one and sits it out
+    while table.deal_no == 0:
+        await env.advance_time(ROBOT_DELAY)
+    deal = table.deal
+    assert deal is not None and deal.side_of[HOST] == -1
+    check_sitting_out(world, table, lang)
+    await env.advance_time(ROBOT_DELAY)
+    assert deal.tricks, "the others play on"
     check_sitting_out(world, table, lang)

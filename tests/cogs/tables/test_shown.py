@@ -30,7 +30,7 @@ def test_forgetting_a_hand_or_a_table_forgets_only_it() -> None:
     shown = Shown()
     for key in every_key(7) + every_key(8):
         shown.digests[key] = "shown"
-    shown.hand_shown(7, 1, {}, away=False)
+    shown.hand_shown(7, 1, {}, away=False, deal=0)
     assert shown.digests[MessageKey.hand(7, 1)] != "shown" and shown.buttons[(7, 1)] is False
     shown.forget_hand(7, 1)
     assert set(shown.digests) == set(every_key(7) + every_key(8)) - {MessageKey.hand(7, 1)}
@@ -48,16 +48,22 @@ def hand(deal: int, trick: int, *, disabled: bool) -> Payload:
 def test_a_hand_changes_when_what_its_player_may_click_does() -> None:
     """A card held back stays the same card trick after trick: the DM is not edited for
     that; a card that may be played names its trick (a click on an older one is stale)."""
-    assert hand_digest(hand(2, 3, disabled=True), away=False) == hand_digest(
-        hand(2, 4, disabled=True), away=False
+    assert hand_digest(hand(2, 3, disabled=True), away=False, deal=2) == hand_digest(
+        hand(2, 4, disabled=True), away=False, deal=2
     )
-    assert hand_digest(hand(2, 3, disabled=False), away=False) != hand_digest(
-        hand(2, 4, disabled=False), away=False
+    assert hand_digest(hand(2, 3, disabled=False), away=False, deal=2) != hand_digest(
+        hand(2, 4, disabled=False), away=False, deal=2
     )
-    assert hand_digest(hand(2, 3, disabled=True), away=False) != hand_digest(
-        hand(3, 3, disabled=True), away=False
+    assert hand_digest(hand(2, 3, disabled=True), away=False, deal=2) != hand_digest(
+        hand(3, 3, disabled=True), away=False, deal=2
     )
-    assert hand_digest(hand(2, 3, disabled=True), away=False) != hand_digest(
-        hand(2, 3, disabled=True), away=True
+    assert hand_digest(hand(2, 3, disabled=True), away=False, deal=2) != hand_digest(
+        hand(2, 3, disabled=True), away=True, deal=2
     )
     assert has_buttons(hand(2, 3, disabled=True)) and not has_buttons({})
+
+
+def test_a_hand_with_nothing_to_click_changes_with_the_deal() -> None:
+    """A hand played out and the next deal's hand its player sits out (arrastrado with four)
+    have no button either: the new deal is shown all the same."""
+    assert hand_digest({}, away=False, deal=0) != hand_digest({}, away=False, deal=1)
