@@ -22,15 +22,16 @@ MESSAGES: Final[dict[str, str]] = {
     "privacy.ratings": "- Your skill ratings (families of variants): {count}",
     "privacy.daily": "- Your daily deal results: {count}",
     "privacy.preferences": "- Your turn notice setting",
+    "privacy.reviews": "- Reviews of your deals: {count}",
     "privacy.records": "**In the records of games and tournaments**",
     "privacy.records_line": (
         "- Tables: {tables} · deals: {deals} · tournaments: {tournaments} · rated games:"
         " {rated}, with your id and the name you showed when you sat down or signed up"
     ),
     "privacy.how_long": (
-        "All of it is kept until you erase it with {command}: your standings, chips, ratings,"
-        " daily results and settings go, in every server; finished games and tournaments keep"
-        " their scores, with you as “a former player”."
+        "All of it is kept until you erase it with {command}: your standings, chips,"
+        " ratings, daily results, deal reviews and settings go, in every server; finished"
+        " games and tournaments keep their scores, with you as “a former player”."
     ),
     "privacy.server_left": (
         "A server's share of it is also erased {days} days after the bot leaves that server"
@@ -38,19 +39,20 @@ MESSAGES: Final[dict[str, str]] = {
     ),
     "privacy.confirm": (
         "**Erase everything the bot keeps about you, in every server?**\n"
-        "Your standings, chips, ratings, daily results and settings are deleted. In finished"
-        " games and tournaments you become “a former player”: they keep their scores. This"
-        " cannot be undone. These buttons work for 5 minutes."
+        "Your standings, chips, ratings, daily results, deal reviews and settings are"
+        " deleted. In finished games and tournaments you become “a former player”: they"
+        " keep their scores. This cannot be undone. These buttons work for 5 minutes."
     ),
     "privacy.erase_button": "Erase it all",
     "privacy.keep_button": "Keep it",
     "privacy.kept": "Nothing was erased.",
     "privacy.nothing_to_erase": "The bot keeps nothing about you: there is nothing to erase.",
     "privacy.erased": (
-        "**Erased.** In {servers} servers: standings: {standings} · skill ratings: {ratings}"
-        " · daily deal results: {daily} · settings: {preferences} deleted; your {chips} chips"
-        " left the boards with you. Tables: {tables} · tournaments: {tournaments} · rated"
-        " games: {rated} now name you “a former player”."
+        "**Erased.** In {servers} servers: standings: {standings} · skill ratings:"
+        " {ratings} · daily deal results: {daily} · deal reviews: {reviews} · settings:"
+        " {preferences} deleted; your {chips} chips left the boards with you. Tables:"
+        " {tables} · tournaments: {tournaments} · rated games: {rated} now name you “a"
+        " former player”."
     ),
     "tables.errors.privacy_expired": (
         "This confirmation has run out: nothing was erased. Ask again with /tute privacy erase."

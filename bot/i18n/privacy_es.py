@@ -22,6 +22,7 @@ MESSAGES: Final[dict[str, str]] = {
     "privacy.ratings": "- Tus puntuaciones de habilidad (familias de variantes): {count}",
     "privacy.daily": "- Tus resultados del reto diario: {count}",
     "privacy.preferences": "- Tu ajuste de aviso de turno",
+    "privacy.reviews": "- Análisis de tus manos: {count}",
     "privacy.records": "**En los registros de partidas y torneos**",
     "privacy.records_line": (
         "- Mesas: {tables} · manos: {deals} · torneos: {tournaments} · partidas puntuadas:"
@@ -29,9 +30,9 @@ MESSAGES: Final[dict[str, str]] = {
     ),
     "privacy.how_long": (
         "Todo se guarda hasta que lo borres con {command}: tu clasificación, fichas,"
-        " puntuaciones, resultados diarios y ajustes desaparecen, en cada servidor; las"
-        " partidas y torneos terminados conservan sus resultados, contigo como «un antiguo"
-        " jugador»."
+        " puntuaciones, resultados diarios, análisis de manos y ajustes desaparecen, en"
+        " cada servidor; las partidas y torneos terminados conservan sus resultados,"
+        " contigo como «un antiguo jugador»."
     ),
     "privacy.server_left": (
         "Lo de cada servidor se borra también {days} días después de que el bot salga de él"
@@ -39,20 +40,22 @@ MESSAGES: Final[dict[str, str]] = {
     ),
     "privacy.confirm": (
         "**¿Borrar todo lo que el bot guarda de ti, en cada servidor?**\n"
-        "Se borran tu clasificación, fichas, puntuaciones, resultados diarios y ajustes. En las"
-        " partidas y torneos terminados pasas a ser «un antiguo jugador»: conservan sus"
-        " resultados. No se puede deshacer. Estos botones valen 5 minutos."
+        "Se borran tu clasificación, fichas, puntuaciones, resultados diarios, análisis de"
+        " manos y ajustes. En las partidas y torneos terminados pasas a ser «un antiguo"
+        " jugador»: conservan sus resultados. No se puede deshacer. Estos botones valen 5"
+        " minutos."
     ),
     "privacy.erase_button": "Borrarlo todo",
     "privacy.keep_button": "Mantenerlo",
     "privacy.kept": "No se ha borrado nada.",
     "privacy.nothing_to_erase": "El bot no guarda nada de ti: no hay nada que borrar.",
     "privacy.erased": (
-        "**Borrado.** En {servers} servidores: clasificaciones: {standings} · puntuaciones de"
-        " habilidad: {ratings} · resultados del reto diario: {daily} · ajustes: {preferences}"
-        " borrados; tus {chips} fichas se fueron contigo de las clasificaciones. Mesas:"
-        " {tables} · torneos: {tournaments} · partidas puntuadas: {rated} ahora te nombran"
-        " «un antiguo jugador»."
+        "**Borrado.** En {servers} servidores: clasificaciones: {standings} ·"
+        " puntuaciones de habilidad: {ratings} · resultados del reto diario: {daily} ·"
+        " análisis de manos: {reviews} · ajustes: {preferences} borrados; tus {chips}"
+        " fichas se fueron contigo de las clasificaciones. Mesas: {tables} · torneos:"
+        " {tournaments} · partidas puntuadas: {rated} ahora te nombran «un antiguo"
+        " jugador»."
     ),
     "tables.errors.privacy_expired": (
         "Esta confirmación ha caducado: no se ha borrado nada. Vuelve a pedirlo con"

@@ -24,7 +24,8 @@ By their Discord user id (``user_id`` unless said), in every server (``guild_id`
                              (``account = 'member'``).
 ``deal_players``             who sat in which seat of every deal stored.
 ``reviews``                  the review of their decisions in a finished deal (JSON:
-                             marks, costs, better choices; no name), once asked.
+                             marks, costs, better choices; no name), once asked; kept
+                             until they erase it, or the server's data goes.
 ``tables``                   ``host_id``; ``channel_id`` (a daily deal's table plays in
                              the member's DMs); ``state``, JSON: the seats (``name``,
                              ``user_id``, when their account was made and when they
@@ -124,6 +125,8 @@ class ServerData:
     daily: int
     """Daily deals kept."""
     preferences: int
+    reviews: int
+    """Reviews of their decisions in finished deals, kept once asked."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +162,7 @@ async def member_data(source: Source, user_id: int) -> MemberData:
         "SELECT DISTINCT guild_id FROM ratings WHERE user_id = ?",
         "SELECT DISTINCT guild_id FROM daily_deals WHERE user_id = ?",
         "SELECT DISTINCT guild_id FROM member_preferences WHERE user_id = ?",
+        "SELECT DISTINCT guild_id FROM reviews WHERE user_id = ?",
     ):
         guilds.update(int(row[0]) for row in await fetchall(source, sql, (user_id,)))
     servers: list[ServerData] = []
@@ -182,6 +186,7 @@ async def member_data(source: Source, user_id: int) -> MemberData:
                 preferences=await scalar(
                     source, "SELECT COUNT(*) FROM member_preferences" + where, key
                 ),
+                reviews=await scalar(source, "SELECT COUNT(*) FROM reviews" + where, key),
             )
         )
     return MemberData(

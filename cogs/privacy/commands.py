@@ -107,6 +107,8 @@ def server_lines(client: discord.Client, server: ServerData, lang: str) -> list[
         lines.append(t("privacy.daily", lang, count=number(server.daily, lang)))
     if server.preferences:
         lines.append(t("privacy.preferences", lang))
+    if server.reviews:
+        lines.append(t("privacy.reviews", lang, count=number(server.reviews, lang)))
     return lines
 
 
@@ -118,6 +120,7 @@ def erased_text(erased: Erased, lang: str) -> str:
         standings=number(erased.standings, lang),
         ratings=number(erased.ratings, lang),
         daily=number(erased.daily, lang),
+        reviews=number(erased.reviews, lang),
         preferences=number(erased.preferences, lang),
         chips=number(erased.chips, lang),
         tables=number(erased.tables, lang),

@@ -152,6 +152,7 @@ async def test_a_member_reads_what_is_kept_then_erases_it_once_confirmed(
         standings=1,
         ratings=1,
         daily=0,
+        reviews=0,
         preferences=1,
         chips=number(1000, lang),
         tables=1,

@@ -24,7 +24,7 @@ def client_with_long_names() -> discord.Client:
 
 
 def everything(guild_id: int) -> ServerData:
-    return ServerData(guild_id, True, 12_345, 1_234_567, 99_999, 4, 365, 1)
+    return ServerData(guild_id, True, 12_345, 1_234_567, 99_999, 4, 365, 1, 2_500)
 
 
 @pytest.mark.parametrize("lang", ["en", "es"])
@@ -50,3 +50,17 @@ def test_a_few_servers_are_all_listed(lang: str) -> None:
     assert text.count(r"Casino \*Royal\*") == 2
     assert t("privacy.more_servers", lang, count=0)[:5] not in text
     assert t("privacy.records", lang) not in text
+
+
+@pytest.mark.parametrize(
+    ("lang", "line"),
+    [("en", "- Reviews of your deals: 3"), ("es", "- Análisis de tus manos: 3")],
+)
+def test_the_reviews_kept_are_counted_in_their_server(lang: str, line: str) -> None:
+    """A server where the member only asked for reviews of their deals is listed, with them;
+    and erasing is said to delete them."""
+    reviews_only = ServerData(5, False, 0, 0, 0, 0, 0, 0, 3)
+    text = kept_text(client_with_long_names(), MemberData((reviews_only,), 0, 0, 0, 0), lang, 30)
+    assert text.splitlines()[1:3] == [r"**Casino \*Royal\* " + "x" * 85 + "**", line]
+    assert t("privacy.how_long", lang, command=erase_path(lang)) in text
+    assert {"en": "deal reviews", "es": "análisis de manos"}[lang] in text

@@ -189,6 +189,8 @@ async def test_an_erased_member_is_nowhere_and_everyone_else_keeps_everything(
     assert [s.guild_id for s in kept.servers] == [GUILD, OTHER_GUILD]
     first = kept.servers[0]
     assert (first.standing, first.daily, first.preferences, first.ratings) == (True, 1, 1, 3)
+    reviewed = next(s for s in kept.servers if s.guild_id == int(played[0]))
+    assert reviewed.reviews == 1 and sum(s.reviews for s in kept.servers) == 1
     assert first.chips == await ledger.balance(db, GUILD, ERASED) and first.ledger_rows > 5
     assert kept.tables >= 7 and kept.tournaments == 1 and kept.rated_games >= 4
     rated_before = await rebuilt(db)  # (a rebuild keeps no rating before the last game)
@@ -283,6 +285,32 @@ async def test_an_erased_member_is_nowhere_and_everyone_else_keeps_everything(
     # a second erasure finds nothing left
     again = await privacy.erase_member(db, ERASED, former_name)
     assert (again.standings, again.tables, again.ledger_rows, again.servers) == (0, 0, 0, set())
+
+
+async def test_the_reviews_a_member_asked_for_are_counted_where_they_played(
+    world: World,
+) -> None:
+    """A deal's review is kept in the server of its table, counted there (in a server where
+    nothing else of the member's is kept too), and erased with the rest."""
+    db = world.db
+    table_id = await world.game(GUILD, [OTHERS[0], ERASED])
+    other_table = await world.game(GUILD, [OTHERS[0], ERASED])
+    await reviews.keep(db, GUILD, table_id, 0, ERASED, "{}", 1.0)
+    await reviews.keep(db, GUILD, table_id, 0, OTHERS[0], "{}", 1.0)
+    # one filed under another server (a table played in DMs files its reviews under that
+    # conversation), where the member keeps nothing else
+    await reviews.keep(db, OTHER_GUILD, other_table, 0, ERASED, "{}", 1.0)
+    kept = await privacy.member_data(db, ERASED)
+    by_server = {s.guild_id: s for s in kept.servers}
+    assert set(by_server) == {GUILD, OTHER_GUILD}
+    assert (by_server[GUILD].reviews, by_server[OTHER_GUILD].reviews) == (1, 1)
+    assert not by_server[OTHER_GUILD].standing and by_server[OTHER_GUILD].ledger_rows == 0
+
+    erased = await privacy.erase_member(db, ERASED, former_name)
+
+    assert erased.reviews == 2 and OTHER_GUILD in erased.servers
+    assert (await privacy.member_data(db, ERASED)).empty
+    assert await reviews.kept(db, table_id, 0, OTHERS[0]) == "{}", "the others' stay"
 
 
 async def test_a_member_still_playing_is_refused_and_nothing_changes(world: World) -> None:
