@@ -30,6 +30,7 @@ from pathlib import Path
 
 from . import ledger
 from .base import Database, migration_scripts
+from .copy import rows_lines
 from .db import open_sqlite, open_sqlite_read_only, read_only_uri
 
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -70,10 +71,7 @@ class BackupReport:
 
     def summary(self) -> list[str]:
         """The report as lines of plain text."""
-        width = max((len(name) for name, _ in self.rows), default=0)
-        lines = [f"schema version {self.schema_version}"]
-        lines += [f"{name.ljust(width)}  {count} rows" for name, count in self.rows]
-        return lines
+        return rows_lines(self.schema_version, self.rows)
 
 
 def backup_sqlite(

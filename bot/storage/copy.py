@@ -66,11 +66,18 @@ class CopyReport:
 
     def summary(self) -> list[str]:
         """The report as lines of plain text."""
-        width = max((len(name) for name, _ in self.rows), default=0)
-        lines = [f"schema version {self.schema_version}"]
-        lines += [f"{name.ljust(width)}  {count} rows" for name, count in self.rows]
+        lines = rows_lines(self.schema_version, self.rows)
         lines.append(f"audit: {len(self.servers)} servers, all balanced and equal")
         return lines
+
+
+def rows_lines(schema_version: int, rows: Sequence[tuple[str, int]]) -> list[str]:
+    """A database's schema version and rows per table, as lines of plain text (what a copy
+    or a backup reports)."""
+    width = max((len(name) for name, _ in rows), default=0)
+    lines = [f"schema version {schema_version}"]
+    lines += [f"{name.ljust(width)}  {count} rows" for name, count in rows]
+    return lines
 
 
 @dataclass(frozen=True, slots=True)
