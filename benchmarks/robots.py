@@ -13,6 +13,9 @@ A side is a robot level (easy, normal, hard) or a style of the hard robot's sear
 exactly (``search.BASELINE``), kept to measure the hard robot against; ``hard-reading``,
 the hard robot weighing each sampled deal by the plays and by the learned card-location
 model (``search.READING``); ``hard-weighed``, that weighing without the exact ends;
+``hard-2026-11``, the hard robot as it was before the policy network (today the tables'
+hard); ``hard-policy``, the hard robot with the policy network in its playouts
+(``search.POLICY``: the heuristic's playouts where no weights are installed);
 ``hard-oracle``, hard-baseline searching the real deal alone (it cheats: what knowing
 every card is worth). ``--worlds-a N`` caps side A's hard search at N sampled deals: how
 it plays with the share of a core it gets among many busy tables
@@ -30,6 +33,10 @@ thinking time (the same level against itself at two budgets: does it grow with t
 
 from __future__ import annotations
 
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one core a process: the network's too
+
 import argparse
 import json
 import math
@@ -44,7 +51,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.ai import Level, choose_action
-from bot.ai.search import BASELINE, HARD, READING, Style, hard_action
+from bot.ai.search import BASELINE, HARD, HARD_2026_11, POLICY, READING, Style, hard_action
 from bot.engine import (
     Action,
     Deal,
@@ -78,6 +85,8 @@ STYLES = {
     "hard-baseline": BASELINE,
     "hard-reading": READING,
     "hard-weighed": replace(READING, exact_ends=False),
+    "hard-2026-11": HARD_2026_11,
+    "hard-policy": POLICY,
 }
 """The hard robot and its search without what it gained since ``BASELINE``, or with one
 part only: the parts measured one by one."""

@@ -146,7 +146,7 @@ class Room:
 # standard library.
 TABLE = [
     Room("bot/engine", ()),
-    Room("bot/ai", ("bot/engine",)),
+    Room("bot/ai", ("bot/engine", "numpy")),  # the policy network's inference
     # ratings (openskill); the figures a table records (a save, a robot's thinking)
     Room("bot/tables", ("bot/engine", "bot/ai", "bot/storage", "bot/metrics", "openskill")),
     Room("bot/storage", ("aiosqlite", "asyncpg")),  # "the database drivers"

@@ -19,7 +19,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Final, Protocol
+from typing import TYPE_CHECKING, Final, Protocol
 
 from bot.engine.actions import Action, Kind
 from bot.engine.cards import HIGHER, POINTS, card, mask_of
@@ -28,17 +28,21 @@ from bot.engine.events import Phase
 from bot.engine.options import Variant
 from bot.engine.view import SeatView
 
-from .declarations import bidding, declare_in_playout, wanted_declaration
+from .declarations import bidding, wanted_declaration
 from .endings import capote_sweeps, exact_play
-from .exact import ExactSolver, affordable
-from .heuristic import normal_card, playout_card
+from .exact import ExactSolver
+from .heuristic import normal_card
 from .inference import PlayModel
 from .knowledge import Knowledge, infer, sample_world, silences
 from .locations import CardModel
-from .solver import Deadline, OutOfTime
+from .playouts import MARGIN_WEIGHT, Exact, outcome_value, playout
+from .solver import Deadline
 
-MARGIN_WEIGHT: Final = 0.35
-"""How much the point margin counts next to the result (a win is 1)."""
+if TYPE_CHECKING:  # numpy: loaded only when a search plays with the network
+    from .policy import PolicyNet
+
+__all__ = ["MARGIN_WEIGHT", "Exact", "outcome_value", "playout"]  # their home was here
+
 MIN_WORLDS: Final = 16
 """Sampled deals before a candidate may be dropped as clearly worse."""
 PRUNE_SIGMAS: Final = 3.0
@@ -67,6 +71,10 @@ class Style:
     weigh_locations: bool = False
     exact_ends: bool = True
     max_worlds: int = 2000
+    policy: bool = False
+    """The playouts' cards are the policy network's (``policy``), each seat choosing from
+    its own view, a batch of sampled deals at a time; the heuristic's where the variant
+    has no trained weights."""
     known_deal: Deal | None = None
     """The real deal, for a benchmark measuring what knowing every card is worth: every
     sampled deal is then a copy of it. Never set for a robot at a table."""
@@ -86,6 +94,11 @@ hard-baseline``, 300 deals, before this was set to 0)."""
 
 
 HARD: Final = Style()
+HARD_2026_11: Final = HARD
+"""The hard robot as it was before the policy network, kept by name for the matches."""
+POLICY: Final = Style(policy=True)
+"""The hard robot with the policy network in its playouts: measured against
+``HARD_2026_11`` before it may become the tables' hard robot."""
 BASELINE: Final = Style(exact_ends=False)
 READING: Final = Style(weigh_plays=True, weigh_locations=True)
 
@@ -112,7 +125,7 @@ def _evidence(view: SeatView, know: Knowledge, style: Style) -> list[Evidence]:
     return [e for e in found if e.active]
 
 
-def _tempered(logs: list[float], n: int) -> list[float]:
+def tempered(logs: list[float], n: int) -> list[float]:
     """The weights of the first ``n`` deals from the logs, leaning toward equal below
     ``FULL_WEIGHT_WORLDS``."""
     if n == 0:
@@ -130,74 +143,6 @@ class Searched:
     """What a search did, for the figures: how many sampled deals it played out."""
 
     worlds: int = 0
-
-
-# --------------------------------------------------------------------- playouts
-
-
-@dataclass(slots=True)
-class Exact:
-    """The exact ends of the playouts: once nothing is left to draw and at most ``tricks``
-    tricks are left to play, every seat plays the exact solver's best card."""
-
-    tricks: int
-    solver: ExactSolver
-    late: bool = False
-    """The solver found the search's deadline passed (no need to read the clock again)."""
-
-    def passed(self, deadline: Deadline) -> bool:
-        return self.late or deadline.passed()
-
-
-def playout(r: Deal, exact: Exact | None = None) -> None:
-    """Play a full state to the end with the heuristic policy for every seat, or with
-    ``exact`` the solver's cards at the end (the heuristic's again if it runs out of
-    time)."""
-    solving = False
-    while not r.finished:
-        if r.phase is Phase.AUCTION:
-            r.apply(Action.simple(r.turn, Kind.PASS))
-            continue
-        if r.sing_side >= 0 and declare_in_playout(r):
-            continue
-        m = r.play_mask()
-        seat = r.turn
-        if not m & m - 1:
-            c = m.bit_length() - 1
-        elif (
-            exact is not None
-            and not exact.late
-            and (solving or (not r.trick and affordable(r, exact.tricks * r.players)))
-        ):
-            solving = True
-            try:
-                c = exact.solver.best_card(r)
-            except OutOfTime:
-                exact.late = True
-                c = playout_card(r, m)
-        else:
-            c = playout_card(r, m)
-        r.apply(Action.play(seat, c))
-
-
-def outcome_value(r: Deal, side: int) -> float:
-    """The worth of a finished deal for ``side``: the result, with the margin as the
-    tie-breaker; a habanero deal that decides nothing is worth its lead in the carry."""
-    result = r.result
-    assert result is not None
-    scores = result.scores
-    mine = scores[side]
-    other = max(scores[s] for s in range(len(scores)) if s != side)
-    return _value(result.winner, result.double, side, mine - other)
-
-
-def _value(winner: int | None, double: bool, side: int, margin: int) -> float:
-    if winner is None:
-        return 0.8 * math.tanh(margin / 50.0)
-    won = 1.0 if winner == side else -1.0
-    if double:
-        won *= 1.5
-    return won + MARGIN_WEIGHT * math.tanh(margin / 60.0)
 
 
 # ------------------------------------------------------------------- sampling
@@ -246,6 +191,16 @@ def sample_values(
         exact = Exact(EXACT_TRICKS[view.variant], ExactSolver(deadline))
     passed = deadline.passed if exact is None else lambda: exact.passed(deadline)
     known = style.known_deal
+    net = None
+    if style.policy:
+        from .policy import net_for  # numpy: only for the network's playouts
+
+        net = net_for(view.variant)
+    if net is not None:
+        worlds, active = _policy_worlds(
+            view, know, candidates, rng, passed, style, net, exact, (values, logs, evidence)
+        )
+        return _means(values, logs, worlds, active, searched)
     active = list(range(len(candidates)))
     worlds = 0
     while worlds < style.max_worlds:
@@ -269,13 +224,24 @@ def sample_values(
         if passed():
             break
         if worlds >= MIN_WORLDS and worlds % 4 == 0:
-            active = _survivors(values, _tempered(logs, worlds), active)
+            active = survivors(values, tempered(logs, worlds), active)
             if len(active) == 1:
                 break
+    return _means(values, logs, worlds, active, searched)
+
+
+def _means(
+    values: list[list[float]],
+    logs: list[float],
+    worlds: int,
+    active: list[int],
+    searched: Searched | None,
+) -> list[float]:
+    """Each candidate's weighted mean over its deals (minus infinity once dropped)."""
     if searched is not None:
         searched.worlds += worlds
     alive = set(active)
-    weights = _tempered(logs, len(values[active[0]]))
+    weights = tempered(logs, len(values[active[0]]))
     total = sum(weights)
     return [
         sum(w * x for w, x in zip(weights, v, strict=False)) / total if i in alive else -math.inf
@@ -283,7 +249,54 @@ def sample_values(
     ]
 
 
-def _survivors(values: list[list[float]], weights: list[float], active: list[int]) -> list[int]:
+def _policy_worlds(
+    view: SeatView,
+    know: Knowledge,
+    candidates: list[Action],
+    rng: random.Random,
+    passed: Callable[[], bool],
+    style: Style,
+    net: PolicyNet,
+    exact: Exact | None,
+    into: tuple[list[list[float]], list[float], list[Evidence]],
+) -> tuple[int, list[int]]:
+    """``sample_values``'s loop with the network's playouts: the sampled deals are played
+    out a batch at a time (one first, then ``POLICY_BATCH``), every candidate of every deal
+    of the batch together, the dropping of clearly worse candidates as there. Returns the
+    deals counted and the candidates left; a batch is whole or not started."""
+    from .policy import POLICY_BATCH, play_out
+
+    values, logs, evidence = into
+    side = view.my_side
+    ends = None if exact is None else (exact.tricks, lambda r: playout(r, exact))
+    worlds = 0
+    active = list(range(len(candidates)))
+    while worlds < style.max_worlds:
+        size = min(POLICY_BATCH - worlds % POLICY_BATCH if worlds else 1, style.max_worlds - worlds)
+        batch = [sample_world(view, know, rng) for _ in range(size)]
+        logs.extend(sum(e.log_weight(w) for e in evidence) for w in batch)
+        played: list[list[Deal]] = []
+        for i in active:
+            row: list[Deal] = []
+            for world in batch:
+                r = world.copy()
+                r.apply(candidates[i])
+                row.append(r)
+            played.append(row)
+        play_out([r for row in played for r in row], net, ends)
+        for i, row in zip(active, played, strict=True):
+            values[i].extend(outcome_value(r, side) for r in row)
+        worlds += size
+        if passed():
+            break
+        if worlds >= MIN_WORLDS and worlds % 4 == 0:
+            active = survivors(values, tempered(logs, worlds), active)
+            if len(active) == 1:
+                break
+    return worlds, active
+
+
+def survivors(values: list[list[float]], weights: list[float], active: list[int]) -> list[int]:
     """The candidates not clearly worse than the best: the weighted mean loss to it on the
     same deals stays within three standard errors (of the deals' effective number)."""
     n = len(values[active[0]])
@@ -381,11 +394,14 @@ def hard_action(
     clock: Callable[[], float] = time.perf_counter,
     searched: Searched | None = None,
     style: Style = HARD,
+    considered: list[tuple[Action, float]] | None = None,
 ) -> Action | None:
     """The hard robot's action: declarations by rule (capote only when proven), then the
     play with the best average over sampled deals, or the exact best once habanero's
     stock is empty. Thinks for at most about ``budget`` seconds of ``clock``. It samples deals
-    that agree with the silences too (``silences``), and counts them in ``searched``."""
+    that agree with the silences too (``silences``), and counts them in ``searched``. When
+    it searched among several plays, each candidate and its value (minus infinity for one
+    dropped as clearly worse) are added to ``considered`` (the policy network's data)."""
     start = clock()
     deadline = Deadline(start + max(0.0, budget) * 0.85, clock)
     legal = view.legal
@@ -418,6 +434,14 @@ def hard_action(
         return candidates[0]
     style = _in_time(style, budget)
     means = sample_values(view, know, candidates, rng, deadline, searched=searched, style=style)
+    if considered is not None:
+        considered.extend(zip(candidates, means, strict=True))
+    return _best(candidates, means, resign)
+
+
+def _best(candidates: list[Action], means: list[float], resign: Action | None) -> Action:
+    """The candidate of the best mean (the first of equals), or ``resign`` when even the
+    best loses the game."""
     best = 0
     for i in range(1, len(candidates)):
         if means[i] > means[best] + 1e-9:

@@ -1,0 +1,175 @@
+"""The policy network: a small network, trained on the hard robot's own searches, that
+scores each legal card from the seat's own view (``features``).
+
+It plays the cards of the hard search's playouts in ``search.POLICY`` (every seat of a
+sampled deal choosing from its own view: its hand and what is public, never another
+seat's hand), in place of the heuristic that sees every card. The weights are package
+data, one file per family of variants (``policy_<family>.npz``), trained by
+``benchmarks/train_policy.py`` on the data of ``benchmarks/policy_data.py``; without a
+file for a family the playouts keep the heuristic.
+
+The network: ``features.FEATURES`` inputs, two hidden layers (ReLU), one score a card;
+the first layer is split into the state's rows, computed once a decision, and the
+candidate's rows, computed once a card. Inference is numpy, batched over every playout
+that waits for a card.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from bot.engine.actions import Action, Kind
+from bot.engine.deal import Deal
+from bot.engine.events import Phase
+from bot.engine.variants import Variant
+
+from .declarations import declare_in_playout
+from .exact import affordable
+from .features import FEATURES, STATE, FloatArray, Public, Tricks, parts, public_of_deal
+
+FAMILIES: Final = {
+    Variant.HABANERO: "habanero",
+    Variant.ARRASTRADO: "table",
+    Variant.INDIVIDUAL: "table",
+    Variant.PAIRS: "table",
+}
+"""Which network plays each variant: habanero's two seats and its stock apart, the
+variants of three and four seats together (the features say which variant it is)."""
+
+WEIGHTS_DIR: Final = Path(__file__).parent
+POLICY_BATCH: Final = 4
+"""Sampled deals played out together (after the first, alone): with every candidate of
+each, a few dozen playouts a batch, and the search stops at most a batch late."""
+_PLAY: Final = Kind.PLAY
+_AUCTION: Final = Phase.AUCTION
+
+
+def weights_path(family: str, folder: Path = WEIGHTS_DIR) -> Path:
+    return folder / f"policy_{family}.npz"
+
+
+class PolicyNet:
+    """The weights of one family's network, and its forward pass."""
+
+    __slots__ = ("b1", "b2", "b3", "w1c", "w1s", "w2", "w3")
+
+    def __init__(self, arrays: dict[str, npt.NDArray[np.float32]]) -> None:
+        w1 = arrays["w1"].astype(np.float32)
+        if w1.shape[0] != FEATURES:
+            raise ValueError(f"weights for {w1.shape[0]} features, the robot reads {FEATURES}")
+        self.w1s = np.ascontiguousarray(w1[:STATE])
+        self.w1c = np.ascontiguousarray(w1[STATE:])
+        self.b1 = arrays["b1"].astype(np.float32)
+        self.w2 = arrays["w2"].astype(np.float32)
+        self.b2 = arrays["b2"].astype(np.float32)
+        self.w3 = arrays["w3"].astype(np.float32).reshape(-1)
+        self.b3 = float(np.asarray(arrays["b3"]).reshape(-1)[0])
+
+    @classmethod
+    def load(cls, path: Path) -> PolicyNet:
+        with np.load(path) as data:
+            return cls({name: data[name] for name in data.files})
+
+    @property
+    def weights(self) -> int:
+        return sum(a.size for a in (self.w1s, self.w1c, self.b1, self.w2, self.b2, self.w3)) + 1
+
+    def scores(self, rows: FloatArray) -> FloatArray:
+        """The score of each row of ``features.encode`` (state then candidate)."""
+        states = rows[:, :STATE]
+        cands = rows[:, STATE:]
+        return self.scores_split(states, np.arange(len(rows)), cands)
+
+    def scores_split(
+        self, states: FloatArray, owner: npt.NDArray[np.intp], cands: FloatArray
+    ) -> FloatArray:
+        """The scores of candidates ``cands``, candidate ``i`` of decision ``owner[i]``
+        whose state is ``states[owner[i]]``: the state's share of the first layer is
+        computed once a decision."""
+        h = (states @ self.w1s)[owner]
+        h += cands @ self.w1c
+        h += self.b1
+        np.maximum(h, 0.0, out=h)
+        h2 = h @ self.w2
+        h2 += self.b2
+        np.maximum(h2, 0.0, out=h2)
+        return (h2 @ self.w3 + np.float32(self.b3)).astype(np.float32, copy=False)
+
+
+@functools.cache
+def net_for(variant: Variant, folder: Path = WEIGHTS_DIR) -> PolicyNet | None:
+    """The network of ``variant``'s family, loaded once; None without its weights."""
+    path = weights_path(FAMILIES[variant], folder)
+    return PolicyNet.load(path) if path.exists() else None
+
+
+def choose_many(net: PolicyNet, decisions: Sequence[tuple[Public, int]]) -> list[int]:
+    """The best-scoring card of each decision: a seat's state and its play mask."""
+    listed: list[tuple[Public, list[int]]] = []
+    for p, legal in decisions:
+        cards: list[int] = []
+        m = legal
+        while m:
+            low = m & -m
+            cards.append(low.bit_length() - 1)
+            m ^= low
+        listed.append((p, cards))
+    encoded = parts(listed)
+    scores = net.scores_split(encoded.states(), encoded.owner, encoded.candidates())
+    best: list[int] = []
+    at = 0
+    for _, cards in listed:
+        k = len(cards)
+        best.append(cards[int(np.argmax(scores[at : at + k]))])
+        at += k
+    return best
+
+
+def play_out(
+    deals: list[Deal], net: PolicyNet, ends: tuple[int, Callable[[Deal], None]] | None = None
+) -> None:
+    """Play every deal of ``deals`` to the end, the network choosing each seat's card from
+    that seat's own view, all the deals waiting for a card scored in one batch. With
+    ``ends = (tricks, finish)``, a deal with nothing left to draw and at most ``tricks``
+    tricks left, at a trick's start, is handed to ``finish`` (the search's exact ends)."""
+    live = deals
+    read = {id(r): Tricks() for r in deals}
+    while live:
+        waiting: list[tuple[Public, int]] = []
+        asked: list[Deal] = []
+        for r in live:
+            if _advance(r, ends):
+                continue
+            waiting.append((public_of_deal(r, r.turn, read[id(r)]), r.play_mask()))
+            asked.append(r)
+        if not asked:
+            return
+        for r, c in zip(asked, choose_many(net, waiting), strict=True):
+            r.apply(Action.play(r.turn, c))
+        live = asked
+
+
+def _advance(r: Deal, ends: tuple[int, Callable[[Deal], None]] | None) -> bool:
+    """Play ``r``'s moves that need no network (passes, the playouts' declarations, a
+    card that is the only one); True once the deal is over (``ends`` may finish it)."""
+    while not r.finished:
+        if r.phase is _AUCTION:
+            r.apply(Action.simple(r.turn, Kind.PASS))
+            continue
+        if r.sing_side >= 0 and declare_in_playout(r):
+            continue
+        m = r.play_mask()
+        if not m & m - 1:
+            r.apply(Action.play(r.turn, m.bit_length() - 1))
+            continue
+        if ends is not None and not r.trick and affordable(r, ends[0] * r.players):
+            ends[1](r)
+            return True
+        return False
+    return True

@@ -1,0 +1,91 @@
+"""The policy network in the hard robot's playouts, and the search's values it learns."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import numpy as np
+import pytest
+
+from bot.ai import policy
+from bot.ai.features import FEATURES
+from bot.ai.policy import PolicyNet, play_out
+from bot.ai.search import HARD, POLICY, Searched, hard_action
+from bot.engine import Action, Deal, Variant, seat_view
+from bot.engine.events import Phase
+
+from .helpers import CountingClock
+from .policy_helpers import heuristic_step, positions, random_net
+
+
+@pytest.mark.parametrize("variant", list(Variant))
+def test_network_playouts_finish_every_deal_with_legal_cards(variant: Variant) -> None:
+    deals = [positions(variant, seed)[0] for seed in range(4)]
+    play_out(deals, random_net())
+    assert all(d.finished and d.result is not None for d in deals)
+
+
+def test_a_batched_playout_plays_each_deal_as_alone() -> None:
+    starts = [positions(Variant.INDIVIDUAL, seed)[0] for seed in range(3)]
+    net = random_net()
+    together = [d.copy() for d in starts]
+    play_out(together, net)
+    for start, done in zip(starts, together, strict=True):
+        alone = start.copy()
+        play_out([alone], net)
+        assert alone.actions == done.actions
+
+
+def hard_position(variant: Variant = Variant.PAIRS, seed: int = 3) -> Deal:
+    r = positions(variant, seed)[5]
+    while r.phase is not Phase.PLAY or r.play_mask() & (r.play_mask() - 1) == 0:
+        heuristic_step(r)
+    return r
+
+
+def test_the_search_tells_each_candidates_value_and_plays_the_best() -> None:
+    r = hard_position()
+    view = seat_view(r, r.turn)
+    plain = hard_action(view, random.Random(5), 0.05, CountingClock(0.0005))
+    considered: list[tuple[Action, float]] = []
+    told = hard_action(view, random.Random(5), 0.05, CountingClock(0.0005), considered=considered)
+    assert told == plain
+    assert len(considered) >= 2
+    best = max(v for _, v in considered)
+    assert told == next(a for a, v in considered if v == best)
+
+
+def test_the_policy_style_without_weights_plays_as_the_hard_robot(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(policy, "net_for", lambda variant: None)
+    for seed in range(3):
+        view = seat_view(hard_position(seed=seed), hard_position(seed=seed).turn)
+        hard = hard_action(view, random.Random(seed), 0.02, CountingClock(0.0005), style=HARD)
+        net = hard_action(view, random.Random(seed), 0.02, CountingClock(0.0005), style=POLICY)
+        assert hard == net
+
+
+def test_the_policy_style_searches_a_counted_number_of_deals(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    net = random_net()
+    monkeypatch.setattr(policy, "net_for", lambda variant: net)
+    for variant in (Variant.PAIRS, Variant.HABANERO):
+        r = hard_position(variant)
+        view = seat_view(r, r.turn)
+        searched = Searched()
+        style = dataclasses.replace(POLICY, max_worlds=9)
+        considered: list[tuple[Action, float]] = []
+        action = hard_action(view, random.Random(1), 1e9, lambda: 0.0, searched, style, considered)
+        assert action in view.legal
+        assert searched.worlds == 9
+        again = hard_action(view, random.Random(1), 1e9, lambda: 0.0, None, style)
+        assert again == action
+
+
+def test_weights_of_another_feature_length_are_refused() -> None:
+    arrays = {"w1": np.zeros((FEATURES + 1, 4), np.float32)}
+    with pytest.raises(ValueError, match="features"):
+        PolicyNet(arrays)  # pyright: ignore[reportArgumentType]
