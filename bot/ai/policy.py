@@ -132,12 +132,17 @@ def choose_many(net: PolicyNet, decisions: Sequence[tuple[Public, int]]) -> list
 
 
 def play_out(
-    deals: list[Deal], net: PolicyNet, ends: tuple[int, Callable[[Deal], None]] | None = None
-) -> None:
+    deals: list[Deal],
+    net: PolicyNet,
+    ends: tuple[int, Callable[[Deal], None]] | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> bool:
     """Play every deal of ``deals`` to the end, the network choosing each seat's card from
     that seat's own view, all the deals waiting for a card scored in one batch. With
     ``ends = (tricks, finish)``, a deal with nothing left to draw and at most ``tricks``
-    tricks left, at a trick's start, is handed to ``finish`` (the search's exact ends)."""
+    tricks left, at a trick's start, is handed to ``finish`` (the search's exact ends).
+    ``stop`` is asked before each batch of cards: once it says so, the deals are left
+    unfinished and the answer is False."""
     live = deals
     read = {id(r): Tricks() for r in deals}
     while live:
@@ -149,10 +154,13 @@ def play_out(
             waiting.append((public_of_deal(r, r.turn, read[id(r)]), r.play_mask()))
             asked.append(r)
         if not asked:
-            return
+            return True
+        if stop is not None and stop():
+            return False
         for r, c in zip(asked, choose_many(net, waiting), strict=True):
             r.apply(Action.play(r.turn, c))
         live = asked
+    return True
 
 
 def _advance(r: Deal, ends: tuple[int, Callable[[Deal], None]] | None) -> bool:

@@ -263,7 +263,8 @@ def _policy_worlds(
     """``sample_values``'s loop with the network's playouts: the sampled deals are played
     out a batch at a time (one first, then ``POLICY_BATCH``), every candidate of every deal
     of the batch together, the dropping of clearly worse candidates as there. Returns the
-    deals counted and the candidates left; a batch is whole or not started."""
+    deals counted and the candidates left; a batch cut short by the deadline counts for
+    none (the first deal is always played out)."""
     from .policy import POLICY_BATCH, play_out
 
     values, logs, evidence = into
@@ -283,7 +284,9 @@ def _policy_worlds(
                 r.apply(candidates[i])
                 row.append(r)
             played.append(row)
-        play_out([r for row in played for r in row], net, ends)
+        if not play_out([r for row in played for r in row], net, ends, passed if worlds else None):
+            del logs[-size:]  # out of time halfway: that batch counts for none
+            break
         for i, row in zip(active, played, strict=True):
             values[i].extend(outcome_value(r, side) for r in row)
         worlds += size

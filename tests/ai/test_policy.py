@@ -89,3 +89,24 @@ def test_weights_of_another_feature_length_are_refused() -> None:
     arrays = {"w1": np.zeros((FEATURES + 1, 4), np.float32)}
     with pytest.raises(ValueError, match="features"):
         PolicyNet(arrays)  # pyright: ignore[reportArgumentType]
+
+
+def test_the_policy_search_stops_on_its_deadline_with_whole_deals_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    net = random_net()
+    monkeypatch.setattr(policy, "net_for", lambda variant: net)
+    r = hard_position(Variant.HABANERO)
+    view = seat_view(r, r.turn)
+    answers = []
+    for _ in range(2):
+        searched = Searched()
+        clock = CountingClock(0.001)
+        considered: list[tuple[Action, float]] = []
+        action = hard_action(view, random.Random(2), 0.05, clock, searched, POLICY, considered)
+        assert action in view.legal
+        assert 1 <= searched.worlds < 50
+        assert searched.worlds == 1 or searched.worlds % 4 == 0
+        assert clock.readings[-1] < 0.05 + 0.01  # stopped within a few readings of it
+        answers.append((action, searched.worlds, considered))
+    assert answers[0] == answers[1]
