@@ -8,8 +8,12 @@ thinking, early in the deal (the first third of its tricks) and late (the last t
 The search's strength grows with the deals it sees: this is the figure a faster search
 raises.
 
+``--policy``: the search with the policy network in its playouts (``search.POLICY``; the
+heuristic's where no weights are installed), to weigh the deals it loses to the network's
+cost against what each is worth.
+
 Run: ``python benchmarks/search_worlds.py [--deals 6] [--budget 0.1]
-[--variant pairs ...] [--seed 1]``.
+[--variant pairs ...] [--seed 1] [--policy]``.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.ai import Level, choose_action
-from bot.ai.search import Searched
+from bot.ai.search import HARD, POLICY, Searched, Style, hard_action
 from bot.engine import Deal, Kind, Options, Variant, seat_view, shuffle_deal
 
 
@@ -38,7 +42,9 @@ class Figures:
     late: list[float] = field(default_factory=list)
 
 
-def searched_decisions(variant: Variant, deals: int, budget: float, seed: int) -> Figures:
+def searched_decisions(
+    variant: Variant, deals: int, budget: float, seed: int, style: Style = HARD
+) -> Figures:
     figures = Figures()
     rng = random.Random(seed)
     tricks_in_deal = 40 // variant.players if variant is not Variant.HABANERO else 20
@@ -52,7 +58,7 @@ def searched_decisions(variant: Variant, deals: int, budget: float, seed: int) -
             if len(plays) >= 2:
                 searched = Searched()
                 start = time.perf_counter()
-                action = choose_action(view, Level.HARD, rng, budget, searched=searched)
+                action = hard_action(view, rng, budget, searched=searched, style=style)
                 spent = time.perf_counter() - start
                 if searched.worlds:
                     rate = searched.worlds / spent
@@ -86,15 +92,18 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=0.1)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--variant", choices=[v.value for v in Variant], nargs="*", default=None)
+    parser.add_argument("--policy", action="store_true", help="the policy network's playouts")
     args = parser.parse_args()
+    style = POLICY if args.policy else HARD
     variants = [Variant(v) for v in args.variant] if args.variant else list(Variant)
     print(
-        f"hard robot's search, {args.budget} s a decision, {args.deals} deals per variant "
+        f"hard robot's search{' (policy network)' if args.policy else ''}, "
+        f"{args.budget} s a decision, {args.deals} deals per variant "
         "played by normal robots (deals played out per decision, and per second of thinking: "
         "median and 10th-90th percentile)"
     )
     for variant in variants:
-        f = searched_decisions(variant, args.deals, args.budget, args.seed)
+        f = searched_decisions(variant, args.deals, args.budget, args.seed, style)
         print(
             f"{variant.value:>11}: {len(f.worlds)} decisions · "
             f"{_percentiles([float(w) for w in f.worlds])} deals a decision · "
