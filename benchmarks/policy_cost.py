@@ -13,6 +13,10 @@ Run: ``python benchmarks/policy_cost.py [--variant pairs] [--deals 400] [--batch
 
 from __future__ import annotations
 
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # as in the robots' processes
+
 import argparse
 import random
 import sys

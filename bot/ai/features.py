@@ -16,8 +16,14 @@ it). Both read only that seat's hand and what is public; a test holds them equal
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass
 from typing import Final
+
+# The network's matrices are small and the robots think one process a core: numpy's
+# own threads would only fight them for it (set before numpy is first imported).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import numpy as np
 import numpy.typing as npt

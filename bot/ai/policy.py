@@ -17,9 +17,15 @@ that waits for a card.
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Final
+
+# The network's matrices are small and the robots think one process a core: numpy's
+# own threads would only fight them for it (set before numpy is first imported).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import numpy as np
 import numpy.typing as npt
