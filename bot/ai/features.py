@@ -466,3 +466,143 @@ def parts(decisions: list[tuple[Public, list[int]]]) -> Parts:
 def encode(p: Public, cards: list[int]) -> FloatArray:
     """The rows of ``cards``, the candidates of one decision: ``FEATURES`` floats each."""
     return parts([(p, cards)]).rows()
+
+
+class Reader(Tricks):
+    """A ``Tricks`` that also keeps, for one deal, what holds for the whole deal (the
+    constant numbers, each seat's following seats), so that ``parts_of_deal`` reads a
+    playout's decisions without building a ``Public`` each."""
+
+    __slots__ = ("constant", "following")
+
+    def __init__(self, r: Deal) -> None:
+        super().__init__()
+        self.constant = _constant(r.variant, r.players, r.options)
+        self.following = [_following(s, r.next_seat, r.players) for s in range(r.n)]
+
+
+def decision_parts(
+    r: Deal,
+    seat: int,
+    reader: Reader,
+    cards: list[int],
+    masks: list[int],
+    numbers: list[float],
+    cand_masks: list[int],
+    cand_numbers: list[float],
+) -> None:
+    """Append ``seat``'s decision among ``cards`` to the flat lists of ``parts``: what
+    ``state_parts`` and ``candidate_parts`` give for ``public_of_deal(r, seat, reader)``,
+    read straight from the deal (a test holds them equal)."""
+    next_seat = r.next_seat
+    side_of = r.side_of
+    mine = side_of[seat]
+    o0, o1, o2 = reader.following[seat]
+    if r.cantes or r.exchanges or r.dealt.turned_in_hand or (r.variant.has_stock and not r.to_draw):
+        shown = _shown_of_deal(r)
+        k0, k1, k2 = shown.get(o0, 0), shown.get(o1, 0), shown.get(o2, 0)
+    else:
+        k0 = k1 = k2 = 0
+    reader.update(r)
+    gone = reader.gone
+    if r.table_card >= 0:
+        gone |= 1 << r.table_card
+    voids = reader.voids
+    trick = r.trick
+    leader = r.leader
+    trick_mask = 0
+    partner_trick = 0
+    if trick:
+        led = trick[0] // 10
+        if len(trick) > 1:
+            voids = dict(voids)
+        s = leader
+        for c in trick:
+            bit = 1 << c
+            trick_mask |= bit
+            if s != seat and side_of[s] == mine:
+                partner_trick |= bit
+            if c // 10 != led:
+                voids[s] = voids.get(s, 0) | 1 << led
+            s = next_seat[s]
+        best = r.best_card
+        best_seat = r.best_seat
+    else:
+        led = best = best_seat = -1
+    scores = [r.side_score(i) for i in range(len(r.sides))]
+    my_score = scores[mine]
+    best_other = max(x for i, x in enumerate(scores) if i != mine)
+    hand = r.hands[seat]
+    hand_size = hand.bit_count()
+    t = r.trump
+    turned = r.turned_card if r.turned >= 0 or r.table_card >= 0 else -1
+    masks += (
+        rotate(hand, t),
+        rotate(trick_mask, t),
+        rotate(partner_trick, t),
+        1 << _rotate_card(best, t) if best >= 0 else 0,
+        rotate(gone, t),
+        1 << _rotate_card(turned, t) if turned >= 0 else 0,
+        rotate(k0, t),
+        rotate(k1, t),
+        rotate(k2, t),
+    )
+    stock_left = r.to_draw
+    sung = r.sung_mask
+    numbers += reader.constant
+    numbers += _POSITION[len(trick)]
+    numbers += _SUIT_BITS[voids.get(o0, 0)][t]
+    numbers += _SUIT_BITS[voids.get(o1, 0)][t]
+    numbers += _SUIT_BITS[voids.get(o2, 0)][t]
+    numbers += _SUIT_BITS[sung][t]
+    numbers += _DUTY[duty_of(r.variant, r.options, stock_left)]
+    numbers += (
+        stock_left / 30.0,
+        len(r.tricks) / 13.0,
+        hand_size / 13.0,
+        my_score / 100.0,
+        best_other / 100.0,
+        math.tanh((my_score - best_other) / 50.0),
+        float(r.sang[seat]),
+        float(r.lost40[seat]),
+        float(best_seat >= 0 and best_seat != seat and side_of[best_seat] == mine),
+        float(best_seat >= 0 and side_of[best_seat] != mine),
+        float(not stock_left and hand_size == 1),
+        1.0,
+    )
+    outside = _FULL & ~(hand | gone | trick_mask)
+    for c in cards:
+        suit = c // 10
+        pair = PAIR_MASK[suit]
+        cand_masks.append(1 << (suit - t) % 4 * 10 + c % 10)
+        cand_numbers += (
+            float(best < 0 or beats(c, best, t)),
+            float(suit == t),
+            float(suit == led),
+            POINTS[c] / 11.0,
+            (c % 10) / 9.0,
+            float(not HIGHER[c] & outside),
+            float(bool(pair >> c & 1) and hand & pair == pair and not sung >> suit & 1),
+            float((hand & (0x3FF << 10 * suit)).bit_count() == 1),
+        )
+
+
+def parts_of_deals(decisions: list[tuple[Deal, Reader, list[int]]]) -> Parts:
+    """``parts`` of each deal's seat on turn choosing among its cards, read from the deals
+    (``Reader`` kept for each deal between calls): equal to ``parts`` of their ``Public``s."""
+    masks: list[int] = []
+    numbers: list[float] = []
+    cand_masks: list[int] = []
+    cand_numbers: list[float] = []
+    owner: list[int] = []
+    for d, (r, reader, cards) in enumerate(decisions):
+        decision_parts(r, r.turn, reader, cards, masks, numbers, cand_masks, cand_numbers)
+        owner += [d] * len(cards)
+    n = len(decisions)
+    return Parts(
+        np.array(masks, dtype=np.uint64).reshape(n, MASKS),
+        np.array(numbers, dtype=np.float32).reshape(n, SCALARS),
+        np.array(cand_masks, dtype=np.uint64),
+        np.array(cand_numbers, dtype=np.float32).reshape(len(cand_masks), CANDIDATE - 40),
+        np.array(owner, dtype=np.intp),
+    )

@@ -37,7 +37,16 @@ from bot.engine.variants import Variant
 
 from .declarations import declare_in_playout
 from .exact import affordable
-from .features import FEATURES, STATE, FloatArray, Public, Tricks, parts, public_of_deal
+from .features import (
+    FEATURES,
+    STATE,
+    FloatArray,
+    Parts,
+    Public,
+    Reader,
+    parts,
+    parts_of_deals,
+)
 
 FAMILIES: Final = {
     Variant.HABANERO: "habanero",
@@ -126,11 +135,29 @@ def choose_many(net: PolicyNet, decisions: Sequence[tuple[Public, int]]) -> list
             cards.append(low.bit_length() - 1)
             m ^= low
         listed.append((p, cards))
-    encoded = parts(listed)
+    return _best(net, parts(listed), [cards for _, cards in listed])
+
+
+def choose_in_deals(net: PolicyNet, decisions: Sequence[tuple[Deal, Reader, int]]) -> list[int]:
+    """``choose_many`` for the seat on turn of each deal, its play mask given, its state
+    read straight from the deal (``features.parts_of_deals``) and not through ``Public``."""
+    listed: list[tuple[Deal, Reader, list[int]]] = []
+    for r, reader, legal in decisions:
+        cards: list[int] = []
+        m = legal
+        while m:
+            low = m & -m
+            cards.append(low.bit_length() - 1)
+            m ^= low
+        listed.append((r, reader, cards))
+    return _best(net, parts_of_deals(listed), [cards for _, _, cards in listed])
+
+
+def _best(net: PolicyNet, encoded: Parts, cards_of: list[list[int]]) -> list[int]:
     scores = net.scores_split(encoded.states(), encoded.owner, encoded.candidates())
     best: list[int] = []
     at = 0
-    for _, cards in listed:
+    for cards in cards_of:
         k = len(cards)
         best.append(cards[int(np.argmax(scores[at : at + k]))])
         at += k
@@ -150,20 +177,20 @@ def play_out(
     ``stop`` is asked before each batch of cards: once it says so, the deals are left
     unfinished and the answer is False."""
     live = deals
-    read = {id(r): Tricks() for r in deals}
+    read = {id(r): Reader(r) for r in deals}
     while live:
-        waiting: list[tuple[Public, int]] = []
+        waiting: list[tuple[Deal, Reader, int]] = []
         asked: list[Deal] = []
         for r in live:
             if _advance(r, ends):
                 continue
-            waiting.append((public_of_deal(r, r.turn, read[id(r)]), r.play_mask()))
+            waiting.append((r, read[id(r)], r.play_mask()))
             asked.append(r)
         if not asked:
             return True
         if stop is not None and stop():
             return False
-        for r, c in zip(asked, choose_many(net, waiting), strict=True):
+        for r, c in zip(asked, choose_in_deals(net, waiting), strict=True):
             r.apply(Action.play(r.turn, c))
         live = asked
     return True

@@ -7,9 +7,21 @@ import random
 import numpy as np
 import pytest
 
-from bot.ai.features import FEATURES, Tricks, encode, public_of_deal, public_of_view
+from bot.ai.features import (
+    FEATURES,
+    Reader,
+    Tricks,
+    candidate_parts,
+    decision_parts,
+    encode,
+    parts,
+    parts_of_deals,
+    public_of_deal,
+    public_of_view,
+    state_parts,
+)
 from bot.ai.knowledge import infer, sample_world
-from bot.ai.policy import choose_many
+from bot.ai.policy import choose_in_deals, choose_many
 from bot.engine import Deal, Variant, seat_view
 from bot.engine.events import Phase
 
@@ -71,3 +83,57 @@ def test_another_seats_features_do_change_with_its_own_hand() -> None:
     assert not np.array_equal(
         encode(public_of_deal(r, rival), [0]), encode(public_of_deal(other, rival), [0])
     )
+
+
+@pytest.mark.parametrize("variant", list(Variant))
+def test_the_playouts_fast_reading_gives_each_seat_the_same_features(variant: Variant) -> None:
+    for seed in range(4):
+        seen = positions(variant, seed)
+        reader = Reader(seen[0])
+        for r in seen:
+            for seat in range(r.n):
+                if r.side_of[seat] < 0:
+                    continue
+                cards = [c for c in range(40) if r.hands[seat] >> c & 1]
+                p = public_of_deal(r, seat)
+                masks: list[int] = []
+                numbers: list[float] = []
+                cand_masks: list[int] = []
+                cand_numbers: list[float] = []
+                decision_parts(r, seat, reader, cards, masks, numbers, cand_masks, cand_numbers)
+                want_masks, want_numbers = state_parts(p)
+                assert masks == want_masks
+                assert numbers == want_numbers
+                assert cand_masks == [1 << ((c // 10 - r.trump) % 4 * 10 + c % 10) for c in cards]
+                assert cand_numbers == [x for row in candidate_parts(p, cards) for x in row]
+
+
+@pytest.mark.parametrize("variant", list(Variant))
+def test_the_playouts_fast_reading_chooses_the_cards_the_reference_chooses(
+    variant: Variant,
+) -> None:
+    net = random_net()
+    deals = [positions(variant, seed) for seed in range(6)]
+    readers = [Reader(seen[0]) for seen in deals]
+    for step in range(max(len(seen) for seen in deals)):
+        batch = [
+            (seen[step], reader)
+            for seen, reader in zip(deals, readers, strict=True)
+            if step < len(seen) and seen[step].phase is Phase.PLAY
+        ]
+        if not batch:
+            continue
+        fast = parts_of_deals(
+            [(r, reader, [c for c in range(40) if r.play_mask() >> c & 1]) for r, reader in batch]
+        )
+        slow = parts(
+            [
+                (public_of_deal(r, r.turn), [c for c in range(40) if r.play_mask() >> c & 1])
+                for r, _ in batch
+            ]
+        )
+        np.testing.assert_array_equal(fast.rows(), slow.rows())
+        np.testing.assert_array_equal(fast.owner, slow.owner)
+        assert choose_in_deals(net, [(r, reader, r.play_mask()) for r, reader in batch]) == (
+            choose_many(net, [(public_of_deal(r, r.turn), r.play_mask()) for r, _ in batch])
+        )
