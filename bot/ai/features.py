@@ -473,12 +473,55 @@ class Reader(Tricks):
     constant numbers, each seat's following seats), so that ``parts_of_deal`` reads a
     playout's decisions without building a ``Public`` each."""
 
-    __slots__ = ("constant", "following")
+    __slots__ = ("constant", "following", "score_key", "scores", "shown", "shown_key")
 
     def __init__(self, r: Deal) -> None:
         super().__init__()
         self.constant = _constant(r.variant, r.players, r.options)
         self.following = [_following(s, r.next_seat, r.players) for s in range(r.n)]
+        self.shown_key = (-1, -1, -1, -1)
+        self.shown: list[tuple[int, int]] = []
+        self.score_key = (-1, -1)
+        self.scores: list[tuple[float, float, float]] = []
+
+    def shown_cards(self, r: Deal) -> list[tuple[int, int]]:
+        """The (seat, card) pairs ``_shown_of_deal`` reads, each shown while still in
+        that seat's hand: they change only with a cante, an exchange or a trick."""
+        key = (len(r.cantes), len(r.exchanges), len(r.tricks), r.to_draw)
+        if key != self.shown_key:
+            self.shown_key = key
+            out = [(c.seat, card(rank, c.suit)) for c in r.cantes for rank in (KING, KNIGHT)]
+            out += [(e.seat, e.took) for e in r.exchanges]
+            dealt = r.dealt
+            if dealt.turned_in_hand:
+                out.append((dealt.dealer, dealt.turned))
+            if r.variant.has_stock and not r.to_draw and r.tricks:
+                last_draw = len(dealt.stock) // 2
+                if len(r.tricks) > last_draw:
+                    turned = r.exchanges[-1].gave if r.exchanges else dealt.turned
+                    out.append((1 - r.tricks[last_draw].winner, turned))
+            self.shown = out
+        return self.shown
+
+    def side_scores(self, r: Deal) -> list[tuple[float, float, float]]:
+        """Each side's score numbers (its own, the best other side's, their difference
+        squashed): they change only with a trick or a cante."""
+        key = (len(r.tricks), len(r.cantes))
+        if key != self.score_key:
+            self.score_key = key
+            scores = [r.side_score(i) for i in range(len(r.sides))]
+            out: list[tuple[float, float, float]] = []
+            for mine, my_score in enumerate(scores):
+                best_other = max(x for i, x in enumerate(scores) if i != mine)
+                out.append(
+                    (
+                        my_score / 100.0,
+                        best_other / 100.0,
+                        math.tanh((my_score - best_other) / 50.0),
+                    )
+                )
+            self.scores = out
+        return self.scores
 
 
 def decision_parts(
@@ -498,11 +541,16 @@ def decision_parts(
     side_of = r.side_of
     mine = side_of[seat]
     o0, o1, o2 = reader.following[seat]
-    if r.cantes or r.exchanges or r.dealt.turned_in_hand or (r.variant.has_stock and not r.to_draw):
-        shown = _shown_of_deal(r)
-        k0, k1, k2 = shown.get(o0, 0), shown.get(o1, 0), shown.get(o2, 0)
-    else:
-        k0 = k1 = k2 = 0
+    hands = r.hands
+    k0 = k1 = k2 = 0
+    for s, c in reader.shown_cards(r):
+        if hands[s] >> c & 1:
+            if s == o0:
+                k0 |= 1 << c
+            elif s == o1:
+                k1 |= 1 << c
+            elif s == o2:
+                k2 |= 1 << c
     reader.update(r)
     gone = reader.gone
     if r.table_card >= 0:
@@ -529,10 +577,8 @@ def decision_parts(
         best_seat = r.best_seat
     else:
         led = best = best_seat = -1
-    scores = [r.side_score(i) for i in range(len(r.sides))]
-    my_score = scores[mine]
-    best_other = max(x for i, x in enumerate(scores) if i != mine)
-    hand = r.hands[seat]
+    my_score, best_other, lead = reader.side_scores(r)[mine]
+    hand = hands[seat]
     hand_size = hand.bit_count()
     t = r.trump
     turned = r.turned_card if r.turned >= 0 or r.table_card >= 0 else -1
@@ -560,9 +606,9 @@ def decision_parts(
         stock_left / 30.0,
         len(r.tricks) / 13.0,
         hand_size / 13.0,
-        my_score / 100.0,
-        best_other / 100.0,
-        math.tanh((my_score - best_other) / 50.0),
+        my_score,
+        best_other,
+        lead,
         float(r.sang[seat]),
         float(r.lost40[seat]),
         float(best_seat >= 0 and best_seat != seat and side_of[best_seat] == mine),

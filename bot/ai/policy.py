@@ -154,13 +154,18 @@ def choose_in_deals(net: PolicyNet, decisions: Sequence[tuple[Deal, Reader, int]
 
 
 def _best(net: PolicyNet, encoded: Parts, cards_of: list[list[int]]) -> list[int]:
-    scores = net.scores_split(encoded.states(), encoded.owner, encoded.candidates())
+    scores: list[float] = net.scores_split(
+        encoded.states(), encoded.owner, encoded.candidates()
+    ).tolist()
     best: list[int] = []
     at = 0
     for cards in cards_of:
-        k = len(cards)
-        best.append(cards[int(np.argmax(scores[at : at + k]))])
-        at += k
+        top = at
+        for i in range(at + 1, at + len(cards)):
+            if scores[i] > scores[top]:
+                top = i  # the first of equal scores, as numpy's argmax
+        best.append(cards[top - at])
+        at += len(cards)
     return best
 
 

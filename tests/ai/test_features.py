@@ -87,7 +87,7 @@ def test_another_seats_features_do_change_with_its_own_hand() -> None:
 
 @pytest.mark.parametrize("variant", list(Variant))
 def test_the_playouts_fast_reading_gives_each_seat_the_same_features(variant: Variant) -> None:
-    for seed in range(4):
+    for seed in range(10):
         seen = positions(variant, seed)
         reader = Reader(seen[0])
         for r in seen:
