@@ -28,7 +28,18 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import numpy as np
 import numpy.typing as npt
 
-from bot.engine.cards import HIGHER, KING, KNIGHT, PAIR_MASK, POINTS, beats, card, trick_best
+from bot.engine.cards import (
+    HIGHER,
+    KING,
+    KNIGHT,
+    PAIR_MASK,
+    POINTS,
+    SUIT_MASK,
+    TAKERS,
+    beats,
+    card,
+    trick_best,
+)
 from bot.engine.deal import Deal
 from bot.engine.duty import duty_of
 from bot.engine.options import Options, Scoring, StockDuty
@@ -468,6 +479,18 @@ def encode(p: Public, cards: list[int]) -> FloatArray:
     return parts([(p, cards)]).rows()
 
 
+_FLOAT: Final = (0.0, 1.0)
+_CARD_FIXED: Final = tuple(
+    tuple(
+        (1 << _rotate_card(c, t), float(c // 10 == t), POINTS[c] / 11.0, (c % 10) / 9.0)
+        for c in range(40)
+    )
+    for t in range(4)
+)
+"""Each card's own mask (turned) and the candidate numbers that depend only on the card
+and the trump suit (the first index)."""
+
+
 class Reader(Tricks):
     """A ``Tricks`` that also keeps, for one deal, what holds for the whole deal (the
     constant numbers, each seat's following seats), so that ``parts_of_deal`` reads a
@@ -617,19 +640,31 @@ def decision_parts(
         1.0,
     )
     outside = _FULL & ~(hand | gone | trick_mask)
-    for c in cards:
-        suit = c // 10
+    takers = TAKERS[t][best] if best >= 0 else _FULL
+    pairs = 0  # the kings and knights of the unsung pairs in hand
+    single = 0  # the cards alone in their suit in hand
+    for suit in range(4):
         pair = PAIR_MASK[suit]
-        cand_masks.append(1 << (suit - t) % 4 * 10 + c % 10)
+        if hand & pair == pair and not sung >> suit & 1:
+            pairs |= pair
+        of_suit = hand & SUIT_MASK[suit]
+        if of_suit and not of_suit & of_suit - 1:
+            single |= of_suit
+    fixed = _CARD_FIXED[t]
+    led_suit = SUIT_MASK[led] if led >= 0 else 0
+    f = _FLOAT
+    for c in cards:
+        bit, is_trump, points, rank = fixed[c]
+        cand_masks.append(bit)
         cand_numbers += (
-            float(best < 0 or beats(c, best, t)),
-            float(suit == t),
-            float(suit == led),
-            POINTS[c] / 11.0,
-            (c % 10) / 9.0,
-            float(not HIGHER[c] & outside),
-            float(bool(pair >> c & 1) and hand & pair == pair and not sung >> suit & 1),
-            float((hand & (0x3FF << 10 * suit)).bit_count() == 1),
+            f[takers >> c & 1],
+            is_trump,
+            f[led_suit >> c & 1],
+            points,
+            rank,
+            f[not HIGHER[c] & outside],
+            f[pairs >> c & 1],
+            f[single >> c & 1],
         )
 
 
