@@ -639,7 +639,32 @@ def decision_parts(
         float(not stock_left and hand_size == 1),
         1.0,
     )
-    outside = _FULL & ~(hand | gone | trick_mask)
+    _candidates(
+        cards,
+        t,
+        hand,
+        _FULL & ~(hand | gone | trick_mask),
+        best,
+        led,
+        sung,
+        cand_masks,
+        cand_numbers,
+    )
+
+
+def _candidates(
+    cards: list[int],
+    t: int,
+    hand: int,
+    outside: int,
+    best: int,
+    led: int,
+    sung: int,
+    cand_masks: list[int],
+    cand_numbers: list[float],
+) -> None:
+    """``candidate_parts`` of ``cards``, appended flat: ``outside`` is the cards neither in
+    hand, gone nor in the trick, ``best`` the trick's best card and ``led`` its suit (-1)."""
     takers = TAKERS[t][best] if best >= 0 else _FULL
     pairs = 0  # the kings and knights of the unsung pairs in hand
     single = 0  # the cards alone in their suit in hand
