@@ -605,17 +605,33 @@ def decision_parts(
     hand_size = hand.bit_count()
     t = r.trump
     turned = r.turned_card if r.turned >= 0 or r.table_card >= 0 else -1
-    masks += (
-        rotate(hand, t),
-        rotate(trick_mask, t),
-        rotate(partner_trick, t),
-        1 << _rotate_card(best, t) if best >= 0 else 0,
-        rotate(gone, t),
-        1 << _rotate_card(turned, t) if turned >= 0 else 0,
-        rotate(k0, t),
-        rotate(k1, t),
-        rotate(k2, t),
-    )
+    fixed = _CARD_FIXED[t]
+    if t:  # ``rotate``, inline
+        down = 10 * t
+        up = 40 - down
+        masks += (
+            (hand >> down | hand << up) & _FULL,
+            (trick_mask >> down | trick_mask << up) & _FULL,
+            (partner_trick >> down | partner_trick << up) & _FULL,
+            fixed[best][0] if best >= 0 else 0,
+            (gone >> down | gone << up) & _FULL,
+            fixed[turned][0] if turned >= 0 else 0,
+            (k0 >> down | k0 << up) & _FULL,
+            (k1 >> down | k1 << up) & _FULL,
+            (k2 >> down | k2 << up) & _FULL,
+        )
+    else:
+        masks += (
+            hand,
+            trick_mask,
+            partner_trick,
+            1 << best if best >= 0 else 0,
+            gone,
+            1 << turned if turned >= 0 else 0,
+            k0,
+            k1,
+            k2,
+        )
     stock_left = r.to_draw
     sung = r.sung_mask
     numbers += reader.constant
