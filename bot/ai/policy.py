@@ -39,6 +39,7 @@ from .declarations import declare_in_playout
 from .exact import affordable
 from .features import (
     FEATURES,
+    MASKS,
     STATE,
     FloatArray,
     Parts,
@@ -46,6 +47,7 @@ from .features import (
     Reader,
     parts,
     parts_of_deals,
+    unpack,
 )
 
 FAMILIES: Final = {
@@ -72,7 +74,7 @@ def weights_path(family: str, folder: Path = WEIGHTS_DIR) -> Path:
 class PolicyNet:
     """The weights of one family's network, and its forward pass."""
 
-    __slots__ = ("b1", "b2", "b3", "w1c", "w1s", "w2", "w3")
+    __slots__ = ("b1", "b2", "b3", "w1c", "w1card", "w1cn", "w1m", "w1n", "w1s", "w2", "w3")
 
     def __init__(self, arrays: dict[str, npt.NDArray[np.float32]]) -> None:
         w1 = arrays["w1"].astype(np.float32)
@@ -80,6 +82,12 @@ class PolicyNet:
             raise ValueError(f"weights for {w1.shape[0]} features, the robot reads {FEATURES}")
         self.w1s = np.ascontiguousarray(w1[:STATE])
         self.w1c = np.ascontiguousarray(w1[STATE:])
+        # The same rows apart: the state's card masks and its numbers, the candidate's
+        # card (one row a card, no product needed) and its numbers.
+        self.w1m = np.ascontiguousarray(w1[: MASKS * 40])
+        self.w1n = np.ascontiguousarray(w1[MASKS * 40 : STATE])
+        self.w1card = np.ascontiguousarray(w1[STATE : STATE + 40])
+        self.w1cn = np.ascontiguousarray(w1[STATE + 40 :])
         self.b1 = arrays["b1"].astype(np.float32)
         self.w2 = arrays["w2"].astype(np.float32)
         self.b2 = arrays["b2"].astype(np.float32)
@@ -109,6 +117,23 @@ class PolicyNet:
         computed once a decision."""
         h = (states @ self.w1s)[owner]
         h += cands @ self.w1c
+        h += self.b1
+        np.maximum(h, 0.0, out=h)
+        h2 = h @ self.w2
+        h2 += self.b2
+        np.maximum(h2, 0.0, out=h2)
+        return (h2 @ self.w3 + np.float32(self.b3)).astype(np.float32, copy=False)
+
+    def scores_of(self, encoded: Parts) -> FloatArray:
+        """``scores_split`` of decisions in compact form, without building their rows:
+        the masks' bits times their rows, and each candidate's card row picked, not
+        multiplied (equal up to the floats' rounding)."""
+        n = len(encoded.state_masks)
+        h_state = unpack(encoded.state_masks).reshape(n, MASKS * 40) @ self.w1m
+        h_state += encoded.state_numbers @ self.w1n
+        h = h_state[encoded.owner]
+        h += self.w1card[np.frexp(encoded.cand_masks.astype(np.float64))[1] - 1]
+        h += encoded.cand_numbers @ self.w1cn
         h += self.b1
         np.maximum(h, 0.0, out=h)
         h2 = h @ self.w2
@@ -154,9 +179,7 @@ def choose_in_deals(net: PolicyNet, decisions: Sequence[tuple[Deal, Reader, int]
 
 
 def _best(net: PolicyNet, encoded: Parts, cards_of: list[list[int]]) -> list[int]:
-    scores: list[float] = net.scores_split(
-        encoded.states(), encoded.owner, encoded.candidates()
-    ).tolist()
+    scores: list[float] = net.scores_of(encoded).tolist()
     best: list[int] = []
     at = 0
     for cards in cards_of:

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from bot.ai import policy
-from bot.ai.features import FEATURES
+from bot.ai.features import FEATURES, parts, public_of_deal
 from bot.ai.policy import PolicyNet, play_out
 from bot.ai.search import HARD, POLICY, Searched, hard_action
 from bot.engine import Action, Deal, Variant, seat_view
@@ -110,3 +110,19 @@ def test_the_policy_search_stops_on_its_deadline_with_whole_deals_only(
         assert clock.readings[-1] < 0.05 + 0.01  # stopped within a few readings of it
         answers.append((action, searched.worlds, considered))
     assert answers[0] == answers[1]
+
+
+@pytest.mark.parametrize("variant", list(Variant))
+def test_the_playouts_scores_are_the_networks_on_the_whole_rows(variant: Variant) -> None:
+    net = random_net(hidden=(64, 32))
+    for seed in range(3):
+        decisions = [
+            (public_of_deal(r, seat), [c for c in range(40) if r.hands[seat] >> c & 1])
+            for r in positions(variant, seed)
+            for seat in range(r.n)
+            if r.hands[seat]
+        ]
+        encoded = parts(decisions)
+        np.testing.assert_allclose(
+            net.scores_of(encoded), net.scores(encoded.rows()), rtol=1e-5, atol=1e-5
+        )
