@@ -640,7 +640,7 @@ def decision_parts(
     numbers += _SUIT_BITS[voids.get(o1, 0)][t]
     numbers += _SUIT_BITS[voids.get(o2, 0)][t]
     numbers += _SUIT_BITS[sung][t]
-    numbers += _DUTY[duty_of(r.variant, r.options, stock_left)]
+    numbers += _DUTY[r.duty]  # kept by the deal: duty_of(variant, options, stock_left)
     numbers += (
         stock_left / 30.0,
         len(r.tricks) / 13.0,
