@@ -8,9 +8,12 @@ Suits are turned so that trumps are always suit 0, and seats are counted from th
 in playing order: one network serves every trump suit and every seat.
 
 A state is read either from a ``SeatView`` (``public_of_view``: a robot at a table, and the
-training data) or straight from a full ``Deal`` for one seat (``public_of_deal``: the
-playouts, where building a whole view for every card would cost far more than choosing
-it). Both read only that seat's hand and what is public; a test holds them equal.
+training data) or straight from a full ``Deal`` for one seat (``public_of_deal``, where
+building a whole view for every card would cost far more than choosing it). Both read
+only that seat's hand and what is public; a test holds them equal. The playouts go one
+step further (``parts_of_deals``): with a ``Reader`` kept for each deal, what changes only
+with a trick or a cante is read once, and the compact parts are written without a
+``Public`` in between; tests hold them equal to ``parts`` of ``public_of_deal``.
 """
 
 from __future__ import annotations
