@@ -551,18 +551,11 @@ class Reader(Tricks):
 
 
 def decision_parts(
-    r: Deal,
-    seat: int,
-    reader: Reader,
-    cards: list[int],
-    masks: list[int],
-    numbers: list[float],
-    cand_masks: list[int],
-    cand_numbers: list[float],
-) -> None:
-    """Append ``seat``'s decision among ``cards`` to the flat lists of ``parts``: what
-    ``state_parts`` and ``candidate_parts`` give for ``public_of_deal(r, seat, reader)``,
-    read straight from the deal (a test holds them equal)."""
+    r: Deal, seat: int, reader: Reader, masks: list[int], numbers: list[float]
+) -> Context:
+    """Append ``seat``'s state to the flat lists of ``parts``: what ``state_parts`` gives
+    for ``public_of_deal(r, seat, reader)``, read straight from the deal (a test holds
+    them equal); the answer is what its candidates' numbers read (``candidates_of``)."""
     next_seat = r.next_seat
     side_of = r.side_of
     mine = side_of[seat]
@@ -658,35 +651,22 @@ def decision_parts(
         float(not stock_left and hand_size == 1),
         1.0,
     )
-    _candidates(
-        cards,
+    pairs, single = _pairs_and_singles(hand, sung)
+    return (
         t,
-        hand,
+        TAKERS[t][best] if best >= 0 else _FULL,
+        SUIT_MASK[led] if led >= 0 else 0,
         _FULL & ~(hand | gone | trick_mask),
-        best,
-        led,
-        sung,
-        cand_masks,
-        cand_numbers,
+        pairs,
+        single,
     )
 
 
-def _candidates(
-    cards: list[int],
-    t: int,
-    hand: int,
-    outside: int,
-    best: int,
-    led: int,
-    sung: int,
-    cand_masks: list[int],
-    cand_numbers: list[float],
-) -> None:
-    """``candidate_parts`` of ``cards``, appended flat: ``outside`` is the cards neither in
-    hand, gone nor in the trick, ``best`` the trick's best card and ``led`` its suit (-1)."""
-    takers = TAKERS[t][best] if best >= 0 else _FULL
-    pairs = 0  # the kings and knights of the unsung pairs in hand
-    single = 0  # the cards alone in their suit in hand
+def _pairs_and_singles(hand: int, sung: int) -> tuple[int, int]:
+    """The kings and knights of the unsung pairs in ``hand``, and its cards alone in their
+    suit, as masks."""
+    pairs = 0
+    single = 0
     for suit in range(4):
         pair = PAIR_MASK[suit]
         if hand & pair == pair and not sung >> suit & 1:
@@ -694,8 +674,22 @@ def _candidates(
         of_suit = hand & SUIT_MASK[suit]
         if of_suit and not of_suit & of_suit - 1:
             single |= of_suit
+    return pairs, single
+
+
+Context = tuple[int, int, int, int, int, int]
+"""What a decision's candidates' numbers read: the trump suit, then as card masks the
+cards that beat the trick's best, the suit led, the cards neither in hand, gone nor in
+the trick, the kings and knights of the unsung pairs in hand, the cards alone in their
+suit in hand."""
+
+
+def candidates_of(
+    context: Context, cards: list[int], cand_masks: list[int], cand_numbers: list[float]
+) -> None:
+    """``candidate_parts`` of ``cards``, appended flat (one decision, in Python)."""
+    t, takers, led_suit, outside, pairs, single = context
     fixed = _CARD_FIXED[t]
-    led_suit = SUIT_MASK[led] if led >= 0 else 0
     f = _FLOAT
     for c in cards:
         bit, is_trump, points, rank = fixed[c]
@@ -712,22 +706,57 @@ def _candidates(
         )
 
 
+_CARD_TABLE: Final = np.array(
+    [[_CARD_FIXED[t][c][1:] for c in range(40)] for t in range(4)], dtype=np.float32
+)
+"""``_CARD_FIXED``'s numbers as floats: trump suit, card, (is trump, points, rank)."""
+_ROTATED: Final = np.array(
+    [[_rotate_card(c, t) for c in range(40)] for t in range(4)], dtype=np.uint64
+)
+_HIGHER: Final = np.array(HIGHER, dtype=np.uint64)
+_ONE: Final = np.uint64(1)
+
+
+def _candidate_arrays(
+    contexts: list[int], cards: list[int], owner: npt.NDArray[np.intp]
+) -> tuple[npt.NDArray[np.uint64], FloatArray]:
+    """``candidates_of`` for a whole batch at once: the candidates' masks and numbers."""
+    ctx = np.array(contexts, dtype=np.uint64).reshape(-1, 6)[owner]
+    c = np.array(cards, dtype=np.uint64)
+    trump = ctx[:, 0].astype(np.intp)
+    ci = c.astype(np.intp)
+    fixed = _CARD_TABLE[trump, ci]
+    out = np.empty((len(cards), CANDIDATE - 40), dtype=np.float32)
+    out[:, 0] = ctx[:, 1] >> c & _ONE
+    out[:, 1] = fixed[:, 0]
+    out[:, 2] = ctx[:, 2] >> c & _ONE
+    out[:, 3] = fixed[:, 1]
+    out[:, 4] = fixed[:, 2]
+    out[:, 5] = _HIGHER[ci] & ctx[:, 3] == 0
+    out[:, 6] = ctx[:, 4] >> c & _ONE
+    out[:, 7] = ctx[:, 5] >> c & _ONE
+    return _ONE << _ROTATED[trump, ci], out
+
+
 def parts_of_deals(decisions: list[tuple[Deal, Reader, list[int]]]) -> Parts:
     """``parts`` of each deal's seat on turn choosing among its cards, read from the deals
     (``Reader`` kept for each deal between calls): equal to ``parts`` of their ``Public``s."""
     masks: list[int] = []
     numbers: list[float] = []
-    cand_masks: list[int] = []
-    cand_numbers: list[float] = []
+    contexts: list[int] = []
+    cards_of: list[int] = []
     owner: list[int] = []
     for d, (r, reader, cards) in enumerate(decisions):
-        decision_parts(r, r.turn, reader, cards, masks, numbers, cand_masks, cand_numbers)
+        contexts += decision_parts(r, r.turn, reader, masks, numbers)
+        cards_of += cards
         owner += [d] * len(cards)
     n = len(decisions)
+    owners = np.array(owner, dtype=np.intp)
+    cand_masks, cand_numbers = _candidate_arrays(contexts, cards_of, owners)
     return Parts(
         np.array(masks, dtype=np.uint64).reshape(n, MASKS),
         np.array(numbers, dtype=np.float32).reshape(n, SCALARS),
-        np.array(cand_masks, dtype=np.uint64),
-        np.array(cand_numbers, dtype=np.float32).reshape(len(cand_masks), CANDIDATE - 40),
-        np.array(owner, dtype=np.intp),
+        cand_masks,
+        cand_numbers,
+        owners,
     )

@@ -12,6 +12,7 @@ from bot.ai.features import (
     Reader,
     Tricks,
     candidate_parts,
+    candidates_of,
     decision_parts,
     encode,
     parts,
@@ -100,7 +101,8 @@ def test_the_playouts_fast_reading_gives_each_seat_the_same_features(variant: Va
                 numbers: list[float] = []
                 cand_masks: list[int] = []
                 cand_numbers: list[float] = []
-                decision_parts(r, seat, reader, cards, masks, numbers, cand_masks, cand_numbers)
+                context = decision_parts(r, seat, reader, masks, numbers)
+                candidates_of(context, cards, cand_masks, cand_numbers)
                 want_masks, want_numbers = state_parts(p)
                 assert masks == want_masks
                 assert numbers == want_numbers
