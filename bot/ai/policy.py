@@ -44,11 +44,10 @@ from .features import (
     FloatArray,
     Parts,
     Public,
-    Reader,
     parts,
-    parts_of_deals,
     unpack,
 )
+from .playout_features import Reader, parts_of_deals
 
 FAMILIES: Final = {
     Variant.HABANERO: "habanero",

@@ -9,19 +9,16 @@ import pytest
 
 from bot.ai.features import (
     FEATURES,
-    Reader,
     Tricks,
     candidate_parts,
-    candidates_of,
-    decision_parts,
     encode,
     parts,
-    parts_of_deals,
     public_of_deal,
     public_of_view,
     state_parts,
 )
 from bot.ai.knowledge import infer, sample_world
+from bot.ai.playout_features import Reader, candidates_of, decision_parts, parts_of_deals
 from bot.ai.policy import choose_in_deals, choose_many
 from bot.engine import Deal, Variant, seat_view
 from bot.engine.events import Phase
