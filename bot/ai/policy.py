@@ -116,12 +116,7 @@ class PolicyNet:
         computed once a decision."""
         h = (states @ self.w1s)[owner]
         h += cands @ self.w1c
-        h += self.b1
-        np.maximum(h, 0.0, out=h)
-        h2 = h @ self.w2
-        h2 += self.b2
-        np.maximum(h2, 0.0, out=h2)
-        return (h2 @ self.w3 + np.float32(self.b3)).astype(np.float32, copy=False)
+        return self._above(h)
 
     def scores_of(self, encoded: Parts) -> FloatArray:
         """``scores_split`` of decisions in compact form, without building their rows:
@@ -133,6 +128,10 @@ class PolicyNet:
         h = h_state[encoded.owner]
         h += self.w1card[np.frexp(encoded.cand_masks.astype(np.float64))[1] - 1]
         h += encoded.cand_numbers @ self.w1cn
+        return self._above(h)
+
+    def _above(self, h: FloatArray) -> FloatArray:
+        """The first layer's sums ``h`` (before its bias) through the rest of the network."""
         h += self.b1
         np.maximum(h, 0.0, out=h)
         h2 = h @ self.w2
