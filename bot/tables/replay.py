@@ -181,12 +181,7 @@ async def deal_replay(
     ``user_id`` from server ``guild_id`` (None: from their DMs, where only the deals they
     played are theirs to see). Refused (TableError) where there is no such deal, and where
     the audience rule keeps it from them (:func:`bot.tables.audience.check_replay`)."""
-    deal = await stored.stored_deal(source, table_id, deal_no)
-    if deal is None:
-        raise TableError("replay_none", id=table_id, deal=deal_no + 1)
-    table = await _table(source, table_id)
-    spectators = table is None or table.options.spectators
-    await check_replay(source, deal, spectators, user_id=user_id, place=guild_id, now=now)
+    deal, table = await seen_deal(source, guild_id, table_id, deal_no, user_id=user_id, now=now)
     data = json.loads(deal.record)
     try:
         parsed = parse_record(data)
@@ -216,6 +211,28 @@ async def recent_deals(
     """The member's last finished deals in this server (None: from their DMs, their deals
     of any server, as :func:`deal_replay` lets them see), newest first, to replay one."""
     return await stored.recent_deals(source, guild_id, user_id, limit)
+
+
+async def seen_deal(
+    source: Source,
+    guild_id: int | None,
+    table_id: int,
+    deal_no: int,
+    *,
+    user_id: int,
+    now: float,
+) -> tuple[stored.StoredDeal, Table | None]:
+    """Deal ``deal_no`` of table ``table_id`` as kept, and its table (None: gone), for
+    member ``user_id`` asking from server ``guild_id``: what a replay and a review start
+    from. Refused (TableError) where there is no such deal, and where the audience rule
+    keeps it from them (:func:`bot.tables.audience.check_replay`)."""
+    deal = await stored.stored_deal(source, table_id, deal_no)
+    if deal is None:
+        raise TableError("replay_none", id=table_id, deal=deal_no + 1)
+    table = await _table(source, table_id)
+    spectators = table is None or table.options.spectators
+    await check_replay(source, deal, spectators, user_id=user_id, place=guild_id, now=now)
+    return deal, table
 
 
 async def _table(source: Source, table_id: int) -> Table | None:

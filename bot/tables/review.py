@@ -45,16 +45,12 @@ from bot.engine import (
     parse_record,
     seat_view,
 )
-from bot.storage import replays as stored
 from bot.storage import reviews as kept
 from bot.storage.base import Database
-from bot.storage.tables import load_table
 
-from .audience import check_replay
 from .errors import TableError
 from .hints import Hint, reason
-from .persistence import table_of
-from .replay import action_steps
+from .replay import action_steps, seen_deal
 from .thinking import Thinking
 
 REVIEW_VERSION: Final = 1
@@ -290,13 +286,9 @@ class Reviews:
         there is no such deal, where the audience rule keeps it from them, and where they
         did not play it."""
         db = self._db
-        deal = await stored.stored_deal(db, table_id, deal_no)
-        if deal is None:
-            raise TableError("replay_none", id=table_id, deal=deal_no + 1)
-        row = await load_table(db, table_id)
-        spectators = row is None or table_of(row).options.spectators
-        now = self._clock()
-        await check_replay(db, deal, spectators, user_id=user_id, place=guild_id, now=now)
+        deal, _ = await seen_deal(
+            db, guild_id, table_id, deal_no, user_id=user_id, now=self._clock()
+        )
         seats = [seat for seat, user in deal.members.items() if user == user_id]
         if not seats:
             raise TableError("review_not_played")
