@@ -176,7 +176,7 @@ class HandDelivery:
     async def _drop_dm(self, table: TableView, dm: HandPlace) -> None:
         """The seat's DM hand goes (a new one takes its place)."""
         if dm.dm_channel_id is not None and dm.dm_message_id is not None:
-            await self.outlet.delete(table, dm.dm_channel_id, dm.dm_message_id)
+            await self.outlet.delete(table.id, dm.dm_channel_id, dm.dm_message_id)
         dm.dm_message_id = None
         dm.legacy = False
 

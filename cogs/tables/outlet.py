@@ -102,9 +102,10 @@ class Outlet:
         place.closed = True
         self.places.changed(place)
 
-    async def delete(self, table: TableView, channel_id: int, message_id: int) -> None:
-        """A message of the bot's that has had its day; one already gone, or that Discord
-        will not delete now, stays as it is (its buttons answer that they are stale)."""
+    async def delete(self, table_id: int, channel_id: int, message_id: int) -> None:
+        """A message of the bot's that has had its day (of table ``table_id``), tried once;
+        one already gone, or that Discord will not delete now, stays as it is (its buttons
+        answer that they are stale)."""
         try:
             await (
                 self.bot.get_partial_messageable(channel_id)
@@ -112,7 +113,7 @@ class Outlet:
                 .delete()
             )
         except discord.HTTPException as error:
-            log.info("Table %s: message %s stays (%s)", table.id, message_id, error)
+            log.info("Table %s: message %s stays (%s)", table_id, message_id, error)
 
     async def close(self) -> None:
         """The bot stops: where each message lives is written, nothing more is drawn."""

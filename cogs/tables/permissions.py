@@ -17,21 +17,21 @@ log = logging.getLogger(__name__)
 
 
 class PermissionNotes:
-    """The permission problems each table's host was told of, by (table, error code)."""
+    """The permission problems each table's host was told of: their error codes, by table."""
 
     def __init__(self, bot: discord.Client, outlet: Outlet) -> None:
         self.bot = bot
         self.outlet = outlet
-        self._told: set[tuple[int, int]] = set()
+        self._told: dict[int, set[int]] = {}
 
     def holds_back(self, table_id: int) -> bool:
         """Whether the table's lobby and table message wait: its channel refused the bot
         something (a permission), and optional work stops (refused requests near the limit
         that bans the bot's IP)."""
-        return any(told[0] == table_id for told in self._told) and not self.outlet.optional()
+        return table_id in self._told and not self.outlet.optional()
 
     def forget(self, table_id: int) -> None:
-        self._told = {told for told in self._told if told[0] != table_id}
+        self._told.pop(table_id, None)
 
     async def missing(self, table: TableView, what: str, error: discord.Forbidden) -> None:
         """The bot may not do something in the table's channel: the host is told once (in
@@ -40,10 +40,10 @@ class PermissionNotes:
         if what == "hand" or places.peek(table).closed:
             return  # a closed DM is handled by the hand itself; a closed channel hears nothing
         log.warning("Table %s: no permission for its %s (%s)", table.id, what, error)
-        told = (table.id, error.code)
-        if told in self._told:
+        told = self._told.setdefault(table.id, set())
+        if error.code in told:
             return
-        self._told.add(told)
+        told.add(error.code)
         if not self.outlet.optional():
             return  # refused requests near Discord's limit: the host is not told now
         where = places.peek(table).where_id

@@ -83,12 +83,12 @@ class TurnPings:
             return
         sent = (place.where_id, message.id)
         if self._turns.get(key, 0) != turn:
-            await self._delete(table.id, sent)  # its turn was played meanwhile
+            await self.outlet.delete(table.id, *sent)  # its turn was played meanwhile
             return
         before = self._sent.get(key)
         self._sent[key] = sent
         if before is not None:
-            await self._delete(table.id, before)  # replaced, never two
+            await self.outlet.delete(table.id, *before)  # replaced, never two
 
     async def over(self, table: TableView, hand: HandView) -> None:
         """The seat's turn is over (they played, or the game moved on): its ping goes, or
@@ -102,7 +102,7 @@ class TurnPings:
             waiting.cancel()
         ping = self._sent.pop(key, None)
         if ping is not None:
-            await self._delete(table.id, ping)
+            await self.outlet.delete(table.id, *ping)
 
     def forget_table(self, table_id: int) -> None:
         """The table no longer plays: a ping still standing goes (on its own: the end is
@@ -119,17 +119,4 @@ class TurnPings:
 
     async def _sweep(self, table_id: int, standing: list[tuple[int, int]]) -> None:
         for ping in standing:
-            await self._delete(table_id, ping)
-
-    async def _delete(self, table_id: int, ping: tuple[int, int]) -> None:
-        """One try: a ping already gone, or one Discord will not delete (403), stays gone or
-        stays, and nothing else is touched."""
-        channel_id, message_id = ping
-        try:
-            await (
-                self.outlet.bot.get_partial_messageable(channel_id)
-                .get_partial_message(message_id)
-                .delete()
-            )
-        except discord.HTTPException as error:
-            log.info("Table %s: ping %s stays (%s)", table_id, message_id, error)
+            await self.outlet.delete(table_id, *ping)

@@ -373,7 +373,7 @@ class DiscordPresenter:
         await self._open_play_message(show, place)
         if old is not None:
             # the game is shown in its new message all the same, if the old one stays
-            await self.outlet.delete(show.table, where, old)
+            await self.outlet.delete(show.table.id, where, old)
 
     async def _replace_legacy(self, show: Show, place: Place) -> None:
         """A table message sent with embeds, before layout components (saved by an older
@@ -385,7 +385,7 @@ class DiscordPresenter:
         else:
             self.places.changed(place)
         if old is not None:
-            await self.outlet.delete(show.table, where, old)
+            await self.outlet.delete(show.table.id, where, old)
 
     async def _lobby(self, table: TableView, place: Place) -> None:
         if place.message_id is not None:

@@ -13,6 +13,7 @@ import pytest
 
 from bot.metrics import RefusalGuard
 from cogs.tables.notices import ThreadNotices
+from cogs.tables.outlet import Outlet
 from cogs.tables.pings import TurnPings
 
 CHANNEL = 7
@@ -73,6 +74,8 @@ class FakeOutlet:
 
     def shut(self, place: Any, reason: object) -> None:
         self.shut_for.append(reason)
+
+    delete = Outlet.delete  # the real one, through this fake's bot
 
 
 TABLE = cast(
