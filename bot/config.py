@@ -9,10 +9,10 @@ import hashlib
 import logging
 import os
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from dotenv import load_dotenv
@@ -37,6 +37,13 @@ class MissingTokenError(ConfigError):
             "file in the folder you start the bot from (see .env.example); "
             "the sandbox (tute-bot --sandbox) needs no token."
         )
+
+
+RETENTION_DAYS: Final = 30
+"""Days a server's data is kept after the bot leaves it, unless TUTE_RETENTION_DAYS says."""
+REFUSED_LIMIT: Final = 2_000
+"""Refused requests in 10 minutes past which optional work stops, unless
+TUTE_REFUSED_LIMIT says (as ``bot.metrics.guard``'s own default)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -73,7 +80,7 @@ class Config:
     client_secret: str = field(default="", repr=False)
     """The application's OAuth2 secret (DISCORD_CLIENT_SECRET): a player of the Activity
     proves who they are with it. Never in the repr."""
-    retention_days: int = 30
+    retention_days: int = RETENTION_DAYS
     """Days a server's data is kept after the bot leaves it (TUTE_RETENTION_DAYS): the bot
     coming back before then keeps everything; 0, it is erased at once."""
     web_peer_url: str | None = None
@@ -85,7 +92,7 @@ class Config:
     not served."""
     metrics_host: str = "127.0.0.1"
     """Where they listen (TUTE_METRICS_HOST): this machine alone by default."""
-    refused_limit: int = 2_000
+    refused_limit: int = REFUSED_LIMIT
     """Requests Discord refused in 10 minutes past which optional work stops
     (TUTE_REFUSED_LIMIT; Discord bans the IP at 10,000)."""
 
@@ -173,20 +180,23 @@ def load_config(
         database_url=parse_database_url(setting("TUTE_DATABASE_URL")),
         shards=shards,
         shard_count=shard_count,
-        web_port=_parse_port(setting("TUTE_WEB_PORT")),
+        web_port=parse_port(setting("TUTE_WEB_PORT")),
         web_host=setting("TUTE_WEB_HOST") or "127.0.0.1",
         client_secret=setting("DISCORD_CLIENT_SECRET") or "",
         web_peer_url=_parse_peer_url(setting("TUTE_WEB_PEER_URL")),
         retention_days=_parse_retention(setting("TUTE_RETENTION_DAYS")),
-        **_metrics_settings(setting),
+        metrics_port=parse_metrics_port(setting("TUTE_METRICS_PORT")),
+        metrics_host=setting("TUTE_METRICS_HOST") or "127.0.0.1",
+        refused_limit=_parse_refused_limit(setting("TUTE_REFUSED_LIMIT")),
     )
 
 
-def _parse_port(value: str | None) -> int | None:
+def parse_port(value: str | None, name: str = "TUTE_WEB_PORT", empty: str = "") -> int | None:
+    """Setting ``name``, a port, as given (None when empty; ``empty`` says what that does)."""
     if value is None:
         return None
-    if not value.isdigit() or not 0 < int(value) < 65536:
-        raise ConfigError(f"TUTE_WEB_PORT is {value!r}, but it must be a port number (1 to 65535).")
+    if not (value.isascii() and value.isdecimal()) or not 0 < int(value) < 65536:
+        raise ConfigError(f"{name} is {value!r}, but it must be a port number (1 to 65535){empty}.")
     return int(value)
 
 
@@ -355,12 +365,12 @@ MOST_RETENTION_DAYS: Final = 3650
 
 def _parse_retention(value: str | None) -> int:
     if value is None:
-        return 30
+        return RETENTION_DAYS
     if not (value.isascii() and value.isdecimal()) or int(value) > MOST_RETENTION_DAYS:
         raise ConfigError(
             f"TUTE_RETENTION_DAYS is {value!r}, but it must be the whole number of days a "
             f"server's data is kept after the bot leaves it, 0 (erased at once) to "
-            f"{MOST_RETENTION_DAYS}, or left empty (30)."
+            f"{MOST_RETENTION_DAYS}, or left empty ({RETENTION_DAYS})."
         )
     return int(value)
 
@@ -374,31 +384,18 @@ def _parse_language(value: str | None) -> Language:
     raise ConfigError(f"TUTE_LANGUAGE is {value!r}, but it must be one of {', '.join(LANGUAGES)}.")
 
 
-def _metrics_settings(setting: Callable[[str], str | None]) -> dict[str, Any]:
-    """TUTE_METRICS_PORT, TUTE_METRICS_HOST and TUTE_REFUSED_LIMIT, as Config's fields."""
-    found: dict[str, Any] = {"metrics_port": parse_metrics_port(setting("TUTE_METRICS_PORT"))}
-    host = setting("TUTE_METRICS_HOST")
-    if host is not None:
-        found["metrics_host"] = host
-    limit = setting("TUTE_REFUSED_LIMIT")
-    if limit is not None:
-        if not (limit.isascii() and limit.isdecimal()) or not 1 <= int(limit) <= 9_999:
-            raise ConfigError(
-                f"TUTE_REFUSED_LIMIT is {limit!r}, but it must be a number of refused requests"
-                " in 10 minutes, 1 to 9999 (Discord bans the IP at 10,000), or left empty"
-                " (2000)."
-            )
-        found["refused_limit"] = int(limit)
-    return found
+def _parse_refused_limit(value: str | None) -> int:
+    if value is None:
+        return REFUSED_LIMIT
+    if not (value.isascii() and value.isdecimal()) or not 1 <= int(value) <= 9_999:
+        raise ConfigError(
+            f"TUTE_REFUSED_LIMIT is {value!r}, but it must be a number of refused requests"
+            f" in 10 minutes, 1 to 9999 (Discord bans the IP at 10,000), or left empty"
+            f" ({REFUSED_LIMIT})."
+        )
+    return int(value)
 
 
 def parse_metrics_port(value: str | None) -> int | None:
     """TUTE_METRICS_PORT as given (None when empty)."""
-    if value is None:
-        return None
-    if not (value.isascii() and value.isdecimal()) or not 0 < int(value) < 65536:
-        raise ConfigError(
-            f"TUTE_METRICS_PORT is {value!r}, but it must be a port number (1 to 65535), or"
-            " left empty to serve no metrics."
-        )
-    return int(value)
+    return parse_port(value, "TUTE_METRICS_PORT", ", or left empty to serve no metrics")
