@@ -178,18 +178,6 @@ class Review:
         )
 
 
-def review_json(review: Review) -> dict[str, Any]:
-    """The review as the card table reads it: each decision with its mark, the accuracy
-    and the costliest decisions' indexes."""
-    data = review.to_json()
-    for item, decision in zip(data["decisions"], review.decisions, strict=True):
-        item["mark"] = decision.mark.value
-    data["accuracy"] = round(review.accuracy, 1)
-    data["lost"] = round(review.lost, 1)
-    data["costliest"] = [review.decisions.index(d) for d in review.costliest()]
-    return data
-
-
 # ---------------------------------------------------------------- the decisions
 
 

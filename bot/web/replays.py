@@ -15,7 +15,7 @@ from bot.i18n import language_of, t
 from bot.tables.errors import TableError
 from bot.tables.numbers import parse_number
 from bot.tables.replay import deal_replay, recent_deals, replay_json
-from bot.tables.review import Review, review_json
+from bot.tables.review import Review
 from bot.tables.service import TableService
 from bot.words.reviews import review_words
 
@@ -97,14 +97,13 @@ def _review_answer(review: Review, lang: str) -> dict[str, object]:
     (the same sentences as the chat's, without its bold), each costliest decision with the
     replay step that shows it."""
     words = review_words(review, lang, plain=True)
-    data = review_json(review)
     return {
         "table_id": review.table_id,
         "deal_no": review.deal_no,
-        "accuracy": data["accuracy"],
-        "lost": data["lost"],
+        "accuracy": round(review.accuracy, 1),
+        "lost": round(review.lost, 1),
         "decisions": [
-            {"step": d["step"], "mark": d["mark"], "cost": d["cost"]} for d in data["decisions"]
+            {"step": d.step, "mark": d.mark.value, "cost": d.cost} for d in review.decisions
         ],
         "summary": list(words.summary),
         "items": [
