@@ -20,9 +20,6 @@ class RecordError(ValueError):
 class Record:
     dealt: DealtCards
     actions: tuple[Action, ...]
-    shuffle: dict[str, Any] | None = None
-    """How the cards were shuffled (``shuffle`` in the record; None: not said), for
-    ``tute-referee verify`` (:mod:`bot.engine.fairness`)."""
 
 
 def record_of(deal: Deal) -> dict[str, Any]:
@@ -62,7 +59,8 @@ def parse_record(data: Any) -> Record:
     for action in actions:
         if action.seat >= seats:
             raise RecordError(f"there is no seat {action.seat} at a {dealt.variant.value} table")
-    return Record(dealt, actions, read_shuffle(data))
+    read_shuffle(data)  # checked here; ``tute-referee verify`` reads it (bot.engine.fairness)
+    return Record(dealt, actions)
 
 
 def read_shuffle(data: dict[str, Any]) -> dict[str, Any] | None:

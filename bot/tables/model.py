@@ -18,7 +18,7 @@ from bot.ai import Level
 from bot.engine import Deal, Game, Options, Variant, parse_options
 from bot.engine.dealing import Shuffler
 from bot.engine.game import Payout
-from bot.engine.shuffle import CHAIN, SHORT, CommittedShuffle, commitment, deal_seed
+from bot.engine.shuffle import CHAIN, SHORT, VERSION, CommittedShuffle, commitment, deal_seed
 from bot.engine.variants import sides_of
 from bot.storage.settings import HandDelivery
 
@@ -242,7 +242,7 @@ class Table(Seating):
     tournament_id: int | None = None
     """The tournament whose match this table plays (None: an ordinary table). Written only
     when set, so that the state of an ordinary table reads as before."""
-    shuffle: int = 2
+    shuffle: int = VERSION
     """How its deals are shuffled (``bot.engine.shuffle``): 2, committed; 1, the older
     shuffle of a table saved before there was another (it deals on as it began)."""
     public_input: str = ""
@@ -306,7 +306,7 @@ class Table(Seating):
 
     def committed(self, deal_no: int) -> bool:
         """Deal ``deal_no`` is dealt by the committed shuffle."""
-        return self.shuffle == 2 and deal_no < CHAIN
+        return self.shuffle == VERSION and deal_no < CHAIN
 
     def secret(self) -> bytes:
         """The end of the table's chain of seeds (:func:`table_secret`)."""
@@ -315,7 +315,7 @@ class Table(Seating):
     @property
     def commitment(self) -> str | None:
         """The table's commitment, 64 hex digits (None: the older shuffle)."""
-        if self.shuffle != 2:
+        if self.shuffle != VERSION:
             return None
         cached = self._commitment
         if cached is None or cached[0] != self.seed:
@@ -387,7 +387,11 @@ class Table(Seating):
             "rematch_of": self.rematch_of,
             **({} if self.tournament_id is None else {"tournament_id": self.tournament_id}),
             **({"daily": True} if self.daily else {}),
-            **({"shuffle": 2, "public_input": self.public_input} if self.shuffle == 2 else {}),
+            **(
+                {"shuffle": VERSION, "public_input": self.public_input}
+                if self.shuffle == VERSION
+                else {}
+            ),
             "game": None
             if game is None
             else {
