@@ -84,12 +84,11 @@ from typing import Final
 from ._scrub import FormerName, Scrub, mentions, parse
 from ._sql import Source, fetchall, scalar
 from .base import Conn, Database
+from .tables import OPEN_STATUSES
+from .tournaments import ACTIVE_STATUSES
 
 ERASURE_LOCK: Final = 0x7475746500000002
 """The advisory lock key every erasure holds first ("tute", 2): never a Discord id."""
-
-OPEN_TABLE_STATUSES: Final = ("lobby", "playing")
-ACTIVE_TOURNAMENT_STATUSES: Final = ("signup", "running")
 
 
 def is_pseudonym(user_id: int) -> bool:
@@ -292,12 +291,12 @@ async def erase_member(db: Database, user_id: int, former_name: FormerName) -> E
 
 async def still_playing(source: Source, user_id: int) -> MemberBusy | None:
     """Why the member may not be erased yet (see the module's docstring); None: they may."""
-    marks = ", ".join("?" * len(OPEN_TABLE_STATUSES))
+    marks = ", ".join("?" * len(OPEN_STATUSES))
     rows = await fetchall(
         source,
         f"SELECT id, host_id, state FROM tables WHERE status IN ({marks})"
         " AND (host_id = ? OR state LIKE ?) ORDER BY id",
-        (*OPEN_TABLE_STATUSES, user_id, _like(user_id)),
+        (*OPEN_STATUSES, user_id, _like(user_id)),
     )
     for table_id, host_id, state in rows:
         seats = parse(state).get("seats")
@@ -306,12 +305,12 @@ async def still_playing(source: Source, user_id: int) -> MemberBusy | None:
         )
         if int(host_id) == user_id or seated:
             return MemberBusy("table", int(table_id))
-    marks = ", ".join("?" * len(ACTIVE_TOURNAMENT_STATUSES))
+    marks = ", ".join("?" * len(ACTIVE_STATUSES))
     rows = await fetchall(
         source,
         f"SELECT id, host_id, state FROM tournaments WHERE status IN ({marks})"
         " AND (host_id = ? OR state LIKE ?) ORDER BY id",
-        (*ACTIVE_TOURNAMENT_STATUSES, user_id, _like(user_id)),
+        (*ACTIVE_STATUSES, user_id, _like(user_id)),
     )
     for tournament_id, host_id, state in rows:
         if int(host_id) == user_id or mentions(parse(state), user_id):
@@ -324,11 +323,11 @@ async def _scrub_tables(conn: Conn, scrub: Scrub) -> int:
     service's, which saves them from memory: the member sits at none (refused before);
     one that names them otherwise is the service's to make forget them (``Notes.forget``)."""
     user = scrub.user_id
-    marks = ", ".join("?" * len(OPEN_TABLE_STATUSES))
+    marks = ", ".join("?" * len(OPEN_STATUSES))
     rows = await conn.fetchall(
         "SELECT id, host_id, channel_id, state FROM tables"
         f" WHERE (host_id = ? OR state LIKE ?) AND status NOT IN ({marks})",
-        (user, _like(user), *OPEN_TABLE_STATUSES),
+        (user, _like(user), *OPEN_STATUSES),
     )
     for table_id, host_id, channel_id, state in rows:
         data = parse(state)
@@ -353,11 +352,11 @@ async def _scrub_tournaments(conn: Conn, scrub: Scrub) -> int:
     """Every tournament over that names the member (none running names them: refused
     before; the tournament service saves those from memory)."""
     user = scrub.user_id
-    marks = ", ".join("?" * len(ACTIVE_TOURNAMENT_STATUSES))
+    marks = ", ".join("?" * len(ACTIVE_STATUSES))
     rows = await conn.fetchall(
         "SELECT id, host_id, state FROM tournaments"
         f" WHERE (host_id = ? OR state LIKE ?) AND status NOT IN ({marks})",
-        (user, _like(user), *ACTIVE_TOURNAMENT_STATUSES),
+        (user, _like(user), *ACTIVE_STATUSES),
     )
     for tournament_id, host_id, state in rows:
         await conn.execute(
@@ -390,8 +389,3 @@ async def _scrub_rows(conn: Conn, table: str, key: str, column: str, scrub: Scru
 async def _scrub_places(conn: Conn, scrub: Scrub) -> None:
     """Where the member's hands were sent (their DMs) is forgotten."""
     await _scrub_rows(conn, "table_places", "table_id", "hands", scrub)
-
-
-async def erasures(source: Source) -> int:
-    """How many members had their data erased (ever)."""
-    return await scalar(source, "SELECT COUNT(*) FROM erasures")
