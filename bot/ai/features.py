@@ -306,10 +306,6 @@ def unpack(masks: npt.NDArray[np.uint64]) -> FloatArray:
     return ((masks[..., None] >> _BITS) & np.uint64(1)).astype(np.float32)
 
 
-def _rotate_suits(bits4: int, trump: int) -> int:
-    return (bits4 >> trump | bits4 << (4 - trump)) & 15
-
-
 _SUIT_BITS: Final = tuple(
     tuple(
         tuple(float((((v >> t) | (v << (4 - t))) & 15) >> s & 1) for s in range(4))

@@ -31,6 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from bot.engine.actions import Action, Kind
+from bot.engine.cards import cards_of
 from bot.engine.deal import Deal
 from bot.engine.events import Phase
 from bot.engine.variants import Variant
@@ -151,13 +152,7 @@ def choose_many(net: PolicyNet, decisions: Sequence[tuple[Public, int]]) -> list
     """The best-scoring card of each decision: a seat's state and its play mask."""
     listed: list[tuple[Public, list[int]]] = []
     for p, legal in decisions:
-        cards: list[int] = []
-        m = legal
-        while m:
-            low = m & -m
-            cards.append(low.bit_length() - 1)
-            m ^= low
-        listed.append((p, cards))
+        listed.append((p, cards_of(legal)))
     return _best(net, parts(listed), [cards for _, cards in listed])
 
 
@@ -166,21 +161,15 @@ def choose_in_deals(net: PolicyNet, decisions: Sequence[tuple[Deal, Reader, int]
     read straight from the deal (``features.parts_of_deals``) and not through ``Public``."""
     listed: list[tuple[Deal, Reader, list[int]]] = []
     for r, reader, legal in decisions:
-        cards: list[int] = []
-        m = legal
-        while m:
-            low = m & -m
-            cards.append(low.bit_length() - 1)
-            m ^= low
-        listed.append((r, reader, cards))
+        listed.append((r, reader, cards_of(legal)))
     return _best(net, parts_of_deals(listed), [cards for _, _, cards in listed])
 
 
-def _best(net: PolicyNet, encoded: Parts, cards_of: list[list[int]]) -> list[int]:
+def _best(net: PolicyNet, encoded: Parts, choices: list[list[int]]) -> list[int]:
     scores: list[float] = net.scores_of(encoded).tolist()
     best: list[int] = []
     at = 0
-    for cards in cards_of:
+    for cards in choices:
         top = at
         for i in range(at + 1, at + len(cards)):
             if scores[i] > scores[top]:

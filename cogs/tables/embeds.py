@@ -232,11 +232,6 @@ def tally_line(table: TableView, seat: Seat | None, lang: str) -> str:
     return result.tally_line(table, seat, lang, escape=shown_name)
 
 
-def side_names(table: TableView, seats: tuple[int, ...], lang: str) -> str:
-    """The names of a side's players, "Ana & Luis"."""
-    return result.side_names(table, seats, lang, shown_name)
-
-
 def winner_line(table: TableView, side: int, lang: str) -> str:
     return result.winner_line(table, side, lang, escape=shown_name)
 
@@ -307,9 +302,9 @@ def refused_lines(hand: HandView, lang: str) -> list[str]:
 
 def summary_lines(table: TableView, summary: DealSummary, lang: str) -> list[str]:
     """A finished deal in a few short lines: how it ended, then each side's points."""
-    result = summary.result
+    ended = summary.result
     names = summary.names
-    sides = result.sides
+    sides = ended.sides
 
     def named(side: int) -> str:
         return names_joined([_display(names[s], table.seats[s], lang) for s in sides[side]], lang)
@@ -319,9 +314,9 @@ def summary_lines(table: TableView, summary: DealSummary, lang: str) -> list[str
 
     no_winner = t("summary.no_winner", lang, target=table.options.target)
     return [
-        *ending_lines(result, named, seat, no_winner, lang),
+        *ending_lines(ended, named, seat, no_winner, lang),
         "",
-        *side_lines(result, named, lang, summary.carried),
+        *side_lines(ended, named, lang, summary.carried),
     ]
 
 
