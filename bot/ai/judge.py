@@ -18,14 +18,12 @@ from dataclasses import dataclass
 from typing import Final
 
 from bot.engine.actions import Action, Kind
-from bot.engine.cards import card, mask_of
 from bot.engine.deal import Deal
-from bot.engine.options import Variant
 from bot.engine.view import SeatView
 
 from .exact import ExactSolver
 from .knowledge import infer, sample_world, silences
-from .search import EXACT_TRICKS, Exact, distinct_cards, playout
+from .search import EXACT_TRICKS, Exact, alike, playout
 from .solver import Deadline
 
 JUDGE_WORLDS: Final = 32
@@ -57,21 +55,16 @@ class Judged:
         return max(0.0, self.values[self.best] - self.values[self.chosen])
 
 
-def choices_of(view: SeatView, made: Action) -> tuple[list[Action], int]:
+def choices_of(view: SeatView, made: Action, played: int) -> tuple[list[Action], int]:
     """The choices worth judging at ``view`` and the index of ``made`` among them: every
     legal action, but one card of each set that plays alike (``search.distinct_cards``,
-    ``made``'s own set standing for it) and, of the bids, the one made and the lowest."""
+    ``made``'s own set standing for it; ``played``: the cards gone, as the seat knows them)
+    and, of the bids, the one made and the lowest."""
     legal = list(view.legal)
     plays = [a.arg for a in legal if a.kind is Kind.PLAY]
     same: dict[int, int] = {}
     if plays:
-        gone = infer(view).played
-        if view.table_card is not None:
-            gone |= 1 << view.table_card
-        special = 0
-        if view.variant is Variant.HABANERO and view.stock_left and view.options.exchange:
-            special = 1 << card(7, view.trump) | 1 << card(2, view.trump)
-        same = distinct_cards(plays, mask_of(view.hand), gone, special)
+        same = alike(view, played, plays)
         if made.kind is Kind.PLAY:  # the card made stands for the cards like it
             stand = same[made.arg]
             same = {c: made.arg if r == stand else r for c, r in same.items()}
@@ -101,11 +94,12 @@ def margin(r: Deal, side: int) -> float:
 
 def judge(view: SeatView, made: Action, seed: str, worlds: int = JUDGE_WORLDS) -> Judged:
     """The worth of every choice at ``view`` on ``worlds`` deals sampled with ``seed``."""
-    choices, chosen = choices_of(view, made)
+    inferred = infer(view)
+    choices, chosen = choices_of(view, made, inferred.played)
     if len(choices) == 1:
         return Judged(tuple(choices), (0.0,), 0)
     rng = random.Random(seed)
-    know = silences(view, infer(view))
+    know = silences(view, inferred)
     side = view.my_side
     forever = Deadline(math.inf)
     tricks = EXACT_TRICKS[view.variant]

@@ -368,14 +368,21 @@ def _auction_action(
     return hard_bid(view, rng, deadline, searched)
 
 
-def _candidates(view: SeatView, know: Knowledge, plays: list[Action]) -> list[Action]:
-    """The plays worth searching: one card for each set of cards that play alike, the
-    normal robot's choice first (it wins ties)."""
-    gone = know.played | (1 << view.table_card if view.table_card is not None else 0)
+def alike(view: SeatView, played: int, cards: list[int]) -> dict[int, int]:
+    """``distinct_cards`` of ``cards`` at ``view``, with ``played`` the cards gone: the
+    table card is gone too, and habanero's trump 7 and 2 are alike to none while the 7 may
+    still be exchanged."""
+    gone = played | (1 << view.table_card if view.table_card is not None else 0)
     special = 0
     if view.variant is Variant.HABANERO and view.stock_left and view.options.exchange:
         special = 1 << card(7, view.trump) | 1 << card(2, view.trump)
-    cards = distinct_cards([a.arg for a in plays], mask_of(view.hand), gone, special)
+    return distinct_cards(cards, mask_of(view.hand), gone, special)
+
+
+def _candidates(view: SeatView, know: Knowledge, plays: list[Action]) -> list[Action]:
+    """The plays worth searching: one card for each set of cards that play alike, the
+    normal robot's choice first (it wins ties)."""
+    cards = alike(view, know.played, [a.arg for a in plays])
     preferred = normal_card(view, know)
     first = Action.play(view.seat, cards.get(preferred, preferred))
     others = dict.fromkeys(c for c in cards.values() if c != first.arg)
