@@ -30,7 +30,7 @@ from pathlib import Path
 
 from . import ledger
 from .base import Database, migration_scripts
-from .copy import rows_lines
+from .copy import rows_lines, table_names
 from .db import open_sqlite, open_sqlite_read_only, read_only_uri
 
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -275,7 +275,7 @@ async def _check_schema(db: Database, report: CheckReport) -> bool:
             "when it starts on it (restore it, start the bot, then check again)"
         )
         return version >= AUDITED_FROM
-    missing = sorted(await _expected_tables(db) - await _tables(db))
+    missing = sorted(await _expected_tables(db) - set(await table_names(db)))
     if missing:
         report.problems.append(
             f"schema: version {version}, but tables are missing: {', '.join(missing)}"
@@ -285,25 +285,12 @@ async def _check_schema(db: Database, report: CheckReport) -> bool:
     return True
 
 
-async def _tables(db: Database) -> set[str]:
-    if db.dialect == "sqlite":
-        rows = await db.fetchall(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
-        )
-    else:
-        rows = await db.fetchall(
-            "SELECT table_name FROM information_schema.tables"
-            " WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'"
-        )
-    return {str(name) for (name,) in rows}
-
-
 async def _expected_tables(db: Database) -> set[str]:
     """The tables of a new database migrated to the latest version (SQLite's, in memory;
     PostgreSQL's twins make the same ones, plus its ``schema_version``)."""
     fresh = await open_sqlite(":memory:")
     try:
-        expected = await _tables(fresh)
+        expected = set(await table_names(fresh))
     finally:
         await fresh.close()
     if db.dialect == "postgres":

@@ -108,13 +108,25 @@ async def _schema(db: Database) -> dict[str, _Table]:
     return await _postgres_schema(db)
 
 
+async def table_names(db: Database) -> list[str]:
+    """The tables of the database, by name (SQLite's own left out)."""
+    if db.dialect == "sqlite":
+        rows = await db.fetchall(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+            " ORDER BY name"
+        )
+    else:
+        rows = await db.fetchall(
+            "SELECT table_name FROM information_schema.tables"
+            " WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'"
+            " ORDER BY table_name"
+        )
+    return [str(name) for (name,) in rows]
+
+
 async def _sqlite_schema(db: Database) -> dict[str, _Table]:
-    names = await db.fetchall(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
-        " ORDER BY name"
-    )
     found: dict[str, _Table] = {}
-    for (name,) in names:
+    for name in await table_names(db):
         if name in SKIPPED_TABLES:
             continue
         columns = await db.fetchall(
@@ -132,13 +144,8 @@ async def _sqlite_schema(db: Database) -> dict[str, _Table]:
 
 
 async def _postgres_schema(db: Database) -> dict[str, _Table]:
-    names = await db.fetchall(
-        "SELECT table_name FROM information_schema.tables"
-        " WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'"
-        " ORDER BY table_name"
-    )
     found: dict[str, _Table] = {}
-    for (name,) in names:
+    for name in await table_names(db):
         if name in SKIPPED_TABLES:
             continue
         columns = await db.fetchall(
