@@ -220,9 +220,19 @@ def _title_height(scene: SummaryScene) -> int:
 
 def summary_size(scene: SummaryScene) -> tuple[int, int]:
     """Size in pixels of the summary picture of ``scene``."""
-    sides = sum(_side_height(s, scene) for s in scene.sides)
-    sides += SIDE_GAP * max(0, len(scene.sides) - 1)
-    return (SUMMARY_W, PAD + 2 + _title_height(scene) + sides + PAD + 2)
+    return (SUMMARY_W, _layout(scene, _title_height(scene))[1])
+
+
+def _layout(scene: SummaryScene, title_h: int) -> tuple[tuple[Place, ...], int]:
+    """Where each side's panel goes under a title ``title_h`` pixels high, and the
+    picture's height."""
+    places: list[Place] = []
+    y = PAD + 2 + title_h
+    for side in scene.sides:
+        side_h = _side_height(side, scene)
+        places.append((y, side_h, side.won, team_colour(side.team)))
+        y += side_h + SIDE_GAP
+    return tuple(places), y - (SIDE_GAP if places else 0) + PAD + 2
 
 
 @lru_cache(maxsize=64)
@@ -385,15 +395,9 @@ def summary_image(scene: SummaryScene) -> Image.Image:
             if suit not in SUITS:
                 raise ValueError(f"not a suit: {suit!r}")
     title_h = _title_height(scene)
-    places: list[Place] = []
-    y = PAD + 2 + title_h
-    for side in scene.sides:
-        side_h = _side_height(side, scene)
-        places.append((y, side_h, side.won, team_colour(side.team)))
-        y += side_h + SIDE_GAP
-    height = y - SIDE_GAP + PAD + 2  # as summary_size gives
+    places, height = _layout(scene, title_h)
     badge = scene.trump_suit if title_h else None
-    canvas = _backdrop(height, badge, tuple(places)).copy()
+    canvas = _backdrop(height, badge, places).copy()
     if title_h:
         ty = PAD + 2 + 4
         for line, size in _title_lines(scene):
