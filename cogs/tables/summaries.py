@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
@@ -18,6 +19,7 @@ import discord
 from bot.tables.views import TableView
 
 from . import messages
+from .drawing import Files
 from .messages import Payload
 from .outlet import Outlet
 
@@ -128,21 +130,9 @@ class DealSummaries:
     async def _end_lobby(self, end: GameEnd) -> bool:
         """One try at the lobby's edit; False when Discord failed in a way worth another
         try (a lobby gone stays gone)."""
-        outlet = self.outlet
         table = end.table
-        place = outlet.places.known(table.id)
-        if place is not None and place.closed:
-            return True  # its channel closed to the bot since: the lobby stays as it was
         key = messages.MessageKey.lobby(table.id)
-        try:
-            await outlet.edit(table.channel_id, end.message_id, key, end.payload)
-        except discord.HTTPException as error:
-            if error.status >= 500 or error.status == 429:
-                return False
-            log.info("Table %s: its lobby stays as it was (%s)", table.id, error)
-        finally:
-            outlet.shown.digests.pop(key, None)
-        return True
+        return await self._try(table, table.channel_id, end.message_id, key, end.payload)
 
     async def _summarize(self, archive: Archive) -> bool:
         """One try at the edit; False when Discord failed in a way worth another try (a
@@ -151,24 +141,43 @@ class DealSummaries:
         table = archive.table
         summary = table.summary
         assert summary is not None
-        place = outlet.places.known(table.id)
-        if place is not None and place.closed:
-            return True  # its channel closed to the bot since: the message stays as it was
         key = messages.MessageKey.summary(table.id, summary.deal_no)
         payload = messages.summary_payload(table, summary)
         files = functools.partial(messages.summary_files, outlet.shown, table, summary)
         try:
-            await outlet.edit(archive.where_id, archive.message_id, key, payload, files)
+            return await self._try(
+                table, archive.where_id, archive.message_id, key, payload, files, shut=True
+            )
+        finally:
+            if archive.over:
+                outlet.shown.forget_table(table.id)
+
+    async def _try(
+        self,
+        table: TableView,
+        where_id: int,
+        message_id: int,
+        key: messages.MessageKey,
+        payload: Payload,
+        files: Callable[[], Files] | None = None,
+        *,
+        shut: bool = False,
+    ) -> bool:
+        """One try at a message's last edit; False when Discord failed in a way worth
+        another try. A message gone, too old to edit, or in a channel closed to the bot
+        since, stays as it was (``shut``: a channel that refuses the bot is closed to it)."""
+        outlet = self.outlet
+        place = outlet.places.known(table.id)
+        if place is not None and place.closed:
+            return True
+        try:
+            await outlet.edit(where_id, message_id, key, payload, files)
         except discord.HTTPException as error:
             if error.status >= 500 or error.status == 429:
                 return False
-            if place is not None and outlet.closes(table, error):
+            if shut and place is not None and outlet.closes(table, error):
                 outlet.shut(place, error)
-            log.info(
-                "Table %s: deal %s keeps its message (%s)", table.id, summary.deal_no + 1, error
-            )
+            log.info("Table %s: message %s stays as it was (%s)", table.id, message_id, error)
         finally:
             outlet.shown.digests.pop(key, None)
-            if archive.over:
-                outlet.shown.forget_table(table.id)
         return True
