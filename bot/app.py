@@ -195,8 +195,12 @@ class TuteApp(TuteBot):
         if config.web_port is None:
             return
         starter = directly if door is None else door.starter
-        ports = (config.web_port, 0) if door is not None and door.any_port_when_taken else None
-        for port in ports or (config.web_port,):
+        ports = (
+            (config.web_port, 0)
+            if door is not None and door.any_port_when_taken
+            else (config.web_port,)
+        )
+        for port in ports:
             try:
                 await starter(lambda port=port: self.web.start(config.web_host, port))
             except OSError:
@@ -243,7 +247,7 @@ class TuteApp(TuteBot):
             del self.metrics_server
         if "tournament_telling" in built:
             self.tournament_telling.stop()
-        if "retention" in vars(self):
+        if "retention" in built:
             self.retention.stop()
         await super().close()
 
