@@ -148,6 +148,17 @@ class MemberData:
         )
 
 
+DELETED: Final = (
+    ("members", "standings"),
+    ("member_preferences", "preferences"),
+    ("ratings", "ratings"),
+    ("daily_deals", "daily"),
+    ("reviews", "reviews"),
+)
+"""The tables whose rows of a member (by server) an erasure deletes, each with what it
+counts as (:class:`Erased`); the ledger's rows move to the stand-in id instead."""
+
+
 def _like(user_id: int) -> str:
     return f"%{user_id}%"
 
@@ -155,14 +166,8 @@ def _like(user_id: int) -> str:
 async def member_data(source: Source, user_id: int) -> MemberData:
     """Everything :func:`erase_member` would erase or make anonymous, counted."""
     guilds: set[int] = set()
-    for sql in (
-        "SELECT DISTINCT guild_id FROM members WHERE user_id = ?",
-        "SELECT DISTINCT guild_id FROM ledger WHERE user_id = ?",
-        "SELECT DISTINCT guild_id FROM ratings WHERE user_id = ?",
-        "SELECT DISTINCT guild_id FROM daily_deals WHERE user_id = ?",
-        "SELECT DISTINCT guild_id FROM member_preferences WHERE user_id = ?",
-        "SELECT DISTINCT guild_id FROM reviews WHERE user_id = ?",
-    ):
+    for table in ("ledger", *(name for name, _ in DELETED)):
+        sql = f"SELECT DISTINCT guild_id FROM {table} WHERE user_id = ?"
         guilds.update(int(row[0]) for row in await fetchall(source, sql, (user_id,)))
     servers: list[ServerData] = []
     for guild_id in sorted(guilds):
@@ -253,13 +258,7 @@ async def erase_member(db: Database, user_id: int, former_name: FormerName) -> E
             raise busy
         pseudonym = -(await conn.insert("INSERT INTO erasures DEFAULT VALUES"))
         by_user = (user_id,)
-        for table, counter in (
-            ("members", "standings"),
-            ("member_preferences", "preferences"),
-            ("ratings", "ratings"),
-            ("daily_deals", "daily"),
-            ("reviews", "reviews"),
-        ):
+        for table, counter in DELETED:
             for row in await conn.fetchall(
                 f"SELECT DISTINCT guild_id FROM {table} WHERE user_id = ?", by_user
             ):
