@@ -73,15 +73,22 @@ class PreviewPage:
     async def command(self, invocation: str, **options: Any) -> int:
         """Run a slash command from the composer, as the page lists it (its options by the
         names the page shows); the id of the bot's answer."""
-        entry = next(e for e in await self.commands() if e["invocation"] == invocation)
-        receipt = await self.act(
+        receipt = await self.run(invocation, options)
+        return int(receipt["outcomes"][0]["messageId"])
+
+    async def run(self, invocation: str, options: dict[str, Any]) -> dict[str, Any]:
+        """Run the command the page lists as ``invocation``; the page's answer. A
+        LookupError where the page lists no such command."""
+        entry = next((e for e in await self.commands() if e["invocation"] == invocation), None)
+        if entry is None:
+            raise LookupError(f"the page lists no /{invocation}")
+        return await self.act(
             "run_command",
             command_id=entry["commandId"],
             path=entry["path"],
             schema_fingerprint=entry["schemaFingerprint"],
             options=options,
         )
-        return int(receipt["outcomes"][0]["messageId"])
 
     def message(self, message_id: int) -> dict[str, Any] | None:
         return self.state["messages"].get(str(message_id))

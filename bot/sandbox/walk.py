@@ -227,7 +227,10 @@ async def walk(
             last = _shown(page, pressed) or target
             await saw(Seen(step, press, last, pressed, page))
         invocation, options = command_as_listed(sandbox, step)
-        receipt = await run_listed(page, invocation, options)
+        try:
+            receipt = await page.run(invocation, options)
+        except LookupError as error:
+            raise NotInThePage(str(error)) from None
         answer = answers[step.readme] = await _message_of(page, receipt)
         await saw(Seen(step, None, answer, receipt, page))
         for press in step.presses:
@@ -310,17 +313,3 @@ def command_as_listed(sandbox: Sandbox, step: Step) -> tuple[str, dict[str, Any]
     except (StopIteration, KeyError) as error:
         raise NotInThePage(f"/tute {step.readme} is not declared as walked") from error
     return " ".join(names), options
-
-
-async def run_listed(page: PreviewPage, invocation: str, options: dict[str, Any]) -> dict[str, Any]:
-    """Run the command the page lists as ``invocation``; the page's answer."""
-    entry = next((e for e in await page.commands() if e["invocation"] == invocation), None)
-    if entry is None:
-        raise NotInThePage(f"the page lists no /{invocation}")
-    return await page.act(
-        "run_command",
-        command_id=entry["commandId"],
-        path=entry["path"],
-        schema_fingerprint=entry["schemaFingerprint"],
-        options=options,
-    )
