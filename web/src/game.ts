@@ -16,13 +16,12 @@
 //                                #settings-said, select[data-option] each option's values)
 
 import { byId, cardSrc, el, fill, setText } from "./dom";
+import { sendOrSay } from "./notices";
 import type { Asked, QuestionMsg, SettingsMsg, StateMsg, TricksMsg } from "./wire";
 
 export interface GameDoors {
   w(key: string, params?: Record<string, string | number>): string;
   said(key: string): string; // the chat's words (its buttons' labels)
-  send(message: Record<string, unknown>): boolean;
-  notice(text: string): void;
   replay(table: number, deal: number): void;
   card(code: string): string; // a card's name in words
 }
@@ -37,13 +36,13 @@ export function wireGame(given: GameDoors): void {
     const button = (event.target as Element).closest<HTMLButtonElement>("button.game");
     if (!button) return;
     if (button.dataset.do === "tricks") {
-      if (!doors?.send({ type: "tricks" })) doors?.notice(doors.w("not_connected"));
+      sendOrSay({ type: "tricks" });
     } else {
       ask((button.dataset.do ?? "") as Asked);
     }
   });
   byId("settings-open").addEventListener("click", () => {
-    if (!doors?.send({ type: "settings" })) doors?.notice(doors.w("not_connected"));
+    sendOrSay({ type: "settings" });
   });
   const settings = byId<HTMLDialogElement>("settings");
   byId("settings-close").addEventListener("click", () => settings.close());
@@ -51,19 +50,16 @@ export function wireGame(given: GameDoors): void {
   byId("settings-options").addEventListener("change", (event) => {
     const select = (event.target as Element).closest<HTMLSelectElement>("select[data-option]");
     if (!select || doors === null) return;
-    const sent = doors.send({ type: "set", name: select.dataset.option ?? "", value: select.value });
-    if (!sent) doors.notice(doors.w("not_connected"));
+    sendOrSay({ type: "set", name: select.dataset.option ?? "", value: select.value });
   });
   const tricks = byId<HTMLDialogElement>("tricks");
   byId("tricks-close").addEventListener("click", () => tricks.close());
   setText(byId("tricks-close"), given.w("replay.close"));
   byId("rematch").addEventListener("click", () => {
     if (waiting || doors === null) return;
-    if (doors.send({ type: "rematch" })) {
+    if (sendOrSay({ type: "rematch" })) {
       waiting = true;
       byId("rematch").classList.add("sent");
-    } else {
-      doors.notice(doors.w("not_connected"));
     }
   });
   byId("replay-deal").addEventListener("click", () => {
@@ -74,15 +70,14 @@ export function wireGame(given: GameDoors): void {
 
 export function ask(what: Asked): void {
   if (waiting || doors === null) return;
-  if (doors.send({ type: "ask", what })) waiting = true;
-  else doors.notice(doors.w("not_connected"));
+  if (sendOrSay({ type: "ask", what })) waiting = true;
 }
 
 /** The server's question before a leave or a vote: Yes does it, No changes nothing. */
 export function question(msg: QuestionMsg): void {
   waiting = false;
   if (msg.text === null) {
-    if (!doors?.send({ type: msg.what })) doors?.notice(doors.w("not_connected"));
+    sendOrSay({ type: msg.what });
     return;
   }
   const dialog = byId<HTMLDialogElement>("ask");
@@ -93,7 +88,7 @@ export function question(msg: QuestionMsg): void {
   setText(byId("ask-no"), msg.no ?? "");
   yes.onclick = () => {
     dialog.close();
-    if (!doors?.send({ type: msg.what })) doors?.notice(doors.w("not_connected"));
+    sendOrSay({ type: msg.what });
   };
   if (!dialog.open) dialog.showModal();
 }

@@ -4,7 +4,7 @@
 
 import { byId, el, fill, setText } from "./dom";
 import { cardImage } from "./felt";
-import { notice } from "./notices";
+import { notice, sendOrSay } from "./notices";
 import { body, page, type View } from "./state";
 import type { Declaration } from "./wire";
 import { cardName, w } from "./words";
@@ -179,7 +179,7 @@ export function onDeclareClick(event: Event): void {
   const button = (event.target as Element).closest<HTMLButtonElement>("button.declare");
   if (!button || !page.view?.hand) return;
   if (button.classList.contains("hint")) {
-    if (!page.connection?.send({ type: "hint" })) notice(w("not_connected"));
+    sendOrSay({ type: "hint" });
     return;
   }
   const code = button.dataset.code ?? "";

@@ -284,8 +284,6 @@ async function start(): Promise<void> {
   wireGame({
     w,
     said,
-    send: (message) => page.connection?.send(message) ?? false,
-    notice,
     replay: (table, deal) => void replays.openDeal(table, deal),
     card: cardName,
   });

@@ -58,3 +58,11 @@ export function notice(text: string): void {
   void box.offsetWidth; // restart its animation
   box.classList.add("fresh");
 }
+
+/** Send ``message`` to the table; false, and a notice that says why, when the page is not
+ *  connected. */
+export function sendOrSay(message: Record<string, unknown>): boolean {
+  if (page.connection?.send(message)) return true;
+  notice(w("not_connected"));
+  return false;
+}
