@@ -264,7 +264,7 @@ class Table(Seating):
         default=None, init=False, repr=False, compare=False
     )
     """The JSON of ``summary``, and the summary it was written for (frozen too). Not saved."""
-    _commitment: tuple[int, str] | None = field(default=None, init=False, repr=False, compare=False)
+    _commitment: str | None = field(default=None, init=False, repr=False, compare=False)
     """The commitment of the seed it was computed for. Not saved."""
 
     # ------------------------------------------------------------------ queries
@@ -317,10 +317,9 @@ class Table(Seating):
         """The table's commitment, 64 hex digits (None: the older shuffle)."""
         if self.shuffle != VERSION:
             return None
-        cached = self._commitment
-        if cached is None or cached[0] != self.seed:
-            cached = self._commitment = (self.seed, table_commitment(self.seed))
-        return cached[1]
+        if self._commitment is None:  # a table's seed never changes
+            self._commitment = table_commitment(self.seed)
+        return self._commitment
 
     @property
     def short_commitment(self) -> str | None:
