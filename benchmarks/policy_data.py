@@ -155,11 +155,14 @@ def run_job(job: Job) -> int:
 def jobs_of(
     variants: Iterable[Variant], deals: int, shard: int, seed: int, budget: int, out: Path
 ) -> list[Job]:
-    """Every shard of the run, those already written left out."""
+    """Every shard of the run, those already written left out, the variants taken in turn.
+
+    A run stopped early (or one night of many) holds about as many deals of each variant.
+    """
     jobs: list[Job] = []
-    for variant in variants:
-        for first in range(seed, seed + deals, shard):
-            count = min(shard, seed + deals - first)
+    for first in range(seed, seed + deals, shard):
+        count = min(shard, seed + deals - first)
+        for variant in variants:
             path = shard_path(out, variant, first, count)
             if not path.exists():
                 jobs.append(Job(variant, first, count, budget, path))
