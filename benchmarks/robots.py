@@ -27,8 +27,14 @@ seatings and scoring as here.
 
 Run: ``python benchmarks/robots.py [--deals N] [--variant habanero|pairs|...]
 [--a hard --b normal] [--budget 0.4] [--budget-a S] [--budget-b S] [--processes 2]
-[--seed 1] [--options JSON] [--worlds-a N]``: ``--budget-a``/``--budget-b`` give each side its own
-thinking time (the same level against itself at two budgets: does it grow with time?).
+[--seed 1] [--options JSON] [--worlds-a N] [--results FILE]``: ``--budget-a``/``--budget-b`` give
+each side its own thinking time (the same level against itself at two budgets: does it grow
+with time?). With ``--results FILE`` each finished duplicate deal is appended to ``FILE`` (a
+JSON line: the match, the deal's seed, its tally) and a deal already there for the same match
+is not played again: a long match is played over several runs, or several machines' files
+joined with ``cat``, and a stopped run loses at most the deals being played. The thinking
+times are seconds, so a run on a busier machine plays a little weaker: join only runs made
+alike.
 """
 
 from __future__ import annotations
@@ -38,6 +44,8 @@ import os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one core a process: the network's too
 
 import argparse
+import dataclasses
+import functools
 import json
 import math
 import random
@@ -360,6 +368,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1, help="first deal seed")
     parser.add_argument("--options", default="{}", help='table options as JSON, e.g. {"deck": 36}')
     parser.add_argument("--worlds-a", type=int, default=0, help="cap A's search (sampled deals)")
+    parser.add_argument(
+        "--results", type=Path, default=None, help="deals played, kept (JSON lines)"
+    )
     args = parser.parse_args()
     variant = Variant(args.variant)
     match = Match(
@@ -373,8 +384,36 @@ def main() -> None:
     )
     jobs = [(match, args.seed + i) for i in range(args.deals)]
     play_all(
-        jobs, run_deal, args.processes, lambda tally, done, spent: report(match, tally, done, spent)
+        jobs,
+        run_deal,
+        args.processes,
+        lambda tally, done, spent: report(match, tally, done, spent),
+        args.results,
     )
+
+
+def match_key(match: object) -> str:
+    """What names a match in a results file: every field that changes how it is played."""
+    return repr(match)
+
+
+def played_before(path: Path | None, key: str) -> dict[int, Tally]:
+    """The deals of match ``key`` already in the results file ``path``, by seed."""
+    if path is None or not path.exists():
+        return {}
+    found: dict[int, Tally] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            continue  # a line cut short by a stopped run: its deal is played again
+        if row.get("match") == key:
+            found[int(row["deal"])] = Tally(**row["tally"])
+    return found
+
+
+def _keyed(play: Callable[[tuple[Match, int]], Tally], job: tuple[Match, int]) -> tuple[int, Tally]:
+    return job[1], play(job)
 
 
 def play_all(
@@ -382,19 +421,39 @@ def play_all(
     play: Callable[[tuple[Match, int]], Tally],
     processes: int,
     describe: Callable[[Tally, int, float], str],
-) -> None:
+    results: Path | None = None,
+    key: str | None = None,
+) -> Tally:
     """Play the duplicate deals of ``jobs`` on ``processes`` workers, printing what
-    ``describe`` says of the tally every 50 deals and at the end."""
+    ``describe`` says of the tally every 50 deals and at the end. With ``results``, the
+    deals found there for this match (``key``, by default the jobs' ``match_key``) count
+    without being played, and each deal played is appended as it ends."""
+    key = key if key is not None else match_key(jobs[0][0]) if jobs else ""
+    before = played_before(results, key)
     total = Tally()
+    for _, seed in jobs:
+        if seed in before:
+            total.add(before[seed])
+    todo = [job for job in jobs if job[1] not in before]
+    done = len(jobs) - len(todo)
+    if done:
+        print(f"{done} deals found in {results}, {len(todo)} to play", flush=True)
+    if results is not None and results.exists() and not results.read_bytes().endswith(b"\n"):
+        with results.open("a", encoding="utf-8") as f:
+            f.write("\n")  # after a line cut short, the next deal on a line of its own
     start = time.perf_counter()
-    done = 0
     with Pool(processes) as pool:
-        for tally in pool.imap_unordered(play, jobs):
+        for seed, tally in pool.imap_unordered(functools.partial(_keyed, play), todo):
             total.add(tally)
             done += 1
+            if results is not None:
+                row = {"match": key, "deal": seed, "tally": dataclasses.asdict(tally)}
+                with results.open("a", encoding="utf-8") as f:
+                    f.write(json.dumps(row) + "\n")
             if done % 50 == 0 and done < len(jobs):
                 print(describe(total, done, time.perf_counter() - start), flush=True)
     print(describe(total, done, time.perf_counter() - start), flush=True)
+    return total
 
 
 if __name__ == "__main__":

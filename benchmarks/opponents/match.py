@@ -27,7 +27,8 @@ and both sides' decision times (p50, p99), so that equal time can be checked.
 Run (from the repository root, with the ``bench`` extra: ``pip install -e '.[bench]'``):
 ``python -m benchmarks.opponents.match --variant pairs --deals 100 --budget 0.1
 --processes 16 --opponent ismcts|mcts [--seed 1] [--options JSON] [--budget-b S]
-[--uct-c 2] [--rollouts 1]``.
+[--uct-c 2] [--rollouts 1] [--results FILE]`` (``FILE`` keeps the deals played, as in
+``benchmarks/robots.py``).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Final
 
 import numpy as np  # pyright: ignore[reportMissingImports]
@@ -49,7 +51,7 @@ from open_spiel.python.algorithms import (  # pyright: ignore[reportMissingImpor
 )
 
 from benchmarks.opponents.tute_game import TuteGame, action_of
-from benchmarks.robots import Match, Tally, play_all, report, run_deal
+from benchmarks.robots import Match, Tally, match_key, play_all, report, run_deal
 from bot.ai.declarations import wanted_declaration
 from bot.engine import Action, Deal, DealtCards, Options, Variant, parse_options, seat_view
 
@@ -249,6 +251,9 @@ def main() -> None:
     parser.add_argument("--options", default="{}", help='table options as JSON, e.g. {"deck": 36}')
     parser.add_argument("--uct-c", type=float, default=2.0, help="OpenSpiel's UCT constant")
     parser.add_argument("--rollouts", type=int, default=1, help="random rollouts a leaf")
+    parser.add_argument(
+        "--results", type=Path, default=None, help="deals played, kept (JSON lines)"
+    )
     args = parser.parse_args()
     variant = Variant(args.variant)
     duel = Duel(
@@ -265,7 +270,12 @@ def main() -> None:
     # module-level function and class, partially applied: the pool can pickle them
     play = functools.partial(run_deal, b_answer=functools.partial(OpenSpielSeat, duel))
     play_all(
-        jobs, play, args.processes, lambda tally, done, spent: describe(duel, tally, done, spent)
+        jobs,
+        play,
+        args.processes,
+        lambda tally, done, spent: describe(duel, tally, done, spent),
+        args.results,
+        match_key(duel),
     )
 
 
