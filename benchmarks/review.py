@@ -1,6 +1,7 @@
 """What a review costs, and the judge as a yardstick of the robots' strength.
 
-Run: ``python benchmarks/review.py [--deals N] [--seed S] [--workers W] [--part P]``.
+Run: ``python benchmarks/review.py [--deals N] [--seed S] [--workers W] [--part P]
+[--robots easy,normal,hard] [--variants pairs,habanero] [--worlds 40]``.
 
 ``--part time`` (and ``all``): each variant's deals, played by normal robots, are reviewed
 for seat 0 as the service reviews them (:meth:`bot.tables.review.Reviews.compute`: each
@@ -14,6 +15,10 @@ and a hard robot (the others normal robots; the hard one on the hints' counted b
 the play is the same on any machine), each of seat 0's decisions judged: the mean points
 lost per decision against the judge's best choice, per variant and in all. A strength
 yardstick that needs far fewer deals than matches do: every decision is a measurement.
+``--robots`` names who plays seat 0 (default ``easy,normal,hard``): a level, or a style of
+the hard search (``hard-2026-11``, ``hard-policy``), that one counted in ``--worlds``
+sampled deals a decision on a clock that never moves, so that two styles see as many
+deals; ``--variants`` which variants (default all).
 """
 
 from __future__ import annotations
@@ -29,9 +34,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from dataclasses import replace
+
 from bot.ai import Level, choose_action
 from bot.ai.judge import JUDGE_WORLDS
-from bot.engine import Deal, Options, Variant, record_of, seat_view, shuffle_deal
+from bot.ai.search import HARD_2026_11, POLICY, Style, hard_action
+from bot.engine import Action, Deal, Options, Variant, record_of, seat_view, shuffle_deal
+from bot.engine.view import SeatView
 from bot.tables.hints import HINT_BUDGET, Ticks
 from bot.tables.review import Reviews, review_record
 from bot.tables.thinking import Thinking
@@ -40,8 +49,27 @@ TABLE_BUDGET = 0.4
 """The robots' budget at the tables, in seconds (the busy pool's searches)."""
 
 
-def played(variant: Variant, seed: int, level: Level) -> str:
-    """A seeded deal's record, seat 0 played by a robot of ``level``, the others normal."""
+STYLES: dict[str, Style] = {"hard-2026-11": HARD_2026_11, "hard-policy": POLICY}
+"""The hard search's styles that can play seat 0, by the name ``benchmarks/robots.py`` gives."""
+
+
+def _frozen() -> float:
+    return 0.0
+
+
+def _seat0(view: SeatView, robot: str, rng: random.Random, worlds: int) -> Action | None:
+    if robot in STYLES:
+        style = replace(STYLES[robot], max_worlds=worlds)
+        return hard_action(view, rng, 1e9, _frozen, style=style)
+    level = Level(robot)
+    if level is Level.HARD:
+        return choose_action(view, level, rng, HINT_BUDGET, clock=Ticks())
+    return choose_action(view, level, rng, 0.0)
+
+
+def played(variant: Variant, seed: int, robot: str, worlds: int = 40) -> str:
+    """A seeded deal's record, seat 0 played by ``robot`` (a level or a style of
+    ``STYLES``), the others normal."""
     options = Options()
     rng = random.Random(seed)
     r = Deal(shuffle_deal(variant, options, rng.randrange(options.seats_at(variant)), rng))
@@ -49,10 +77,10 @@ def played(variant: Variant, seed: int, level: Level) -> str:
     while not r.finished:
         for seat in sorted({a.seat for a in r.legal_actions()}, key=lambda s: s != r.turn):
             view = seat_view(r, seat)
-            if seat == 0 and level is Level.HARD:
-                action = choose_action(view, level, robots, HINT_BUDGET, clock=Ticks())
+            if seat == 0:
+                action = _seat0(view, robot, robots, worlds)
             else:
-                action = choose_action(view, level if seat == 0 else Level.NORMAL, robots, 0.0)
+                action = choose_action(view, Level.NORMAL, robots, 0.0)
             if action is not None:
                 r.apply(action)
                 break
@@ -108,30 +136,34 @@ async def _times(records: dict[Variant, list[str]], workers: int, busy: bool) ->
         thinking.close()
 
 
-def _lost(args: tuple[Variant, int, Level]) -> tuple[float, int]:
-    variant, seed, level = args
-    review = review_record(played(variant, seed, level), 0)
+def _lost(args: tuple[Variant, int, str, int]) -> tuple[float, int]:
+    variant, seed, robot, worlds = args
+    review = review_record(played(variant, seed, robot, worlds), 0)
     return sum(d.cost for d in review.decisions), len(review.decisions)
 
 
-def _strength(deals: int, seed: int, workers: int) -> None:
-    levels = [Level.EASY, Level.NORMAL, Level.HARD]
-    jobs = [(v, seed + k, level) for level in levels for v in Variant for k in range(deals)]
+def _strength(
+    deals: int, seed: int, workers: int, robots: list[str], variants: list[Variant], worlds: int
+) -> None:
+    jobs = [
+        (v, seed + k, robot, worlds) for robot in robots for v in variants for k in range(deals)
+    ]
     with ProcessPoolExecutor(max_workers=workers) as pool:
         results = dict(zip(jobs, pool.map(_lost, jobs), strict=True))
     print(f"Points lost per decision (judge: {JUDGE_WORLDS} sampled deals a decision):")
-    print(f"  {'':10s} " + " ".join(f"{level.value:>8s}" for level in levels))
-    for variant in [*Variant, None]:
+    width = max(8, *(len(robot) for robot in robots))
+    print(f"  {'':10s} " + " ".join(f"{robot:>{width}s}" for robot in robots))
+    for variant in [*variants, None]:
         cells = []
-        for level in levels:
+        for robot in robots:
             picked = [
                 r
-                for (v, _, lv), r in results.items()
-                if lv is level and (variant is None or v is variant)
+                for (v, _, name, _), r in results.items()
+                if name == robot and (variant is None or v is variant)
             ]
             lost = sum(c for c, _ in picked)
             count = sum(n for _, n in picked)
-            cells.append(f"{lost / max(1, count):8.2f}")
+            cells.append(f"{lost / max(1, count):{width}.2f}")
         print(f"  {variant.value if variant else 'all':10s} " + " ".join(cells))
 
 
@@ -141,16 +173,24 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--part", choices=["time", "strength", "all"], default="all")
+    parser.add_argument("--robots", default="easy,normal,hard", help="who plays seat 0")
+    parser.add_argument("--variants", default=",".join(v.value for v in Variant))
+    parser.add_argument("--worlds", type=int, default=40, help="the styles' sampled deals")
     args = parser.parse_args()
+    robots = args.robots.split(",")
+    for robot in robots:
+        if robot not in STYLES and robot not in {level.value for level in Level}:
+            raise SystemExit(f"{robot}: not a level nor one of {', '.join(STYLES)}")
+    variants = [Variant(v) for v in args.variants.split(",")]
     if args.part in ("time", "all"):
         records = {
-            v: [played(v, args.seed + k, Level.NORMAL) for k in range(args.deals)] for v in Variant
+            v: [played(v, args.seed + k, "normal") for k in range(args.deals)] for v in variants
         }
         print(f"Review time per deal ({args.workers} workers, {JUDGE_WORLDS} sampled deals):")
         asyncio.run(_times(records, args.workers, busy=False))
         asyncio.run(_times(records, args.workers, busy=True))
     if args.part in ("strength", "all"):
-        _strength(args.deals, args.seed, args.workers)
+        _strength(args.deals, args.seed, args.workers, robots, variants, args.worlds)
 
 
 if __name__ == "__main__":
