@@ -8,7 +8,8 @@ size. The network is the variant's trained one, or random weights of ``--hidden`
 where none is installed (a card costs the same).
 
 Run: ``python benchmarks/policy_cost.py [--variant pairs] [--deals 400] [--batch 16]
-[--hidden 256,128]``.
+[--hidden 256,128] [--leads]``: with ``--leads`` the network chooses only each trick's
+first card, the heuristic the cards that follow (``search.POLICY_LEADS``).
 """
 
 from __future__ import annotations
@@ -54,6 +55,9 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=400)
     parser.add_argument("--batch", type=int, default=16)
     parser.add_argument("--hidden", default="256,128")
+    parser.add_argument(
+        "--leads", action="store_true", help="the network leads, the heuristic follows"
+    )
     args = parser.parse_args()
     variant = Variant(args.variant)
     rng = random.Random(1)
@@ -69,9 +73,10 @@ def main() -> None:
     net = installed if installed is not None else random_net((h1, h2))
     start = time.perf_counter()
     for i in range(0, len(deals), args.batch):
-        play_out([d.copy() for d in deals[i : i + args.batch]], net)
+        play_out([d.copy() for d in deals[i : i + args.batch]], net, follows=not args.leads)
     network = time.perf_counter() - start
     which = "trained" if installed is not None else f"random {h1},{h2}"
+    which += ", leads only" if args.leads else ""
     print(f"{variant.value}: {args.deals} deals, {cards} cards")
     print(f"  heuristic: {heuristic / cards * 1e6:6.1f} us a card")
     print(

@@ -38,7 +38,7 @@ from dataclasses import replace
 
 from bot.ai import Level, choose_action
 from bot.ai.judge import JUDGE_WORLDS
-from bot.ai.search import HARD_2026_11, POLICY, Style, hard_action
+from bot.ai.search import HARD_2026_11, POLICY, POLICY_LEADS, Style, hard_action
 from bot.engine import Action, Deal, Options, Variant, record_of, seat_view, shuffle_deal
 from bot.engine.view import SeatView
 from bot.tables.hints import HINT_BUDGET, Ticks
@@ -49,7 +49,11 @@ TABLE_BUDGET = 0.4
 """The robots' budget at the tables, in seconds (the busy pool's searches)."""
 
 
-STYLES: dict[str, Style] = {"hard-2026-11": HARD_2026_11, "hard-policy": POLICY}
+STYLES: dict[str, Style] = {
+    "hard-2026-11": HARD_2026_11,
+    "hard-policy": POLICY,
+    "hard-policy-leads": POLICY_LEADS,
+}
 """The hard search's styles that can play seat 0, by the name ``benchmarks/robots.py`` gives."""
 
 

@@ -16,6 +16,7 @@ model (``search.READING``); ``hard-weighed``, that weighing without the exact en
 ``hard-2026-11``, the hard robot as it was before the policy network (today the tables'
 hard); ``hard-policy``, the hard robot with the policy network in its playouts
 (``search.POLICY``: the heuristic's playouts where no weights are installed);
+``hard-policy-leads``, the network choosing only the leads of the playouts' tricks;
 ``hard-oracle``, hard-baseline searching the real deal alone (it cheats: what knowing
 every card is worth). ``--worlds-a N`` caps side A's hard search at N sampled deals: how
 it plays with the share of a core it gets among many busy tables
@@ -59,7 +60,16 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.ai import Level, choose_action
-from bot.ai.search import BASELINE, HARD, HARD_2026_11, POLICY, READING, Style, hard_action
+from bot.ai.search import (
+    BASELINE,
+    HARD,
+    HARD_2026_11,
+    POLICY,
+    POLICY_LEADS,
+    READING,
+    Style,
+    hard_action,
+)
 from bot.engine import (
     Action,
     Deal,
@@ -95,6 +105,7 @@ STYLES = {
     "hard-weighed": replace(READING, exact_ends=False),
     "hard-2026-11": HARD_2026_11,
     "hard-policy": POLICY,
+    "hard-policy-leads": POLICY_LEADS,
 }
 """The hard robot and its search without what it gained since ``BASELINE``, or with one
 part only: the parts measured one by one."""

@@ -48,6 +48,7 @@ from .features import (
     parts,
     unpack,
 )
+from .heuristic import playout_card
 from .playout_features import Reader, parts_of_deals
 
 FAMILIES: Final = {
@@ -184,9 +185,11 @@ def play_out(
     net: PolicyNet,
     ends: tuple[int, Callable[[Deal], None]] | None = None,
     stop: Callable[[], bool] | None = None,
+    follows: bool = True,
 ) -> bool:
     """Play every deal of ``deals`` to the end, the network choosing each seat's card from
-    that seat's own view, all the deals waiting for a card scored in one batch. With
+    that seat's own view, all the deals waiting for a card scored in one batch (without
+    ``follows``, only each trick's lead: the heuristic plays the cards that follow). With
     ``ends = (tricks, finish)``, a deal with nothing left to draw and at most ``tricks``
     tricks left, at a trick's start, is handed to ``finish`` (the search's exact ends).
     ``stop`` is asked before each batch of cards: once it says so, the deals are left
@@ -197,7 +200,7 @@ def play_out(
         waiting: list[tuple[Deal, Reader, int]] = []
         asked: list[Deal] = []
         for r in live:
-            if _advance(r, ends):
+            if _advance(r, ends, follows):
                 continue
             waiting.append((r, read[id(r)], r.play_mask()))
             asked.append(r)
@@ -211,9 +214,10 @@ def play_out(
     return True
 
 
-def _advance(r: Deal, ends: tuple[int, Callable[[Deal], None]] | None) -> bool:
+def _advance(r: Deal, ends: tuple[int, Callable[[Deal], None]] | None, follows: bool) -> bool:
     """Play ``r``'s moves that need no network (passes, the playouts' declarations, a
-    card that is the only one); True once the deal is over (``ends`` may finish it)."""
+    card that is the only one, without ``follows`` a card that follows in a trick, the
+    heuristic's); True once the deal is over (``ends`` may finish it)."""
     while not r.finished:
         if r.phase is _AUCTION:
             r.apply(Action.simple(r.turn, Kind.PASS))
@@ -223,6 +227,9 @@ def _advance(r: Deal, ends: tuple[int, Callable[[Deal], None]] | None) -> bool:
         m = r.play_mask()
         if not m & m - 1:
             r.apply(Action.play(r.turn, m.bit_length() - 1))
+            continue
+        if not follows and r.trick:
+            r.apply(Action.play(r.turn, playout_card(r, m)))
             continue
         if ends is not None and not r.trick and affordable(r, ends[0] * r.players):
             ends[1](r)

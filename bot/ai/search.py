@@ -75,6 +75,10 @@ class Style:
     """The playouts' cards are the policy network's (``policy``), each seat choosing from
     its own view, a batch of sampled deals at a time; the heuristic's where the variant
     has no trained weights."""
+    policy_follows: bool = True
+    """With ``policy``: the network chooses the cards that follow in a trick too; without,
+    only each trick's lead, the heuristic the rest (far fewer of the network's cards: a
+    follower's choice is mostly forced by the rules)."""
     known_deal: Deal | None = None
     """The real deal, for a benchmark measuring what knowing every card is worth: every
     sampled deal is then a copy of it. Never set for a robot at a table."""
@@ -99,6 +103,8 @@ HARD_2026_11: Final = HARD
 POLICY: Final = Style(policy=True)
 """The hard robot with the policy network in its playouts: measured against
 ``HARD_2026_11`` before it may become the tables' hard robot."""
+POLICY_LEADS: Final = Style(policy=True, policy_follows=False)
+"""``POLICY`` with the network choosing only the leads of the playouts' tricks."""
 BASELINE: Final = Style(exact_ends=False)
 READING: Final = Style(weigh_plays=True, weigh_locations=True)
 
@@ -284,7 +290,8 @@ def _policy_worlds(
                 r.apply(candidates[i])
                 row.append(r)
             played.append(row)
-        if not play_out([r for row in played for r in row], net, ends, passed if worlds else None):
+        deals = [r for row in played for r in row]
+        if not play_out(deals, net, ends, passed if worlds else None, style.policy_follows):
             del logs[-size:]  # out of time halfway: that batch counts for none
             break
         for i, row in zip(active, played, strict=True):

@@ -10,9 +10,10 @@ import pytest
 
 from bot.ai import policy
 from bot.ai.features import FEATURES, parts, public_of_deal
+from bot.ai.heuristic import playout_card
 from bot.ai.policy import PolicyNet, play_out
 from bot.ai.search import HARD, POLICY, Searched, hard_action
-from bot.engine import Action, Deal, Variant, seat_view
+from bot.engine import Action, Deal, Kind, Variant, seat_view
 from bot.engine.events import Phase
 
 from .helpers import CountingClock
@@ -35,6 +36,33 @@ def test_a_batched_playout_plays_each_deal_as_alone() -> None:
         alone = start.copy()
         play_out([alone], net)
         assert alone.actions == done.actions
+
+
+def test_with_leads_only_the_network_chooses_only_the_first_card_of_each_trick(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    net = random_net()
+    asked: list[int] = []  # the cards already in the trick when the network was asked
+    choose = policy.choose_in_deals
+
+    def counting(net: PolicyNet, decisions: list[tuple[Deal, policy.Reader, int]]) -> list[int]:
+        asked.extend(len(r.trick) for r, _, _ in decisions)
+        return choose(net, decisions)
+
+    monkeypatch.setattr(policy, "choose_in_deals", counting)
+    start = positions(Variant.PAIRS, 2)[0]
+    leads = start.copy()
+    play_out([leads], net, follows=False)
+    assert asked and set(asked) == {0}
+    # the cards that followed are the heuristic's own, as its playouts play them
+    copy = start.copy()
+    for action in leads.actions[len(start.actions) :]:
+        if action.kind is Kind.PLAY and copy.trick and copy.play_mask() & copy.play_mask() - 1:
+            assert action.arg == playout_card(copy, copy.play_mask())
+        copy.apply(action)
+    asked.clear()
+    play_out([start.copy()], net)
+    assert set(asked) > {0}  # by default it follows too
 
 
 def hard_position(variant: Variant = Variant.PAIRS, seed: int = 3) -> Deal:
