@@ -18,7 +18,11 @@ to ``--out``, by default the bot's ``bot/ai/policy_<family>.npz`` (about 0.6 MB 
 
 Run: ``python benchmarks/train_policy.py --family table|habanero [--data data/policy]
 [--hidden 256,128] [--epochs 20] [--batch 256] [--lr 1e-3] [--temperature 0.1]
-[--holdout 0.1] [--seed 1] [--out PATH]``.
+[--holdout 0.1] [--seed 1] [--out PATH] [--serve pairs,...]``. The robots play the
+network only in the variants of ``--serve`` (none by default): to measure it, name the
+variants to try (``benchmarks/robots.py --a hard-policy --b hard-2026-11``); to ship it,
+train again with the same arguments (the same weights) naming only those where it measured
+no weaker.
 """
 
 from __future__ import annotations
@@ -281,7 +285,15 @@ def main() -> None:
     parser.add_argument("--holdout", type=float, default=0.1)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument(
+        "--serve",
+        default="",
+        help="variants the robots play it in, e.g. pairs (default none: measure it first)",
+    )
     args = parser.parse_args()
+    serves = [Variant(v).value for v in args.serve.split(",") if v]
+    if any(FAMILIES[Variant(v)] != args.family for v in serves):
+        raise SystemExit(f"--serve {args.serve}: not all of the {args.family} family")
     h1, h2 = (int(x) for x in args.hidden.split(","))
     data = load(args.data, args.family)
     train, held = split(data, args.holdout)
@@ -324,6 +336,7 @@ def main() -> None:
         "decisions": np.array(data.decisions),
         "epoch": np.array(epoch),
         "held_top1": np.array(scores.agree),
+        "serves": np.array(serves, dtype=str),
     }
     np.savez_compressed(out, **arrays)  # pyright: ignore[reportArgumentType]
     print(

@@ -75,7 +75,20 @@ def weights_path(family: str, folder: Path = WEIGHTS_DIR) -> Path:
 class PolicyNet:
     """The weights of one family's network, and its forward pass."""
 
-    __slots__ = ("b1", "b2", "b3", "w1c", "w1card", "w1cn", "w1m", "w1n", "w1s", "w2", "w3")
+    __slots__ = (
+        "b1",
+        "b2",
+        "b3",
+        "serves",
+        "w1c",
+        "w1card",
+        "w1cn",
+        "w1m",
+        "w1n",
+        "w1s",
+        "w2",
+        "w3",
+    )
 
     def __init__(self, arrays: dict[str, npt.NDArray[np.float32]]) -> None:
         w1 = arrays["w1"].astype(np.float32)
@@ -94,6 +107,11 @@ class PolicyNet:
         self.b2 = arrays["b2"].astype(np.float32)
         self.w3 = arrays["w3"].astype(np.float32).reshape(-1)
         self.b3 = float(np.asarray(arrays["b3"]).reshape(-1)[0])
+        self.serves: frozenset[str] = frozenset(
+            str(v) for v in np.asarray(arrays.get("serves", np.array([], dtype=str))).tolist()
+        )
+        """The variants the robots play it in (``Variant`` values): those where it measured
+        no weaker than the heuristic's playouts. Written by the trainer's ``--serve``."""
 
     @classmethod
     def load(cls, path: Path) -> PolicyNet:
@@ -142,10 +160,16 @@ class PolicyNet:
         return (h2 @ self.w3 + np.float32(self.b3)).astype(np.float32, copy=False)
 
 
-@functools.cache
 def net_for(variant: Variant, folder: Path = WEIGHTS_DIR) -> PolicyNet | None:
-    """The network of ``variant``'s family, loaded once; None without its weights."""
-    path = weights_path(FAMILIES[variant], folder)
+    """The network of ``variant``'s family, loaded once; None without its weights, or
+    where they are not to serve ``variant`` (``PolicyNet.serves``)."""
+    net = _family_net(FAMILIES[variant], folder)
+    return net if net is not None and variant.value in net.serves else None
+
+
+@functools.cache
+def _family_net(family: str, folder: Path) -> PolicyNet | None:
+    path = weights_path(family, folder)
     return PolicyNet.load(path) if path.exists() else None
 
 

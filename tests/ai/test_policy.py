@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -154,3 +155,26 @@ def test_the_playouts_scores_are_the_networks_on_the_whole_rows(variant: Variant
         np.testing.assert_allclose(
             net.scores_of(encoded), net.scores(encoded.rows()), rtol=1e-5, atol=1e-5
         )
+
+
+def test_the_robots_play_a_network_only_in_the_variants_it_serves(tmp_path: Path) -> None:
+    rng = np.random.default_rng(1)
+    arrays = {
+        "w1": rng.normal(0, 0.1, (FEATURES, 8)).astype(np.float32),
+        "b1": np.zeros(8, np.float32),
+        "w2": rng.normal(0, 0.1, (8, 4)).astype(np.float32),
+        "b2": np.zeros(4, np.float32),
+        "w3": rng.normal(0, 0.1, (4, 1)).astype(np.float32),
+        "b3": np.zeros(1, np.float32),
+    }
+    measured = tmp_path / "measured"
+    measured.mkdir()
+    np.savez(policy.weights_path("table", measured), serves=np.array(["pairs"]), **arrays)
+    assert policy.net_for(Variant.PAIRS, measured) is not None
+    assert policy.net_for(Variant.ARRASTRADO, measured) is None  # the same family, not measured
+    assert policy.net_for(Variant.INDIVIDUAL, measured) is None
+    assert policy.net_for(Variant.HABANERO, measured) is None  # no weights for its family
+    unmeasured = tmp_path / "unmeasured"
+    unmeasured.mkdir()
+    np.savez(policy.weights_path("table", unmeasured), **arrays)  # serving none
+    assert policy.net_for(Variant.PAIRS, unmeasured) is None
