@@ -5,7 +5,9 @@ seat's view (``features``): ``FEATURES`` inputs, two hidden layers of ``--hidden
 units, one score. Over a decision's candidates the scores are a softmax, fitted by cross
 entropy to the search's own values: the target is the softmax of the values over
 ``--temperature`` (a candidate the search dropped as clearly worse gets none), or with
-``--temperature 0`` the card the search played. Adam, minibatches of ``--batch``
+``--temperature 0`` the card the search played. Unless ``--no-relabel``, each training
+decision's suits other than trumps are relabelled in one of their six orders, drawn anew
+each time (they play alike: the same decision, six ways). Adam, minibatches of ``--batch``
 decisions, in an order drawn from ``--seed``: the same data and arguments give the same
 weights.
 
@@ -32,18 +34,19 @@ import os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "2")
 
 import argparse
+import itertools
 import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np
 import numpy.typing as npt
 
-from bot.ai.features import FEATURES, MASKS, SCALARS, unpack
+from bot.ai.features import FEATURES, MASKS, SCALARS, relabelled, unpack
 from bot.ai.policy import FAMILIES, weights_path
 from bot.engine import Variant
 
@@ -123,7 +126,16 @@ class Batch:
     values: Floats
 
 
-def batch_of(data: Data, decisions: Ints, temperature: float) -> Batch:
+ORDERS: Final = np.stack([relabelled((a, b, c)) for a, b, c in itertools.permutations((1, 2, 3))])
+"""The six relabellings of the suits other than trumps, as column orders of the rows."""
+
+
+def batch_of(
+    data: Data, decisions: Ints, temperature: float, relabel: np.random.Generator | None = None
+) -> Batch:
+    """The rows of ``decisions`` and their targets; with ``relabel``, each decision's rows
+    with the suits other than trumps relabelled in an order drawn from it (the same
+    decision, one of six ways: ``features.relabelled``)."""
     counts = data.count[decisions]
     offs = np.cumsum(counts) - counts
     total = int(counts.sum())
@@ -135,6 +147,9 @@ def batch_of(data: Data, decisions: Ints, temperature: float) -> Batch:
         axis=1,
     )
     rows = np.concatenate([states, unpack(data.cand_masks[idx]), data.cand_numbers[idx]], axis=1)
+    if relabel is not None:
+        drawn = relabel.integers(0, len(ORDERS), len(decisions))
+        rows = np.take_along_axis(rows, ORDERS[drawn[seg]], axis=1)
     values = data.values[idx]
     if temperature > 0:
         finite = np.isfinite(values)
@@ -286,6 +301,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument(
+        "--relabel",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="train on the suits other than trumps relabelled at random (six ways a decision)",
+    )
+    parser.add_argument(
         "--serve",
         default="",
         help="variants the robots play it in, e.g. pairs (default none: measure it first)",
@@ -314,9 +335,8 @@ def main() -> None:
         total = 0.0
         for lo in range(0, len(order), args.batch):
             chunk = order[lo : lo + args.batch]
-            total += net.step(batch_of(data, chunk, args.temperature), args.lr, args.decay) * len(
-                chunk
-            )
+            batch = batch_of(data, chunk, args.temperature, rng if args.relabel else None)
+            total += net.step(batch, args.lr, args.decay) * len(chunk)
         held_scores = evaluate(net, data, held, args.temperature)
         print(
             f"  epoch {epoch:3d}: train loss {total / len(train):.4f}, held-out loss "

@@ -465,3 +465,25 @@ def parts(decisions: list[tuple[Public, list[int]]]) -> Parts:
 def encode(p: Public, cards: list[int]) -> FloatArray:
     """The rows of ``cards``, the candidates of one decision: ``FEATURES`` floats each."""
     return parts([(p, cards)]).rows()
+
+
+_SUIT_GROUPS: Final = MASKS * 40 + len(_constant(Variant.PAIRS, 4, Options())) + 4
+"""Where the state's four 4-bit suit masks start (three seats' voids, the suits sung)."""
+
+
+def relabelled(order: tuple[int, int, int]) -> npt.NDArray[np.intp]:
+    """Columns of the rows (``FEATURES``) that give a position's rows with the suits other
+    than trumps relabelled, suit ``order[i]`` (1 to 3, suits turned) becoming suit
+    ``1 + i``: ``rows[:, relabelled(order)]``. Those three suits play alike, so each order
+    is the same decision again (the trainer's six for one)."""
+    new_of = [0, *(1 + order.index(s) for s in (1, 2, 3))]
+    cols = np.arange(FEATURES)
+    for block in (*range(0, MASKS * 40, 40), STATE):
+        for s in range(4):
+            cols[block + new_of[s] * 10 : block + new_of[s] * 10 + 10] = range(
+                block + s * 10, block + s * 10 + 10
+            )
+    for g in range(_SUIT_GROUPS, _SUIT_GROUPS + 16, 4):
+        for s in range(4):
+            cols[g + new_of[s]] = g + s
+    return cols

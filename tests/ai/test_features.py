@@ -2,25 +2,31 @@
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import random
+from collections.abc import Callable
 
 import numpy as np
 import pytest
 
 from bot.ai.features import (
     FEATURES,
+    Public,
     Tricks,
     candidate_parts,
     encode,
     parts,
     public_of_deal,
     public_of_view,
+    relabelled,
     state_parts,
 )
 from bot.ai.knowledge import infer, sample_world
 from bot.ai.playout_features import Reader, candidates_of, decision_parts, parts_of_deals
 from bot.ai.policy import choose_in_deals, choose_many
 from bot.engine import Deal, Variant, seat_view
+from bot.engine.cards import cards_of
 from bot.engine.events import Phase
 
 from .policy_helpers import heuristic_step, positions, random_net
@@ -136,3 +142,56 @@ def test_the_playouts_fast_reading_chooses_the_cards_the_reference_chooses(
         assert choose_in_deals(net, [(r, reader, r.play_mask()) for r, reader in batch]) == (
             choose_many(net, [(public_of_deal(r, r.turn), r.play_mask()) for r, _ in batch])
         )
+
+
+def _relabel(p: Public, order: tuple[int, int, int]) -> tuple[Public, Callable[[int], int]]:
+    """``p`` with its suits other than trumps relabelled as ``relabelled(order)`` says
+    (suits counted from trumps), and the card each card becomes."""
+    t = p.trump
+    new_of = {(t + k) % 4: (t + 1 + order.index(k)) % 4 for k in (1, 2, 3)} | {t: t}
+
+    def moved(c: int) -> int:
+        return new_of[c // 10] * 10 + c % 10
+
+    def mask(m: int) -> int:
+        return sum(1 << moved(c) for c in range(40) if m >> c & 1)
+
+    def suits(m: int) -> int:
+        return sum(1 << new_of[s] for s in range(4) if m >> s & 1)
+
+    return (
+        dataclasses.replace(
+            p,
+            hand=mask(p.hand),
+            trick=tuple(moved(c) for c in p.trick),
+            partner_trick=mask(p.partner_trick),
+            gone=mask(p.gone),
+            turned=moved(p.turned) if p.turned >= 0 else -1,
+            known=(mask(p.known[0]), mask(p.known[1]), mask(p.known[2])),
+            voids=(suits(p.voids[0]), suits(p.voids[1]), suits(p.voids[2])),
+            sung=suits(p.sung),
+        ),
+        moved,
+    )
+
+
+@pytest.mark.parametrize("variant", list(Variant))
+def test_the_other_suits_relabelled_are_the_same_rows_with_columns_moved(
+    variant: Variant,
+) -> None:
+    checked = 0
+    for seed in range(3):
+        for r in positions(variant, seed)[::3]:
+            if r.phase is not Phase.PLAY or r.finished:
+                continue
+            p = public_of_deal(r, r.turn)
+            cards = cards_of(r.play_mask())
+            rows = encode(p, cards)
+            for a, b, c in itertools.permutations((1, 2, 3)):
+                order = (a, b, c)
+                q, moved = _relabel(p, order)
+                assert np.array_equal(
+                    encode(q, [moved(c) for c in cards]), rows[:, relabelled(order)]
+                )
+                checked += 1
+    assert checked > 30

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from benchmarks.policy_data import Job, jobs_of, run_job, shard_path
-from benchmarks.train_policy import Net, batch_of, load, softmax_loss
+from benchmarks.train_policy import ORDERS, Net, batch_of, load, softmax_loss
 from bot.ai.policy import PolicyNet
 from bot.engine import Variant
 
@@ -39,3 +39,20 @@ def test_training_lowers_the_loss_and_writes_weights_the_robot_reads(tmp_path: P
     np.savez(path, **net.p)  # pyright: ignore[reportArgumentType]
     robot = PolicyNet.load(path)
     np.testing.assert_allclose(robot.scores(b.rows), net.forward(b.rows)[0], rtol=1e-4, atol=1e-4)
+
+
+def test_a_relabelled_batch_is_each_decision_with_its_other_suits_moved(tmp_path: Path) -> None:
+    run_job(Job(Variant.PAIRS, 1, 1, 2, shard_path(tmp_path, Variant.PAIRS, 1, 1)))
+    data = load(tmp_path, "table")
+    decisions = np.arange(data.decisions)
+    plain = batch_of(data, decisions, 0.1)
+    moved = batch_of(data, decisions, 0.1, np.random.default_rng(3))
+    assert np.array_equal(moved.target, plain.target)
+    drawn = {
+        next(
+            k for k, cols in enumerate(ORDERS) if np.array_equal(moved.rows[i], plain.rows[i, cols])
+        )
+        for i in plain.seg_start.tolist()
+    }
+    assert len(drawn) > 1  # the orders are drawn, not always the same
+    assert not np.array_equal(moved.rows, plain.rows)
