@@ -20,7 +20,9 @@ to ``--out``, by default the bot's ``bot/ai/policy_<family>.npz`` (about 0.6 MB 
 
 Run: ``python benchmarks/train_policy.py --family table|habanero [--data data/policy]
 [--hidden 256,128] [--epochs 20] [--batch 256] [--lr 1e-3] [--temperature 0.1]
-[--holdout 0.1] [--seed 1] [--out PATH] [--serve pairs,...]``. The robots play the
+[--holdout 0.1] [--share 1] [--seed 1] [--out PATH] [--serve pairs,...]``; ``--share``
+learns from only that share of the training deals (the same held-out ones): the learning
+curve, whether more data would help. The robots play the
 network only in the variants of ``--serve`` (none by default): to measure it, name the
 variants to try (``benchmarks/robots.py --a hard-policy --b hard-2026-11``); to ship it,
 train again with the same arguments (the same weights) naming only those where it measured
@@ -298,6 +300,9 @@ def main() -> None:
     parser.add_argument("--decay", type=float, default=1e-5, help="L2 on the weights")
     parser.add_argument("--temperature", type=float, default=0.1)
     parser.add_argument("--holdout", type=float, default=0.1)
+    parser.add_argument(
+        "--share", type=float, default=1.0, help="of the training deals, the lowest seeds' share"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument(
@@ -318,6 +323,10 @@ def main() -> None:
     h1, h2 = (int(x) for x in args.hidden.split(","))
     data = load(args.data, args.family)
     train, held = split(data, args.holdout)
+    if args.share < 1.0:  # a learning curve: the same held-out deals, fewer to learn from
+        kept = np.unique(data.deal[train])
+        kept = kept[: max(1, round(len(kept) * args.share))]
+        train = train[np.isin(data.deal[train], kept)]
     if not len(train) or not len(held):
         raise SystemExit(f"{data.decisions} decisions: too few to train and hold some out")
     print(
