@@ -240,8 +240,9 @@ def play_out(
 
 def _advance(r: Deal, ends: tuple[int, Callable[[Deal], None]] | None, follows: bool) -> bool:
     """Play ``r``'s moves that need no network (passes, the playouts' declarations, a
-    card that is the only one, without ``follows`` a card that follows in a trick, the
-    heuristic's); True once the deal is over (``ends`` may finish it)."""
+    card that is the only one; the heuristic's card without ``follows`` for a card that
+    follows in a trick, and once a stock is gone); True once the deal is over (``ends``
+    may finish it)."""
     while not r.finished:
         if r.phase is _AUCTION:
             r.apply(Action.simple(r.turn, Kind.PASS))
@@ -252,7 +253,9 @@ def _advance(r: Deal, ends: tuple[int, Callable[[Deal], None]] | None, follows: 
         if not m & m - 1:
             r.apply(Action.play(r.turn, m.bit_length() - 1))
             continue
-        if not follows and r.trick:
+        if (not follows and r.trick) or (not r.to_draw and r.variant.has_stock):
+            # habanero with the stock gone: every card is known at the root there, and the
+            # hard robot plays it exactly, so the network never learned such a position
             r.apply(Action.play(r.turn, playout_card(r, m)))
             continue
         if ends is not None and not r.trick and affordable(r, ends[0] * r.players):

@@ -66,6 +66,23 @@ def test_with_leads_only_the_network_chooses_only_the_first_card_of_each_trick(
     assert set(asked) > {0}  # by default it follows too
 
 
+def test_the_network_plays_no_card_once_habaneros_stock_is_gone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    asked: list[int] = []  # the cards left to draw when the network was asked
+    choose = policy.choose_in_deals
+
+    def counting(net: PolicyNet, decisions: list[tuple[Deal, policy.Reader, int]]) -> list[int]:
+        asked.extend(r.to_draw for r, _, _ in decisions)
+        return choose(net, decisions)
+
+    monkeypatch.setattr(policy, "choose_in_deals", counting)
+    deals = [positions(Variant.HABANERO, seed)[0] for seed in range(3)]
+    play_out(deals, random_net())
+    assert all(d.finished for d in deals)
+    assert asked and all(asked)  # never once the stock was gone: the hard robot solves those
+
+
 def hard_position(variant: Variant = Variant.PAIRS, seed: int = 3) -> Deal:
     r = positions(variant, seed)[5]
     while r.phase is not Phase.PLAY or r.play_mask() & (r.play_mask() - 1) == 0:
