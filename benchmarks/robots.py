@@ -17,6 +17,9 @@ model (``search.READING``); ``hard-weighed``, that weighing without the exact en
 hard); ``hard-policy``, the hard robot with the policy network in its playouts
 (``search.POLICY``: the heuristic's playouts where no weights are installed);
 ``hard-policy-leads``, the network choosing only the leads of the playouts' tricks;
+``network``, the policy network alone as a player (no search: its card from its seat's
+view wherever it has a choice of cards, the normal robot's choices otherwise; what the
+network learned, against ``normal``);
 ``hard-oracle``, hard-baseline searching the real deal alone (it cheats: what knowing
 every card is worth). ``--worlds-a N`` caps side A's hard search at N sampled deals: how
 it plays with the share of a core it gets among many busy tables
@@ -74,6 +77,7 @@ from bot.engine import (
     Action,
     Deal,
     Game,
+    Kind,
     Options,
     Variant,
     parse_options,
@@ -98,6 +102,28 @@ def _level(level: Level) -> Policy:
 
 
 POLICIES: dict[str, Policy] = {level.value: _level(level) for level in Level}
+
+
+def _network(view: SeatView, rng: random.Random, budget: float) -> Action | None:
+    """The policy network alone as a player: each card it may choose among several, from
+    its seat's view (``policy.choose_many``); everything else as the normal robot does."""
+    from bot.ai.features import public_of_view
+    from bot.ai.policy import choose_many, net_for
+
+    action = choose_action(view, Level.NORMAL, rng, budget)
+    net = net_for(view.variant)
+    if net is None or action is None or action.kind is not Kind.PLAY:
+        return action
+    legal = 0
+    for a in view.legal:
+        if a.kind is Kind.PLAY:
+            legal |= 1 << a.arg
+    if not legal & legal - 1:
+        return action
+    return Action.play(view.seat, choose_many(net, [(public_of_view(view), legal)])[0])
+
+
+POLICIES["network"] = _network
 STYLES = {
     "hard": HARD,
     "hard-baseline": BASELINE,
