@@ -3,17 +3,29 @@ seeing, Yes or No. No leaves everything as it was; Yes makes the declaration."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 
 import pytest
 import simcord
 
+from bot.ai import Level, choose_action
+from bot.engine import Action, SeatView
 from bot.i18n import t
+from bot.tables.hints import HINT_BUDGET, Ticks
 from cogs.tables.layouts import ASK, SURE
 from tests.cogs.tables._world import buttons, card_of, hand_buttons, open_table, the_table
 from tests.conftest import World
+from tests.runtime import robots_play
 
 SEED = 2
+
+
+def counted_robot(view: SeatView, level: Level, rng: random.Random, budget: float) -> Action | None:
+    """The robots' own choice, their thinking counted on the hints' clock, not timed."""
+    return choose_action(view, level, rng, HINT_BUDGET, clock=Ticks())
+
+
 ROBOT_STEP = 5
 """Seconds of SimCord's clock between looks at the table, while the robot plays."""
 
@@ -25,6 +37,7 @@ async def test_capote_asks_first_and_only_yes_announces_it(
 ) -> None:
     env = simcord_env
     table_seed(SEED)
+    robots_play(counted_robot)  # the same play however busy the machine is
     alice = world.member
     await open_table(env, world, "habanero", [alice], robots=1)
     table = the_table(env)
