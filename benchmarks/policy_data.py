@@ -41,8 +41,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import numpy as np
 
 from bot.ai.features import Public, parts, public_of_view
-from bot.ai.search import HARD, Searched, hard_action
+from bot.ai.search import HARD, Searched, Style, hard_action
 from bot.engine import Action, Deal, Kind, Options, Variant, seat_view, shuffle_deal
+from bot.engine.view import SeatView
 
 BUDGET_SECONDS = 1e9
 """The search's time, never reached: its sampled deals bound it (``max_worlds``)."""
@@ -50,6 +51,21 @@ BUDGET_SECONDS = 1e9
 
 def _frozen_clock() -> float:
     return 0.0
+
+
+def counted_action(
+    view: SeatView,
+    rng: random.Random,
+    style: Style,
+    worlds: int,
+    searched: Searched | None = None,
+    considered: list[tuple[Action, float]] | None = None,
+) -> Action | None:
+    """The hard search of ``style`` on ``worlds`` sampled deals, its clock never moving:
+    the same choice on any machine, however busy (``hard_action``'s ``searched`` and
+    ``considered`` as there)."""
+    style = replace(style, max_worlds=worlds)
+    return hard_action(view, rng, BUDGET_SECONDS, _frozen_clock, searched, style, considered)
 
 
 @dataclass
@@ -74,9 +90,8 @@ def _answer(
     if not view.legal:
         return None
     considered: list[tuple[Action, float]] = []
-    style = replace(HARD, max_worlds=budget)
     searched = Searched()
-    action = hard_action(view, rng, BUDGET_SECONDS, _frozen_clock, searched, style, considered)
+    action = counted_action(view, rng, HARD, budget, searched, considered)
     if len(considered) >= 2 and action is not None and action.kind is Kind.PLAY:
         cards = [a.arg for a, _ in considered]
         out.decisions.append((public_of_view(view), cards))

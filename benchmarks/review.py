@@ -16,9 +16,9 @@ the play is the same on any machine), each of seat 0's decisions judged: the mea
 lost per decision against the judge's best choice, per variant and in all. A strength
 yardstick that needs far fewer deals than matches do: every decision is a measurement.
 ``--robots`` names who plays seat 0 (default ``easy,normal,hard``): a level, or a style of
-the hard search (``hard-2026-11``, ``hard-policy``), that one counted in ``--worlds``
-sampled deals a decision on a clock that never moves, so that two styles see as many
-deals; ``--variants`` which variants (default all).
+the hard search as ``benchmarks/robots.py`` names them (``hard-2026-11``, ``hard-policy``),
+that one counted in ``--worlds`` sampled deals a decision on a clock that never moves, so
+that two styles see as many deals; ``--variants`` which variants (default all).
 """
 
 from __future__ import annotations
@@ -31,14 +31,14 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Final
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from dataclasses import replace
-
+from benchmarks.policy_data import counted_action
+from benchmarks.robots import STYLES
 from bot.ai import Level, choose_action
 from bot.ai.judge import JUDGE_WORLDS
-from bot.ai.search import HARD_2026_11, POLICY, POLICY_LEADS, Style, hard_action
 from bot.engine import Action, Deal, Options, Variant, record_of, seat_view, shuffle_deal
 from bot.engine.view import SeatView
 from bot.tables.hints import HINT_BUDGET, Ticks
@@ -49,22 +49,14 @@ TABLE_BUDGET = 0.4
 """The robots' budget at the tables, in seconds (the busy pool's searches)."""
 
 
-STYLES: dict[str, Style] = {
-    "hard-2026-11": HARD_2026_11,
-    "hard-policy": POLICY,
-    "hard-policy-leads": POLICY_LEADS,
-}
-"""The hard search's styles that can play seat 0, by the name ``benchmarks/robots.py`` gives."""
-
-
-def _frozen() -> float:
-    return 0.0
+LEVELS: Final = frozenset(level.value for level in Level)
 
 
 def _seat0(view: SeatView, robot: str, rng: random.Random, worlds: int) -> Action | None:
-    if robot in STYLES:
-        style = replace(STYLES[robot], max_worlds=worlds)
-        return hard_action(view, rng, 1e9, _frozen, style=style)
+    """Seat 0's action: a level's (the hard one on the hints' counted budget), or a style
+    of the hard search's (``benchmarks/robots.py``'s names) on ``worlds`` sampled deals."""
+    if robot not in LEVELS:
+        return counted_action(view, rng, STYLES[robot], worlds)
     level = Level(robot)
     if level is Level.HARD:
         return choose_action(view, level, rng, HINT_BUDGET, clock=Ticks())
@@ -183,7 +175,7 @@ def main() -> None:
     args = parser.parse_args()
     robots = args.robots.split(",")
     for robot in robots:
-        if robot not in STYLES and robot not in {level.value for level in Level}:
+        if robot not in STYLES and robot not in LEVELS:
             raise SystemExit(f"{robot}: not a level nor one of {', '.join(STYLES)}")
     variants = [Variant(v) for v in args.variants.split(",")]
     if args.part in ("time", "all"):
