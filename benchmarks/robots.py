@@ -84,6 +84,7 @@ from bot.engine import (
     seat_view,
     shuffle_deal,
 )
+from bot.engine.cards import mask_of
 from bot.engine.variants import sides_of
 from bot.engine.view import SeatView
 
@@ -114,10 +115,7 @@ def _network(view: SeatView, rng: random.Random, budget: float) -> Action | None
     net = net_for(view.variant)
     if net is None or action is None or action.kind is not Kind.PLAY:
         return action
-    legal = 0
-    for a in view.legal:
-        if a.kind is Kind.PLAY:
-            legal |= 1 << a.arg
+    legal = mask_of(a.arg for a in view.legal if a.kind is Kind.PLAY)
     if not legal & legal - 1:
         return action
     return Action.play(view.seat, choose_many(net, [(public_of_view(view), legal)])[0])
@@ -434,12 +432,10 @@ def match_key(match: object) -> str:
     return repr(match)
 
 
-def played_before(path: Path | None, key: str) -> dict[int, Tally]:
-    """The deals of match ``key`` already in the results file ``path``, by seed."""
-    if path is None or not path.exists():
-        return {}
+def played_before(text: str, key: str) -> dict[int, Tally]:
+    """The deals of match ``key`` already in a results file's ``text``, by seed."""
     found: dict[int, Tally] = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for line in text.splitlines():
         try:
             row = json.loads(line)
         except json.JSONDecodeError:
@@ -466,7 +462,8 @@ def play_all(
     deals found there for this match (``key``, by default the jobs' ``match_key``) count
     without being played, and each deal played is appended as it ends."""
     key = key if key is not None else match_key(jobs[0][0]) if jobs else ""
-    before = played_before(results, key)
+    text = results.read_text(encoding="utf-8") if results is not None and results.exists() else ""
+    before = played_before(text, key)
     total = Tally()
     for _, seed in jobs:
         if seed in before:
@@ -475,7 +472,7 @@ def play_all(
     done = len(jobs) - len(todo)
     if done:
         print(f"{done} deals found in {results}, {len(todo)} to play", flush=True)
-    if results is not None and results.exists() and not results.read_bytes().endswith(b"\n"):
+    if results is not None and text and not text.endswith("\n"):
         with results.open("a", encoding="utf-8") as f:
             f.write("\n")  # after a line cut short, the next deal on a line of its own
     start = time.perf_counter()
