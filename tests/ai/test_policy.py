@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -39,18 +40,24 @@ def test_a_batched_playout_plays_each_deal_as_alone() -> None:
         assert alone.actions == done.actions
 
 
+def asked_in(monkeypatch: pytest.MonkeyPatch, read: Callable[[Deal], int]) -> list[int]:
+    """What ``read`` says of each deal the playouts ask the network to play, from now on."""
+    asked: list[int] = []
+    choose = policy.choose_in_deals
+
+    def counting(net: PolicyNet, decisions: list[tuple[Deal, policy.Reader, int]]) -> list[int]:
+        asked.extend(read(r) for r, _, _ in decisions)
+        return choose(net, decisions)
+
+    monkeypatch.setattr(policy, "choose_in_deals", counting)
+    return asked
+
+
 def test_with_leads_only_the_network_chooses_only_the_first_card_of_each_trick(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     net = random_net()
-    asked: list[int] = []  # the cards already in the trick when the network was asked
-    choose = policy.choose_in_deals
-
-    def counting(net: PolicyNet, decisions: list[tuple[Deal, policy.Reader, int]]) -> list[int]:
-        asked.extend(len(r.trick) for r, _, _ in decisions)
-        return choose(net, decisions)
-
-    monkeypatch.setattr(policy, "choose_in_deals", counting)
+    asked = asked_in(monkeypatch, lambda r: len(r.trick))  # the cards already in the trick
     start = positions(Variant.PAIRS, 2)[0]
     leads = start.copy()
     play_out([leads], net, follows=False)
@@ -69,14 +76,7 @@ def test_with_leads_only_the_network_chooses_only_the_first_card_of_each_trick(
 def test_the_network_plays_no_card_once_habaneros_stock_is_gone(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    asked: list[int] = []  # the cards left to draw when the network was asked
-    choose = policy.choose_in_deals
-
-    def counting(net: PolicyNet, decisions: list[tuple[Deal, policy.Reader, int]]) -> list[int]:
-        asked.extend(r.to_draw for r, _, _ in decisions)
-        return choose(net, decisions)
-
-    monkeypatch.setattr(policy, "choose_in_deals", counting)
+    asked = asked_in(monkeypatch, lambda r: r.to_draw)  # the cards left to draw
     deals = [positions(Variant.HABANERO, seed)[0] for seed in range(3)]
     play_out(deals, random_net())
     assert all(d.finished for d in deals)
