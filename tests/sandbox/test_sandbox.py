@@ -331,6 +331,10 @@ async def test_the_clock_follows_real_time(tmp_path: Path, monkeypatch: pytest.M
 
 
 @pytest.mark.e2e
+def _ctrl_c_default() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_the_command_serves_the_page_until_ctrl_c(tmp_path: Path) -> None:
     """``tute-bot --sandbox`` with no token: it prints the page's loopback address, the page
     answers, and Ctrl-C stops it cleanly, keeping its database."""
@@ -344,6 +348,9 @@ def test_the_command_serves_the_page_until_ctrl_c(tmp_path: Path) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # Ctrl-C as a terminal delivers it, even where the tests run as a background job
+        # (which starts with SIGINT ignored, and a child would inherit that)
+        preexec_fn=_ctrl_c_default,
     )
     # Every step waits on the process itself (a line printed, an answer, its exit), never on
     # a time: the watchdog only ends a sandbox that hangs, so its bound is far beyond any
