@@ -330,11 +330,11 @@ async def test_the_clock_follows_real_time(tmp_path: Path, monkeypatch: pytest.M
         assert (box.env.now() - start).total_seconds() == pytest.approx(3.1)
 
 
-@pytest.mark.e2e
 def _ctrl_c_default() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+@pytest.mark.e2e
 def test_the_command_serves_the_page_until_ctrl_c(tmp_path: Path) -> None:
     """``tute-bot --sandbox`` with no token: it prints the page's loopback address, the page
     answers, and Ctrl-C stops it cleanly, keeping its database."""
